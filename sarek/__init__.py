@@ -1,0 +1,1 @@
+"""sarek: a multi-backend GPU kernel compiler built on xDSL."""

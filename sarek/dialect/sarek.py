@@ -1,0 +1,2446 @@
+"""The `sarek` kernel dialect: Sarek's IR as xDSL types and operations.
+
+Expressions are SSA values, control flow is structured regions, records/variants/helpers are module-level
+symbol ops. Every binder (let, let_mut, for index, match binder, parameter, array) carries its source name
+as a property so that name legalization works on names while references stay use-def edges.
+See docs/DIALECT.md for the syntax of every op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import ClassVar, cast
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    Float32Type,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+    StringAttr,
+    SymbolNameConstraint,
+    SymbolRefAttr,
+    UnitAttr,
+    i1,
+    i32,
+)
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import (
+    Attribute,
+    Block,
+    BlockArgument,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    Region,
+    SpacedOpaqueSyntaxAttribute,
+    SSAValue,
+    TypeAttribute,
+)
+from xdsl.irdl import (
+    AnyAttr,
+    IRDLOperation,
+    VarConstraint,
+    irdl_attr_definition,
+    irdl_op_definition,
+    lazy_traits_def,
+    operand_def,
+    opt_prop_def,
+    param_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_region_def,
+    var_result_def,
+)
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.traits import (
+    HasParent,
+    IsolatedFromAbove,
+    IsTerminator,
+    NoTerminator,
+    Pure,
+    SymbolOpInterface,
+    SymbolTable,
+)
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from sarek.dialect.intrinsics import INTRINSICS, Category, is_float, is_int
+
+# ------------------------------------------------------------------------------------------------ types
+
+
+class MemSpace(StrEnum):
+    GLOBAL = "global"
+    SHARED = "shared"
+    LOCAL = "local"
+
+
+@irdl_attr_definition
+class MemSpaceAttr(EnumAttribute[MemSpace], SpacedOpaqueSyntaxAttribute):
+    """Memory space of an array: global, shared (block) or local (private)."""
+
+    name = "sarek.memspace"
+
+
+@irdl_attr_definition
+class UnitType(ParametrizedAttribute, TypeAttribute):
+    """`!sarek.unit`: no value (unit helpers, unit constants)."""
+
+    name = "sarek.unit"
+
+
+class _NamedTypeMixin:
+
+    @property
+    def decl_name(self) -> str:
+        return self.ref.root_reference.data  # pyright: ignore
+
+
+@irdl_attr_definition
+class RecordType(_NamedTypeMixin, ParametrizedAttribute, TypeAttribute):
+    """`!sarek.record<@name>`: a nominal record declared by `sarek.record @name`."""
+
+    name = "sarek.record"
+    ref: SymbolRefAttr = param_def(converter=SymbolRefAttr)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<@{_sym(self.ref.root_reference.data)}>")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            name = parser.parse_symbol_name()
+        return (SymbolRefAttr(name),)
+
+
+@irdl_attr_definition
+class VariantType(_NamedTypeMixin, ParametrizedAttribute, TypeAttribute):
+    """`!sarek.variant<@name>`: a nominal tagged union declared by `sarek.variant @name`."""
+
+    name = "sarek.variant"
+    ref: SymbolRefAttr = param_def(converter=SymbolRefAttr)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<@{_sym(self.ref.root_reference.data)}>")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            name = parser.parse_symbol_name()
+        return (SymbolRefAttr(name),)
+
+
+@irdl_attr_definition
+class VecType(ParametrizedAttribute, TypeAttribute):
+    """`!sarek.vec<T>`: a kernel vector parameter, a device buffer that carries its length."""
+
+    name = "sarek.vec"
+    element_type: Attribute
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_attribute(self.element_type)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            return (parser.parse_type(),)
+
+    def verify(self) -> None:
+        if not is_element_type(self.element_type):
+            raise VerifyException(f"vector element must be a scalar, record or variant, got {self.element_type}")
+
+
+@irdl_attr_definition
+class ArrayType(ParametrizedAttribute, TypeAttribute):
+    """`!sarek.array<T, shared|local|global>`: a fixed array in a memory space."""
+
+    name = "sarek.array"
+    element_type: Attribute
+    space: MemSpaceAttr
+
+    def __init__(self, element_type: Attribute, space: MemSpace | str):
+        super().__init__(element_type, MemSpaceAttr(MemSpace(space)))
+
+    @property
+    def memspace(self) -> MemSpace:
+        return self.space.data
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_attribute(self.element_type)
+            printer.print_string(f", {self.space.data.value}")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            elt = parser.parse_type()
+            parser.parse_punctuation(",")
+            space = MemSpaceAttr(parser.parse_str_enum(MemSpace))
+        return (elt, space)
+
+    def verify(self) -> None:
+        if not is_element_type(self.element_type):
+            raise VerifyException(f"array element must be a scalar, record or variant, got {self.element_type}")
+
+
+@irdl_attr_definition
+class RefType(ParametrizedAttribute, TypeAttribute):
+    """`!sarek.ref<T>`: a mutable place (a mutable local, a vector/array element, a field of a place)."""
+
+    name = "sarek.ref"
+    element_type: Attribute
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_attribute(self.element_type)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            return (parser.parse_type(),)
+
+
+def _sym(name: str) -> str:
+    """Symbol names are printed quoted unless they are bare identifiers."""
+    import re
+
+    return name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", name) else '"' + name.replace('"', '\\"') + '"'
+
+
+UI8 = IntegerType(8, Signedness.UNSIGNED)
+
+
+def is_scalar_type(t: Attribute) -> bool:
+    """i1, i32, i64, ui8, f16, f32, f64."""
+    if isinstance(t, IntegerType):
+        w = t.width.data
+        return (w in (1, 32, 64) and t.signedness.data != Signedness.UNSIGNED) or (w == 8 and t.signedness.data == Signedness.UNSIGNED)
+    return is_float(t)
+
+
+def is_element_type(t: Attribute) -> bool:
+    return is_scalar_type(t) or isinstance(t, RecordType | VariantType)
+
+
+def is_value_type(t: Attribute) -> bool:
+    """Types an SSA value of an expression may have."""
+    return is_element_type(t) or isinstance(t, UnitType | VecType | ArrayType | RefType)
+
+
+def referenced_decls(t: Attribute) -> Iterator[str]:
+    """Names of record/variant declarations a type mentions directly."""
+    if isinstance(t, RecordType | VariantType):
+        yield t.decl_name
+    elif isinstance(t, VecType | ArrayType | RefType):
+        yield from referenced_decls(t.element_type)
+
+
+# ------------------------------------------------------------------------------------------------ syntax helpers
+
+
+def _print_name(printer: Printer, name: StringAttr) -> None:
+    printer.print_string(" ")
+    printer.print_string_literal(name.data)
+
+
+def _print_attrs(printer: Printer, op: Operation, reserved: Sequence[str] = ()) -> None:
+    printer.print_op_attributes(op.attributes, reserved_attr_names=reserved, print_keyword=True)
+
+
+def _parse_attrs(parser: Parser, op: Operation) -> None:
+    attrs = parser.parse_optional_attr_dict_with_keyword()
+    if attrs is not None:
+        op.attributes |= attrs.data
+
+
+def _print_params(printer: Printer, args: Sequence[BlockArgument], names: ArrayAttr[StringAttr]) -> None:
+    printer.print_string("(")
+    for i, (a, n) in enumerate(zip(args, names)):
+        if i:
+            printer.print_string(", ")
+        printer.print_block_argument(a)
+        printer.print_string(" ")
+        printer.print_string_literal(n.data)
+    printer.print_string(")")
+
+
+def _parse_params(parser: Parser) -> tuple[list[Parser.Argument], list[str]]:
+    args: list[Parser.Argument] = []
+    names: list[str] = []
+
+    def one() -> None:
+        args.append(parser.parse_argument())
+        names.append(parser.parse_str_literal())
+
+    parser.parse_comma_separated_list(Parser.Delimiter.PAREN, one)
+    return args, names
+
+
+def _names(names: Sequence[str]) -> ArrayAttr[StringAttr]:
+    return ArrayAttr(StringAttr(n) for n in names)
+
+
+def _check_name(name: StringAttr, what: str) -> None:
+    if not name.data:
+        raise VerifyException(f"{what} name must not be empty")
+
+
+def _module_of(op: Operation) -> Operation | None:
+    p = op.parent_op()
+    while p is not None and not isinstance(p, ModuleOp):
+        p = p.parent_op()
+    return p
+
+
+def lookup_decl(op: Operation, name: str) -> Operation | None:
+    mod = _module_of(op)
+    if mod is None:
+        return None
+    return SymbolTable.lookup_symbol(mod, name)
+
+
+def record_decl(op: Operation, t: RecordType) -> RecordOp:
+    d = lookup_decl(op, t.decl_name)
+    if not isinstance(d, RecordOp):
+        raise VerifyException(f"record type @{t.decl_name} is not declared by a sarek.record")
+    return d
+
+
+def variant_decl(op: Operation, t: VariantType) -> VariantOp:
+    d = lookup_decl(op, t.decl_name)
+    if not isinstance(d, VariantOp):
+        raise VerifyException(f"variant type @{t.decl_name} is not declared by a sarek.variant")
+    return d
+
+
+def enclosing_function(op: Operation) -> KernelOp | HelperOp | None:
+    p = op.parent_op()
+    while p is not None and not isinstance(p, KernelOp | HelperOp):
+        p = p.parent_op()
+    return p
+
+
+# ------------------------------------------------------------------------------------------------ declarations
+
+
+@irdl_op_definition
+class RecordOp(IRDLOperation):
+    """A record declaration: `sarek.record @point {x : f32, y : f32}`."""
+
+    name = "sarek.record"
+    sym_name = prop_def(SymbolNameConstraint())
+    field_names = prop_def(ArrayAttr[StringAttr])
+    field_types = prop_def(ArrayAttr[Attribute])
+    traits = traits_def(SymbolOpInterface())
+
+    def __init__(self, name: str, fields: Sequence[tuple[str, Attribute]]):
+        super().__init__(
+            properties={
+                "sym_name": StringAttr(name),
+                "field_names": _names([f for f, _ in fields]),
+                "field_types": ArrayAttr(t for _, t in fields),
+            }
+        )
+
+    @property
+    def fields(self) -> list[tuple[str, Attribute]]:
+        return [(n.data, t) for n, t in zip(self.field_names, self.field_types)]
+
+    def field_type(self, field: str) -> Attribute | None:
+        return dict(self.fields).get(field)
+
+    def field_index(self, field: str) -> int:
+        return [n.data for n in self.field_names].index(field)
+
+    def verify_(self) -> None:
+        _check_name(self.sym_name, "record")
+        if len(self.field_names) != len(self.field_types):
+            raise VerifyException("record field names and types differ in number")
+        seen: set[str] = set()
+        for n, t in self.fields:
+            _check_name(StringAttr(n), "record field")
+            if n in seen:
+                raise VerifyException(f"record @{self.sym_name.data} declares field '{n}' twice")
+            seen.add(n)
+            if not is_element_type(t):
+                raise VerifyException(f"record field '{n}' has type {t}, not a scalar, record or variant")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        printer.print_string(" {")
+        for i, (n, t) in enumerate(self.fields):
+            printer.print_string(", " if i else "")
+            printer.print_string_literal(n) if not n.isidentifier() else printer.print_string(n)
+            printer.print_string(" : ")
+            printer.print_attribute(t)
+        printer.print_string("}")
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> RecordOp:
+        name = parser.parse_symbol_name().data
+        fields: list[tuple[str, Attribute]] = []
+
+        def one() -> None:
+            n = parser.parse_identifier_or_str_literal()
+            parser.parse_punctuation(":")
+            fields.append((n, parser.parse_type()))
+
+        parser.parse_comma_separated_list(Parser.Delimiter.BRACES, one)
+        op = cls(name, fields)
+        _parse_attrs(parser, op)
+        return op
+
+
+@irdl_op_definition
+class VariantOp(IRDLOperation):
+    """A variant declaration: `sarek.variant @shape {Circle(f32), Rect(f32, f32), Empty}`.
+
+    A constructor's tag on devices is its declaration index.
+    """
+
+    name = "sarek.variant"
+    sym_name = prop_def(SymbolNameConstraint())
+    ctor_names = prop_def(ArrayAttr[StringAttr])
+    ctor_payloads = prop_def(ArrayAttr[ArrayAttr[Attribute]])
+    traits = traits_def(SymbolOpInterface())
+
+    def __init__(self, name: str, ctors: Sequence[tuple[str, Sequence[Attribute]]]):
+        super().__init__(
+            properties={
+                "sym_name": StringAttr(name),
+                "ctor_names": _names([c for c, _ in ctors]),
+                "ctor_payloads": ArrayAttr(ArrayAttr(p) for _, p in ctors),
+            }
+        )
+
+    @property
+    def ctors(self) -> list[tuple[str, list[Attribute]]]:
+        return [(n.data, list(p.data)) for n, p in zip(self.ctor_names, self.ctor_payloads)]
+
+    def ctor_index(self, ctor: str) -> int:
+        return [n.data for n in self.ctor_names].index(ctor)
+
+    def payload(self, ctor: str) -> list[Attribute] | None:
+        return dict(self.ctors).get(ctor)
+
+    def verify_(self) -> None:
+        _check_name(self.sym_name, "variant")
+        if len(self.ctor_names) != len(self.ctor_payloads):
+            raise VerifyException("variant constructor names and payloads differ in number")
+        if not self.ctor_names.data:
+            raise VerifyException(f"variant @{self.sym_name.data} has no constructor")
+        seen: set[str] = set()
+        for n, ps in self.ctors:
+            _check_name(StringAttr(n), "variant constructor")
+            if n in seen:
+                raise VerifyException(f"variant @{self.sym_name.data} declares constructor '{n}' twice")
+            seen.add(n)
+            for t in ps:
+                if not is_element_type(t):
+                    raise VerifyException(f"constructor '{n}' payload has type {t}, not a scalar, record or variant")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        printer.print_string(" {")
+        for i, (n, ps) in enumerate(self.ctors):
+            printer.print_string(", " if i else "")
+            printer.print_string(n) if n.isidentifier() else printer.print_string_literal(n)
+            if ps:
+                printer.print_string("(")
+                printer.print_list(ps, printer.print_attribute)
+                printer.print_string(")")
+        printer.print_string("}")
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> VariantOp:
+        name = parser.parse_symbol_name().data
+        ctors: list[tuple[str, Sequence[Attribute]]] = []
+
+        def one() -> None:
+            n = parser.parse_identifier_or_str_literal()
+            ps: list[Attribute] = []
+            if parser.parse_optional_punctuation("("):
+                if not parser.parse_optional_punctuation(")"):
+                    ps = [parser.parse_type()]
+                    while parser.parse_optional_punctuation(","):
+                        ps.append(parser.parse_type())
+                    parser.parse_punctuation(")")
+            ctors.append((n, ps))
+
+        parser.parse_comma_separated_list(Parser.Delimiter.BRACES, one)
+        op = cls(name, ctors)
+        _parse_attrs(parser, op)
+        return op
+
+
+class _FunctionMixin:
+    """Shared by kernel and helper: named parameters as entry block arguments."""
+
+
+    @property
+    def params(self) -> list[tuple[str, BlockArgument]]:
+        return [(n.data, a) for n, a in zip(self.param_names, self.body.block.args)]
+
+    def _verify_function(self, what: str, sym: StringAttr) -> None:
+        _check_name(sym, what)
+        if len(self.param_names) != len(self.body.block.args):
+            raise VerifyException(f"{what} @{sym.data} has {len(self.body.block.args)} parameters but "
+                                  f"{len(self.param_names)} parameter names")
+        for n in self.param_names:
+            _check_name(n, "parameter")
+        op = cast(Operation, self)
+        for a in self.body.block.args:
+            _check_types_resolve(op, a.type, f"parameter '{self.param_names.data[a.index].data}'")
+        for inner in op.walk():
+            for t in [*(r.type for r in inner.results), *(x.type for reg in inner.regions for b in reg.blocks for x in b.args)]:
+                _check_types_resolve(inner, t, "value")
+
+
+def _check_types_resolve(op: Operation, t: Attribute, what: str) -> None:
+    for n in referenced_decls(t):
+        d = lookup_decl(op, n)
+        want = RecordOp if isinstance(_innermost(t), RecordType) else VariantOp
+        if not isinstance(d, want):
+            kind = "record" if want is RecordOp else "variant"
+            raise VerifyException(f"{what} has type {t}, but no sarek.{kind} @{n} is declared")
+
+
+def _innermost(t: Attribute) -> Attribute:
+    while isinstance(t, VecType | ArrayType | RefType):
+        t = t.element_type
+    return t
+
+
+@irdl_op_definition
+class KernelOp(_FunctionMixin, IRDLOperation):
+    """A kernel: `sarek.kernel @vadd(%a : !sarek.vec<f32> "a", %n : i32 "n") { ... }`."""
+
+    name = "sarek.kernel"
+    sym_name = prop_def(SymbolNameConstraint())
+    param_names = prop_def(ArrayAttr[StringAttr])
+    body = region_def("single_block")
+    traits = traits_def(SymbolOpInterface(), IsolatedFromAbove(), NoTerminator())
+
+    def __init__(self, name: str, params: Sequence[tuple[str, Attribute]], body: Region | None = None):
+        if body is None:
+            body = Region(Block(arg_types=[t for _, t in params]))
+            for (n, _), a in zip(params, body.block.args):
+                _hint(a, n)
+        super().__init__(
+            properties={"sym_name": StringAttr(name), "param_names": _names([n for n, _ in params])},
+            regions=[body],
+        )
+
+    def verify_(self) -> None:
+        self._verify_function("kernel", self.sym_name)
+        for n, a in self.params:
+            if not is_element_type(a.type) and not isinstance(a.type, VecType):
+                raise VerifyException(f"kernel parameter '{n}' has type {a.type}; kernel parameters are "
+                                      "scalars, records, variants or vectors")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        _print_params(printer, self.body.block.args, self.param_names)
+        _print_attrs(printer, self)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> KernelOp:
+        name = parser.parse_symbol_name().data
+        args, names = _parse_params(parser)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        region = parser.parse_region(args)
+        if not region.blocks:
+            region.add_block(Block(arg_types=[a.type for a in args]))
+        op = cls(name, [(n, a.type) for n, a in zip(names, args)], region)
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+
+@irdl_op_definition
+class HelperOp(_FunctionMixin, IRDLOperation):
+    """A device function: `sarek.helper @sq(%x : f32 "x") -> f32 { ... sarek.return %y : f32 }`."""
+
+    name = "sarek.helper"
+    sym_name = prop_def(SymbolNameConstraint())
+    param_names = prop_def(ArrayAttr[StringAttr])
+    return_type = prop_def(AnyAttr())
+    body = region_def("single_block")
+    traits = traits_def(SymbolOpInterface(), IsolatedFromAbove(), NoTerminator())
+
+    def __init__(self, name: str, params: Sequence[tuple[str, Attribute]], return_type: Attribute,
+                 body: Region | None = None):
+        if body is None:
+            body = Region(Block(arg_types=[t for _, t in params]))
+            for (n, _), a in zip(params, body.block.args):
+                _hint(a, n)
+        super().__init__(
+            properties={"sym_name": StringAttr(name), "param_names": _names([n for n, _ in params]),
+                        "return_type": return_type},
+            regions=[body],
+        )
+
+    @property
+    def returns_unit(self) -> bool:
+        return isinstance(self.return_type, UnitType)
+
+    def verify_(self) -> None:
+        self._verify_function("helper", self.sym_name)
+        for n, a in self.params:
+            if not is_element_type(a.type) and not isinstance(a.type, VecType | ArrayType):
+                raise VerifyException(f"helper parameter '{n}' has type {a.type}; helper parameters are "
+                                      "scalars, records, variants, vectors or arrays")
+        if not (is_element_type(self.return_type) or isinstance(self.return_type, UnitType)):
+            raise VerifyException(f"helper @{self.sym_name.data} returns {self.return_type}, not a scalar, "
+                                  "record, variant or !sarek.unit")
+        _check_types_resolve(self, self.return_type, f"helper @{self.sym_name.data} return")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        _print_params(printer, self.body.block.args, self.param_names)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.return_type)
+        _print_attrs(printer, self)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> HelperOp:
+        name = parser.parse_symbol_name().data
+        args, names = _parse_params(parser)
+        parser.parse_punctuation("->")
+        ret = parser.parse_type()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        region = parser.parse_region(args)
+        if not region.blocks:
+            region.add_block(Block(arg_types=[a.type for a in args]))
+        op = cls(name, [(n, a.type) for n, a in zip(names, args)], ret, region)
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+
+def _hint(v: SSAValue, name: str) -> None:
+    """Mirror a source name as the SSA name hint where it is a valid one."""
+    import re
+
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", name) and not re.fullmatch(r"[0-9]+", name):
+        v.name_hint = name
+
+
+# ------------------------------------------------------------------------------------------------ expressions
+
+
+class BinOpKind(StrEnum):
+    ADD = "add"
+    SUB = "sub"
+    MUL = "mul"
+    DIV = "div"
+    REM = "rem"
+    EQ = "eq"
+    NE = "ne"
+    LT = "lt"
+    LE = "le"
+    GT = "gt"
+    GE = "ge"
+    AND = "and"
+    OR = "or"
+    SHL = "shl"
+    SHR = "shr"
+    BITAND = "bitand"
+    BITOR = "bitor"
+    BITXOR = "bitxor"
+
+
+COMPARISONS = {BinOpKind.EQ, BinOpKind.NE, BinOpKind.LT, BinOpKind.LE, BinOpKind.GT, BinOpKind.GE}
+INT_ONLY = {BinOpKind.SHL, BinOpKind.SHR, BinOpKind.BITAND, BinOpKind.BITOR, BinOpKind.BITXOR, BinOpKind.REM}
+BOOL_ONLY = {BinOpKind.AND, BinOpKind.OR}
+
+
+class UnOpKind(StrEnum):
+    NEG = "neg"
+    NOT = "not"
+    BITNOT = "bitnot"
+
+
+@irdl_attr_definition
+class BinOpKindAttr(EnumAttribute[BinOpKind], SpacedOpaqueSyntaxAttribute):
+    name = "sarek.binop_kind"
+
+
+@irdl_attr_definition
+class UnOpKindAttr(EnumAttribute[UnOpKind], SpacedOpaqueSyntaxAttribute):
+    name = "sarek.unop_kind"
+
+
+@irdl_op_definition
+class ConstantOp(IRDLOperation):
+    """A literal: `sarek.constant 1 : i32`, `sarek.constant 2.5 : f32`, `sarek.constant true`,
+    `sarek.constant unit`."""
+
+    name = "sarek.constant"
+    value = prop_def(AnyAttr())
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, value: Attribute, type: Attribute | None = None):
+        if type is None:
+            if isinstance(value, IntegerAttr | FloatAttr):
+                type = cast(Attribute, value.type)  # pyright: ignore
+            elif isinstance(value, UnitAttr):
+                type = UnitType()
+            else:
+                raise ValueError(f"no type for constant {value}")
+        super().__init__(properties={"value": value}, result_types=[type])
+
+    @classmethod
+    def from_value(cls, v: int | float | bool | None, type: Attribute) -> ConstantOp:
+        if isinstance(type, UnitType):
+            return cls(UnitAttr(), type)
+        if isinstance(type, IntegerType):
+            return cls(IntegerAttr(int(v or 0), type), type)
+        return cls(FloatAttr(float(v or 0.0), cast(Float32Type, type)), type)
+
+    def verify_(self) -> None:
+        t, v = self.result.type, self.value
+        if isinstance(t, UnitType):
+            ok = isinstance(v, UnitAttr)
+        elif isinstance(t, IntegerType) and is_scalar_type(t) and t.width.data != 8:
+            ok = isinstance(v, IntegerAttr) and v.type == t
+        elif is_float(t):
+            ok = isinstance(v, FloatAttr) and v.type == t
+        else:
+            ok = False
+        if not ok:
+            raise VerifyException(f"constant {v} does not fit result type {t}")
+
+    def print(self, printer: Printer) -> None:
+        t, v = self.result.type, self.value
+        if isinstance(t, UnitType):
+            printer.print_string(" unit")
+        elif t == i1 and isinstance(v, IntegerAttr):
+            printer.print_string(" true" if v.value.data else " false")
+        elif isinstance(v, IntegerAttr):
+            printer.print_string(f" {v.value.data} : ")
+            printer.print_attribute(t)
+        elif isinstance(v, FloatAttr):
+            printer.print_string(" ")
+            printer.print_string(_float_text(v.value.data))
+            printer.print_string(" : ")
+            printer.print_attribute(t)
+        else:
+            printer.print_string(" ")
+            printer.print_attribute(v)
+            printer.print_string(" : ")
+            printer.print_attribute(t)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ConstantOp:
+        if parser.parse_optional_keyword("unit") is not None:
+            op = cls(UnitAttr(), UnitType())
+        elif (b := parser.parse_optional_boolean()) is not None:
+            op = cls(IntegerAttr(int(b), i1), i1)
+        else:
+            num = parser.parse_number()
+            parser.parse_punctuation(":")
+            t = parser.parse_type()
+            if isinstance(t, IntegerType):
+                if isinstance(num, float):
+                    parser.raise_error(f"integer constant expected for type {t}")
+                op = cls(IntegerAttr(num, t), t)
+            elif is_float(t):
+                op = cls(FloatAttr(float(num), cast(Float32Type, t)), t)
+            else:
+                parser.raise_error(f"constant of type {t} is not supported")
+        _parse_attrs(parser, op)
+        return op
+
+
+def _float_text(x: float) -> str:
+    import math
+
+    if math.isnan(x):
+        return "0x7FC00000"
+    if math.isinf(x):
+        return "0x7F800000" if x > 0 else "0xFF800000"
+    r = repr(x)
+    return r if ("." in r or "e" in r) else r + ".0"
+
+
+@irdl_op_definition
+class BinOp(IRDLOperation):
+    """`%r = sarek.binop add %a, %b : i32` — C semantics: integer div/rem truncate toward zero, shr is
+    arithmetic on signed types, comparisons give i1. `and`/`or` take i1 values already evaluated; front
+    ends express short-circuit with `sarek.if_expr`."""
+
+    name = "sarek.binop"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    kind = prop_def(BinOpKindAttr)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, kind: BinOpKind | str, lhs: SSAValue, rhs: SSAValue):
+        k = BinOpKind(kind)
+        super().__init__(operands=[lhs, rhs], result_types=[i1 if k in COMPARISONS else lhs.type],
+                         properties={"kind": BinOpKindAttr(k)})
+
+    @property
+    def op(self) -> BinOpKind:
+        return self.kind.data
+
+    def verify_(self) -> None:
+        t, k = self.lhs.type, self.op
+        want = i1 if k in COMPARISONS else t
+        if self.result.type != want:
+            raise VerifyException(f"'{k}' on {t} gives {want}, not {self.result.type}")
+        if k in BOOL_ONLY:
+            if t != i1:
+                raise VerifyException(f"'{k}' needs i1 operands, got {t}")
+        elif k in INT_ONLY:
+            if not is_int(t):
+                raise VerifyException(f"'{k}' needs i32 or i64 operands, got {t}")
+        elif k in (BinOpKind.EQ, BinOpKind.NE):
+            if not (is_int(t) or is_float(t) or t == i1):
+                raise VerifyException(f"'{k}' needs scalar operands, got {t}")
+        elif not (is_int(t) or is_float(t)):
+            raise VerifyException(f"'{k}' needs numeric operands, got {t}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.op.value} ")
+        printer.print_operand(self.lhs)
+        printer.print_string(", ")
+        printer.print_operand(self.rhs)
+        printer.print_string(" : ")
+        printer.print_attribute(self.lhs.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BinOp:
+        k = parser.parse_str_enum(BinOpKind)
+        lhs = parser.parse_operand()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_operand()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        if lhs.type != t or rhs.type != t:
+            parser.raise_error(f"operands have types {lhs.type} and {rhs.type}, not {t}")
+        op = cls(k, lhs, rhs)
+        _parse_attrs(parser, op)
+        return op
+
+
+@irdl_op_definition
+class UnOp(IRDLOperation):
+    """`%r = sarek.unop neg %a : f32` (neg: numbers, not: i1, bitnot: integers)."""
+
+    name = "sarek.unop"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    kind = prop_def(UnOpKindAttr)
+    operand = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+
+    def __init__(self, kind: UnOpKind | str, operand: SSAValue):
+        super().__init__(operands=[operand], result_types=[operand.type],
+                         properties={"kind": UnOpKindAttr(UnOpKind(kind))})
+
+    @property
+    def op(self) -> UnOpKind:
+        return self.kind.data
+
+    def verify_(self) -> None:
+        t = self.operand.type
+        ok = {UnOpKind.NEG: is_int(t) or is_float(t), UnOpKind.NOT: t == i1, UnOpKind.BITNOT: is_int(t)}[self.op]
+        if not ok:
+            raise VerifyException(f"'{self.op}' cannot apply to {t}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.op.value} ")
+        printer.print_operand(self.operand)
+        printer.print_string(" : ")
+        printer.print_attribute(self.operand.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> UnOp:
+        k = parser.parse_str_enum(UnOpKind)
+        x = parser.parse_operand()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        if x.type != t:
+            parser.raise_error(f"operand has type {x.type}, not {t}")
+        op = cls(k, x)
+        _parse_attrs(parser, op)
+        return op
+
+
+@irdl_op_definition
+class CastOp(IRDLOperation):
+    """`%r = sarek.cast %a : i32 to f32` between scalar types (f16 narrowing rounds to nearest even)."""
+
+    name = "sarek.cast"
+    operand = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, operand: SSAValue, type: Attribute):
+        super().__init__(operands=[operand], result_types=[type])
+
+    def verify_(self) -> None:
+        for t in (self.operand.type, self.result.type):
+            if not is_scalar_type(t) or (isinstance(t, IntegerType) and t.width.data == 8):
+                raise VerifyException(f"cast between {self.operand.type} and {self.result.type}: only i1, i32, "
+                                      "i64, f16, f32 and f64 convert")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_string(" : ")
+        printer.print_attribute(self.operand.type)
+        printer.print_string(" to ")
+        printer.print_attribute(self.result.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CastOp:
+        x = parser.parse_operand()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        if x.type != t:
+            parser.raise_error(f"operand has type {x.type}, not {t}")
+        parser.parse_keyword("to")
+        op = cls(x, parser.parse_type())
+        _parse_attrs(parser, op)
+        return op
+
+
+@irdl_op_definition
+class IntrinsicOp(IRDLOperation):
+    """`%r = sarek.intrinsic "sqrt"(%x) : (f32) -> f32` — thread/block/grid ids, math, atomics (returning
+    the old value), warp shuffles, lane_id and warp_size; see sarek.dialect.intrinsics."""
+
+    name = "sarek.intrinsic"
+    callee = prop_def(StringAttr)
+    args = var_operand_def()
+    res = var_result_def()
+
+    def __init__(self, callee: str, args: Sequence[SSAValue], result_type: Attribute | None = None):
+        if result_type is None:
+            info = INTRINSICS.get(callee)
+            r = info.check([a.type for a in args]) if info and len(args) == info.arity else None
+            if not isinstance(r, Attribute):
+                raise ValueError(f"cannot infer the type of intrinsic '{callee}'")
+            result_type = r
+        super().__init__(operands=[args], result_types=[[result_type]], properties={"callee": StringAttr(callee)})
+
+    @property
+    def result(self) -> SSAValue:
+        return self.res[0]
+
+    @property
+    def info(self):
+        return INTRINSICS[self.callee.data]
+
+    def verify_(self) -> None:
+        info = INTRINSICS.get(self.callee.data)
+        if info is None:
+            raise VerifyException(f"unknown intrinsic '{self.callee.data}'")
+        if len(self.args) != info.arity:
+            raise VerifyException(f"intrinsic '{info.name}' expects {info.arity} operand(s), got {len(self.args)}")
+        r = info.check([a.type for a in self.args])
+        if isinstance(r, str):
+            raise VerifyException(f"intrinsic '{info.name}' {r}")
+        if len(self.res) != 1 or self.res[0].type != r:
+            got = ", ".join(str(x.type) for x in self.res) or "nothing"
+            raise VerifyException(f"intrinsic '{info.name}' returns {r}, not {got}")
+        if info.category == Category.ATOMIC and isinstance(self.args[0].type, ArrayType) \
+                and self.args[0].type.memspace == MemSpace.LOCAL:
+            raise VerifyException(f"intrinsic '{info.name}' on a local (private) array")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.callee.data)
+        printer.print_string("(")
+        printer.print_list(self.args, printer.print_operand)
+        printer.print_string(") : ")
+        printer.print_function_type([a.type for a in self.args], [r.type for r in self.res])
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IntrinsicOp:
+        name = parser.parse_str_literal()
+        args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_operand)
+        parser.parse_punctuation(":")
+        ft = parser.parse_function_type()
+        if [a.type for a in args] != list(ft.inputs.data):
+            parser.raise_error("operand types do not match the function type")
+        op = cls.create(operands=args, result_types=list(ft.outputs.data), properties={"callee": StringAttr(name)})
+        _parse_attrs(parser, op)
+        return op
+
+
+def _has_atomic(op: Operation) -> bool:
+    return isinstance(op, IntrinsicOp) and op.callee.data in INTRINSICS and \
+        INTRINSICS[op.callee.data].category == Category.ATOMIC
+
+
+@irdl_op_definition
+class MakeRecordOp(IRDLOperation):
+    """`%p = sarek.make_record @point(%x, %y)` — fields in declaration order."""
+
+    name = "sarek.make_record"
+    fields = var_operand_def()
+    result = result_def(RecordType)
+    traits = traits_def(Pure())
+
+    def __init__(self, record: str, fields: Sequence[SSAValue]):
+        super().__init__(operands=[fields], result_types=[RecordType(record)])
+
+    @property
+    def record_type(self) -> RecordType:
+        return cast(RecordType, self.result.type)
+
+    def verify_(self) -> None:
+        d = record_decl(self, self.record_type)
+        if len(d.fields) != len(self.fields):
+            raise VerifyException(f"record @{d.sym_name.data} has {len(d.fields)} field(s), "
+                                  f"{len(self.fields)} given")
+        for (n, t), v in zip(d.fields, self.fields):
+            if v.type != t:
+                raise VerifyException(f"field '{n}' of @{d.sym_name.data} has type {t}, given {v.type}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" @{_sym(self.record_type.decl_name)}(")
+        printer.print_list(self.fields, printer.print_operand)
+        printer.print_string(")")
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MakeRecordOp:
+        name = parser.parse_symbol_name().data
+        args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_operand)
+        op = cls(name, args)
+        _parse_attrs(parser, op)
+        return op
+
+
+@irdl_op_definition
+class MakeVariantOp(IRDLOperation):
+    """`%s = sarek.make_variant @shape "Circle"(%r)`."""
+
+    name = "sarek.make_variant"
+    ctor = prop_def(StringAttr)
+    payload = var_operand_def()
+    result = result_def(VariantType)
+    traits = traits_def(Pure())
+
+    def __init__(self, variant: str, ctor: str, payload: Sequence[SSAValue]):
+        super().__init__(operands=[payload], result_types=[VariantType(variant)],
+                         properties={"ctor": StringAttr(ctor)})
+
+    @property
+    def variant_type(self) -> VariantType:
+        return cast(VariantType, self.result.type)
+
+    def verify_(self) -> None:
+        d = variant_decl(self, self.variant_type)
+        ps = d.payload(self.ctor.data)
+        if ps is None:
+            raise VerifyException(f"variant @{d.sym_name.data} has no constructor '{self.ctor.data}'")
+        if len(ps) != len(self.payload):
+            raise VerifyException(f"constructor '{self.ctor.data}' takes {len(ps)} payload value(s), "
+                                  f"{len(self.payload)} given")
+        for i, (t, v) in enumerate(zip(ps, self.payload)):
+            if v.type != t:
+                raise VerifyException(f"payload {i} of '{self.ctor.data}' has type {t}, given {v.type}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" @{_sym(self.variant_type.decl_name)} ")
+        printer.print_string_literal(self.ctor.data)
+        printer.print_string("(")
+        printer.print_list(self.payload, printer.print_operand)
+        printer.print_string(")")
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MakeVariantOp:
+        name = parser.parse_symbol_name().data
+        ctor = parser.parse_str_literal()
+        args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_operand)
+        op = cls(name, ctor, args)
+        _parse_attrs(parser, op)
+        return op
+
+
+@irdl_op_definition
+class FieldOp(IRDLOperation):
+    """`%x = sarek.field %p "x" : f32` — read a record field."""
+
+    name = "sarek.field"
+    record = operand_def(RecordType)
+    field = prop_def(StringAttr)
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, record: SSAValue, field: str, type: Attribute):
+        super().__init__(operands=[record], result_types=[type], properties={"field": StringAttr(field)})
+
+    def verify_(self) -> None:
+        _verify_field(self, cast(RecordType, self.record.type), self.field.data, self.result.type)
+
+    def print(self, printer: Printer) -> None:
+        _print_field_like(printer, self, self.record, self.field, self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FieldOp:
+        base, f, t = _parse_field_like(parser)
+        op = cls(base, f, t)
+        _parse_attrs(parser, op)
+        return op
+
+
+def _verify_field(op: Operation, rt: RecordType, field: str, t: Attribute) -> None:
+    d = record_decl(op, rt)
+    ft = d.field_type(field)
+    if ft is None:
+        raise VerifyException(f"record @{rt.decl_name} has no field '{field}'")
+    if t != ft:
+        raise VerifyException(f"field '{field}' of @{rt.decl_name} has type {ft}, not {t}")
+
+
+def _print_field_like(printer: Printer, op: Operation, base: SSAValue, field: StringAttr, t: Attribute) -> None:
+    printer.print_string(" ")
+    printer.print_operand(base)
+    _print_name(printer, field)
+    printer.print_string(" : ")
+    printer.print_attribute(t)
+    _print_attrs(printer, op)
+
+
+def _parse_field_like(parser: Parser) -> tuple[SSAValue, str, Attribute]:
+    base = parser.parse_operand()
+    f = parser.parse_str_literal()
+    parser.parse_punctuation(":")
+    return base, f, parser.parse_type()
+
+
+@irdl_op_definition
+class PayloadOp(IRDLOperation):
+    """`%r = sarek.payload %s "Circle" 0 : f32` — read payload `index` of constructor `ctor` (the
+    scrutinee must hold that constructor). `path` is the target's field chain, set by
+    sarek-subst-match-payloads."""
+
+    name = "sarek.payload"
+    variant = operand_def(VariantType)
+    ctor = prop_def(StringAttr)
+    index = prop_def(IntegerAttr)
+    path = opt_prop_def(ArrayAttr[StringAttr])
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, variant: SSAValue, ctor: str, index: int, type: Attribute, path: Sequence[str] | None = None):
+        props: dict[str, Attribute] = {"ctor": StringAttr(ctor), "index": IntegerAttr(index, i32)}
+        if path is not None:
+            props["path"] = _names(path)
+        super().__init__(operands=[variant], result_types=[type], properties=props)
+
+    def verify_(self) -> None:
+        d = variant_decl(self, cast(VariantType, self.variant.type))
+        ps = d.payload(self.ctor.data)
+        if ps is None:
+            raise VerifyException(f"variant @{d.sym_name.data} has no constructor '{self.ctor.data}'")
+        i = self.index.value.data
+        if not 0 <= i < len(ps):
+            raise VerifyException(f"constructor '{self.ctor.data}' has no payload {i}")
+        if ps[i] != self.result.type:
+            raise VerifyException(f"payload {i} of '{self.ctor.data}' has type {ps[i]}, not {self.result.type}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.variant)
+        _print_name(printer, self.ctor)
+        printer.print_string(f" {self.index.value.data}")
+        if self.path is not None:
+            printer.print_string(" path ")
+            printer.print_attribute(self.path)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PayloadOp:
+        v = parser.parse_operand()
+        c = parser.parse_str_literal()
+        i = parser.parse_integer()
+        path = None
+        if parser.parse_optional_keyword("path") is not None:
+            path = [s.data for s in cast(ArrayAttr[StringAttr], parser.parse_attribute())]
+        parser.parse_punctuation(":")
+        op = cls(v, c, i, parser.parse_type(), path)
+        _parse_attrs(parser, op)
+        return op
+
+
+@irdl_op_definition
+class ArrayReadOp(IRDLOperation):
+    """`%x = sarek.array_read %a[%i] : !sarek.vec<f32>` — bounds-checked by the interpreter."""
+
+    name = "sarek.array_read"
+    array = operand_def(VecType | ArrayType)
+    index = operand_def(IntegerType)
+    result = result_def()
+
+    def __init__(self, array: SSAValue, index: SSAValue):
+        super().__init__(operands=[array, index],
+                         result_types=[cast(VecType, array.type).element_type])
+
+    def verify_(self) -> None:
+        _verify_index(self.index)
+        elt = cast(VecType, self.array.type).element_type
+        if self.result.type != elt:
+            raise VerifyException(f"element type is {elt}, result has type {self.result.type}")
+
+    def print(self, printer: Printer) -> None:
+        _print_indexed(printer, self, self.array, self.index)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ArrayReadOp:
+        a, i = _parse_indexed(parser)
+        op = cls(a, i)
+        _parse_attrs(parser, op)
+        return op
+
+
+def _verify_index(v: SSAValue) -> None:
+    if not is_int(v.type):
+        raise VerifyException(f"index must be i32 or i64, got {v.type}")
+
+
+def _print_indexed(printer: Printer, op: Operation, a: SSAValue, i: SSAValue) -> None:
+    printer.print_string(" ")
+    printer.print_operand(a)
+    printer.print_string("[")
+    printer.print_operand(i)
+    printer.print_string("] : ")
+    printer.print_attribute(a.type)
+    if not is_int(i.type) or i.type != i32:
+        printer.print_string(", ")
+        printer.print_attribute(i.type)
+    _print_attrs(printer, op)
+
+
+def _parse_indexed(parser: Parser) -> tuple[SSAValue, SSAValue]:
+    a = parser.parse_operand()
+    parser.parse_punctuation("[")
+    i = parser.parse_operand()
+    parser.parse_punctuation("]")
+    parser.parse_punctuation(":")
+    t = parser.parse_type()
+    if a.type != t:
+        parser.raise_error(f"array operand has type {a.type}, not {t}")
+    if not isinstance(t, VecType | ArrayType):
+        parser.raise_error(f"expected a vector or array type, got {t}")
+    it = parser.parse_type() if parser.parse_optional_punctuation(",") else i32
+    if i.type != it:
+        parser.raise_error(f"index has type {i.type}, not {it}")
+    return a, i
+
+
+@irdl_op_definition
+class ArrayLenOp(IRDLOperation):
+    """`%n = sarek.array_len %v : !sarek.vec<f32>` — the length passed with a vector (i32)."""
+
+    name = "sarek.array_len"
+    array = operand_def(VecType)
+    result = result_def(i32)
+    traits = traits_def(Pure())
+
+    def __init__(self, array: SSAValue):
+        super().__init__(operands=[array], result_types=[i32])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.array)
+        printer.print_string(" : ")
+        printer.print_attribute(self.array.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ArrayLenOp:
+        a = parser.parse_operand()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        if a.type != t:
+            parser.raise_error(f"operand has type {a.type}, not {t}")
+        op = cls(a)
+        _parse_attrs(parser, op)
+        return op
+
+
+@irdl_op_definition
+class AllocArrayOp(IRDLOperation):
+    """`%s = sarek.alloc_array "s"[%n] : !sarek.array<f32, shared>` — a shared (per block) or local
+    (per thread) array; slots start at the element type's default value."""
+
+    name = "sarek.alloc_array"
+    sym = prop_def(StringAttr, prop_name="name")
+    size = operand_def(i32)
+    result = result_def(ArrayType)
+
+    def __init__(self, name: str, size: SSAValue, type: ArrayType):
+        super().__init__(operands=[size], result_types=[type], properties={"name": StringAttr(name)})
+        _hint(self.result, name)
+
+    @property
+    def array_type(self) -> ArrayType:
+        return cast(ArrayType, self.result.type)
+
+    def verify_(self) -> None:
+        _check_name(self.sym, "array")
+        if self.array_type.memspace == MemSpace.GLOBAL:
+            raise VerifyException("sarek.alloc_array allocates shared or local arrays, not global ones")
+
+    def print(self, printer: Printer) -> None:
+        _print_name(printer, self.sym)
+        printer.print_string("[")
+        printer.print_operand(self.size)
+        printer.print_string("] : ")
+        printer.print_attribute(self.result.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AllocArrayOp:
+        name = parser.parse_str_literal()
+        parser.parse_punctuation("[")
+        n = parser.parse_operand()
+        parser.parse_punctuation("]")
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        if not isinstance(t, ArrayType):
+            parser.raise_error(f"expected !sarek.array type, got {t}")
+        op = cls(name, n, t)
+        _parse_attrs(parser, op)
+        return op
+
+
+@irdl_op_definition
+class CallOp(IRDLOperation):
+    """`%r = sarek.call @h(%a) : (f32) -> f32`; a unit helper's call has no result."""
+
+    name = "sarek.call"
+    callee = prop_def(SymbolRefAttr)
+    args = var_operand_def()
+    res = var_result_def()
+
+    def __init__(self, callee: str, args: Sequence[SSAValue], return_type: Attribute):
+        super().__init__(operands=[args], result_types=[[] if isinstance(return_type, UnitType) else [return_type]],
+                         properties={"callee": SymbolRefAttr(callee)})
+
+    @property
+    def callee_name(self) -> str:
+        return self.callee.root_reference.data
+
+    def helper(self) -> HelperOp:
+        h = lookup_decl(self, self.callee_name)
+        if not isinstance(h, HelperOp):
+            raise VerifyException(f"@{self.callee_name} is not a sarek.helper")
+        return h
+
+    def verify_(self) -> None:
+        h = self.helper()
+        ps = [a.type for a in h.body.block.args]
+        if len(ps) != len(self.args):
+            raise VerifyException(f"helper @{self.callee_name} takes {len(ps)} argument(s), {len(self.args)} given")
+        for i, (t, a) in enumerate(zip(ps, self.args)):
+            if a.type != t:
+                raise VerifyException(f"argument {i} of @{self.callee_name} has type {t}, given {a.type}")
+        want = [] if h.returns_unit else [h.return_type]
+        if [r.type for r in self.res] != want:
+            raise VerifyException(f"helper @{self.callee_name} returns {h.return_type}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" @{_sym(self.callee_name)}(")
+        printer.print_list(self.args, printer.print_operand)
+        printer.print_string(") : ")
+        printer.print_function_type([a.type for a in self.args], [r.type for r in self.res])
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CallOp:
+        name = parser.parse_symbol_name().data
+        args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_operand)
+        parser.parse_punctuation(":")
+        ft = parser.parse_function_type()
+        if [a.type for a in args] != list(ft.inputs.data):
+            parser.raise_error("operand types do not match the function type")
+        op = cls.create(operands=args, result_types=list(ft.outputs.data), properties={"callee": SymbolRefAttr(name)})
+        _parse_attrs(parser, op)
+        return op
+
+
+# ------------------------------------------------------------------------------------------------ binders and places
+
+
+@irdl_op_definition
+class LetOp(IRDLOperation):
+    """`%x = sarek.let "x" %v : f32` — an immutable binder; records are copied (value semantics)."""
+
+    name = "sarek.let"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    sym = prop_def(StringAttr, prop_name="name")
+    value = operand_def(T)
+    result = result_def(T)
+
+    def __init__(self, name: str, value: SSAValue):
+        super().__init__(operands=[value], result_types=[value.type], properties={"name": StringAttr(name)})
+        _hint(self.result, name)
+
+    def verify_(self) -> None:
+        _check_name(self.sym, "let")
+        if not is_element_type(self.value.type):
+            raise VerifyException(f"let binds a scalar, record or variant, got {self.value.type}")
+
+    def print(self, printer: Printer) -> None:
+        _print_name(printer, self.sym)
+        printer.print_string(" ")
+        printer.print_operand(self.value)
+        printer.print_string(" : ")
+        printer.print_attribute(self.value.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LetOp:
+        name = parser.parse_str_literal()
+        v = parser.parse_operand()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        if v.type != t:
+            parser.raise_error(f"operand has type {v.type}, not {t}")
+        op = cls(name, v)
+        _parse_attrs(parser, op)
+        return op
+
+
+@irdl_op_definition
+class LetMutOp(IRDLOperation):
+    """`%r = sarek.let_mut "x" %v : f32` — a mutable local initialised with `%v`; gives a `!sarek.ref<f32>`."""
+
+    name = "sarek.let_mut"
+    sym = prop_def(StringAttr, prop_name="name")
+    init = operand_def()
+    result = result_def(RefType)
+
+    def __init__(self, name: str, init: SSAValue):
+        super().__init__(operands=[init], result_types=[RefType(init.type)], properties={"name": StringAttr(name)})
+        _hint(self.result, name)
+
+    def verify_(self) -> None:
+        _check_name(self.sym, "let_mut")
+        if cast(RefType, self.result.type).element_type != self.init.type:
+            raise VerifyException(f"result must be !sarek.ref<{self.init.type}>")
+        if not is_element_type(self.init.type):
+            raise VerifyException(f"let_mut binds a scalar, record or variant, got {self.init.type}")
+
+    def print(self, printer: Printer) -> None:
+        _print_name(printer, self.sym)
+        printer.print_string(" ")
+        printer.print_operand(self.init)
+        printer.print_string(" : ")
+        printer.print_attribute(self.init.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LetMutOp:
+        name = parser.parse_str_literal()
+        v = parser.parse_operand()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        if v.type != t:
+            parser.raise_error(f"operand has type {v.type}, not {t}")
+        op = cls(name, v)
+        _parse_attrs(parser, op)
+        return op
+
+
+PLACE_OPS: tuple[type[Operation], ...]  # set below
+
+
+@irdl_op_definition
+class LoadOp(IRDLOperation):
+    """`%v = sarek.load %r : !sarek.ref<f32>` — the current value of a place (records are copied)."""
+
+    name = "sarek.load"
+    ref = operand_def(RefType)
+    result = result_def()
+
+    def __init__(self, ref: SSAValue):
+        super().__init__(operands=[ref], result_types=[cast(RefType, ref.type).element_type])
+
+    def verify_(self) -> None:
+        if cast(RefType, self.ref.type).element_type != self.result.type:
+            raise VerifyException(f"load of {self.ref.type} gives {cast(RefType, self.ref.type).element_type}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.ref)
+        printer.print_string(" : ")
+        printer.print_attribute(self.ref.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LoadOp:
+        r = parser.parse_operand()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        if r.type != t or not isinstance(t, RefType):
+            parser.raise_error(f"operand has type {r.type}, not {t}")
+        op = cls(r)
+        _parse_attrs(parser, op)
+        return op
+
+
+@irdl_op_definition
+class StoreOp(IRDLOperation):
+    """`sarek.store %place, %v : !sarek.ref<f32>` — assign to a place (a mutable local, an element
+    `sarek.elem_ref`, a field `sarek.field_ref`)."""
+
+    name = "sarek.store"
+    place = operand_def(RefType)
+    value = operand_def()
+
+    def __init__(self, place: SSAValue, value: SSAValue):
+        super().__init__(operands=[place, value])
+
+    def verify_(self) -> None:
+        if not isinstance(self.place.owner, PLACE_OPS):
+            raise VerifyException("store target must be a place (sarek.let_mut, sarek.elem_ref or sarek.field_ref)")
+        want = cast(RefType, self.place.type).element_type
+        if self.value.type != want:
+            raise VerifyException(f"stored value has type {self.value.type}, the place holds {want}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.place)
+        printer.print_string(", ")
+        printer.print_operand(self.value)
+        printer.print_string(" : ")
+        printer.print_attribute(self.place.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> StoreOp:
+        p = parser.parse_operand()
+        parser.parse_punctuation(",")
+        v = parser.parse_operand()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        if p.type != t:
+            parser.raise_error(f"place has type {p.type}, not {t}")
+        op = cls(p, v)
+        _parse_attrs(parser, op)
+        return op
+
+
+@irdl_op_definition
+class ElemRefOp(IRDLOperation):
+    """`%p = sarek.elem_ref %v[%i] : !sarek.vec<f32>` — the place of an element (gives `!sarek.ref<f32>`)."""
+
+    name = "sarek.elem_ref"
+    array = operand_def(VecType | ArrayType)
+    index = operand_def(IntegerType)
+    result = result_def(RefType)
+
+    def __init__(self, array: SSAValue, index: SSAValue):
+        super().__init__(operands=[array, index],
+                         result_types=[RefType(cast(VecType, array.type).element_type)])
+
+    def verify_(self) -> None:
+        _verify_index(self.index)
+        if cast(RefType, self.result.type).element_type != cast(VecType, self.array.type).element_type:
+            raise VerifyException("result must be a ref to the element type")
+
+    def print(self, printer: Printer) -> None:
+        _print_indexed(printer, self, self.array, self.index)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ElemRefOp:
+        a, i = _parse_indexed(parser)
+        op = cls(a, i)
+        _parse_attrs(parser, op)
+        return op
+
+
+@irdl_op_definition
+class FieldRefOp(IRDLOperation):
+    """`%f = sarek.field_ref %p "x" : !sarek.ref<f32>` — the place of a field of a record place."""
+
+    name = "sarek.field_ref"
+    base = operand_def(RefType)
+    field = prop_def(StringAttr)
+    result = result_def(RefType)
+
+    def __init__(self, base: SSAValue, field: str, type: Attribute):
+        super().__init__(operands=[base], result_types=[RefType(type)], properties={"field": StringAttr(field)})
+
+    def verify_(self) -> None:
+        if not isinstance(self.base.owner, PLACE_OPS):
+            raise VerifyException("field_ref base must be a place")
+        rt = cast(RefType, self.base.type).element_type
+        if not isinstance(rt, RecordType):
+            raise VerifyException(f"field_ref base must be a record place, got {self.base.type}")
+        _verify_field(self, rt, self.field.data, cast(RefType, self.result.type).element_type)
+
+    def print(self, printer: Printer) -> None:
+        _print_field_like(printer, self, self.base, self.field, self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FieldRefOp:
+        base, f, t = _parse_field_like(parser)
+        if not isinstance(t, RefType):
+            parser.raise_error(f"field_ref gives a !sarek.ref type, got {t}")
+        op = cls(base, f, t.element_type)
+        _parse_attrs(parser, op)
+        return op
+
+
+PLACE_OPS = (LetMutOp, ElemRefOp, FieldRefOp)
+
+
+# ------------------------------------------------------------------------------------------------ control flow
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """`sarek.yield %v : T` ends the regions of if_expr, match_expr and the while condition."""
+
+    name = "sarek.yield"
+    value = operand_def()
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(IfExprOp, MatchExprOp, WhileOp)))
+
+    def __init__(self, value: SSAValue):
+        super().__init__(operands=[value])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.value)
+        printer.print_string(" : ")
+        printer.print_attribute(self.value.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> YieldOp:
+        v = parser.parse_operand()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        if v.type != t:
+            parser.raise_error(f"operand has type {v.type}, not {t}")
+        op = cls(v)
+        _parse_attrs(parser, op)
+        return op
+
+
+def _yield_of(region: Region, what: str) -> YieldOp:
+    if not region.blocks or not isinstance(region.block.last_op, YieldOp):
+        raise VerifyException(f"{what} must end with sarek.yield")
+    return region.block.last_op
+
+
+def _print_stmt_region(printer: Printer, region: Region) -> None:
+    printer.print_region(region, print_entry_block_args=False, print_empty_block=False)
+
+
+def _parse_stmt_region(parser: Parser, args: Sequence[Parser.Argument] = ()) -> Region:
+    region = parser.parse_region(args)
+    if not region.blocks:
+        region.add_block(Block())
+    return region
+
+
+@irdl_op_definition
+class IfOp(IRDLOperation):
+    """`sarek.if %c { ... } else { ... }` — a statement conditional (else optional)."""
+
+    name = "sarek.if"
+    cond = operand_def(i1)
+    then_region = region_def("single_block")
+    else_region = region_def()
+    traits = traits_def(NoTerminator())
+
+    def __init__(self, cond: SSAValue, then_region: Region | None = None, else_region: Region | None = None):
+        super().__init__(operands=[cond], regions=[then_region or Region(Block()), else_region or Region()])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.cond)
+        printer.print_string(" ")
+        _print_stmt_region(printer, self.then_region)
+        if self.else_region.blocks:
+            printer.print_string(" else ")
+            _print_stmt_region(printer, self.else_region)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IfOp:
+        c = parser.parse_operand()
+        then = _parse_stmt_region(parser)
+        els = _parse_stmt_region(parser) if parser.parse_optional_keyword("else") is not None else Region()
+        op = cls(c, then, els)
+        _parse_attrs(parser, op)
+        return op
+
+    def verify_(self) -> None:
+        if len(self.else_region.blocks) > 1:
+            raise VerifyException("else region must have at most one block")
+
+
+@irdl_op_definition
+class IfExprOp(IRDLOperation):
+    """`%r = sarek.if_expr %c -> f32 { ... sarek.yield %a : f32 } else { ... sarek.yield %b : f32 }` —
+    only the taken side is evaluated."""
+
+    name = "sarek.if_expr"
+    cond = operand_def(i1)
+    result = result_def()
+    then_region = region_def("single_block")
+    else_region = region_def("single_block")
+
+    def __init__(self, cond: SSAValue, type: Attribute, then_region: Region, else_region: Region):
+        super().__init__(operands=[cond], result_types=[type], regions=[then_region, else_region])
+
+    def verify_(self) -> None:
+        for r, w in ((self.then_region, "then"), (self.else_region, "else")):
+            y = _yield_of(r, f"if_expr {w} region")
+            if y.value.type != self.result.type:
+                raise VerifyException(f"if_expr {w} region yields {y.value.type}, result is {self.result.type}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.cond)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+        printer.print_string(" ")
+        printer.print_region(self.then_region, print_entry_block_args=False)
+        printer.print_string(" else ")
+        printer.print_region(self.else_region, print_entry_block_args=False)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IfExprOp:
+        c = parser.parse_operand()
+        parser.parse_punctuation("->")
+        t = parser.parse_type()
+        then = parser.parse_region()
+        parser.parse_keyword("else")
+        els = parser.parse_region()
+        op = cls(c, t, then, els)
+        _parse_attrs(parser, op)
+        return op
+
+
+@irdl_op_definition
+class WhileOp(IRDLOperation):
+    """`sarek.while { ... sarek.yield %c : i1 } do { ... }` — the condition region is re-evaluated before
+    every iteration."""
+
+    name = "sarek.while"
+    cond_region = region_def("single_block")
+    body = region_def("single_block")
+    traits = traits_def(NoTerminator())
+
+    def __init__(self, cond_region: Region, body: Region | None = None):
+        super().__init__(regions=[cond_region, body or Region(Block())])
+
+    def verify_(self) -> None:
+        y = _yield_of(self.cond_region, "while condition")
+        if y.value.type != i1:
+            raise VerifyException(f"while condition yields {y.value.type}, not i1")
+        if self.body.blocks and isinstance(self.body.block.last_op, YieldOp):
+            raise VerifyException("while body must not end with sarek.yield")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_region(self.cond_region, print_entry_block_args=False)
+        printer.print_string(" do ")
+        _print_stmt_region(printer, self.body)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> WhileOp:
+        cond = parser.parse_region()
+        parser.parse_keyword("do")
+        op = cls(cond, _parse_stmt_region(parser))
+        _parse_attrs(parser, op)
+        return op
+
+
+@irdl_op_definition
+class ForOp(IRDLOperation):
+    """`sarek.for "i" %i = %lo to %hi step 1 : i32 { ... }` — half-open, constant non-zero step (Python
+    `range`); the index is the body's block argument."""
+
+    name = "sarek.for"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    sym = prop_def(StringAttr, prop_name="name")
+    step = prop_def(IntegerAttr)
+    lo = operand_def(T)
+    hi = operand_def(T)
+    body = region_def("single_block")
+    traits = traits_def(NoTerminator())
+
+    def __init__(self, name: str, lo: SSAValue, hi: SSAValue, step: int = 1, body: Region | None = None):
+        if body is None:
+            body = Region(Block(arg_types=[lo.type]))
+            _hint(body.block.args[0], name)
+        super().__init__(operands=[lo, hi], regions=[body],
+                         properties={"name": StringAttr(name), "step": IntegerAttr(step, lo.type if is_int(lo.type) else i32)})
+
+    @property
+    def index(self) -> BlockArgument:
+        return self.body.block.args[0]
+
+    @property
+    def step_value(self) -> int:
+        return self.step.value.data
+
+    def verify_(self) -> None:
+        _check_name(self.sym, "for index")
+        if not is_int(self.lo.type):
+            raise VerifyException(f"for bounds must be i32 or i64, got {self.lo.type}")
+        if self.step_value == 0:
+            raise VerifyException("for step must be non-zero")
+        if len(self.body.block.args) != 1 or self.body.block.args[0].type != self.lo.type:
+            raise VerifyException(f"for body must take one {self.lo.type} argument (the index)")
+
+    def print(self, printer: Printer) -> None:
+        _print_name(printer, self.sym)
+        printer.print_string(" ")
+        printer.print_operand(self.index)
+        printer.print_string(" = ")
+        printer.print_operand(self.lo)
+        printer.print_string(" to ")
+        printer.print_operand(self.hi)
+        printer.print_string(f" step {self.step_value} : ")
+        printer.print_attribute(self.lo.type)
+        printer.print_string(" ")
+        _print_stmt_region(printer, self.body)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ForOp:
+        name = parser.parse_str_literal()
+        idx = parser.parse_argument(expect_type=False)
+        parser.parse_punctuation("=")
+        lo = parser.parse_operand()
+        parser.parse_keyword("to")
+        hi = parser.parse_operand()
+        parser.parse_keyword("step")
+        step = parser.parse_integer()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        body = _parse_stmt_region(parser, [idx.resolve(t)])
+        if not body.block.args:
+            body.block.insert_arg(t, 0)
+        op = cls(name, lo, hi, step, body)
+        _parse_attrs(parser, op)
+        return op
+
+
+WILDCARD = "_"
+
+
+class _MatchMixin:
+    """Cases of sarek.match / sarek.match_expr: `cases` names each case's constructor (`_` = any),
+    `binders` each case's binder names; a case region's block arguments are its binders. A `_` case with
+    one binder binds the whole scrutinee."""
+
+
+    def case_list(self) -> list[tuple[str, list[str], Region]]:
+        return [(c.data, [b.data for b in bs], r) for c, bs, r in zip(self.cases, self.binders, self.case_regions)]
+
+    def _verify_cases(self, what: str) -> None:
+        op = cast(Operation, self)
+        d = variant_decl(op, cast(VariantType, self.scrutinee.type))
+        if not (len(self.cases) == len(self.binders) == len(self.case_regions)):
+            raise VerifyException(f"{what}: cases, binders and regions differ in number")
+        if not self.cases.data:
+            raise VerifyException(f"{what} needs at least one case")
+        seen: set[str] = set()
+        for i, (c, bs, r) in enumerate(self.case_list()):
+            if c in seen:
+                raise VerifyException(f"{what}: constructor '{c}' matched twice")
+            seen.add(c)
+            if c == WILDCARD:
+                if i != len(self.cases) - 1:
+                    raise VerifyException(f"{what}: the '_' case must be the last")
+                if len(bs) > 1:
+                    raise VerifyException(f"{what}: a '_' case binds at most the whole scrutinee")
+                want = [self.scrutinee.type] * len(bs)
+            else:
+                ps = d.payload(c)
+                if ps is None:
+                    raise VerifyException(f"{what}: variant @{d.sym_name.data} has no constructor '{c}'")
+                if bs and len(bs) != len(ps):
+                    raise VerifyException(f"{what}: constructor '{c}' has {len(ps)} payload(s), "
+                                          f"the case binds {len(bs)}")
+                want = ps if bs else []
+            for b in bs:
+                _check_name(StringAttr(b), "match binder")
+            if len(r.blocks) != 1 or [a.type for a in r.block.args] != want:
+                raise VerifyException(f"{what}: case '{c}' region must take arguments ({', '.join(map(str, want))})")
+
+    def _print_cases(self, printer: Printer, stmt: bool) -> None:
+        printer.print_string(" {")
+        with printer.indented():
+            for c, bs, r in self.case_list():
+                printer.print_string("\n")
+                printer.print_string("default" if c == WILDCARD else "case ")
+                if c != WILDCARD:
+                    printer.print_string_literal(c)
+                if bs:
+                    _print_params(printer, r.block.args, _names(bs))
+                printer.print_string(" ")
+                printer.print_region(r, print_entry_block_args=False, print_empty_block=not stmt)
+        printer.print_string("\n}")
+
+    @staticmethod
+    def _parse_cases(parser: Parser) -> tuple[list[str], list[list[str]], list[Region]]:
+        cases: list[str] = []
+        binders: list[list[str]] = []
+        regions: list[Region] = []
+        parser.parse_punctuation("{")
+        while parser.parse_optional_punctuation("}") is None:
+            if parser.parse_optional_keyword("default") is not None:
+                c = WILDCARD
+            else:
+                parser.parse_keyword("case")
+                c = parser.parse_str_literal()
+            args: list[Parser.Argument] = []
+            names: list[str] = []
+            if parser._current_token.text == "(":  # pyright: ignore[reportPrivateUsage]
+                args, names = _parse_params(parser)
+            r = _parse_stmt_region(parser, args)
+            if not r.block.args and args:
+                for a in args:
+                    r.block.insert_arg(a.type, len(r.block.args))
+            cases.append(c)
+            binders.append(names)
+            regions.append(r)
+        return cases, binders, regions
+
+
+def _match_props(cases: Sequence[str], binders: Sequence[Sequence[str]]) -> dict[str, Attribute]:
+    return {"cases": _names(cases), "binders": ArrayAttr(_names(b) for b in binders)}
+
+
+@irdl_op_definition
+class MatchOp(_MatchMixin, IRDLOperation):
+    """`sarek.match %s : !sarek.variant<@shape> { case "Circle"(%r : f32 "r") { ... } default { ... } }`."""
+
+    name = "sarek.match"
+    scrutinee = operand_def(VariantType)
+    cases = prop_def(ArrayAttr[StringAttr])
+    binders = prop_def(ArrayAttr[ArrayAttr[StringAttr]])
+    case_regions = var_region_def("single_block")
+    traits = traits_def(NoTerminator())
+
+    def __init__(self, scrutinee: SSAValue, cases: Sequence[str], binders: Sequence[Sequence[str]],
+                 regions: Sequence[Region]):
+        super().__init__(operands=[scrutinee], regions=[list(regions)], properties=_match_props(cases, binders))
+
+    def verify_(self) -> None:
+        self._verify_cases("match")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.scrutinee)
+        printer.print_string(" : ")
+        printer.print_attribute(self.scrutinee.type)
+        _print_attrs(printer, self)
+        self._print_cases(printer, True)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MatchOp:
+        s = parser.parse_operand()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        if s.type != t:
+            parser.raise_error(f"scrutinee has type {s.type}, not {t}")
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(s, *cls._parse_cases(parser))
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+
+@irdl_op_definition
+class MatchExprOp(_MatchMixin, IRDLOperation):
+    """`%r = sarek.match_expr %s : !sarek.variant<@shape> -> f32 { case "Circle"(%r : f32 "r") { ...
+    sarek.yield %v : f32 } ... }` — the last case needs no tag test."""
+
+    name = "sarek.match_expr"
+    scrutinee = operand_def(VariantType)
+    cases = prop_def(ArrayAttr[StringAttr])
+    binders = prop_def(ArrayAttr[ArrayAttr[StringAttr]])
+    result = result_def()
+    case_regions = var_region_def("single_block")
+
+    def __init__(self, scrutinee: SSAValue, type: Attribute, cases: Sequence[str],
+                 binders: Sequence[Sequence[str]], regions: Sequence[Region]):
+        super().__init__(operands=[scrutinee], result_types=[type], regions=[list(regions)],
+                         properties=_match_props(cases, binders))
+
+    def verify_(self) -> None:
+        self._verify_cases("match_expr")
+        for c, _, r in self.case_list():
+            y = _yield_of(r, f"match_expr case '{c}'")
+            if y.value.type != self.result.type:
+                raise VerifyException(f"match_expr case '{c}' yields {y.value.type}, result is {self.result.type}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.scrutinee)
+        printer.print_string(" : ")
+        printer.print_attribute(self.scrutinee.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+        _print_attrs(printer, self)
+        self._print_cases(printer, False)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MatchExprOp:
+        s = parser.parse_operand()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        if s.type != t:
+            parser.raise_error(f"scrutinee has type {s.type}, not {t}")
+        parser.parse_punctuation("->")
+        rt = parser.parse_type()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(s, rt, *cls._parse_cases(parser))
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+
+@irdl_op_definition
+class ReturnOp(IRDLOperation):
+    """`sarek.return %v : f32` / `sarek.return` — leaves the enclosing helper (any nesting depth)."""
+
+    name = "sarek.return"
+    value = var_operand_def()
+
+    def __init__(self, value: SSAValue | None = None):
+        super().__init__(operands=[[value] if value is not None else []])
+
+    def verify_(self) -> None:
+        f = enclosing_function(self)
+        if not isinstance(f, HelperOp):
+            raise VerifyException("sarek.return is only allowed inside a sarek.helper")
+        want = [] if f.returns_unit else [f.return_type]
+        got = [v.type for v in self.value]
+        if got != want:
+            raise VerifyException(f"helper @{f.sym_name.data} returns {f.return_type}, "
+                                  f"the return gives {', '.join(map(str, got)) or 'nothing'}")
+
+    def print(self, printer: Printer) -> None:
+        if self.value:
+            printer.print_string(" ")
+            printer.print_operand(self.value[0])
+            printer.print_string(" : ")
+            printer.print_attribute(self.value[0].type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ReturnOp:
+        v = parser.parse_optional_operand()
+        if v is not None:
+            parser.parse_punctuation(":")
+            t = parser.parse_type()
+            if v.type != t:
+                parser.raise_error(f"operand has type {v.type}, not {t}")
+        op = cls(v)
+        _parse_attrs(parser, op)
+        return op
+
+
+@irdl_op_definition
+class PragmaOp(IRDLOperation):
+    """`sarek.pragma ["unroll"] { ... }` — hints for the enclosed statements (printed as `#pragma`)."""
+
+    name = "sarek.pragma"
+    hints = prop_def(ArrayAttr[StringAttr])
+    body = region_def("single_block")
+    traits = traits_def(NoTerminator())
+
+    def __init__(self, hints: Sequence[str], body: Region | None = None):
+        super().__init__(properties={"hints": _names(hints)}, regions=[body or Region(Block())])
+
+    def verify_(self) -> None:
+        for h in self.hints:
+            _check_name(h, "pragma hint")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.hints)
+        printer.print_string(" ")
+        _print_stmt_region(printer, self.body)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PragmaOp:
+        hints = cast(ArrayAttr[StringAttr], parser.parse_attribute())
+        op = cls([h.data for h in hints], _parse_stmt_region(parser))
+        _parse_attrs(parser, op)
+        return op
+
+
+@irdl_op_definition
+class BlockOp(IRDLOperation):
+    """`sarek.block { ... }` — an explicit scope."""
+
+    name = "sarek.block"
+    body = region_def("single_block")
+    traits = traits_def(NoTerminator())
+
+    def __init__(self, body: Region | None = None):
+        super().__init__(regions=[body or Region(Block())])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        _print_stmt_region(printer, self.body)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BlockOp:
+        op = cls(_parse_stmt_region(parser))
+        _parse_attrs(parser, op)
+        return op
+
+
+class _NullaryStmt(IRDLOperation):
+    def __init__(self):
+        super().__init__()
+
+    def print(self, printer: Printer) -> None:
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        op = cls()
+        _parse_attrs(parser, op)
+        return op
+
+
+@irdl_op_definition
+class BarrierOp(_NullaryStmt):
+    """`sarek.barrier` — block-wide barrier; every thread of the block must reach it."""
+
+    name = "sarek.barrier"
+
+
+@irdl_op_definition
+class WarpBarrierOp(_NullaryStmt):
+    """`sarek.warp_barrier` — warp/subgroup synchronisation."""
+
+    name = "sarek.warp_barrier"
+
+
+@irdl_op_definition
+class MemFenceOp(_NullaryStmt):
+    """`sarek.mem_fence` — device-scope memory fence."""
+
+    name = "sarek.mem_fence"
+
+
+@irdl_op_definition
+class NativeOp(IRDLOperation):
+    """`sarek.native {cuda = "...", ptx = "..."}` — verbatim source per target; a backend without text
+    for itself refuses the kernel."""
+
+    name = "sarek.native"
+    texts = prop_def(DictionaryAttr)
+
+    def __init__(self, texts: dict[str, str]):
+        super().__init__(properties={"texts": DictionaryAttr({k: StringAttr(v) for k, v in texts.items()})})
+
+    def text_for(self, target: str) -> str | None:
+        v = self.texts.data.get(target)
+        return v.data if isinstance(v, StringAttr) else None
+
+    def verify_(self) -> None:
+        for k, v in self.texts.data.items():
+            if not isinstance(v, StringAttr):
+                raise VerifyException(f"native text for '{k}' must be a string")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attr_dict(self.texts.data)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> NativeOp:
+        d = parser.parse_optional_attr_dict()
+        texts: dict[str, str] = {}
+        for k, v in d.items():
+            if not isinstance(v, StringAttr):
+                parser.raise_error(f"native text for '{k}' must be a string")
+            texts[k] = v.data
+        op = cls(texts)
+        _parse_attrs(parser, op)
+        return op
+
+
+# ------------------------------------------------------------------------------------------------ cooperative matrices
+
+
+class FragUse(StrEnum):
+    A = "a"
+    B = "b"
+    ACC = "acc"
+
+
+@irdl_op_definition
+class CoopmatDeclOp(IRDLOperation):
+    """`sarek.coopmat_decl "fa" a 16x16 : f16` — declares a cooperative-matrix fragment (fragments are a
+    namespace of their own: not values, never indexed, passed or assigned)."""
+
+    name = "sarek.coopmat_decl"
+    frag = prop_def(StringAttr)
+    use = prop_def(StringAttr)
+    rows = prop_def(IntegerAttr)
+    cols = prop_def(IntegerAttr)
+    element_type = prop_def(AnyAttr())
+
+    def __init__(self, frag: str, use: str, rows: int, cols: int, element_type: Attribute):
+        super().__init__(properties={"frag": StringAttr(frag), "use": StringAttr(use), "rows": IntegerAttr(rows, i32),
+                                     "cols": IntegerAttr(cols, i32), "element_type": element_type})
+
+    def verify_(self) -> None:
+        _check_name(self.frag, "fragment")
+        if self.use.data not in {u.value for u in FragUse}:
+            raise VerifyException(f"fragment use must be a, b or acc, got '{self.use.data}'")
+        if self.rows.value.data <= 0 or self.cols.value.data <= 0:
+            raise VerifyException("fragment shape must be positive")
+        if not is_scalar_type(self.element_type):
+            raise VerifyException(f"fragment element type must be a scalar, got {self.element_type}")
+
+    def print(self, printer: Printer) -> None:
+        _print_name(printer, self.frag)
+        printer.print_string(f" {self.use.data} {self.rows.value.data}x{self.cols.value.data} : ")
+        printer.print_attribute(self.element_type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CoopmatDeclOp:
+        frag = parser.parse_str_literal()
+        use = parser.parse_identifier()
+        rows, cols = _parse_shape(parser)
+        parser.parse_punctuation(":")
+        op = cls(frag, use, rows, cols, parser.parse_type())
+        _parse_attrs(parser, op)
+        return op
+
+
+def _parse_shape(parser: Parser) -> tuple[int, int]:
+    """ROWSxCOLS, lexed as an integer then a bare identifier `xCOLS`."""
+    rows = parser.parse_integer(allow_negative=False)
+    x = parser.parse_identifier()
+    if not (x.startswith("x") and x[1:].isdigit()):
+        parser.raise_error("expected ROWSxCOLS")
+    return rows, int(x[1:])
+
+
+def _frag_decl(op: Operation, frag: str) -> CoopmatDeclOp:
+    f = enclosing_function(op)
+    if f is not None:
+        for o in f.walk():
+            if isinstance(o, CoopmatDeclOp) and o.frag.data == frag:
+                return o
+    raise VerifyException(f"fragment '{frag}' is not declared by a sarek.coopmat_decl")
+
+
+class _CoopmatMemMixin:
+
+    def _verify_mem(self) -> None:
+        op = cast(Operation, self)
+        d = _frag_decl(op, self.frag.data)
+        elt = cast(VecType, self.array.type).element_type
+        if elt != d.element_type:
+            raise VerifyException(f"fragment '{self.frag.data}' holds {d.element_type}, the buffer {elt}")
+
+    def _print_mem(self, printer: Printer, word: str) -> None:
+        _print_name(printer, self.frag)
+        printer.print_string(f" {word} ")
+        printer.print_operand(self.array)
+        printer.print_string("[")
+        printer.print_operand(self.index)
+        printer.print_string("] stride ")
+        printer.print_operand(self.stride)
+        printer.print_string(" : ")
+        printer.print_attribute(self.array.type)
+        _print_attrs(printer, cast(Operation, self))
+
+    @staticmethod
+    def _parse_mem(parser: Parser, word: str) -> tuple[str, SSAValue, SSAValue, SSAValue]:
+        frag = parser.parse_str_literal()
+        parser.parse_keyword(word)
+        a = parser.parse_operand()
+        parser.parse_punctuation("[")
+        i = parser.parse_operand()
+        parser.parse_punctuation("]")
+        parser.parse_keyword("stride")
+        s = parser.parse_operand()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        if a.type != t:
+            parser.raise_error(f"buffer has type {a.type}, not {t}")
+        return frag, a, i, s
+
+
+@irdl_op_definition
+class CoopmatLoadOp(_CoopmatMemMixin, IRDLOperation):
+    """`sarek.coopmat_load "fa" from %v[%i] stride %s : !sarek.vec<f16>` — row-major, stride in elements."""
+
+    name = "sarek.coopmat_load"
+    frag = prop_def(StringAttr)
+    array = operand_def(VecType | ArrayType)
+    index = operand_def(i32)
+    stride = operand_def(i32)
+
+    def __init__(self, frag: str, array: SSAValue, index: SSAValue, stride: SSAValue):
+        super().__init__(operands=[array, index, stride], properties={"frag": StringAttr(frag)})
+
+    def verify_(self) -> None:
+        self._verify_mem()
+
+    def print(self, printer: Printer) -> None:
+        self._print_mem(printer, "from")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CoopmatLoadOp:
+        op = cls(*cls._parse_mem(parser, "from"))
+        _parse_attrs(parser, op)
+        return op
+
+
+@irdl_op_definition
+class CoopmatStoreOp(_CoopmatMemMixin, IRDLOperation):
+    """`sarek.coopmat_store "fc" to %v[%i] stride %s : !sarek.vec<f32>`."""
+
+    name = "sarek.coopmat_store"
+    frag = prop_def(StringAttr)
+    array = operand_def(VecType | ArrayType)
+    index = operand_def(i32)
+    stride = operand_def(i32)
+
+    def __init__(self, frag: str, array: SSAValue, index: SSAValue, stride: SSAValue):
+        super().__init__(operands=[array, index, stride], properties={"frag": StringAttr(frag)})
+
+    def verify_(self) -> None:
+        self._verify_mem()
+
+    def print(self, printer: Printer) -> None:
+        self._print_mem(printer, "to")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CoopmatStoreOp:
+        op = cls(*cls._parse_mem(parser, "to"))
+        _parse_attrs(parser, op)
+        return op
+
+
+@irdl_op_definition
+class CoopmatMulAddOp(IRDLOperation):
+    """`sarek.coopmat_muladd "fd" = "fa" * "fb" + "fc"` — D = A·B + C."""
+
+    name = "sarek.coopmat_muladd"
+    d = prop_def(StringAttr)
+    a = prop_def(StringAttr)
+    b = prop_def(StringAttr)
+    c = prop_def(StringAttr)
+
+    def __init__(self, d: str, a: str, b: str, c: str):
+        super().__init__(properties={k: StringAttr(v) for k, v in zip("dabc", (d, a, b, c))})
+
+    def verify_(self) -> None:
+        fd, fa, fb, fc = (_frag_decl(self, x.data) for x in (self.d, self.a, self.b, self.c))
+        for f, u in ((fa, FragUse.A), (fb, FragUse.B), (fc, FragUse.ACC), (fd, FragUse.ACC)):
+            if f.use.data != u.value:
+                raise VerifyException(f"fragment '{f.frag.data}' is a '{f.use.data}' fragment, '{u.value}' expected")
+        m, k = fa.rows.value.data, fa.cols.value.data
+        k2, n = fb.rows.value.data, fb.cols.value.data
+        if k != k2 or (fc.rows.value.data, fc.cols.value.data) != (m, n) or \
+                (fd.rows.value.data, fd.cols.value.data) != (m, n):
+            raise VerifyException(f"fragment shapes do not compose: A {m}x{k}, B {k2}x{n}, "
+                                  f"C {fc.rows.value.data}x{fc.cols.value.data}, D {fd.rows.value.data}x{fd.cols.value.data}")
+
+    def print(self, printer: Printer) -> None:
+        _print_name(printer, self.d)
+        printer.print_string(" = ")
+        printer.print_string_literal(self.a.data)
+        printer.print_string(" * ")
+        printer.print_string_literal(self.b.data)
+        printer.print_string(" + ")
+        printer.print_string_literal(self.c.data)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CoopmatMulAddOp:
+        d = parser.parse_str_literal()
+        parser.parse_punctuation("=")
+        a = parser.parse_str_literal()
+        parser.parse_punctuation("*")
+        b = parser.parse_str_literal()
+        parser.parse_punctuation("+")
+        c = parser.parse_str_literal()
+        op = cls(d, a, b, c)
+        _parse_attrs(parser, op)
+        return op
+
+
+# ------------------------------------------------------------------------------------------------ the dialect
+
+
+def has_atomic(op: Operation) -> bool:
+    """True when `op` is an atomic intrinsic (the only expressions with side effects)."""
+    return _has_atomic(op)
+
+
+STATEMENT_OPS: tuple[type[Operation], ...] = (
+    LetOp, LetMutOp, StoreOp, IfOp, WhileOp, ForOp, MatchOp, ReturnOp, PragmaOp, BlockOp, BarrierOp,
+    WarpBarrierOp, MemFenceOp, NativeOp, AllocArrayOp, CoopmatDeclOp, CoopmatLoadOp, CoopmatStoreOp,
+    CoopmatMulAddOp,
+)
+
+Sarek = Dialect(
+    "sarek",
+    [
+        RecordOp, VariantOp, KernelOp, HelperOp, ConstantOp, BinOp, UnOp, CastOp, IntrinsicOp, MakeRecordOp,
+        MakeVariantOp, FieldOp, PayloadOp, ArrayReadOp, ArrayLenOp, AllocArrayOp, CallOp, LetOp, LetMutOp,
+        LoadOp, StoreOp, ElemRefOp, FieldRefOp, YieldOp, IfOp, IfExprOp, WhileOp, ForOp, MatchOp, MatchExprOp,
+        ReturnOp, PragmaOp, BlockOp, BarrierOp, WarpBarrierOp, MemFenceOp, NativeOp, CoopmatDeclOp,
+        CoopmatLoadOp, CoopmatStoreOp, CoopmatMulAddOp,
+    ],
+    [MemSpaceAttr, UnitType, RecordType, VariantType, VecType, ArrayType, RefType, BinOpKindAttr, UnOpKindAttr],
+)
+

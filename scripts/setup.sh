@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs everything sarek and its tests need on a fresh Debian 12 machine (run as root), then sarek itself.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if command -v apt-get >/dev/null 2>&1; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends \
+    pocl-opencl-icd ocl-icd-libopencl1 clinfo mesa-vulkan-drivers glslang-tools spirv-tools clang >/dev/null
+fi
+python3 -m pip install -q --upgrade pip >/dev/null 2>&1 || true
+python3 -m pip install -q -e ".[dev,gpu]"
