@@ -247,6 +247,27 @@ def referenced_decls(t: Attribute) -> Iterator[str]:
 # ------------------------------------------------------------------------------------------------ syntax helpers
 
 
+def _operand(parser: Parser) -> SSAValue:
+    """An operand whose type is already known from its definition (SSA: defined before use).
+
+    xDSL 0.74 deprecates the untyped form in favour of printing every operand type; our syntax prints
+    the types that are not implied, so we keep the untyped form without the warning.
+    """
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return parser.parse_operand()
+
+
+def _optional_operand(parser: Parser) -> SSAValue | None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return parser.parse_optional_operand()
+
+
 def _print_name(printer: Printer, name: StringAttr) -> None:
     printer.print_string(" ")
     printer.print_string_literal(name.data)
@@ -837,9 +858,9 @@ class BinOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> BinOp:
         k = parser.parse_str_enum(BinOpKind)
-        lhs = parser.parse_operand()
+        lhs = _operand(parser)
         parser.parse_punctuation(",")
-        rhs = parser.parse_operand()
+        rhs = _operand(parser)
         parser.parse_punctuation(":")
         t = parser.parse_type()
         if lhs.type != t or rhs.type != t:
@@ -884,7 +905,7 @@ class UnOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> UnOp:
         k = parser.parse_str_enum(UnOpKind)
-        x = parser.parse_operand()
+        x = _operand(parser)
         parser.parse_punctuation(":")
         t = parser.parse_type()
         if x.type != t:
@@ -923,7 +944,7 @@ class CastOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> CastOp:
-        x = parser.parse_operand()
+        x = _operand(parser)
         parser.parse_punctuation(":")
         t = parser.parse_type()
         if x.type != t:
@@ -989,7 +1010,7 @@ class IntrinsicOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> IntrinsicOp:
         name = parser.parse_str_literal()
-        args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_operand)
+        args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, lambda: _operand(parser))
         parser.parse_punctuation(":")
         ft = parser.parse_function_type()
         if [a.type for a in args] != list(ft.inputs.data):
@@ -1038,7 +1059,7 @@ class MakeRecordOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> MakeRecordOp:
         name = parser.parse_symbol_name().data
-        args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_operand)
+        args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, lambda: _operand(parser))
         op = cls(name, args)
         _parse_attrs(parser, op)
         return op
@@ -1086,7 +1107,7 @@ class MakeVariantOp(IRDLOperation):
     def parse(cls, parser: Parser) -> MakeVariantOp:
         name = parser.parse_symbol_name().data
         ctor = parser.parse_str_literal()
-        args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_operand)
+        args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, lambda: _operand(parser))
         op = cls(name, ctor, args)
         _parse_attrs(parser, op)
         return op
@@ -1138,7 +1159,7 @@ def _print_field_like(printer: Printer, op: Operation, base: SSAValue, field: St
 
 
 def _parse_field_like(parser: Parser) -> tuple[SSAValue, str, Attribute]:
-    base = parser.parse_operand()
+    base = _operand(parser)
     f = parser.parse_str_literal()
     parser.parse_punctuation(":")
     return base, f, parser.parse_type()
@@ -1189,7 +1210,7 @@ class PayloadOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> PayloadOp:
-        v = parser.parse_operand()
+        v = _operand(parser)
         c = parser.parse_str_literal()
         i = parser.parse_integer()
         path = None
@@ -1250,9 +1271,9 @@ def _print_indexed(printer: Printer, op: Operation, a: SSAValue, i: SSAValue) ->
 
 
 def _parse_indexed(parser: Parser) -> tuple[SSAValue, SSAValue]:
-    a = parser.parse_operand()
+    a = _operand(parser)
     parser.parse_punctuation("[")
-    i = parser.parse_operand()
+    i = _operand(parser)
     parser.parse_punctuation("]")
     parser.parse_punctuation(":")
     t = parser.parse_type()
@@ -1287,7 +1308,7 @@ class ArrayLenOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ArrayLenOp:
-        a = parser.parse_operand()
+        a = _operand(parser)
         parser.parse_punctuation(":")
         t = parser.parse_type()
         if a.type != t:
@@ -1332,7 +1353,7 @@ class AllocArrayOp(IRDLOperation):
     def parse(cls, parser: Parser) -> AllocArrayOp:
         name = parser.parse_str_literal()
         parser.parse_punctuation("[")
-        n = parser.parse_operand()
+        n = _operand(parser)
         parser.parse_punctuation("]")
         parser.parse_punctuation(":")
         t = parser.parse_type()
@@ -1388,7 +1409,7 @@ class CallOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> CallOp:
         name = parser.parse_symbol_name().data
-        args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_operand)
+        args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, lambda: _operand(parser))
         parser.parse_punctuation(":")
         ft = parser.parse_function_type()
         if [a.type for a in args] != list(ft.inputs.data):
@@ -1431,7 +1452,7 @@ class LetOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> LetOp:
         name = parser.parse_str_literal()
-        v = parser.parse_operand()
+        v = _operand(parser)
         parser.parse_punctuation(":")
         t = parser.parse_type()
         if v.type != t:
@@ -1472,7 +1493,7 @@ class LetMutOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> LetMutOp:
         name = parser.parse_str_literal()
-        v = parser.parse_operand()
+        v = _operand(parser)
         parser.parse_punctuation(":")
         t = parser.parse_type()
         if v.type != t:
@@ -1509,7 +1530,7 @@ class LoadOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> LoadOp:
-        r = parser.parse_operand()
+        r = _operand(parser)
         parser.parse_punctuation(":")
         t = parser.parse_type()
         if r.type != t or not isinstance(t, RefType):
@@ -1549,9 +1570,9 @@ class StoreOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> StoreOp:
-        p = parser.parse_operand()
+        p = _operand(parser)
         parser.parse_punctuation(",")
-        v = parser.parse_operand()
+        v = _operand(parser)
         parser.parse_punctuation(":")
         t = parser.parse_type()
         if p.type != t:
@@ -1649,7 +1670,7 @@ class YieldOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> YieldOp:
-        v = parser.parse_operand()
+        v = _operand(parser)
         parser.parse_punctuation(":")
         t = parser.parse_type()
         if v.type != t:
@@ -1701,7 +1722,7 @@ class IfOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> IfOp:
-        c = parser.parse_operand()
+        c = _operand(parser)
         then = _parse_stmt_region(parser)
         els = _parse_stmt_region(parser) if parser.parse_optional_keyword("else") is not None else Region()
         op = cls(c, then, els)
@@ -1746,7 +1767,7 @@ class IfExprOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> IfExprOp:
-        c = parser.parse_operand()
+        c = _operand(parser)
         parser.parse_punctuation("->")
         t = parser.parse_type()
         then = parser.parse_region()
@@ -1850,9 +1871,9 @@ class ForOp(IRDLOperation):
         name = parser.parse_str_literal()
         idx = parser.parse_argument(expect_type=False)
         parser.parse_punctuation("=")
-        lo = parser.parse_operand()
+        lo = _operand(parser)
         parser.parse_keyword("to")
-        hi = parser.parse_operand()
+        hi = _operand(parser)
         parser.parse_keyword("step")
         step = parser.parse_integer()
         parser.parse_punctuation(":")
@@ -1980,7 +2001,7 @@ class MatchOp(_MatchMixin, IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> MatchOp:
-        s = parser.parse_operand()
+        s = _operand(parser)
         parser.parse_punctuation(":")
         t = parser.parse_type()
         if s.type != t:
@@ -2028,7 +2049,7 @@ class MatchExprOp(_MatchMixin, IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> MatchExprOp:
-        s = parser.parse_operand()
+        s = _operand(parser)
         parser.parse_punctuation(":")
         t = parser.parse_type()
         if s.type != t:
@@ -2072,7 +2093,7 @@ class ReturnOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ReturnOp:
-        v = parser.parse_optional_operand()
+        v = _optional_operand(parser)
         if v is not None:
             parser.parse_punctuation(":")
             t = parser.parse_type()
@@ -2304,12 +2325,12 @@ class _CoopmatMemMixin:
     def _parse_mem(parser: Parser, word: str) -> tuple[str, SSAValue, SSAValue, SSAValue]:
         frag = parser.parse_str_literal()
         parser.parse_keyword(word)
-        a = parser.parse_operand()
+        a = _operand(parser)
         parser.parse_punctuation("[")
-        i = parser.parse_operand()
+        i = _operand(parser)
         parser.parse_punctuation("]")
         parser.parse_keyword("stride")
-        s = parser.parse_operand()
+        s = _operand(parser)
         parser.parse_punctuation(":")
         t = parser.parse_type()
         if a.type != t:
