@@ -73,7 +73,10 @@ def main() -> None:
     try:
         SarekOptMain().run()
     except (DiagnosticException, ParseError, ArgSpecParseError) as e:
-        print(str(e).rstrip(), file=sys.stderr)
+        print(f"error: {str(e).rstrip()}" if isinstance(e, DiagnosticException) and not str(e).startswith(
+            ("error", "/")) and ": error:" not in str(e) else str(e).rstrip(), file=sys.stderr)
+        for note in getattr(e, "__notes__", []):  # the IR with the failing op marked
+            print(note.rstrip(), file=sys.stderr)
         sys.exit(1)
     except ValueError as e:  # unknown pass names and bad pass options are reported as ValueError by xDSL
         print(f"error: {e}", file=sys.stderr)
