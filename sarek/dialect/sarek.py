@@ -763,7 +763,7 @@ class ConstantOp(IRDLOperation):
             printer.print_attribute(t)
         elif isinstance(v, FloatAttr):
             printer.print_string(" ")
-            printer.print_string(_float_text(v.value.data))
+            printer.print_string(_float_text(v.value.data, v.type))
             printer.print_string(" : ")
             printer.print_attribute(t)
         else:
@@ -780,6 +780,7 @@ class ConstantOp(IRDLOperation):
         elif (b := parser.parse_optional_boolean()) is not None:
             op = cls(IntegerAttr(int(b), i1), i1)
         else:
+            hexa = parser._current_token.text[:2] in ("0x", "0X")  # pyright: ignore[reportPrivateUsage]
             num = parser.parse_number()
             parser.parse_punctuation(":")
             t = parser.parse_type()
@@ -788,22 +789,29 @@ class ConstantOp(IRDLOperation):
                     parser.raise_error(f"integer constant expected for type {t}")
                 op = cls(IntegerAttr(num, t), t)
             elif is_float(t):
-                op = cls(FloatAttr(float(num), cast(Float32Type, t)), t)
+                ft = cast(Float32Type, t)
+                if hexa:  # a bit pattern, as printed for NaN and infinities
+                    if not 0 <= int(num) < 1 << (8 * ft.compile_time_size):
+                        parser.raise_error(f"hexadecimal constant does not fit {t}")
+                    num = next(ft.iter_unpack(int(num).to_bytes(ft.compile_time_size, "little")))
+                op = cls(FloatAttr(float(num), ft), t)
             else:
                 parser.raise_error(f"constant of type {t} is not supported")
         _parse_attrs(parser, op)
         return op
 
 
-def _float_text(x: float) -> str:
+def _float_text(x: float, t: Attribute) -> str:
+    """repr with a '.' (MLIR float literals need one); NaN and infinities as their bit pattern in type t."""
     import math
 
-    if math.isnan(x):
-        return "0x7FC00000"
-    if math.isinf(x):
-        return "0x7F800000" if x > 0 else "0xFF800000"
+    if math.isnan(x) or math.isinf(x):
+        return "0x" + cast(Float32Type, t).pack((x,))[::-1].hex().upper()
     r = repr(x)
-    return r if ("." in r or "e" in r) else r + ".0"
+    if "." in r:
+        return r
+    m, e, x10 = r.partition("e")
+    return m + ".0" + e + x10
 
 
 @irdl_op_definition
