@@ -1,0 +1,282 @@
+"""Aligned (C-ABI) byte layout of records and variants, and the numpy dtypes built from it.
+
+The layout is the `typedef struct` the C-family backends emit, byte for byte, so host marshalling, the
+interpreter, PTX and every device agree (Sarek_ir_layout):
+- a record places each field at the next multiple of its alignment; its alignment is its largest member
+  alignment (1 when empty) and its size is rounded up to it;
+- a variant is `[tag : i32 @ 0][payload @ P]`, P = max(4, largest payload-member alignment); each
+  constructor's payload is laid out as a record `_0 .. _k-1` at P; the size is
+  round_up(P + largest payload size, max(4, largest alignment)).
+Scalar sizes/alignments: i1 (stored as int), i32, f32 and unit 4/4; i64 and f64 8/8; f16 2/2 (IEEE
+binary16, CUDA `__half`); ui8 1/1 (`unsigned char`). Variants below the top level (record field,
+payload) and vector/array types have no layout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType, ModuleOp, Signedness
+from xdsl.ir import Attribute, Operation
+
+from sarek.diagnostics import SarekError
+from sarek.dialect.sarek import (
+    ArrayType,
+    RecordOp,
+    RecordType,
+    RefType,
+    UnitType,
+    VariantOp,
+    VariantType,
+    VecType,
+)
+
+
+class LayoutErrorKind(Enum):
+    MISALIGNED_FIELD = "Misaligned_field"
+    NESTED_VARIANT = "Nested_variant"
+    UNSUPPORTED_FIELD = "Unsupported_field"
+    UNDECLARED_TYPE = "Undeclared_type"
+
+
+class LayoutError(SarekError):
+    """A type with no byte layout; `type_name` is the aggregate, `field` the dotted / `_N` field path."""
+
+    def __init__(self, kind: LayoutErrorKind, type_name: str, field: str, detail: str,
+                 offset: int | None = None, align: int | None = None, op: Operation | None = None):
+        self.kind = kind
+        self.type_name = type_name
+        self.field = field
+        self.offset = offset
+        self.align = align
+        where = f" (offset {offset}, alignment {align})" if offset is not None else ""
+        super().__init__(f"no layout for type \"{type_name}\": field \"{field}\"{where} {detail}", op)
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """One scalar of a flattened aggregate: path from the root (`x`, `inner.b`, `Pair._1`)."""
+
+    path: str
+    type: Attribute
+    offset: int
+    size: int
+    align: int
+
+
+@dataclass(frozen=True)
+class ScalarLayout:
+    size: int
+    align: int
+
+
+@dataclass(frozen=True)
+class RecordLayout:
+    name: str
+    fields: tuple[tuple[str, int], ...]  # immediate fields and their offsets, declaration order
+    leaves: tuple[Leaf, ...]
+    size: int
+    align: int
+
+
+@dataclass(frozen=True)
+class CtorLayout:
+    name: str
+    tag: int  # declaration index
+    leaves: tuple[Leaf, ...]  # absolute offsets (>= payload_offset), paths `<Ctor>._<i>`
+    offsets: tuple[int, ...]  # absolute offset of each payload
+    payload_size: int  # padded size of this payload (its union member)
+
+
+@dataclass(frozen=True)
+class VariantLayout:
+    name: str
+    tag_offset: int
+    payload_offset: int
+    ctors: tuple[CtorLayout, ...]
+    size: int
+    align: int
+
+
+Layout = ScalarLayout | RecordLayout | VariantLayout
+
+
+def _round_up(x: int, a: int) -> int:
+    return (x + a - 1) // a * a
+
+
+def scalar_layout(t: Attribute) -> ScalarLayout | None:
+    """Size and alignment of a scalar type (None for anything else)."""
+    if isinstance(t, IntegerType):
+        w = t.width.data
+        if w == 8 and t.signedness.data == Signedness.UNSIGNED:
+            return ScalarLayout(1, 1)
+        if w in (1, 32):
+            return ScalarLayout(4, 4)
+        if w == 64:
+            return ScalarLayout(8, 8)
+        return None
+    if isinstance(t, Float16Type):
+        return ScalarLayout(2, 2)
+    if isinstance(t, Float32Type | UnitType):
+        return ScalarLayout(4, 4)
+    if isinstance(t, Float64Type):
+        return ScalarLayout(8, 8)
+    return None
+
+
+class _Ctx:
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self.cache: dict[str, Layout] = {}
+        self.active: set[str] = set()
+
+    def decl(self, name: str, root: str, field: str) -> RecordOp | VariantOp:
+        d = lookup_decl_in(self.module, name)
+        if not isinstance(d, RecordOp | VariantOp):
+            raise LayoutError(LayoutErrorKind.UNDECLARED_TYPE, root, field, f"has type @{name}, which is not declared")
+        return d
+
+    def fields(self, type_name: str, fields: list[tuple[str, Attribute]], prefix: str,
+               op: Operation) -> tuple[list[tuple[str, int]], list[Leaf], int, int]:
+        """Lay out `fields` as a C struct: (field offsets, leaves, size, align)."""
+        off, align = 0, 1
+        out: list[tuple[str, int]] = []
+        leaves: list[Leaf] = []
+        for name, t in fields:
+            path = prefix + name
+            s = scalar_layout(t)
+            if s is not None and not isinstance(t, UnitType):
+                off = _round_up(off, s.align)
+                if off % s.align:
+                    raise LayoutError(LayoutErrorKind.MISALIGNED_FIELD, type_name, path,
+                                      "is not at a multiple of its alignment", off, s.align, op)
+                leaves.append(Leaf(path, t, off, s.size, s.align))
+                size, a = s.size, s.align
+            elif isinstance(t, RecordType):
+                r = self.record(t.decl_name, type_name, path)
+                off = _round_up(off, r.align)
+                leaves += [Leaf(f"{path}.{x.path}", x.type, off + x.offset, x.size, x.align) for x in r.leaves]
+                size, a = r.size, r.align
+            elif isinstance(t, VariantType):
+                a = self.variant(t.decl_name, type_name, path).align
+                raise LayoutError(LayoutErrorKind.NESTED_VARIANT, type_name, path,
+                                  f"is the variant @{t.decl_name}; variants are laid out only at the top level",
+                                  _round_up(off, a), a, op)
+            else:
+                raise LayoutError(LayoutErrorKind.UNSUPPORTED_FIELD, type_name, path, f"has type {t}, which has no "
+                                  "byte layout", op=op)
+            out.append((name, off))
+            off += size
+            align = max(align, a)
+        return out, leaves, _round_up(off, align), align
+
+    def record(self, name: str, root: str = "", field: str = "") -> RecordLayout:
+        d = self.decl(name, root or name, field or name)
+        if not isinstance(d, RecordOp):
+            raise LayoutError(LayoutErrorKind.UNDECLARED_TYPE, root or name, field or name,
+                              f"has type !sarek.record<@{name}>, but @{name} is a variant")
+        if (c := self.cache.get(name)) is not None:
+            assert isinstance(c, RecordLayout)
+            return c
+        if name in self.active:
+            raise LayoutError(LayoutErrorKind.UNSUPPORTED_FIELD, root or name, field or name,
+                              f"contains record @{name} within itself", op=d)
+        self.active.add(name)
+        fields, leaves, size, align = self.fields(name, d.fields, "", d)
+        self.active.discard(name)
+        r = RecordLayout(name, tuple(fields), tuple(leaves), size, align)
+        self.cache[name] = r
+        return r
+
+    def variant(self, name: str, root: str = "", field: str = "") -> VariantLayout:
+        d = self.decl(name, root or name, field or name)
+        if not isinstance(d, VariantOp):
+            raise LayoutError(LayoutErrorKind.UNDECLARED_TYPE, root or name, field or name,
+                              f"has type !sarek.variant<@{name}>, but @{name} is a record")
+        if (c := self.cache.get(name)) is not None:
+            assert isinstance(c, VariantLayout)
+            return c
+        payloads = [(c, self.fields(name, [(f"_{i}", t) for i, t in enumerate(ps)], f"{c}.", d))
+                    for c, ps in d.ctors]
+        p = max([4, *(a for _, (_, _, _, a) in payloads)])
+        ctors = tuple(
+            CtorLayout(c, i, tuple(Leaf(x.path, x.type, p + x.offset, x.size, x.align) for x in leaves),
+                       tuple(p + o for _, o in offs), size)
+            for i, (c, (offs, leaves, size, _)) in enumerate(payloads))
+        v = VariantLayout(name, 0, p, ctors, _round_up(p + max(c.payload_size for c in ctors), p), p)
+        self.cache[name] = v
+        return v
+
+
+def layout_of(module: ModuleOp, t: Attribute) -> Layout:
+    """The layout of a scalar, record or variant type; raises LayoutError for anything else."""
+    s = scalar_layout(t)
+    if s is not None:
+        return s
+    ctx = _Ctx(module)
+    if isinstance(t, RecordType):
+        return ctx.record(t.decl_name)
+    if isinstance(t, VariantType):
+        return ctx.variant(t.decl_name)
+    elt = t.element_type if isinstance(t, VecType | ArrayType | RefType) else t
+    raise LayoutError(LayoutErrorKind.UNSUPPORTED_FIELD, str(elt), "<self>", f"has type {t}, which has no byte layout")
+
+
+# ------------------------------------------------------------------------------------------------ numpy
+
+
+def _scalar_dtype(t: Attribute) -> np.dtype[np.generic]:
+    if isinstance(t, IntegerType):
+        w = t.width.data
+        if w == 8:
+            return np.dtype(np.uint8)
+        return np.dtype(np.int64 if w == 64 else np.int32)
+    if isinstance(t, Float16Type):
+        return np.dtype(np.float16)
+    if isinstance(t, Float64Type):
+        return np.dtype(np.float64)
+    if isinstance(t, Float32Type):
+        return np.dtype(np.float32)
+    return np.dtype(np.int32)  # unit: 4 bytes, never read
+
+
+def numpy_dtype(module: ModuleOp, t: Attribute) -> np.dtype[np.generic]:
+    """A numpy dtype with exactly the layout's offsets and sizes.
+
+    Records are structured dtypes with their field names; a variant has `tag` (int32 at 0) and one
+    overlapping field `<Ctor>_v` per constructor with a payload, at the payload offset: the payload
+    itself for one payload, else a struct of `_0 .. _k-1` (the C union member).
+    """
+    lay = layout_of(module, t)
+    if isinstance(lay, ScalarLayout):
+        return _scalar_dtype(t)
+    d = lookup_decl_in(module, lay.name)
+    if isinstance(lay, RecordLayout):
+        assert isinstance(d, RecordOp)
+        return np.dtype({"names": [n for n, _ in lay.fields],
+                         "formats": [numpy_dtype(module, ft) for _, ft in d.fields],
+                         "offsets": [o for _, o in lay.fields], "itemsize": lay.size})
+    assert isinstance(d, VariantOp)
+    names, formats, offsets = ["tag"], [np.dtype(np.int32)], [0]
+    for c, (_, ps) in zip(lay.ctors, d.ctors):
+        if not ps:
+            continue
+        names.append(f"{c.name}_v")
+        offsets.append(lay.payload_offset)
+        if len(ps) == 1:
+            formats.append(numpy_dtype(module, ps[0]))
+        else:
+            formats.append(np.dtype({"names": [f"_{i}" for i in range(len(ps))],
+                                     "formats": [numpy_dtype(module, p) for p in ps],
+                                     "offsets": [o - lay.payload_offset for o in c.offsets],
+                                     "itemsize": c.payload_size}))
+    return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": lay.size})
+
+
+def lookup_decl_in(module: ModuleOp, name: str) -> RecordOp | VariantOp | None:
+    """The module's record or variant declaration named `name`."""
+    return next((op for op in module.ops if isinstance(op, RecordOp | VariantOp) and op.sym_name.data == name), None)
+
