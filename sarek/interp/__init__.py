@@ -1,0 +1,81 @@
+"""The sarek interpreter: runs sarek-dialect kernels on the CPU (the oracle for every backend).
+
+    sarek.interp.run(module, kernel, args, grid, block, *, executor="fast" | "reference", warp_size=32)
+
+- `module`: a ModuleOp holding the kernel, its helpers and type declarations (sarek dialect, before lowering).
+- `kernel`: the kernel's symbol name.
+- `args`, one per kernel parameter in order:
+  * vectors (`!sarek.vec<T>`): 1-D numpy arrays, written in place. Scalars use their numpy dtype (i1 as numpy
+    bool, f16 as float16). Records and variants use numpy *structured* arrays in the aligned layout
+    (SAREK_SPEC §4.9, `sarek.analysis.layout.numpy_dtype`; any dtype whose itemsize equals the layout's size is
+    accepted, its bytes are read in the aligned layout). Variant tags are constructor *declaration indices*
+    (int32 at offset 0, payload at P = max(4, max payload alignment)).
+  * scalars: Python or numpy scalars. A record scalar: a numpy void/structured scalar in the aligned layout, or
+    a dict {field: value} (nested records as nested dicts). A variant scalar: a numpy void scalar, or a tuple
+    `("Ctor", payload0, ...)`.
+- `grid`, `block`: 3-tuples (blocks per grid, threads per block).
+- `executor`: "reference" runs each GPU thread as a Python generator compiled once from the IR
+  (sarek/interp/reference.py); "fast" runs all threads of a launch at once on numpy arrays with masks
+  (sarek/interp/fast.py) and falls back to the reference executor for a kernel it cannot vectorize
+  (`fast.unsupported_reason(module, kernel)` says why; a `sarek.interp.FallbackWarning` is issued).
+- `warp_size`: lanes per warp for lane_id, warp_size and shuffles (guarded lane semantics, SAREK_SPEC §4.11:
+  an out-of-range source lane reads the own lane; a lane past the end of the block also reads the own lane).
+
+Semantics shared by both executors: C integer division/remainder (truncating; division by zero is an error),
+shift counts masked to the width (x << (n & 31)), wrapping i32/i64 overflow, float32 computed in float32, f16
+carried as float32 and rounded to half on cast, constant and store; float-to-int conversion truncates, NaN gives 0
+and out-of-range values saturate. Atomics return the old value. Array accesses are bounds-checked. Barriers:
+threads reaching different barriers, or a barrier reached by only some threads of a block, are errors naming the
+barrier. `sarek.native` is refused unless it carries a `python` text, which the reference executor runs with
+`exec` in a namespace of the enclosing function's parameters by source name (vectors as Python lists, written
+back after the launch) plus `thread_idx`, `block_idx`, `block_dim`, `grid_dim` tuples and `np`. Cooperative-matrix
+ops are refused. Errors raise `InterpError` (a SarekError) located at the op.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from xdsl.dialects.builtin import ModuleOp
+
+from sarek.interp.common import DETACH_MAX_DEPTH, InterpError
+
+__all__ = ["run", "InterpError", "FallbackWarning", "DETACH_MAX_DEPTH"]
+
+
+class FallbackWarning(UserWarning):
+    """The fast executor could not vectorize a kernel and ran it on the reference executor."""
+
+
+def _dims(x: Any, what: str) -> tuple[int, int, int]:
+    if isinstance(x, int):
+        x = (x, 1, 1)
+    t = tuple(int(v) for v in x)
+    if len(t) != 3 or any(v < 1 for v in t):
+        raise InterpError(f"{what} must be a 3-tuple of positive integers, got {x!r}")
+    return t  # pyright: ignore
+
+
+def run(module: ModuleOp, kernel: str, args: list[Any] | tuple[Any, ...], grid: Any, block: Any, *,
+        executor: str = "fast", warp_size: int = 32) -> None:
+    """Run `kernel` of `module` over a grid of blocks; vectors in `args` are written in place."""
+    g, b = _dims(grid, "grid"), _dims(block, "block")
+    if warp_size < 1:
+        raise InterpError(f"warp_size must be positive, got {warp_size}")
+    if executor == "reference":
+        from sarek.interp import reference
+
+        reference.run(module, kernel, list(args), g, b, warp_size)
+    elif executor == "fast":
+        from sarek.interp import fast, reference
+
+        reason = fast.unsupported_reason(module, kernel)
+        if reason is None:
+            fast.run(module, kernel, list(args), g, b, warp_size)
+        else:
+            warnings.warn(f"fast executor falls back to the reference executor for @{kernel}: {reason}",
+                          FallbackWarning, stacklevel=2)
+            reference.run(module, kernel, list(args), g, b, warp_size)
+    else:
+        raise InterpError(f"unknown executor '{executor}' (use 'fast' or 'reference')")

@@ -1,0 +1,521 @@
+"""Shared pieces of both executors: the value model, type facts, layout and marshalling, C arithmetic, math.
+
+Value model (after the seed Sarek_ir_interp_value, with its defects fixed):
+- i32/i64: Python ints kept in range (wrapping two's-complement arithmetic); i1: bool;
+  f32 and f16: numpy.float32 (f16 is carried as float32 and rounded to half precision on every store, cast and
+  constant); f64: numpy.float64; unit: None.
+- records: `Rec(info, fields)` (a mutable field list in declaration order);
+  variants: `Var(info, tag, payload)` where `tag` is the constructor's *declaration index* (the seed's
+  `hash mod 256` is not injective; declaration indices are, and they are what every device backend uses).
+- arrays (vectors, shared and private arrays): Python lists in the reference executor, aliased, never copied.
+- Binding (let, let_mut, store, load, array reads, helper parameters) detaches records and variants: a deep copy
+  through record fields and variant payloads. The copy is bounded: a value nested more than `DETACH_MAX_DEPTH`
+  (64) levels deep is refused with `InterpError("... nests records/variants deeper than 64 levels ...")`:
+  a chain of 64 nested records copies, 65 are refused.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType, ModuleOp
+from xdsl.ir import Attribute, Operation
+
+from sarek.diagnostics import SarekError
+
+DETACH_MAX_DEPTH = 64
+
+
+class InterpError(SarekError):
+    """An error found while interpreting a kernel, located at the op that caused it."""
+
+    def __init__(self, message: str, op: Operation | None = None):
+        if op is not None:
+            message = f"{message} (at {op.name})"
+        super().__init__(message, op, "interp")
+
+
+class Fault(Exception):
+    """Raised by generated/runtime code; the executor turns it into an InterpError located at ops[opid]."""
+
+    def __init__(self, opid: int, message: str):
+        self.opid = opid
+        self.message = message
+        super().__init__(message)
+
+
+# ------------------------------------------------------------------------------------------------ types
+
+
+def kind(t: Attribute) -> str:
+    """A short tag for a sarek type: i1 i32 i64 ui8 f16 f32 f64 unit rec var vec arr ref."""
+    from sarek.dialect.sarek import ArrayType, RecordType, RefType, UnitType, VariantType, VecType
+
+    if isinstance(t, IntegerType):
+        w = t.width.data
+        return {1: "i1", 32: "i32", 64: "i64", 8: "ui8"}[w]
+    if isinstance(t, Float32Type):
+        return "f32"
+    if isinstance(t, Float64Type):
+        return "f64"
+    if isinstance(t, Float16Type):
+        return "f16"
+    if isinstance(t, RecordType):
+        return "rec"
+    if isinstance(t, VariantType):
+        return "var"
+    if isinstance(t, VecType):
+        return "vec"
+    if isinstance(t, ArrayType):
+        return "arr"
+    if isinstance(t, RefType):
+        return "ref"
+    if isinstance(t, UnitType):
+        return "unit"
+    raise ValueError(f"no interpreter kind for {t}")
+
+
+NP_SCALAR = {"i1": np.bool_, "i32": np.int32, "i64": np.int64, "f16": np.float16, "f32": np.float32,
+             "f64": np.float64, "ui8": np.uint8}
+
+
+@dataclass(eq=False)
+class RecInfo:
+    name: str
+    fields: list[str]
+    types: list[Attribute]
+
+
+@dataclass(eq=False)
+class VarInfo:
+    name: str
+    ctors: list[str]
+    payloads: list[list[Attribute]]
+    default_tag: int = 0
+
+
+class Rec:
+    __slots__ = ("t", "f")
+
+    def __init__(self, t: RecInfo, f: list[Any]):
+        self.t = t
+        self.f = f
+
+    def __repr__(self) -> str:
+        return f"Rec({self.t.name}, {self.f})"
+
+
+class Var:
+    __slots__ = ("t", "tag", "p")
+
+    def __init__(self, t: VarInfo, tag: int, p: list[Any]):
+        self.t = t
+        self.tag = tag
+        self.p = p
+
+    def __repr__(self) -> str:
+        return f"Var({self.t.name}.{self.t.ctors[self.tag]}, {self.p})"
+
+
+@dataclass
+class Types:
+    """Declarations of a module: record and variant infos by name."""
+
+    module: ModuleOp
+    recs: dict[str, RecInfo] = field(default_factory=dict)
+    vars: dict[str, VarInfo] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, module: ModuleOp) -> Types:
+        from sarek.dialect.sarek import RecordOp, VariantOp
+
+        ts = cls(module)
+        for op in module.body.block.ops:
+            if isinstance(op, RecordOp):
+                ts.recs[op.sym_name.data] = RecInfo(op.sym_name.data, [n for n, _ in op.fields],
+                                                    [t for _, t in op.fields])
+            elif isinstance(op, VariantOp):
+                cs = op.ctors
+                vi = VarInfo(op.sym_name.data, [c for c, _ in cs], [p for _, p in cs])
+                nullary = [i for i, (_, p) in enumerate(cs) if not p]
+                vi.default_tag = nullary[0] if nullary else 0
+                ts.vars[op.sym_name.data] = vi
+        return ts
+
+    def rec(self, t: Attribute) -> RecInfo:
+        return self.recs[t.decl_name]  # pyright: ignore
+
+    def var(self, t: Attribute) -> VarInfo:
+        return self.vars[t.decl_name]  # pyright: ignore
+
+    # ---------------------------------------------------------------------------------------- defaults
+
+    def default(self, t: Attribute) -> Any:
+        """The seed's default value: zeros, records of zeroed fields, the first nullary constructor (else the
+        first constructor with zeroed payloads)."""
+        k = kind(t)
+        if k in ("i32", "i64", "ui8"):
+            return 0
+        if k in ("f32", "f16"):
+            return np.float32(0)
+        if k == "f64":
+            return np.float64(0)
+        if k == "i1":
+            return False
+        if k == "rec":
+            ri = self.rec(t)
+            return Rec(ri, [self.default(ft) for ft in ri.types])
+        if k == "var":
+            vi = self.var(t)
+            tag = vi.default_tag
+            return Var(vi, tag, [self.default(pt) for pt in vi.payloads[tag]])
+        return None
+
+    def alloc(self, t: Attribute, n: int) -> list[Any]:
+        """n independent default slots."""
+        k = kind(t)
+        if k in ("rec", "var"):
+            return [self.default(t) for _ in range(n)]
+        return [self.default(t)] * n
+
+    # ---------------------------------------------------------------------------------------- layout
+
+    def layout(self, t: Attribute) -> tuple[int, int]:
+        """(size, align) of the aligned layout (SAREK_SPEC §4.9)."""
+        k = kind(t)
+        if k in ("i32", "f32", "i1"):
+            return 4, 4
+        if k in ("i64", "f64"):
+            return 8, 8
+        if k == "f16":
+            return 2, 2
+        if k == "ui8":
+            return 1, 1
+        if k == "rec":
+            offs, size, align = self.record_layout(self.rec(t).types)
+            return size, align
+        if k == "var":
+            return self.variant_layout(self.var(t))[1:]
+        raise ValueError(f"no layout for {t}")
+
+    def record_layout(self, types: list[Attribute]) -> tuple[list[int], int, int]:
+        off, maxa, offs = 0, 1, []
+        for ft in types:
+            s, a = self.layout(ft)
+            off = (off + a - 1) // a * a
+            offs.append(off)
+            off += s
+            maxa = max(maxa, a)
+        return offs, (off + maxa - 1) // maxa * maxa, maxa
+
+    def variant_layout(self, vi: VarInfo) -> tuple[int, int, int]:
+        """(payload offset P, size, align)."""
+        maxa, maxs = 1, 0
+        for ps in vi.payloads:
+            _, s, a = self.record_layout(ps)
+            if ps:
+                maxa = max(maxa, a)
+                maxs = max(maxs, s)
+        p = max(4, maxa)
+        al = max(4, maxa)
+        return p, (p + maxs + al - 1) // al * al, al
+
+    def numpy_dtype(self, t: Attribute) -> np.dtype:
+        """A structured dtype with the aligned layout (prefers sarek.analysis.layout when it exists)."""
+        try:
+            from sarek.analysis.layout import numpy_dtype  # pyright: ignore
+
+            return numpy_dtype(self.module, t)
+        except Exception:  # noqa: BLE001 - the shared module is optional; fall back to the local rules
+            return self._local_dtype(t)
+
+    def _local_dtype(self, t: Attribute) -> np.dtype:
+        k = kind(t)
+        if k == "i1":
+            return np.dtype(np.int32)
+        if k in NP_SCALAR:
+            return np.dtype(NP_SCALAR[k])
+        if k == "rec":
+            ri = self.rec(t)
+            offs, size, _ = self.record_layout(ri.types)
+            return np.dtype({"names": ri.fields, "formats": [self._local_dtype(x) for x in ri.types],
+                             "offsets": offs, "itemsize": size})
+        vi = self.var(t)
+        p, size, _ = self.variant_layout(vi)
+        names, formats, offsets = ["tag"], [np.dtype(np.int32)], [0]
+        for c, ps in zip(vi.ctors, vi.payloads):
+            if ps:
+                offs, s, _ = self.record_layout(ps)
+                names.append(c)
+                formats.append(np.dtype({"names": [f"_{j}" for j in range(len(ps))],
+                                         "formats": [self._local_dtype(x) for x in ps], "offsets": offs,
+                                         "itemsize": s}))
+                offsets.append(p)
+        return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": size})
+
+    # ---------------------------------------------------------------------------------------- marshalling
+
+    def decode(self, buf: memoryview | bytes, off: int, t: Attribute) -> Any:
+        """Value of type t stored at buf[off:] in the aligned layout."""
+        k = kind(t)
+        if k == "i32":
+            return struct.unpack_from("<i", buf, off)[0]
+        if k == "i64":
+            return struct.unpack_from("<q", buf, off)[0]
+        if k == "f32":
+            return np.float32(struct.unpack_from("<f", buf, off)[0])
+        if k == "f64":
+            return np.float64(struct.unpack_from("<d", buf, off)[0])
+        if k == "f16":
+            return np.float32(struct.unpack_from("<e", buf, off)[0])
+        if k == "i1":
+            return buf[off] != 0
+        if k == "ui8":
+            return buf[off]
+        if k == "rec":
+            ri = self.rec(t)
+            offs, _, _ = self.record_layout(ri.types)
+            return Rec(ri, [self.decode(buf, off + o, ft) for o, ft in zip(offs, ri.types)])
+        if k == "var":
+            vi = self.var(t)
+            tag = struct.unpack_from("<i", buf, off)[0]
+            if not 0 <= tag < len(vi.ctors):
+                raise InterpError(f"variant @{vi.name} value has tag {tag}, which names no constructor "
+                                  f"(tags are declaration indices 0..{len(vi.ctors) - 1})")
+            p, _, _ = self.variant_layout(vi)
+            offs, _, _ = self.record_layout(vi.payloads[tag])
+            return Var(vi, tag, [self.decode(buf, off + p + o, pt) for o, pt in zip(offs, vi.payloads[tag])])
+        raise ValueError(k)
+
+    def encode(self, v: Any, t: Attribute, buf: bytearray, off: int) -> None:
+        k = kind(t)
+        if k == "i32":
+            struct.pack_into("<i", buf, off, int(v))
+        elif k == "i64":
+            struct.pack_into("<q", buf, off, int(v))
+        elif k == "f32":
+            struct.pack_into("<f", buf, off, float(v))
+        elif k == "f64":
+            struct.pack_into("<d", buf, off, float(v))
+        elif k == "f16":
+            struct.pack_into("<e", buf, off, float(v))
+        elif k == "i1":
+            struct.pack_into("<i", buf, off, 1 if v else 0)
+        elif k == "ui8":
+            buf[off] = int(v) & 0xFF
+        elif k == "rec":
+            ri = self.rec(t)
+            offs, _, _ = self.record_layout(ri.types)
+            for o, ft, x in zip(offs, ri.types, v.f):
+                self.encode(x, ft, buf, off + o)
+        elif k == "var":
+            vi = self.var(t)
+            p, size, _ = self.variant_layout(vi)
+            buf[off:off + size] = bytes(size)
+            struct.pack_into("<i", buf, off, v.tag)
+            offs, _, _ = self.record_layout(vi.payloads[v.tag])
+            for o, pt, x in zip(offs, vi.payloads[v.tag], v.p):
+                self.encode(x, pt, buf, off + p + o)
+
+    def from_python(self, x: Any, t: Attribute) -> Any:
+        """A scalar kernel argument: Python/numpy scalar; a record as a numpy void/structured scalar or a dict
+        of fields; a variant as a numpy void scalar or a tuple `("Ctor", payload0, ...)`."""
+        k = kind(t)
+        if k == "i32":
+            return wrap32(int(x))
+        if k == "i64":
+            return wrap64(int(x))
+        if k == "f32":
+            return np.float32(x)
+        if k == "f16":
+            return np.float32(np.float16(x))
+        if k == "f64":
+            return np.float64(x)
+        if k == "i1":
+            return bool(x)
+        if k in ("rec", "var"):
+            if isinstance(x, np.void | np.ndarray):
+                b = np.ascontiguousarray(x).tobytes()
+                if len(b) != self.layout(t)[0]:
+                    raise InterpError(f"argument for {t} has {len(b)} bytes, the aligned layout needs "
+                                      f"{self.layout(t)[0]}")
+                return self.decode(b, 0, t)
+            if k == "rec":
+                ri = self.rec(t)
+                if not isinstance(x, dict) or set(x) != set(ri.fields):
+                    raise InterpError(f"record @{ri.name} argument must be a dict with fields {ri.fields}")
+                return Rec(ri, [self.from_python(x[f], ft) for f, ft in zip(ri.fields, ri.types)])
+            vi = self.var(t)
+            if not isinstance(x, tuple) or not x or x[0] not in vi.ctors:
+                raise InterpError(f"variant @{vi.name} argument must be a tuple (ctor, *payload) with ctor in "
+                                  f"{vi.ctors}")
+            tag = vi.ctors.index(x[0])
+            if len(x) - 1 != len(vi.payloads[tag]):
+                raise InterpError(f"constructor {x[0]} takes {len(vi.payloads[tag])} payload value(s)")
+            return Var(vi, tag, [self.from_python(a, pt) for a, pt in zip(x[1:], vi.payloads[tag])])
+        raise InterpError(f"cannot pass a {t} argument")
+
+    def vec_to_list(self, a: np.ndarray, t: Attribute) -> list[Any]:
+        """Vector storage for the reference executor."""
+        k = kind(t)
+        if k in ("i32", "i64", "ui8"):
+            return a.tolist()
+        if k == "i1":
+            return [bool(x) for x in a.tolist()]
+        if k in ("f32", "f64"):
+            return list(a)
+        if k == "f16":
+            return list(a.astype(np.float32))
+        size = self.layout(t)[0]
+        if a.dtype.itemsize != size:
+            raise InterpError(f"vector of {t} has element size {a.dtype.itemsize}, the aligned layout needs {size}")
+        raw = np.ascontiguousarray(a).view(np.uint8).tobytes()
+        mv = memoryview(raw)
+        return [self.decode(mv, i * size, t) for i in range(len(a))]
+
+    def list_to_vec(self, lst: list[Any], a: np.ndarray, t: Attribute) -> None:
+        k = kind(t)
+        if k in NP_SCALAR:
+            a[...] = np.array(lst, dtype=a.dtype) if lst else a
+            return
+        size = self.layout(t)[0]
+        buf = bytearray(size * len(lst))
+        for i, v in enumerate(lst):
+            self.encode(v, t, buf, i * size)
+        a.view(np.uint8).reshape(-1)[...] = np.frombuffer(bytes(buf), dtype=np.uint8)
+
+
+def detach(v: Any, depth: int = 0) -> Any:
+    """Deep copy through records and variant payloads (arrays alias). Raises DepthError past the bound."""
+    c = type(v)
+    if c is Rec:
+        if depth >= DETACH_MAX_DEPTH and v.f:
+            raise DepthError()
+        return Rec(v.t, [detach(x, depth + 1) if type(x) in _AGG else x for x in v.f])
+    if c is Var:
+        if depth >= DETACH_MAX_DEPTH and v.p:
+            raise DepthError()
+        return Var(v.t, v.tag, [detach(x, depth + 1) if type(x) in _AGG else x for x in v.p])
+    return v
+
+
+_AGG = (Rec, Var)
+
+
+class DepthError(Exception):
+    pass
+
+
+DEPTH_MESSAGE = (f"cannot copy a record/variant value that nests deeper than {DETACH_MAX_DEPTH} levels "
+                 f"(binding copies records by value, up to {DETACH_MAX_DEPTH} nested levels)")
+
+
+def to_python(v: Any) -> Any:
+    """Plain Python view of an interpreter value (for tests and debugging)."""
+    if type(v) is Rec:
+        return {n: to_python(x) for n, x in zip(v.t.fields, v.f)}
+    if type(v) is Var:
+        return (v.t.ctors[v.tag], *[to_python(x) for x in v.p])
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+# ------------------------------------------------------------------------------------------------ C arithmetic
+
+
+def wrap32(x: int) -> int:
+    return ((x + 0x80000000) & 0xFFFFFFFF) - 0x80000000
+
+
+def wrap64(x: int) -> int:
+    return ((x + 0x8000000000000000) & 0xFFFFFFFFFFFFFFFF) - 0x8000000000000000
+
+
+def f16(x: Any) -> np.float32:
+    """Round to half precision, carried as float32."""
+    return np.float32(np.float16(x))
+
+
+def cdiv(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return -q if (a < 0) != (b < 0) else q
+
+
+def crem(a: int, b: int) -> int:
+    return a - b * cdiv(a, b)
+
+
+def float_to_int(x: Any, bits: int) -> int:
+    """C conversion truncating toward zero; NaN gives 0 and out-of-range values saturate (documented choice)."""
+    xf = float(x)
+    if xf != xf:
+        return 0
+    lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    if xf >= hi:
+        return hi
+    if xf <= lo:
+        return lo
+    return int(xf)
+
+
+def clz(x: int, bits: int) -> int:
+    return bits - (x & ((1 << bits) - 1)).bit_length()
+
+
+def popcount(x: int, bits: int) -> int:
+    return bin(x & ((1 << bits) - 1)).count("1")
+
+
+# ------------------------------------------------------------------------------------------------ math
+# Numpy functions that work on numpy scalars and arrays alike, so both executors compute the same bits.
+
+
+def _like(r: Any, x: Any) -> Any:
+    dt = np.asarray(x).dtype
+    r = np.asarray(r).astype(dt)
+    return r if isinstance(x, np.ndarray) or r.ndim else r[()]
+
+
+def _cround(x: Any) -> Any:
+    """C round(): half away from zero."""
+    t = np.trunc(x)
+    return _like(np.where(np.abs(x - t) >= 0.5, t + np.sign(x), t), x)
+
+
+def _fma(x: Any, y: Any, z: Any) -> Any:
+    """x * y + z; float32 through float64 (the product is exact there), float64 as a plain expression."""
+    if np.asarray(x).dtype == np.float32:
+        r = np.asarray(x, np.float64) * np.asarray(y, np.float64) + np.asarray(z, np.float64)
+        r = r.astype(np.float32)
+        return r if r.ndim else r[()]
+    return x * y + z
+
+
+def _rsqrt(x: Any) -> Any:
+    one = (x.dtype.type if hasattr(x, "dtype") else np.float64)(1)
+    return one / np.sqrt(x)
+
+
+def _exp2(x: Any) -> Any:
+    return np.exp2(x)
+
+
+MATH: dict[str, Any] = {
+    "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan,
+    "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "exp": np.exp, "exp2": _exp2, "log": np.log,
+    "log2": np.log2, "log10": np.log10, "sqrt": np.sqrt, "rsqrt": _rsqrt, "cbrt": np.cbrt, "floor": np.floor,
+    "ceil": np.ceil, "round": _cround, "trunc": np.trunc, "fabs": np.fabs, "expm1": np.expm1, "log1p": np.log1p,
+    "atan2": np.arctan2, "pow": np.power, "fmin": np.fmin, "fmax": np.fmax, "fmod": np.fmod, "hypot": np.hypot,
+    "copysign": np.copysign, "fma": _fma,
+}
+
+
+def location_of(op: Operation | None) -> str:
+    from sarek.diagnostics import location_text
+
+    loc = location_text(op)
+    return loc if loc else (op.name if op is not None else "?")
