@@ -16,6 +16,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "sarek-lower-warp": ("sarek.passes.lower_warp", "LowerWarpPass"),
     "sarek-verify-barriers": ("sarek.passes.verify_barriers", "VerifyBarriersPass"),
     "sarek-pipeline": ("sarek.passes.pipeline", "PipelinePass"),
+    "sarek-lower-ptx": ("sarek.lowering.ptx", "LowerPtxPass"),
 }
 
 

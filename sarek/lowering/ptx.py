@@ -1,0 +1,1084 @@
+"""`sarek-lower-ptx`: sarek dialect -> `sarek_ptx` instructions (one `sarek_ptx.entry` per kernel).
+
+Decisions (all made here; the printer only prints):
+- Values live in typed virtual registers: i1 -> .pred, i32 -> .s32, i64 -> .s64, f16 -> .f16, f32 -> .f32,
+  f64 -> .f64, addresses -> .u64. A record value is one register group per field; a variant value is its tag
+  (.s32) plus the payload area as .b32 words (the C union, so any constructor's payload fits and copies are
+  layout-exact). Mutable locals (`sarek.let_mut`) are registers; `sarek.load` copies them.
+- Structured control flow becomes labels and (guarded) `bra`; `for` is half-open with its constant step.
+- Vectors: each vector parameter is a `.u64` pointer (`cvta.to.global`) followed by an `.s32` length (like the
+  C backends); elements are addressed `base + index * size` with sizes and field offsets from the aligned
+  layout (sarek.analysis.layout), so records/variants in memory match the host and the C structs byte for byte.
+- Integer semantics of C: `div.s32`/`rem.s32` truncate, `shr.s32` is arithmetic, wrapping add/mul.
+  Float: `div.rn`, `sqrt.rn` (correctly rounded, never .approx); f32 transcendentals go through an f64 core
+  (sarek.targets.ptx.mathlib); f16 is storage only (arithmetic in f32, narrowing `cvt.rn.f16.f32`).
+- Helpers are inlined at each call (a `sarek.return` branches to the call's end label); recursion is refused.
+- A `sarek.native` op's `ptx` text is emitted verbatim.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    f32,
+    f64,
+    i1,
+    i32,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+
+from sarek.diagnostics import SarekError
+from sarek.dialect import sarek as sk
+from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.targets.ptx import dialect as px
+from sarek.targets.ptx.dialect import AddrAttr, RegAttr, imm
+
+BACKEND = "PTX"
+
+
+def _err(msg: str, op: Operation | None = None) -> SarekError:
+    return SarekError(msg, op, BACKEND)
+
+
+# ------------------------------------------------------------------------------------------------ values
+
+
+@dataclass
+class Sc:
+    """A scalar in a register."""
+
+    ty: Attribute
+    r: RegAttr
+
+
+@dataclass
+class Rec:
+    ty: sk.RecordType
+    fields: list[Any]  # Sc | Rec, declaration order
+
+
+@dataclass
+class Var:
+    ty: sk.VariantType
+    tag: RegAttr  # .s32
+    words: list[RegAttr]  # .b32 payload words
+
+
+@dataclass
+class Buf:
+    """A vector or a shared/local array: base address (.u64 in its state space) and length (.s32)."""
+
+    elt: Attribute
+    space: str
+    base: RegAttr
+    length: RegAttr | int | None
+
+
+@dataclass
+class RegPlace:
+    val: Any  # Sc | Rec | Var
+
+
+@dataclass
+class MemPlace:
+    ty: Attribute
+    space: str
+    addr: RegAttr
+    off: int
+
+
+@dataclass
+class Frame:
+    """An inlined helper call being lowered: where `sarek.return` puts its value and jumps."""
+
+    helper: str
+    result: Any
+    label: str
+
+
+def scalar_reg_type(t: Attribute) -> str | None:
+    if isinstance(t, IntegerType):
+        return {1: "pred", 32: "s32", 64: "s64"}.get(t.width.data)
+    if isinstance(t, Float16Type):
+        return "f16"
+    if isinstance(t, Float32Type):
+        return "f32"
+    if isinstance(t, Float64Type):
+        return "f64"
+    return None
+
+
+def is_f(t: Attribute) -> bool:
+    return isinstance(t, Float16Type | Float32Type | Float64Type)
+
+
+def _ident(s: str) -> str:
+    s = re.sub(r"[^A-Za-z0-9_$]", "_", s)
+    return s if re.match(r"[A-Za-z_$]", s) else "_" + s
+
+
+def entry_name(kernel: str) -> str:
+    """The `.entry` name the PTX of kernel `kernel` declares (what a runtime looks up)."""
+    return _ident(kernel)
+
+
+# ------------------------------------------------------------------------------------------------ emitter
+
+
+class Emitter:
+    """Registers, labels and the instruction list of one function."""
+
+    def __init__(self, fname: str):
+        self.fname = fname
+        self.ops: list[Operation] = []
+        self.decls: list[Operation] = []
+        self.counts: dict[str, int] = {}
+        self.nlabels = 0
+        self.narrays = 0
+
+    def reg(self, ty: str) -> RegAttr:
+        n = self.counts.get(ty, 0) + 1
+        self.counts[ty] = n
+        return RegAttr(ty, n)
+
+    def label(self, hint: str) -> str:
+        self.nlabels += 1
+        return f"$L_{hint}_{self.nlabels}"
+
+    def emit(self, cls: type[px.Instr], mods: list[str] | str, *args: Any, guard: RegAttr | None = None,
+             neg: bool = False) -> None:
+        ms = mods.split(".") if isinstance(mods, str) else mods
+        self.ops.append(cls([m for m in ms if m], [self._opnd(a) for a in args], guard, neg))
+
+    def place_label(self, name: str) -> None:
+        self.ops.append(px.LabelOp(name))
+
+    def bra(self, target: str, guard: RegAttr | None = None, neg: bool = False) -> None:
+        self.emit(px.BraOp, "", StringAttr(target), guard=guard, neg=neg)
+
+    @staticmethod
+    def _opnd(a: Any) -> Attribute:
+        if isinstance(a, bool):
+            return imm(int(a))
+        if isinstance(a, int):
+            return imm(a)
+        if isinstance(a, str):
+            return StringAttr(a)
+        if isinstance(a, list):
+            from xdsl.dialects.builtin import ArrayAttr
+
+            return ArrayAttr([Emitter._opnd(x) for x in a])  # pyright: ignore
+        return cast(Attribute, a)
+
+    # -- small helpers used everywhere
+
+    def mov(self, ty: str, d: RegAttr, s: Any) -> None:
+        self.emit(px.MovOp, ty, d, s)
+
+    def fconst(self, v: float, ty: str = "f32") -> RegAttr:
+        r = self.reg(ty)
+        self.mov(ty, r, FloatAttr(v, f32 if ty == "f32" else f64))
+        return r
+
+    def iconst(self, v: int, ty: str = "s32") -> RegAttr:
+        r = self.reg(ty)
+        self.mov(ty, r, v)
+        return r
+
+    def op2(self, cls: type[px.Instr], mods: str, ty: str, a: Any, b: Any) -> RegAttr:
+        d = self.reg(ty)
+        self.emit(cls, mods, d, a, b)
+        return d
+
+    def op1(self, cls: type[px.Instr], mods: str, ty: str, a: Any) -> RegAttr:
+        d = self.reg(ty)
+        self.emit(cls, mods, d, a)
+        return d
+
+    def op3(self, cls: type[px.Instr], mods: str, ty: str, a: Any, b: Any, c: Any) -> RegAttr:
+        d = self.reg(ty)
+        self.emit(cls, mods, d, a, b, c)
+        return d
+
+    def setp(self, cmp: str, ty: str, a: Any, b: Any) -> RegAttr:
+        p = self.reg("pred")
+        self.emit(px.SetpOp, f"{cmp}.{ty}", p, a, b)
+        return p
+
+    def selp(self, ty: str, a: Any, b: Any, p: RegAttr) -> RegAttr:
+        d = self.reg(ty)
+        self.emit(px.SelpOp, ty, d, a, b, p)
+        return d
+
+    def cvt(self, mods: str, ty: str, a: Any) -> RegAttr:
+        d = self.reg(ty)
+        self.emit(px.CvtOp, mods, d, a)
+        return d
+
+
+# ------------------------------------------------------------------------------------------------ lowering
+
+
+@dataclass
+class FnState:
+    em: Emitter
+    env: dict[SSAValue, Any] = field(default_factory=dict)
+    frames: list[Frame] = field(default_factory=list)
+
+
+class Lowering:
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self.helpers = {op.sym_name.data: op for op in module.ops if isinstance(op, sk.HelperOp)}
+        self._layouts: dict[Attribute, Any] = {}
+
+    # -- layout
+
+    def layout(self, t: Attribute, op: Operation | None = None) -> Any:
+        if t not in self._layouts:
+            from sarek.analysis.layout import LayoutError, layout_of
+
+            try:
+                self._layouts[t] = layout_of(self.module, t)
+            except LayoutError as e:
+                raise _err(e.message, op) from None
+        return self._layouts[t]
+
+    def size_align(self, t: Attribute, op: Operation | None = None) -> tuple[int, int]:
+        lay = self.layout(t, op)
+        return lay.size, lay.align
+
+    def record_decl(self, t: sk.RecordType) -> sk.RecordOp:
+        for op in self.module.ops:
+            if isinstance(op, sk.RecordOp) and op.sym_name.data == t.decl_name:
+                return op
+        raise _err(f"record @{t.decl_name} is not declared")
+
+    def variant_decl(self, t: sk.VariantType) -> sk.VariantOp:
+        for op in self.module.ops:
+            if isinstance(op, sk.VariantOp) and op.sym_name.data == t.decl_name:
+                return op
+        raise _err(f"variant @{t.decl_name} is not declared")
+
+    def nwords(self, t: sk.VariantType, op: Operation | None = None) -> int:
+        lay = self.layout(t, op)
+        return (lay.size - lay.payload_offset) // 4
+
+    # -- module
+
+    def run(self) -> list[Operation]:
+        out: list[Operation] = []
+        for op in self.module.ops:
+            if isinstance(op, sk.KernelOp):
+                out.append(self.kernel(op))
+        return out
+
+    def kernel(self, k: sk.KernelOp) -> px.EntryOp:
+        name = entry_name(k.sym_name.data)
+        em = Emitter(name)
+        st = FnState(em)
+        params: list[tuple[str, str, int]] = []
+        for i, (pname, arg) in enumerate(k.params):
+            t = arg.type
+            base = f"{name}_param_{len(params)}"
+            if isinstance(t, sk.VecType):
+                ptr = em.reg("u64")
+                params.append((base, "u64", 8))
+                em.emit(px.LdOp, "param.u64", ptr, AddrAttr(base))
+                em.emit(px.CvtaOp, "to.global.u64", ptr, ptr)
+                ln = em.reg("s32")
+                lname = f"{name}_param_{len(params)}"
+                params.append((lname, "s32", 4))
+                em.emit(px.LdOp, "param.s32", ln, AddrAttr(lname))
+                self.layout(t.element_type, k)
+                st.env[arg] = Buf(t.element_type, "global", ptr, ln)
+            elif isinstance(t, sk.RecordType | sk.VariantType):
+                size, align = self.size_align(t, k)
+                params.append((base, f"b8[{size}]", align))
+                st.env[arg] = self.load_mem(st, t, "param", base, 0, k)
+            else:
+                rt = scalar_reg_type(t)
+                if rt is None:
+                    raise _err(f"kernel parameter '{pname}' has type {t}, which has no PTX parameter form", k)
+                if rt == "pred":
+                    params.append((base, "s32", 4))
+                    tmp = em.reg("s32")
+                    em.emit(px.LdOp, "param.s32", tmp, AddrAttr(base))
+                    st.env[arg] = Sc(t, em.setp("ne", "s32", tmp, 0))
+                elif rt == "f16":
+                    params.append((base, "b16", 2))
+                    r = em.reg("f16")
+                    em.emit(px.LdOp, "param.b16", r, AddrAttr(base))
+                    st.env[arg] = Sc(t, r)
+                else:
+                    params.append((base, rt, 8 if rt in ("s64", "f64") else 4))
+                    r = em.reg(rt)
+                    em.emit(px.LdOp, f"param.{rt}", r, AddrAttr(base))
+                    st.env[arg] = Sc(t, r)
+        self.block(st, k.body.block)
+        em.emit(px.RetOp, "")
+        entry = px.EntryOp(name, params)
+        for op in em.decls + em.ops:
+            entry.body.block.add_op(op)
+        return entry
+
+    # -- registers for values
+
+    def fresh(self, st: FnState, t: Attribute, op: Operation | None = None) -> Any:
+        if isinstance(t, sk.UnitType):
+            return None
+        rt = scalar_reg_type(t)
+        if rt is not None:
+            return Sc(t, st.em.reg(rt))
+        if isinstance(t, sk.RecordType):
+            d = self.record_decl(t)
+            return Rec(t, [self.fresh(st, ft, op) for _, ft in d.fields])
+        if isinstance(t, sk.VariantType):
+            return Var(t, st.em.reg("s32"), [st.em.reg("b32") for _ in range(self.nwords(t, op))])
+        raise _err(f"a value of type {t} has no PTX register form", op)
+
+    def copy(self, st: FnState, dst: Any, src: Any) -> None:
+        em = st.em
+        if dst is None:
+            return
+        if isinstance(dst, Sc):
+            em.mov(dst.r.ty.data, dst.r, src.r)
+        elif isinstance(dst, Rec):
+            for d, s in zip(dst.fields, src.fields):
+                self.copy(st, d, s)
+        elif isinstance(dst, Var):
+            em.mov("s32", dst.tag, src.tag)
+            for d, s in zip(dst.words, src.words):
+                em.mov("b32", d, s)
+        else:
+            raise _err(f"cannot copy {dst}")
+
+    # -- memory
+
+    def load_mem(self, st: FnState, t: Attribute, space: str, base: RegAttr | str, off: int,
+                 op: Operation | None = None) -> Any:
+        em = st.em
+        rt = scalar_reg_type(t)
+        a = AddrAttr(base, off)
+        if rt == "pred":
+            tmp = em.reg("s32")
+            em.emit(px.LdOp, f"{space}.s32", tmp, a)
+            return Sc(t, em.setp("ne", "s32", tmp, 0))
+        if rt == "f16":
+            r = em.reg("f16")
+            em.emit(px.LdOp, f"{space}.b16", r, a)
+            return Sc(t, r)
+        if rt is not None:
+            r = em.reg(rt)
+            em.emit(px.LdOp, f"{space}.{rt}", r, a)
+            return Sc(t, r)
+        if isinstance(t, sk.RecordType):
+            lay = self.layout(t, op)
+            d = self.record_decl(t)
+            return Rec(t, [self.load_mem(st, ft, space, base, off + o, op)
+                           for (_, ft), (_, o) in zip(d.fields, lay.fields)])
+        if isinstance(t, sk.VariantType):
+            lay = self.layout(t, op)
+            self._check_variant(t, op)
+            tag = em.reg("s32")
+            em.emit(px.LdOp, f"{space}.s32", tag, a)
+            words: list[RegAttr] = []
+            for i in range(self.nwords(t, op)):
+                w = em.reg("b32")
+                em.emit(px.LdOp, f"{space}.b32", w, AddrAttr(base, off + lay.payload_offset + 4 * i))
+                words.append(w)
+            return Var(t, tag, words)
+        raise _err(f"cannot load a value of type {t}", op)
+
+    def store_mem(self, st: FnState, t: Attribute, space: str, base: RegAttr | str, off: int, v: Any,
+                  op: Operation | None = None) -> None:
+        em = st.em
+        rt = scalar_reg_type(t)
+        a = AddrAttr(base, off)
+        if rt == "pred":
+            em.emit(px.StOp, f"{space}.s32", a, em.selp("s32", 1, 0, v.r))
+        elif rt == "f16":
+            em.emit(px.StOp, f"{space}.b16", a, v.r)
+        elif rt is not None:
+            em.emit(px.StOp, f"{space}.{rt}", a, v.r)
+        elif isinstance(t, sk.RecordType):
+            lay = self.layout(t, op)
+            d = self.record_decl(t)
+            for (_, ft), (_, o), fv in zip(d.fields, lay.fields, v.fields):
+                self.store_mem(st, ft, space, base, off + o, fv, op)
+        elif isinstance(t, sk.VariantType):
+            lay = self.layout(t, op)
+            em.emit(px.StOp, f"{space}.s32", a, v.tag)
+            for i, w in enumerate(v.words):
+                em.emit(px.StOp, f"{space}.b32", AddrAttr(base, off + lay.payload_offset + 4 * i), w)
+        else:
+            raise _err(f"cannot store a value of type {t}", op)
+
+    def _check_variant(self, t: sk.VariantType, op: Operation | None) -> None:
+        lay = self.layout(t, op)
+        for c in lay.ctors:
+            for leaf in c.leaves:
+                if leaf.size not in (4, 8):
+                    raise _err(f"variant @{t.decl_name}: payload {leaf.path} has type {leaf.type}; PTX variants hold "
+                               "4- and 8-byte payload scalars only (f16/ui8 payloads are not implemented)", op)
+
+    def elem_addr(self, st: FnState, buf: Buf, idx: Sc, op: Operation) -> RegAttr:
+        em = st.em
+        size, _ = self.size_align(buf.elt, op)
+        t = em.reg("u64")
+        if idx.r.ty.data == "s32":
+            em.emit(px.MulOp, "wide.s32", t, idx.r, size)
+        else:
+            em.emit(px.MulOp, "lo.s64", t, idx.r, size)
+        a = em.reg("u64")
+        em.emit(px.AddOp, "s64", a, buf.base, t)
+        return a
+
+    # -- payload words <-> values
+
+    def pack(self, st: FnState, v: Any, t: Attribute, words: list[RegAttr], off: int, op: Operation) -> None:
+        """Write value `v` of type `t` into payload words at byte offset `off` (relative to the payload)."""
+        em = st.em
+        rt = scalar_reg_type(t)
+        if rt is not None:
+            if off % 4:
+                raise _err(f"payload scalar at offset {off} is not word aligned", op)
+            k = off // 4
+            if rt == "pred":
+                em.emit(px.SelpOp, "b32", words[k], 1, 0, v.r)
+            elif rt in ("s32", "f32"):
+                em.mov("b32", words[k], v.r)
+            elif rt in ("s64", "f64"):
+                em.mov("b64", [words[k], words[k + 1]], v.r)
+            else:
+                raise _err(f"a {t} payload is not implemented on PTX", op)
+        elif isinstance(t, sk.RecordType):
+            lay = self.layout(t, op)
+            d = self.record_decl(t)
+            for (_, ft), (_, o), fv in zip(d.fields, lay.fields, v.fields):
+                self.pack(st, fv, ft, words, off + o, op)
+        else:
+            raise _err(f"a {t} payload is not implemented on PTX", op)
+
+    def unpack(self, st: FnState, t: Attribute, words: list[RegAttr], off: int, op: Operation) -> Any:
+        em = st.em
+        rt = scalar_reg_type(t)
+        if rt is not None:
+            k = off // 4
+            if rt == "pred":
+                return Sc(t, em.setp("ne", "b32", words[k], 0))
+            if rt in ("s32", "f32"):
+                r = em.reg(rt)
+                em.mov("b32", r, words[k])
+                return Sc(t, r)
+            if rt in ("s64", "f64"):
+                r = em.reg(rt)
+                em.mov("b64", r, [words[k], words[k + 1]])
+                return Sc(t, r)
+            raise _err(f"a {t} payload is not implemented on PTX", op)
+        if isinstance(t, sk.RecordType):
+            lay = self.layout(t, op)
+            d = self.record_decl(t)
+            return Rec(t, [self.unpack(st, ft, words, off + o, op) for (_, ft), (_, o) in zip(d.fields, lay.fields)])
+        raise _err(f"a {t} payload is not implemented on PTX", op)
+
+    def payload(self, st: FnState, v: Var, ctor: str, i: int, op: Operation) -> Any:
+        d = self.variant_decl(v.ty)
+        lay = self.layout(v.ty, op)
+        ci = d.ctor_index(ctor)
+        ps = d.ctors[ci][1]
+        return self.unpack(st, ps[i], v.words, lay.ctors[ci].offsets[i] - lay.payload_offset, op)
+
+    # -- statements
+
+    def block(self, st: FnState, b: Block) -> None:
+        for op in b.ops:
+            self.op(st, op)
+
+    def region_value(self, st: FnState, r: Region) -> Any:
+        """Lower a region ending in sarek.yield; returns the yielded value."""
+        res = None
+        for op in r.block.ops:
+            if isinstance(op, sk.YieldOp):
+                res = st.env[op.value]
+            else:
+                self.op(st, op)
+        return res
+
+    def val(self, st: FnState, v: SSAValue) -> Any:
+        return st.env[v]
+
+    def op(self, st: FnState, op: Operation) -> None:
+        em = st.em
+        env = st.env
+        try:
+            meth = getattr(self, "op_" + type(op).__name__, None)
+            if meth is None:
+                raise _err(f"{op.name} is not supported by the PTX backend", op)
+            r = meth(st, op)
+        except SarekError:
+            raise
+        except (KeyError, IndexError, AttributeError, ValueError, TypeError) as e:
+            raise _err(f"internal error lowering {op.name}: {type(e).__name__}: {e}", op) from e
+        if r is not None and op.results:
+            env[op.results[0]] = r
+        del em
+
+    # constants, arithmetic
+
+    def op_ConstantOp(self, st: FnState, op: sk.ConstantOp) -> Any:
+        em = st.em
+        t = op.result.type
+        v = op.value
+        if isinstance(t, sk.UnitType):
+            return None
+        rt = scalar_reg_type(t)
+        r = em.reg(rt or "?")
+        if rt == "pred":
+            assert isinstance(v, IntegerAttr)
+            em.emit(px.SetpOp, "ne.s32", r, em.iconst(int(v.value.data != 0)), 0)
+        elif rt in ("s32", "s64"):
+            assert isinstance(v, IntegerAttr)
+            em.mov(rt, r, v.value.data)
+        elif rt in ("f32", "f64"):
+            assert isinstance(v, FloatAttr)
+            em.mov(rt, r, FloatAttr(v.value.data, f32 if rt == "f32" else f64))
+        elif rt == "f16":
+            import numpy as np
+
+            assert isinstance(v, FloatAttr)
+            bits = int(np.array(v.value.data, dtype=np.float16).view(np.uint16))
+            em.mov("b16", r, bits)
+        else:
+            raise _err(f"constant of type {t}", op)
+        return Sc(t, r)
+
+    def op_BinOp(self, st: FnState, op: sk.BinOp) -> Any:
+        em = st.em
+        a, b = self.val(st, op.lhs), self.val(st, op.rhs)
+        t = op.lhs.type
+        k = op.op.value
+        rt = scalar_reg_type(t)
+        if rt == "f16":  # storage-only: compute in f32, round back to f16
+            x, y = em.cvt("f32.f16", "f32", a.r), em.cvt("f32.f16", "f32", b.r)
+            r = self._binop(st, k, f32, "f32", x, y, op)
+            if k in ("eq", "ne", "lt", "le", "gt", "ge"):
+                return Sc(i1, r)
+            return Sc(t, em.cvt("rn.f16.f32", "f16", r))
+        r = self._binop(st, k, t, rt or "?", a.r, b.r, op)
+        return Sc(i1 if k in ("eq", "ne", "lt", "le", "gt", "ge") else t, r)
+
+    def _binop(self, st: FnState, k: str, t: Attribute, rt: str, a: RegAttr, b: RegAttr, op: Operation) -> RegAttr:
+        em = st.em
+        if rt == "pred":
+            if k in ("and", "or"):
+                return em.op2(px.AndOp if k == "and" else px.OrOp, "pred", "pred", a, b)
+            x = em.op2(px.XorOp, "pred", "pred", a, b)
+            if k == "ne":
+                return x
+            if k == "eq":
+                return em.op1(px.NotOp, "pred", "pred", x)
+            raise _err(f"'{k}' on i1", op)
+        cmp = {"eq": "eq", "ne": "ne", "lt": "lt", "le": "le", "gt": "gt", "ge": "ge"}
+        if is_f(t):
+            if k in cmp:
+                # C: != is true on NaN (unordered), the others are ordered
+                return em.setp("neu" if k == "ne" else cmp[k], rt, a, b)
+            if k == "add":
+                return em.op2(px.AddOp, rt, rt, a, b)
+            if k == "sub":
+                return em.op2(px.SubOp, rt, rt, a, b)
+            if k == "mul":
+                return em.op2(px.MulOp, rt, rt, a, b)
+            if k == "div":
+                return em.op2(px.DivOp, f"rn.{rt}", rt, a, b)
+            raise _err(f"'{k}' on {t}", op)
+        w = "32" if rt == "s32" else "64"
+        if k in cmp:
+            return em.setp(cmp[k], rt, a, b)
+        simple = {"add": (px.AddOp, rt), "sub": (px.SubOp, rt), "mul": (px.MulOp, f"lo.{rt}"),
+                  "div": (px.DivOp, rt), "rem": (px.RemOp, rt), "bitand": (px.AndOp, f"b{w}"),
+                  "bitor": (px.OrOp, f"b{w}"), "bitxor": (px.XorOp, f"b{w}")}
+        if k in simple:
+            cls, mods = simple[k]
+            return em.op2(cls, mods, rt, a, b)
+        if k in ("shl", "shr"):
+            amount: Any = b
+            if rt == "s64":
+                amount = em.cvt("u32.s64", "u32", b)
+            if k == "shl":
+                return em.op2(px.ShlOp, f"b{w}", rt, a, amount)
+            return em.op2(px.ShrOp, rt, rt, a, amount)  # arithmetic on signed types
+        raise _err(f"'{k}' on {t}", op)
+
+    def op_UnOp(self, st: FnState, op: sk.UnOp) -> Any:
+        em = st.em
+        a = self.val(st, op.operand)
+        t = op.operand.type
+        rt = scalar_reg_type(t) or "?"
+        k = op.op.value
+        if k == "not":
+            return Sc(t, em.op1(px.NotOp, "pred", "pred", a.r))
+        if k == "bitnot":
+            return Sc(t, em.op1(px.NotOp, "b32" if rt == "s32" else "b64", rt, a.r))
+        if rt == "f16":
+            x = em.cvt("f32.f16", "f32", a.r)
+            return Sc(t, em.cvt("rn.f16.f32", "f16", em.op1(px.NegOp, "f32", "f32", x)))
+        return Sc(t, em.op1(px.NegOp, rt, rt, a.r))
+
+    def op_CastOp(self, st: FnState, op: sk.CastOp) -> Any:
+        return Sc(op.result.type, self.cast(st, self.val(st, op.operand), op.result.type))
+
+    def cast(self, st: FnState, a: Sc, to: Attribute) -> RegAttr:
+        em = st.em
+        s, d = scalar_reg_type(a.ty) or "?", scalar_reg_type(to) or "?"
+        if s == d:
+            r = em.reg(d)
+            em.mov(d if d != "f16" else "b16", r, a.r)
+            return r
+        if s == "pred":
+            if d in ("s32", "s64"):
+                return em.selp(d, 1, 0, a.r)
+            if d == "f16":
+                return em.cvt("rn.f16.s32", "f16", em.selp("s32", 1, 0, a.r))
+            one = FloatAttr(1.0, f32 if d == "f32" else f64)
+            zero = FloatAttr(0.0, f32 if d == "f32" else f64)
+            return em.selp(d, one, zero, a.r)
+        if d == "pred":
+            if s == "f16":
+                return em.setp("neu", "f32", em.cvt("f32.f16", "f32", a.r), FloatAttr(0.0, f32))
+            if s in ("f32", "f64"):
+                return em.setp("neu", s, a.r, FloatAttr(0.0, f32 if s == "f32" else f64))
+            return em.setp("ne", s, a.r, 0)
+        sf, df = s.startswith("f"), d.startswith("f")
+        if sf and df:
+            widen = {"f16": 16, "f32": 32, "f64": 64}
+            rnd = "rn." if widen[d] < widen[s] else ""
+            return em.cvt(f"{rnd}{d}.{s}", d, a.r)
+        if not sf and df:
+            return em.cvt(f"rn.{d}.{s}", d, a.r)
+        if sf and not df:
+            return em.cvt(f"rzi.{d}.{s}", d, a.r)  # C: truncation toward zero
+        return em.cvt(f"{d}.{s}", d, a.r)  # integer widening sign-extends, narrowing wraps
+
+    # names
+
+    def op_LetOp(self, st: FnState, op: sk.LetOp) -> Any:
+        return self.val(st, op.operands[0])
+
+    def op_LetMutOp(self, st: FnState, op: sk.LetMutOp) -> Any:
+        init = self.val(st, op.operands[0])
+        v = self.fresh(st, cast(sk.RefType, op.results[0].type).element_type, op)
+        self.copy(st, v, init)
+        return RegPlace(v)
+
+    def op_LoadOp(self, st: FnState, op: sk.LoadOp) -> Any:
+        p = self.val(st, op.operands[0])
+        t = op.results[0].type
+        if isinstance(p, RegPlace):
+            v = self.fresh(st, t, op)
+            self.copy(st, v, p.val)
+            return v
+        return self.load_mem(st, p.ty, p.space, p.addr, p.off, op)
+
+    def op_StoreOp(self, st: FnState, op: sk.StoreOp) -> Any:
+        p = self.val(st, op.operands[0])
+        v = self.val(st, op.operands[1])
+        if isinstance(p, RegPlace):
+            self.copy(st, p.val, v)
+        else:
+            self.store_mem(st, p.ty, p.space, p.addr, p.off, v, op)
+        return None
+
+    def op_ElemRefOp(self, st: FnState, op: sk.ElemRefOp) -> Any:
+        buf = self.val(st, op.array)
+        return MemPlace(buf.elt, buf.space, self.elem_addr(st, buf, self.val(st, op.index), op), 0)
+
+    def op_FieldRefOp(self, st: FnState, op: sk.FieldRefOp) -> Any:
+        p = self.val(st, op.base)
+        rt = cast(sk.RecordType, cast(sk.RefType, op.base.type).element_type)
+        d = self.record_decl(rt)
+        i = d.field_index(op.field.data)
+        if isinstance(p, RegPlace):
+            return RegPlace(p.val.fields[i])
+        lay = self.layout(rt, op)
+        return MemPlace(d.fields[i][1], p.space, p.addr, p.off + lay.fields[i][1])
+
+    def op_ArrayReadOp(self, st: FnState, op: sk.ArrayReadOp) -> Any:
+        buf = self.val(st, op.array)
+        a = self.elem_addr(st, buf, self.val(st, op.index), op)
+        return self.load_mem(st, buf.elt, buf.space, a, 0, op)
+
+    def op_ArrayLenOp(self, st: FnState, op: sk.ArrayLenOp) -> Any:
+        buf = self.val(st, op.operands[0])
+        if isinstance(buf.length, RegAttr):
+            return Sc(i32, buf.length)
+        if isinstance(buf.length, int):
+            return Sc(i32, st.em.iconst(buf.length))
+        raise _err("this array has no length", op)
+
+    def op_AllocArrayOp(self, st: FnState, op: sk.AllocArrayOp) -> Any:
+        em = st.em
+        at = op.array_type
+        n = _const_int(op.size)
+        if n is None:
+            raise _err(f"array '{op.sym.data}' has a size that is not a compile-time constant; PTX .shared/.local "
+                       "arrays need a constant size", op)
+        size, align = self.size_align(at.element_type, op)
+        space = at.memspace.value
+        em.narrays += 1
+        sym = f"{em.fname}_{_ident(op.sym.data)}_{em.narrays}"
+        em.decls.append(px.ArrayDeclOp(space, sym, size * n, max(align, 4)))
+        base = em.reg("u64")
+        em.mov("u64", base, sym)
+        return Buf(at.element_type, space, base, n)
+
+    # records and variants
+
+    def op_MakeRecordOp(self, st: FnState, op: sk.MakeRecordOp) -> Any:
+        return Rec(op.record_type, [self.val(st, f) for f in op.fields])
+
+    def op_FieldOp(self, st: FnState, op: sk.FieldOp) -> Any:
+        r = self.val(st, op.operands[0])
+        d = self.record_decl(r.ty)
+        return r.fields[d.field_index(op.field.data)]
+
+    def op_MakeVariantOp(self, st: FnState, op: sk.MakeVariantOp) -> Any:
+        em = st.em
+        t = op.variant_type
+        self._check_variant(t, op)
+        d = self.variant_decl(t)
+        ci = d.ctor_index(op.ctor.data)
+        lay = self.layout(t, op)
+        v = Var(t, em.iconst(ci), [em.reg("b32") for _ in range(self.nwords(t, op))])
+        for w in v.words:
+            em.mov("b32", w, 0)
+        for i, (pt, pv) in enumerate(zip(d.ctors[ci][1], op.payload)):
+            self.pack(st, self.val(st, pv), pt, v.words, lay.ctors[ci].offsets[i] - lay.payload_offset, op)
+        return v
+
+    def op_PayloadOp(self, st: FnState, op: sk.PayloadOp) -> Any:
+        return self.payload(st, self.val(st, op.variant), op.ctor.data, op.index.value.data, op)
+
+    # control flow
+
+    def op_IfOp(self, st: FnState, op: sk.IfOp) -> Any:
+        em = st.em
+        c = self.val(st, op.operands[0])
+        els = em.label("else")
+        end = em.label("endif")
+        regions = op.regions
+        has_else = len(regions) > 1 and regions[1].blocks and any(True for _ in regions[1].block.ops)
+        em.bra(els if has_else else end, guard=c.r, neg=True)
+        self.block(st, regions[0].block)
+        if has_else:
+            em.bra(end)
+            em.place_label(els)
+            self.block(st, regions[1].block)
+        em.place_label(end)
+        return None
+
+    def op_IfExprOp(self, st: FnState, op: sk.IfExprOp) -> Any:
+        em = st.em
+        c = self.val(st, op.operands[0])
+        res = self.fresh(st, op.results[0].type, op)
+        els, end = em.label("else"), em.label("endif")
+        em.bra(els, guard=c.r, neg=True)
+        self.copy(st, res, self.region_value(st, op.regions[0]))
+        em.bra(end)
+        em.place_label(els)
+        self.copy(st, res, self.region_value(st, op.regions[1]))
+        em.place_label(end)
+        return res
+
+    def op_WhileOp(self, st: FnState, op: sk.WhileOp) -> Any:
+        em = st.em
+        head, end = em.label("while"), em.label("endwhile")
+        em.place_label(head)
+        c = self.region_value(st, op.regions[0])
+        em.bra(end, guard=c.r, neg=True)
+        self.block(st, op.regions[1].block)
+        em.bra(head)
+        em.place_label(end)
+        return None
+
+    def op_ForOp(self, st: FnState, op: sk.ForOp) -> Any:
+        em = st.em
+        lo, hi = self.val(st, op.lo), self.val(st, op.hi)
+        rt = lo.r.ty.data
+        step = op.step_value
+        i = em.reg(rt)
+        em.mov(rt, i, lo.r)
+        head, end = em.label("for"), em.label("endfor")
+        em.place_label(head)
+        done = em.setp("ge" if step > 0 else "le", rt, i, hi.r)
+        em.bra(end, guard=done)
+        st.env[op.index] = Sc(op.lo.type, i)
+        self.block(st, op.body.block)
+        em.emit(px.AddOp, rt, i, i, step)
+        em.bra(head)
+        em.place_label(end)
+        return None
+
+    def _match(self, st: FnState, op: Any, result: Any) -> None:
+        em = st.em
+        v = self.val(st, op.scrutinee)
+        d = self.variant_decl(v.ty)
+        end = em.label("endmatch")
+        for c, _binders, r in op.case_list():
+            nxt = em.label("case")
+            if c != sk.WILDCARD:
+                p = em.setp("ne", "s32", v.tag, d.ctor_index(c))
+                em.bra(nxt, guard=p)
+                for j, a in enumerate(r.block.args):
+                    st.env[a] = self.payload(st, v, c, j, op)
+            else:
+                for a in r.block.args:
+                    st.env[a] = v
+            if result is None:
+                self.block(st, r.block)
+            else:
+                self.copy(st, result, self.region_value(st, r))
+            em.bra(end)
+            em.place_label(nxt)
+        em.place_label(end)
+
+    def op_MatchOp(self, st: FnState, op: sk.MatchOp) -> Any:
+        self._match(st, op, None)
+        return None
+
+    def op_MatchExprOp(self, st: FnState, op: sk.MatchExprOp) -> Any:
+        res = self.fresh(st, op.results[0].type, op)
+        self._match(st, op, res)
+        return res
+
+    def op_PragmaOp(self, st: FnState, op: sk.PragmaOp) -> Any:
+        self.block(st, op.body.block)
+        return None
+
+    def op_BlockOp(self, st: FnState, op: sk.BlockOp) -> Any:
+        self.block(st, op.body.block)
+        return None
+
+    def op_BarrierOp(self, st: FnState, op: Operation) -> Any:
+        st.em.emit(px.BarOp, "sync", 0)
+        return None
+
+    def op_WarpBarrierOp(self, st: FnState, op: Operation) -> Any:
+        st.em.emit(px.BarOp, "warp.sync", -1)
+        return None
+
+    def op_MemFenceOp(self, st: FnState, op: Operation) -> Any:
+        st.em.emit(px.MembarOp, "gl")
+        return None
+
+    def op_NativeOp(self, st: FnState, op: sk.NativeOp) -> Any:
+        text = op.text_for("ptx")
+        if text is None:
+            from sarek.analysis.features import native_refusal
+
+            raise _err(native_refusal("ptx"), op)
+        st.em.ops.append(px.RawOp(text))
+        return None
+
+    # helpers (inlined)
+
+    def op_CallOp(self, st: FnState, op: sk.CallOp) -> Any:
+        em = st.em
+        name = op.callee_name
+        h = self.helpers.get(name)
+        if h is None:
+            raise _err(f"call of unknown helper @{name}", op)
+        if any(f.helper == name for f in st.frames):
+            chain = " -> ".join([f.helper for f in st.frames] + [name])
+            raise _err(f"helper @{name} is recursive ({chain}); the PTX backend inlines helpers and cannot "
+                       "inline recursion", op)
+        res = None if h.returns_unit else self.fresh(st, h.return_type, op)
+        frame = Frame(name, res, em.label(f"ret_{_ident(name)}"))
+        saved = st.env
+        st.env = dict(saved)
+        for a, v in zip(h.body.block.args, op.operands):
+            st.env[a] = saved[v]
+        st.frames.append(frame)
+        try:
+            self.block(st, h.body.block)
+        finally:
+            st.frames.pop()
+            st.env = saved
+        em.place_label(frame.label)
+        return res
+
+    def op_ReturnOp(self, st: FnState, op: sk.ReturnOp) -> Any:
+        f = st.frames[-1]
+        if op.value and f.result is not None:
+            self.copy(st, f.result, self.val(st, op.value[0]))
+        st.em.bra(f.label)
+        return None
+
+    # intrinsics
+
+    def op_IntrinsicOp(self, st: FnState, op: sk.IntrinsicOp) -> Any:
+        from sarek.targets.ptx import mathlib
+
+        name = op.callee.data
+        info = INTRINSICS[name]
+        args = [self.val(st, a) for a in op.args]
+        t = op.result.type
+        em = st.em
+        if info.category == Category.INDEX:
+            return Sc(i32, self.index(st, name))
+        if name == "lane_id":
+            return Sc(i32, em.op1(px.MovOp, "u32", "s32", "%laneid"))
+        if name == "warp_size":
+            return Sc(i32, em.op1(px.MovOp, "u32", "s32", "WARP_SZ"))
+        if info.category == Category.WARP:
+            return Sc(t, self.shuffle(st, name, args[0], args[1]))
+        if info.category == Category.ATOMIC:
+            return Sc(t, self.atomic(st, name, args, op))
+        return Sc(t, mathlib.math(self, st, name, args, t, op))
+
+    def index(self, st: FnState, name: str) -> RegAttr:
+        em = st.em
+        special = {"thread_idx": "%tid", "block_idx": "%ctaid", "block_dim": "%ntid", "grid_dim": "%nctaid"}
+        if name == "global_thread_id":
+            name = "global_idx_x"
+        if name == "global_size":
+            name = "global_size_x"
+        base, d = name.rsplit("_", 1)
+        if base in special:
+            return em.op1(px.MovOp, "u32", "s32", f"{special[base]}.{d}")
+        ctaid = em.op1(px.MovOp, "u32", "s32", f"%ctaid.{d}")
+        ntid = em.op1(px.MovOp, "u32", "s32", f"%ntid.{d}")
+        if base == "global_idx":
+            tid = em.op1(px.MovOp, "u32", "s32", f"%tid.{d}")
+            return em.op3(px.MadOp, "lo.s32", "s32", ctaid, ntid, tid)
+        if base == "global_size":
+            nct = em.op1(px.MovOp, "u32", "s32", f"%nctaid.{d}")
+            return em.op2(px.MulOp, "lo.s32", "s32", ntid, nct)
+        raise _err(f"unknown index intrinsic '{name}'")
+
+    def shuffle(self, st: FnState, name: str, x: Sc, lane: Sc) -> RegAttr:
+        """Absolute-index shuffle at a guarded source lane (own lane when out of range), as the seed's warp
+        lowering: idx: lane x if 0 <= x < 32; down: lane+x if x >= 0 and lane+x < 32; up: lane-x if 0 <= x <=
+        lane; xor: lane^x if < 32."""
+        em = st.em
+        me = em.op1(px.MovOp, "u32", "u32", "%laneid")
+        xl = lane.r
+        if name == "warp_shuffle":
+            ok = em.setp("lt", "u32", xl, 32)
+            cand: Any = xl
+        elif name == "warp_shuffle_down":
+            room = em.op2(px.SubOp, "u32", "u32", 32, me)
+            ok = em.setp("lt", "u32", xl, room)
+            cand = em.op2(px.AddOp, "u32", "u32", me, xl)
+        elif name == "warp_shuffle_up":
+            ok = em.setp("le", "u32", xl, me)
+            cand = em.op2(px.SubOp, "u32", "u32", me, xl)
+        else:
+            cand = em.op2(px.XorOp, "b32", "u32", me, xl)
+            ok = em.setp("lt", "u32", cand, 32)
+        src = em.selp("u32", cand, me, ok)
+        rt = x.r.ty.data
+        if rt in ("s32", "f32"):
+            d = em.reg(rt)
+            em.emit(px.ShflOp, "sync.idx.b32", d, x.r, src, 31, -1)
+            return d
+        lo, hi = em.reg("b32"), em.reg("b32")
+        em.mov("b64", [lo, hi], x.r)
+        lo2, hi2 = em.reg("b32"), em.reg("b32")
+        em.emit(px.ShflOp, "sync.idx.b32", lo2, lo, src, 31, -1)
+        em.emit(px.ShflOp, "sync.idx.b32", hi2, hi, src, 31, -1)
+        d = em.reg(rt)
+        em.mov("b64", d, [lo2, hi2])
+        return d
+
+    def atomic(self, st: FnState, name: str, args: list[Any], op: Operation) -> RegAttr:
+        em = st.em
+        buf: Buf = args[0]
+        a = self.elem_addr(st, buf, args[1], op)
+        t = buf.elt
+        rt = scalar_reg_type(t) or "?"
+        isf = rt in ("f32", "f64")
+        bits = "b32" if rt in ("s32", "f32") else "b64"
+        itype = {"s32": "s32", "s64": "u64", "f32": "f32", "f64": "f64"}[rt]
+        kind = name.removeprefix("atomic_")
+        d = em.reg(rt)
+        sp = buf.space
+        addr = AddrAttr(a, 0)
+        if kind in ("add", "sub", "inc", "dec"):
+            if kind in ("add", "sub"):
+                v = args[2].r
+            else:
+                v = em.fconst(1.0, rt) if isf else em.iconst(1, rt)
+            if kind in ("sub", "dec"):
+                v = em.op1(px.NegOp, rt, rt, v)
+            em.emit(px.AtomOp, f"{sp}.add.{itype}", d, addr, v)
+        elif kind in ("min", "max"):
+            if isf:
+                raise _err(f"'{name}' on {t}: PTX has no float atom.min/max on sm_90 (and CUDA C no atomicMin on "
+                           "float); use atomic_cas in a loop", op)
+            em.emit(px.AtomOp, f"{sp}.{kind}.{'s32' if rt == 's32' else 's64'}", d, addr, args[2].r)
+        elif kind == "exch":
+            em.emit(px.AtomOp, f"{sp}.exch.{bits}", d, addr, args[2].r)
+        elif kind in ("and", "or", "xor"):
+            if isf:
+                raise _err(f"'{name}' on {t}: bitwise atomics need an integer element type", op)
+            em.emit(px.AtomOp, f"{sp}.{kind}.{bits}", d, addr, args[2].r)
+        elif kind == "cas":
+            em.emit(px.AtomOp, f"{sp}.cas.{bits}", d, addr, args[2].r, args[3].r)
+        else:
+            raise _err(f"unknown atomic '{name}'", op)
+        return d
+
+    # coopmat
+
+    def _coopmat(self, st: FnState, op: Operation) -> Any:
+        raise _err("cooperative matrices not yet supported (#57 slice 2 — cooperative matrices need the Vulkan "
+                   "GL_KHR_cooperative_matrix path, which is not implemented)", op)
+
+    op_CoopmatDeclOp = op_CoopmatLoadOp = op_CoopmatStoreOp = op_CoopmatMulAddOp = _coopmat
+
+
+def _const_int(v: SSAValue) -> int | None:
+    o = v.owner
+    while isinstance(o, sk.LetOp):
+        o = o.operands[0].owner
+    if isinstance(o, sk.ConstantOp) and isinstance(o.value, IntegerAttr):
+        return o.value.value.data
+    return None
+
+
+def lower_module(module: ModuleOp) -> None:
+    """Replace the module's sarek ops by one `sarek_ptx.entry` per kernel."""
+    entries = Lowering(module).run()
+    for op in list(module.ops):
+        op.detach()
+        op.erase()
+    for e in entries:
+        module.body.block.add_op(e)
+
+
+@dataclass(frozen=True)
+class LowerPtxPass(ModulePass):
+    """Lower the sarek dialect to sarek_ptx instructions (one .entry per kernel, helpers inlined)."""
+
+    name = "sarek-lower-ptx"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        lower_module(op)
+
+
+__all__ = ["LowerPtxPass", "lower_module", "entry_name"]

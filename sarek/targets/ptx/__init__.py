@@ -1,0 +1,59 @@
+"""The `ptx` target: sarek dialect -> `sarek_ptx` instructions -> PTX text (`-t ptx`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import IO
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.target import Target
+
+from sarek.targets.ptx.printer import PTX_TARGET, PTX_VERSION, print_ptx
+
+
+def _is_sarek(module: ModuleOp) -> bool:
+    return any(op.name.startswith("sarek.") for op in module.ops)
+
+
+def lower_to_ptx_dialect(ctx: Context, module: ModuleOp) -> None:
+    """Run `sarek-pipeline{target=ptx}` (or, while no pipeline module exists, `sarek-lower-ptx`) in place."""
+    import importlib.util
+
+    if importlib.util.find_spec("sarek.passes.pipeline") is not None:
+        from sarek.passes.pipeline import PipelinePass  # pyright: ignore[reportMissingImports]
+
+        PipelinePass(target="ptx").apply(ctx, module)  # pyright: ignore
+        if not _is_sarek(module):
+            return
+    from sarek.lowering.ptx import LowerPtxPass
+
+    LowerPtxPass().apply(ctx, module)
+
+
+@dataclass(frozen=True)
+class PtxTarget(Target):
+    """PTX assembly for sm_90 (.version 9.0, ptxas 13.0): kernels as .entry, helpers inlined."""
+
+    name = "ptx"
+    version: str = PTX_VERSION
+    arch: str = PTX_TARGET
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        if _is_sarek(module):
+            lower_to_ptx_dialect(ctx, module)
+        output.write(print_ptx(module, self.version, self.arch))
+
+
+def emit_ptx(module: ModuleOp) -> str:
+    """PTX text for a sarek-dialect module (the module is cloned, not changed)."""
+    from io import StringIO
+
+    from sarek.tools.ir import make_context
+
+    out = StringIO()
+    PtxTarget().emit(make_context(), module.clone(), out)
+    return out.getvalue()
+
+
+__all__ = ["PtxTarget", "emit_ptx", "print_ptx"]
