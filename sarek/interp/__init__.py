@@ -72,8 +72,12 @@ def run(module: ModuleOp, kernel: str, args: list[Any] | tuple[Any, ...], grid: 
 
         reason = fast.unsupported_reason(module, kernel)
         if reason is None:
-            fast.run(module, kernel, list(args), g, b, warp_size)
-        else:
+            try:
+                fast.run(module, kernel, list(args), g, b, warp_size)
+                return
+            except fast.Unvectorizable as ex:
+                reason = str(ex)
+        if reason is not None:
             warnings.warn(f"fast executor falls back to the reference executor for @{kernel}: {reason}",
                           FallbackWarning, stacklevel=2)
             reference.run(module, kernel, list(args), g, b, warp_size)

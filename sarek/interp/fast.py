@@ -1,12 +1,732 @@
-"""The fast executor (placeholder until the vectorized version lands)."""
+"""The fast executor: every thread of a launch at once, on numpy arrays, with masks for divergent control flow.
+
+A value is either uniform (a numpy scalar) or per-lane (a 1-D numpy array over all N threads of the launch, in the
+reference executor's order: block-major, x fastest). Control flow carries an active-lane mask (None = all):
+- `if`/`if_expr` with a uniform condition run one side; otherwise both sides run under complementary masks (a
+  side never faults on lanes that do not take it: indices of inactive lanes are replaced by 0 before an access,
+  division by zero and bounds are only checked on active lanes) and `if_expr` selects per lane;
+- `for` with uniform bounds is a Python loop; otherwise, like `while`, it runs while any lane is active;
+- helpers are interpreted inline with their own scope; `return` retires lanes from the rest of the helper.
+Memory: vectors are the caller's numpy arrays (written in place), shared arrays are (blocks, n) arrays indexed by
+the lane's block, private arrays (lanes, n). Barriers run in lock-step, so they must be reached by all threads of a
+block or by none (checked, with the barrier's location); warp operations likewise per warp. Atomics are applied in
+lane order, so they return the same old values as the reference executor for barrier-free kernels.
+
+Not vectorized (the whole kernel then runs on the reference executor, with a FallbackWarning): records and
+variants anywhere in the kernel or its helpers, `sarek.native`, cooperative matrices, recursive helpers, and (found
+at run time; vectors are restored before falling back) a non-uniform shared-array size.
+"""
+
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+from xdsl.dialects.builtin import FloatAttr, ModuleOp, UnitAttr
+from xdsl.ir import Block, Operation, SSAValue
 
-def unsupported_reason(module: Any, kernel: str) -> str | None:
-    return "not implemented yet"
+from sarek.dialect import sarek as S
+from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.interp import common as C
+from sarek.interp.common import InterpError, kind
+
+_DT = {"i1": np.bool_, "i32": np.int32, "i64": np.int64, "f16": np.float32, "f32": np.float32, "f64": np.float64}
 
 
-def run(*a: Any, **k: Any) -> None:
-    raise NotImplementedError
+class Unvectorizable(Exception):
+    pass
+
+
+# ------------------------------------------------------------------------------------------------ static check
+
+
+def unsupported_reason(module: ModuleOp, kernel: str) -> str | None:
+    """Why the fast executor cannot run `kernel` (None when it can)."""
+    cache = getattr(module, "_sarek_fast_reasons", None)
+    if cache is None:
+        cache = {}
+        try:
+            setattr(module, "_sarek_fast_reasons", cache)
+        except Exception:  # noqa: BLE001
+            pass
+    if kernel not in cache:
+        cache[kernel] = _reason(module, kernel)
+    return cache[kernel]
+
+
+def _reason(module: ModuleOp, kernel: str) -> str | None:
+    funcs = {op.sym_name.data: op for op in module.body.block.ops if isinstance(op, S.KernelOp | S.HelperOp)}
+    if kernel not in funcs:
+        return None  # the reference executor reports the missing kernel
+    seen: set[str] = set()
+    stack = [kernel]
+    path: list[str] = []
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        f = funcs.get(n)
+        if f is None:
+            return None
+        for op in f.walk():
+            if isinstance(op, S.NativeOp):
+                return "sarek.native"
+            if op.name.startswith("sarek.coopmat"):
+                return "cooperative matrices"
+            if isinstance(op, S.MatchOp | S.MatchExprOp | S.MakeVariantOp | S.MakeRecordOp):
+                return "records/variants"
+            for v in [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]:
+                if _has_aggregate(v.type):
+                    return "records/variants"
+            if isinstance(op, S.CallOp):
+                stack.append(op.callee_name)
+        path.append(n)
+    # recursion: a helper reachable from itself
+    calls = {n: {o.callee_name for o in funcs[n].walk() if isinstance(o, S.CallOp)} for n in seen if n in funcs}
+    state: dict[str, int] = {}
+
+    def cyclic(n: str) -> bool:
+        state[n] = 1
+        for c in calls.get(n, ()):
+            if state.get(c) == 1 or (state.get(c) is None and cyclic(c)):
+                return True
+        state[n] = 2
+        return False
+
+    if cyclic(kernel):
+        return "recursive helpers"
+    return None
+
+
+def _has_aggregate(t: Any) -> bool:
+    while isinstance(t, S.VecType | S.ArrayType | S.RefType):
+        t = t.element_type
+    return isinstance(t, S.RecordType | S.VariantType)
+
+
+# ------------------------------------------------------------------------------------------------ runtime values
+
+
+class Arr:
+    """An array value: `data` is 1-D (a vector) or 2-D with `row` selecting each lane's row."""
+
+    __slots__ = ("data", "row", "elt", "n")
+
+    def __init__(self, data: np.ndarray, row: np.ndarray | None, elt: str):
+        self.data = data
+        self.row = row
+        self.elt = elt
+        self.n = data.shape[-1]
+
+
+class Cell:
+    __slots__ = ("v",)
+
+    def __init__(self, v: Any):
+        self.v = v
+
+
+class ElemPlace:
+    __slots__ = ("arr", "idx")
+
+    def __init__(self, arr: Arr, idx: Any):
+        self.arr = arr
+        self.idx = idx
+
+
+class Frame:
+    __slots__ = ("ret", "done", "returns")
+
+    def __init__(self) -> None:
+        self.ret: Any = None
+        self.done: Any = None
+        self.returns = False
+
+
+def _and(m: Any, c: Any) -> Any:
+    """mask AND condition; c is a bool array or a numpy bool scalar."""
+    if not isinstance(c, np.ndarray):
+        return m if c else False
+    return c if m is None else (m & c)
+
+
+def _any(m: Any) -> bool:
+    if m is None:
+        return True
+    if m is False:
+        return False
+    return bool(m.any())
+
+
+def _not(c: Any) -> Any:
+    return ~c if isinstance(c, np.ndarray) else not c
+
+
+def _select(m: Any, new: Any, old: Any) -> Any:
+    """new where m else old."""
+    if m is None:
+        return new
+    return np.where(m, new, old)
+
+
+# ------------------------------------------------------------------------------------------------ the executor
+
+
+class _Exec:
+
+    def __init__(self, module: ModuleOp, grid: tuple[int, int, int], block: tuple[int, int, int], ws: int):
+        self.module = module
+        self.funcs = {op.sym_name.data: op for op in module.body.block.ops if isinstance(op, S.KernelOp | S.HelperOp)}
+        bdx, bdy, bdz = block
+        gdx, gdy, gdz = grid
+        bs = bdx * bdy * bdz
+        nb = gdx * gdy * gdz
+        self.bs, self.nb, self.n, self.ws = bs, nb, bs * nb, ws
+        lane = np.arange(self.n, dtype=np.int64)
+        blk = lane // bs
+        ltid = lane % bs
+        self.blk, self.ltid = blk, ltid
+        i32 = np.int32
+        self.idx: dict[str, Any] = {
+            "thread_idx_x": (ltid % bdx).astype(i32), "thread_idx_y": (ltid // bdx % bdy).astype(i32),
+            "thread_idx_z": (ltid // (bdx * bdy)).astype(i32), "block_idx_x": (blk % gdx).astype(i32),
+            "block_idx_y": (blk // gdx % gdy).astype(i32), "block_idx_z": (blk // (gdx * gdy)).astype(i32),
+            "block_dim_x": i32(bdx), "block_dim_y": i32(bdy), "block_dim_z": i32(bdz),
+            "grid_dim_x": i32(gdx), "grid_dim_y": i32(gdy), "grid_dim_z": i32(gdz),
+            "global_size_x": i32(bdx * gdx), "global_size_y": i32(bdy * gdy), "global_size_z": i32(bdz * gdz),
+            "lane_id": (ltid % ws).astype(i32), "warp_size": i32(ws),
+        }
+        for d in "xyz":
+            self.idx[f"global_idx_{d}"] = (self.idx[f"thread_idx_{d}"] + self.idx[f"block_idx_{d}"] *
+                                           self.idx[f"block_dim_{d}"]).astype(i32)
+        self.idx["global_thread_id"] = self.idx["global_idx_x"]
+        self.idx["global_size"] = self.idx["global_size_x"]
+        self.shared: dict[Operation, np.ndarray] = {}
+        self.lanes = lane
+
+    # ------------------------------------------------------------------------------------------ helpers
+
+    def fault(self, op: Operation, msg: str) -> InterpError:
+        return InterpError(msg, op)
+
+    def full(self, v: Any) -> np.ndarray:
+        return v if isinstance(v, np.ndarray) else np.full(self.n, v)
+
+    def check_block_uniform(self, op: Operation, m: Any, what: str) -> None:
+        if m is None:
+            return
+        if m is False:
+            return
+        cnt = np.bincount(self.blk[m], minlength=self.nb)
+        bad = np.nonzero((cnt != 0) & (cnt != self.bs))[0]
+        if len(bad):
+            b = int(bad[0])
+            raise self.fault(op, f"{what} reached by only {int(cnt[b])} of {self.bs} threads of block {b}")
+
+    def check_warp_uniform(self, op: Operation, m: Any) -> None:
+        if m is None or m is False:
+            return
+        wid = self.blk * ((self.bs + self.ws - 1) // self.ws) + self.ltid // self.ws
+        nw = int(wid[-1]) + 1
+        cnt = np.bincount(wid[m], minlength=nw)
+        size = np.bincount(wid, minlength=nw)
+        bad = np.nonzero((cnt != 0) & (cnt != size))[0]
+        if len(bad):
+            raise self.fault(op, f"warp operation reached by only some lanes of a warp ({int(cnt[bad[0]])} of "
+                                 f"{int(size[bad[0]])}; warp operations need every lane of the warp)")
+
+    def index(self, op: Operation, arr: Arr, i: Any, m: Any) -> Any:
+        """Bounds-check `i` on the active lanes; return an index safe on every lane."""
+        if isinstance(i, np.ndarray):
+            bad = (i < 0) | (i >= arr.n)
+            if m is not None:
+                bad &= m
+            if bad.any():
+                k = int(np.argmax(bad))
+                raise self.fault(op, f"index {int(i[k])} out of bounds for an array of length {arr.n}")
+            if m is not None:
+                i = np.where(m, i, 0)
+            return i
+        if not 0 <= int(i) < arr.n:
+            if _any(m):
+                raise self.fault(op, f"index {int(i)} out of bounds for an array of length {arr.n}")
+            return 0
+        return i
+
+    def read(self, arr: Arr, i: Any) -> Any:
+        if arr.row is None:
+            v = arr.data[i]
+        else:
+            v = arr.data[arr.row, i]
+        if arr.elt == "f16":
+            v = v.astype(np.float32) if isinstance(v, np.ndarray) else np.float32(v)
+        return v
+
+    def write(self, arr: Arr, i: Any, v: Any, m: Any) -> None:
+        if arr.row is None:
+            if m is None:
+                if isinstance(i, np.ndarray) or not isinstance(v, np.ndarray):
+                    arr.data[i] = v
+                else:  # every lane writes one slot: the last lane wins, as in the reference order
+                    arr.data[i] = v[-1]
+            else:
+                ii = i[m] if isinstance(i, np.ndarray) else i
+                vv = v[m] if isinstance(v, np.ndarray) else v
+                if not isinstance(ii, np.ndarray) and isinstance(vv, np.ndarray):
+                    vv = vv[-1]
+                arr.data[ii] = vv
+        else:
+            rows = arr.row if m is None else arr.row[m]
+            ii = i if not isinstance(i, np.ndarray) else (i if m is None else i[m])
+            vv = v if not isinstance(v, np.ndarray) else (v if m is None else v[m])
+            arr.data[rows, ii] = vv
+
+    # ------------------------------------------------------------------------------------------ running
+
+    def call(self, f: Operation, args: list[Any], m: Any) -> Frame:
+        assert isinstance(f, S.KernelOp | S.HelperOp)
+        env: dict[SSAValue, Any] = dict(zip(f.body.block.args, args))
+        fr = Frame()
+        self.block(f.body.block, env, m, fr)
+        return fr
+
+    def block(self, b: Block, env: dict[SSAValue, Any], m: Any, fr: Frame) -> Any:
+        """Run a block's ops; returns the value of its sarek.yield (if any)."""
+        for op in b.ops:
+            if m is False:
+                return None
+            if isinstance(op, S.YieldOp):
+                return env[op.value]
+            self.op(op, env, m, fr)
+            if fr.returns:
+                m = _and(m, ~fr.done) if m is not None else ~fr.done
+                if not _any(m):
+                    m = False
+        return None
+
+    def strip(self, m: Any, fr: Frame) -> Any:
+        if fr.returns and fr.done is not None:
+            m = (~fr.done) if m is None else (m & ~fr.done)
+        return m
+
+    def op(self, op: Operation, env: dict[SSAValue, Any], m: Any, fr: Frame) -> None:  # noqa: C901
+        t = type(op)
+        if t is S.ConstantOp:
+            k = kind(op.result.type)
+            v = op.value
+            if k == "unit" or isinstance(v, UnitAttr):
+                env[op.result] = None
+            elif k == "i1":
+                env[op.result] = np.bool_(v.value.data)  # pyright: ignore
+            elif k in ("i32", "i64"):
+                env[op.result] = _DT[k](C.wrap32(v.value.data) if k == "i32" else C.wrap64(v.value.data))
+            else:
+                assert isinstance(v, FloatAttr)
+                env[op.result] = {"f32": np.float32, "f16": C.f16, "f64": np.float64}[k](v.value.data)
+        elif t is S.BinOp:
+            env[op.result] = self.binop(op, env[op.lhs], env[op.rhs], m)
+        elif t is S.UnOp:
+            a = env[op.operand]
+            kd = op.op.value
+            if kd == "neg":
+                env[op.result] = -a
+            elif kd == "not":
+                env[op.result] = ~a if isinstance(a, np.ndarray) else np.bool_(not a)
+            else:
+                env[op.result] = ~a
+        elif t is S.CastOp:
+            env[op.result] = self.cast(op, env[op.operand])
+        elif t is S.IntrinsicOp:
+            env[op.result] = self.intrinsic(op, [env[a] for a in op.args], m)
+        elif t is S.ArrayReadOp:
+            arr = env[op.array]
+            env[op.result] = self.read(arr, self.index(op, arr, env[op.index], m))
+        elif t is S.ArrayLenOp:
+            env[op.result] = np.int32(env[op.array].n)
+        elif t is S.AllocArrayOp:
+            size = env[op.size]
+            if isinstance(size, np.ndarray):
+                raise Unvectorizable("per-thread array size")
+            size = int(size)
+            if size < 0:
+                raise self.fault(op, f"array size {size} is negative")
+            k = kind(op.array_type.element_type)
+            dt = np.float16 if k == "f16" else _DT[k]
+            if op.array_type.memspace == S.MemSpace.SHARED:
+                d = self.shared.get(op)
+                if d is None:
+                    d = self.shared[op] = np.zeros((self.nb, size), dt)
+                env[op.result] = Arr(d, self.blk, k)
+            else:
+                env[op.result] = Arr(np.zeros((self.n, size), dt), self.lanes, k)
+        elif t is S.CallOp:
+            f = self.funcs.get(op.callee_name)
+            if f is None:
+                raise self.fault(op, f"@{op.callee_name} is not a helper of this module")
+            sub = self.call(f, [env[a] for a in op.args], m)
+            if op.res:
+                if sub.done is None or (m is None and not bool(np.all(sub.done))) or (
+                        m is not None and bool((m & ~sub.done).any())):
+                    raise self.fault(op, f"helper @{op.callee_name} ended without returning a value")
+                env[op.res[0]] = sub.ret
+        elif t is S.LetOp:
+            env[op.result] = env[op.value]
+        elif t is S.LetMutOp:
+            v = env[op.init]
+            if kind(op.init.type) == "f16":
+                v = self.f16(v)
+            env[op.result] = Cell(v)
+        elif t is S.LoadOp:
+            p = env[op.ref]
+            if type(p) is Cell:
+                env[op.result] = p.v
+            else:
+                env[op.result] = self.read(p.arr, p.idx)
+        elif t is S.StoreOp:
+            p = env[op.place]
+            v = env[op.value]
+            if type(p) is Cell:
+                if kind(op.value.type) == "f16":
+                    v = self.f16(v)
+                p.v = _select(m, v, p.v)
+            else:
+                self.write(p.arr, p.idx, v, m)
+        elif t is S.ElemRefOp:
+            arr = env[op.array]
+            env[op.result] = ElemPlace(arr, self.index(op, arr, env[op.index], m))
+        elif t is S.IfOp:
+            c = env[op.cond]
+            if not isinstance(c, np.ndarray):
+                if c:
+                    self.block(op.then_region.block, env, m, fr)
+                elif op.else_region.blocks:
+                    self.block(op.else_region.block, env, m, fr)
+            else:
+                mt = _and(m, c)
+                if _any(mt):
+                    self.block(op.then_region.block, env, mt, fr)
+                if op.else_region.blocks:
+                    me = _and(self.strip(m, fr), ~c)
+                    if _any(me):
+                        self.block(op.else_region.block, env, me, fr)
+        elif t is S.IfExprOp:
+            c = env[op.cond]
+            if not isinstance(c, np.ndarray):
+                env[op.result] = self.block((op.then_region if c else op.else_region).block, env, m, fr)
+            else:
+                mt, me = _and(m, c), _and(m, ~c)
+                a = self.block(op.then_region.block, env, mt, fr) if _any(mt) else None
+                b = self.block(op.else_region.block, env, me, fr) if _any(me) else None
+                if a is None:
+                    env[op.result] = b
+                elif b is None:
+                    env[op.result] = a
+                else:
+                    env[op.result] = np.where(c, a, b)
+        elif t is S.WhileOp:
+            act = m
+            while True:
+                c = self.block(op.cond_region.block, env, act, fr)
+                act = _and(act, c)
+                if not _any(act):
+                    break
+                self.block(op.body.block, env, act, fr)
+                act = self.strip(act, fr)
+                if not _any(act):
+                    break
+        elif t is S.ForOp:
+            lo, hi, step = env[op.lo], env[op.hi], op.step_value
+            dt = _DT[kind(op.lo.type)]
+            if not isinstance(lo, np.ndarray) and not isinstance(hi, np.ndarray):
+                act = m
+                for i in range(int(lo), int(hi), step):
+                    env[op.index] = dt(i)
+                    self.block(op.body.block, env, act, fr)
+                    act = self.strip(act, fr)
+                    if not _any(act):
+                        break
+            else:
+                i = self.full(lo).astype(dt)
+                act = m
+                while True:
+                    act = _and(act, (i < hi) if step > 0 else (i > hi))
+                    if not _any(act):
+                        break
+                    env[op.index] = i
+                    self.block(op.body.block, env, act, fr)
+                    act = self.strip(act, fr)
+                    i = (i + dt(step)).astype(dt)
+        elif t is S.ReturnOp:
+            fr.returns = True
+            if op.value:
+                v = env[op.value[0]]
+                if m is None:
+                    fr.ret = v
+                else:
+                    prev = fr.ret if fr.ret is not None else np.zeros_like(self.full(v))
+                    fr.ret = np.where(m, v, prev)
+            live = np.ones(self.n, bool) if m is None else m
+            fr.done = live.copy() if fr.done is None else (fr.done | live)
+        elif t is S.PragmaOp or t is S.BlockOp:
+            self.block(op.body.block, env, m, fr)
+        elif t is S.BarrierOp:
+            self.check_block_uniform(op, m, "barrier")
+        elif t is S.WarpBarrierOp:
+            self.check_warp_uniform(op, m)
+        elif t is S.MemFenceOp or t is S.FieldRefOp:
+            pass
+        else:
+            raise Unvectorizable(op.name)
+
+    def f16(self, v: Any) -> Any:
+        return v.astype(np.float16).astype(np.float32) if isinstance(v, np.ndarray) else C.f16(v)
+
+    def binop(self, op: S.BinOp, a: Any, b: Any, m: Any) -> Any:
+        kd = op.op.value
+        k = kind(op.lhs.type)
+        if kd == "add":
+            return a + b
+        if kd == "sub":
+            return a - b
+        if kd == "mul":
+            return a * b
+        if kd == "lt":
+            return a < b
+        if kd == "le":
+            return a <= b
+        if kd == "gt":
+            return a > b
+        if kd == "ge":
+            return a >= b
+        if kd == "eq":
+            return a == b
+        if kd == "ne":
+            return a != b
+        if kd == "and":
+            return a & b
+        if kd == "or":
+            return a | b
+        if kd == "bitand":
+            return a & b
+        if kd == "bitor":
+            return a | b
+        if kd == "bitxor":
+            return a ^ b
+        dt = _DT[k]
+        if kd == "div" and k in ("f16", "f32", "f64"):
+            return a / b
+        bits = 32 if k == "i32" else 64
+        if kd == "shl":
+            return np.left_shift(a, b & dt(bits - 1)).astype(dt)
+        if kd == "shr":
+            return np.right_shift(a, b & dt(bits - 1)).astype(dt)
+        # integer div / rem: C semantics, checked on active lanes
+        z = b == 0
+        if isinstance(z, np.ndarray):
+            zz = z if m is None else (z & m)
+            if zz.any():
+                raise self.fault(op, f"integer {'division' if kd == 'div' else 'remainder'} by zero")
+            b = np.where(z, dt(1), b)
+        elif z:
+            if _any(m):
+                raise self.fault(op, f"integer {'division' if kd == 'div' else 'remainder'} by zero")
+            b = dt(1)
+        r = np.fmod(a, b)
+        if kd == "rem":
+            return r.astype(dt) if isinstance(r, np.ndarray) else dt(r)
+        q = (a - r) // b
+        return q.astype(dt) if isinstance(q, np.ndarray) else dt(q)
+
+    def cast(self, op: S.CastOp, a: Any) -> Any:
+        src, dst = kind(op.operand.type), kind(op.result.type)
+        arr = isinstance(a, np.ndarray)
+        if src == dst:
+            return a
+        if dst in ("i32", "i64"):
+            dt = _DT[dst]
+            if src in ("f16", "f32", "f64"):
+                bits = 32 if dst == "i32" else 64
+                lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+                x = np.asarray(a, np.float64)
+                big, small, nan = x >= hi, x <= lo, np.isnan(x)
+                safe = np.where(big | small | nan, 0.0, x)
+                r = np.where(big, dt(hi), np.where(small, dt(lo), np.trunc(safe).astype(dt)))
+                r = r.astype(dt)
+                return r if arr else r[()]
+            if src == "i1":
+                return a.astype(dt) if arr else dt(bool(a))
+            return a.astype(dt) if arr else dt(a)
+        if dst == "i1":
+            return a != 0
+        if dst == "f16":
+            return self.f16(np.asarray(a, np.float32) if arr else np.float32(a))
+        dt = _DT[dst]
+        return a.astype(dt) if arr else dt(a)
+
+    def intrinsic(self, op: S.IntrinsicOp, args: list[Any], m: Any) -> Any:
+        name = op.callee.data
+        info = INTRINSICS[name]
+        if info.category == Category.INDEX or name in ("lane_id", "warp_size"):
+            return self.idx[name]
+        if info.category == Category.WARP:
+            return self.shuffle(op, name, args[0], args[1], m)
+        k = kind(op.result.type)
+        if info.category == Category.MATH:
+            if name in ("clz", "popcount"):
+                return self.bitcount(name, args[0], kind(op.args[0].type))
+            if k in ("i32", "i64"):
+                if name == "abs":
+                    return np.abs(args[0])
+                return (np.minimum if name == "min" else np.maximum)(args[0], args[1])
+            fn = {"abs": "fabs", "min": "fmin", "max": "fmax"}.get(name, name)
+            return C.MATH[fn](*args)
+        return self.atomic(op, name, args, m, k)
+
+    def bitcount(self, name: str, x: Any, k: str) -> Any:
+        arr = np.atleast_1d(np.asarray(x))
+        u = arr.view(np.uint32 if k == "i32" else np.uint64)
+        if name == "popcount":
+            r = np.bitwise_count(u).astype(np.int32)
+        else:
+            bits = 32 if k == "i32" else 64
+            if bits == 32:
+                r = (32 - np.frexp(u.astype(np.float64))[1]).astype(np.int32)
+            else:
+                hi = (u >> np.uint64(32)).astype(np.float64)
+                lo = (u & np.uint64(0xFFFFFFFF)).astype(np.float64)
+                r = np.where(hi > 0, 32 - np.frexp(hi)[1], 64 - np.frexp(lo)[1]).astype(np.int32)
+        return r if isinstance(x, np.ndarray) else np.int32(r[0])
+
+    def shuffle(self, op: S.IntrinsicOp, name: str, v: Any, x: Any, m: Any) -> Any:
+        self.check_warp_uniform(op, m)
+        if not isinstance(v, np.ndarray):
+            return v
+        ws = self.ws
+        lane = (self.ltid % ws)
+        base = self.ltid - lane
+        xx = np.asarray(x, np.int64)
+        if name == "warp_shuffle":
+            ok = (xx >= 0) & (xx < ws)
+            src = np.where(ok, xx, lane)
+        elif name == "warp_shuffle_down":
+            ok = (xx >= 0) & (lane + xx < ws)
+            src = np.where(ok, lane + xx, lane)
+        elif name == "warp_shuffle_up":
+            ok = (xx >= 0) & (xx <= lane)
+            src = np.where(ok, lane - xx, lane)
+        else:
+            s = lane ^ xx
+            src = np.where((s >= 0) & (s < ws), s, lane)
+        src_t = base + src
+        src_t = np.where(src_t < self.bs, src_t, self.ltid)
+        return v[self.blk * self.bs + src_t]
+
+    def atomic(self, op: S.IntrinsicOp, name: str, args: list[Any], m: Any, k: str) -> Any:
+        arr: Arr = args[0]
+        i = self.index(op, arr, args[1], m)
+        lanes = np.arange(self.n) if m is None else np.nonzero(m)[0]
+        if not len(lanes):
+            return _DT[k](0)
+        ii = self.full(i)[lanes]
+        flat = arr.data.reshape(-1)
+        addr = ii.astype(np.int64) if arr.row is None else arr.row[lanes].astype(np.int64) * arr.n + ii
+        vals = [self.full(a)[lanes] if a is not None else None for a in args[2:]]
+        old = np.zeros(self.n, flat.dtype)
+        if k in ("i32", "i64") and name in ("atomic_add", "atomic_sub", "atomic_inc", "atomic_dec"):
+            dt = _DT[k]
+            if name in ("atomic_inc", "atomic_dec"):
+                d = np.full(len(lanes), 1 if name == "atomic_inc" else -1, np.int64)
+            else:
+                d = vals[0].astype(np.int64) * (1 if name == "atomic_add" else -1)
+            order = np.argsort(addr, kind="stable")
+            sa, sd = addr[order], d[order]
+            cs = np.cumsum(sd)
+            start = np.ones(len(sa), bool)
+            start[1:] = sa[1:] != sa[:-1]
+            grp = np.cumsum(start) - 1
+            first_cs = (cs - sd)[start]
+            excl = cs - sd - first_cs[grp]
+            base = flat[sa].astype(np.int64)
+            o = (base + excl).astype(dt)
+            res = np.empty(len(lanes), dt)
+            res[order] = o
+            old[lanes] = res
+            last = np.ones(len(sa), bool)
+            last[:-1] = sa[1:] != sa[:-1]
+            flat[sa[last]] = (base[last] + (cs - first_cs[grp])[last]).astype(dt)
+        else:
+            out = C.NP_SCALAR[k]
+            for j in range(len(lanes)):
+                a = int(addr[j])
+                o = flat[a]
+                old[lanes[j]] = o
+                if name == "atomic_cas":
+                    if o == vals[0][j]:
+                        flat[a] = vals[1][j]
+                    continue
+                x = vals[0][j] if vals else None
+                if name == "atomic_add":
+                    nv = o + x
+                elif name == "atomic_sub":
+                    nv = o - x
+                elif name == "atomic_inc":
+                    nv = o + out(1)
+                elif name == "atomic_dec":
+                    nv = o - out(1)
+                elif name == "atomic_exch":
+                    nv = x
+                elif name == "atomic_min":
+                    nv = min(o, x)
+                elif name == "atomic_max":
+                    nv = max(o, x)
+                elif name == "atomic_and":
+                    nv = o & x
+                elif name == "atomic_or":
+                    nv = o | x
+                else:
+                    nv = o ^ x
+                flat[a] = nv
+        return old if arr.elt != "f16" else old.astype(np.float32)
+
+
+def _scalar_arg(x: Any, t: Any) -> Any:
+    k = kind(t)
+    if k == "i32":
+        return np.int32(C.wrap32(int(x)))
+    if k == "i64":
+        return np.int64(C.wrap64(int(x)))
+    if k == "f16":
+        return C.f16(x)
+    if k == "i1":
+        return np.bool_(bool(x))
+    return _DT[k](x)
+
+
+def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, int], block: tuple[int, int, int],
+        warp_size: int = 32) -> None:
+    """Run on the fast executor; raises Unvectorizable (vectors restored) when it meets what it cannot run."""
+    funcs = {op.sym_name.data: op for op in module.body.block.ops if isinstance(op, S.KernelOp)}
+    k = funcs.get(kernel)
+    if k is None:
+        raise InterpError(f"no kernel @{kernel} in the module")
+    if len(args) != len(k.body.block.args):
+        raise InterpError(f"kernel @{kernel} takes {len(k.body.block.args)} argument(s), {len(args)} given", k)
+    ex = _Exec(module, grid, block, warp_size)
+    vals: list[Any] = []
+    saved: list[tuple[np.ndarray, np.ndarray]] = []
+    for (pname, a), x in zip(k.params, args):
+        if isinstance(a.type, S.VecType):
+            if not isinstance(x, np.ndarray) or x.ndim != 1:
+                raise InterpError(f"argument '{pname}' must be a 1-D numpy array", k)
+            saved.append((x, x.copy()))
+            vals.append(Arr(x, None, kind(a.type.element_type)))
+        else:
+            vals.append(_scalar_arg(x, a.type))
+    try:
+        with np.errstate(all="ignore"):
+            ex.call(k, vals, None)
+    except Unvectorizable:
+        for x, c in saved:
+            x[...] = c
+        raise
