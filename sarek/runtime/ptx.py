@@ -1,0 +1,151 @@
+"""PTX devices (`ptx:<n>`): the PTX that sarek's own backend emits (`-t ptx`), loaded by the CUDA driver's JIT
+(`cuModuleLoadData`) and launched with `cuLaunchKernel`, through cuda-python (`cuda.bindings.driver`).
+
+    from sarek.runtime.ptx import ptx_devices
+    dev = ptx_devices()[0]                       # PtxDevice, name "ptx:0"
+    dev.launch(module, "vector_add", [a, b, c, n], grid=(n // 256 + 1,), block=(256,))
+    dev.source(module, "vector_add")             # the PTX text it runs
+
+Buffers, limits and the argument checks are the CUDA device's (`sarek.runtime.cuda.CudaDevice`); this device
+changes what is loaded (our PTX instead of an NVRTC cubin) and packs arguments for the PTX entry's `.param`
+list: a vector is `.u64` pointer + `.s32` length, bool is `.s32` 0/1, f16 `.b16`, records/variants their
+aligned-layout bytes. A module the driver refuses is re-checked with `ptxas` (when installed) so the error
+names the offending PTX line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sarek.runtime.core import DeviceError, Dim3, KernelSpec, LaunchError
+from sarek.runtime.cuda import CudaDevice, _driver, check
+
+
+def ptx_devices() -> list[PtxDevice]:
+    """One PtxDevice per CUDA device (an empty list raises from the driver, as cuda_devices does)."""
+    try:
+        d = _driver()
+    except ImportError as e:
+        raise RuntimeError(f"cuda-python (cuda.bindings) is not installed ({e})") from e
+    try:
+        err = d.cuInit(0)[0]
+    except RuntimeError as e:
+        raise RuntimeError(f"no NVIDIA driver ({e})") from e
+    if int(err) != 0:
+        raise RuntimeError(f"cuInit failed: {err}")
+    n = check(d.cuDeviceGetCount(), "cuDeviceGetCount")
+    return [PtxDevice(i) for i in range(n)]
+
+
+def ptx_source(spec: KernelSpec) -> str:
+    """The PTX of the spec's module (every kernel in it), through the compile cache when there is one."""
+    override = spec.cache.get("source:ptx")
+    if override is not None:
+        return override
+    from sarek.targets.ptx import emit_ptx
+
+    try:
+        from sarek.runtime import cache
+
+        return cache.source_for(spec.ir_hash, "ptx", lambda: emit_ptx(spec.module))
+    except (ImportError, AttributeError):
+        return emit_ptx(spec.module)
+
+
+class PtxDevice(CudaDevice):
+    kind = "ptx"
+    target = "ptx"
+
+    @property
+    def description(self) -> str:
+        return f"{self.device_name} ({self.arch}, sarek PTX through the driver JIT)"
+
+    def source(self, module: Any, kernel: str) -> str:
+        from sarek.runtime.core import kernel_spec
+
+        return ptx_source(kernel_spec(module, kernel))
+
+    def _image(self, spec: KernelSpec) -> bytes:
+        return ptx_source(spec).encode()
+
+    # -- loading
+
+    def load(self, ptx: str) -> Any:
+        """Load PTX text; returns the CUmodule. If the driver is older than the PTX's `.version`, retry once
+        with `.version 8.0` (sm_90 needs >= 7.8; sarek's PTX uses nothing newer)."""
+        d = _driver()
+        self.activate()
+        text = ptx
+        for attempt in range(2):
+            buf = np.frombuffer(text.encode() + b"\x00", dtype=np.uint8)
+            err, mod = d.cuModuleLoadData(buf.ctypes.data)
+            if int(err) == 0:
+                return mod
+            name = getattr(err, "name", str(err))
+            if attempt == 0 and "UNSUPPORTED_PTX_VERSION" in name:
+                import re
+
+                text = re.sub(r"^\.version\s+\S+", ".version 8.0", text, count=1, flags=re.M)
+                continue
+            detail = ""
+            try:
+                from sarek.validate.ptx import check as ptxas_check
+
+                ptxas_check(text)
+            except Exception as e:  # ptxas missing or failing: its message is the useful part
+                detail = f"\n{e}"
+            raise DeviceError(f"the CUDA driver could not load the PTX ({name}){detail}", backend="ptx")
+        raise AssertionError("unreachable")
+
+    def _function(self, spec: KernelSpec) -> Any:
+        key = f"ptx-function:{self.index}"
+        if key in spec.cache:
+            return spec.cache[key]
+        from sarek.lowering.ptx import entry_name
+
+        mod = self.load(ptx_source(spec))
+        ename = entry_name(spec.name)
+        err, fn = _driver().cuModuleGetFunction(mod, ename.encode())
+        if int(err) != 0:
+            raise DeviceError(f"entry '{ename}' of kernel '{spec.name}' not found in the PTX module ({err})",
+                              backend="ptx")
+        spec.cache[key] = (fn, mod, None)
+        return spec.cache[key]
+
+    # -- launch
+
+    @staticmethod
+    def pack_args(spec: KernelSpec, bound: list[Any]) -> list[np.ndarray[Any, Any]]:
+        """One host array per `.param` of the entry, in order (vector: pointer then length)."""
+        storage: list[np.ndarray[Any, Any]] = []
+        for p, a in zip(spec.params, bound):
+            if p.kind == "vec":
+                buf, n = a
+                storage.append(np.array([int(buf)], dtype=np.uint64))
+                storage.append(np.array([n], dtype=np.int32))
+            elif p.kind == "record":
+                storage.append(np.ascontiguousarray(a).view(np.uint8).copy())
+            elif p.dtype.kind == "b":
+                storage.append(np.array([1 if a else 0], dtype=np.int32))
+            elif p.dtype == np.float16:
+                storage.append(np.array([a], dtype=np.float16).view(np.uint16))
+            else:
+                storage.append(np.array([a], dtype=p.dtype))
+        return storage
+
+    def _run(self, spec: KernelSpec, bound: list[Any], grid: Dim3, block: Dim3) -> None:
+        d = _driver()
+        fn = self._function(spec)[0]
+        A = d.CUfunction_attribute
+        fmax = int(check(d.cuFuncGetAttribute(A.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn), "cuFuncGetAttribute"))
+        if block[0] * block[1] * block[2] > fmax:
+            raise LaunchError(f"kernel {spec.name}: block {block} has {block[0] * block[1] * block[2]} threads; "
+                              f"this kernel allows at most {fmax} per block on {self.name}")
+        storage = self.pack_args(spec, bound)
+        ptrs = np.array([s.ctypes.data for s in storage], dtype=np.uint64)
+        self.activate()
+        check(d.cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0, 0,
+                               ptrs.ctypes.data, 0), f"launching kernel '{spec.name}' on {self.name}")
+        check(d.cuCtxSynchronize(), f"running kernel '{spec.name}' on {self.name}")
