@@ -10,7 +10,8 @@ reference executor's order: block-major, x fastest). Control flow carries an act
 Memory: vectors are the caller's numpy arrays (written in place), shared arrays are (blocks, n) arrays indexed by
 the lane's block, private arrays (lanes, n). Barriers run in lock-step, so they must be reached by all threads of a
 block or by none (checked, with the barrier's location); warp operations likewise per warp. Atomics are applied in
-lane order, so they return the same old values as the reference executor for barrier-free kernels.
+lane order, so one atomic op returns the same old values as on the reference executor; atomics of *different*
+ops on one address interleave differently (lock-step here, thread after thread there) — both are valid schedules.
 
 Not vectorized (the whole kernel then runs on the reference executor, with a FallbackWarning): records and
 variants anywhere in the kernel or its helpers, `sarek.native`, cooperative matrices, recursive helpers, and (found
