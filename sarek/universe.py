@@ -30,8 +30,17 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     return out
 
 
+def _targets_not_in_xdsl() -> dict[str, Callable[[], type]]:
+    """xDSL's own universe already defines some target names (e.g. `wgsl`); a duplicate name is an error in
+    the multiverse, so those are left out here (sarek-opt registers every sarek target itself)."""
+    from xdsl.targets import get_all_targets as xdsl_targets
+
+    taken = set(xdsl_targets())
+    return {n: f for n, f in get_all_targets().items() if n not in taken}
+
+
 SAREK_UNIVERSE = Universe(
     all_dialects=get_all_dialects(),
     all_passes=get_all_passes(),
-    all_targets=get_all_targets(),
+    all_targets=_targets_not_in_xdsl(),  # pyright: ignore[reportArgumentType]
 )

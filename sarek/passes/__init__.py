@@ -16,6 +16,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "sarek-lower-warp": ("sarek.passes.lower_warp", "LowerWarpPass"),
     "sarek-verify-barriers": ("sarek.passes.verify_barriers", "VerifyBarriersPass"),
     "sarek-pipeline": ("sarek.passes.pipeline", "PipelinePass"),
+    "sarek-lower-glsl": ("sarek.lowering.glsl", "LowerGlslPass"),
+    "sarek-lower-wgsl": ("sarek.lowering.wgsl", "LowerWgslPass"),
     "sarek-lower-ptx": ("sarek.lowering.ptx", "LowerPtxPass"),
 }
 

@@ -1,0 +1,281 @@
+"""Vulkan devices through wgpu: `vulkan:<n>` runs the WGSL backend's shaders, `vulkan-glsl:<n>` the GLSL
+backend's (compiled to SPIR-V by glslangValidator, checked by spirv-val, loaded by wgpu).
+
+    from sarek.runtime.vulkan import vulkan_devices
+    dev = vulkan_devices()[0]                        # VulkanDevice "vulkan:0" (WGSL); [1] is "vulkan-glsl:0"
+    dev.launch(module, "vector_add", [a, b, c, n], grid=(n // 256 + 1,), block=(256,))
+    dev.source(module, "vector_add", block=(256, 1, 1))   # the shader text it runs
+
+Workgroup size: a compile-time specialization. Each (module, kernel, block shape) compiles its own shader
+(the block is part of the cache key), so `block_dim_*` and `local_size_*`/`@workgroup_size` always match the
+launch. Adapter features (`shader-f64`, `shader-int64`, `subgroup`, `subgroup-barrier`, `immediates`) are
+requested when present; a kernel needing one the adapter lacks is refused with a DeviceError naming it.
+
+Parameters: one storage buffer per vector (binding = ordinal among vectors); lengths and scalars in GLSL push
+constants (wgpu "immediates") or the WGSL `Params` uniform, at the offsets the lowering's `abi` gives.
+Records/variants: the host's aligned layout (sarek.analysis.layout, §4.9) is repacked to the shader's struct
+layout and back (variants: only the active constructor's payload is copied back).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+
+from sarek.diagnostics import SarekError
+from sarek.runtime.core import Device, DeviceError, Dim3, KernelSpec, Limits, LaunchError
+
+WANTED_FEATURES = ("shader-f64", "shader-int64", "subgroup", "subgroup-barrier", "immediates",
+                   "shader-float32-atomic")
+
+_KIND = {"i4": np.int32, "i8": np.int64, "f4": np.float32, "f8": np.float64, "b4": np.int32, "f2": np.float16}
+
+
+def _wgpu() -> Any:
+    os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="sarek-xdg-"))
+    import wgpu
+
+    return wgpu
+
+
+def vulkan_adapters() -> list[Any]:
+    wgpu = _wgpu()
+    return [a for a in wgpu.gpu.enumerate_adapters_sync() if a.info.get("backend_type") == "Vulkan"]
+
+
+def vulkan_devices() -> list[VulkanDevice]:
+    """Two devices per Vulkan adapter: `vulkan:<n>` (WGSL) and `vulkan-glsl:<n>` (GLSL -> SPIR-V)."""
+    out: list[VulkanDevice] = []
+    for i, a in enumerate(vulkan_adapters()):
+        out.append(VulkanDevice(a, i, "wgsl"))
+        out.append(VulkanDevice(a, i, "glsl"))
+    return out
+
+
+class VulkanDevice(Device):
+    kind = "vulkan"
+
+    def __init__(self, adapter: Any, index: int, lang: str = "wgsl"):
+        self.adapter = adapter
+        self.index = index
+        self.lang = lang
+        self.target = lang
+        self.name = f"vulkan:{index}" if lang == "wgsl" else f"vulkan-glsl:{index}"
+        self.features: set[str] = set(adapter.features)
+        self._device: Any = None
+        self._cache: dict[tuple[str, str, Dim3], tuple[Any, dict[str, Any], str]] = {}
+
+    @property
+    def description(self) -> str:
+        info = self.adapter.info
+        return f"vulkan ({self.lang}) on {info.get('device', '?')} [{info.get('adapter_type', '?')}]"
+
+    @property
+    def limits(self) -> Limits:
+        lim = self.adapter.limits
+        return Limits(max_threads_per_block=int(lim.get("max-compute-invocations-per-workgroup", 256)),
+                      max_block=(int(lim.get("max-compute-workgroup-size-x", 256)),
+                                 int(lim.get("max-compute-workgroup-size-y", 256)),
+                                 int(lim.get("max-compute-workgroup-size-z", 64))),
+                      max_grid=(int(lim.get("max-compute-workgroups-per-dimension", 65535)),) * 3)
+
+    @property
+    def device(self) -> Any:
+        if self._device is None:
+            feats = [f for f in WANTED_FEATURES if f in self.features]
+            limits: dict[str, int] = {}
+            if "immediates" in feats:
+                limits["max-immediate-size"] = int(self.adapter.limits.get("max-immediate-size", 128))
+            self._device = self.adapter.request_device_sync(required_features=feats, required_limits=limits)
+        return self._device
+
+    # -------------------------------------------------------------------------------- compiling
+
+    def compile_source(self, module: ModuleOp, kernel: str, block: Dim3) -> tuple[str, dict[str, Any]]:
+        """(shader source, abi) for one kernel and block shape; refusals raise SarekError."""
+        from sarek.lowering.shader import shader_abi
+        from sarek.targets.glsl import lower_shader
+        from sarek.targets.glsl.printer import print_glsl, print_wgsl
+        from sarek.tools.ir import make_context
+
+        m = module.clone()
+        lower_shader(make_context(), m, self.lang, ",".join(map(str, block)), kernel)
+        abi = shader_abi(m, kernel)
+        src = print_glsl(m) if self.lang == "glsl" else print_wgsl(m)
+        return src, abi
+
+    def source(self, module: ModuleOp, kernel: str, block: Any = (256, 1, 1)) -> str:  # pyright: ignore[reportIncompatibleMethodOverride]
+        from sarek.runtime.core import dim3
+
+        return self.compile_source(module, kernel, dim3(block, "block"))[0]
+
+    def _pipeline(self, spec: KernelSpec, block: Dim3) -> tuple[Any, dict[str, Any], str]:
+        key = (spec.ir_hash, spec.name, block)
+        if key in self._cache:
+            return self._cache[key]
+        try:
+            src, abi = self.compile_source(spec.module, spec.name, block)
+        except SarekError:
+            raise
+        missing = [f for f in abi["features"] if f not in self.features]
+        if missing:
+            raise DeviceError(f"kernel {spec.name} needs the adapter feature(s) {', '.join(missing)}, which "
+                              f"{self.name} lacks", None, self.name)
+        dev = self.device
+        wgpu = _wgpu()
+        try:
+            if self.lang == "glsl":
+                from sarek.validate.glsl import compile_spirv
+
+                code: Any = compile_spirv(src)
+                sm = dev.create_shader_module(code=code, label=f"{spec.name}.comp")
+            else:
+                sm = dev.create_shader_module(code=src, label=spec.name)
+            entries = [{"binding": p["binding"], "visibility": wgpu.ShaderStage.COMPUTE,
+                        "buffer": {"type": "storage"}} for p in abi["params"] if p["kind"] == "vec"]
+            if self.lang == "wgsl" and abi["params_size"]:
+                entries.append({"binding": abi["params_binding"], "visibility": wgpu.ShaderStage.COMPUTE,
+                                "buffer": {"type": "uniform"}})
+            bgl = dev.create_bind_group_layout(entries=entries)
+            imm = abi["params_size"] if self.lang == "glsl" else 0
+            pl = dev.create_pipeline_layout(bind_group_layouts=[bgl], immediate_size=imm)
+            pipe = dev.create_compute_pipeline(layout=pl, compute={"module": sm, "entry_point": "main"})
+        except Exception as e:
+            if isinstance(e, SarekError):
+                raise
+            numbered = "\n".join(f"{i + 1:4}: {l}" for i, l in enumerate(src.splitlines()))
+            raise DeviceError(f"{self.name}: compiling kernel {spec.name} failed: {e}\n--- source ---\n{numbered}",
+                              None, self.name) from e
+        out = ((pipe, bgl), abi, src)
+        self._cache[key] = out
+        return out
+
+    # -------------------------------------------------------------------------------- launching
+
+    def _launch(self, spec: KernelSpec, args: list[Any], grid: Dim3, block: Dim3) -> None:
+        from sarek.runtime.vector import Vector
+
+        (pipe, bgl), abi, _ = self._pipeline(spec, block)
+        wgpu = _wgpu()
+        dev = self.device
+        params = bytearray(max(abi["params_size"], 0))
+        bufs: list[tuple[dict[str, Any], Any, np.ndarray[Any, Any], Any]] = []
+        entries: list[dict[str, Any]] = []
+        vec_i = 0
+        for p_abi, a in zip(abi["params"], args):
+            if p_abi["kind"] == "vec":
+                host = a.host_array_for_write() if isinstance(a, Vector) else a
+                data = _to_device(host, p_abi)
+                size = max(16, (data.nbytes + 3) // 4 * 4)
+                buf = dev.create_buffer(size=size, usage=wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC
+                                        | wgpu.BufferUsage.COPY_DST)
+                if data.nbytes:
+                    dev.queue.write_buffer(buf, 0, data.tobytes() + b"\0" * ((-data.nbytes) % 4))
+                np.frombuffer(params, np.int32, 1, p_abi["len_offset"])  # bounds check
+                params[p_abi["len_offset"]:p_abi["len_offset"] + 4] = np.int32(len(host)).tobytes()
+                bufs.append((p_abi, buf, host, a))
+                entries.append({"binding": p_abi["binding"], "resource": {"buffer": buf}})
+                vec_i += 1
+            else:
+                raw = _scalar_bytes(a, p_abi)
+                params[p_abi["offset"]:p_abi["offset"] + len(raw)] = raw
+        if self.lang == "wgsl" and abi["params_size"]:
+            ubuf = dev.create_buffer_with_data(data=bytes(params), usage=wgpu.BufferUsage.UNIFORM)
+            entries.append({"binding": abi["params_binding"], "resource": {"buffer": ubuf}})
+        bg = dev.create_bind_group(layout=bgl, entries=entries)
+        enc = dev.create_command_encoder()
+        cp = enc.begin_compute_pass()
+        cp.set_pipeline(pipe)
+        cp.set_bind_group(0, bg)
+        if self.lang == "glsl" and abi["params_size"]:
+            cp.set_immediates(0, bytes(params), 0, abi["params_size"])
+        cp.dispatch_workgroups(*grid)
+        cp.end()
+        dev.queue.submit([enc.finish()])
+        for p_abi, buf, host, a in bufs:
+            raw = dev.queue.read_buffer(buf)
+            _from_device(bytes(raw), host, p_abi)
+            if isinstance(a, Vector):
+                a.mark_written_on_host()
+
+    def launch(self, module: ModuleOp, kernel: str, args: Sequence[Any], grid: Any = 1, block: Any = 1) -> None:
+        try:
+            super().launch(module, kernel, args, grid, block)
+        except (SarekError, LaunchError):
+            raise
+
+
+# ------------------------------------------------------------------------------------------------ marshalling
+
+
+def _to_device(host: np.ndarray[Any, Any], p: dict[str, Any]) -> np.ndarray[Any, Any]:
+    lay = p["layout"]
+    if p.get("scalar"):
+        k = p["scalar"]
+        if k == "b4":
+            return np.ascontiguousarray(host).astype(np.uint32)
+        return np.ascontiguousarray(host, dtype=_KIND[k])
+    n = len(host)
+    h = np.ascontiguousarray(host)
+    if h.dtype.itemsize != lay["host_size"]:
+        raise LaunchError(f"vector '{p['name']}': element size {h.dtype.itemsize}, the aligned layout says "
+                          f"{lay['host_size']}")
+    hb = h.view(np.uint8).reshape(n, lay["host_size"])
+    d = np.zeros((n, lay["dev_size"]), np.uint8)
+    leaves = list(lay["leaves"]) + [x for c in lay.get("ctors", []) for x in c]
+    for ho, do, sz, _ in leaves:
+        d[:, do:do + sz] = hb[:, ho:ho + sz]
+    return d
+
+
+def _from_device(raw: bytes, host: np.ndarray[Any, Any], p: dict[str, Any]) -> None:
+    lay = p["layout"]
+    n = len(host)
+    if n == 0:
+        return
+    if p.get("scalar"):
+        k = p["scalar"]
+        dt = np.uint32 if k == "b4" else _KIND[k]
+        vals = np.frombuffer(raw, dtype=dt, count=n)
+        host[...] = (vals != 0) if host.dtype == np.bool_ else vals.astype(host.dtype, copy=False)
+        return
+    d = np.frombuffer(raw, np.uint8, count=n * lay["dev_size"]).reshape(n, lay["dev_size"])
+    hb = host.view(np.uint8).reshape(n, lay["host_size"])
+    for ho, do, sz, _ in lay["leaves"]:
+        hb[:, ho:ho + sz] = d[:, do:do + sz]
+    ctors = lay.get("ctors")
+    if ctors is not None:
+        tag = d[:, 0:4].copy().view(np.int32).reshape(n)
+        hb[:, 4:] = 0
+        for i, c in enumerate(ctors):
+            m = tag == i
+            if not m.any():
+                continue
+            for ho, do, sz, _ in c:
+                hb[m, ho:ho + sz] = d[m, do:do + sz]
+
+
+def _scalar_bytes(a: Any, p: dict[str, Any]) -> bytes:
+    leaves = p["leaves"]
+    if len(leaves) == 1 and leaves[0][0] == 0 and p.get("size", 0) == int(leaves[0][1][1:]):
+        k = leaves[0][1]
+        v = np.asarray(a)
+        if k == "b4":
+            return np.int32(1 if bool(v) else 0).tobytes()
+        return np.asarray(v, dtype=_KIND[k]).reshape(()).tobytes()
+    # a record passed by value: its aligned-layout bytes (GLSL push constants use the same offsets)
+    arr = np.asarray(a)
+    b = arr.tobytes()
+    if len(b) != p["size"]:
+        raise LaunchError(f"parameter '{p['name']}': {len(b)} bytes given, layout needs {p['size']}")
+    return b
+
+
+__all__ = ["VulkanDevice", "vulkan_devices", "vulkan_adapters"]
+_ = hashlib

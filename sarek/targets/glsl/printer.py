@@ -1,0 +1,53 @@
+"""Printers of the shader target dialects: layout only (every spelling was decided by the lowering)."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import ModuleOp
+
+from sarek.targets.glsl.common import SourcePrinter
+
+
+class GlslPrinter(SourcePrinter):
+    def struct_lines(self, name: str, fields: list[str]) -> list[str]:
+        return [f"struct {name} {{", *(f"  {f};" for f in fields), "};"]
+
+    def switch_head(self, expr: str) -> str:
+        return f"switch ({expr})"
+
+    def case_head(self, label: str) -> str:
+        return "default:" if label == "default" else f"case {label}:"
+
+    def loop_head(self) -> str:
+        return "for (;;)"
+
+
+class WgslPrinter(SourcePrinter):
+    def struct_lines(self, name: str, fields: list[str]) -> list[str]:
+        return [f"struct {name} {{", *(f"  {f}," for f in fields), "}"]
+
+    def switch_head(self, expr: str) -> str:
+        return f"switch ({expr})"
+
+    def case_head(self, label: str) -> str:
+        return "default:" if label == "default" else f"case {label}:"
+
+    def loop_head(self) -> str:
+        return "loop"
+
+    def top(self, op) -> None:  # pyright: ignore
+        if self.kind(op) == "func" and "\n" in self.text(op):
+            head, _, sig = self.text(op).rpartition("\n")
+            self.out(head)
+            self.out(sig + " {")
+            self.body(op.regions[0])
+            self.out("}")
+            return
+        super().top(op)
+
+
+def print_glsl(module: ModuleOp) -> str:
+    return GlslPrinter().print_module(list(module.body.block.ops))
+
+
+def print_wgsl(module: ModuleOp) -> str:
+    return WgslPrinter().print_module(list(module.body.block.ops))
