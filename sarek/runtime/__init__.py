@@ -1,0 +1,139 @@
+"""sarek's runtime: devices, `launch`, `Vector`, the compile cache.
+
+    devices()               every device this machine offers: interp, interp-ref, opencl:<n>, cuda:<n>,
+                            ptx:<n>, vulkan:<n> ...
+    get_device(name)        by name ("interp", "opencl:1", "cuda", "cuda:0" ...); a bare kind is its first device
+    default_device()        $SAREK_DEVICE, else interp
+    launch(kernel, args, grid, block, device=None)
+    Vector                  device-resident data with lazy transfers
+
+Optional device providers are imported lazily: `sarek.runtime.ptx.ptx_devices()` and
+`sarek.runtime.vulkan.vulkan_devices()` when those modules exist; others can `register_provider`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from sarek.runtime.core import BufferDevice, Device, DeviceError, KernelSpec, LaunchError, Limits, kernel_spec
+from sarek.runtime.vector import Vector
+
+__all__ = [
+    "BufferDevice", "Device", "DeviceError", "KernelSpec", "LaunchError", "Limits", "Vector", "default_device",
+    "devices", "get_device", "kernel_spec", "launch", "register_provider", "device_names",
+]
+
+# kind -> (module, function returning a list of devices); imported only when devices are listed
+_PROVIDERS: dict[str, tuple[str, str]] = {
+    "opencl": ("sarek.runtime.opencl", "opencl_devices"),
+    "cuda": ("sarek.runtime.cuda", "cuda_devices"),
+    "ptx": ("sarek.runtime.ptx", "ptx_devices"),
+    "vulkan": ("sarek.runtime.vulkan", "vulkan_devices"),
+}
+_EXTRA: dict[str, Callable[[], Sequence[Device]]] = {}
+_DEVICES: list[Device] | None = None
+#: why a provider offered no device (kind -> message), filled by devices()
+unavailable: dict[str, str] = {}
+
+
+def register_provider(kind: str, provider: Callable[[], Sequence[Device]]) -> None:
+    """Add a device provider (called by `devices()`); names its devices `<kind>:<n>`."""
+    global _DEVICES
+    _EXTRA[kind] = provider
+    _DEVICES = None
+
+
+def _from_provider(kind: str, fn: Callable[[], Sequence[Device]]) -> list[Device]:
+    try:
+        got = list(fn())
+    except Exception as e:  # a broken driver must not hide the other devices
+        unavailable[kind] = f"{type(e).__name__}: {e}"
+        return []
+    if not got:
+        unavailable.setdefault(kind, "no device found")
+    return got
+
+
+def devices(refresh: bool = False) -> list[Device]:
+    """Every device this machine offers, `interp` first."""
+    global _DEVICES
+    if _DEVICES is not None and not refresh:
+        return list(_DEVICES)
+    from sarek.runtime.interp_device import InterpDevice
+
+    unavailable.clear()
+    found: list[Device] = [InterpDevice("fast"), InterpDevice("reference")]
+    for kind, (mod, fn) in _PROVIDERS.items():
+        try:
+            if importlib.util.find_spec(mod) is None:
+                unavailable[kind] = f"{mod} is not installed"
+                continue
+            m = importlib.import_module(mod)
+        except Exception as e:
+            unavailable[kind] = f"{type(e).__name__}: {e}"
+            continue
+        f = getattr(m, fn, None)
+        if f is None:
+            unavailable[kind] = f"{mod} has no {fn}()"
+            continue
+        found += _from_provider(kind, f)
+    for kind, f in _EXTRA.items():
+        found += _from_provider(kind, f)
+    _DEVICES = found
+    return list(found)
+
+
+def device_names() -> list[str]:
+    return [d.name for d in devices()]
+
+
+def get_device(name: str | Device | None = None) -> Device:
+    """A device by name; a bare kind ("opencl", "cuda") is its first device; None is the default."""
+    if name is None:
+        return default_device()
+    if isinstance(name, Device):
+        return name
+    if not isinstance(name, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise LaunchError(f"device must be a name or a sarek.Device, got {name!r}")
+    want = name.strip()
+    if want == "interp-fast":
+        want = "interp"
+    elif want in ("interp-reference", "reference"):
+        want = "interp-ref"
+    all_ = devices()
+    for d in all_:
+        if d.name == want:
+            return d
+    for d in all_:
+        if d.kind == want or d.name.split(":")[0] == want:
+            return d
+    why = f" ({unavailable[want.split(':')[0]]})" if want.split(":")[0] in unavailable else ""
+    raise LaunchError(f"no device '{name}' on this machine{why}; available: {', '.join(d.name for d in all_)}")
+
+
+def default_device() -> Device:
+    """`$SAREK_DEVICE` when set, else the interpreter."""
+    env = os.environ.get("SAREK_DEVICE", "").strip()
+    if env:
+        try:
+            return get_device(env)
+        except LaunchError as e:
+            raise LaunchError(f"SAREK_DEVICE={env}: {e.message}") from None
+    return get_device("interp")
+
+
+def launch(kernel: Any, args: Sequence[Any], grid: Any = 1, block: Any = 1, device: Any = None) -> None:
+    """Run `kernel` (a front-end kernel, `(ModuleOp, name)` or a one-kernel ModuleOp) on `device`.
+
+    numpy arrays are passed in; those the kernel may write are copied back. `sarek.Vector`s stay on the
+    device. `grid` (blocks) and `block` (threads per block) are an int or a 1-3 tuple.
+    """
+    from sarek.runtime.core import resolve_kernel
+
+    module, name = resolve_kernel(kernel)
+    dev = get_device(device)
+    dev.launch(module, name, list(args), grid, block)

@@ -1,0 +1,444 @@
+"""Devices, kernel parameter specs, argument checking and the generic launch path.
+
+A `Device` runs a kernel of a sarek module on numpy arrays, `sarek.Vector`s and scalars. The base class
+does everything that is the same on every device (parameter specs from the IR, argument checks with clear
+errors, grid/block normalisation and limits, copy-back of the vectors the kernel may write); subclasses
+implement buffers (`_alloc`, `_upload`, `_download`) and `_run`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType, ModuleOp
+from xdsl.ir import Attribute
+
+from sarek.diagnostics import SarekError
+
+
+class LaunchError(SarekError):
+    """A launch the runtime refuses (bad arguments, grid/block beyond limits, unknown device)."""
+
+
+class DeviceError(SarekError):
+    """A device failed to compile or run a kernel (the toolchain's message is included)."""
+
+
+# ------------------------------------------------------------------------------------------------ types
+
+_SCALARS: dict[tuple[str, int], np.dtype[Any]] = {
+    ("i", 1): np.dtype(np.bool_),
+    ("i", 8): np.dtype(np.uint8),
+    ("i", 32): np.dtype(np.int32),
+    ("i", 64): np.dtype(np.int64),
+    ("f", 16): np.dtype(np.float16),
+    ("f", 32): np.dtype(np.float32),
+    ("f", 64): np.dtype(np.float64),
+}
+
+
+def scalar_dtype(t: Attribute) -> np.dtype[Any] | None:
+    if isinstance(t, IntegerType):
+        return _SCALARS.get(("i", t.width.data))
+    if isinstance(t, Float16Type):
+        return _SCALARS[("f", 16)]
+    if isinstance(t, Float32Type):
+        return _SCALARS[("f", 32)]
+    if isinstance(t, Float64Type):
+        return _SCALARS[("f", 64)]
+    return None
+
+
+def element_dtype(module: ModuleOp, t: Attribute) -> np.dtype[Any]:
+    """numpy dtype of a scalar, record or variant element (records/variants: the aligned layout)."""
+    d = scalar_dtype(t)
+    if d is not None:
+        return d
+    from sarek.dialect.sarek import RecordType, VariantType
+
+    if isinstance(t, RecordType | VariantType):
+        try:
+            from sarek.analysis.layout import numpy_dtype
+        except ImportError as e:  # pragma: no cover - the layout analysis ships with sarek
+            raise LaunchError(f"no aligned layout available for {t}: {e}") from e
+        return np.dtype(numpy_dtype(module, t))
+    raise LaunchError(f"type {t} cannot be passed to a kernel")
+
+
+# ------------------------------------------------------------------------------------------------ kernel specs
+
+
+@dataclass(frozen=True)
+class Param:
+    index: int
+    name: str
+    type: Attribute
+    kind: str  # "vec" | "scalar" | "record" (records and variants passed by value)
+    dtype: np.dtype[Any]
+    written: bool = False
+
+    @property
+    def is_vec(self) -> bool:
+        return self.kind == "vec"
+
+
+@dataclass
+class KernelSpec:
+    module: ModuleOp
+    name: str
+    params: list[Param]
+    ir_hash: str
+    cache: dict[str, Any] = field(default_factory=dict)  # per-device compiled objects
+
+    @property
+    def signature(self) -> str:
+        return f"{self.name}({', '.join(p.name for p in self.params)})"
+
+
+_SPECS: weakref.WeakKeyDictionary[ModuleOp, dict[str, KernelSpec]] = weakref.WeakKeyDictionary()
+
+
+def module_hash(module: ModuleOp) -> str:
+    from sarek.tools.ir import print_module
+
+    return hashlib.sha256(print_module(module, generic=True).encode()).hexdigest()
+
+
+def kernel_names(module: ModuleOp) -> list[str]:
+    from sarek.dialect.sarek import KernelOp
+
+    return [op.sym_name.data for op in module.ops if isinstance(op, KernelOp)]
+
+
+def kernel_spec(module: ModuleOp, name: str) -> KernelSpec:
+    """Parameter spec of kernel `name` (computed once per module object; modules are not changed after)."""
+    from sarek.dialect.sarek import KernelOp, RecordType, VariantType, VecType
+    from sarek.runtime.effects import written_params
+
+    per = _SPECS.setdefault(module, {})
+    if name in per:
+        return per[name]
+    k = next((op for op in module.ops if isinstance(op, KernelOp) and op.sym_name.data == name), None)
+    if k is None:
+        known = ", ".join(kernel_names(module)) or "none"
+        raise LaunchError(f"no kernel '{name}' in the module (kernels: {known})")
+    written = written_params(module, name)
+    params: list[Param] = []
+    for i, (pname, arg) in enumerate(k.params):
+        t = arg.type
+        if isinstance(t, VecType):
+            params.append(Param(i, pname, t, "vec", element_dtype(module, t.element_type), i in written))
+        elif isinstance(t, RecordType | VariantType):
+            params.append(Param(i, pname, t, "record", element_dtype(module, t)))
+        else:
+            params.append(Param(i, pname, t, "scalar", element_dtype(module, t)))
+    spec = KernelSpec(module, name, params, module_hash(module))
+    per[name] = spec
+    return spec
+
+
+def resolve_kernel(kernel: Any) -> tuple[ModuleOp, str]:
+    """A front-end kernel (`.module`, `.name`), a `(ModuleOp, name)` pair or a ModuleOp with one kernel."""
+    if isinstance(kernel, tuple) and len(kernel) == 2 and isinstance(kernel[0], ModuleOp):  # pyright: ignore
+        return kernel[0], str(kernel[1])  # pyright: ignore
+    if isinstance(kernel, ModuleOp):
+        names = kernel_names(kernel)
+        if len(names) != 1:
+            raise LaunchError(f"the module has {len(names)} kernels ({', '.join(names) or 'none'}); "
+                              "pass (module, kernel_name)")
+        return kernel, names[0]
+    module = getattr(kernel, "module", None)
+    name = getattr(kernel, "name", None)
+    if isinstance(module, ModuleOp) and isinstance(name, str):
+        return module, name
+    raise LaunchError(f"cannot launch {kernel!r}: expected a sarek kernel, (ModuleOp, name) or a ModuleOp")
+
+
+# ------------------------------------------------------------------------------------------------ arguments
+
+
+def _type_text(p: Param) -> str:
+    if p.kind == "vec":
+        return f"a vector of {_dtype_text(p.dtype)}"
+    if p.kind == "record":
+        return f"a {p.type} value"
+    return f"a {_dtype_text(p.dtype)} scalar"
+
+
+def _dtype_text(d: np.dtype[Any]) -> str:
+    return str(d) if d.fields is None else f"structured dtype {d}"
+
+
+def _describe(a: Any) -> str:
+    from sarek.runtime.vector import Vector
+
+    if isinstance(a, Vector):
+        return f"a sarek.Vector of {_dtype_text(a.dtype)}"
+    if isinstance(a, np.ndarray):
+        return f"an array of {_dtype_text(a.dtype)} with shape {a.shape}"  # pyright: ignore
+    return f"{type(a).__name__} {a!r}"
+
+
+def same_layout(a: np.dtype[Any], b: np.dtype[Any]) -> bool:
+    """Structured dtypes agree when sizes and (offset, base type) of every field agree, names aside."""
+    if a == b:
+        return True
+    if a.fields is None or b.fields is None or a.itemsize != b.itemsize:
+        return False
+    fa = sorted((off, dt.str) for dt, off, *_ in a.fields.values())
+    fb = sorted((off, dt.str) for dt, off, *_ in b.fields.values())
+    return fa == fb
+
+
+def check_args(spec: KernelSpec, args: Sequence[Any]) -> list[Any]:
+    """Checks `args` against the kernel's parameters; returns them normalised (numpy scalars for scalars,
+    1-element structured arrays for records, arrays/Vectors untouched)."""
+    from sarek.runtime.vector import Vector
+
+    if len(args) != len(spec.params):
+        raise LaunchError(f"kernel {spec.signature} takes {len(spec.params)} argument(s), {len(args)} given")
+    out: list[Any] = []
+    for p, a in zip(spec.params, args):
+        where = f"kernel {spec.name}: argument '{p.name}' (#{p.index + 1})"
+        if p.kind == "vec":
+            if isinstance(a, Vector):
+                if not (a.dtype == p.dtype or same_layout(a.dtype, p.dtype)):
+                    raise LaunchError(f"{where} expects {_type_text(p)}, got {_describe(a)}")
+                out.append(a)
+                continue
+            if not isinstance(a, np.ndarray):
+                raise LaunchError(f"{where} expects {_type_text(p)} (a numpy array or sarek.Vector), "
+                                  f"got {_describe(a)}")
+            arr: np.ndarray[Any, Any] = a
+            if arr.ndim == 0:
+                raise LaunchError(f"{where} expects {_type_text(p)}, got a 0-dimensional array (shape ())")
+            if not (arr.dtype == p.dtype or same_layout(arr.dtype, p.dtype)):
+                raise LaunchError(f"{where} expects {_type_text(p)}, got {_describe(a)}")
+            if not arr.flags.c_contiguous:
+                raise LaunchError(f"{where} is not C-contiguous (strides {arr.strides}); pass "
+                                  "np.ascontiguousarray(...) and use that array")
+            if p.written and not arr.flags.writeable:
+                raise LaunchError(f"{where} is written by the kernel but the array is read-only")
+            out.append(arr)
+        elif p.kind == "record":
+            out.append(_record_arg(where, p, a))
+        else:
+            out.append(_scalar_arg(where, p, a))
+    return out
+
+
+def _record_arg(where: str, p: Param, a: Any) -> np.ndarray[Any, Any]:
+    if isinstance(a, np.ndarray) and a.dtype.fields is not None:
+        if a.size != 1:
+            raise LaunchError(f"{where} expects {_type_text(p)}, got an array of shape {a.shape}")  # pyright: ignore
+        if not same_layout(a.dtype, p.dtype):  # pyright: ignore
+            raise LaunchError(f"{where} expects {_type_text(p)} (dtype {p.dtype}), got {_describe(a)}")
+        return np.ascontiguousarray(a.reshape(1)).view(p.dtype)  # pyright: ignore
+    if isinstance(a, np.void) and a.dtype.fields is not None:
+        if not same_layout(a.dtype, p.dtype):
+            raise LaunchError(f"{where} expects {_type_text(p)} (dtype {p.dtype}), got {_describe(a)}")
+        return np.frombuffer(a.tobytes(), dtype=p.dtype).copy()
+    try:  # a tuple of field values, or a front-end value with a pack()
+        pack = getattr(type(a), "pack", None)
+        if pack is not None:
+            arr = np.asarray(pack([a]))
+            if same_layout(arr.dtype, p.dtype):
+                return np.ascontiguousarray(arr.reshape(1)).view(p.dtype)
+        if isinstance(a, tuple):
+            return np.array([a], dtype=p.dtype)
+    except (TypeError, ValueError) as e:
+        raise LaunchError(f"{where} expects {_type_text(p)}, got {_describe(a)}: {e}") from e
+    raise LaunchError(f"{where} expects {_type_text(p)} (a 1-element array of dtype {p.dtype}), got {_describe(a)}")
+
+
+def _scalar_arg(where: str, p: Param, a: Any) -> Any:
+    d = p.dtype
+    if isinstance(a, np.ndarray):
+        if a.size != 1 or a.ndim > 1:
+            raise LaunchError(f"{where} expects {_type_text(p)}, got an array with shape {a.shape}")  # pyright: ignore
+        a = a.reshape(()).item() if a.dtype.kind in "biuf" else a  # pyright: ignore
+    if isinstance(a, np.generic):
+        if d.kind == "b" and a.dtype.kind != "b":
+            raise LaunchError(f"{where} expects a bool, got {_describe(a)}")
+        if d.kind in "iu" and a.dtype.kind not in "biu":
+            raise LaunchError(f"{where} expects {_type_text(p)}, got {_describe(a)}")
+        if d.kind == "f" and a.dtype.kind not in "biuf":
+            raise LaunchError(f"{where} expects {_type_text(p)}, got {_describe(a)}")
+        a = a.item()
+    if d.kind == "b":
+        if not isinstance(a, bool | int) or (isinstance(a, int) and a not in (0, 1)):
+            raise LaunchError(f"{where} expects a bool, got {_describe(a)}")
+        return np.bool_(a)
+    if d.kind in "iu":
+        if isinstance(a, float) or not isinstance(a, int):
+            raise LaunchError(f"{where} expects {_type_text(p)}, got {_describe(a)}")
+        info = np.iinfo(d)
+        if not info.min <= a <= info.max:
+            raise LaunchError(f"{where}: {a} does not fit in {d}")
+        return d.type(a)
+    if d.kind == "f":
+        if not isinstance(a, int | float):
+            raise LaunchError(f"{where} expects {_type_text(p)}, got {_describe(a)}")
+        return d.type(a)
+    raise LaunchError(f"{where}: cannot pass {_describe(a)}")  # pragma: no cover
+
+
+Dim3 = tuple[int, int, int]
+
+
+def dim3(v: Any, what: str) -> Dim3:
+    """An int or a 1-3 tuple of positive ints -> a 3-tuple."""
+    if isinstance(v, int | np.integer) and not isinstance(v, bool):
+        t = [int(v)]
+    elif isinstance(v, tuple | list) and 1 <= len(v) <= 3 and all(  # pyright: ignore
+            isinstance(x, int | np.integer) and not isinstance(x, bool) for x in v):  # pyright: ignore
+        t = [int(x) for x in v]  # pyright: ignore
+    else:
+        raise LaunchError(f"{what} must be an int or a tuple of 1 to 3 ints, got {v!r}")
+    if any(x < 1 for x in t):
+        raise LaunchError(f"{what} {tuple(t)} has a dimension below 1")
+    t += [1] * (3 - len(t))
+    return (t[0], t[1], t[2])
+
+
+# ------------------------------------------------------------------------------------------------ devices
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_threads_per_block: int = 1024
+    max_block: Dim3 = (1024, 1024, 64)
+    max_grid: Dim3 = (2**31 - 1, 65535, 65535)
+    max_global: int = 2**31 - 1  # total threads per dimension (ids are i32)
+
+
+class Device:
+    """A place kernels run. Subclasses: InterpDevice, OpenCLDevice, CudaDevice (and ptx/vulkan providers)."""
+
+    name: str = "?"
+    kind: str = "?"  # interp | opencl | cuda | ptx | vulkan
+    #: target language compiled for this device (None: runs the IR)
+    target: str | None = None
+
+    def __repr__(self) -> str:
+        return f"<sarek device {self.name}: {self.description}>"
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def description(self) -> str:
+        return self.kind
+
+    @property
+    def limits(self) -> Limits:
+        return Limits()
+
+    # -- the public entry point
+
+    def launch(self, module: ModuleOp, kernel: str, args: Sequence[Any], grid: Any = 1, block: Any = 1) -> None:
+        spec = kernel_spec(module, kernel)
+        values = check_args(spec, args)
+        g, b = dim3(grid, "grid"), dim3(block, "block")
+        self.check_dims(spec, g, b)
+        self._launch(spec, values, g, b)
+
+    def check_dims(self, spec: KernelSpec, grid: Dim3, block: Dim3) -> None:
+        lim = self.limits
+        threads = block[0] * block[1] * block[2]
+        if threads > lim.max_threads_per_block:
+            raise LaunchError(f"kernel {spec.name}: block {block} has {threads} threads; device {self.name} "
+                              f"allows at most {lim.max_threads_per_block} per block")
+        for d, (x, m) in enumerate(zip(block, lim.max_block)):
+            if x > m:
+                raise LaunchError(f"kernel {spec.name}: block {block} exceeds device {self.name}'s limit "
+                                  f"{lim.max_block} in dimension {'xyz'[d]}")
+        for d, (x, m) in enumerate(zip(grid, lim.max_grid)):
+            if x > m:
+                raise LaunchError(f"kernel {spec.name}: grid {grid} exceeds device {self.name}'s limit "
+                                  f"{lim.max_grid} in dimension {'xyz'[d]}")
+        for d in range(3):
+            if grid[d] * block[d] > lim.max_global:
+                raise LaunchError(f"kernel {spec.name}: grid {grid} x block {block} gives more than "
+                                  f"{lim.max_global} threads in dimension {'xyz'[d]} (thread ids are i32)")
+
+    def _launch(self, spec: KernelSpec, args: list[Any], grid: Dim3, block: Dim3) -> None:
+        raise NotImplementedError
+
+    # -- buffers (devices with their own memory)
+
+    def _alloc(self, nbytes: int) -> Any:
+        raise NotImplementedError
+
+    def _upload(self, buf: Any, host: np.ndarray[Any, Any]) -> None:
+        raise NotImplementedError
+
+    def _download(self, buf: Any, host: np.ndarray[Any, Any]) -> None:
+        raise NotImplementedError
+
+    def _free(self, buf: Any) -> None:
+        pass
+
+    def synchronize(self) -> None:
+        pass
+
+    def source(self, module: ModuleOp, kernel: str) -> str | None:
+        """The generated source this device compiles (None for the interpreter)."""
+        return None
+
+
+class BufferDevice(Device):
+    """A device with its own memory: arrays are uploaded for the launch and written ones copied back;
+    `sarek.Vector`s stay resident and move only when another place needs them."""
+
+    def _launch(self, spec: KernelSpec, args: list[Any], grid: Dim3, block: Dim3) -> None:
+        from sarek.runtime.vector import Vector
+
+        bound: list[Any] = []
+        temps: list[tuple[Param, Any, np.ndarray[Any, Any]]] = []
+        try:
+            for p, a in zip(spec.params, args):
+                if p.kind != "vec":
+                    bound.append(a)
+                elif isinstance(a, Vector):
+                    bound.append((a.device_buffer(self), a.size))
+                else:
+                    dev_arr = to_device_layout(a)
+                    buf = self._alloc(max(dev_arr.nbytes, 1))
+                    temps.append((p, buf, a))
+                    if a.nbytes:
+                        self._upload(buf, dev_arr)
+                    bound.append((buf, a.size))
+            self._run(spec, bound, grid, block)
+            for p, a in zip(spec.params, args):
+                if p.written and isinstance(a, Vector):
+                    a.mark_written_on(self)
+            for p, buf, host in temps:
+                if p.written and host.nbytes:
+                    download_into(self, buf, host)
+        finally:
+            for _, buf, _ in temps:
+                self._free(buf)
+
+    def _run(self, spec: KernelSpec, bound: list[Any], grid: Dim3, block: Dim3) -> None:
+        """Launch with `bound`: (buffer, length) for vectors, numpy scalars / 1-element structured arrays."""
+        raise NotImplementedError
+
+
+def to_device_layout(host: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """Device memory holds bool elements as int (the aligned layout's i1); everything else as is."""
+    return host.astype(np.int32) if host.dtype == np.bool_ else host
+
+
+def download_into(dev: Device, buf: Any, host: np.ndarray[Any, Any]) -> None:
+    if host.dtype == np.bool_:
+        tmp = np.empty(host.shape, np.int32)
+        dev._download(buf, tmp)  # pyright: ignore[reportPrivateUsage]
+        host[...] = tmp != 0
+    else:
+        dev._download(buf, host)  # pyright: ignore[reportPrivateUsage]

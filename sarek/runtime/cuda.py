@@ -1,0 +1,250 @@
+"""CUDA devices: CUDA C compiled by NVRTC to a cubin, loaded and launched with the driver API, all through
+NVIDIA's cuda-python (`cuda.bindings.driver`, `cuda.bindings.nvrtc`). `cuda:<n>` is device n.
+
+Arguments follow the C-family convention: each vector is its device pointer followed by an `int` length;
+scalars by value; records and variants as bytes of the aligned layout.
+
+`CudaDevice` is meant to be subclassed: the PTX device overrides `_image(spec)` (PTX text instead of the
+cubin from NVRTC) and keeps buffers, limits and launch.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from sarek.runtime import cache
+from sarek.runtime.core import BufferDevice, DeviceError, Dim3, KernelSpec, LaunchError, Limits
+
+
+def _driver() -> Any:
+    from cuda.bindings import driver
+
+    return driver
+
+
+def check(result: Any, what: str) -> Any:
+    """Unpack a cuda-python result tuple, raising DeviceError with the driver's text on failure."""
+    if isinstance(result, tuple):
+        err, rest = result[0], result[1:]
+    else:
+        err, rest = result, ()
+    if int(err) != 0:
+        msg = str(err)
+        try:
+            d = _driver()
+            if isinstance(err, d.CUresult):
+                e2, s = d.cuGetErrorString(err)
+                if int(e2) == 0 and s:
+                    msg = f"{err.name}: {s.decode()}"
+        except Exception:
+            pass
+        raise DeviceError(f"{what} failed: {msg}", backend="cuda")
+    if not rest:
+        return None
+    return rest[0] if len(rest) == 1 else rest
+
+
+def cuda_devices() -> list[CudaDevice]:
+    try:
+        d = _driver()
+    except ImportError as e:
+        raise RuntimeError(f"cuda-python (cuda.bindings) is not installed ({e})") from e
+    try:
+        err = d.cuInit(0)[0]
+    except RuntimeError as e:  # no libcuda.so: no NVIDIA driver
+        raise RuntimeError(f"no NVIDIA driver ({e})") from e
+    if int(err) != 0:
+        raise RuntimeError(f"cuInit failed: {err}")
+    n = check(d.cuDeviceGetCount(), "cuDeviceGetCount")
+    return [CudaDevice(i) for i in range(n)]
+
+
+def cuda_include_dirs() -> list[str]:
+    dirs: list[str] = []
+    for env in ("CUDA_HOME", "CUDA_PATH"):
+        v = os.environ.get(env)
+        if v:
+            dirs.append(os.path.join(v, "include"))
+    dirs.append("/usr/local/cuda/include")
+    try:  # headers shipped in pip wheels (nvidia-cuda-runtime / cuda-toolkit)
+        import nvidia  # type: ignore
+
+        for base in getattr(nvidia, "__path__", []):
+            for sub in ("cuda_runtime/include", "cu13/include", "cuda_nvrtc/include"):
+                dirs.append(os.path.join(base, sub))
+    except ImportError:
+        pass
+    return [d for d in dict.fromkeys(dirs) if os.path.isfile(os.path.join(d, "cuda_fp16.h"))]
+
+
+def nvrtc_version() -> str:
+    from cuda.bindings import nvrtc
+
+    r = nvrtc.nvrtcVersion()
+    return f"{r[1]}.{r[2]}"
+
+
+def nvrtc_compile(source: str, arch: str, name: str = "kernel.cu", output: str = "cubin") -> bytes:
+    """CUDA C -> cubin (or PTX) with NVRTC; cached by source + arch + NVRTC version. Errors carry the log."""
+    from cuda.bindings import nvrtc
+
+    incs = cuda_include_dirs()
+    opts = [f"--gpu-architecture={arch}", "-default-device", "--std=c++17"] + [f"-I{d}" for d in incs]
+
+    def build() -> bytes:
+        err, prog = nvrtc.nvrtcCreateProgram(source.encode(), name.encode(), 0, [], [])
+        if int(err) != 0:
+            raise DeviceError(f"nvrtcCreateProgram failed: {err}", backend="cuda")
+        try:
+            res = nvrtc.nvrtcCompileProgram(prog, len(opts), [o.encode() for o in opts])[0]
+            _, n = nvrtc.nvrtcGetProgramLogSize(prog)
+            log = b" " * n
+            nvrtc.nvrtcGetProgramLog(prog, log)
+            if int(res) != 0:
+                text = log.rstrip(b"\x00").decode(errors="replace")
+                raise DeviceError(f"NVRTC ({arch}) could not compile the CUDA source:\n{text}", backend="cuda")
+            if output == "ptx":
+                _, n = nvrtc.nvrtcGetPTXSize(prog)
+                out = b" " * n
+                nvrtc.nvrtcGetPTX(prog, out)
+            else:
+                _, n = nvrtc.nvrtcGetCUBINSize(prog)
+                out = b" " * n
+                nvrtc.nvrtcGetCUBIN(prog, out)
+            return out
+        finally:
+            nvrtc.nvrtcDestroyProgram(prog)
+
+    key = cache.make_key("nvrtc", source, arch, output, nvrtc_version(), " ".join(opts))
+    return cache.get_or_build(f"nvrtc-{output}", key, build)
+
+
+class CudaDevice(BufferDevice):
+    kind = "cuda"
+    target = "cuda"
+
+    def __init__(self, index: int):
+        d = _driver()
+        self.index = index
+        self.name = f"{self.kind}:{index}"
+        self.dev = check(d.cuDeviceGet(index), "cuDeviceGet")
+        self._ctx: Any = None
+        A = d.CUdevice_attribute
+
+        def attr(a: Any) -> int:
+            return int(check(d.cuDeviceGetAttribute(a, self.dev), "cuDeviceGetAttribute"))
+
+        self.cc = (attr(A.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+                   attr(A.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR))
+        self._limits = Limits(
+            max_threads_per_block=attr(A.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK),
+            max_block=(attr(A.CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X), attr(A.CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y),
+                       attr(A.CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z)),
+            max_grid=(attr(A.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X), attr(A.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y),
+                      attr(A.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)),
+        )
+        raw = check(d.cuDeviceGetName(256, self.dev), "cuDeviceGetName")
+        self.device_name = bytes(raw).split(b"\x00")[0].decode(errors="replace")
+
+    @property
+    def arch(self) -> str:
+        return f"sm_{self.cc[0]}{self.cc[1]}"
+
+    @property
+    def description(self) -> str:
+        return f"{self.device_name} ({self.arch}, CUDA C via NVRTC {nvrtc_version()})"
+
+    @property
+    def limits(self) -> Limits:
+        return self._limits
+
+    def activate(self) -> None:
+        d = _driver()
+        if self._ctx is None:
+            self._ctx = check(d.cuDevicePrimaryCtxRetain(self.dev), "cuDevicePrimaryCtxRetain")
+        check(d.cuCtxSetCurrent(self._ctx), "cuCtxSetCurrent")
+
+    # -- buffers
+
+    def _alloc(self, nbytes: int) -> Any:
+        self.activate()
+        return check(_driver().cuMemAlloc(nbytes), "cuMemAlloc")
+
+    def _upload(self, buf: Any, host: np.ndarray[Any, Any]) -> None:
+        self.activate()
+        check(_driver().cuMemcpyHtoD(buf, host.ctypes.data, host.nbytes), "cuMemcpyHtoD")
+
+    def _download(self, buf: Any, host: np.ndarray[Any, Any]) -> None:
+        self.activate()
+        check(_driver().cuMemcpyDtoH(host.ctypes.data, buf, host.nbytes), "cuMemcpyDtoH")
+
+    def _free(self, buf: Any) -> None:
+        try:
+            self.activate()
+            _driver().cuMemFree(buf)
+        except Exception:
+            pass
+
+    def synchronize(self) -> None:
+        if self._ctx is not None:
+            self.activate()
+            check(_driver().cuCtxSynchronize(), "cuCtxSynchronize")
+
+    # -- compile
+
+    def source(self, module: Any, kernel: str) -> str:
+        from sarek.runtime.core import kernel_spec
+        from sarek.runtime.opencl import generated_source
+
+        return generated_source(kernel_spec(module, kernel), self.target or "cuda")
+
+    def _image(self, spec: KernelSpec) -> bytes:
+        """The module image to load: a cubin compiled by NVRTC from the generated CUDA C."""
+        from sarek.runtime.opencl import generated_source
+
+        return nvrtc_compile(generated_source(spec, "cuda"), self.arch, f"{spec.name}.cu")
+
+    def _function(self, spec: KernelSpec) -> Any:
+        key = f"{self.kind}-function:{self.index}"
+        if key in spec.cache:
+            return spec.cache[key]
+        d = _driver()
+        image = self._image(spec)
+        self.activate()
+        buf = np.frombuffer(image + (b"\x00" if not image.endswith(b"\x00") else b""), dtype=np.uint8)
+        mod = check(d.cuModuleLoadData(buf.ctypes.data), f"loading the {self.kind} module of '{spec.name}'")
+        err, fn = d.cuModuleGetFunction(mod, spec.name.encode())
+        if int(err) != 0:
+            raise DeviceError(f"kernel '{spec.name}' not found in the compiled module ({err}); the generated "
+                              "source must declare it extern \"C\"", backend=self.kind)
+        spec.cache[key] = (fn, mod, buf)
+        return spec.cache[key]
+
+    # -- launch
+
+    def _run(self, spec: KernelSpec, bound: list[Any], grid: Dim3, block: Dim3) -> None:
+        d = _driver()
+        fn = self._function(spec)[0]
+        A = d.CUfunction_attribute
+        fmax = int(check(d.cuFuncGetAttribute(A.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn), "cuFuncGetAttribute"))
+        if block[0] * block[1] * block[2] > fmax:
+            raise LaunchError(f"kernel {spec.name}: block {block} has {block[0] * block[1] * block[2]} threads; "
+                              f"this kernel allows at most {fmax} per block on {self.name}")
+        storage: list[np.ndarray[Any, Any]] = []
+        for p, a in zip(spec.params, bound):
+            if p.kind == "vec":
+                buf, n = a
+                storage.append(np.array([int(buf)], dtype=np.uint64))
+                storage.append(np.array([n], dtype=np.int32))
+            elif p.kind == "record":
+                storage.append(np.ascontiguousarray(a))
+            else:
+                storage.append(np.array([a], dtype=p.dtype))
+        ptrs = np.array([s.ctypes.data for s in storage], dtype=np.uint64)
+        self.activate()
+        check(d.cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0, 0,
+                               ptrs.ctypes.data, 0), f"launching kernel '{spec.name}' on {self.name}")
+        check(d.cuCtxSynchronize(), f"running kernel '{spec.name}' on {self.name}")

@@ -1,0 +1,43 @@
+"""The interpreter as a device: `interp` (fast executor) and `interp-ref` (reference executor)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sarek.runtime.core import Device, Dim3, KernelSpec, Limits
+
+
+class InterpDevice(Device):
+    kind = "interp"
+    target = None
+
+    def __init__(self, executor: str = "fast", warp_size: int = 32):
+        self.executor = executor
+        self.warp_size = warp_size
+        self.name = "interp" if executor == "fast" else "interp-ref"
+
+    @property
+    def description(self) -> str:
+        return f"sarek interpreter, {self.executor} executor (CPU)"
+
+    @property
+    def limits(self) -> Limits:
+        return Limits(max_threads_per_block=1024, max_block=(1024, 1024, 64))
+
+    def _launch(self, spec: KernelSpec, args: list[Any], grid: Dim3, block: Dim3) -> None:
+        from sarek.interp import run
+        from sarek.runtime.vector import Vector
+
+        values: list[Any] = []
+        for p, a in zip(spec.params, args):
+            if p.kind == "vec":
+                arr = a.host_array_for_write() if isinstance(a, Vector) else a
+                values.append(arr.reshape(-1))
+            elif p.kind == "record":
+                values.append(a[0])
+            else:
+                values.append(a)
+        run(spec.module, spec.name, values, grid, block, executor=self.executor, warp_size=self.warp_size)
+        for p, a in zip(spec.params, args):
+            if p.written and isinstance(a, Vector):
+                a.mark_written_on_host()

@@ -1,0 +1,214 @@
+"""OpenCL devices through pyopencl: pocl on the CPU, NVIDIA OpenCL on the GPU machine, any other ICD.
+
+Each (platform, device) pair is `opencl:<n>`; GPUs come first, then the rest in platform order. A platform
+listed twice (the Debian pocl and the pip wheel's pocl) is kept once. `SAREK_OPENCL_PLATFORM=substring`
+keeps only the platforms whose name contains it.
+
+Kernels: the OpenCL C from `sarek.targets.emit_source(module, "opencl")` (cached), built per device (the
+binary is cached too). Arguments follow the C-family convention: each vector is its buffer followed by an
+`int` length; scalars by value (bool as int); records and variants as bytes of the aligned layout.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from sarek.runtime import cache
+from sarek.runtime.core import BufferDevice, DeviceError, Dim3, KernelSpec, LaunchError, Limits
+
+
+def _platform_pairs() -> list[tuple[Any, Any]]:
+    import pyopencl as cl
+
+    try:
+        platforms = cl.get_platforms()
+    except cl.Error:  # no ICD at all
+        return []
+    want = os.environ.get("SAREK_OPENCL_PLATFORM", "").lower()
+    seen: set[tuple[str, str]] = set()
+    pairs: list[tuple[Any, Any]] = []
+    for plat in platforms:
+        key = (plat.name, plat.version)
+        if key in seen or (want and want not in plat.name.lower()):
+            continue
+        seen.add(key)
+        try:
+            devs = plat.get_devices()
+        except cl.Error:
+            continue
+        pairs += [(plat, d) for d in devs]
+    gpus = [pd for pd in pairs if pd[1].type & cl.device_type.GPU]
+    return gpus + [pd for pd in pairs if not pd[1].type & cl.device_type.GPU]
+
+
+def opencl_devices() -> list[OpenCLDevice]:
+    try:
+        import pyopencl  # noqa: F401
+    except ImportError as e:
+        raise RuntimeError(f"pyopencl is not installed ({e})") from e
+    return [OpenCLDevice(i, plat, dev) for i, (plat, dev) in enumerate(_platform_pairs())]
+
+
+class OpenCLDevice(BufferDevice):
+    kind = "opencl"
+    target = "opencl"
+
+    def __init__(self, index: int, platform: Any, device: Any):
+        self.index = index
+        self.name = f"opencl:{index}"
+        self.platform = platform
+        self.device = device
+        self._ctx: Any = None
+        self._queue: Any = None
+
+    @property
+    def description(self) -> str:
+        return f"{self.device.name.strip()} ({self.platform.name.strip()}, {self.device.version.strip()})"
+
+    @property
+    def is_pocl(self) -> bool:
+        return "portable computing language" in self.platform.name.lower() or "pocl" in self.platform.name.lower()
+
+    @property
+    def limits(self) -> Limits:
+        sizes = list(self.device.max_work_item_sizes)[:3] + [1, 1, 1]
+        return Limits(max_threads_per_block=int(self.device.max_work_group_size),
+                      max_block=(int(sizes[0]), int(sizes[1]), int(sizes[2])))
+
+    def extensions(self) -> set[str]:
+        return set(self.device.extensions.split())
+
+    @property
+    def context(self) -> Any:
+        if self._ctx is None:
+            import pyopencl as cl
+
+            self._ctx = cl.Context([self.device])
+            self._queue = cl.CommandQueue(self._ctx, self.device)
+        return self._ctx
+
+    @property
+    def queue(self) -> Any:
+        _ = self.context
+        return self._queue
+
+    # -- buffers
+
+    def _alloc(self, nbytes: int) -> Any:
+        import pyopencl as cl
+
+        return cl.Buffer(self.context, cl.mem_flags.READ_WRITE, size=nbytes)
+
+    def _upload(self, buf: Any, host: np.ndarray[Any, Any]) -> None:
+        import pyopencl as cl
+
+        cl.enqueue_copy(self.queue, buf, host, is_blocking=True)
+
+    def _download(self, buf: Any, host: np.ndarray[Any, Any]) -> None:
+        import pyopencl as cl
+
+        cl.enqueue_copy(self.queue, host, buf, is_blocking=True)
+
+    def _free(self, buf: Any) -> None:
+        try:
+            buf.release()
+        except Exception:
+            pass
+
+    def synchronize(self) -> None:
+        if self._queue is not None:
+            self._queue.finish()
+
+    # -- compile
+
+    def source(self, module: Any, kernel: str) -> str:
+        from sarek.runtime.core import kernel_spec
+
+        return generated_source(kernel_spec(module, kernel), "opencl")
+
+    def _program(self, spec: KernelSpec) -> Any:
+        key = f"opencl:{id(self)}"
+        if key in spec.cache:
+            return spec.cache[key]
+        import pyopencl as cl
+
+        src = generated_source(spec, "opencl")
+        dev = self.device
+        bkey = cache.make_key("opencl-binary", src, self.platform.name, self.platform.version, dev.name,
+                              dev.version, dev.driver_version, cl.VERSION)
+        prg = None
+        binary = cache.get("opencl-binary", bkey)
+        if binary is not None:
+            try:
+                prg = cl.Program(self.context, [dev], [binary]).build()
+            except Exception:
+                prg = None
+        if prg is None:
+            try:
+                prg = cl.Program(self.context, src).build()
+            except cl.Error as e:
+                raise DeviceError(f"OpenCL build of kernel '{spec.name}' failed on {self.name} "
+                                  f"({self.description}):\n{e}", backend="opencl") from None
+            try:
+                bins = prg.get_info(cl.program_info.BINARIES)
+                if bins and bins[0]:
+                    cache.put("opencl-binary", bkey, bytes(bins[0]))
+            except Exception:
+                pass
+        spec.cache[key] = prg
+        return prg
+
+    def _kernel(self, spec: KernelSpec) -> Any:
+        key = f"opencl-kernel:{id(self)}"
+        if key not in spec.cache:
+            prg = self._program(spec)
+            names = [k.function_name for k in prg.all_kernels()]
+            name = spec.name if spec.name in names else (names[0] if len(names) == 1 else None)
+            if name is None:
+                raise DeviceError(f"kernel '{spec.name}' not found in the OpenCL program (it has: "
+                                  f"{', '.join(names)})", backend="opencl")
+            spec.cache[key] = getattr(prg, name)
+        return spec.cache[key]
+
+    # -- launch
+
+    def _run(self, spec: KernelSpec, bound: list[Any], grid: Dim3, block: Dim3) -> None:
+        import pyopencl as cl
+
+        k = self._kernel(spec)
+        wg = k.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, self.device)
+        if block[0] * block[1] * block[2] > wg:
+            raise LaunchError(f"kernel {spec.name}: block {block} has {block[0] * block[1] * block[2]} threads; "
+                              f"this kernel allows at most {wg} per work-group on {self.name}")
+        cargs: list[Any] = []
+        for p, a in zip(spec.params, bound):
+            if p.kind == "vec":
+                buf, n = a
+                cargs += [buf, np.int32(n)]
+            elif p.kind == "record":
+                cargs.append(np.ascontiguousarray(a))
+            elif p.dtype.kind == "b":
+                cargs.append(np.int32(bool(a)))
+            else:
+                cargs.append(a)
+        k.set_args(*cargs)
+        gsize = tuple(g * b for g, b in zip(grid, block))
+        try:
+            cl.enqueue_nd_range_kernel(self.queue, k, gsize, block)
+            self.queue.finish()
+        except cl.Error as e:
+            raise DeviceError(f"OpenCL launch of kernel '{spec.name}' failed on {self.name}: {e}",
+                              backend="opencl") from None
+
+
+def generated_source(spec: KernelSpec, target: str) -> str:
+    """The target source of the spec's module, through the compile cache."""
+    from sarek.targets import emit_source
+
+    override = spec.cache.get(f"source:{target}")  # set by tests or tools that bring their own source
+    if override is not None:
+        return override
+    return cache.source_for(spec.ir_hash, target, lambda: emit_source(spec.module, target))

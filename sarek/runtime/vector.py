@@ -1,0 +1,174 @@
+"""`sarek.Vector`: a 1-D array that can stay resident on devices between launches.
+
+The data lives in up to several places (the host and any devices); a place is *valid* when it holds the
+latest data. Launching on device D uploads only when D's copy is stale; a kernel that may write the vector
+makes D the only valid place; reading on the host (`to_numpy()`, indexing, `np.asarray`) downloads once.
+Host writes go through `v[i] = x`, `v.copy_from(array)` or `with v.host() as a:`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from sarek.runtime.core import BufferDevice, Device
+
+
+class Vector:
+    def __init__(self, data: Any, dtype: Any = None):
+        """`Vector(array)` copies a numpy array (flattened); `Vector(n, dtype)` makes n zeros."""
+        if isinstance(data, int | np.integer) and not isinstance(data, bool):
+            if dtype is None:
+                raise TypeError("Vector(n, dtype): give the element dtype")
+            arr = np.zeros(int(data), dtype=_dtype(dtype))
+        else:
+            arr = np.array(data, dtype=_dtype(dtype) if dtype is not None else None, copy=True, order="C")
+            if arr.ndim != 1:
+                arr = arr.reshape(-1)
+        self._host: np.ndarray[Any, Any] = arr
+        self._host_valid = True
+        self._buffers: dict[int, tuple[BufferDevice, Any]] = {}  # id(device) -> (device, buffer)
+        self._valid: set[int] = set()  # ids of devices holding the latest data
+        #: number of host<->device transfers so far (tests and benchmarks read it)
+        self.transfers = 0
+
+    # -- properties
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        return self._host.dtype
+
+    @property
+    def size(self) -> int:
+        return int(self._host.size)
+
+    @property
+    def shape(self) -> tuple[int]:
+        return (self.size,)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self._host.nbytes)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __repr__(self) -> str:
+        where = (["host"] if self._host_valid else []) + [d.name for i, (d, _) in self._buffers.items()
+                                                            if i in self._valid]
+        return f"sarek.Vector({self.size} x {self.dtype}, valid on {', '.join(where)})"
+
+    # -- host access
+
+    def _sync_host(self) -> None:
+        if self._host_valid:
+            return
+        for i in self._valid:
+            dev, buf = self._buffers[i]
+            dev.synchronize()
+            if self.nbytes:
+                from sarek.runtime.core import download_into
+
+                download_into(dev, buf, self._host)
+            self.transfers += 1
+            self._host_valid = True
+            return
+        raise RuntimeError("sarek.Vector has no valid copy")  # pragma: no cover
+
+    def to_numpy(self) -> np.ndarray[Any, Any]:
+        """A copy of the current contents."""
+        self._sync_host()
+        return self._host.copy()
+
+    numpy = to_numpy
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray[Any, Any]:
+        a = self.to_numpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def __getitem__(self, i: Any) -> Any:
+        self._sync_host()
+        r = self._host[i]
+        return r.copy() if isinstance(r, np.ndarray) else r
+
+    def __setitem__(self, i: Any, v: Any) -> None:
+        with self.host() as a:
+            a[i] = v
+
+    def copy_from(self, data: Any) -> None:
+        """Replace the contents (same size) from a host array."""
+        src = np.asarray(data, dtype=self.dtype).reshape(-1)
+        if src.size != self.size:
+            raise ValueError(f"copy_from: {src.size} elements into a Vector of {self.size}")
+        self._host[...] = src
+        self._host_valid = True
+        self._valid.clear()
+
+    @contextmanager
+    def host(self) -> Iterator[np.ndarray[Any, Any]]:
+        """`with v.host() as a:` — the host array, writable; device copies are stale afterwards."""
+        self._sync_host()
+        yield self._host
+        self._valid.clear()
+
+    # -- used by devices
+
+    def host_array_for_write(self) -> np.ndarray[Any, Any]:
+        """The host array, up to date, for a device that runs on the host (the interpreter)."""
+        self._sync_host()
+        return self._host
+
+    def mark_written_on_host(self) -> None:
+        self._host_valid = True
+        self._valid.clear()
+
+    def device_buffer(self, dev: BufferDevice) -> Any:
+        """The buffer on `dev`, uploaded first when stale."""
+        key = id(dev)
+        from sarek.runtime.core import to_device_layout
+
+        if key not in self._buffers:
+            nbytes = self.size * (4 if self.dtype == np.bool_ else self.dtype.itemsize)
+            self._buffers[key] = (dev, dev._alloc(max(nbytes, 1)))  # pyright: ignore[reportPrivateUsage]
+        buf = self._buffers[key][1]
+        if key not in self._valid:
+            self._sync_host()
+            if self.nbytes:
+                dev._upload(buf, to_device_layout(self._host))  # pyright: ignore[reportPrivateUsage]
+            self.transfers += 1
+            self._valid.add(key)
+        return buf
+
+    def mark_written_on(self, dev: Device) -> None:
+        self._valid = {id(dev)}
+        self._host_valid = False
+
+    def release(self, dev: Device | None = None) -> None:
+        """Free device copies (all, or `dev`'s), downloading first if that copy is the only valid one."""
+        self._sync_host()
+        for key in [k for k in self._buffers if dev is None or k == id(dev)]:
+            d, buf = self._buffers.pop(key)
+            self._valid.discard(key)
+            d._free(buf)  # pyright: ignore[reportPrivateUsage]
+
+    def __del__(self) -> None:
+        try:
+            for d, buf in self._buffers.values():
+                d._free(buf)  # pyright: ignore[reportPrivateUsage]
+        except Exception:
+            pass
+
+
+def _dtype(d: Any) -> np.dtype[Any]:
+    """numpy dtypes, sarek scalar types (f32 ...) and record/variant classes with `.dtype`."""
+    try:
+        return np.dtype(d)
+    except TypeError:
+        inner = getattr(d, "dtype", None)
+        if inner is None:
+            raise
+        return np.dtype(inner)

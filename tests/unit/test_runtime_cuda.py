@@ -1,0 +1,38 @@
+"""CUDA: NVRTC compiles here (no driver needed); launching needs an NVIDIA GPU (scripts/gpu_check.py)."""
+
+import pytest
+
+import sarek.runtime as rt
+from sarek.runtime import cache
+
+
+def test_nvrtc_compiles_to_cubin(tmp_path, monkeypatch):
+    pytest.importorskip("cuda.bindings.nvrtc")
+    from sarek.runtime.cuda import nvrtc_compile
+
+    monkeypatch.setenv("SAREK_CACHE_DIR", str(tmp_path))
+    src = 'extern "C" __global__ void k(float* a, int a_len, int n) { int i = threadIdx.x; if (i < n) a[i] += 1.0f; }'
+    cubin = nvrtc_compile(src, "sm_90")
+    assert cubin.startswith(b"\x7fELF")
+    assert nvrtc_compile(src, "sm_90") == cubin  # from the cache
+    assert len(list(cache.entries())) == 1
+    ptx = nvrtc_compile(src, "sm_90", output="ptx")
+    assert b".entry k" in ptx
+
+
+def test_nvrtc_error_carries_log(tmp_path, monkeypatch):
+    pytest.importorskip("cuda.bindings.nvrtc")
+    from sarek.runtime.cuda import nvrtc_compile
+
+    monkeypatch.setenv("SAREK_CACHE_DIR", str(tmp_path))
+    with pytest.raises(rt.DeviceError, match="(?s)NVRTC .* could not compile.*undefined"):
+        nvrtc_compile('extern "C" __global__ void k() { undefined_thing(); }', "sm_90")
+    assert list(cache.entries()) == []  # failures are never cached
+
+
+def test_cuda_listed_only_with_a_driver():
+    names = rt.device_names()
+    if any(n.startswith("cuda:") for n in names):
+        assert rt.get_device("cuda").kind == "cuda"
+    else:
+        assert "cuda" in rt.unavailable
