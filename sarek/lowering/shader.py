@@ -995,7 +995,7 @@ class ShaderLowering:
         if name in ("fmod", "hypot", "cbrt", "round", "copysign"):
             return f"{self.need_poly(name, t)}({', '.join(args)})"
         if name == "clz":
-            return f"(31 - findMSB(uint({a})))" if g else f"countLeadingZeros({a})"
+            return f"(({a} < 0) ? 0 : (31 - findMSB({a})))" if g else f"countLeadingZeros({a})"
         if name == "popcount":
             return f"bitCount({a})" if g else f"countOneBits({a})"
         raise err(f"math intrinsic '{name}' has no {self.lang.name} spelling", op, self.lang)
@@ -1645,14 +1645,14 @@ class ShaderLowering:
                                   k, self.lang)
             self.storage[a] = Storage(buf_names[a], et, rep, "global", len_names[a] if g else f"params.{len_names[a]}")
             lay = self.elem_layout(et, k)
-            abi_params.append({"name": n, "kind": "vec", "binding": i, "elem": str(et),
+            abi_params.append({"name": n, "index": a.index, "kind": "vec", "binding": i, "elem": str(et),
                                "scalar": scalar_kind(et) if S.is_scalar_type(et) else None,
                                "layout": lay.to_json(), "len_offset": param_fields[i]["offset"], "repr": rep})
         for n, a in scalars:
             self.vals[a] = scalar_names[a] if g else (
                 f"(params.{scalar_names[a]} != 0i)" if a.type == IntegerType(1) else f"params.{scalar_names[a]}")
             pf = next(p for p in param_fields if p["param"] == a.index)
-            abi_params.append({"name": n, "kind": "scalar", "type": str(a.type), "offset": pf["offset"],
+            abi_params.append({"name": n, "index": a.index, "kind": "scalar", "type": str(a.type), "offset": pf["offset"],
                                "leaves": pf["leaves"], "size": pf["size"]})
         # body
         mainf = O["func"]("void main()" if g else "")
@@ -1737,7 +1737,7 @@ class ShaderLowering:
                     mainf.regions[0].block.insert_op_before(st, first)
         body.add_op(mainf)
         abi = {"kernel": k.sym_name.data, "lang": self.lang.name, "block": list(self.block),
-               "params": abi_params, "params_size": psize if param_fields else 0,
+               "params": sorted(abi_params, key=lambda p: p["index"]), "params_size": psize if param_fields else 0,
                "params_binding": len(vecs), "features": sorted(self.features)}
         sh.abi = type(sh.abi)(json.dumps(abi, sort_keys=True))  # pyright: ignore
         return sh

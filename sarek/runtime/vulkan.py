@@ -168,7 +168,8 @@ class VulkanDevice(Device):
         bufs: list[tuple[dict[str, Any], Any, np.ndarray[Any, Any], Any]] = []
         entries: list[dict[str, Any]] = []
         vec_i = 0
-        for p_abi, a in zip(abi["params"], args):
+        for p_abi in abi["params"]:
+            a = args[p_abi["index"]]
             if p_abi["kind"] == "vec":
                 host = a.host_array_for_write() if isinstance(a, Vector) else a
                 data = _to_device(host, p_abi)
