@@ -1,1 +1,44 @@
-"""sarek: a multi-backend GPU kernel compiler built on xDSL."""
+"""sarek: a multi-backend GPU kernel compiler built on xDSL.
+
+Public API (see /work/shared/FRONTEND.md): `kernel`, `device`, `record`, `variant`, `compile`, `Vec`, the
+scalar types, `CompileError`; `Vector`, `devices`, `default_device`, `Device` come from `sarek.runtime`
+(imported lazily).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sarek.frontend.api import DeviceFunction, Kernel, compile, device, kernel
+from sarek.frontend.decls import record, variant
+from sarek.frontend.errors import CompileError
+from sarek.types import Local, Shared, Vec, f16, f32, f64, i32, i64
+
+_RUNTIME_NAMES = ("Vector", "devices", "default_device", "Device", "get_device")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _RUNTIME_NAMES:
+        try:
+            import sarek.runtime as rt
+        except ImportError as e:  # pragma: no cover - bring-up
+            raise AttributeError(f"sarek.{name} needs sarek.runtime ({e})") from None
+        if not hasattr(rt, name):
+            raise AttributeError(f"sarek.{name} is not available yet (sarek.runtime has no '{name}')")
+        return getattr(rt, name)
+    if name in ("gpu", "math", "types"):
+        import importlib
+
+        return importlib.import_module(f"sarek.{name}")
+    raise AttributeError(f"module 'sarek' has no attribute '{name}'")
+
+
+from sarek import gpu as gpu  # noqa: E402
+from sarek import math as math  # noqa: E402  (shadows nothing: `sarek.math`)
+
+pragma = gpu.pragma
+superstep = gpu.superstep
+
+__all__ = ["kernel", "device", "record", "variant", "compile", "Vec", "Shared", "Local", "f16", "f32", "f64",
+           "i32", "i64", "CompileError", "Kernel", "DeviceFunction", "gpu", "math", "pragma", "superstep",
+           *_RUNTIME_NAMES]

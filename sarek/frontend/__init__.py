@@ -1,0 +1,1 @@
+"""The Python front end: kernels written in Python compiled (from their AST) to the sarek dialect."""

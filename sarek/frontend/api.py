@@ -1,0 +1,225 @@
+"""`@kernel`, `@device`, `compile`: compiled-on-first-use kernel objects over the sarek dialect.
+
+A kernel's module holds the record/variant declarations it needs, the helpers it calls (callees first) and
+the kernel itself, every op located in the Python source.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import VerifyException
+
+from sarek.diagnostics import SarekError
+from sarek.frontend.decls import decl_ops
+from sarek.frontend.errors import CompileError
+from sarek.frontend.lower import FunctionLowerer, Signature
+
+
+class _Compiled:
+    def __init__(self, op: Operation, deps: list[tuple[DeviceFunction, CompileError]], types: list[Any]):
+        self.op, self.deps, self.types = op, deps, types
+
+
+def _lower(fn: Any, kind: str, name: str) -> _Compiled:
+    deps: list[tuple[DeviceFunction, CompileError]] = []
+
+    def resolve_device(obj: Any, node: Any, lowerer: FunctionLowerer) -> Signature | None:
+        if isinstance(obj, Kernel):
+            raise lowerer.err(node, f"'{obj.name}' is a kernel; kernels cannot be called (use a @sarek.device "
+                                    "function)")
+        if not isinstance(obj, DeviceFunction):
+            return None
+        deps.append((obj, lowerer.err(node, "")))
+        return obj.signature()
+
+    lw = FunctionLowerer(fn, kind, resolve_device, name)
+    op = lw.lower()
+    return _Compiled(op, deps, lw.types)
+
+
+class DeviceFunction:
+    """A `@sarek.device` helper: compiled (once) into a `sarek.helper` when a kernel calls it."""
+
+    def __init__(self, fn: Any):
+        self.fn = fn
+        self.name = fn.__name__
+        self._sig: Signature | None = None
+        self._compiled: _Compiled | None = None
+        functools.update_wrapper(self, fn)  # type: ignore[arg-type]
+
+    def signature(self) -> Signature:
+        if self._sig is None:
+            self._sig = FunctionLowerer(self.fn, "helper", None, self.name).lower_signature()
+        return self._sig
+
+    def compiled(self) -> _Compiled:
+        if self._compiled is None:
+            self._compiled = _lower(self.fn, "helper", self.name)
+        return self._compiled
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(f"@sarek.device function '{self.name}' is called from kernels, not from Python")
+
+    def __repr__(self) -> str:
+        return f"<sarek device function {self.name}>"
+
+
+def _dim3(x: Any, what: str) -> tuple[int, int, int]:
+    if isinstance(x, int):
+        return (x, 1, 1)
+    t = tuple(int(v) for v in x)
+    if not 1 <= len(t) <= 3:
+        raise ValueError(f"{what} must be an int or a tuple of 1 to 3 ints, got {x!r}")
+    return t + (1,) * (3 - len(t))  # type: ignore[return-value]
+
+
+class Kernel:
+    """A `@sarek.kernel`: `.launch(*args, grid=, block=, device=)`, `.source(target)`, `.ir()`, `.module`."""
+
+    def __init__(self, fn: Any):
+        self.fn = fn
+        self.name = fn.__name__
+        self._module: ModuleOp | None = None
+        functools.update_wrapper(self, fn)  # type: ignore[arg-type]
+
+    # compilation
+
+    @property
+    def module(self) -> ModuleOp:
+        if self._module is None:
+            self._module = build_module(self)
+        return self._module
+
+    def compile(self) -> Kernel:
+        _ = self.module
+        return self
+
+    def ir(self, generic: bool = False) -> str:
+        from sarek.tools.ir import print_module
+
+        return print_module(self.module, generic)
+
+    def source(self, target: str = "cuda", **options: Any) -> str:
+        from sarek.targets import emit_source
+
+        try:
+            return emit_source(self.module, target, **options)
+        except CompileError:
+            raise
+        except SarekError as e:
+            raise CompileError.from_sarek_error(e) from None
+
+    # execution
+
+    def launch(self, *args: Any, grid: Any = 1, block: Any = 1, device: Any = None) -> Any:
+        g, b = _dim3(grid, "grid"), _dim3(block, "block")
+        module = self.module
+        try:
+            from sarek.runtime import launch as runtime_launch  # type: ignore[attr-defined]
+        except ImportError:
+            runtime_launch = None
+        if runtime_launch is not None:
+            return runtime_launch(self, args, g, b, device)
+        if device not in (None, "interp") and getattr(device, "name", None) != "interp":
+            raise RuntimeError(f"device {device!r} is not available: sarek.runtime is not installed")
+        from sarek.interp import run  # type: ignore[attr-defined]
+
+        return run(module, self.name, list(args), g, b)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(f"kernel '{self.name}' is not called directly: use {self.name}.launch(*args, grid=..., "
+                        "block=...)")
+
+    def __repr__(self) -> str:
+        return f"<sarek kernel {self.name}>"
+
+
+def build_module(k: Kernel) -> ModuleOp:
+    kc = _lower(k.fn, "kernel", k.name)
+    order: list[DeviceFunction] = []
+    state: dict[int, str] = {}
+    stack: list[DeviceFunction] = []
+
+    def visit(df: DeviceFunction, site: CompileError) -> None:
+        st = state.get(id(df))
+        if st == "done":
+            return
+        if st == "active":
+            cycle = " -> ".join(d.name for d in stack[stack.index(df):]) + f" -> {df.name}"
+            raise CompileError(f"recursive call to device function '{df.name}' ({cycle}): recursion is not "
+                               "supported, write it as a loop", site.file, site.line, site.col)
+        state[id(df)] = "active"
+        stack.append(df)
+        for dep, dsite in df.compiled().deps:
+            visit(dep, dsite)
+        stack.pop()
+        state[id(df)] = "done"
+        order.append(df)
+
+    for dep, site in kc.deps:
+        visit(dep, site)
+    names: dict[str, Any] = {k.name: k}
+    types: list[Any] = list(kc.types)
+    for df in order:
+        if df.name in names and names[df.name] is not df:
+            site = df.compiled().op
+            raise CompileError(f"two functions named '{df.name}' are used by kernel '{k.name}'; rename one",
+                               *_loc_args(site))
+        names[df.name] = df
+        types.extend(df.compiled().types)
+    seen: dict[str, Any] = {}
+    for t in types:
+        if t.__name__ in seen and seen[t.__name__] is not t:
+            raise CompileError(f"two different types named '{t.__name__}' are used by kernel '{k.name}'",
+                               *_loc_args(kc.op))
+        seen[t.__name__] = t
+    try:
+        decls = decl_ops(list(seen.values()))
+    except TypeError as e:
+        raise CompileError(str(e), *_loc_args(kc.op)) from None
+    ops: list[Operation] = [*decls, *(df.compiled().op.clone() for df in order), kc.op]
+    module = ModuleOp(ops)
+    try:
+        module.verify()
+    except VerifyException as e:
+        raise CompileError(f"internal error: the front end built invalid IR: {e}", *_loc_args(kc.op)) from None
+    from sarek.frontend.divergence import check_divergence
+
+    check_divergence(module)
+    return module
+
+
+def _loc_args(op: Operation) -> tuple[Any, ...]:
+    from xdsl.dialects.builtin import FileLineColLoc
+
+    loc = op.location
+    if isinstance(loc, FileLineColLoc):
+        return (loc.filename.data, loc.line.data, loc.column.data)
+    return ()
+
+
+def kernel(fn: Any) -> Kernel:
+    """Mark a kernel: every parameter annotated; compiled from its source at first use."""
+    if isinstance(fn, Kernel):
+        return fn
+    return Kernel(fn)
+
+
+def device(fn: Any) -> DeviceFunction:
+    """Mark a device function (helper) callable from kernels and other device functions."""
+    if isinstance(fn, DeviceFunction):
+        return fn
+    return DeviceFunction(fn)
+
+
+def compile(fn: Any) -> Kernel | DeviceFunction:  # noqa: A001 - the public name
+    """Compile eagerly (raising CompileError now); a plain function is taken as a kernel."""
+    if isinstance(fn, DeviceFunction):
+        fn.compiled()
+        return fn
+    k = fn if isinstance(fn, Kernel) else Kernel(fn)
+    return k.compile()

@@ -1,0 +1,408 @@
+"""`@record` and `@variant`: Python classes that declare sarek records and variants.
+
+A record class becomes a dataclass with `.dtype` (numpy structured dtype of the aligned layout every device
+uses, SAREK_SPEC §4.9) and `pack`/`unpack`. A variant class gets one constructor per annotation
+(`Circle: f32`, `Rect: (f32, f32)`, `Empty: ()`); on the host `Shape.Circle(1.0)` is a value with equality and
+`repr`; `Shape.dtype`, `Shape.pack(values)`, `Shape.unpack(array)` convert to and from device arrays. The tag
+of a constructor is its declaration index.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType, i1, i32, i64
+from xdsl.ir import Attribute
+
+from sarek.types import SCALARS, ArrayOf, ScalarType, VecOf
+
+
+class RecordInfo:
+    def __init__(self, cls: type, name: str, fields: list[tuple[str, Any]]):
+        self.cls, self.name, self.fields = cls, name, fields
+
+
+class VariantInfo:
+    def __init__(self, cls: type, name: str, ctors: list[tuple[str, list[Any]]]):
+        self.cls, self.name, self.ctors = cls, name, ctors
+
+    def ctor_index(self, name: str) -> int:
+        return [c for c, _ in self.ctors].index(name)
+
+
+def record_info(x: Any) -> RecordInfo | None:
+    return x.__dict__.get("__sarek_record__") if isinstance(x, type) else None
+
+
+def variant_info(x: Any) -> VariantInfo | None:
+    return x.__dict__.get("__sarek_variant__") if isinstance(x, type) else None
+
+
+def is_decl(x: Any) -> bool:
+    return record_info(x) is not None or variant_info(x) is not None
+
+
+def type_name(x: Any) -> str:
+    """How a front-end type is written in Python (for messages)."""
+    if isinstance(x, ScalarType):
+        return x.name
+    if isinstance(x, VecOf):
+        return f"Vec[{type_name(x.element)}]"
+    if isinstance(x, ArrayOf):
+        return repr(x)
+    if isinstance(x, type):
+        return x.__name__
+    return str(x)
+
+
+def normalize_type(t: Any) -> Any:
+    """Python annotation -> ScalarType, record/variant class, VecOf or ArrayOf; raises TypeError."""
+    if t is bool:
+        return SCALARS["bool"]
+    if t is int:
+        return SCALARS["i32"]
+    if t is float:
+        return SCALARS["f32"]
+    if isinstance(t, ScalarType) or is_decl(t):
+        return t
+    if isinstance(t, VecOf):
+        return VecOf(normalize_element(t.element))
+    if isinstance(t, ArrayOf):
+        return ArrayOf(normalize_element(t.element), t.space)
+    raise TypeError(f"'{type_name(t)}' is not a sarek type (use i32, i64, f16, f32, f64, bool, Vec[T], "
+                    "a @record or a @variant)")
+
+
+def normalize_element(t: Any) -> Any:
+    t = normalize_type(t)
+    if isinstance(t, VecOf | ArrayOf):
+        raise TypeError(f"'{type_name(t)}' cannot be an element type")
+    return t
+
+
+def ir_type(t: Any) -> Attribute:
+    """The sarek dialect type of a normalized front-end type."""
+    from sarek.dialect.sarek import ArrayType, RecordType, VariantType, VecType
+
+    t = normalize_type(t)
+    if isinstance(t, ScalarType):
+        return t.ir
+    if isinstance(t, VecOf):
+        return VecType(ir_type(t.element))
+    if isinstance(t, ArrayOf):
+        return ArrayType(ir_type(t.element), t.space)
+    if (r := record_info(t)) is not None:
+        return RecordType(r.name)
+    if (v := variant_info(t)) is not None:
+        return VariantType(v.name)
+    raise TypeError(f"not a sarek type: {t}")
+
+
+def _eval_annotation(cls: type, ann: Any) -> Any:
+    if isinstance(ann, str):
+        mod = sys.modules.get(cls.__module__)
+        return eval(ann, dict(vars(mod)) if mod else {}, dict(vars(cls)))  # noqa: S307 - an annotation
+    return ann
+
+
+def _annotations(cls: type) -> dict[str, Any]:
+    return {k: _eval_annotation(cls, v) for k, v in cls.__dict__.get("__annotations__", {}).items()}
+
+
+# ------------------------------------------------------------------------------------------------ layout
+
+
+def _round_up(x: int, a: int) -> int:
+    return (x + a - 1) // a * a
+
+
+_SCALAR_LAYOUT = {"i32": (4, 4, "<i4"), "f32": (4, 4, "<f4"), "bool": (4, 4, "<i4"), "i64": (8, 8, "<i8"),
+                  "f64": (8, 8, "<f8"), "f16": (2, 2, "<f2")}
+
+
+def _local_layout(t: Any) -> tuple[int, int, np.dtype]:
+    """(size, align, dtype) per SAREK_SPEC §4.9 (used until sarek.analysis.layout is available)."""
+    if isinstance(t, ScalarType):
+        size, align, fmt = _SCALAR_LAYOUT[t.name]
+        return size, align, np.dtype(fmt)
+    if (r := record_info(t)) is not None:
+        return _struct_layout([(n, ft) for n, ft in r.fields])
+    if (v := variant_info(t)) is not None:
+        payloads = [(c, _struct_layout([(f"_{j}", p) for j, p in enumerate(ps)])) for c, ps in v.ctors]
+        p = max([4] + [a for _, (s, a, _) in payloads if s])
+        size = _round_up(p + max([0] + [s for _, (s, _, _) in payloads]), p)
+        names, formats, offsets = ["tag"], [np.dtype("<i4")], [0]
+        for c, (s, _, dt) in payloads:
+            if s:
+                names.append(c)
+                formats.append(dt)
+                offsets.append(p)
+        return size, p, np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": size})
+    raise TypeError(f"no layout for {type_name(t)}")
+
+
+def _struct_layout(fields: list[tuple[str, Any]]) -> tuple[int, int, np.dtype]:
+    off, maxa = 0, 1
+    names, formats, offsets = [], [], []
+    for n, ft in fields:
+        s, a, dt = _local_layout(ft)
+        off = _round_up(off, a)
+        names.append(n)
+        formats.append(dt)
+        offsets.append(off)
+        off += s
+        maxa = max(maxa, a)
+    size = _round_up(off, maxa)
+    return size, maxa, np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": size})
+
+
+def numpy_dtype(t: Any) -> np.dtype:
+    """The numpy structured dtype of a record/variant (aligned layout shared by every device)."""
+    try:
+        from sarek.analysis import layout as L  # the analysis engineer's implementation, when present
+
+        fn = getattr(L, "numpy_dtype", None)
+    except ImportError:
+        fn = None
+    if fn is not None:
+        try:
+            from xdsl.dialects.builtin import ModuleOp
+
+            mod = ModuleOp(decl_ops([t]))
+            return fn(mod, ir_type(t))
+        except Exception:  # noqa: BLE001 - fall back to the local implementation of the same rules
+            pass
+    return _local_layout(t)[2]
+
+
+# ------------------------------------------------------------------------------------------------ declarations
+
+
+def decl_ops(types: list[Any]) -> list:
+    """RecordOp/VariantOp for the given front-end types and every declaration they mention, dependencies
+    first (each once)."""
+    from sarek.dialect.sarek import RecordOp, VariantOp
+
+    out: list = []
+    seen: set[int] = set()
+
+    def visit(t: Any, stack: tuple = ()) -> None:
+        if isinstance(t, VecOf | ArrayOf):
+            visit(t.element, stack)
+            return
+        r, v = record_info(t), variant_info(t)
+        if r is None and v is None:
+            return
+        if id(t) in seen:
+            return
+        if id(t) in stack:
+            raise TypeError(f"type {type_name(t)} contains itself")
+        if r is not None:
+            for _, ft in r.fields:
+                visit(ft, stack + (id(t),))
+            seen.add(id(t))
+            out.append(RecordOp(r.name, [(n, ir_type(ft)) for n, ft in r.fields]))
+        else:
+            assert v is not None
+            for _, ps in v.ctors:
+                for p in ps:
+                    visit(p, stack + (id(t),))
+            seen.add(id(t))
+            out.append(VariantOp(v.name, [(c, [ir_type(p) for p in ps]) for c, ps in v.ctors]))
+
+    for t in types:
+        visit(t)
+    return out
+
+
+def _host_scalar(t: Any, x: Any) -> Any:
+    if isinstance(t, ScalarType):
+        if t.name == "bool":
+            return bool(x)
+        return int(x) if t.name in ("i32", "i64") else float(x)
+    return x
+
+
+def _store(t: Any, x: Any, parent: Any, key: Any) -> None:
+    """Write host value x of type t into parent[key] (a structured element or field, written in place)."""
+    if isinstance(t, ScalarType):
+        parent[key] = _host_scalar(t, x)
+        return
+    view = parent[key]
+    if (r := record_info(t)) is not None:
+        for i, (n, ft) in enumerate(r.fields):
+            if isinstance(x, dict):
+                y = x[n]
+            elif isinstance(x, tuple | np.void):
+                y = x[i]
+            else:
+                y = getattr(x, n)
+            _store(ft, y, view, n)
+        return
+    if (v := variant_info(t)) is not None:
+        if not isinstance(x, VariantValue) or x.variant is not v.cls:
+            raise TypeError(f"expected a {v.name} value, got {x!r}")
+        view["tag"] = x.tag
+        ps = v.ctors[x.tag][1]
+        if ps:
+            sub = view[x.ctor]
+            for j, (p, y) in enumerate(zip(ps, x.payload)):
+                _store(p, y, sub, f"_{j}")
+        return
+    raise TypeError(f"cannot convert to {type_name(t)}")
+
+
+def _zero_host(t: Any) -> Any:
+    if isinstance(t, ScalarType):
+        return _host_scalar(t, 0)
+    if (r := record_info(t)) is not None:
+        return r.cls(*[_zero_host(ft) for _, ft in r.fields])
+    v = variant_info(t)
+    assert v is not None
+    c, ps = v.ctors[0]
+    return VariantValue(v.cls, c, 0, tuple(_zero_host(p) for p in ps))
+
+
+def _from_numpy(t: Any, x: Any) -> Any:
+    if isinstance(t, ScalarType):
+        return _host_scalar(t, x)
+    if (r := record_info(t)) is not None:
+        return r.cls(*[_from_numpy(ft, x[n]) for n, ft in r.fields])
+    if (v := variant_info(t)) is not None:
+        tag = int(x["tag"])
+        if not 0 <= tag < len(v.ctors):
+            raise ValueError(f"{v.name}: invalid tag {tag}")
+        c, ps = v.ctors[tag]
+        payload = tuple(_from_numpy(p, x[c][f"_{j}"]) for j, p in enumerate(ps)) if ps else ()
+        return VariantValue(v.cls, c, tag, payload)
+    raise TypeError(type_name(t))
+
+
+def _pack(t: Any, values: Any) -> np.ndarray:
+    dt = numpy_dtype(t)
+    values = list(values)
+    arr = np.zeros(len(values), dtype=dt)
+    for i, x in enumerate(values):
+        _store(t, x, arr, i)
+    return arr
+
+
+def _unpack(t: Any, array: np.ndarray) -> list[Any]:
+    return [_from_numpy(t, x) for x in np.asarray(array).reshape(-1)]
+
+
+# ------------------------------------------------------------------------------------------------ @record
+
+
+def record(cls: type) -> type:
+    """Declare a record: annotated fields in order; a dataclass on the host with `dtype`, `pack`, `unpack`."""
+    try:
+        fields = [(n, normalize_element(t)) for n, t in _annotations(cls).items()]
+    except TypeError as e:
+        raise TypeError(f"@record {cls.__name__}: {e}") from None
+    if not fields:
+        raise TypeError(f"@record {cls.__name__} declares no field")
+    cls = dataclasses.dataclass(cls)
+    info = RecordInfo(cls, cls.__name__, fields)
+    cls.__sarek_record__ = info  # type: ignore[attr-defined]
+    cls.dtype = numpy_dtype(cls)  # type: ignore[attr-defined]
+    cls.pack = classmethod(lambda c, values: _pack(c, values))  # type: ignore[attr-defined]
+    cls.unpack = classmethod(lambda c, array: _unpack(c, array))  # type: ignore[attr-defined]
+    cls.fields = [n for n, _ in fields]  # type: ignore[attr-defined]
+    return cls
+
+
+# ------------------------------------------------------------------------------------------------ @variant
+
+
+def _fmt(x: Any) -> str:
+    if isinstance(x, bool | np.bool_):
+        return repr(bool(x))
+    if isinstance(x, float | np.floating):
+        return repr(float(x))
+    if isinstance(x, int | np.integer):
+        return repr(int(x))
+    return repr(x)
+
+
+def _num_eq(a: Any, b: Any) -> bool:
+    if isinstance(a, int | float | np.number | bool | np.bool_) and isinstance(b, int | float | np.number | bool | np.bool_):
+        return float(a) == float(b)
+    return a == b
+
+
+class VariantValue:
+    """A host variant value: `Shape.Circle(1.0)`; equal when constructor and payloads (as numbers) are equal."""
+
+    __slots__ = ("variant", "ctor", "tag", "payload")
+
+    def __init__(self, variant: type, ctor: str, tag: int, payload: tuple):
+        self.variant, self.ctor, self.tag, self.payload = variant, ctor, tag, payload
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, VariantValue) and other.variant is self.variant and other.ctor == self.ctor
+                and len(other.payload) == len(self.payload)
+                and all(_num_eq(a, b) for a, b in zip(self.payload, other.payload)))
+
+    def __hash__(self) -> int:
+        return hash((self.variant.__name__, self.ctor, tuple(_fmt(p) for p in self.payload)))
+
+    def __repr__(self) -> str:
+        return f"{self.variant.__name__}.{self.ctor}({', '.join(_fmt(p) for p in self.payload)})"
+
+    def __getitem__(self, i: int) -> Any:
+        return self.payload[i]
+
+    @property
+    def __match_args__(self) -> tuple[str, ...]:
+        return ()
+
+
+class VariantCtor:
+    """`Shape.Circle`: builds a host value (`Shape.Circle(1.0)`) or, in kernels, a `sarek.make_variant`."""
+
+    def __init__(self, variant: type, name: str, tag: int, payload: list[Any]):
+        self.variant, self.name, self.tag, self.payload_types = variant, name, tag, payload
+
+    def __call__(self, *args: Any) -> VariantValue:
+        if len(args) != len(self.payload_types):
+            raise TypeError(f"{self.variant.__name__}.{self.name} takes {len(self.payload_types)} payload "
+                            f"value(s), {len(args)} given")
+        return VariantValue(self.variant, self.name, self.tag,
+                            tuple(_host_scalar(t, a) for t, a in zip(self.payload_types, args)))
+
+    def __repr__(self) -> str:
+        return f"{self.variant.__name__}.{self.name}"
+
+
+def variant(cls: type) -> type:
+    """Declare a variant: one constructor per annotation, its payload a type, a tuple of types or `()`."""
+    ctors: list[tuple[str, list[Any]]] = []
+    try:
+        for n, t in _annotations(cls).items():
+            if t is None or t == ():
+                ps: list[Any] = []
+            elif isinstance(t, tuple | list):
+                ps = [normalize_element(p) for p in t]
+            else:
+                ps = [normalize_element(t)]
+            ctors.append((n, ps))
+    except TypeError as e:
+        raise TypeError(f"@variant {cls.__name__}: {e}") from None
+    if not ctors:
+        raise TypeError(f"@variant {cls.__name__} declares no constructor")
+    info = VariantInfo(cls, cls.__name__, ctors)
+    cls.__sarek_variant__ = info  # type: ignore[attr-defined]
+    for i, (n, ps) in enumerate(ctors):
+        setattr(cls, n, VariantCtor(cls, n, i, ps))
+    cls.dtype = numpy_dtype(cls)  # type: ignore[attr-defined]
+    cls.pack = classmethod(lambda c, values: _pack(c, values))  # type: ignore[attr-defined]
+    cls.unpack = classmethod(lambda c, array: _unpack(c, array))  # type: ignore[attr-defined]
+    cls.constructors = [n for n, _ in ctors]  # type: ignore[attr-defined]
+    return cls
+
+
+_ = (Float16Type, Float32Type, Float64Type, IntegerType, i1, i32, i64)

@@ -1,0 +1,1455 @@
+"""Python AST -> sarek dialect: type inference, checking and lowering of one kernel or device function.
+
+The function's source is parsed (never executed). Every op gets the `FileLineColLoc` of the Python node it
+comes from; every refusal is a `CompileError` located at the offending node.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+from dataclasses import dataclass
+from typing import Any
+
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+
+from sarek.dialect import sarek as s
+from sarek.dialect.intrinsics import INTRINSICS, Category, is_float, is_int
+from sarek.frontend.analysis import BodyInfo, always_returns, analyze
+from sarek.frontend.decls import (
+    VariantCtor,
+    decl_ops,
+    ir_type,
+    is_decl,
+    normalize_type,
+    record_info,
+    type_name,
+    variant_info,
+)
+from sarek.frontend.errors import CompileError, make_loc
+from sarek.gpu import GpuFunction, GpuValue
+from sarek.math import MathFunction
+from sarek.types import ArrayOf, ScalarType, VecOf
+
+# ------------------------------------------------------------------------------------------------ source
+
+
+class Source:
+    """A function's AST with the mapping back to file positions."""
+
+    def __init__(self, fn: Any):
+        fn = inspect.unwrap(fn)
+        self.fn = fn
+        self.file = fn.__code__.co_filename
+        try:
+            lines, start = inspect.getsourcelines(fn)
+        except (OSError, TypeError) as e:
+            raise CompileError(f"cannot read the source of '{fn.__qualname__}' ({e}); kernels must be defined "
+                               "in a file", self.file, fn.__code__.co_firstlineno, 1) from None
+        text = "".join(lines)
+        shift = start - 1
+        if lines and lines[0][:1] in (" ", "\t"):
+            text = "if 1:\n" + text
+            shift -= 1
+        self.shift = shift
+        tree = ast.parse(text)
+        node: ast.AST = tree.body[0]
+        if isinstance(node, ast.If):
+            node = node.body[0]
+        if not isinstance(node, ast.FunctionDef):
+            raise CompileError(f"'{fn.__qualname__}' is not a plain function definition", self.file, start, 1)
+        self.fdef = node
+
+    def pos(self, node: ast.AST) -> tuple[int, int]:
+        return getattr(node, "lineno", 1) + self.shift, getattr(node, "col_offset", 0) + 1
+
+    def error(self, node: ast.AST, message: str) -> CompileError:
+        line, col = self.pos(node)
+        return CompileError(message, self.file, line, col)
+
+
+def resolve_env(fn: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(closure variables, globals) of a function."""
+    fn = inspect.unwrap(fn)
+    closure: dict[str, Any] = {}
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            closure[name] = cell.cell_contents
+        except ValueError:
+            pass
+    return closure, fn.__globals__
+
+
+def tname(t: Attribute) -> str:
+    """A dialect type as the user writes it in Python."""
+    if t == i1:
+        return "bool"
+    if isinstance(t, IntegerType):
+        return f"i{t.width.data}"
+    if isinstance(t, Float16Type):
+        return "f16"
+    if isinstance(t, Float32Type):
+        return "f32"
+    if isinstance(t, Float64Type):
+        return "f64"
+    if isinstance(t, s.VecType):
+        return f"Vec[{tname(t.element_type)}]"
+    if isinstance(t, s.ArrayType):
+        return f"{t.memspace.value} array of {tname(t.element_type)}"
+    if isinstance(t, s.RecordType | s.VariantType):
+        return t.decl_name
+    if isinstance(t, s.UnitType):
+        return "None"
+    if isinstance(t, s.RefType):
+        return tname(t.element_type)
+    return str(t)
+
+
+def _is_num(t: Attribute) -> bool:
+    return is_int(t) or is_float(t)
+
+
+# ------------------------------------------------------------------------------------------------ bindings
+
+
+@dataclass
+class Binding:
+    kind: str                    # "val" | "ref" | "vec" | "arr" | "param" | "pending"
+    value: SSAValue | None
+    type: Attribute | None = None
+    anchor: tuple[Block, Operation | None] | None = None
+
+
+class Signature:
+    def __init__(self, name: str, params: list[tuple[str, Attribute]], ret: Attribute):
+        self.name, self.params, self.ret = name, params, ret
+
+
+BUILTIN_CASTS = {int: i32, float: Float32Type(), bool: i1}
+
+
+def _unsupported_messages() -> dict[type, str]:
+    return {
+        ast.Break: "'break' is not supported in kernels (use a while loop whose condition stops it)",
+        ast.Continue: "'continue' is not supported in kernels (use an if around the rest of the loop body)",
+        ast.Try: "'try' is not supported in kernels",
+        ast.Raise: "'raise' is not supported in kernels",
+        ast.Assert: "'assert' is not supported in kernels",
+        ast.Global: "'global' is not supported in kernels",
+        ast.Nonlocal: "'nonlocal' is not supported in kernels",
+        ast.FunctionDef: "nested functions (closures) are not supported: declare a @sarek.device function at "
+                         "module level",
+        ast.AsyncFunctionDef: "nested functions (closures) are not supported",
+        ast.ClassDef: "class definitions are not supported inside kernels",
+        ast.Import: "'import' is not supported inside kernels",
+        ast.ImportFrom: "'import' is not supported inside kernels",
+        ast.Delete: "'del' is not supported in kernels",
+        ast.AsyncFor: "'async for' is not supported in kernels",
+        ast.AsyncWith: "'async with' is not supported in kernels",
+        ast.Lambda: "lambdas (closures) are not supported in kernels",
+        ast.Yield: "generators ('yield') are not supported in kernels",
+        ast.YieldFrom: "generators ('yield from') are not supported in kernels",
+        ast.Await: "'await' is not supported in kernels",
+        ast.ListComp: "comprehensions are not supported in kernels",
+        ast.SetComp: "comprehensions are not supported in kernels",
+        ast.DictComp: "comprehensions are not supported in kernels",
+        ast.GeneratorExp: "generator expressions are not supported in kernels",
+        ast.List: "lists are not supported in kernels (use shared() or local_array())",
+        ast.Dict: "dicts are not supported in kernels",
+        ast.Set: "sets are not supported in kernels",
+        ast.JoinedStr: "strings are not supported in kernels",
+        ast.NamedExpr: "':=' is not supported in kernels",
+        ast.Starred: "'*' unpacking is not supported in kernels",
+        ast.Slice: "slices are not supported in kernels",
+    }
+
+
+UNSUPPORTED = _unsupported_messages()
+
+
+# ------------------------------------------------------------------------------------------------ the lowerer
+
+
+class FunctionLowerer:
+    """Lowers one function. `resolve_device(obj)` gives the Signature of a @device function (and records the
+    dependency); `kind` is "kernel" or "helper"."""
+
+    def __init__(self, fn: Any, kind: str, resolve_device: Any, name: str | None = None):
+        self.src = Source(fn)
+        self.fn = self.src.fn
+        self.kind = kind
+        self.name = name or self.fn.__name__
+        self.resolve_device = resolve_device
+        self.closure, self.globals = resolve_env(self.fn)
+        self.types: list[Any] = []           # record/variant classes used
+        self.vars: dict[str, Binding] = {}
+        self.assigned: set[str] = set()
+        self.terminated = False
+        self.node: ast.AST = self.src.fdef
+        self.block: Block = Block()
+        self.ret_type: Attribute = s.UnitType()
+        self.decl_infos: dict[str, Any] = {}
+
+    # -------------------------------------------------------------------------------------------- utilities
+
+    def err(self, node: ast.AST | None, message: str) -> CompileError:
+        return self.src.error(node if node is not None else self.node, message)
+
+    def emit(self, op: Operation, node: ast.AST | None = None) -> Operation:
+        line, col = self.src.pos(node if node is not None else self.node)
+        op.location = make_loc(self.src.file, line, col)
+        self.block.add_op(op)
+        return op
+
+    def v(self, op: Operation, node: ast.AST | None = None) -> SSAValue:
+        self.emit(op, node)
+        return op.results[0]
+
+    def ty(self, pytype: Any, node: ast.AST | None = None) -> Attribute:
+        try:
+            t = normalize_type(pytype)
+            self._register(t)
+            return ir_type(t)
+        except TypeError as e:
+            raise self.err(node, str(e)) from None
+
+    def _register(self, t: Any) -> None:
+        if isinstance(t, VecOf | ArrayOf):
+            self._register(t.element)
+            return
+        r, v = record_info(t), variant_info(t)
+        if r is None and v is None:
+            return
+        name = (r or v).name
+        if name in self.decl_infos:
+            if self.decl_infos[name].cls is not t:
+                raise TypeError(f"two different types are named '{name}'")
+            return
+        self.decl_infos[name] = r or v
+        self.types.append(t)
+        if r is not None:
+            for _, ft in r.fields:
+                self._register(ft)
+        else:
+            for _, ps in v.ctors:
+                for p in ps:
+                    self._register(p)
+
+    def record_fields(self, t: s.RecordType) -> list[tuple[str, Attribute]]:
+        info = self.decl_infos[t.decl_name]
+        return [(n, ir_type(ft)) for n, ft in info.fields]
+
+    def variant_ctors(self, t: s.VariantType) -> list[tuple[str, list[Attribute]]]:
+        info = self.decl_infos[t.decl_name]
+        return [(c, [ir_type(p) for p in ps]) for c, ps in info.ctors]
+
+    def const(self, value: Any, t: Attribute, node: ast.AST | None = None) -> SSAValue:
+        if t == i1:
+            return self.v(s.ConstantOp(IntegerAttr(int(bool(value)), i1), i1), node)
+        if is_int(t):
+            value = int(value)
+            width = t.width.data  # type: ignore[attr-defined]
+            if not -(1 << (width - 1)) <= value < (1 << (width - 1)):
+                raise self.err(node, f"integer literal {value} does not fit in {tname(t)}")
+            return self.v(s.ConstantOp(IntegerAttr(value, t), t), node)
+        if is_float(t):
+            return self.v(s.ConstantOp(FloatAttr(float(value), t), t), node)  # type: ignore[arg-type]
+        raise self.err(node, f"no literal of type {tname(t)}")
+
+    def default(self, t: Attribute, node: ast.AST | None) -> list[Operation]:
+        """Ops computing the default value of t (not inserted); the value is the last op's result."""
+        line, col = self.src.pos(node or self.node)
+        loc = make_loc(self.src.file, line, col)
+        ops: list[Operation] = []
+
+        def go(t: Attribute) -> SSAValue:
+            if t == i1:
+                op: Operation = s.ConstantOp(IntegerAttr(0, i1), i1)
+            elif is_int(t) or is_float(t):
+                op = s.ConstantOp.from_value(0, t)
+            elif isinstance(t, s.RecordType):
+                op = s.MakeRecordOp(t.decl_name, [go(ft) for _, ft in self.record_fields(t)])
+            elif isinstance(t, s.VariantType):
+                c, ps = self.variant_ctors(t)[0]
+                op = s.MakeVariantOp(t.decl_name, c, [go(p) for p in ps])
+            else:
+                raise self.err(node, f"a variable of type {tname(t)} cannot be mutable")
+            op.location = loc
+            ops.append(op)
+            return op.results[0]
+
+        go(t)
+        return ops
+
+    # -------------------------------------------------------------------------------------------- names
+
+    def lookup_global(self, name: str, node: ast.AST) -> Any:
+        if name in self.closure:
+            return self.closure[name]
+        if name in self.globals:
+            return self.globals[name]
+        if hasattr(builtins, name):
+            return getattr(builtins, name)
+        raise self.err(node, f"unknown name '{name}'")
+
+    def is_local(self, name: str) -> bool:
+        return name in self.vars or name in self.info.locals
+
+    def static(self, node: ast.expr) -> tuple[bool, Any]:
+        """(True, obj) when node is a name/attribute chain naming a Python object (not a kernel value)."""
+        if isinstance(node, ast.Name):
+            if self.is_local(node.id):
+                return False, None
+            return True, self.lookup_global(node.id, node)
+        if isinstance(node, ast.Attribute):
+            ok, base = self.static(node.value)
+            if not ok:
+                return False, None
+            if not hasattr(base, node.attr):
+                what = getattr(base, "__name__", type(base).__name__)
+                raise self.err(node, f"'{what}' has no attribute '{node.attr}'")
+            return True, getattr(base, node.attr)
+        return False, None
+
+    def const_eval(self, node: ast.expr) -> Any:
+        """The value of a constant expression (literals, module-level int/float/bool constants, + - * and
+        float /), or None."""
+        if isinstance(node, ast.Constant):
+            return node.value if isinstance(node.value, int | float) else None
+        if isinstance(node, ast.Name | ast.Attribute):
+            try:
+                ok, obj = self.static(node)
+            except CompileError:
+                return None
+            if ok and isinstance(obj, int | float) and not isinstance(obj, ScalarType):
+                return obj
+            return None
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            x = self.const_eval(node.operand)
+            if x is None or isinstance(x, bool):
+                return None
+            return -x if isinstance(node.op, ast.USub) else x
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub | ast.Mult | ast.Div):
+            a, b = self.const_eval(node.left), self.const_eval(node.right)
+            if a is None or b is None or isinstance(a, bool) or isinstance(b, bool):
+                return None
+            if isinstance(node.op, ast.Div):
+                if isinstance(a, int) and isinstance(b, int):
+                    return None
+                return a / b if b != 0 else None
+            return {ast.Add: lambda: a + b, ast.Sub: lambda: a - b, ast.Mult: lambda: a * b}[type(node.op)]()
+        return None
+
+    def literal(self, value: Any, hint: Attribute | None, node: ast.AST) -> SSAValue:
+        if isinstance(value, bool):
+            return self.const(value, i1, node)
+        if isinstance(value, int):
+            if hint is not None and (is_int(hint) or is_float(hint)):
+                return self.const(value, hint, node)
+            t = i32 if -(1 << 31) <= value < (1 << 31) else i64
+            return self.const(value, t, node)
+        if isinstance(value, float):
+            return self.const(value, hint if hint is not None and is_float(hint) else Float32Type(), node)
+        raise self.err(node, f"unsupported constant {value!r}")
+
+    # -------------------------------------------------------------------------------------------- entry
+
+    def lower_signature(self) -> Signature:
+        f = self.src.fdef
+        a = f.args
+        if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
+            raise self.err(f, "kernels and device functions take plain positional parameters only")
+        if a.defaults:
+            raise self.err(a.defaults[0], "default parameter values are not supported")
+        anns = dict(getattr(self.fn, "__annotations__", {}))
+        params: list[tuple[str, Attribute]] = []
+        for arg in a.args:
+            ann = anns.get(arg.arg)
+            if ann is None:
+                raise self.err(arg, f"parameter '{arg.arg}' needs a type annotation (e.g. '{arg.arg}: f32' or "
+                                    f"'{arg.arg}: Vec[f32]')")
+            if isinstance(ann, str):
+                ann = self._eval_ann(ann, arg)
+            t = self.ty(ann, arg)
+            if self.kind == "kernel" and isinstance(t, s.ArrayType):
+                raise self.err(arg, f"kernel parameter '{arg.arg}' cannot be an array; use Vec[T]")
+            if self.kind == "helper" and t == i1 and False:
+                pass
+            params.append((arg.arg, t))
+        ret: Attribute = s.UnitType()
+        if "return" in anns and anns["return"] is not None:
+            r = anns["return"]
+            if isinstance(r, str):
+                r = self._eval_ann(r, f)
+            if r is not None and r is not type(None):
+                if self.kind == "kernel":
+                    raise self.err(f.returns or f, "a kernel returns nothing (remove the return annotation)")
+                ret = self.ty(r, f.returns or f)
+                if isinstance(ret, s.VecType | s.ArrayType):
+                    raise self.err(f.returns or f, "a device function cannot return a vector or an array")
+        return Signature(self.name, params, ret)
+
+    def _eval_ann(self, text: str, node: ast.AST) -> Any:
+        try:
+            return eval(text, dict(self.globals), dict(self.closure))  # noqa: S307 - an annotation
+        except Exception as e:  # noqa: BLE001
+            raise self.err(node, f"cannot resolve annotation '{text}': {e}") from None
+
+    def lower(self) -> Operation:
+        sig = self.lower_signature()
+        self.sig = sig
+        f = self.src.fdef
+        if self.kind == "kernel":
+            op: Operation = s.KernelOp(self.name, sig.params)
+        else:
+            op = s.HelperOp(self.name, sig.params, sig.ret)
+        self.ret_type = sig.ret
+        line, col = self.src.pos(f)
+        op.location = make_loc(self.src.file, line, col)
+        body = op.regions[0].block
+        for (n, t), arg in zip(sig.params, body.args):
+            kind = "vec" if isinstance(t, s.VecType) else "arr" if isinstance(t, s.ArrayType) else "param"
+            self.vars[n] = Binding(kind, arg, t)
+        params = {n for n, _ in sig.params}
+        self.info: BodyInfo = analyze(f.body, params)
+        for n, where in self.info.conflicts.items():
+            what = "a parameter" if n in params else "also assigned"
+            raise self.err(where, f"'{n}' is a loop index or match binder and {what}; use another name")
+        self.block = body
+        self.stmts(f.body)
+        if self.kind == "helper":
+            if isinstance(sig.ret, s.UnitType):
+                if not self.terminated:
+                    self.emit(s.ReturnOp(), f)
+            elif not always_returns(f.body):
+                raise self.err(f, f"device function '{self.name}' returns {tname(sig.ret)} but can reach its end "
+                                  "without a return")
+        return op
+
+    # -------------------------------------------------------------------------------------------- statements
+
+    def stmts(self, body: list[ast.stmt]) -> None:
+        for i, st in enumerate(body):
+            self.node = st
+            for n in self.info.hoist.get(id(st), []):
+                self.vars[n] = Binding("pending", None, None, (self.block, self.block.last_op))
+            if (self.kind == "kernel" and isinstance(st, ast.If) and not st.orelse and len(st.body) == 1
+                    and isinstance(st.body[0], ast.Return) and st.body[0].value is None):
+                # `if c: return` in a kernel: the rest of the body runs under `not c`
+                c = self.cond(st.test)
+                nc = self.v(s.UnOp("not", c), st.test)
+                op = s.IfOp(nc)
+                self.emit(op, st)
+                self.in_block(op.then_region.block, lambda: self.stmts(body[i + 1:]))
+                return
+            self.stmt(st)
+
+    def in_block(self, block: Block, fn: Any) -> Any:
+        saved = self.block
+        self.block = block
+        try:
+            return fn()
+        finally:
+            self.block = saved
+
+    def stmt(self, st: ast.stmt) -> None:
+        if type(st) in UNSUPPORTED:
+            raise self.err(st, UNSUPPORTED[type(st)])
+        m = getattr(self, f"stmt_{type(st).__name__}", None)
+        if m is None:
+            raise self.err(st, f"'{type(st).__name__}' statements are not supported in kernels")
+        m(st)
+
+    def stmt_Pass(self, st: ast.Pass) -> None:
+        pass
+
+    def stmt_Expr(self, st: ast.Expr) -> None:
+        e = st.value
+        if isinstance(e, ast.Constant):
+            return  # docstring / `...`
+        if isinstance(e, ast.Call):
+            self.call(e, None, statement=True)
+            return
+        if type(e) in UNSUPPORTED:
+            raise self.err(e, UNSUPPORTED[type(e)])
+        raise self.err(e, "this expression statement has no effect")
+
+    def stmt_Return(self, st: ast.Return) -> None:
+        if self.kind == "kernel":
+            raise self.err(st, "a kernel cannot return here: only `if cond: return` is supported in kernels "
+                               "(kernels return nothing)")
+        if isinstance(self.ret_type, s.UnitType):
+            if st.value is not None and not (isinstance(st.value, ast.Constant) and st.value.value is None):
+                raise self.err(st, f"device function '{self.name}' returns nothing (annotate its return type to "
+                                   "return a value)")
+            self.emit(s.ReturnOp(), st)
+        else:
+            if st.value is None:
+                raise self.err(st, f"device function '{self.name}' must return a {tname(self.ret_type)}")
+            v = self.expr(st.value, self.ret_type)
+            if v.type != self.ret_type:
+                raise self.err(st.value, f"type mismatch: device function '{self.name}' returns "
+                                         f"{tname(self.ret_type)}, this return gives {tname(v.type)}")
+            self.emit(s.ReturnOp(v), st)
+        self.terminated = True
+
+    # assignments
+
+    def stmt_Assign(self, st: ast.Assign) -> None:
+        if len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and isinstance(st.value, ast.Call):
+            ok, obj = self.static(st.value.func)
+            if ok and isinstance(obj, GpuFunction) and obj.kind == "alloc":
+                self.alloc(st.targets[0], st.value, obj)
+                return
+        if len(st.targets) == 1 and isinstance(st.targets[0], ast.Tuple | ast.List):
+            t = st.targets[0]
+            if not isinstance(st.value, ast.Tuple | ast.List) or len(st.value.elts) != len(t.elts):
+                raise self.err(st, "tuple assignment needs a tuple of the same length on the right")
+            hints = [self.target_type(x) for x in t.elts]
+            vals = [self.expr(e, h) for e, h in zip(st.value.elts, hints)]
+            for x, val, e in zip(t.elts, vals, st.value.elts):
+                self.assign(x, val, e, None)
+            return
+        if len(st.targets) == 1:
+            hint = self.target_type(st.targets[0])
+            val = self.expr(st.value, hint)
+            self.assign(st.targets[0], val, st.value, None)
+            return
+        val = self.expr(st.value, self.target_type(st.targets[0]))
+        for t in st.targets:
+            self.assign(t, val, st.value, None)
+
+    def stmt_AnnAssign(self, st: ast.AnnAssign) -> None:
+        if st.value is None:
+            raise self.err(st, "a declaration needs a value (write 'x: f32 = 0.0')")
+        if not isinstance(st.target, ast.Name):
+            raise self.err(st.target, "only a local variable can be annotated")
+        ok, ann = self.static(st.annotation)
+        if not ok:
+            raise self.err(st.annotation, "the annotation must name a type")
+        t = self.ty(ann, st.annotation)
+        val = self.expr(st.value, t)
+        self.assign(st.target, val, st.value, t)
+
+    def target_type(self, t: ast.expr) -> Attribute | None:
+        """The type a store to t expects (a hint for literals), when already known."""
+        if isinstance(t, ast.Name):
+            b = self.vars.get(t.id)
+            if b is not None and b.kind == "ref":
+                return b.type
+            return None
+        try:
+            if isinstance(t, ast.Subscript):
+                ok, _ = self.static(t.value)
+                if ok:
+                    return None
+                b = self._array_type_of(t.value)
+                return b.element_type if b is not None else None
+            if isinstance(t, ast.Attribute):
+                base = self.target_type(t.value) if not isinstance(t.value, ast.Name) else self._name_type(t.value)
+                if isinstance(base, s.RecordType):
+                    return dict(self.record_fields(base)).get(t.attr)
+        except CompileError:
+            return None
+        return None
+
+    def _name_type(self, n: ast.Name) -> Attribute | None:
+        b = self.vars.get(n.id)
+        if b is None or b.kind == "pending":
+            return None
+        return b.type if b.type is not None else (b.value.type if b.value is not None else None)
+
+    def _array_type_of(self, e: ast.expr) -> Any:
+        if isinstance(e, ast.Name):
+            t = self._name_type(e)
+            return t if isinstance(t, s.VecType | s.ArrayType) else None
+        return None
+
+    def assign(self, target: ast.expr, val: SSAValue, vnode: ast.AST, ann: Attribute | None) -> None:
+        if isinstance(target, ast.Name):
+            self.assign_name(target, val, vnode, ann)
+        elif isinstance(target, ast.Subscript | ast.Attribute):
+            place = self.place(target)
+            want = place.type.element_type  # type: ignore[attr-defined]
+            if val.type != want:
+                raise self.err(vnode, f"type mismatch: cannot store {tname(val.type)} into "
+                                      f"{self._place_desc(target)} of type {tname(want)}")
+            self.emit(s.StoreOp(place, val), target)
+        else:
+            raise self.err(target, "cannot assign to this expression")
+
+    def _place_desc(self, t: ast.expr) -> str:
+        return f"field '{t.attr}'" if isinstance(t, ast.Attribute) else "an element"
+
+    def assign_name(self, target: ast.Name, val: SSAValue, vnode: ast.AST, ann: Attribute | None) -> None:
+        n = target.id
+        b = self.vars.get(n)
+        if b is not None and b.kind in ("param", "vec", "arr") and n not in self.info.locals:
+            what = "vector parameter" if b.kind == "vec" else "array" if b.kind == "arr" else "parameter"
+            raise self.err(target, f"cannot assign to {what} '{n}' (parameters are read-only; copy it to a new "
+                                   "local first)")
+        if b is not None and b.kind in ("param", "vec", "arr"):
+            raise self.err(target, f"cannot assign to parameter '{n}' (parameters are read-only)")
+        if n in self.info.scoped and n not in self.info.locals:
+            raise self.err(target, f"cannot assign to loop index or match binder '{n}'")
+        if ann is not None and val.type != ann:
+            raise self.err(vnode, f"type mismatch: '{n}' is declared {tname(ann)}, the value is {tname(val.type)}")
+        if isinstance(val.type, s.VecType | s.ArrayType):
+            if n in self.info.mutable:
+                raise self.err(target, f"'{n}' names a vector or array and cannot be reassigned")
+            self.vars[n] = Binding("vec" if isinstance(val.type, s.VecType) else "arr", val, val.type)
+            self.assigned.add(n)
+            return
+        if not s.is_element_type(val.type):
+            raise self.err(vnode, f"cannot bind a value of type {tname(val.type)}")
+        if n in self.info.mutable:
+            if b is None:
+                op = s.LetMutOp(n, val)
+                self.emit(op, target)
+                self.vars[n] = Binding("ref", op.result, val.type)
+            else:
+                if b.kind == "pending":
+                    assert b.anchor is not None
+                    ops = self.default(val.type, target)
+                    cell = s.LetMutOp(n, ops[-1].results[0])
+                    cell.location = ops[-1].location
+                    ops.append(cell)
+                    blk, after = b.anchor
+                    if after is None:
+                        if blk.first_op is None:
+                            blk.add_ops(ops)
+                        else:
+                            blk.insert_ops_before(ops, blk.first_op)
+                    else:
+                        blk.insert_ops_after(ops, after)
+                    b = Binding("ref", cell.result, val.type)
+                    self.vars[n] = b
+                if b.type != val.type:
+                    raise self.err(vnode, f"type mismatch: '{n}' has type {tname(b.type)} (fixed by its first "
+                                          f"assignment), the value is {tname(val.type)}")
+                self.emit(s.StoreOp(b.value, val), target)  # type: ignore[arg-type]
+        else:
+            op = s.LetOp(n, val)
+            self.emit(op, target)
+            self.vars[n] = Binding("val", op.result, val.type)
+        self.assigned.add(n)
+
+    def place(self, t: ast.expr) -> SSAValue:
+        """The ref of an assignable place: `v[i]`, `p.f` (p a mutable local), `v[i].f`, nested fields."""
+        if isinstance(t, ast.Subscript):
+            arr = self.expr(t.value)
+            if not isinstance(arr.type, s.VecType | s.ArrayType):
+                raise self.err(t.value, f"cannot index a value of type {tname(arr.type)}")
+            idx = self.index(t.slice)
+            return self.v(s.ElemRefOp(arr, idx), t)
+        if isinstance(t, ast.Attribute):
+            if isinstance(t.value, ast.Name):
+                n = t.value.id
+                b = self.vars.get(n)
+                if b is not None and b.kind == "param":
+                    raise self.err(t, f"cannot assign to a field of parameter '{n}' (parameters are read-only; "
+                                      "copy it to a local first)")
+                self.check_assigned(t.value)
+                if b is None or b.kind != "ref":
+                    ok, _ = self.static(t.value)
+                    if ok:
+                        raise self.err(t, f"cannot assign to '{n}.{t.attr}'")
+                    raise self.err(t, f"cannot assign to a field of '{n}'")
+                base = b.value
+            else:
+                base = self.place(t.value)
+            assert base is not None
+            rt = base.type.element_type  # type: ignore[attr-defined]
+            if not isinstance(rt, s.RecordType):
+                raise self.err(t, f"a value of type {tname(rt)} has no field '{t.attr}'")
+            ft = dict(self.record_fields(rt)).get(t.attr)
+            if ft is None:
+                raise self.err(t, f"record {rt.decl_name} has no field '{t.attr}'")
+            return self.v(s.FieldRefOp(base, t.attr, ft), t)
+        raise self.err(t, "cannot assign to this expression")
+
+    def stmt_AugAssign(self, st: ast.AugAssign) -> None:
+        t = st.target
+        if isinstance(t, ast.Name):
+            b = self.vars.get(t.id)
+            if b is not None and b.kind in ("param", "vec", "arr"):
+                raise self.err(t, f"cannot assign to parameter '{t.id}' (parameters are read-only)")
+            if t.id in self.info.scoped and t.id not in self.info.locals:
+                raise self.err(t, f"cannot assign to loop index or match binder '{t.id}'")
+            cur = self.expr(t)
+            b = self.vars[t.id]
+            new = self.binop_values(st.op, cur, st.value, st)
+            if new.type != cur.type:
+                raise self.err(st, f"type mismatch: '{t.id}' has type {tname(cur.type)}, the result is "
+                                   f"{tname(new.type)}")
+            self.emit(s.StoreOp(b.value, new), st)  # type: ignore[arg-type]
+            return
+        if isinstance(t, ast.Subscript | ast.Attribute):
+            p = self.place(t)
+            cur = self.v(s.LoadOp(p), t)
+            new = self.binop_values(st.op, cur, st.value, st)
+            if new.type != cur.type:
+                raise self.err(st, f"type mismatch: the place has type {tname(cur.type)}, the result is "
+                                   f"{tname(new.type)}")
+            self.emit(s.StoreOp(p, new), st)
+            return
+        raise self.err(t, "cannot assign to this expression")
+
+    def alloc(self, target: ast.Name, call: ast.Call, fn: GpuFunction) -> None:
+        n = target.id
+        if n in self.info.mutable:
+            raise self.err(target, f"'{n}' names a {fn.name} array and cannot be reassigned")
+        if call.keywords or len(call.args) != 2:
+            raise self.err(call, f"{fn.name}(T, size) takes 2 arguments, {len(call.args)} given")
+        ok, elt = self.static(call.args[0])
+        if not ok:
+            raise self.err(call.args[0], f"the first argument of {fn.name}() must be an element type")
+        et = self.ty(elt, call.args[0])
+        if not s.is_element_type(et):
+            raise self.err(call.args[0], f"{type_name(elt)} cannot be an array element type")
+        size = self.expr(call.args[1], i32)
+        if size.type != i32:
+            raise self.err(call.args[1], f"type mismatch: an array size is i32, got {tname(size.type)}")
+        space = "shared" if fn.name == "shared" else "local"
+        a = self.v(s.AllocArrayOp(n, size, s.ArrayType(et, space)), call)
+        self.vars[n] = Binding("arr", a, a.type)
+        self.assigned.add(n)
+
+    # control flow
+
+    def cond(self, node: ast.expr) -> SSAValue:
+        c = self.expr(node, i1)
+        if c.type != i1:
+            raise self.err(node, f"a condition must be bool, got {tname(c.type)} (compare it, e.g. 'x != 0')")
+        return c
+
+    def branch(self, block: Block, body: list[ast.stmt]) -> tuple[set[str], bool]:
+        saved_a, saved_t = set(self.assigned), self.terminated
+        self.terminated = False
+        self.in_block(block, lambda: self.stmts(body))
+        out = (self.assigned, self.terminated)
+        self.assigned, self.terminated = saved_a, saved_t
+        return out
+
+    def join(self, outs: list[tuple[set[str], bool]]) -> None:
+        live = [a for a, t in outs if not t]
+        if not live:
+            self.terminated = True
+            return
+        res = set(live[0])
+        for a in live[1:]:
+            res &= a
+        self.assigned = res
+
+    def stmt_If(self, st: ast.If) -> None:
+        c = self.cond(st.test)
+        op = s.IfOp(c, Region(Block()), Region(Block()) if st.orelse else Region())
+        self.emit(op, st)
+        outs = [self.branch(op.then_region.block, st.body)]
+        if st.orelse:
+            outs.append(self.branch(op.else_region.block, st.orelse))
+        else:
+            outs.append((set(self.assigned), False))
+        self.join(outs)
+
+    def stmt_While(self, st: ast.While) -> None:
+        if st.orelse:
+            raise self.err(st, "'while ... else' is not supported")
+        cond_block = Block()
+        op = s.WhileOp(Region(cond_block), Region(Block()))
+
+        def mk() -> None:
+            c = self.cond(st.test)
+            self.emit(s.YieldOp(c), st.test)
+
+        self.in_block(cond_block, mk)
+        self.emit(op, st)
+        self.branch(op.body.block, st.body)
+
+    def stmt_For(self, st: ast.For) -> None:
+        if st.orelse:
+            raise self.err(st, "'for ... else' is not supported")
+        if not isinstance(st.target, ast.Name):
+            raise self.err(st.target, "the loop variable must be a plain name")
+        it = st.iter
+        ok, fn = (self.static(it.func) if isinstance(it, ast.Call) else (False, None))
+        if not ok or fn is not range:
+            raise self.err(it, "only 'for i in range(...)' loops are supported")
+        assert isinstance(it, ast.Call)
+        if it.keywords or not 1 <= len(it.args) <= 3:
+            raise self.err(it, f"range() takes 1 to 3 arguments, {len(it.args)} given")
+        args = it.args
+        step = 1
+        if len(args) == 3:
+            step_v = self.const_eval(args[2])
+            if not isinstance(step_v, int) or isinstance(step_v, bool) or step_v == 0:
+                raise self.err(args[2], "the range step must be a non-zero integer constant")
+            step = step_v
+        if len(args) == 1:
+            hi = self.expr(args[0], i32)
+            lo = self.const(0, hi.type if is_int(hi.type) else i32, args[0])
+        else:
+            lo_n, hi_n = args[0], args[1]
+            if self.const_eval(lo_n) is not None and self.const_eval(hi_n) is None:
+                hi = self.expr(hi_n, i32)
+                lo = self.expr(lo_n, hi.type)
+            else:
+                lo = self.expr(lo_n, i32)
+                hi = self.expr(hi_n, lo.type)
+        for v, n in ((lo, args[0] if len(args) > 1 else it), (hi, args[1] if len(args) > 1 else args[0])):
+            if not is_int(v.type):
+                raise self.err(n, f"range bounds must be integers, got {tname(v.type)}")
+        if lo.type != hi.type:
+            raise self.err(it, f"type mismatch: range bounds are {tname(lo.type)} and {tname(hi.type)}")
+        op = s.ForOp(st.target.id, lo, hi, step)
+        self.emit(op, st)
+        name = st.target.id
+        saved = self.vars.get(name)
+        self.vars[name] = Binding("val", op.index, lo.type)
+        self.branch(op.body.block, st.body)
+        if saved is None:
+            del self.vars[name]
+        else:
+            self.vars[name] = saved
+
+    def stmt_Match(self, st: ast.Match) -> None:
+        subj = self.expr(st.subject)
+        if not isinstance(subj.type, s.VariantType):
+            raise self.err(st.subject, f"match needs a variant value, got {tname(subj.type)}")
+        vt = subj.type
+        ctors = dict(self.variant_ctors(vt))
+        cases: list[str] = []
+        binders: list[list[str]] = []
+        regions: list[Region] = []
+        bodies: list[tuple[ast.match_case, Block, list[tuple[str, SSAValue]]]] = []
+        has_default = False
+        for i, c in enumerate(st.cases):
+            if c.guard is not None:
+                raise self.err(c.guard, "match guards ('case ... if ...') are not supported")
+            p = c.pattern
+            if isinstance(p, ast.MatchAs) and p.pattern is None:
+                if i != len(st.cases) - 1:
+                    raise self.err(p, "the catch-all case must be the last")
+                has_default = True
+                names = [p.name] if p.name else []
+                blk = Block(arg_types=[vt] * len(names))
+                cases.append(s.WILDCARD)
+            elif isinstance(p, ast.MatchClass):
+                ok, ctor = self.static(p.cls)
+                if not ok or not isinstance(ctor, VariantCtor):
+                    raise self.err(p.cls, "a case pattern must name a variant constructor, e.g. "
+                                          "'case Shape.Circle(r):'")
+                if ctor.variant.__name__ != vt.decl_name:
+                    raise self.err(p.cls, f"type mismatch: {ctor!r} is a constructor of {ctor.variant.__name__}, "
+                                          f"the value is {tname(vt)}")
+                if p.kwd_patterns:
+                    raise self.err(p, "keyword patterns are not supported; bind payloads by position")
+                ps = ctors[ctor.name]
+                if p.patterns and len(p.patterns) != len(ps):
+                    raise self.err(p, f"{ctor!r} has {len(ps)} payload value(s), the pattern binds "
+                                      f"{len(p.patterns)}")
+                names = []
+                for q in p.patterns:
+                    if not (isinstance(q, ast.MatchAs) and q.pattern is None):
+                        raise self.err(q, "nested patterns are not supported; bind the payload to a name")
+                    names.append(q.name or "_")
+                if ctor.name in cases:
+                    raise self.err(p, f"constructor {ctor!r} is matched twice")
+                blk = Block(arg_types=ps if names else [])
+                cases.append(ctor.name)
+            else:
+                raise self.err(p, "unsupported pattern: use 'case Variant.Ctor(x, ...):' or 'case _:'")
+            binders.append(names)
+            regions.append(Region(blk))
+            bodies.append((c, blk, list(zip(names, blk.args))))
+        op = s.MatchOp(subj, cases, binders, regions)
+        self.emit(op, st)
+        outs = []
+        for c, blk, binds in bodies:
+            saved = {n: self.vars.get(n) for n, _ in binds}
+            for n, a in binds:
+                if n != "_":
+                    self.vars[n] = Binding("val", a, a.type)
+            outs.append(self.branch(blk, c.body))
+            for n, b in saved.items():
+                if b is None:
+                    self.vars.pop(n, None)
+                else:
+                    self.vars[n] = b
+        if not has_default and set(cases) != set(ctors):
+            outs.append((set(self.assigned), False))
+        self.join(outs)
+
+    def stmt_With(self, st: ast.With) -> None:
+        if len(st.items) != 1 or st.items[0].optional_vars is not None:
+            raise self.err(st, "only 'with pragma(...):' and 'with superstep():' are supported")
+        e = st.items[0].context_expr
+        ok, fn = self.static(e.func) if isinstance(e, ast.Call) else (False, None)
+        if not ok or not isinstance(fn, GpuFunction) or fn.kind != "context":
+            raise self.err(e, "only 'with pragma(...):' and 'with superstep():' are supported")
+        assert isinstance(e, ast.Call)
+        if fn.name == "pragma":
+            hints = []
+            for a in e.args:
+                if not (isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value):
+                    raise self.err(a, "pragma hints are non-empty strings, e.g. pragma(\"unroll\")")
+                hints.append(a.value)
+            if e.keywords:
+                raise self.err(e, "pragma() takes only string hints")
+            op: Operation = s.PragmaOp(hints)
+            self.emit(op, st)
+            out = self.branch(op.regions[0].block, st.body)
+            self.join([out])
+        else:
+            for k in e.keywords:
+                if k.arg != "divergent":
+                    raise self.err(k, f"superstep() has no argument '{k.arg}'")
+            if e.args:
+                raise self.err(e, "superstep() takes no positional argument")
+            op = s.BlockOp()
+            self.emit(op, st)
+            out = self.branch(op.regions[0].block, st.body)
+            self.join([out])
+            self.emit(s.BarrierOp(), st)
+
+    # -------------------------------------------------------------------------------------------- expressions
+
+    def check_assigned(self, node: ast.Name) -> None:
+        n = node.id
+        if n in self.info.locals and n not in self.assigned:
+            raise self.err(node, f"local variable '{n}' is used before it is assigned (on some path)")
+
+    def expr(self, node: ast.expr, hint: Attribute | None = None) -> SSAValue:
+        if type(node) in UNSUPPORTED:
+            raise self.err(node, UNSUPPORTED[type(node)])
+        saved = self.node
+        self.node = node
+        try:
+            m = getattr(self, f"expr_{type(node).__name__}", None)
+            if m is None:
+                raise self.err(node, f"unsupported expression ({type(node).__name__})")
+            return m(node, hint)
+        finally:
+            self.node = saved
+
+    def expr_Constant(self, node: ast.Constant, hint: Attribute | None) -> SSAValue:
+        if node.value is None:
+            raise self.err(node, "None is not a value in kernels")
+        if isinstance(node.value, str | bytes):
+            raise self.err(node, "strings are not supported in kernels")
+        return self.literal(node.value, hint, node)
+
+    def expr_Name(self, node: ast.Name, hint: Attribute | None) -> SSAValue:
+        n = node.id
+        if n in self.vars and self.vars[n].kind != "pending" and (n not in self.info.locals or n in self.assigned):
+            b = self.vars[n]
+            if b.kind == "ref":
+                return self.v(s.LoadOp(b.value), node)  # type: ignore[arg-type]
+            assert b.value is not None
+            return b.value
+        if n in self.info.locals or n in self.vars:
+            self.check_assigned(node)
+            raise self.err(node, f"local variable '{n}' is used before it is assigned (on some path)")
+        if n in self.info.scoped:
+            raise self.err(node, f"'{n}' is a loop index or match binder and is not defined here")
+        obj = self.lookup_global(n, node)
+        return self.static_value(obj, node, hint)
+
+    def static_value(self, obj: Any, node: ast.AST, hint: Attribute | None) -> SSAValue:
+        if isinstance(obj, bool | int | float) and not isinstance(obj, ScalarType):
+            return self.literal(obj, hint, node)
+        if hasattr(obj, "dtype") and hasattr(obj, "item") and getattr(obj, "shape", None) == ():
+            return self.literal(obj.item(), hint, node)   # numpy scalar constant
+        if isinstance(obj, GpuValue):
+            return self.v(s.IntrinsicOp(obj.intrinsic, []), node)
+        if isinstance(obj, VariantCtor):
+            if obj.payload_types:
+                raise self.err(node, f"{obj!r} needs its payload: {obj!r}(...)")
+            vt = self.ty(obj.variant, node)
+            return self.v(s.MakeVariantOp(vt.decl_name, obj.name, []), node)  # type: ignore[attr-defined]
+        what = getattr(obj, "__name__", None) or repr(obj)
+        if isinstance(obj, GpuFunction | MathFunction) or callable(obj):
+            raise self.err(node, f"'{what}' is a function; call it")
+        raise self.err(node, f"'{what}' cannot be used in a kernel (only int, float and bool module constants "
+                             "are folded)")
+
+    def expr_Attribute(self, node: ast.Attribute, hint: Attribute | None) -> SSAValue:
+        ok, obj = self.static(node)
+        if ok:
+            return self.static_value(obj, node, hint)
+        base = self.expr(node.value)
+        if not isinstance(base.type, s.RecordType):
+            raise self.err(node, f"a value of type {tname(base.type)} has no field '{node.attr}'")
+        ft = dict(self.record_fields(base.type)).get(node.attr)
+        if ft is None:
+            raise self.err(node, f"record {base.type.decl_name} has no field '{node.attr}'")
+        return self.v(s.FieldOp(base, node.attr, ft), node)
+
+    def index(self, node: ast.expr) -> SSAValue:
+        i = self.expr(node, i32)
+        if not is_int(i.type):
+            raise self.err(node, f"an index must be an integer, got {tname(i.type)}")
+        return i
+
+    def expr_Subscript(self, node: ast.Subscript, hint: Attribute | None) -> SSAValue:
+        ok, obj = self.static(node.value)
+        if ok:
+            raise self.err(node, f"cannot index '{getattr(obj, '__name__', obj)}' in a kernel")
+        a = self.expr(node.value)
+        if not isinstance(a.type, s.VecType | s.ArrayType):
+            raise self.err(node.value, f"cannot index a value of type {tname(a.type)}")
+        i = self.index(node.slice)
+        return self.v(s.ArrayReadOp(a, i), node)
+
+    def operands(self, left: ast.expr, right: ast.expr, hint: Attribute | None) -> tuple[SSAValue, SSAValue]:
+        lc, rc = self.const_eval(left), self.const_eval(right)
+        if lc is not None and rc is None:
+            r = self.expr(right, hint)
+            return self.expr(left, r.type), r
+        lv = self.expr(left, hint)
+        return lv, self.expr(right, lv.type)
+
+    def expr_BinOp(self, node: ast.BinOp, hint: Attribute | None) -> SSAValue:
+        c = self.const_eval(node)
+        if c is not None and not isinstance(c, bool):
+            return self.literal(c, hint, node)
+        lc, rc = self.const_eval(node.left), self.const_eval(node.right)
+        if lc is not None and rc is None:
+            r = self.expr(node.right, hint)
+            lv = self.expr(node.left, r.type)
+            return self.arith(node.op, lv, r, node)
+        lv = self.expr(node.left, hint)
+        return self.binop_values(node.op, lv, node.right, node)
+
+    def binop_values(self, op: ast.operator, lv: SSAValue, right: ast.expr, node: ast.AST) -> SSAValue:
+        rh = i32 if isinstance(op, ast.LShift | ast.RShift) and False else lv.type
+        if isinstance(op, ast.Pow) and is_int(lv.type):
+            e = self.const_eval(right)
+            if isinstance(e, int) and 0 <= e <= 32:
+                if e == 0:
+                    return self.const(1, lv.type, node)
+                acc = lv
+                for _ in range(e - 1):
+                    acc = self.v(s.BinOp("mul", acc, lv), node)
+                return acc
+            raise self.err(node, "integer '**' needs a constant exponent between 0 and 32 (use floats and "
+                                 "sarek.math.pow otherwise)")
+        rv = self.expr(right, rh)
+        return self.arith(op, lv, rv, node)
+
+    OPS = {ast.Add: ("add", "+"), ast.Sub: ("sub", "-"), ast.Mult: ("mul", "*"), ast.Div: ("div", "/"),
+           ast.FloorDiv: ("div", "//"), ast.Mod: ("rem", "%"), ast.LShift: ("shl", "<<"),
+           ast.RShift: ("shr", ">>"), ast.BitAnd: ("bitand", "&"), ast.BitOr: ("bitor", "|"),
+           ast.BitXor: ("bitxor", "^"), ast.Pow: ("pow", "**"), ast.MatMult: ("", "@")}
+
+    def arith(self, op: ast.operator, lv: SSAValue, rv: SSAValue, node: ast.AST) -> SSAValue:
+        kind, sym = self.OPS[type(op)]
+        if not kind:
+            raise self.err(node, f"operator '{sym}' is not supported")
+        lt, rt = lv.type, rv.type
+        if lt != rt:
+            raise self.err(node, f"type mismatch in '{sym}': {tname(lt)} and {tname(rt)} (convert one side, e.g. "
+                                 f"{tname(rt) if _is_num(rt) else 'f32'}(x))")
+        t = lt
+        if t == i1:
+            if kind == "bitand":
+                return self.v(s.BinOp("and", lv, rv), node)
+            if kind == "bitor":
+                return self.v(s.BinOp("or", lv, rv), node)
+            if kind == "bitxor":
+                return self.v(s.BinOp("ne", lv, rv), node)
+            raise self.err(node, f"operator '{sym}' does not apply to bool")
+        if not _is_num(t):
+            raise self.err(node, f"operator '{sym}' does not apply to {tname(t)}")
+        if is_float(t):
+            if kind in ("shl", "shr", "bitand", "bitor", "bitxor"):
+                raise self.err(node, f"operator '{sym}' needs integers, got {tname(t)}")
+            if sym == "//":
+                q = self.v(s.BinOp("div", lv, rv), node)
+                return self.v(s.IntrinsicOp("floor", [q]), node)
+            if kind == "rem":
+                return self.v(s.IntrinsicOp("fmod", [lv, rv]), node)
+            if kind == "pow":
+                return self.v(s.IntrinsicOp("pow", [lv, rv]), node)
+            return self.v(s.BinOp(kind, lv, rv), node)
+        if sym == "/":
+            raise self.err(node, f"'/' on integers ({tname(t)}) is not supported: use '//' for integer division "
+                                 "or convert to a float type")
+        if kind == "pow":
+            raise self.err(node, "integer '**' needs a constant exponent")
+        return self.v(s.BinOp(kind, lv, rv), node)
+
+    def expr_UnaryOp(self, node: ast.UnaryOp, hint: Attribute | None) -> SSAValue:
+        c = self.const_eval(node)
+        if c is not None:
+            return self.literal(c, hint, node)
+        if isinstance(node.op, ast.Not):
+            x = self.expr(node.operand, i1)
+            if x.type != i1:
+                raise self.err(node, f"'not' needs a bool, got {tname(x.type)}")
+            return self.v(s.UnOp("not", x), node)
+        x = self.expr(node.operand, hint)
+        if isinstance(node.op, ast.UAdd):
+            if not _is_num(x.type):
+                raise self.err(node, f"unary '+' does not apply to {tname(x.type)}")
+            return x
+        if isinstance(node.op, ast.USub):
+            if not _is_num(x.type):
+                raise self.err(node, f"unary '-' does not apply to {tname(x.type)}")
+            return self.v(s.UnOp("neg", x), node)
+        if not is_int(x.type):
+            raise self.err(node, f"'~' needs an integer, got {tname(x.type)}")
+        return self.v(s.UnOp("bitnot", x), node)
+
+    def short_circuit(self, is_and: bool, left: SSAValue, right: ast.expr, node: ast.AST) -> SSAValue:
+        then_b, else_b = Block(), Block()
+
+        def rhs() -> None:
+            r = self.expr(right, i1)
+            if r.type != i1:
+                raise self.err(right, f"'{'and' if is_and else 'or'}' needs bool operands, got {tname(r.type)}")
+            self.emit(s.YieldOp(r), right)
+
+        def const() -> None:
+            c = self.const(not is_and, i1, node)
+            self.emit(s.YieldOp(c), node)
+
+        self.in_block(then_b if is_and else else_b, rhs)
+        self.in_block(else_b if is_and else then_b, const)
+        return self.v(s.IfExprOp(left, i1, Region(then_b), Region(else_b)), node)
+
+    def expr_BoolOp(self, node: ast.BoolOp, hint: Attribute | None) -> SSAValue:
+        is_and = isinstance(node.op, ast.And)
+        acc = self.expr(node.values[0], i1)
+        if acc.type != i1:
+            raise self.err(node.values[0], f"'{'and' if is_and else 'or'}' needs bool operands, got "
+                                           f"{tname(acc.type)}")
+        for v in node.values[1:]:
+            acc = self.short_circuit(is_and, acc, v, node)
+        return acc
+
+    CMP = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}
+
+    def compare(self, op: ast.cmpop, lv: SSAValue, rv: SSAValue, node: ast.AST) -> SSAValue:
+        if type(op) not in self.CMP:
+            sym = {ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}.get(type(op), "?")
+            raise self.err(node, f"comparison '{sym}' is not supported in kernels")
+        if lv.type != rv.type:
+            raise self.err(node, f"type mismatch in comparison: {tname(lv.type)} and {tname(rv.type)}")
+        k = self.CMP[type(op)]
+        if lv.type == i1 and k not in ("eq", "ne") or not (lv.type == i1 or _is_num(lv.type)):
+            raise self.err(node, f"cannot compare values of type {tname(lv.type)} with '{k}'")
+        return self.v(s.BinOp(k, lv, rv), node)
+
+    def expr_Compare(self, node: ast.Compare, hint: Attribute | None) -> SSAValue:
+        lv, rv = self.operands(node.left, node.comparators[0], None)
+        res = self.compare(node.ops[0], lv, rv, node)
+        prev = rv
+        for op, comp in zip(node.ops[1:], node.comparators[1:]):
+            # a < b < c: (a < b) and (b < c), b evaluated once, c only when needed
+            then_b, else_b = Block(), Block()
+            p = prev
+
+            def nxt(op=op, comp=comp, p=p) -> None:
+                r = self.expr(comp, p.type)
+                self.emit(s.YieldOp(self.compare(op, p, r, node)), node)
+
+            self.in_block(then_b, nxt)
+            self.in_block(else_b, lambda: self.emit(s.YieldOp(self.const(False, i1, node)), node))
+            res = self.v(s.IfExprOp(res, i1, Region(then_b), Region(else_b)), node)
+            prev = None  # type: ignore[assignment]
+            if len(node.ops) > 2:
+                raise self.err(node, "comparison chains of more than two operators are not supported")
+        return res
+
+    def expr_IfExp(self, node: ast.IfExp, hint: Attribute | None) -> SSAValue:
+        c = self.cond(node.test)
+        then_b, else_b = Block(), Block()
+        first, second = (node.body, node.orelse)
+        flip = self.const_eval(node.body) is not None and self.const_eval(node.orelse) is None
+        if flip:
+            e = self.in_block(else_b, lambda: self.expr(node.orelse, hint))
+            t = self.in_block(then_b, lambda: self.expr(node.body, e.type))
+        else:
+            t = self.in_block(then_b, lambda: self.expr(first, hint))
+            e = self.in_block(else_b, lambda: self.expr(second, t.type))
+        if t.type != e.type:
+            raise self.err(node, f"type mismatch in conditional expression: {tname(t.type)} and {tname(e.type)}")
+        if not s.is_element_type(t.type):
+            raise self.err(node, f"a conditional expression cannot give {tname(t.type)}")
+        self.in_block(then_b, lambda: self.emit(s.YieldOp(t), node.body))
+        self.in_block(else_b, lambda: self.emit(s.YieldOp(e), node.orelse))
+        return self.v(s.IfExprOp(c, t.type, Region(then_b), Region(else_b)), node)
+
+    def expr_Tuple(self, node: ast.Tuple, hint: Attribute | None) -> SSAValue:
+        raise self.err(node, "tuples are not values in kernels (use a @record)")
+
+    def expr_Call(self, node: ast.Call, hint: Attribute | None) -> SSAValue:
+        v = self.call(node, hint, statement=False)
+        assert v is not None
+        return v
+
+    # -------------------------------------------------------------------------------------------- calls
+
+    def call(self, node: ast.Call, hint: Attribute | None, statement: bool) -> SSAValue | None:
+        ok, fn = self.static(node.func)
+        if not ok:
+            if isinstance(node.func, ast.Attribute):
+                raise self.err(node, f"methods are not supported in kernels ('.{node.func.attr}(...)')")
+            raise self.err(node.func, "only device functions, constructors and intrinsics can be called")
+        fname = ast.unparse(node.func)
+        if isinstance(fn, GpuFunction):
+            return self.gpu_call(fn, node, hint, statement)
+        if any(k.arg is None for k in node.keywords):
+            raise self.err(node, "'**' arguments are not supported")
+        if isinstance(fn, ScalarType) or fn in BUILTIN_CASTS:
+            self.no_kw(node, fname)
+            t = fn.ir if isinstance(fn, ScalarType) else BUILTIN_CASTS[fn]
+            return self.cast(node, t, fname)
+        if fn is abs or fn is min or fn is max:
+            self.no_kw(node, fname)
+            name = fn.__name__
+            if name == "abs":
+                return self.intrinsic("abs", node.args, node, hint, fname)
+            if len(node.args) < 2:
+                raise self.err(node, f"{name}() takes at least 2 arguments, {len(node.args)} given")
+            vals = self.same_typed(node.args, hint)
+            acc = vals[0]
+            for v in vals[1:]:
+                acc = self.intrinsic_values(name, [acc, v], node, fname)
+            return acc
+        if fn is len:
+            self.no_kw(node, fname)
+            if len(node.args) != 1:
+                raise self.err(node, f"len() takes 1 argument, {len(node.args)} given")
+            a = self.expr(node.args[0])
+            if isinstance(a.type, s.ArrayType) and isinstance(a.owner, s.AllocArrayOp):
+                return a.owner.size
+            if not isinstance(a.type, s.VecType):
+                raise self.err(node.args[0], f"len() needs a vector, got {tname(a.type)}")
+            return self.v(s.ArrayLenOp(a), node)
+        if isinstance(fn, MathFunction):
+            self.no_kw(node, fname)
+            if fn.name in ("min", "max") and len(node.args) > 2:
+                vals = self.same_typed(node.args, hint)
+                acc = vals[0]
+                for v in vals[1:]:
+                    acc = self.intrinsic_values(fn.name, [acc, v], node, fname)
+                return acc
+            return self.intrinsic(fn.name, node.args, node, hint, fname)
+        if isinstance(fn, VariantCtor):
+            self.no_kw(node, fname)
+            vt = self.ty(fn.variant, node)
+            ps = self.variant_ctors(vt)[fn.tag][1]  # type: ignore[arg-type]
+            if len(node.args) != len(ps):
+                raise self.err(node, f"{fname} takes {len(ps)} payload value(s), {len(node.args)} given")
+            vals = []
+            for i, (a, t) in enumerate(zip(node.args, ps)):
+                v = self.expr(a, t)
+                if v.type != t:
+                    raise self.err(a, f"type mismatch: payload {i} of {fname} is {tname(t)}, given {tname(v.type)}")
+                vals.append(v)
+            return self.v(s.MakeVariantOp(vt.decl_name, fn.name, vals), node)  # type: ignore[attr-defined]
+        if record_info(fn) is not None:
+            return self.make_record(fn, node, fname)
+        if variant_info(fn) is not None:
+            raise self.err(node, f"build a {fname} value with one of its constructors, e.g. "
+                                 f"{fname}.{variant_info(fn).ctors[0][0]}(...)")  # type: ignore[union-attr]
+        sig = self.resolve_device(fn, node, self)
+        if sig is not None:
+            return self.helper_call(sig, node, statement, fname)
+        if fn is range:
+            raise self.err(node, "range() is only supported in 'for i in range(...)'")
+        if fn is print:
+            raise self.err(node, "print() is not supported in kernels")
+        what = getattr(fn, "__name__", fname)
+        raise self.err(node.func, f"'{what}' is not a @sarek.device function or a sarek intrinsic and cannot be "
+                                  "called from a kernel")
+
+    def no_kw(self, node: ast.Call, fname: str) -> None:
+        if node.keywords:
+            raise self.err(node.keywords[0], f"{fname}() takes no keyword arguments")
+
+    def cast(self, node: ast.Call, t: Attribute, fname: str) -> SSAValue:
+        if len(node.args) != 1:
+            raise self.err(node, f"{fname}() takes 1 argument, {len(node.args)} given")
+        c = self.const_eval(node.args[0])
+        if c is not None and t != i1:
+            if is_int(t) and isinstance(c, float):
+                c = int(c)
+            return self.literal(c if is_int(t) or t == i1 else float(c), t, node)
+        x = self.expr(node.args[0], t)
+        if x.type == t:
+            return x
+        if not (x.type == i1 or _is_num(x.type)):
+            raise self.err(node, f"cannot convert {tname(x.type)} to {tname(t)}")
+        if t == i1:
+            z = self.const(0, x.type, node)
+            return self.v(s.BinOp("ne", x, z), node)
+        return self.v(s.CastOp(x, t), node)
+
+    def same_typed(self, args: list[ast.expr], hint: Attribute | None) -> list[SSAValue]:
+        """Lower arguments that share one type: non-constant ones first, constants take their type."""
+        vals: list[SSAValue | None] = [None] * len(args)
+        t = None
+        for i, a in enumerate(args):
+            if self.const_eval(a) is None:
+                vals[i] = self.expr(a, t or hint)
+                t = t or vals[i].type  # type: ignore[union-attr]
+        for i, a in enumerate(args):
+            if vals[i] is None:
+                vals[i] = self.expr(a, t or hint)
+                t = t or vals[i].type  # type: ignore[union-attr]
+        return vals  # type: ignore[return-value]
+
+    def intrinsic(self, name: str, args: list[ast.expr], node: ast.Call, hint: Attribute | None,
+                  fname: str) -> SSAValue:
+        info = INTRINSICS[name]
+        if len(args) != info.arity:
+            raise self.err(node, f"{fname}() takes {info.arity} argument(s), {len(args)} given")
+        if info.category == Category.MATH:
+            h = hint if name in ("abs", "min", "max", "clz", "popcount") or (hint and is_float(hint)) else None
+            if name in ("clz", "popcount"):
+                h = None
+            vals = self.same_typed(args, h)
+        else:
+            vals = [self.expr(a) for a in args]
+        return self.intrinsic_values(name, vals, node, fname)
+
+    def intrinsic_values(self, name: str, vals: list[SSAValue], node: ast.AST, fname: str) -> SSAValue:
+        info = INTRINSICS[name]
+        r = info.check([v.type for v in vals])
+        if isinstance(r, str):
+            got = ", ".join(tname(v.type) for v in vals)
+            raise self.err(node, f"type mismatch: {fname}() {self._describe(info)}, got ({got})")
+        return self.v(s.IntrinsicOp(name, vals, r), node)
+
+    @staticmethod
+    def _describe(info: Any) -> str:
+        n = info.name
+        if info.category == Category.MATH:
+            if n in ("abs", "min", "max"):
+                return "needs integer or float operands of one type"
+            if n in ("clz", "popcount"):
+                return "needs an integer"
+            return "needs float operands of one type (f16, f32 or f64)"
+        if info.category == Category.ATOMIC:
+            return "needs a vector or array of i32, i64, f32 or f64, an i32 index and values of the element type"
+        return "needs an i32, i64, f32 or f64 value and an i32 lane"
+
+    def gpu_call(self, fn: GpuFunction, node: ast.Call, hint: Attribute | None, statement: bool) -> SSAValue | None:
+        fname = fn.name
+        if fn.kind == "alloc":
+            raise self.err(node, f"{fname}() declares an array: write 'name = {fname}(T, size)'")
+        if fn.kind == "context":
+            raise self.err(node, f"{fname}() is used as 'with {fname}(...):'")
+        if fn.kind == "stmt":
+            if not statement:
+                raise self.err(node, f"{fname}() is a statement and has no value")
+            if fname == "native":
+                texts = {}
+                for k in node.keywords:
+                    if not (isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)) or k.arg is None:
+                        raise self.err(k.value, "native(target=\"source\", ...) takes string texts")
+                    texts[k.arg] = k.value.value
+                if node.args or not texts:
+                    raise self.err(node, "native() takes keyword texts per target, e.g. native(cuda=\"...\")")
+                self.emit(s.NativeOp(texts), node)
+                return None
+            if node.args or node.keywords:
+                raise self.err(node, f"{fname}() takes 0 arguments, {len(node.args) + len(node.keywords)} given")
+            op = {"barrier": s.BarrierOp, "block_barrier": s.BarrierOp, "warp_barrier": s.WarpBarrierOp,
+                  "mem_fence": s.MemFenceOp}[fname]()
+            self.emit(op, node)
+            return None
+        self.no_kw(node, fname)
+        info = INTRINSICS[fname]
+        if len(node.args) != info.arity:
+            raise self.err(node, f"{fname}() takes {info.arity} argument(s), {len(node.args)} given")
+        if info.category == Category.ATOMIC:
+            arr = self.expr(node.args[0])
+            if not isinstance(arr.type, s.VecType | s.ArrayType):
+                raise self.err(node.args[0], f"{fname}() needs a vector or array as first argument, got "
+                                             f"{tname(arr.type)}")
+            idx = self.expr(node.args[1], i32)
+            rest = [self.expr(a, arr.type.element_type) for a in node.args[2:]]
+            return self.intrinsic_values(fname, [arr, idx, *rest], node, fname)
+        x = self.expr(node.args[0], hint)
+        lane = self.expr(node.args[1], i32)
+        return self.intrinsic_values(fname, [x, lane], node, fname)
+
+    def make_record(self, cls: Any, node: ast.Call, fname: str) -> SSAValue:
+        rt = self.ty(cls, node)
+        fields = self.record_fields(rt)  # type: ignore[arg-type]
+        names = [n for n, _ in fields]
+        given: dict[str, ast.expr] = {}
+        if len(node.args) > len(fields):
+            raise self.err(node, f"{fname} has {len(fields)} field(s), {len(node.args)} given")
+        for n, a in zip(names, node.args):
+            given[n] = a
+        for k in node.keywords:
+            if k.arg not in names:
+                raise self.err(k, f"record {fname} has no field '{k.arg}'")
+            if k.arg in given:
+                raise self.err(k, f"field '{k.arg}' of {fname} is given twice")
+            given[k.arg] = k.value
+        missing = [n for n in names if n not in given]
+        if missing:
+            raise self.err(node, f"record {fname} needs field(s) {', '.join(repr(m) for m in missing)}")
+        vals = []
+        for n, t in fields:
+            v = self.expr(given[n], t)
+            if v.type != t:
+                raise self.err(given[n], f"type mismatch: field '{n}' of {fname} is {tname(t)}, given "
+                                         f"{tname(v.type)}")
+            vals.append(v)
+        return self.v(s.MakeRecordOp(rt.decl_name, vals), node)  # type: ignore[attr-defined]
+
+    def helper_call(self, sig: Signature, node: ast.Call, statement: bool, fname: str) -> SSAValue | None:
+        names = [n for n, _ in sig.params]
+        given: dict[str, ast.expr] = {}
+        if len(node.args) > len(names):
+            raise self.err(node, f"{fname}() takes {len(names)} argument(s), {len(node.args)} given")
+        for n, a in zip(names, node.args):
+            given[n] = a
+        for k in node.keywords:
+            if k.arg not in names:
+                raise self.err(k, f"{fname}() has no parameter '{k.arg}'")
+            given[k.arg] = k.value
+        missing = [n for n in names if n not in given]
+        if missing:
+            raise self.err(node, f"{fname}() takes {len(names)} argument(s), {len(given)} given "
+                                 f"(missing {', '.join(repr(m) for m in missing)})")
+        vals = []
+        for n, t in sig.params:
+            v = self.expr(given[n], t)
+            if v.type != t:
+                raise self.err(given[n], f"type mismatch: parameter '{n}' of {fname}() is {tname(t)}, given "
+                                         f"{tname(v.type)}")
+            vals.append(v)
+        op = s.CallOp(sig.name, vals, sig.ret)
+        self.emit(op, node)
+        if isinstance(sig.ret, s.UnitType):
+            if not statement:
+                raise self.err(node, f"{fname}() returns nothing and has no value")
+            return None
+        return op.results[0]
+
+
+def module_decls(types: list[Any]) -> list[Operation]:
+    return decl_ops(types)
+
+
+_ = (is_decl, Category)
