@@ -183,28 +183,70 @@ class _Exec:
         gdx, gdy, gdz = grid
         bs = bdx * bdy * bdz
         nb = gdx * gdy * gdz
+        self.block_dims, self.grid_dims = block, grid
         self.bs, self.nb, self.n, self.ws = bs, nb, bs * nb, ws
-        lane = np.arange(self.n, dtype=np.int64)
-        blk = lane // bs
-        ltid = lane % bs
-        self.blk, self.ltid = blk, ltid
         i32 = np.int32
-        self.idx: dict[str, Any] = {
-            "thread_idx_x": (ltid % bdx).astype(i32), "thread_idx_y": (ltid // bdx % bdy).astype(i32),
-            "thread_idx_z": (ltid // (bdx * bdy)).astype(i32), "block_idx_x": (blk % gdx).astype(i32),
-            "block_idx_y": (blk // gdx % gdy).astype(i32), "block_idx_z": (blk // (gdx * gdy)).astype(i32),
+        self._idx: dict[str, Any] = {
             "block_dim_x": i32(bdx), "block_dim_y": i32(bdy), "block_dim_z": i32(bdz),
             "grid_dim_x": i32(gdx), "grid_dim_y": i32(gdy), "grid_dim_z": i32(gdz),
             "global_size_x": i32(bdx * gdx), "global_size_y": i32(bdy * gdy), "global_size_z": i32(bdz * gdz),
-            "lane_id": (ltid % ws).astype(i32), "warp_size": i32(ws),
+            "warp_size": i32(ws),
         }
-        for d in "xyz":
-            self.idx[f"global_idx_{d}"] = (self.idx[f"thread_idx_{d}"] + self.idx[f"block_idx_{d}"] *
-                                           self.idx[f"block_dim_{d}"]).astype(i32)
-        self.idx["global_thread_id"] = self.idx["global_idx_x"]
-        self.idx["global_size"] = self.idx["global_size_x"]
+        self._idx["global_size"] = self._idx["global_size_x"]
+        self._lazy: dict[str, np.ndarray] = {}
         self.shared: dict[Operation, np.ndarray] = {}
-        self.lanes = lane
+
+    def lazy(self, name: str) -> np.ndarray:
+        """Per-lane index arrays, computed on first use (int64 lane/blk/ltid, int32 intrinsics)."""
+        v = self._lazy.get(name)
+        if v is not None:
+            return v
+        bdx, bdy, bdz = self.block_dims
+        gdx, gdy, gdz = self.grid_dims
+        i32 = np.int32
+        if name == "lanes":
+            v = np.arange(self.n, dtype=np.int64)
+        elif name == "blk":
+            v = self.lazy("lanes") // self.bs if self.nb > 1 else np.zeros(self.n, np.int64)
+        elif name == "ltid":
+            v = self.lazy("lanes") % self.bs if self.nb > 1 else self.lazy("lanes")
+        elif name == "lane_id":
+            v = (self.lazy("ltid") % self.ws).astype(i32)
+        elif name == "thread_idx_x":
+            v = (self.lazy("ltid") % bdx if bdy * bdz > 1 else self.lazy("ltid")).astype(i32)
+        elif name == "thread_idx_y":
+            v = (self.lazy("ltid") // bdx % bdy).astype(i32)
+        elif name == "thread_idx_z":
+            v = (self.lazy("ltid") // (bdx * bdy)).astype(i32)
+        elif name == "block_idx_x":
+            v = (self.lazy("blk") % gdx).astype(i32)
+        elif name == "block_idx_y":
+            v = (self.lazy("blk") // gdx % gdy).astype(i32)
+        elif name == "block_idx_z":
+            v = (self.lazy("blk") // (gdx * gdy)).astype(i32)
+        elif name == "global_idx_x" and bdy * bdz * gdy * gdz == 1:
+            v = np.arange(self.n, dtype=i32)
+        elif name.startswith("global_idx_"):
+            d = name[-1]
+            v = (self.lazy(f"thread_idx_{d}") + self.lazy(f"block_idx_{d}") * self._idx[f"block_dim_{d}"]).astype(i32)
+        elif name == "global_thread_id":
+            v = self.lazy("global_idx_x")
+        else:
+            raise KeyError(name)
+        self._lazy[name] = v
+        return v
+
+    @property
+    def blk(self) -> np.ndarray:
+        return self.lazy("blk")
+
+    @property
+    def ltid(self) -> np.ndarray:
+        return self.lazy("ltid")
+
+    @property
+    def lanes(self) -> np.ndarray:
+        return self.lazy("lanes")
 
     # ------------------------------------------------------------------------------------------ helpers
 
@@ -240,15 +282,12 @@ class _Exec:
     def index(self, op: Operation, arr: Arr, i: Any, m: Any) -> Any:
         """Bounds-check `i` on the active lanes; return an index safe on every lane."""
         if isinstance(i, np.ndarray):
-            bad = (i < 0) | (i >= arr.n)
-            if m is not None:
-                bad &= m
+            ii = i if m is None else np.where(m, i, 0)
+            bad = (ii.view(np.uint32) >= arr.n) if ii.dtype == np.int32 else ((ii < 0) | (ii >= arr.n))
             if bad.any():
                 k = int(np.argmax(bad))
-                raise self.fault(op, f"index {int(i[k])} out of bounds for an array of length {arr.n}")
-            if m is not None:
-                i = np.where(m, i, 0)
-            return i
+                raise self.fault(op, f"index {int(ii[k])} out of bounds for an array of length {arr.n}")
+            return ii
         if not 0 <= int(i) < arr.n:
             if _any(m):
                 raise self.fault(op, f"index {int(i)} out of bounds for an array of length {arr.n}")
@@ -475,7 +514,7 @@ class _Exec:
             self.check_block_uniform(op, m, "barrier")
         elif t is S.WarpBarrierOp:
             self.check_warp_uniform(op, m)
-        elif t is S.MemFenceOp or t is S.FieldRefOp:
+        elif t is S.MemFenceOp:
             pass
         else:
             raise Unvectorizable(op.name)
@@ -569,7 +608,8 @@ class _Exec:
         name = op.callee.data
         info = INTRINSICS[name]
         if info.category == Category.INDEX or name in ("lane_id", "warp_size"):
-            return self.idx[name]
+            v = self._idx.get(name)
+            return v if v is not None else self.lazy(name)
         if info.category == Category.WARP:
             return self.shuffle(op, name, args[0], args[1], m)
         k = kind(op.result.type)
@@ -704,6 +744,18 @@ def _scalar_arg(x: Any, t: Any) -> Any:
     return _DT[k](x)
 
 
+def _may_bail(module: ModuleOp) -> bool:
+    """Whether a run can raise Unvectorizable half-way (then vectors are saved first)."""
+    r = getattr(module, "_sarek_fast_may_bail", None)
+    if r is None:
+        r = any(isinstance(o, S.AllocArrayOp) for o in module.walk())
+        try:
+            setattr(module, "_sarek_fast_may_bail", r)
+        except Exception:  # noqa: BLE001
+            pass
+    return r
+
+
 def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, int], block: tuple[int, int, int],
         warp_size: int = 32) -> None:
     """Run on the fast executor; raises Unvectorizable (vectors restored) when it meets what it cannot run."""
@@ -720,7 +772,8 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
         if isinstance(a.type, S.VecType):
             if not isinstance(x, np.ndarray) or x.ndim != 1:
                 raise InterpError(f"argument '{pname}' must be a 1-D numpy array", k)
-            saved.append((x, x.copy()))
+            if _may_bail(module):
+                saved.append((x, x.copy()))
             vals.append(Arr(x, None, kind(a.type.element_type)))
         else:
             vals.append(_scalar_arg(x, a.type))
