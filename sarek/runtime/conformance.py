@@ -25,6 +25,8 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
+#: runtime-specific kernels (marshalling corner cases), run like the examples
+RUNTIME_KERNELS = REPO / "tests" / "conformance" / "kernels"
 
 
 @dataclass
@@ -129,7 +131,7 @@ def compare(got: Any, want: Any, atol: float, rtol: float) -> tuple[bool, float,
 
 
 def _keys(device: Any) -> list[str]:
-    keys = [device.name, device.kind, device.name.split(":")[0]]
+    keys = [device.name, device.name.split(":")[0], device.kind]
     if getattr(device, "target", None) is not None or device.kind not in ("interp",):
         keys.append("compiled")
     return keys
@@ -202,10 +204,10 @@ def written_outputs(case: Case, args: list[Any]) -> list[int]:
 # ------------------------------------------------------------------------------------------------ the corpus
 
 
-def _parse(name: str) -> Any:
+def _parse(name: str, folder: Path = EXAMPLES) -> Any:
     from sarek.tools.ir import parse_module
 
-    path = EXAMPLES / name
+    path = folder / name
     return parse_module(path.read_text(), str(path))
 
 
@@ -304,6 +306,35 @@ def _mlir_cases() -> list[Case]:
 
     cases.append(Case("variant_match.mlir", (m, "areas"), v_args, v_ref, grid=2, block=256, atol=1e-5,
                       origin="examples/variant_match.mlir"))
+    if RUNTIME_KERNELS.is_dir():
+        cases += _runtime_cases()
+    return cases
+
+
+def _runtime_cases() -> list[Case]:
+    from sarek.analysis.layout import numpy_dtype
+    from sarek.dialect.sarek import RecordType
+
+    cases: list[Case] = []
+    m = _parse("marshal.mlir", RUNTIME_KERNELS)
+    pt = numpy_dtype(m, RecordType("pt"))
+    n = 100
+
+    def mk(rng: np.random.Generator) -> list[Any]:
+        p = np.zeros(1, pt)
+        p["x"] = 1.5
+        p["flag"] = 1
+        p["w"] = 0.25 + rng.random()
+        return [rng.random(n) < 0.5, np.zeros(n), np.zeros(1, np.int64), p, True, n]
+
+    def ref(a: list[Any]) -> dict[int, Any]:
+        b, p = a[0], a[3]
+        s = -(float(p["w"][0]) + 1.5)
+        return {0: ~b, 1: np.where(b, s, 0.0), 2: np.array([n], np.int64)}
+
+    cases.append(Case("runtime/marshal.mlir", (m, "mix"), mk, ref, grid=4, block=32, atol=0, rtol=0,
+                      origin="tests/conformance/kernels/marshal.mlir",
+                      expect_error={"vulkan": "float64", "vulkan-glsl": "atomics on i64"}))
     return cases
 
 

@@ -241,6 +241,8 @@ class CudaDevice(BufferDevice):
                 storage.append(np.array([n], dtype=np.int32))
             elif p.kind == "record":
                 storage.append(np.ascontiguousarray(a))
+            elif p.dtype.kind == "b":  # bool parameters are C `int`
+                storage.append(np.array([int(bool(a))], dtype=np.int32))
             else:
                 storage.append(np.array([a], dtype=p.dtype))
         ptrs = np.array([s.ctypes.data for s in storage], dtype=np.uint64)
