@@ -787,6 +787,11 @@ class ConstantOp(IRDLOperation):
             if isinstance(t, IntegerType):
                 if isinstance(num, float):
                     parser.raise_error(f"integer constant expected for type {t}")
+                w = t.width.data
+                unsigned = w == 1 or t.signedness.data == Signedness.UNSIGNED
+                lo, hi = (0, (1 << w) - 1) if unsigned else (-(1 << (w - 1)), (1 << (w - 1)) - 1)
+                if not lo <= num <= hi:
+                    parser.raise_error(f"integer constant {num} does not fit {t}")
                 op = cls(IntegerAttr(num, t), t)
             elif is_float(t):
                 ft = cast(Float32Type, t)
@@ -794,7 +799,10 @@ class ConstantOp(IRDLOperation):
                     if not 0 <= int(num) < 1 << (8 * ft.compile_time_size):
                         parser.raise_error(f"hexadecimal constant does not fit {t}")
                     num = next(ft.iter_unpack(int(num).to_bytes(ft.compile_time_size, "little")))
-                op = cls(FloatAttr(float(num), ft), t)
+                try:
+                    op = cls(FloatAttr(float(num), ft), t)
+                except OverflowError:
+                    parser.raise_error(f"float constant {num} does not fit {t}")
             else:
                 parser.raise_error(f"constant of type {t} is not supported")
         _parse_attrs(parser, op)
