@@ -176,3 +176,27 @@ def test_executors_agree(path: Path, kernel: str):
             np.testing.assert_allclose(f, r, rtol=1e-6, equal_nan=True)
         else:
             assert r.tobytes() == f.tobytes()
+
+
+AGGREGATE_KERNELS = {"shift_points", "areas", "records", "variants"}
+
+
+@pytest.mark.parametrize("path,kernel", [(p, k) for p, k in KERNELS if k not in AGGREGATE_KERNELS],
+                         ids=[k for _, k in KERNELS if k not in AGGREGATE_KERNELS])
+def test_fast_executor_vectorizes(path: Path, kernel: str):
+    """The comparison above is only meaningful if the fast executor really ran: no fallback here."""
+    m = parse_module(path.read_text(), str(path))
+    args, grid, block, ws = LAUNCHES[kernel](m)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run(m, kernel, args, grid, block, executor="fast", warp_size=ws)
+
+
+def test_reference_source_is_compiled_once():
+    from sarek.interp.reference import compile_module
+
+    path = next(f for f in FILES if f.name == "reduce.mlir")
+    m = parse_module(path.read_text())
+    p = compile_module(m)
+    assert compile_module(m) is p
+    assert "yield (0," in p.source and p.gen["reduce_sum"]  # barriers are yields of a generator

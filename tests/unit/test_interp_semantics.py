@@ -333,3 +333,36 @@ builtin.module {
     rec["x"] = 4.0
     run(m, "k", [rec, ("A",), o], 1, 1, executor="reference")
     assert o[0] == 4.0
+
+
+@pytest.mark.parametrize("ex", EXECUTORS)
+def test_f16_rounded_on_store_and_helpers_have_their_own_scope(ex):
+    src = """
+builtin.module {
+  sarek.helper @h(%x : f32 "x") -> f32 {
+    %t = sarek.intrinsic "thread_idx_x"() : () -> i32
+    %tf = sarek.cast %t : i32 to f32
+    %r = sarek.binop add %x, %tf : f32
+    sarek.return %r : f32
+  }
+  sarek.kernel @k(%o : !sarek.vec<f32> "o") {
+    %t = sarek.intrinsic "thread_idx_x"() : () -> i32
+    %c = sarek.constant 1.0009765625 : f32
+    %h = sarek.cast %c : f32 to f16
+    %x = sarek.constant 0.0001 : f16
+    %m = sarek.let_mut "m" %x : f16
+    %hv = sarek.load %m : !sarek.ref<f16>
+    %s = sarek.binop add %h, %hv : f16
+    sarek.store %m, %s : !sarek.ref<f16>
+    %fin = sarek.load %m : !sarek.ref<f16>
+    %f = sarek.cast %fin : f16 to f32
+    %r = sarek.call @h(%f) : (f32) -> f32
+    %p = sarek.elem_ref %o[%t] : !sarek.vec<f32>
+    sarek.store %p, %r : !sarek.ref<f32>
+  }
+}
+"""
+    o = np.zeros(3, np.float32)
+    run(parse_module(src), "k", [o], 1, 3, executor=ex)
+    want = np.float32(np.float16(np.float32(np.float16(1.0009765625)) + np.float32(np.float16(0.0001))))
+    np.testing.assert_array_equal(o, want + np.arange(3, dtype=np.float32))
