@@ -190,7 +190,22 @@ def build_module(k: Kernel) -> ModuleOp:
     from sarek.frontend.divergence import check_divergence
 
     check_divergence(module)
+    _verify_barriers(module)
     return module
+
+
+def _verify_barriers(module: ModuleOp) -> None:
+    """Run the pass engineer's sarek-verify-barriers when present (the front end's own check ran first)."""
+    try:
+        from sarek.passes.verify_barriers import VerifyBarriersPass
+    except ImportError:
+        return
+    from sarek.tools.ir import make_context
+
+    try:
+        VerifyBarriersPass().apply(make_context(), module)
+    except SarekError as e:
+        raise CompileError.from_sarek_error(e) from None
 
 
 def _loc_args(op: Operation) -> tuple[Any, ...]:

@@ -248,11 +248,24 @@ def _store(t: Any, x: Any, parent: Any, key: Any) -> None:
         view["tag"] = x.tag
         ps = v.ctors[x.tag][1]
         if ps:
-            sub = view[x.ctor]
-            for j, (p, y) in enumerate(zip(ps, x.payload)):
-                _store(p, y, sub, f"_{j}")
+            key, single = _payload_key(view.dtype, x.ctor, len(ps))
+            if single:
+                _store(ps[0], x.payload[0], view, key)
+            else:
+                sub = view[key]
+                for j, (p, y) in enumerate(zip(ps, x.payload)):
+                    _store(p, y, sub, f"_{j}")
         return
     raise TypeError(f"cannot convert to {type_name(t)}")
+
+
+def _payload_key(dt: np.dtype, ctor: str, n: int) -> tuple[str, bool]:
+    """The field of a variant dtype holding ctor's payload, and whether it is the bare single payload
+    (`<Ctor>_v` per sarek.analysis.layout, or `<Ctor>` struct of `_0..` in the local layout)."""
+    names = dt.names or ()
+    if f"{ctor}_v" in names:
+        return f"{ctor}_v", n == 1
+    return ctor, False
 
 
 def _zero_host(t: Any) -> Any:
@@ -276,7 +289,11 @@ def _from_numpy(t: Any, x: Any) -> Any:
         if not 0 <= tag < len(v.ctors):
             raise ValueError(f"{v.name}: invalid tag {tag}")
         c, ps = v.ctors[tag]
-        payload = tuple(_from_numpy(p, x[c][f"_{j}"]) for j, p in enumerate(ps)) if ps else ()
+        payload: tuple = ()
+        if ps:
+            key, single = _payload_key(x.dtype, c, len(ps))
+            payload = (_from_numpy(ps[0], x[key]),) if single else \
+                tuple(_from_numpy(p, x[key][f"_{j}"]) for j, p in enumerate(ps))
         return VariantValue(v.cls, c, tag, payload)
     raise TypeError(type_name(t))
 

@@ -341,14 +341,22 @@ class FunctionLowerer:
             if x is None or isinstance(x, bool):
                 return None
             return -x if isinstance(node.op, ast.USub) else x
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub | ast.Mult | ast.Div):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub | ast.Mult | ast.Div | ast.FloorDiv
+                                                      | ast.Mod | ast.LShift | ast.RShift):
             a, b = self.const_eval(node.left), self.const_eval(node.right)
             if a is None or b is None or isinstance(a, bool) or isinstance(b, bool):
                 return None
+            ints = isinstance(a, int) and isinstance(b, int)
             if isinstance(node.op, ast.Div):
-                if isinstance(a, int) and isinstance(b, int):
+                if ints:
                     return None
                 return a / b if b != 0 else None
+            if isinstance(node.op, ast.FloorDiv | ast.Mod | ast.LShift | ast.RShift):
+                if not ints or b == 0 or (not isinstance(node.op, ast.FloorDiv | ast.Mod) and not 0 <= b < 64):
+                    return None
+                q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)   # C: truncate toward zero
+                return {ast.FloorDiv: q, ast.Mod: a - q * b, ast.LShift: a << b if b < 64 else 0,
+                        ast.RShift: a >> b if b < 64 else 0}[type(node.op)]
             return {ast.Add: lambda: a + b, ast.Sub: lambda: a - b, ast.Mult: lambda: a * b}[type(node.op)]()
         return None
 
