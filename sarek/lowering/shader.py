@@ -122,7 +122,8 @@ class Lang:
                 s = s + "v"
             s = re.sub(r"__+", "_", s)  # GLSL reserves names with two consecutive underscores
             return s
-        if s == "_" or s.startswith("__") or s.startswith("sarek_") or s in WGSL_KEYWORDS:
+        minted = s.startswith("sarek_scalar_shadow_") or s.startswith("sarek_pc_shadow_")
+        if s == "_" or s.startswith("__") or (s.startswith("sarek_") and not minted) or s in WGSL_KEYWORDS:
             s = "sarek_" + s
         return s
 
@@ -1680,6 +1681,9 @@ class ShaderLowering:
         for fs in self.polyfills.values():
             for o in fs:
                 body.add_op(o)
+        if g:  # before the push-constant macros, which would rewrite their parameter names
+            for o in self.warp_helpers.values():
+                body.add_op(o)
         for n, a in vecs:
             st = self.storage[a]
             T = self.storage_type(st.elem, st.repr, k)
@@ -1713,8 +1717,9 @@ class ShaderLowering:
             if self.uses_subgroup:
                 body.add_op(O["global"]("var<private> sarek_sg_lane : u32;"))
                 body.add_op(O["global"]("var<private> sarek_sg_size : u32;"))
-        for o in self.warp_helpers.values():
-            body.add_op(o)
+        if not g:
+            for o in self.warp_helpers.values():
+                body.add_op(o)
         for o in self.spec_ops:
             body.add_op(o)
         if not g:

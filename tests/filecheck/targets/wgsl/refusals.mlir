@@ -1,0 +1,32 @@
+// RUN: sarek-opt %s -t wgsl --verify-diagnostics --split-input-file | filecheck %s
+
+// The capability table's refusals, reported as located diagnostics.
+sarek.kernel @k(%v : !sarek.vec<f64> "v") {
+}
+// CHECK: error: WGSL: float64 not yet supported
+
+// -----
+
+sarek.kernel @k(%v : !sarek.vec<i64> "v") {
+}
+// CHECK: error: WGSL: int64 not yet supported
+
+// -----
+
+sarek.kernel @k(%v : !sarek.vec<f16> "v") {
+}
+// CHECK: error: WGSL: float16 not yet supported
+
+// -----
+
+sarek.kernel @k() {
+  sarek.mem_fence
+}
+// CHECK: error: WGSL: {{.*}}not yet supported
+
+// -----
+
+sarek.record @pt {x : f32, y : f32}
+sarek.kernel @k(%p : !sarek.record<@pt> "p") {
+}
+// CHECK: error: wgsl: record/variant scalar parameter 'p' is not supported on wgsl
