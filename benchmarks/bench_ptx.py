@@ -193,6 +193,7 @@ def accuracy(n: int = 1 << 20, seed: int = 1) -> list[dict[str, Any]]:
         except Exception as ex:
             row["error"] = f"{type(ex).__name__}: {ex}"[:2000]
         rows.append(row)
+        print(f"[bench_ptx] accuracy {name}", flush=True)
     return rows
 
 
@@ -280,6 +281,7 @@ def corpus() -> list[tuple[str, str]]:
     """(label, module text) of every examples/*.mlir file and the extra kernels above."""
     out = [(p.stem, p.read_text()) for p in sorted((ROOT / "examples").glob("*.mlir"))]
     out += list(EXTRA_KERNELS.items())
+    out += [(p.stem, p.read_text()) for p in sorted((ROOT / "tests" / "unit" / "ptx_kernels").glob("*.mlir"))]
     return out
 
 
@@ -310,6 +312,12 @@ def make_args(module: Any, kernel: str, n: int, rng: np.random.Generator) -> tup
                     a["tag"] = rng.integers(0, len(lay.ctors), n)
                     # make every payload a finite float pattern
             args.append(a)
+        elif p.kind == "record":
+            r = np.zeros(1, dtype=p.dtype)
+            for f in p.dtype.names or ():
+                if p.dtype[f].fields is None:
+                    r[f] = 3 if p.dtype[f].kind in "iu" else 0.25
+            args.append(r)
         elif p.dtype.kind in "iu":
             args.append(n if p.name in ("n", "len", "size", "count") else 3)
         elif p.dtype.kind == "f":
@@ -388,6 +396,7 @@ def correctness(n_small: int = 1024, seed: int = 2) -> list[dict[str, Any]]:
             except Exception as ex:
                 row["ptx"] = f"FAILED: {type(ex).__name__}: {str(ex)[:1500]}"
             rows.append(row)
+            print(f"[bench_ptx] correctness {row}", flush=True)
     return rows
 
 
@@ -463,6 +472,7 @@ def speed(n: int = 1 << 24, reps: int = 20, seed: int = 3) -> list[dict[str, Any
             except Exception as ex:
                 row["error"] = f"{type(ex).__name__}: {str(ex)[:500]}"
             rows.append(row)
+            print(f"[bench_ptx] speed {row}", flush=True)
     return rows
 
 
@@ -474,17 +484,23 @@ class PtxPack:
         return PtxDevice.pack_args(spec, bound)
 
 
-def run_all(out: str | None = None, quick: bool = False) -> dict[str, Any]:
+def run_all(out: str | None = None, quick: bool = False, only: str = "") -> dict[str, Any]:
+    import faulthandler
+
+    faulthandler.dump_traceback_later(float(os.environ.get("BENCH_PTX_WATCHDOG", "400")), exit=True)
     res: dict[str, Any] = {}
     for name, fn, kw in (("accuracy", accuracy, {"n": 1 << 16} if quick else {}),
                          ("correctness", correctness, {}),
                          ("speed", speed, {"n": 1 << 20, "reps": 5} if quick else {})):
+        if only and name not in only.split(","):
+            continue
         t0 = time.time()
         try:
             res[name] = fn(**kw)
         except Exception:
             res[name] = [{"error": traceback.format_exc()[-3000:]}]
         res[f"{name}_seconds"] = time.time() - t0
+        print(f"[bench_ptx] {name} done in {time.time() - t0:.1f}s", flush=True)
     if out:
         os.makedirs(out, exist_ok=True)
         with open(os.path.join(out, "bench_ptx.json"), "w") as f:
@@ -518,8 +534,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=os.environ.get("OUT"))
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only", default="", help="comma-separated phases: accuracy,correctness,speed")
     a = ap.parse_args()
-    res = run_all(a.out, a.quick)
+    res = run_all(a.out, a.quick, a.only)
     print_tables(res)
 
 

@@ -597,12 +597,14 @@ class Lowering:
             if k in cmp:
                 # C: != is true on NaN (unordered), the others are ordered
                 return em.setp("neu" if k == "ne" else cmp[k], rt, a, b)
+            # .rn: IEEE add/sub/mul, never contracted into fma by ptxas, so results are bit-identical to
+            # the interpreter and numpy (CUDA C with --fmad=true contracts where NVCC chooses)
             if k == "add":
-                return em.op2(px.AddOp, rt, rt, a, b)
+                return em.op2(px.AddOp, f"rn.{rt}", rt, a, b)
             if k == "sub":
-                return em.op2(px.SubOp, rt, rt, a, b)
+                return em.op2(px.SubOp, f"rn.{rt}", rt, a, b)
             if k == "mul":
-                return em.op2(px.MulOp, rt, rt, a, b)
+                return em.op2(px.MulOp, f"rn.{rt}", rt, a, b)
             if k == "div":
                 return em.op2(px.DivOp, f"rn.{rt}", rt, a, b)
             raise _err(f"'{k}' on {t}", op)

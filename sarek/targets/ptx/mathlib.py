@@ -49,10 +49,10 @@ def math(lw: Lowering, st: FnState, name: str, args: list[Any], t: Attribute, op
     if isinstance(t, Float32Type | Float64Type):
         ty = "f32" if isinstance(t, Float32Type) else "f64"
         if ty == "f64" and name not in EXACT_F64:
-            raise _err(f"'{name}' on f64 is not implemented on PTX: PTX has no double-precision math library and "
-                       "sarek's f64 core is accurate to f32 results only (about 1e-15 relative), not to CUDA's "
-                       "1-2 ulp in double; use the cuda target for f64 transcendentals (exact f64 operations "
-                       f"{', '.join(sorted(EXACT_F64))} are supported)", op)
+            raise _err(f"f64 '{name}' not yet supported (PTX has no double-precision math library; sarek's f64 "
+                       "core is accurate for f32 results only, not to CUDA's 1-2 ulp in double; use the cuda "
+                       "device for f64 transcendentals; exact f64 operations are supported: "
+                       f"{', '.join(sorted(EXACT_F64))})", op)
         return _float(em, name, regs, ty, op)
     # integers
     rt = regs[0].ty.data
