@@ -1,0 +1,165 @@
+// RUN: sarek-opt %s -p 'sarek-reject-features{target=opencl}' --verify-diagnostics --split-input-file | filecheck %s --check-prefix=OPENCL
+// RUN: sarek-opt %s -p 'sarek-reject-features{target=cuda}' --verify-diagnostics --split-input-file | filecheck %s --check-prefix=CUDA
+// RUN: sarek-opt %s -p 'sarek-reject-features{target=metal}' --verify-diagnostics --split-input-file | filecheck %s --check-prefix=METAL
+// RUN: sarek-opt %s -p 'sarek-reject-features{target=glsl}' --verify-diagnostics --split-input-file | filecheck %s --check-prefix=GLSL
+// RUN: sarek-opt %s -p 'sarek-reject-features{target=wgsl}' --verify-diagnostics --split-input-file | filecheck %s --check-prefix=WGSL
+// RUN: sarek-opt %s -p 'sarek-reject-features{target=ptx}' --verify-diagnostics --split-input-file | filecheck %s --check-prefix=PTX
+// RUN: sarek-opt %s -p 'sarek-reject-features{target=hip}' --verify-diagnostics --split-input-file | filecheck %s --check-prefix=HIP
+
+// An f16 vector parameter the body never reads is caught.
+builtin.module {
+  sarek.kernel @unread_f16(%h : !sarek.vec<f16> "h", %n : i32 "n") {
+  } loc("k.py":1:1)
+}
+// OPENCL: k.py:1:1: error: OpenCL: float16 not yet supported (#57 slice 2 — measured: OpenCL devices fuse the f32 -> f16 narrowing, so stores are not correctly rounded)
+// CUDA:   sarek.kernel @unread_f16(%h: !sarek.vec<f16> "h", %n: i32 "n") {
+// METAL: k.py:1:1: error: Metal: float16 not yet supported (#57 slice 2)
+// GLSL: k.py:1:1: error: GLSL: float16 not yet supported (#57 slice 2 — measured: Vulkan drivers fuse the f32 -> f16 narrowing, so stores are not correctly rounded)
+// WGSL: k.py:1:1: error: WGSL: float16 not yet supported (#57 slice 2 — needs `enable f16;` and the shader-f16 device feature)
+// PTX:   sarek.kernel @unread_f16
+// HIP:   sarek.kernel @unread_f16
+
+// -----
+// An f16 helper return type, with no f16 anywhere else, is caught.
+builtin.module {
+  sarek.helper @narrow(%x : f32 "x") -> f16 {
+    %h = sarek.cast %x : f32 to f16 loc("k.py":3:7)
+    sarek.return %h : f16
+  } loc("k.py":2:1)
+  sarek.kernel @k(%n : i32 "n") {
+  }
+}
+// OPENCL: k.py:2:1: error: OpenCL: float16 not yet supported
+// CUDA: sarek.helper @narrow
+// METAL: k.py:2:1: error: Metal: float16 not yet supported
+
+// -----
+// Record fields and variant payloads are part of the kernel.
+builtin.module {
+  sarek.record @half_pair {a : f32, b : f16} loc("k.py":4:1)
+  sarek.kernel @k(%n : i32 "n") {
+  }
+}
+// OPENCL: k.py:4:1: error: OpenCL: float16 not yet supported
+// GLSL: k.py:4:1: error: GLSL: float16 not yet supported
+// CUDA: sarek.record @half_pair
+
+// -----
+builtin.module {
+  sarek.variant @maybe_wide {Wide(i64), Nothing} loc("k.py":5:1)
+  sarek.kernel @k(%n : i32 "n") {
+  }
+}
+// WGSL: k.py:5:1: error: WGSL: int64 not yet supported (#57 slice 2 — WGSL has no 64-bit integers)
+// OPENCL: sarek.variant @maybe_wide
+// GLSL: sarek.variant @maybe_wide
+
+// -----
+// f64 in a local: Metal never narrows it to float.
+builtin.module {
+  sarek.kernel @k(%x : f32 "x") {
+    %d = sarek.cast %x : f32 to f64 loc("k.py":6:3)
+  }
+}
+// METAL: k.py:6:3: error: Metal: float64 not yet supported (#57 slice 2 — Metal has no double; sarek never narrows it to float silently)
+// WGSL: k.py:6:3: error: WGSL: float64 not yet supported (#57 slice 2 — WGSL has no f64)
+// OPENCL: sarek.cast %x : f32 to f64
+// GLSL: sarek.cast %x : f32 to f64
+// CUDA: sarek.cast %x : f32 to f64
+
+// -----
+// ui8 exists only as a cooperative-matrix operand.
+builtin.module {
+  sarek.kernel @k(%b : !sarek.vec<ui8> "b") {
+  } loc("k.py":7:1)
+}
+// CUDA: k.py:7:1: error: CUDA: uint8 not yet supported (#57 slice 2 — ui8 exists only as a cooperative-matrix operand type)
+// PTX: k.py:7:1: error: PTX: uint8 not yet supported
+
+// -----
+builtin.module {
+  sarek.kernel @k(%a : !sarek.vec<f32> "a", %c : !sarek.vec<f32> "c") {
+    %z = sarek.constant 0 : i32
+    %s = sarek.constant 16 : i32
+    sarek.coopmat_decl "fa" a 16x16 : f32 loc("k.py":8:3)
+  }
+}
+// CUDA: k.py:8:3: error: CUDA: cooperative matrices not yet supported (#57 slice 2 — cooperative matrices need the Vulkan GL_KHR_cooperative_matrix path, which is not implemented)
+// GLSL: k.py:8:3: error: GLSL: cooperative matrices not yet supported
+
+// -----
+// Atomics on floats: CUDA, HIP and PTX have them.
+builtin.module {
+  sarek.kernel @k(%a : !sarek.vec<f32> "a", %x : f32 "x") {
+    %i = sarek.constant 0 : i32
+    %old = sarek.intrinsic "atomic_add"(%a, %i, %x) : (!sarek.vec<f32>, i32, f32) -> f32 loc("k.py":9:5)
+  }
+}
+// OPENCL: k.py:9:5: error: OpenCL: atomics on floats not yet supported (#57 slice 2 — OpenCL C 1.2 has no floating-point atomics)
+// METAL: k.py:9:5: error: Metal: atomics on floats not yet supported
+// GLSL: k.py:9:5: error: GLSL: atomics on floats not yet supported (#57 slice 2 — needs GL_EXT_shader_atomic_float)
+// WGSL: k.py:9:5: error: WGSL: atomics on floats not yet supported (#57 slice 2 — WGSL atomics are i32/u32 only)
+// CUDA: sarek.intrinsic "atomic_add"
+// HIP: sarek.intrinsic "atomic_add"
+// PTX: sarek.intrinsic "atomic_add"
+
+// -----
+// Integer atomics and warp shuffles are supported everywhere (the latter through sarek-lower-warp).
+builtin.module {
+  sarek.kernel @k(%a : !sarek.vec<i32> "a", %x : i32 "x") {
+    %i = sarek.constant 0 : i32
+    %old = sarek.intrinsic "atomic_add"(%a, %i, %x) : (!sarek.vec<i32>, i32, i32) -> i32
+    %s = sarek.intrinsic "warp_shuffle_down"(%x, %i) : (i32, i32) -> i32
+    %l = sarek.intrinsic "lane_id"() : () -> i32
+  }
+}
+// OPENCL: sarek.intrinsic "warp_shuffle_down"
+// METAL: sarek.intrinsic "warp_shuffle_down"
+// GLSL: sarek.intrinsic "warp_shuffle_down"
+// WGSL: sarek.intrinsic "warp_shuffle_down"
+// PTX: sarek.intrinsic "warp_shuffle_down"
+
+// -----
+builtin.module {
+  sarek.kernel @k(%n : i32 "n") {
+    sarek.warp_barrier loc("k.py":10:3)
+    sarek.mem_fence loc("k.py":11:3)
+  }
+}
+// WGSL: k.py:10:3: error: WGSL: warp barriers not yet supported (#57 slice 2 — WGSL has no subgroup barrier)
+// GLSL: sarek.warp_barrier
+// CUDA: sarek.mem_fence
+
+// -----
+builtin.module {
+  sarek.kernel @k(%n : i32 "n") {
+    sarek.mem_fence loc("k.py":11:3)
+  }
+}
+// WGSL: k.py:11:3: error: WGSL: device memory fences not yet supported (#57 slice 2 — WGSL has no device-scope memory fence)
+// METAL: sarek.mem_fence
+
+// -----
+// %native: one shared refusal for a target the op carries no text for; HIP reads CUDA text.
+builtin.module {
+  sarek.kernel @k(%n : i32 "n") {
+    sarek.native {cuda = "__syncthreads();", ptx = "bar.sync 0;"} loc("k.py":12:3)
+  }
+}
+// OPENCL: k.py:12:3: error: OpenCL: %native not supported: this sarek.native carries no opencl source text, and a backend emits only text written for its own target
+// METAL: k.py:12:3: error: Metal: %native not supported: this sarek.native carries no metal source text
+// GLSL: k.py:12:3: error: GLSL: %native not supported: this sarek.native carries no glsl source text
+// WGSL: k.py:12:3: error: WGSL: %native not supported: this sarek.native carries no wgsl source text
+// CUDA: sarek.native {cuda = "__syncthreads();", ptx = "bar.sync 0;"}
+// HIP: sarek.native
+// PTX: sarek.native
+
+// -----
+builtin.module {
+  sarek.kernel @k(%n : i32 "n") {
+    sarek.native {opencl = "barrier(CLK_LOCAL_MEM_FENCE);"} loc("k.py":13:3)
+  }
+}
+// PTX: k.py:13:3: error: PTX: %native not supported: this sarek.native carries no ptx source text
+// HIP: k.py:13:3: error: HIP: %native not supported: this sarek.native carries no hip source text
+// OPENCL: sarek.native {opencl

@@ -1,0 +1,7 @@
+// RUN: sarek-opt %s -p 'sarek-reject-features{target=vulkan}' --verify-diagnostics | filecheck %s
+
+builtin.module {
+  sarek.kernel @k(%n : i32 "n") {
+  }
+}
+// CHECK: error: unknown target 'vulkan' (known: cuda, hip, opencl, metal, glsl, wgsl, ptx)
