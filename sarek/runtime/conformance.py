@@ -51,6 +51,11 @@ class Case:
     #: devices (kinds, names, or "compiled" for every device that compiles a target) that must refuse
     #: the kernel with a sarek diagnostic matching the regex (the case passes when they do)
     expect_error: dict[str, str] = field(default_factory=dict)
+    #: what the kernel needs ("f64", "i64", "f16", "atomics", "warp", "shared", "records", "variants"): a
+    #: device lacking one may refuse the kernel with a sarek diagnostic (reported as n/a, not a failure)
+    features: frozenset[str] = frozenset()
+    #: `launch(kernel, args, device)` for cases that launch several times
+    custom_launch: Callable[[Any, Any, Any], None] | None = None
 
     @property
     def module_and_name(self) -> tuple[Any, str]:
@@ -68,10 +73,11 @@ class Result:
     message: str = ""
     seconds: float = 0.0
     skipped: bool = False
+    refused: bool = False  # a device without a feature the kernel needs refused it (with a diagnostic)
 
     @property
     def status(self) -> str:
-        return "skip" if self.skipped else ("pass" if self.ok else "FAIL")
+        return "skip" if self.skipped else "n/a" if self.refused else ("pass" if self.ok else "FAIL")
 
 
 # ------------------------------------------------------------------------------------------------ comparison
@@ -137,6 +143,34 @@ def _keys(device: Any) -> list[str]:
     return keys
 
 
+#: features a kind of device lacks, where the device does not say itself (`device.lacks()`)
+LACKS: dict[str, set[str]] = {
+    "vulkan": {"f64"},          # WGSL has no f64
+    "vulkan-glsl": {"i64"},     # no 64-bit atomics in the GLSL path
+}
+
+
+def device_lacks(device: Any) -> set[str]:
+    """Features the device lacks: its own `lacks()` when it has one, else from OpenCL extensions or LACKS."""
+    own = getattr(device, "lacks", None)
+    if callable(own):
+        return set(own())  # pyright: ignore
+    out: set[str] = set()
+    for key in (device.name.split(":")[0], device.kind):
+        out |= LACKS.get(key, set())
+    if device.kind == "opencl" and hasattr(device, "extensions"):
+        ext = device.extensions()
+        if "cl_khr_fp16" not in ext:
+            out.add("f16")
+        if "cl_khr_fp64" not in ext:
+            out.add("f64")
+        if not ext & {"cl_khr_subgroups", "cl_intel_subgroups"}:
+            out.add("warp")
+        if "cl_khr_int64_base_atomics" not in ext:
+            out.add("i64")
+    return out
+
+
 def skip_reason(case: Case, device: Any) -> str | None:
     for key in _keys(device):
         if key in case.skip:
@@ -175,9 +209,16 @@ def run_case(case: Case, device: Any, seed: int = 1234) -> Result:
         inputs = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
         want = case.reference(inputs)
         t0 = time.perf_counter()
-        launch(case.kernel, args, case.grid, case.block, device)
+        if case.custom_launch is not None:
+            case.custom_launch(case.kernel, tuple(args), device)
+        else:
+            launch(case.kernel, args, case.grid, case.block, device)
         dt = time.perf_counter() - t0
     except Exception as e:  # a compile or launch failure is a failed case, reported with its message
+        lacking = sorted(case.features & device_lacks(device))
+        if lacking and hasattr(e, "message"):
+            return Result(case.name, device.name, True, 0.0, f"n/a: needs {', '.join(lacking)}; refused: {e}",
+                          refused=True)
         msg = f"{type(e).__name__}: {e}"
         if not hasattr(e, "message"):  # not a sarek diagnostic: keep where it came from
             msg += "\n" + "".join(traceback.format_exc(limit=-3))
@@ -375,22 +416,27 @@ def _python_cases() -> tuple[list[Case], list[str]]:
 
 
 def from_example_case(c: Any, path: Path) -> Case:
-    """Adapts one entry of an example's CASES (see examples/README.md) to a Case."""
+    """Adapts one entry of an example's CASES (`sarek.frontend.corpus.Case`, see examples/README.md)."""
     if isinstance(c, Case):
         return c
-    get = (lambda k, d=None: c.get(k, d)) if isinstance(c, dict) else (lambda k, d=None: getattr(c, k, d))
-    kernel = get("kernel")
-    name = get("name") or f"{path.stem}.{getattr(kernel, 'name', '?')}"
-    make = get("make_args") or get("args") or get("inputs")
-    ref = get("reference") or get("ref")
-    if make is None or ref is None or kernel is None:
-        raise ValueError("a case needs kernel, args and reference")
-    if not callable(make):
-        fixed = make
-        make = lambda rng: [a.copy() if isinstance(a, np.ndarray) else a for a in fixed]  # noqa: E731
-    return Case(name=name, kernel=kernel, make_args=_rng_adapter(make), reference=_ref_adapter(ref, kernel),
-                grid=get("grid", 1), block=get("block", 1), atol=float(get("atol", 1e-5)),
-                rtol=float(get("rtol", 1e-5)), origin=str(path.relative_to(REPO)), skip=dict(get("skip", {}) or {}))
+    n = int(getattr(c, "n", 1024))
+    g, b = c.dims(n) if hasattr(c, "dims") else (getattr(c, "grid", 1), getattr(c, "block", 1))
+    make = c.make_args
+    ref = c.reference
+
+    def make_args(rng: np.random.Generator) -> list[Any]:
+        del rng  # example inputs are deterministic by construction
+        return list(make(n))
+
+    def reference(args: list[Any]) -> dict[int, Any]:
+        import copy
+
+        return {int(k): v for k, v in ref(copy.deepcopy(tuple(args))).items()}
+
+    return Case(name=f"{path.stem}.py:{c.name}", kernel=c.kernel, make_args=make_args, reference=reference, grid=g, block=b,
+                atol=float(getattr(c, "atol", 1e-6)), rtol=float(getattr(c, "rtol", 1e-5)),
+                origin=str(path.relative_to(REPO)), features=frozenset(getattr(c, "features", ()) or ()),
+                custom_launch=getattr(c, "launch", None))
 
 
 def _rng_adapter(make: Callable[..., Any]) -> Callable[[np.random.Generator], list[Any]]:
@@ -441,6 +487,8 @@ def format_table(results: Sequence[Result], devices: Sequence[str]) -> str:
                 cells.append("-".ljust(c))
             elif r.skipped:
                 cells.append("skip".ljust(c))
+            elif r.refused:
+                cells.append("n/a (refused)".ljust(c))
             else:
                 err = "inf" if math.isinf(r.max_error) else f"{r.max_error:.1e}"
                 cells.append(f"{'pass' if r.ok else 'FAIL'} {err}".ljust(c))
