@@ -18,6 +18,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "sarek-pipeline": ("sarek.passes.pipeline", "PipelinePass"),
     "sarek-lower-glsl": ("sarek.lowering.glsl", "LowerGlslPass"),
     "sarek-lower-wgsl": ("sarek.lowering.wgsl", "LowerWgslPass"),
+    "sarek-lower-cfamily": ("sarek.lowering.cfamily", "LowerCFamilyPass"),
     "sarek-lower-ptx": ("sarek.lowering.ptx", "LowerPtxPass"),
 }
 

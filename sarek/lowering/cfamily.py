@@ -1,0 +1,1024 @@
+"""sarek-lower-cfamily{target=cuda|hip|opencl|metal}: the sarek dialect -> the `sarek_c` target dialect.
+
+Every decision the C-family source needs is made here, with the language's spelling table
+(sarek/targets/cfamily/languages.py): types and qualifiers, builtin spellings, kernel parameters (a vector
+becomes `T* v, int sarek_v_length`; Metal adds buffer slots and its entry builtins), records as typedef
+structs, variants as a tag enum + struct with a union + one `make_<T>_<C>` constructor per case (C payload
+layout, sarek.analysis.payload), helpers in dependency order, shared arrays hoisted to the kernel's top,
+barriers, fences, atomics, math, warp operations, f16 as a storage type (f32 arithmetic, round-to-nearest-even
+narrowing through `sarek_f32_barrier`) and per-target `sarek.native` text.
+
+Readable output: a value used once is printed inline where that does not move it across a write it could
+observe (or, for an atomic or a helper call with effects, across anything but pure arithmetic); literals,
+names and cheap builtins are printed at every use; binders keep their (legalized) names; every other value
+gets a temporary `sarek_<hint>`.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import cast
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from sarek.analysis.features import check_target, native_refusal, native_text
+from sarek.analysis.names import mangle_name
+from sarek.analysis.payload import PayloadLayout, payload_fields
+from sarek.diagnostics import SarekError
+from sarek.dialect import sarek as s
+from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.targets.cfamily import dialect as c
+from sarek.targets.cfamily.languages import LANGUAGES, Language
+
+_BINOPS = {"add": "+", "sub": "-", "mul": "*", "div": "/", "rem": "%", "eq": "==", "ne": "!=", "lt": "<",
+           "le": "<=", "gt": ">", "ge": ">=", "and": "&&", "or": "||", "shl": "<<", "shr": ">>", "bitand": "&",
+           "bitor": "|", "bitxor": "^"}
+_UNOPS = {"neg": "-", "not": "!", "bitnot": "~"}
+
+_EXPR_OPS = (s.ConstantOp, s.BinOp, s.UnOp, s.CastOp, s.IntrinsicOp, s.MakeRecordOp, s.MakeVariantOp, s.FieldOp,
+             s.PayloadOp, s.ArrayReadOp, s.ArrayLenOp, s.LoadOp, s.CallOp, s.IfExprOp, s.MatchExprOp)
+_LOOPS = (s.WhileOp, s.ForOp)
+
+
+# ------------------------------------------------------------------------------------------------ effects
+
+
+@dataclass
+class Summary:
+    """What evaluating an expression tree reads or does."""
+
+    vars: set[Operation] = field(default_factory=set[Operation])  # let_mut places read
+    mem: bool = False      # reads vector/array memory
+    effect: bool = False   # writes memory, synchronises, or exchanges values between lanes
+
+    def __or__(self, o: Summary) -> Summary:
+        return Summary(self.vars | o.vars, self.mem or o.mem, self.effect or o.effect)
+
+    @property
+    def pure(self) -> bool:
+        return not self.vars and not self.mem and not self.effect
+
+
+def _place_root(v: SSAValue) -> Operation | None:
+    op = v.owner
+    while isinstance(op, s.FieldRefOp):
+        op = op.base.owner
+    return op if isinstance(op, Operation) else None
+
+
+def _is_mem_root(op: Operation | None) -> bool:
+    return isinstance(op, s.ElemRefOp)
+
+
+class HelperEffects:
+    """Per helper: does a call write memory / synchronise (effect), or only read memory?"""
+
+    def __init__(self, module: ModuleOp):
+        self.helpers = {op.sym_name.data: op for op in module.ops if isinstance(op, s.HelperOp)}
+        self.cache: dict[str, Summary] = {}
+
+    def of(self, name: str) -> Summary:
+        if name in self.cache:
+            return self.cache[name]
+        self.cache[name] = Summary(effect=True)  # recursion: assume the worst
+        out = Summary()
+        for o in self.helpers[name].walk():
+            if isinstance(o, s.StoreOp) and _is_mem_root(_place_root(o.place)):
+                out.effect = True
+            elif isinstance(o, s.IntrinsicOp) and o.callee.data in INTRINSICS and \
+                    INTRINSICS[o.callee.data].category in (Category.ATOMIC, Category.WARP) and \
+                    o.callee.data not in ("lane_id", "warp_size"):
+                out.effect = True
+            elif isinstance(o, s.BarrierOp | s.WarpBarrierOp | s.MemFenceOp | s.NativeOp | s.CoopmatStoreOp):
+                out.effect = True
+            elif isinstance(o, s.CallOp):
+                out = out | self.of(o.callee_name)
+            elif isinstance(o, s.ArrayReadOp) or (isinstance(o, s.LoadOp) and not isinstance(_place_root(o.ref), s.LetMutOp)):
+                out.mem = True
+        out = Summary(mem=out.mem or out.effect, effect=out.effect)
+        self.cache[name] = out
+        return out
+
+
+def _writes(op: Operation, summ: Summary, effects: HelperEffects) -> bool:
+    """Could running `op` change what an expression with summary `summ` reads?"""
+    for o in op.walk():
+        if isinstance(o, s.StoreOp):
+            root = _place_root(o.place)
+            if (root in summ.vars) or (summ.mem and _is_mem_root(root)):
+                return True
+        elif isinstance(o, s.CallOp):
+            if summ.mem and effects.of(o.callee_name).effect:
+                return True
+        elif isinstance(o, s.IntrinsicOp):
+            info = INTRINSICS.get(o.callee.data)
+            if summ.mem and info is not None and info.category == Category.ATOMIC:
+                return True
+        elif isinstance(o, s.BarrierOp | s.WarpBarrierOp | s.MemFenceOp | s.CoopmatStoreOp):
+            if summ.mem:
+                return True
+        elif isinstance(o, s.NativeOp):
+            return True
+    return False
+
+
+def _ancestor_in(op: Operation, block: Block) -> Operation | None:
+    cur: Operation | None = op
+    while cur is not None and cur.parent_block() is not block:
+        cur = cur.parent_op()
+    return cur
+
+
+def _between(a: Operation, b: Operation) -> Iterator[Operation]:
+    """Ops strictly after `a` and before `b` in their (common) block."""
+    o = a.next_op
+    while o is not None and o is not b:
+        yield o
+        o = o.next_op
+
+
+# ------------------------------------------------------------------------------------------------ the lowering
+
+
+class CLowering:
+    def __init__(self, lang: Language, module: ModuleOp):
+        self.lang = lang
+        self.module = module
+        self.backend = lang.backend
+        self.effects = HelperEffects(module)
+        self.helpers = self.effects.helpers
+        self.decls: dict[str, s.RecordOp | s.VariantOp] = {
+            op.sym_name.data: op for op in module.ops if isinstance(op, s.RecordOp | s.VariantOp)}
+        self.inline: dict[Operation, bool] = {}
+        self.exprform: dict[Operation, bool] = {}
+        self.summ: dict[Operation, Summary] = {}
+        self.vals: dict[SSAValue, SSAValue] = {}
+        self.lens: dict[SSAValue, SSAValue] = {}
+        self.block: Block = Block()
+        self.uses_f16 = False
+        self.uses_f64 = False
+        self.uses_i64_atomics = False
+        self.uses_warp = False
+        self.polyfills: list[str] = []
+        self.hidden = self._helpers_needing_builtins() if lang.entry_params else set[str]()
+
+    def err(self, msg: str, op: Operation | None) -> SarekError:
+        return SarekError(msg, op, self.backend)
+
+    # -------------------------------------------------------------------------------------- types
+
+    def ctype(self, t: Attribute, op: Operation | None = None, storage: bool = False) -> str:
+        if isinstance(t, IntegerType):
+            w = t.width.data
+            if w == 8 and t.signedness.data == Signedness.UNSIGNED:
+                raise self.err("ui8 exists only as a cooperative-matrix operand type", op)
+            key = {1: "i1", 32: "i32", 64: "i64"}[w]
+            if key == "i1" and storage:
+                return self.lang.bool_storage
+            return cast(str, self.lang.types[key])
+        if isinstance(t, Float16Type | Float32Type | Float64Type):
+            key = {Float16Type: "f16", Float32Type: "f32", Float64Type: "f64"}[type(t)]
+            ct = self.lang.types[key]
+            if ct is None:
+                raise self.err(f"{'float16' if key == 'f16' else 'float64'} is not supported by {self.backend}", op)
+            if key == "f16":
+                self.uses_f16 = True
+            if key == "f64":
+                self.uses_f64 = True
+            return ct
+        if isinstance(t, s.UnitType):
+            return "void"
+        if isinstance(t, s.RecordType | s.VariantType):
+            return mangle_name(t.decl_name)
+        raise self.err(f"type {t} has no {self.backend} spelling here", op)
+
+    def ptr_type(self, t: s.VecType | s.ArrayType, kernel: bool, op: Operation | None) -> str:
+        elt = self.ctype(t.element_type, op, storage=True)
+        if isinstance(t, s.VecType):
+            return (self.lang.kernel_vec if kernel else self.lang.helper_ptr["global"]).format(t=elt)
+        return self.lang.helper_ptr[t.memspace.value].format(t=elt)
+
+    # -------------------------------------------------------------------------------------- expression helpers
+
+    def emit(self, op: Operation) -> Operation:
+        self.block.add_op(op)
+        return op
+
+    def lit(self, text: str, ctype: str) -> SSAValue:
+        return self.emit(c.LitOp(text, ctype)).results[0]
+
+    def call(self, fn: str, args: Sequence[SSAValue], ctype: str) -> SSAValue:
+        return self.emit(c.CallOp(fn, args, ctype)).results[0]
+
+    def tmpl(self, template: str, args: Sequence[SSAValue], ctype: str) -> SSAValue:
+        return self.emit(c.TemplateOp(template, args, ctype)).results[0]
+
+    def spell(self, name_or_template: str, args: Sequence[SSAValue], ctype: str) -> SSAValue:
+        if "{" in name_or_template:
+            return self.tmpl(name_or_template, args, ctype)
+        return self.call(name_or_template, args, ctype)
+
+    def to_f32(self, v: SSAValue) -> SSAValue:
+        return self.call("__half2float", [v], "float")
+
+    def from_f32(self, v: SSAValue) -> SSAValue:
+        return self.call("__float2half", [self.call("sarek_f32_barrier", [v], "float")], "__half")
+
+    def literal(self, op: s.ConstantOp) -> SSAValue:
+        t, v = op.result.type, op.value
+        if isinstance(t, s.UnitType):
+            return self.lit("(void)0", "void")
+        ct = self.ctype(t, op)
+        if isinstance(v, IntegerAttr):
+            n = v.value.data
+            if t == s.i1:
+                return self.lit(self.lang.true_false[0 if n else 1], ct)
+            if isinstance(t, IntegerType) and t.width.data == 64:
+                text = f"{n}{self.lang.int64_suffix}" if n != -2**63 else f"(-9223372036854775807{self.lang.int64_suffix} - 1)"
+            else:
+                text = str(n) if n != -2**31 else "(-2147483647 - 1)"
+            return self.lit(text, ct)
+        x = cast(FloatAttr, v).value.data
+        if isinstance(t, Float64Type):
+            return self.lit(_float_text(x, ""), ct)
+        f32 = self.lit(_float_text(_to_f32(x), "f"), "float")
+        if isinstance(t, Float16Type):
+            return self.call("__float2half", [f32], "__half")
+        return f32
+
+    # -------------------------------------------------------------------------------------- analysis
+
+    def own_summary(self, op: Operation) -> Summary:
+        if isinstance(op, s.LoadOp):
+            root = _place_root(op.ref)
+            return Summary(vars={root}) if isinstance(root, s.LetMutOp) else Summary(mem=True)
+        if isinstance(op, s.ArrayReadOp):
+            return Summary(mem=True)
+        if isinstance(op, s.CallOp):
+            return self.effects.of(op.callee_name)
+        if isinstance(op, s.IntrinsicOp):
+            info = INTRINSICS[op.callee.data]
+            if info.category == Category.ATOMIC or op.callee.data.startswith("warp_shuffle"):
+                return Summary(mem=True, effect=True)
+        return Summary()
+
+    def tree_summary(self, op: Operation) -> Summary:
+        out = self.own_summary(op)
+        for v in op.operands:
+            out = out | self.value_summary(v)
+        for r in op.regions:
+            for o in r.walk():
+                if o in self.summ and self.inline.get(o, False):
+                    out = out | self.summ[o]
+                elif isinstance(o, s.StoreOp | s.LetOp | s.LetMutOp):
+                    out = out | Summary(effect=True)
+        return out
+
+    def value_summary(self, v: SSAValue) -> Summary:
+        o = v.owner
+        if isinstance(o, s.ElemRefOp | s.FieldRefOp):
+            return self.tree_summary(o) if isinstance(o, s.ElemRefOp) else self.value_summary(o.base)
+        if isinstance(o, Operation) and self.inline.get(o, False):
+            return self.summ[o]
+        return Summary()
+
+    def is_name(self, v: SSAValue) -> bool:
+        o = v.owner
+        if isinstance(v, BlockArgument) or isinstance(o, s.LetOp | s.LetMutOp | s.AllocArrayOp):
+            return True
+        return isinstance(o, Operation) and o in self.inline and (not self.inline[o] or self.trivial(o))
+
+    def trivial(self, op: Operation) -> bool:
+        if isinstance(op, s.ConstantOp | s.ArrayLenOp):
+            return not isinstance(op.results[0].type, Float16Type)
+        if isinstance(op, s.LoadOp):
+            return isinstance(_place_root(op.ref), s.LetMutOp)
+        if isinstance(op, s.IntrinsicOp):
+            tmpl = self.lang.builtins.get(_alias(op.callee.data))
+            return tmpl is not None and " " not in tmpl
+        if isinstance(op, s.FieldOp):
+            return self.is_name(op.record)
+        if isinstance(op, s.PayloadOp):
+            return self.is_name(op.variant)
+        return False
+
+    def decide_block(self, block: Block) -> None:
+        for op in block.ops:
+            for r in op.regions:
+                for b in r.blocks:
+                    self.decide_block(b)
+            if isinstance(op, _EXPR_OPS) and op.results:
+                self.decide(op)
+
+    def decide(self, op: Operation) -> None:
+        if isinstance(op, s.IfExprOp | s.MatchExprOp):
+            ok = all(isinstance(o, s.YieldOp) or (isinstance(o, _EXPR_OPS) and self.inline.get(o, False))
+                     for r in op.regions for o in r.walk())
+            self.exprform[op] = ok
+            if not ok:
+                self.inline[op] = False
+                self.summ[op] = Summary()
+                return
+        summ = self.tree_summary(op)
+        self.summ[op] = summ
+        v = op.results[0]
+        users = [u.operation for u in v.uses]
+        n = len(users)
+        for u in users:
+            if isinstance(u, s.MatchOp | s.MatchExprOp):
+                n += 1  # the tag test and the payload reads each print the scrutinee
+            elif isinstance(u, s.ElemRefOp) and len(list(u.result.uses)) > 1:
+                n += 1  # the place is printed at each of its uses
+        if n == 0:
+            self.inline[op] = False
+        elif self.trivial(op):
+            self.inline[op] = all(self.safe(op, u, summ) for u in users)
+        elif n == 1:
+            self.inline[op] = self.safe(op, users[0], summ)
+        else:
+            self.inline[op] = False
+
+    def safe(self, d: Operation, u: Operation, summ: Summary) -> bool:
+        """May `d`'s expression tree be evaluated at its use `u` instead of where `d` stands?"""
+        if summ.pure:
+            return True
+        block = d.parent_block()
+        assert block is not None
+        anc = _ancestor_in(u, block)
+        if anc is None:
+            return False
+        if summ.effect:
+            return anc is u and all(isinstance(o, s.ElemRefOp | s.FieldRefOp) or (
+                isinstance(o, _EXPR_OPS) and not o.regions and self.own_summary(o).pure) for o in _between(d, u))
+        if any(_writes(o, summ, self.effects) for o in _between(d, anc)):
+            return False
+        cur = anc
+        while cur is not u:
+            if isinstance(cur, _LOOPS):
+                return not _writes(cur, summ, self.effects)
+            region = next(r for r in cur.regions if _ancestor_in(u, r.block) is not None)
+            child = _ancestor_in(u, region.block)
+            assert child is not None
+            o = region.block.first_op
+            while o is not None and o is not child:
+                if _writes(o, summ, self.effects):
+                    return False
+                o = o.next_op
+            cur = child
+        return True
+
+    # -------------------------------------------------------------------------------------- module
+
+    def run(self) -> list[Operation]:
+        check_target(self.module, self.lang.target)
+        tops: list[Operation] = []
+        types: list[Operation] = []
+        for op in self.module.ops:
+            if isinstance(op, s.RecordOp):
+                types += self.record(op)
+            elif isinstance(op, s.VariantOp):
+                types += self.variant(op)
+        funcs: list[Operation] = []
+        for name in self.helper_order():
+            funcs.append(self.function(self.helpers[name]))
+        for op in self.module.ops:
+            if isinstance(op, s.KernelOp):
+                funcs.append(self.function(op))
+            elif not isinstance(op, s.RecordOp | s.VariantOp | s.HelperOp):
+                raise self.err(f"{op.name} cannot appear at module level", op)
+        lines = list(self.lang.header)
+        if self.uses_f64 and self.lang.target == "opencl":
+            lines.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable")
+        if self.uses_i64_atomics:
+            lines += ["#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable",
+                      "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable"]
+        if self.uses_f16:
+            lines += self.lang.f16_preamble
+        if self.uses_warp:
+            lines += self.lang.warp_preamble
+        lines += self.polyfills
+        if lines:
+            tops.append(c.VerbatimOp("\n".join(lines) + "\n"))
+        if self.lang.extern_c:
+            tops.append(c.VerbatimOp('extern "C" {\n'))
+        tops += types + funcs
+        if self.lang.extern_c:
+            tops.append(c.VerbatimOp('} /* extern "C" */'))
+        return tops
+
+    def helper_order(self) -> list[str]:
+        """Helpers, callees first, in module order otherwise; recursion is refused."""
+        order: list[str] = []
+        state: dict[str, int] = {}
+
+        def visit(name: str, site: Operation | None) -> None:
+            if state.get(name) == 2:
+                return
+            if state.get(name) == 1:
+                raise self.err(f"recursive helper @{name} is not supported", site)
+            state[name] = 1
+            for o in self.helpers[name].walk():
+                if isinstance(o, s.CallOp):
+                    visit(o.callee_name, o)
+            state[name] = 2
+            order.append(name)
+
+        for name in self.helpers:
+            visit(name, self.helpers[name])
+        return order
+
+    def _helpers_needing_builtins(self) -> set[str]:
+        need: set[str] = set()
+        changed = True
+        while changed:
+            changed = False
+            for name, h in self.helpers.items():
+                if name in need:
+                    continue
+                for o in h.walk():
+                    if (isinstance(o, s.IntrinsicOp) and INTRINSICS[o.callee.data].category in (Category.INDEX, Category.WARP)) \
+                            or (isinstance(o, s.CallOp) and o.callee_name in need):
+                        need.add(name)
+                        changed = True
+                        break
+        return need
+
+    # -------------------------------------------------------------------------------------- types
+
+    def record(self, op: s.RecordOp) -> list[Operation]:
+        st = c.StructOp(mangle_name(op.sym_name.data))
+        for n, t in op.fields:
+            st.body.block.add_op(c.FieldOp(self.ctype(t, op, storage=True), n))
+        return [st]
+
+    def variant(self, op: s.VariantOp) -> list[Operation]:
+        tname = mangle_name(op.sym_name.data)
+        ctors = op.ctors
+        out: list[Operation] = [c.EnumOp([n for n, _ in ctors], list(range(len(ctors))))]
+        st = c.StructOp(tname)
+        st.body.block.add_op(c.FieldOp("int", "tag"))
+        if any(ps for _, ps in ctors):
+            un = c.UnionOp("data")
+            for n, ps in ctors:
+                if len(ps) == 1:
+                    un.body.block.add_op(c.FieldOp(self.ctype(ps[0], op, storage=True), f"{n}_v"))
+                elif ps:
+                    ns = c.NestedStructOp(f"{n}_v")
+                    for j, t in enumerate(ps):
+                        ns.body.block.add_op(c.FieldOp(self.ctype(t, op, storage=True), f"_{j}"))
+                    un.body.block.add_op(ns)
+            st.body.block.add_op(un)
+        out.append(st)
+        for i, (n, ps) in enumerate(ctors):
+            params = [(self.ctype(t, op), "v" if len(ps) == 1 else f"v{j}", "") for j, t in enumerate(ps)]
+            f = c.FuncOp(f"make_{tname}_{n}", self.lang.ctor_prefix, tname, params)
+            self.block = f.body.block
+            r = self.emit(c.DeclOp(tname, "r")).results[0]
+            self.emit(c.AssignOp(self.emit(c.MemberOp(r, "tag", "int")).results[0], self.lit(n, "int")))
+            for j, a in enumerate(f.body.block.args):
+                place = r
+                for fld in payload_fields(PayloadLayout.C, n, len(ps), j):
+                    place = self.emit(c.MemberOp(place, fld, a.type.text)).results[0]  # pyright: ignore
+                self.emit(c.AssignOp(place, a))
+            self.emit(c.ReturnOp(r))
+            out.append(f)
+            del i
+        return out
+
+    # -------------------------------------------------------------------------------------- functions
+
+    def function(self, op: s.KernelOp | s.HelperOp) -> c.FuncOp:
+        kernel = isinstance(op, s.KernelOp)
+        params: list[tuple[str, str, str]] = []
+        slot = 0
+
+        def suffix() -> str:
+            nonlocal slot
+            if not (kernel and self.lang.buffer_slots):
+                return ""
+            slot += 1
+            return f" [[buffer({slot - 1})]]"
+
+        roles: list[tuple[SSAValue | None, str]] = []
+        for name, a in op.params:
+            if isinstance(a.type, s.VecType | s.ArrayType):
+                params.append((self.ptr_type(a.type, kernel, op), name, suffix()))
+                roles.append((a, "ptr"))
+                if isinstance(a.type, s.VecType):
+                    lt = self.lang.kernel_scalar.format(t="int") if kernel else "int"
+                    params.append((lt, f"sarek_{name}_length", suffix()))
+                    roles.append((a, "len"))
+            else:
+                ct = self.ctype(a.type, op)
+                params.append((self.lang.kernel_scalar.format(t=ct) if kernel else ct, name, suffix()))
+                roles.append((a, "val"))
+        hidden = kernel or op.sym_name.data in self.hidden
+        if hidden and self.lang.entry_params:
+            for t, n, sfx in self.lang.entry_params:
+                params.append((t, n, sfx if kernel else ""))
+                roles.append((None, "hidden"))
+        if kernel:
+            f = c.FuncOp(op.sym_name.data, self.lang.kernel_prefix, "void", params)
+        else:
+            h = cast(s.HelperOp, op)
+            f = c.FuncOp(h.sym_name.data, self.lang.helper_prefix, self.ctype(h.return_type, op), params)
+        for (v, role), carg in zip(roles, f.body.block.args):
+            if v is None:
+                continue
+            if role == "len":
+                self.lens[v] = carg
+            elif role in ("ptr", "val"):
+                self.vals[v] = carg
+        self.used_names = {n for _, n, _ in params} | _binder_names(op)
+        self.func_block = f.body.block
+        self.hoisted = 0
+        self.decide_block(op.body.block)
+        self.block = f.body.block
+        self.lower_block(op.body.block)
+        return f
+
+    def fresh(self, hint: str | None) -> str:
+        base = "sarek_" + (hint if hint and hint.isidentifier() and not hint.isdigit() else "t")
+        name, k = base, 0
+        while name in self.used_names:
+            k += 1
+            name = f"{base}_{k}"
+        self.used_names.add(name)
+        return name
+
+    # -------------------------------------------------------------------------------------- statements
+
+    def lower_block(self, block: Block) -> None:
+        for op in block.ops:
+            self.lower_op(op)
+
+    def into(self, target: Block, src: Block) -> None:
+        saved = self.block
+        self.block = target
+        self.lower_block(src)
+        self.block = saved
+
+    def lower_op(self, op: Operation) -> None:
+        if isinstance(op, _EXPR_OPS):
+            if isinstance(op, s.CallOp) and not op.results:
+                self.emit(c.EvalOp(self.expr(op)))
+                return
+            self.expr_op(op)
+        elif isinstance(op, s.LetOp | s.LetMutOp):
+            init = op.value if isinstance(op, s.LetOp) else op.init
+            d = self.emit(c.DeclOp(self.ctype(init.type, op), op.sym.data, self.val(init)))
+            self.vals[op.result] = d.results[0]
+        elif isinstance(op, s.ElemRefOp):
+            self.vals[op.result] = self.emit(c.IndexOp(self.val(op.array), self.val(op.index), self.elt_ctype(op.array, op))).results[0]
+        elif isinstance(op, s.FieldRefOp):
+            t = cast(s.RefType, op.result.type).element_type
+            self.vals[op.result] = self.emit(c.MemberOp(self.val(op.base), op.field.data, self.ctype(t, op))).results[0]
+        elif isinstance(op, s.StoreOp):
+            self.emit(c.AssignOp(self.val(op.place), self.val(op.value)))
+        elif isinstance(op, s.AllocArrayOp):
+            self.alloc(op)
+        elif isinstance(op, s.IfOp):
+            has_else = bool(op.else_region.blocks) and op.else_region.block.first_op is not None
+            i = cast(c.IfOp, self.emit(c.IfOp(self.cond_val(op.cond), has_else)))
+            self.into(i.then_region.block, op.then_region.block)
+            if has_else:
+                self.into(i.else_region.block, op.else_region.block)
+        elif isinstance(op, s.WhileOp):
+            w = cast(c.WhileOp, self.emit(c.WhileOp()))
+            saved = self.block
+            self.block = w.cond_region.block
+            for o in op.cond_region.block.ops:
+                if isinstance(o, s.YieldOp):
+                    self.emit(c.YieldOp(self.val(o.value)))
+                else:
+                    self.lower_op(o)
+            self.block = saved
+            self.into(w.body.block, op.body.block)
+        elif isinstance(op, s.ForOp):
+            ct = self.ctype(op.lo.type, op)
+            f = cast(c.ForOp, self.emit(c.ForOp(ct, op.sym.data, self.val(op.lo), self.val(op.hi), op.step_value)))
+            self.vals[op.index] = f.body.block.args[0]
+            self.into(f.body.block, op.body.block)
+        elif isinstance(op, s.MatchOp):
+            self.match_stmt(op)
+        elif isinstance(op, s.ReturnOp):
+            self.emit(c.ReturnOp(self.val(op.value[0]) if op.value else None))
+        elif isinstance(op, s.BlockOp):
+            b = cast(c.BlockOp, self.emit(c.BlockOp()))
+            self.into(b.body.block, op.body.block)
+        elif isinstance(op, s.PragmaOp):
+            self.pragma(op)
+        elif isinstance(op, s.BarrierOp):
+            self.emit(c.EvalOp(self.tmpl(self.lang.barrier, [], "void")))
+        elif isinstance(op, s.WarpBarrierOp):
+            self.uses_warp = True
+            self.emit(c.EvalOp(self.tmpl(self.lang.warp_barrier, [], "void")))
+        elif isinstance(op, s.MemFenceOp):
+            self.emit(c.EvalOp(self.tmpl(self.lang.mem_fence, [], "void")))
+        elif isinstance(op, s.NativeOp):
+            text = native_text(op, self.lang.target)
+            if text is None:
+                raise self.err(native_refusal(self.lang.target), op)
+            self.emit(c.VerbatimOp(text))
+        elif isinstance(op, s.YieldOp):
+            raise self.err("sarek.yield outside a value region", op)
+        else:
+            raise self.err(f"{op.name} is not supported by the {self.backend} backend", op)
+
+    def pragma(self, op: s.PragmaOp) -> None:
+        text = " ".join(h.data for h in op.hints)
+        stmts = [o for o in op.body.block.ops if not (isinstance(o, _EXPR_OPS) and o.results)]
+        if len(stmts) == 1 and isinstance(stmts[0], _LOOPS):
+            for o in op.body.block.ops:
+                if o is stmts[0]:
+                    self.emit(c.PragmaOp(text))
+                self.lower_op(o)
+            return
+        b = cast(c.BlockOp, self.emit(c.BlockOp()))
+        saved = self.block
+        self.block = b.body.block
+        for o in op.body.block.ops:
+            if isinstance(o, _LOOPS):
+                self.emit(c.PragmaOp(text))
+            self.lower_op(o)
+        self.block = saved
+
+    def alloc(self, op: s.AllocArrayOp) -> None:
+        size = op.size.owner
+        if not isinstance(size, s.ConstantOp) or not isinstance(size.value, IntegerAttr):
+            raise self.err(f"the size of array '{op.sym.data}' must be a constant", op)
+        t = op.array_type
+        elt = self.ctype(t.element_type, op, storage=True)
+        if t.memspace == s.MemSpace.SHARED:
+            if self.func_block.parent_op() is None or cast(c.FuncOp, self.func_block.parent_op()).prefix.data != self.lang.kernel_prefix:
+                raise self.err(f"shared array '{op.sym.data}' must be declared in a kernel, not in a helper", op)
+            saved = self.block
+            self.block = Block()
+            n = self.lit(str(size.value.value.data), "int")
+            d = c.ArrayDeclOp(self.lang.shared_decl.format(t=elt), op.sym.data, n)
+            self.block.add_op(d)
+            ops = list(self.block.ops)
+            for o in ops:
+                o.detach()
+            anchor = self.func_block.first_op
+            for _ in range(self.hoisted):
+                anchor = anchor.next_op if anchor is not None else None
+            for o in ops:
+                if anchor is None:
+                    self.func_block.add_op(o)
+                else:
+                    self.func_block.insert_op_before(o, anchor)
+            self.hoisted += len(ops)
+            self.block = saved
+        else:
+            n = self.lit(str(size.value.value.data), "int")
+            d = cast(c.ArrayDeclOp, self.emit(c.ArrayDeclOp(elt, op.sym.data, n, "{0}")))
+        self.vals[op.result] = d.result
+
+    def match_stmt(self, op: s.MatchOp) -> None:
+        scrut = self.val(op.scrutinee)
+        vt = cast(s.VariantType, op.scrutinee.type)
+        decl = cast(s.VariantOp, self.decls[vt.decl_name])
+        labels = ["" if cn == s.WILDCARD else cn for cn, _, _ in op.case_list()]
+        sw = cast(c.SwitchOp, self.emit(c.SwitchOp(self.emit(c.MemberOp(scrut, "tag", "int")).results[0], labels)))
+        for (cn, binders, region), target in zip(op.case_list(), sw.cases):
+            saved = self.block
+            self.block = target.block
+            for j, (a, bn) in enumerate(zip(region.block.args, binders)):
+                if bn == "_" or not list(a.uses):
+                    continue
+                d = self.emit(c.DeclOp(self.ctype(a.type, op), bn, self.payload(scrut, decl, cn, j)))
+                self.vals[a] = d.results[0]
+            self.lower_block(region.block)
+            self.block = saved
+
+    def payload(self, scrut: SSAValue, decl: s.VariantOp, ctor: str, j: int,
+                path: Sequence[str] | None = None) -> SSAValue:
+        if ctor == s.WILDCARD:
+            return scrut
+        ps = cast(list[Attribute], decl.payload(ctor))
+        v = scrut
+        chain = list(path) if path is not None else payload_fields(PayloadLayout.C, ctor, len(ps), j)
+        for k, fld in enumerate(chain):
+            ct = self.ctype(ps[j], None) if k == len(chain) - 1 else "struct"
+            v = self.emit(c.MemberOp(v, fld, ct)).results[0]
+        return v
+
+    # -------------------------------------------------------------------------------------- expressions
+
+    def val(self, v: SSAValue) -> SSAValue:
+        if v not in self.vals:
+            raise self.err(f"value {v.name_hint or ''} is used before the backend saw it", v.owner if isinstance(v.owner, Operation) else None)
+        return self.vals[v]
+
+    def cond_val(self, v: SSAValue) -> SSAValue:
+        return self.val(v)
+
+    def elt_ctype(self, arr: SSAValue, op: Operation) -> str:
+        return self.ctype(cast(s.VecType, arr.type).element_type, op, storage=True)
+
+    def expr_op(self, op: Operation) -> None:
+        v = op.results[0]
+        if isinstance(op, s.IfExprOp | s.MatchExprOp) and not self.exprform.get(op, False):
+            self.value_region_stmt(op)
+            return
+        cv = self.expr(op)
+        if self.inline.get(op, False):
+            self.vals[v] = cv
+        elif list(v.uses):
+            d = self.emit(c.DeclOp(self.ctype(v.type, op), self.fresh(v.name_hint), cv))
+            self.vals[v] = d.results[0]
+        elif self.own_summary(op).effect or isinstance(op, s.CallOp):
+            self.emit(c.EvalOp(cv))
+
+    def value_region_stmt(self, op: s.IfExprOp | s.MatchExprOp) -> None:
+        """`T tmp; if (c) { ...; tmp = a; } else { ...; tmp = b; }` (a switch for a match)."""
+        v = op.result
+        tmp = self.emit(c.DeclOp(self.ctype(v.type, op), self.fresh(v.name_hint))).results[0]
+        self.vals[v] = tmp
+
+        def arm(target: Block, region_block: Block) -> None:
+            saved = self.block
+            self.block = target
+            for o in region_block.ops:
+                if isinstance(o, s.YieldOp):
+                    self.emit(c.AssignOp(tmp, self.val(o.value)))
+                else:
+                    self.lower_op(o)
+            self.block = saved
+
+        if isinstance(op, s.IfExprOp):
+            i = cast(c.IfOp, self.emit(c.IfOp(self.val(op.cond), True)))
+            arm(i.then_region.block, op.then_region.block)
+            arm(i.else_region.block, op.else_region.block)
+            return
+        scrut = self.val(op.scrutinee)
+        decl = cast(s.VariantOp, self.decls[cast(s.VariantType, op.scrutinee.type).decl_name])
+        cases = op.case_list()
+        labels = ["" if (cn == s.WILDCARD or k == len(cases) - 1) else cn for k, (cn, _, _) in enumerate(cases)]
+        sw = cast(c.SwitchOp, self.emit(c.SwitchOp(self.emit(c.MemberOp(scrut, "tag", "int")).results[0], labels)))
+        for (cn, binders, region), target in zip(cases, sw.cases):
+            saved = self.block
+            self.block = target.block
+            for j, (a, bn) in enumerate(zip(region.block.args, binders)):
+                if bn != "_" and list(a.uses):
+                    self.vals[a] = self.emit(c.DeclOp(self.ctype(a.type, op), bn, self.payload(scrut, decl, cn, j))).results[0]
+            self.block = saved
+            arm(target.block, region.block)
+
+    def expr(self, op: Operation) -> SSAValue:
+        """Build the expression of `op` (its operands already lowered) into the current block."""
+        if isinstance(op, s.ConstantOp):
+            return self.literal(op)
+        if isinstance(op, s.BinOp):
+            return self.binop(op)
+        if isinstance(op, s.UnOp):
+            t = op.operand.type
+            ct = self.ctype(t, op)
+            if isinstance(t, Float16Type):
+                return self.from_f32(self.emit(c.UnaryOp("-", self.to_f32(self.val(op.operand)), "float")).results[0])
+            return self.emit(c.UnaryOp(_UNOPS[op.op.value], self.val(op.operand), ct)).results[0]
+        if isinstance(op, s.CastOp):
+            return self.cast(op)
+        if isinstance(op, s.IntrinsicOp):
+            return self.intrinsic(op)
+        if isinstance(op, s.MakeRecordOp):
+            rec = cast(s.RecordOp, self.decls[op.record_type.decl_name])
+            names = [n for n, _ in rec.fields] if self.lang.record_designated else []
+            return self.emit(c.RecordLitOp(self.ctype(op.record_type, op), names, [self.val(x) for x in op.fields])).results[0]
+        if isinstance(op, s.MakeVariantOp):
+            tn = mangle_name(op.variant_type.decl_name)
+            return self.call(f"make_{tn}_{op.ctor.data}", [self.val(x) for x in op.payload], tn)
+        if isinstance(op, s.FieldOp):
+            return self.emit(c.MemberOp(self.val(op.record), op.field.data, self.ctype(op.result.type, op))).results[0]
+        if isinstance(op, s.PayloadOp):
+            decl = cast(s.VariantOp, self.decls[cast(s.VariantType, op.variant.type).decl_name])
+            path = [p.data for p in op.path] if op.path is not None else None
+            return self.payload(self.val(op.variant), decl, op.ctor.data, op.index.value.data, path)
+        if isinstance(op, s.ArrayReadOp):
+            return self.emit(c.IndexOp(self.val(op.array), self.val(op.index), self.elt_ctype(op.array, op))).results[0]
+        if isinstance(op, s.ArrayLenOp):
+            if op.array not in self.lens:
+                raise self.err("this vector carries no length here", op)
+            return self.lens[op.array]
+        if isinstance(op, s.LoadOp):
+            return self.val(op.ref)
+        if isinstance(op, s.CallOp):
+            return self.call_helper(op)
+        if isinstance(op, s.IfExprOp):
+            cond = self.val(op.cond)
+            a = self.region_value(op.then_region.block)
+            b = self.region_value(op.else_region.block)
+            return self.emit(c.SelectOp(cond, a, b, self.ctype(op.result.type, op))).results[0]
+        if isinstance(op, s.MatchExprOp):
+            return self.match_expr(op)
+        raise self.err(f"{op.name} is not supported by the {self.backend} backend", op)
+
+    def region_value(self, block: Block, binds: dict[SSAValue, SSAValue] | None = None) -> SSAValue:
+        if binds:
+            self.vals.update(binds)
+        for o in block.ops:
+            if isinstance(o, s.YieldOp):
+                return self.val(o.value)
+            self.lower_op(o)
+        raise self.err("value region without sarek.yield", block.parent_op())
+
+    def match_expr(self, op: s.MatchExprOp) -> SSAValue:
+        scrut = self.val(op.scrutinee)
+        decl = cast(s.VariantOp, self.decls[cast(s.VariantType, op.scrutinee.type).decl_name])
+        ct = self.ctype(op.result.type, op)
+        arms: list[tuple[str, SSAValue]] = []
+        for cn, _, region in op.case_list():
+            binds = {a: self.payload(scrut, decl, cn, j) for j, a in enumerate(region.block.args)}
+            arms.append((cn, self.region_value(region.block, binds)))
+        acc = arms[-1][1]
+        for cn, v in reversed(arms[:-1]):
+            if cn == s.WILDCARD:
+                acc = v
+                continue
+            tag = self.emit(c.MemberOp(scrut, "tag", "int")).results[0]
+            test = self.emit(c.BinaryOp("==", tag, self.lit(cn, "int"), "int")).results[0]
+            acc = self.emit(c.SelectOp(test, v, acc, ct)).results[0]
+        return acc
+
+    def binop(self, op: s.BinOp) -> SSAValue:
+        t = op.lhs.type
+        sym = _BINOPS[op.op.value]
+        cmp = op.op in s.COMPARISONS
+        rt = self.ctype(op.result.type, op)
+        a, b = self.val(op.lhs), self.val(op.rhs)
+        if isinstance(t, Float16Type):
+            r = self.emit(c.BinaryOp(sym, self.to_f32(a), self.to_f32(b), rt if cmp else "float")).results[0]
+            return r if cmp else self.from_f32(r)
+        return self.emit(c.BinaryOp(sym, a, b, rt)).results[0]
+
+    def cast(self, op: s.CastOp) -> SSAValue:
+        src, dst = op.operand.type, op.result.type
+        x = self.val(op.operand)
+        ct = self.ctype(dst, op)
+        self.ctype(src, op)
+        if src == dst:
+            return x
+        if dst == s.i1:
+            zero = self.lit("0", self.ctype(src, op)) if not isinstance(src, Float16Type) else None
+            if zero is None:
+                x, zero = self.to_f32(x), self.lit("0.0f", "float")
+            return self.emit(c.BinaryOp("!=", x, zero, ct)).results[0]
+        if isinstance(src, Float16Type):
+            f = self.to_f32(x)
+            return f if isinstance(dst, Float32Type) else self.emit(c.CastOp(f, ct)).results[0]
+        if isinstance(dst, Float16Type):
+            if isinstance(src, Float64Type):
+                return self.call("__double2half", [x], "__half")
+            if isinstance(src, IntegerType) and src.width.data == 32:
+                return self.call("__int2half_rn", [x], "__half")
+            if isinstance(src, IntegerType) and src.width.data == 64:
+                return self.call("__ll2half_rn", [x], "__half")
+            f = x if isinstance(src, Float32Type) else self.emit(c.CastOp(x, "float")).results[0]
+            return self.from_f32(f)
+        return self.emit(c.CastOp(x, ct)).results[0]
+
+    def intrinsic(self, op: s.IntrinsicOp) -> SSAValue:
+        name = _alias(op.callee.data)
+        info = INTRINSICS[op.callee.data]
+        rt = self.ctype(op.result.type, op)
+        args = [self.val(a) for a in op.args]
+        if info.category == Category.INDEX:
+            tmpl = self.lang.builtins.get(name)
+            if tmpl is None:
+                raise self.err(f"unknown intrinsic '{name}'", op)
+            return self.tmpl(tmpl, [], "int")
+        if info.category == Category.MATH:
+            t = op.args[0].type
+            if isinstance(t, Float16Type):
+                f = self.math(name, "float", [self.to_f32(a) for a in args], op)
+                return self.from_f32(f)
+            return self.math(name, rt, args, op)
+        if info.category == Category.ATOMIC:
+            return self.atomic(op, name, args, rt)
+        self.uses_warp = True
+        if name == "lane_id":
+            return self.tmpl(self.lang.lane_id, [], "int")
+        if name == "warp_size":
+            return self.tmpl(self.lang.warp_size, [], "int")
+        if name == "warp_shuffle" and "sarek.lane_in_range" in op.attributes:
+            return self.tmpl(self.lang.shuffle, args, rt)
+        raise self.err(f"'{name}' must be lowered by sarek-lower-warp before the {self.backend} lowering", op)
+
+    def math(self, name: str, ct: str, args: list[SSAValue], op: Operation) -> SSAValue:
+        spelled = self.lang.math(name, ct)
+        if spelled is None:
+            raise self.err(f"'{name}' on {ct} is not supported", op)
+        if name in self.lang.math_preamble and self.lang.math_preamble[name] not in self.polyfills:
+            if ct != "float":
+                raise self.err(f"'{name}' on {ct} is not supported", op)
+            self.polyfills.append(self.lang.math_preamble[name])
+        return self.spell(spelled, args, ct)
+
+    def atomic(self, op: s.IntrinsicOp, name: str, args: list[SSAValue], rt: str) -> SSAValue:
+        arr_t = cast(s.VecType | s.ArrayType, op.args[0].type)
+        space = "global" if isinstance(arr_t, s.VecType) else arr_t.memspace.value
+        tmpl = self.lang.atomic(name, rt, space)
+        if tmpl is None:
+            raise self.err(f"'{name}' on {arr_t.element_type} is not supported", op)
+        if rt == "long" and self.lang.target == "opencl":
+            self.uses_i64_atomics = True
+        place = self.emit(c.IndexOp(args[0], args[1], rt)).results[0]
+        return self.tmpl(tmpl, [place, *args[2:]], rt)
+
+    def call_helper(self, op: s.CallOp) -> SSAValue:
+        args: list[SSAValue] = []
+        for a in op.args:
+            args.append(self.val(a))
+            if isinstance(a.type, s.VecType):
+                args.append(self.lens[a])
+        if op.callee_name in self.hidden:
+            for t, n, _ in self.lang.entry_params:
+                args.append(self.lit(n, t))
+        rt = self.ctype(op.res[0].type, op) if op.res else "void"
+        return self.call(op.callee_name, args, rt)
+
+
+def _alias(name: str) -> str:
+    return {"global_thread_id": "global_idx_x", "global_size": "global_size_x"}.get(name, name)
+
+
+def _binder_names(op: Operation) -> set[str]:
+    out: set[str] = set()
+    for o in op.walk():
+        if isinstance(o, s.LetOp | s.LetMutOp | s.ForOp | s.AllocArrayOp):
+            out.add(o.sym.data)
+        elif isinstance(o, s.MatchOp | s.MatchExprOp):
+            out |= {b.data for bs in o.binders for b in bs}
+        elif isinstance(o, s.KernelOp | s.HelperOp):
+            out |= {n.data for n in o.param_names}
+    return out
+
+
+def _to_f32(x: float) -> float:
+    if math.isnan(x) or math.isinf(x):
+        return x
+    try:
+        return struct.unpack("f", struct.pack("f", x))[0]
+    except OverflowError:
+        return math.copysign(math.inf, x)
+
+
+def _float_text(x: float, suffix: str) -> str:
+    """Shortest text that reads back as the same f32 (suffix f) or f64 value."""
+    if math.isnan(x):
+        return f"(0.0{suffix} / 0.0{suffix})"
+    if math.isinf(x):
+        return f"({'-' if x < 0 else ''}1.0{suffix} / 0.0{suffix})"
+    if suffix == "f":
+        import numpy as np
+
+        r = repr(float(np.float32(x))) if float(np.float32(x)) == x else repr(x)
+        r = np.format_float_positional(np.float32(x), unique=True, trim="0") if "e" not in r else \
+            np.format_float_scientific(np.float32(x), unique=True, trim="0")
+    else:
+        r = repr(x)
+    if r.endswith("."):
+        r += "0"
+    if "." not in r and "e" not in r and "inf" not in r:
+        r += ".0"
+    return r + suffix
+
+
+@dataclass(frozen=True)
+class LowerCFamilyPass(ModulePass):
+    """Lower the sarek dialect to the sarek_c target dialect (CUDA, HIP, OpenCL C or Metal spellings).
+
+    Options: `target` (cuda, hip, opencl, metal). Expects the passes of `sarek-pipeline{target=...}` to have
+    run before (feature gate, type order, payload substitution, legal names, warp lowering).
+    """
+
+    name = "sarek-lower-cfamily"
+
+    target: str = "cuda"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        lang = LANGUAGES.get(self.target)
+        if lang is None:
+            raise SarekError(f"sarek-lower-cfamily: unknown target '{self.target}' (known: {', '.join(LANGUAGES)})")
+        tops = CLowering(lang, op).run()
+        for o in list(op.body.block.ops):
+            o.detach()
+            o.erase(safe_erase=False)
+        for t in tops:
+            op.body.block.add_op(t)

@@ -1,0 +1,150 @@
+"""sarek-lower-warp{target=...}: warp shuffles -> one helper per (operation, value type), after
+Sarek_ir_warp_text.
+
+Every `sarek.intrinsic "warp_shuffle[_up|_down|_xor]"(%v, %x)` becomes `sarek.call
+@sarek_warp_<op>_<T>(%v, %x)`, so the operands are evaluated exactly once. Each helper computes a guarded
+source lane from the signed operand (vendors differ on out-of-range deltas and on the high bits of a lane
+operand, so no relative vendor shuffle is ever fed the raw operand):
+
+    shuffle (absolute)  x             if 0 <= x < width          else own lane
+    shuffle_down        lane + x      if 0 <= x < width - lane   else own lane
+    shuffle_up          lane - x      if 0 <= x <= lane          else own lane
+    shuffle_xor         lane ^ x      if 0 <= lane ^ x < width   else own lane
+
+and reads the value there with an absolute `warp_shuffle` marked `{sarek.lane_in_range}`, which each
+backend lowers to its plain index shuffle (CUDA `__shfl_sync`, OpenCL `sub_group_shuffle`, MSL
+`simd_shuffle`, GLSL/WGSL `subgroupShuffle`). `lane_id` and `warp_size` are left to the backend. The pass
+is the same for every source target (`target` only names the caller); GLSL and WGSL lowering reuse it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import Float32Type, Float64Type, IntegerType, ModuleOp, UnitAttr, i1, i32
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+
+from sarek.diagnostics import SarekError
+from sarek.dialect import sarek as s
+
+IN_RANGE = "sarek.lane_in_range"
+TARGETS = ("cuda", "hip", "opencl", "metal", "glsl", "wgsl", "ptx")
+
+
+def type_suffix(t: Attribute) -> str:
+    if isinstance(t, IntegerType):
+        return f"i{t.width.data}"
+    if isinstance(t, Float32Type):
+        return "f32"
+    if isinstance(t, Float64Type):
+        return "f64"
+    raise SarekError(f"warp shuffle of {t} is not supported")
+
+
+def helper_name(callee: str, t: Attribute) -> str:
+    """`warp_shuffle_down` on f32 -> `sarek_warp_shuffle_down_f32`."""
+    return f"sarek_{callee}_{type_suffix(t)}"
+
+
+class _B:
+    """A tiny appender for the helper body."""
+
+    def __init__(self, block: Block):
+        self.block = block
+
+    def v(self, op: Operation) -> SSAValue:
+        self.block.add_op(op)
+        return op.results[0]
+
+    def const(self, n: int) -> SSAValue:
+        return self.v(s.ConstantOp.from_value(n, i32))
+
+    def bin(self, k: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.v(s.BinOp(k, a, b))
+
+
+def build_helper(callee: str, t: Attribute) -> s.HelperOp:
+    """The helper for one (shuffle, value type)."""
+    h = s.HelperOp(helper_name(callee, t), [("v", t), ("x", i32)], t)
+    v, x = h.body.block.args
+    b = _B(h.body.block)
+    lane = b.v(s.LetOp("lane", b.v(s.IntrinsicOp("lane_id", []))))
+    width = b.v(s.LetOp("width", b.v(s.IntrinsicOp("warp_size", []))))
+    zero = b.const(0)
+    then = Region(Block())
+    tb = _B(then.block)
+    op = callee.removeprefix("warp_shuffle").removeprefix("_") or "idx"
+    if op == "idx":
+        ok = b.bin("and", b.bin("ge", x, zero), b.bin("lt", x, width))
+        cand = x
+    elif op == "down":
+        ok = b.bin("and", b.bin("ge", x, zero), b.bin("lt", x, b.bin("sub", width, lane)))
+        cand = tb.bin("add", lane, x)
+    elif op == "up":
+        ok = b.bin("and", b.bin("ge", x, zero), b.bin("le", x, lane))
+        cand = tb.bin("sub", lane, x)
+    else:
+        mixed = b.v(s.LetOp("mixed", b.bin("bitxor", lane, x)))
+        ok = b.bin("and", b.bin("ge", mixed, zero), b.bin("lt", mixed, width))
+        cand = mixed
+    then.block.add_op(s.YieldOp(cand))
+    els = Region(Block())
+    els.block.add_op(s.YieldOp(lane))
+    assert ok.type == i1
+    src = b.v(s.LetOp("src", b.v(s.IfExprOp(ok, i32, then, els))))
+    shuffle = s.IntrinsicOp("warp_shuffle", [v, src])
+    shuffle.attributes[IN_RANGE] = UnitAttr()
+    r = b.v(shuffle)
+    h.body.block.add_op(s.ReturnOp(r))
+    return h
+
+
+def lower_warp(module: ModuleOp) -> list[s.HelperOp]:
+    """Rewrite every unguarded warp shuffle of `module` into a helper call; returns the helpers added."""
+    made: dict[str, s.HelperOp] = {}
+    existing = {op.sym_name.data for op in module.ops if isinstance(op, s.HelperOp)}
+    for op in [o for o in module.walk() if isinstance(o, s.IntrinsicOp)]:
+        name = op.callee.data
+        if not name.startswith("warp_shuffle") or IN_RANGE in op.attributes:
+            continue
+        t = op.args[0].type
+        hn = helper_name(name, t)
+        if hn not in made and hn not in existing:
+            made[hn] = build_helper(name, t)
+        call = s.CallOp(hn, [op.args[0], op.args[1]], t)
+        call.location = op.location
+        parent = op.parent_block()
+        assert parent is not None
+        parent.insert_op_before(call, op)
+        op.results[0].replace_all_uses_with(call.res[0])
+        op.detach()
+        op.erase()
+    if made:
+        first = next((o for o in module.ops if isinstance(o, s.HelperOp | s.KernelOp)), None)
+        for h in made.values():
+            if first is None:
+                module.body.block.add_op(h)
+            else:
+                module.body.block.insert_op_before(h, first)
+    return list(made.values())
+
+
+@dataclass(frozen=True)
+class LowerWarpPass(ModulePass):
+    """Lower warp shuffles to one helper per (operation, value type) with guarded source lanes.
+
+    Options: `target` (cuda, hip, opencl, metal, glsl, wgsl, ptx; the rewrite is the same for all). Each
+    shuffle becomes a call of `sarek_warp_shuffle[_up|_down|_xor]_<T>`, whose body computes the source lane
+    (own lane when out of range) and reads it with an absolute shuffle marked `{sarek.lane_in_range}`.
+    """
+
+    name = "sarek-lower-warp"
+
+    target: str = "cuda"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.target not in TARGETS:
+            raise SarekError(f"sarek-lower-warp: unknown target '{self.target}' (known: {', '.join(TARGETS)})")
+        lower_warp(op)

@@ -1,0 +1,70 @@
+"""The C-family targets `-t cuda`, `-t hip`, `-t opencl`, `-t metal`: one dialect, one printer, four tables.
+
+`emit` accepts sarek-dialect IR (it then runs `sarek-pipeline{target=...}` itself) or IR already lowered to
+`sarek_c`, and writes the source text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import IO, ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.target import Target
+
+from sarek.targets.cfamily.dialect import SarekC
+from sarek.targets.cfamily.printer import print_c
+
+
+def lower_to_c(ctx: Context, module: ModuleOp, target: str) -> ModuleOp:
+    """Run `sarek-pipeline{target=...}` on a module that still holds sarek-dialect ops."""
+    from sarek.dialect.sarek import Sarek
+
+    if any(op.dialect_name() == Sarek.name for op in module.walk()):
+        from sarek.passes.pipeline import PipelinePass
+
+        PipelinePass(target=target).apply(ctx, module)
+    return module
+
+
+class _CFamilyTarget(Target):
+    language: ClassVar[str]
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        output.write(print_c(lower_to_c(ctx, module, self.language)))
+
+
+@dataclass(frozen=True)
+class CudaTarget(_CFamilyTarget):
+    """CUDA C source (sm_90 class devices); runs sarek-pipeline{target=cuda} on sarek-dialect input."""
+
+    name = "cuda"
+    language = "cuda"
+
+
+@dataclass(frozen=True)
+class HipTarget(_CFamilyTarget):
+    """HIP source; runs sarek-pipeline{target=hip} on sarek-dialect input."""
+
+    name = "hip"
+    language = "hip"
+
+
+@dataclass(frozen=True)
+class OpenCLTarget(_CFamilyTarget):
+    """OpenCL C source; runs sarek-pipeline{target=opencl} on sarek-dialect input."""
+
+    name = "opencl"
+    language = "opencl"
+
+
+@dataclass(frozen=True)
+class MetalTarget(_CFamilyTarget):
+    """Metal Shading Language source; runs sarek-pipeline{target=metal} on sarek-dialect input."""
+
+    name = "metal"
+    language = "metal"
+
+
+__all__ = ["CudaTarget", "HipTarget", "OpenCLTarget", "MetalTarget", "SarekC", "lower_to_c"]

@@ -1,0 +1,282 @@
+"""The spelling tables of the four C-family languages: the only place CUDA, HIP, OpenCL C and Metal differ.
+
+The lowering (sarek/lowering/cfamily.py) asks a `Language` how to spell a type, a builtin, a barrier, a math
+function, an atomic or a warp operation, and which qualifiers kernels, helpers and parameters carry. An entry
+of None (or a missing key) means the language has no such thing; the lowering turns that into a diagnostic.
+Templates use `{0}`, `{1}` ... for already printed operands (the place of an atomic is `{0}`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+# math names every C family prints as a call (CUDA adds the `f` suffix for f32)
+FLOAT_MATH = ("sin cos tan asin acos atan sinh cosh tanh exp exp2 log log2 log10 sqrt rsqrt cbrt floor ceil "
+              "round trunc fabs expm1 log1p atan2 pow fmin fmax fmod hypot copysign fma").split()
+
+
+@dataclass(frozen=True)
+class Language:
+    target: str                      # registry name: cuda, hip, opencl, metal
+    backend: str                     # display name in diagnostics
+    types: dict[str, str | None]     # i1 i32 i64 f16 f32 f64 -> C type (None: refused)
+    bool_storage: str                # the type of an i1 in memory (buffers, struct fields)
+    int64_suffix: str
+    true_false: tuple[str, str]
+    header: tuple[str, ...]
+    extern_c: bool
+    kernel_prefix: str
+    helper_prefix: str
+    ctor_prefix: str
+    kernel_vec: str                  # kernel vector parameter type, {t} the element type
+    helper_ptr: dict[str, str]       # helper pointer parameter type per memspace (global = vectors)
+    kernel_scalar: str               # kernel scalar/record parameter type
+    buffer_slots: bool               # Metal: ` [[buffer(i)]]` after every kernel parameter
+    shared_decl: str
+    record_designated: bool          # (T){.x = a} rather than (T){a}
+    builtins: dict[str, str]
+    entry_params: tuple[tuple[str, str, str], ...]   # (type, name, suffix) appended to every kernel (Metal)
+    barrier: str
+    warp_barrier: str
+    mem_fence: str
+    lane_id: str
+    warp_size: str
+    shuffle: str                     # absolute shuffle at an in-range lane: {0} value, {1} lane
+    warp_preamble: tuple[str, ...]   # top-level lines when a warp operation is used
+    math: Callable[[str, str], str | None]       # (name, C type of the operands) -> template
+    atomic: Callable[[str, str, str], str | None]  # (name, C element type, memspace) -> template
+    math_preamble: dict[str, str] = field(default_factory=dict[str, str])  # helper text per polyfilled name
+    f16_preamble: tuple[str, ...] = ()
+
+
+def _index_builtins(tid: str, bid: str, bdim: str, gdim: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for i, d in enumerate("xyz"):
+        out[f"thread_idx_{d}"] = tid.format(d=d, i=i)
+        out[f"block_idx_{d}"] = bid.format(d=d, i=i)
+        out[f"block_dim_{d}"] = bdim.format(d=d, i=i)
+        out[f"grid_dim_{d}"] = gdim.format(d=d, i=i)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ CUDA / HIP
+
+
+def _cuda_math(name: str, t: str) -> str | None:
+    is_f = t in ("float", "double")
+    if name in FLOAT_MATH:
+        return f"{name}f" if t == "float" else name
+    if name == "abs":
+        return {"float": "fabsf", "double": "fabs", "int": "abs", "long long": "llabs"}.get(t)
+    if name in ("min", "max"):
+        if is_f:
+            return f"f{name}f" if t == "float" else f"f{name}"
+        return f"ll{name}" if t == "long long" else name
+    if name == "clz":
+        return "__clzll" if t == "long long" else "__clz"
+    if name == "popcount":
+        return "__popcll" if t == "long long" else "__popc"
+    return None
+
+
+def _cuda_atomic(name: str, t: str, space: str) -> str | None:
+    op = name.removeprefix("atomic_")
+    fn = {"add": "atomicAdd", "sub": "atomicSub", "min": "atomicMin", "max": "atomicMax", "exch": "atomicExch",
+          "and": "atomicAnd", "or": "atomicOr", "xor": "atomicXor", "cas": "atomicCAS"}
+    if t == "int":
+        if op == "inc":
+            return "atomicAdd(&{0}, 1)"
+        if op == "dec":
+            return "atomicSub(&{0}, 1)"
+        return f"{fn[op]}(&{{0}}, {{1}}{', {2}' if op == 'cas' else ''})"
+    if t == "long long":
+        u = "(unsigned long long)"
+        if op in ("min", "max"):
+            return f"{fn[op]}(&{{0}}, {{1}})"
+        if op in ("inc", "dec", "sub"):
+            delta = {"inc": "1", "dec": "-1", "sub": "-({1})"}[op]
+            return f"(long long)atomicAdd((unsigned long long*)&{{0}}, {u}({delta}))"
+        extra = f", {u}{{2}}" if op == "cas" else ""
+        return f"(long long){fn[op]}((unsigned long long*)&{{0}}, {u}{{1}}{extra})"
+    if t in ("float", "double"):
+        one = "1.0f" if t == "float" else "1.0"
+        return {"add": "atomicAdd(&{0}, {1})", "sub": "atomicAdd(&{0}, -({1}))", "inc": f"atomicAdd(&{{0}}, {one})",
+                "dec": f"atomicAdd(&{{0}}, -{one})", "exch": "atomicExch(&{0}, {1})" if t == "float" else None}.get(op)
+    return None
+
+
+_CUDA_F16 = (
+    "#if !defined(__HIP__) && !defined(__HIP_PLATFORM_AMD__)",
+    "#include <cuda_fp16.h>",
+    "#endif",
+    "/* f16 is a storage type: arithmetic runs in f32 and is rounded back to nearest even; the barrier keeps",
+    "   the compiler from fusing an operation with its narrowing */",
+    "#if defined(__HIP_PLATFORM_AMD__)",
+    "__device__ __forceinline__ float sarek_f32_barrier(float x) { asm volatile(\"\" : \"+v\"(x)); return x; }",
+    "#else",
+    "__device__ __forceinline__ float sarek_f32_barrier(float x) { return x; }",
+    "#endif",
+)
+
+CUDA = Language(
+    target="cuda", backend="CUDA",
+    types={"i1": "int", "i32": "int", "i64": "long long", "f16": "__half", "f32": "float", "f64": "double"},
+    bool_storage="int", int64_suffix="LL", true_false=("1", "0"),
+    header=(), extern_c=False,
+    kernel_prefix='extern "C" __global__', helper_prefix="__device__", ctor_prefix="__device__ __host__ inline",
+    kernel_vec="{t}* __restrict__", helper_ptr={"global": "{t}*", "shared": "{t}*", "local": "{t}*"},
+    kernel_scalar="{t}", buffer_slots=False, shared_decl="__shared__ {t}", record_designated=False,
+    builtins=_index_builtins("(int)threadIdx.{d}", "(int)blockIdx.{d}", "(int)blockDim.{d}", "(int)gridDim.{d}")
+    | {f"global_idx_{d}": f"(int)(blockIdx.{d} * blockDim.{d} + threadIdx.{d})" for d in "xyz"}
+    | {f"global_size_{d}": f"(int)(blockDim.{d} * gridDim.{d})" for d in "xyz"},
+    entry_params=(),
+    barrier="__syncthreads()", warp_barrier="__syncwarp()", mem_fence="__threadfence()",
+    lane_id="sarek_lane_id()", warp_size="warpSize", shuffle="__shfl_sync(0xffffffffu, {0}, {1})",
+    warp_preamble=("__device__ __forceinline__ int sarek_lane_id(void) {",
+                   "  unsigned int lane;",
+                   "  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));",
+                   "  return (int)lane;",
+                   "}"),
+    math=_cuda_math, atomic=_cuda_atomic, f16_preamble=_CUDA_F16,
+)
+
+HIP = Language(
+    **(CUDA.__dict__ | dict(
+        target="hip", backend="HIP", header=("#include <hip/hip_runtime.h>",),
+        lane_id="(int)__lane_id()", shuffle="__shfl({0}, {1})", warp_barrier="__builtin_amdgcn_wave_barrier()",
+        warp_preamble=(), f16_preamble=("#include <hip/hip_fp16.h>", *_CUDA_F16[3:]),
+    ))
+)
+
+# ------------------------------------------------------------------------------------------------ OpenCL C
+
+
+def _opencl_math(name: str, t: str) -> str | None:
+    is_f = t in ("float", "double")
+    if name in FLOAT_MATH:
+        return name
+    if name == "abs":
+        return "fabs" if is_f else f"({t})abs({{0}})"
+    if name in ("min", "max"):
+        return f"f{name}" if is_f else name
+    if name in ("clz", "popcount"):
+        return f"(int){name}({{0}})"
+    return None
+
+
+def _opencl_atomic(name: str, t: str, space: str) -> str | None:
+    op = name.removeprefix("atomic_")
+    pre = {"int": "atomic_", "long": "atom_"}.get(t)
+    if pre is None:
+        return None
+    if op in ("inc", "dec"):
+        return f"{pre}{op}(&{{0}})"
+    fn = {"exch": "xchg", "cas": "cmpxchg"}.get(op, op)
+    return f"{pre}{fn}(&{{0}}, {{1}}{', {2}' if op == 'cas' else ''})"
+
+
+OPENCL = Language(
+    target="opencl", backend="OpenCL",
+    types={"i1": "int", "i32": "int", "i64": "long", "f16": None, "f32": "float", "f64": "double"},
+    bool_storage="int", int64_suffix="L", true_false=("1", "0"),
+    header=(), extern_c=False,
+    kernel_prefix="__kernel", helper_prefix="", ctor_prefix="static inline",
+    kernel_vec="__global {t}* restrict",
+    helper_ptr={"global": "__global {t}*", "shared": "__local {t}*", "local": "{t}*"},
+    kernel_scalar="{t}", buffer_slots=False, shared_decl="__local {t}", record_designated=True,
+    builtins=_index_builtins("(int)get_local_id({i})", "(int)get_group_id({i})", "(int)get_local_size({i})",
+                             "(int)get_num_groups({i})")
+    | {f"global_idx_{d}": f"(int)get_global_id({i})" for i, d in enumerate("xyz")}
+    | {f"global_size_{d}": f"(int)get_global_size({i})" for i, d in enumerate("xyz")},
+    entry_params=(),
+    barrier="barrier(CLK_LOCAL_MEM_FENCE)", warp_barrier="SAREK_SUB_GROUP_BARRIER()",
+    mem_fence="mem_fence(CLK_GLOBAL_MEM_FENCE)",
+    lane_id="SAREK_LANE_ID()", warp_size="SAREK_WARP_SIZE()", shuffle="SAREK_SHUFFLE({0}, {1})",
+    warp_preamble=(
+        "#if defined(cl_khr_subgroups) && defined(cl_khr_subgroup_shuffle)",
+        "#pragma OPENCL EXTENSION cl_khr_subgroups : enable",
+        "#pragma OPENCL EXTENSION cl_khr_subgroup_shuffle : enable",
+        "#define SAREK_LANE_ID() ((int)get_sub_group_local_id())",
+        "#define SAREK_WARP_SIZE() ((int)get_sub_group_size())",
+        "#define SAREK_SHUFFLE(v, src) sub_group_shuffle((v), (uint)(src))",
+        "#define SAREK_SUB_GROUP_BARRIER() sub_group_barrier(CLK_LOCAL_MEM_FENCE)",
+        "#else",
+        "/* no sub-groups on this device: a sub-group is one work-item */",
+        "#define SAREK_LANE_ID() 0",
+        "#define SAREK_WARP_SIZE() 1",
+        "#define SAREK_SHUFFLE(v, src) (v)",
+        "#define SAREK_SUB_GROUP_BARRIER() ((void)0)",
+        "#endif",
+    ),
+    math=_opencl_math, atomic=_opencl_atomic,
+)
+
+# ------------------------------------------------------------------------------------------------ Metal
+
+
+_METAL_POLYFILL = {
+    "cbrt": "static inline float sarek_cbrt(float x) { return copysign(pow(fabs(x), 1.0f / 3.0f), x); }",
+    "expm1": "static inline float sarek_expm1(float x) { return fabs(x) < 1e-5f ? x + 0.5f * x * x : exp(x) - 1.0f; }",
+    "log1p": "static inline float sarek_log1p(float x) { return fabs(x) < 1e-4f ? x - 0.5f * x * x : log(1.0f + x); }",
+    "hypot": "static inline float sarek_hypot(float x, float y) { return sqrt(x * x + y * y); }",
+}
+
+
+def _metal_math(name: str, t: str) -> str | None:
+    is_f = t in ("float", "double")
+    if name in _METAL_POLYFILL:
+        return f"sarek_{name}"
+    if name in FLOAT_MATH:
+        return name
+    if name == "abs":
+        return "fabs" if is_f else "abs"
+    if name in ("min", "max"):
+        return f"f{name}" if is_f else name
+    if name in ("clz", "popcount"):
+        return f"(int){name}({{0}})"
+    return None
+
+
+def _metal_atomic(name: str, t: str, space: str) -> str | None:
+    op = name.removeprefix("atomic_")
+    if t != "int" or op == "cas":
+        return None
+    q = "device" if space == "global" else "threadgroup"
+    ptr = f"(volatile {q} atomic_int*)&{{0}}"
+    if op in ("inc", "dec"):
+        return f"atomic_fetch_{'add' if op == 'inc' else 'sub'}_explicit({ptr}, 1, memory_order_relaxed)"
+    if op == "exch":
+        return f"atomic_exchange_explicit({ptr}, {{1}}, memory_order_relaxed)"
+    return f"atomic_fetch_{op}_explicit({ptr}, {{1}}, memory_order_relaxed)"
+
+
+METAL = Language(
+    target="metal", backend="Metal",
+    types={"i1": "bool", "i32": "int", "i64": "long", "f16": None, "f32": "float", "f64": None},
+    bool_storage="int", int64_suffix="L", true_false=("true", "false"),
+    header=("#include <metal_stdlib>", "using namespace metal;"), extern_c=False,
+    kernel_prefix="kernel", helper_prefix="", ctor_prefix="static inline",
+    kernel_vec="device {t}*",
+    helper_ptr={"global": "device {t}*", "shared": "threadgroup {t}*", "local": "thread {t}*"},
+    kernel_scalar="constant {t} &", buffer_slots=True, shared_decl="threadgroup {t}", record_designated=True,
+    builtins=_index_builtins("(int)__metal_tid.{d}", "(int)__metal_bid.{d}", "(int)__metal_tpg.{d}",
+                             "(int)__metal_num_groups.{d}")
+    | {f"global_idx_{d}": f"(int)__metal_gid.{d}" for d in "xyz"}
+    | {f"global_size_{d}": f"(int)(__metal_tpg.{d} * __metal_num_groups.{d})" for d in "xyz"},
+    entry_params=(("uint3", "__metal_gid", " [[thread_position_in_grid]]"),
+                  ("uint3", "__metal_tid", " [[thread_position_in_threadgroup]]"),
+                  ("uint3", "__metal_bid", " [[threadgroup_position_in_grid]]"),
+                  ("uint3", "__metal_tpg", " [[threads_per_threadgroup]]"),
+                  ("uint3", "__metal_num_groups", " [[threadgroups_per_grid]]"),
+                  ("uint", "__metal_lane", " [[thread_index_in_simdgroup]]"),
+                  ("uint", "__metal_width", " [[threads_per_simdgroup]]")),
+    barrier="threadgroup_barrier(mem_flags::mem_threadgroup)",
+    warp_barrier="simdgroup_barrier(mem_flags::mem_threadgroup)",
+    mem_fence="atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device)",
+    lane_id="(int)__metal_lane", warp_size="(int)__metal_width", shuffle="simd_shuffle({0}, (ushort){1})",
+    warp_preamble=(),
+    math=_metal_math, atomic=_metal_atomic, math_preamble=_METAL_POLYFILL,
+)
+
+LANGUAGES: dict[str, Language] = {lang.target: lang for lang in (CUDA, HIP, OPENCL, METAL)}

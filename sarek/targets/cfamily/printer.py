@@ -1,0 +1,207 @@
+"""The one printer of the `sarek_c` dialect, shared by CUDA, HIP, OpenCL C and Metal.
+
+It holds no language knowledge: every spelling was chosen by the lowering (sarek/lowering/cfamily.py with
+the tables of sarek/targets/cfamily/languages.py). Expression ops print where they are used; statement ops
+print in order with two spaces of indentation per level.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+
+from sarek.diagnostics import SarekError
+from sarek.targets.cfamily import dialect as c
+
+_EXPR_OPS = (c.LitOp, c.BinaryOp, c.UnaryOp, c.CallOp, c.CastOp, c.IndexOp, c.MemberOp, c.SelectOp,
+             c.RecordLitOp, c.TemplateOp)
+
+
+def _join_decl(ctype: str, name: str) -> str:
+    """`float x`, `float* x`, `constant int &n`."""
+    return f"{ctype}{'' if ctype.endswith('&') else ' '}{name}"
+
+
+class CPrinter:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.indent = 0
+        self.names: dict[SSAValue, str] = {}
+
+    # -------------------------------------------------------------------------------------- entry
+
+    def print_module(self, module: ModuleOp) -> str:
+        for op in module.ops:
+            self.top(op)
+        return "\n".join(self.lines).rstrip() + "\n"
+
+    def line(self, text: str) -> None:
+        self.lines.append("  " * self.indent + text if text else "")
+
+    # -------------------------------------------------------------------------------------- top level
+
+    def top(self, op: Operation) -> None:
+        if isinstance(op, c.VerbatimOp):
+            self.lines.extend(op.text.data.split("\n"))
+        elif isinstance(op, c.StructOp):
+            self.line("typedef struct {")
+            self.members(op.body.block)
+            self.line(f"}} {op.struct_name.data};")
+            self.line("")
+        elif isinstance(op, c.EnumOp):
+            items = ", ".join(f"{n.data} = {v.value.data}" for n, v in zip(op.names, op.values))
+            self.line(f"enum {{ {items} }};")
+        elif isinstance(op, c.FuncOp):
+            self.func(op)
+        else:
+            raise SarekError(f"sarek_c printer: unexpected top-level op {op.name}", op)
+
+    def members(self, block: Block) -> None:
+        self.indent += 1
+        for m in block.ops:
+            if isinstance(m, c.FieldOp):
+                self.line(_join_decl(m.ctype.data, m.field_name.data) + ";")
+            elif isinstance(m, c.UnionOp | c.NestedStructOp):
+                self.line("union {" if isinstance(m, c.UnionOp) else "struct {")
+                self.members(m.body.block)
+                self.line(f"}} {m.member_name.data};")
+            else:
+                raise SarekError(f"sarek_c printer: unexpected struct member {m.name}", m)
+        self.indent -= 1
+
+    def func(self, op: c.FuncOp) -> None:
+        params: list[str] = []
+        for a, t, n, s in zip(op.body.block.args, op.param_types, op.param_names, op.param_suffixes):
+            self.names[a] = n.data
+            params.append(_join_decl(t.data, n.data) + s.data)
+        head = f"{op.prefix.data} {op.ret.data}" if op.prefix.data else op.ret.data
+        self.line(f"{head} {op.func_name.data}({', '.join(params)}) {{")
+        self.stmts(op.body.block)
+        self.line("}")
+        self.line("")
+
+    # -------------------------------------------------------------------------------------- statements
+
+    def stmts(self, block: Block) -> None:
+        self.indent += 1
+        for op in block.ops:
+            self.stmt(op)
+        self.indent -= 1
+
+    def stmt(self, op: Operation) -> None:
+        if isinstance(op, (*_EXPR_OPS, c.YieldOp)):
+            return
+        if isinstance(op, c.DeclOp):
+            self.names[op.result] = op.var_name.data
+            ctype = op.result.type.text  # pyright: ignore[reportAttributeAccessIssue]
+            init = f" = {self.expr(op.init)}" if op.init is not None else ""
+            self.line(_join_decl(ctype, op.var_name.data) + init + ";")
+        elif isinstance(op, c.ArrayDeclOp):
+            self.names[op.result] = op.var_name.data
+            init = f" = {op.init.data}" if op.init.data else ""
+            self.line(f"{_join_decl(op.ctype.data, op.var_name.data)}[{self.expr(op.size)}]{init};")
+        elif isinstance(op, c.AssignOp):
+            self.line(f"{self.expr(op.place)} = {self.expr(op.value)};")
+        elif isinstance(op, c.EvalOp):
+            self.line(f"{self.expr(op.expr)};")
+        elif isinstance(op, c.IfOp):
+            self.line(f"if ({self.cond(op.cond)}) {{")
+            self.stmts(op.then_region.block)
+            if op.else_region.blocks:
+                self.line("} else {")
+                self.stmts(op.else_region.block)
+            self.line("}")
+        elif isinstance(op, c.ForOp):
+            i, step = op.var_name.data, op.step.value.data
+            self.names[op.body.block.args[0]] = i
+            cmp = "<" if step > 0 else ">"
+            inc = {1: f"{i}++", -1: f"{i}--"}.get(step, f"{i} += {step}" if step > 0 else f"{i} -= {-step}")
+            self.line(f"for ({_join_decl(op.ctype.data, i)} = {self.expr(op.lo)}; {i} {cmp} {self.expr(op.hi)}; {inc}) {{")
+            self.stmts(op.body.block)
+            self.line("}")
+        elif isinstance(op, c.WhileOp):
+            cond_block = op.cond_region.block
+            y = cond_block.last_op
+            assert isinstance(y, c.YieldOp)
+            if all(isinstance(o, (*_EXPR_OPS, c.YieldOp)) for o in cond_block.ops):
+                self.line(f"while ({self.cond(y.value)}) {{")
+            else:
+                self.line("for (;;) {")
+                self.stmts(cond_block)
+                self.line(f"  if (!{self.paren(y.value)}) break;")
+            self.stmts(op.body.block)
+            self.line("}")
+        elif isinstance(op, c.SwitchOp):
+            self.line(f"switch ({self.expr(op.scrutinee)}) {{")
+            for label, region in zip(op.labels, op.cases):
+                self.line(f"  case {label.data}: {{" if label.data else "  default: {")
+                self.indent += 1
+                self.stmts(region.block)
+                self.line("  break;")
+                self.indent -= 1
+                self.line("  }")
+            self.line("}")
+        elif isinstance(op, c.ReturnOp):
+            self.line(f"return {self.expr(op.value)};" if op.value is not None else "return;")
+        elif isinstance(op, c.BlockOp):
+            self.line("{")
+            self.stmts(op.body.block)
+            self.line("}")
+        elif isinstance(op, c.PragmaOp):
+            self.lines.append(f"#pragma {op.text.data}")
+        elif isinstance(op, c.VerbatimOp):
+            for ln in op.text.data.split("\n"):
+                self.line(ln)
+        else:
+            raise SarekError(f"sarek_c printer: unexpected statement {op.name}", op)
+
+    # -------------------------------------------------------------------------------------- expressions
+
+    def cond(self, v: SSAValue) -> str:
+        """A condition without the doubled parentheses of `if ((a < b))`."""
+        s = self.expr(v)
+        return s[1:-1] if isinstance(v.owner, c.BinaryOp) else s
+
+    def paren(self, v: SSAValue) -> str:
+        s = self.expr(v)
+        return s if isinstance(v.owner, c.BinaryOp | c.UnaryOp | c.SelectOp) or s.isidentifier() else f"({s})"
+
+    def expr(self, v: SSAValue) -> str:
+        if v in self.names:
+            return self.names[v]
+        op = v.owner
+        if isinstance(v, BlockArgument) or not isinstance(op, Operation):
+            raise SarekError("sarek_c printer: unnamed block argument")
+        if isinstance(op, c.LitOp):
+            return op.text.data
+        if isinstance(op, c.BinaryOp):
+            return f"({self.expr(op.lhs)} {op.op.data} {self.expr(op.rhs)})"
+        if isinstance(op, c.UnaryOp):
+            return f"({op.op.data}{self.expr(op.operand)})"
+        if isinstance(op, c.CallOp):
+            return f"{op.callee.data}({', '.join(self.expr(a) for a in op.args)})"
+        if isinstance(op, c.CastOp):
+            return f"({op.result.type.text}){self.expr(op.operand)}"  # pyright: ignore[reportAttributeAccessIssue]
+        if isinstance(op, c.IndexOp):
+            return f"{self.postfix(op.base)}[{self.expr(op.index)}]"
+        if isinstance(op, c.MemberOp):
+            return f"{self.postfix(op.base)}.{op.field.data}"
+        if isinstance(op, c.SelectOp):
+            return f"({self.expr(op.cond)} ? {self.expr(op.a)} : {self.expr(op.b)})"
+        if isinstance(op, c.RecordLitOp):
+            vals = [self.expr(x) for x in op.values]
+            if op.fields.data:
+                vals = [f".{f.data} = {x}" for f, x in zip(op.fields, vals)]
+            return f"({op.result.type.text}){{{', '.join(vals)}}}"  # pyright: ignore[reportAttributeAccessIssue]
+        if isinstance(op, c.TemplateOp):
+            return op.template.data.format(*(self.expr(a) for a in op.args))
+        raise SarekError(f"sarek_c printer: {op.name} is not an expression", op)
+
+    def postfix(self, v: SSAValue) -> str:
+        """An operand of `[]` or `.`: casts and compound literals get parentheses."""
+        s = self.expr(v)
+        return f"({s})" if isinstance(v.owner, c.CastOp | c.RecordLitOp | c.TemplateOp) and not s.isidentifier() else s
+
+
+def print_c(module: ModuleOp) -> str:
+    return CPrinter().print_module(module)
