@@ -1,11 +1,14 @@
 """Every example kernel on every executor available here, against its numpy reference.
 
-Both interpreter executors and OpenCL on pocl MUST be present (their absence fails the run); other devices
-(vulkan on lavapipe, cuda, ptx, NVIDIA OpenCL) run when this machine has them and are reported otherwise.
+Both interpreter executors and OpenCL on pocl MUST be present (their absence fails the run) and must pass
+every case. Other devices (vulkan on lavapipe, cuda, ptx, NVIDIA OpenCL) run when this machine has them; a
+failure there is reported as an xfail with its message (`-rx`), or fails with SAREK_CONFORMANCE_STRICT=1.
 The table of results is printed at the end of the session (`-s` or the terminal summary).
 """
 
 from __future__ import annotations
+
+import os
 
 import pytest
 
@@ -22,6 +25,10 @@ def _has(req: str) -> bool:
     if req == "opencl (pocl)":
         return any(d.kind == "opencl" and getattr(d, "is_pocl", False) for d in DEVICES)
     return any(d.name == req for d in DEVICES)
+
+
+def _required(d) -> bool:
+    return d.kind == "interp" or (d.kind == "opencl" and getattr(d, "is_pocl", False))
 
 
 @pytest.mark.parametrize("req", REQUIRED)
@@ -47,6 +54,8 @@ def test_conformance(case, device):
     RESULTS.append(r)
     if r.skipped:
         pytest.skip(r.message)
+    if not r.ok and not _required(device) and os.environ.get("SAREK_CONFORMANCE_STRICT") != "1":
+        pytest.xfail(f"{device.name} (optional here): {r.message[:500]}")
     assert r.ok, f"{case.name} on {device.name} ({case.origin}): {r.message} (max error {r.max_error:g}, " \
                  f"tolerance atol={case.atol:g} rtol={case.rtol:g})"
 
