@@ -47,6 +47,7 @@ class LayoutError(SarekError):
     def __init__(self, kind: LayoutErrorKind, type_name: str, field: str, detail: str,
                  offset: int | None = None, align: int | None = None, op: Operation | None = None):
         self.kind = kind
+        self.detail = detail
         self.type_name = type_name
         self.field = field
         self.offset = offset
@@ -139,9 +140,24 @@ class _Ctx:
             raise LayoutError(LayoutErrorKind.UNDECLARED_TYPE, root, field, f"has type @{name}, which is not declared")
         return d
 
+    def align(self, t: Attribute, seen: frozenset[str] = frozenset()) -> int:
+        """The alignment of `t`, whether or not it has a layout (1 for what has none)."""
+        if (s := scalar_layout(t)) is not None:
+            return s.align
+        if not isinstance(t, RecordType | VariantType) or t.decl_name in seen:
+            return 1
+        d = lookup_decl_in(self.module, t.decl_name)
+        inner = seen | {t.decl_name}
+        if isinstance(d, RecordOp):
+            return max([1, *(self.align(ft, inner) for _, ft in d.fields)])
+        if isinstance(d, VariantOp):
+            return max([4, *(self.align(p, inner) for _, ps in d.ctors for p in ps)])
+        return 1
+
     def fields(self, type_name: str, fields: list[tuple[str, Attribute]], prefix: str,
-               op: Operation) -> tuple[list[tuple[str, int]], list[Leaf], int, int]:
-        """Lay out `fields` as a C struct: (field offsets, leaves, size, align)."""
+               op: Operation, base: int = 0) -> tuple[list[tuple[str, int]], list[Leaf], int, int]:
+        """Lay out `fields` as a C struct: (field offsets, leaves, size, align); `base` is where the struct
+        starts in the aggregate `type_name`, for error offsets."""
         off, align = 0, 1
         out: list[tuple[str, int]] = []
         leaves: list[Leaf] = []
@@ -152,19 +168,26 @@ class _Ctx:
                 off = _round_up(off, s.align)
                 if off % s.align:
                     raise LayoutError(LayoutErrorKind.MISALIGNED_FIELD, type_name, path,
-                                      "is not at a multiple of its alignment", off, s.align, op)
+                                      "is not at a multiple of its alignment", base + off, s.align, op)
                 leaves.append(Leaf(path, t, off, s.size, s.align))
                 size, a = s.size, s.align
             elif isinstance(t, RecordType):
-                r = self.record(t.decl_name, type_name, path)
+                try:
+                    r = self.record(t.decl_name, type_name, path)
+                except LayoutError as e:
+                    if e.type_name != t.decl_name:
+                        raise
+                    at = base + _round_up(off, self.align(t))
+                    raise LayoutError(e.kind, type_name, f"{path}.{e.field}", e.detail,
+                                      None if e.offset is None else at + e.offset, e.align, op) from None
                 off = _round_up(off, r.align)
                 leaves += [Leaf(f"{path}.{x.path}", x.type, off + x.offset, x.size, x.align) for x in r.leaves]
                 size, a = r.size, r.align
             elif isinstance(t, VariantType):
-                a = self.variant(t.decl_name, type_name, path).align
+                a = self.align(t)
                 raise LayoutError(LayoutErrorKind.NESTED_VARIANT, type_name, path,
                                   f"is the variant @{t.decl_name}; variants are laid out only at the top level",
-                                  _round_up(off, a), a, op)
+                                  base + _round_up(off, a), a, op)
             else:
                 raise LayoutError(LayoutErrorKind.UNSUPPORTED_FIELD, type_name, path, f"has type {t}, which has no "
                                   "byte layout", op=op)
@@ -199,9 +222,9 @@ class _Ctx:
         if (c := self.cache.get(name)) is not None:
             assert isinstance(c, VariantLayout)
             return c
-        payloads = [(c, self.fields(name, [(f"_{i}", t) for i, t in enumerate(ps)], f"{c}.", d))
+        p = self.align(VariantType(name))
+        payloads = [(c, self.fields(name, [(f"_{i}", t) for i, t in enumerate(ps)], f"{c}.", d, p))
                     for c, ps in d.ctors]
-        p = max([4, *(a for _, (_, _, _, a) in payloads)])
         ctors = tuple(
             CtorLayout(c, i, tuple(Leaf(x.path, x.type, p + x.offset, x.size, x.align) for x in leaves),
                        tuple(p + o for _, o in offs), size)
