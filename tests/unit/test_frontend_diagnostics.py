@@ -1,0 +1,403 @@
+"""Front-end diagnostics: every refusal is a sarek.CompileError located at the offending source position
+(`file.py:LINE:COL: error: ...`), showing the source line and a caret."""
+
+import re
+
+import pytest
+
+import sarek
+from sarek import Vec, device, f32, i32, kernel, record, variant
+from sarek import math as sm
+from sarek.gpu import (atomic_add, barrier, global_thread_id, shared, thread_idx_x, warp_barrier,
+                       warp_shuffle_down)
+
+with open(__file__) as _f:
+    _LINES = _f.read().splitlines()
+
+
+def _line_of(marker: str) -> int:
+    hits = [i + 1 for i, text in enumerate(_LINES) if f"# <{marker}>" in text]
+    assert len(hits) == 1, marker
+    return hits[0]
+
+
+def expect_error(fn, marker: str, *fragments: str) -> sarek.CompileError:
+    with pytest.raises(sarek.CompileError) as info:
+        sarek.compile(fn)
+    e = info.value
+    text = str(e)
+    m = re.match(r"(.+\.py):(\d+):(\d+): error: ", text)
+    assert m, text
+    assert m.group(1) == __file__, text
+    assert int(m.group(2)) == _line_of(marker), text
+    assert e.line == _line_of(marker) and e.file == __file__
+    for frag in fragments:
+        assert frag in text, text
+    # the source line and a caret under the column
+    lines = text.splitlines()
+    src, caret = lines[-2], lines[-1]
+    assert src.strip() == _LINES[e.line - 1].strip(), text
+    assert caret.strip() == "^", text
+    assert caret.index("^") - 4 == e.col - 1, text
+    return e
+
+
+@record
+class Point:
+    x: f32
+    y: f32
+
+
+@variant
+class Shape:
+    Circle: f32
+    Empty: ()
+
+
+def not_a_device_function(x):
+    return x
+
+
+def test_unknown_name():
+    def k(a: Vec[f32], n: i32):
+        a[0] = undefined_thing  # <unknown>  # noqa: F821
+
+    expect_error(k, "unknown", "unknown name 'undefined_thing'")
+
+
+def test_type_mismatch_names_both_types():
+    def k(a: Vec[f32], n: i32):
+        a[0] = a[1] + n  # <mismatch>
+
+    expect_error(k, "mismatch", "type mismatch", "f32", "i32")
+
+
+def test_store_f32_into_i32_vector():
+    def k(a: Vec[i32], x: f32):
+        a[0] = x  # <store>
+
+    expect_error(k, "store", "type mismatch", "f32", "i32")
+
+
+def test_integer_division_refused():
+    def k(a: Vec[i32], n: i32):
+        a[0] = n / 2  # <intdiv>
+
+    expect_error(k, "intdiv", "'/' on integers", "'//'")
+
+
+def test_assignment_to_scalar_parameter():
+    def k(a: Vec[f32], n: i32):
+        n = 3  # <param>
+        a[0] = f32(n)
+
+    expect_error(k, "param", "cannot assign to parameter 'n'")
+
+
+def test_augmented_assignment_to_scalar_parameter():
+    def k(a: Vec[f32], n: i32):
+        n += 1  # <augparam>
+
+    expect_error(k, "augparam", "parameter 'n'")
+
+
+def test_break_refused():
+    def k(a: Vec[f32], n: i32):
+        i = 0
+        while i < n:
+            break  # <break>
+
+    expect_error(k, "break", "'break' is not supported")
+
+
+def test_continue_refused():
+    def k(a: Vec[f32], n: i32):
+        for i in range(n):
+            continue  # <continue>
+
+    expect_error(k, "continue", "'continue' is not supported")
+
+
+def test_closure_refused():
+    def k(a: Vec[f32], n: i32):
+        def inner(x):  # <closure>
+            return x
+
+    expect_error(k, "closure", "closures")
+
+
+def test_lambda_refused():
+    def k(a: Vec[f32], n: i32):
+        f = lambda x: x  # <lambda>  # noqa: E731
+
+    expect_error(k, "lambda", "lambdas")
+
+
+def test_try_refused():
+    def k(a: Vec[f32], n: i32):
+        try:  # <try>
+            a[0] = 1.0
+        except Exception:
+            pass
+
+    expect_error(k, "try", "'try' is not supported")
+
+
+def test_generator_refused():
+    def k(a: Vec[f32], n: i32):
+        yield n  # <yield>
+
+    expect_error(k, "yield", "generators")
+
+
+def test_comprehension_refused():
+    def k(a: Vec[f32], n: i32):
+        x = [i for i in range(n)]  # <comp>
+
+    expect_error(k, "comp", "comprehensions")
+
+
+@device
+def rec_a(x: i32) -> i32:
+    return rec_b(x)
+
+
+@device
+def rec_b(x: i32) -> i32:
+    return rec_a(x - 1)  # <rec_site>
+
+
+def test_recursion_refused():
+    def k(a: Vec[i32], n: i32):
+        a[0] = rec_a(n)
+
+    expect_error(k, "rec_site", "recursive call", "rec_a -> rec_b -> rec_a", "loop")
+
+
+@device
+def selfrec(x: i32) -> i32:
+    return selfrec(x)  # <selfrec>
+
+
+def test_direct_recursion_refused():
+    def k(a: Vec[i32], n: i32):
+        a[0] = selfrec(n)
+
+    expect_error(k, "selfrec", "recursive call to device function 'selfrec'")
+
+
+def test_wrong_intrinsic_arity():
+    def k(a: Vec[f32], n: i32):
+        a[0] = sm.sqrt(a[0], a[1])  # <arity>
+
+    expect_error(k, "arity", "takes 1 argument(s), 2 given")
+
+
+def test_wrong_barrier_arity():
+    def k(a: Vec[f32], n: i32):
+        barrier(1)  # <barrier_arity>
+
+    expect_error(k, "barrier_arity", "barrier() takes 0 arguments")
+
+
+def test_wrong_atomic_arity():
+    def k(a: Vec[i32], n: i32):
+        atomic_add(a, 0)  # <atomic_arity>
+
+    expect_error(k, "atomic_arity", "atomic_add() takes 3 argument(s), 2 given")
+
+
+def test_math_on_integer_refused():
+    def k(a: Vec[f32], n: i32):
+        a[0] = sm.sqrt(n)  # <sqrt_int>
+
+    expect_error(k, "sqrt_int", "type mismatch", "i32")
+
+
+def test_barrier_under_divergent_if():
+    def k(a: Vec[f32], n: i32):
+        if thread_idx_x > 16:
+            barrier()  # <diverged>
+
+    expect_error(k, "diverged", "barrier()", "thread-divergent")
+
+
+def test_barrier_under_divergent_mutable():
+    def k(a: Vec[f32], n: i32):
+        x = 0
+        x = thread_idx_x
+        while x < n:
+            barrier()  # <diverged_loop>
+            x += 1
+
+    expect_error(k, "diverged_loop", "thread-divergent")
+
+
+def test_superstep_diverged():
+    def k(a: Vec[f32], n: i32):
+        s = shared(f32, 64)
+        if global_thread_id < n:
+            with sarek.superstep():  # <superstep>
+                s[thread_idx_x] = a[global_thread_id]
+
+    expect_error(k, "superstep", "thread-divergent")
+
+
+def test_warp_shuffle_diverged():
+    def k(a: Vec[f32], n: i32):
+        x = a[global_thread_id]
+        if thread_idx_x < 7:
+            a[global_thread_id] = warp_shuffle_down(x, 1)  # <warp>
+
+    expect_error(k, "warp", "warp_shuffle_down()", "thread-divergent")
+
+
+@device
+def syncs(x: f32) -> f32:
+    warp_barrier()
+    return x
+
+
+def test_call_to_synchronising_helper_diverged():
+    def k(a: Vec[f32], n: i32):
+        if thread_idx_x < 3:
+            a[0] = syncs(a[0])  # <synccall>
+
+    expect_error(k, "synccall", "synchronises", "thread-divergent")
+
+
+def test_use_before_assignment_on_some_path():
+    def k(a: Vec[f32], n: i32):
+        if n > 0:
+            x = 1.0
+        a[0] = x  # <unassigned>
+
+    expect_error(k, "unassigned", "'x' is used before it is assigned")
+
+
+def test_missing_record_field():
+    def k(a: Vec[Point], out: Vec[f32]):
+        out[0] = a[0].z  # <nofield>
+
+    expect_error(k, "nofield", "record Point has no field 'z'")
+
+
+def test_record_constructor_missing_field():
+    def k(a: Vec[Point], out: Vec[f32]):
+        a[0] = Point(x=1.0)  # <missingfield>
+
+    expect_error(k, "missingfield", "needs field(s) 'y'")
+
+
+def test_unbound_function():
+    def k(a: Vec[i32], n: i32):
+        a[0] = not_a_device_function(n)  # <unbound>
+
+    expect_error(k, "unbound", "not a @sarek.device function")
+
+
+def test_condition_must_be_bool():
+    def k(a: Vec[i32], n: i32):
+        if n:  # <cond>
+            a[0] = 1
+
+    expect_error(k, "cond", "condition must be bool, got i32")
+
+
+def test_mutable_type_fixed_by_first_assignment():
+    def k(a: Vec[f32], n: i32):
+        x = 1
+        x = 2.5  # <retype>
+        a[0] = f32(x)
+
+    expect_error(k, "retype", "'x' has type i32", "f32")
+
+
+def test_range_step_must_be_constant():
+    def k(a: Vec[f32], n: i32):
+        for i in range(0, n, n):  # <step>
+            a[i] = 0.0
+
+    expect_error(k, "step", "non-zero integer constant")
+
+
+def test_helper_missing_return():
+    @device
+    def h(x: i32) -> i32:  # <noreturn>
+        if x > 0:
+            return x
+
+    def k(a: Vec[i32], n: i32):
+        a[0] = h(n)
+
+    expect_error(k, "noreturn", "without a return")
+
+
+def test_kernel_return_value_refused():
+    def k(a: Vec[f32], n: i32):
+        a[0] = 1.0
+        return  # <kreturn>
+
+    expect_error(k, "kreturn", "kernel cannot return")
+
+
+def test_missing_annotation():
+    def k(a, n: i32):  # <noann>
+        pass
+
+    e = expect_error(k, "noann", "parameter 'a' needs a type annotation")
+    assert e.col > 1
+
+
+def test_match_on_non_variant():
+    def k(a: Vec[f32], n: i32):
+        match n:  # <matchint>
+            case _:
+                pass
+
+    expect_error(k, "matchint", "match needs a variant value, got i32")
+
+
+def test_wrong_constructor_payload_count():
+    def k(a: Vec[Shape], n: i32):
+        a[0] = Shape.Circle(1.0, 2.0)  # <payload>
+
+    expect_error(k, "payload", "takes 1 payload value(s), 2 given")
+
+
+def test_call_argument_type_mismatch():
+    @device
+    def h(x: f32) -> f32:
+        return x
+
+    def k(a: Vec[f32], n: i32):
+        a[0] = h(n)  # <argtype>
+
+    expect_error(k, "argtype", "parameter 'x' of h() is f32, given i32")
+
+
+def test_short_circuit_needs_bools():
+    def k(a: Vec[f32], n: i32):
+        if n > 0 and n:  # <andint>
+            a[0] = 1.0
+
+    expect_error(k, "andint", "'and' needs bool operands, got i32")
+
+
+def test_kernel_not_callable():
+    k = kernel(lambda: None)
+    with pytest.raises(TypeError, match="launch"):
+        k()
+
+
+def test_compile_error_is_a_sarek_error():
+    from sarek.diagnostics import SarekError
+
+    assert issubclass(sarek.CompileError, SarekError)
+
+
+def test_atomic_on_scalar_refused():
+    def k(a: Vec[i32], n: i32):
+        atomic_add(n, 0, 1)  # <atomicscalar>
+
+    expect_error(k, "atomicscalar", "needs a vector or array")
