@@ -169,8 +169,8 @@ def _op_uses(op: Operation) -> Iterator[Feature]:
 
 
 def kernel_ops(module: ModuleOp, kernel: str | None = None) -> Iterator[Operation]:
-    """The ops a backend emits for `kernel` (every kernel when None): the module's type declarations,
-    the kernel, and the helpers it calls, transitively, each walked whole."""
+    """The ops a backend emits for `kernel` (every kernel when None), in module order: the module's type
+    declarations, the kernel, and the helpers it calls, transitively, each walked whole."""
     funcs: list[Operation] = []
     helpers = {op.sym_name.data: op for op in module.ops if isinstance(op, HelperOp)}
     if kernel is None:
@@ -185,11 +185,12 @@ def kernel_ops(module: ModuleOp, kernel: str | None = None) -> Iterator[Operatio
                 if isinstance(c, CallOp) and c.callee_name not in seen and c.callee_name in helpers:
                     seen.add(c.callee_name)
                     roots.append(helpers[c.callee_name])
+    chosen = {id(f) for f in funcs}
     for op in module.ops:
         if not isinstance(op, KernelOp | HelperOp):
             yield op
-    for f in funcs:
-        yield from f.walk()
+        elif id(op) in chosen:
+            yield from op.walk()
 
 
 def feature_uses(feature: Feature, module: ModuleOp, kernel: str | None = None) -> Iterator[Operation]:
