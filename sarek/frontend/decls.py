@@ -20,14 +20,31 @@ from xdsl.ir import Attribute
 from sarek.types import SCALARS, ArrayOf, ScalarType, VecOf
 
 
+def _class_location(cls: type) -> tuple[str, int, int] | None:
+    """(file, line, column) of a class definition, when its source can be found."""
+    import inspect
+
+    try:
+        file = inspect.getsourcefile(cls)
+        lines, line = inspect.getsourcelines(cls)
+    except (OSError, TypeError):
+        return None
+    if file is None:
+        return None
+    first = lines[0] if lines else ""
+    return file, max(line, 1), len(first) - len(first.lstrip()) + 1
+
+
 class RecordInfo:
     def __init__(self, cls: type, name: str, fields: list[tuple[str, Any]]):
         self.cls, self.name, self.fields = cls, name, fields
+        self.location = _class_location(cls)
 
 
 class VariantInfo:
     def __init__(self, cls: type, name: str, ctors: list[tuple[str, list[Any]]]):
         self.cls, self.name, self.ctors = cls, name, ctors
+        self.location = _class_location(cls)
 
     def ctor_index(self, name: str) -> int:
         return [c for c, _ in self.ctors].index(name)
@@ -204,18 +221,26 @@ def decl_ops(types: list[Any]) -> list:
             for _, ft in r.fields:
                 visit(ft, stack + (id(t),))
             seen.add(id(t))
-            out.append(RecordOp(r.name, [(n, ir_type(ft)) for n, ft in r.fields]))
+            out.append(_located(RecordOp(r.name, [(n, ir_type(ft)) for n, ft in r.fields]), r.location))
         else:
             assert v is not None
             for _, ps in v.ctors:
                 for p in ps:
                     visit(p, stack + (id(t),))
             seen.add(id(t))
-            out.append(VariantOp(v.name, [(c, [ir_type(p) for p in ps]) for c, ps in v.ctors]))
+            out.append(_located(VariantOp(v.name, [(c, [ir_type(p) for p in ps]) for c, ps in v.ctors]), v.location))
 
     for t in types:
         visit(t)
     return out
+
+
+def _located(op: Any, loc: tuple[str, int, int] | None) -> Any:
+    if loc is not None:
+        from sarek.frontend.errors import make_loc
+
+        op.location = make_loc(*loc)
+    return op
 
 
 def _host_scalar(t: Any, x: Any) -> Any:
