@@ -1,0 +1,28 @@
+# RUN: sarek ir %s:vector_add | filecheck %s
+# RUN: sarek ir %s:vector_add --generic | filecheck %s --check-prefix=GENERIC
+
+from sarek import Vec, f32, i32, kernel
+from sarek.gpu import global_thread_id
+
+
+@kernel
+def vector_add(a: Vec[f32], b: Vec[f32], c: Vec[f32], n: i32):
+    i = global_thread_id
+    if i < n:
+        c[i] = a[i] + b[i]
+
+# CHECK:      sarek.kernel @vector_add(%a: !sarek.vec<f32> "a", %b: !sarek.vec<f32> "b", %c: !sarek.vec<f32> "c", %n: i32 "n") {
+# CHECK-NEXT:   %[[G:.*]] = sarek.intrinsic "global_thread_id"() : () -> i32
+# CHECK-NEXT:   %i = sarek.let "i" %[[G]] : i32
+# CHECK-NEXT:   %[[C:.*]] = sarek.binop lt %i, %n : i32
+# CHECK-NEXT:   sarek.if %[[C]] {
+# CHECK-NEXT:     %[[X:.*]] = sarek.array_read %a[%i] : !sarek.vec<f32>
+# CHECK-NEXT:     %[[Y:.*]] = sarek.array_read %b[%i] : !sarek.vec<f32>
+# CHECK-NEXT:     %[[S:.*]] = sarek.binop add %[[X]], %[[Y]] : f32
+# CHECK-NEXT:     %[[P:.*]] = sarek.elem_ref %c[%i] : !sarek.vec<f32>
+# CHECK-NEXT:     sarek.store %[[P]], %[[S]] : !sarek.ref<f32>
+# CHECK-NEXT:   }
+# CHECK-NEXT: }
+
+# GENERIC: "sarek.kernel"()
+# GENERIC: "sarek.intrinsic"() <{callee = "global_thread_id"}>
