@@ -13,9 +13,14 @@ block or by none (checked, with the barrier's location); warp operations likewis
 lane order, so one atomic op returns the same old values as on the reference executor; atomics of *different*
 ops on one address interleave differently (lock-step here, thread after thread there) — both are valid schedules.
 
-Not vectorized (the whole kernel then runs on the reference executor, with a FallbackWarning): records and
-variants anywhere in the kernel or its helpers, `sarek.native`, cooperative matrices, recursive helpers, and (found
-at run time; vectors are restored before falling back) a non-uniform shared-array size.
+Records and variants are values built from per-lane fields (a variant keeps every constructor's payload, valid
+where its tag says so); arrays of them are stored as structure-of-arrays trees and converted from/to the caller's
+aligned-layout structured arrays around the launch (the whole vector is re-encoded, padding zeroed, as the
+reference executor does). Values are immutable here, so binding needs no copy.
+
+Not vectorized (the whole kernel then runs on the reference executor, with a FallbackWarning): `sarek.native`,
+cooperative matrices, recursive helpers, records nested deeper than 64 levels (the reference refuses them with
+its located error), and (found at run time; vectors are restored before falling back) a non-uniform array size.
 """
 
 from __future__ import annotations
@@ -75,11 +80,10 @@ def _reason(module: ModuleOp, kernel: str) -> str | None:
                 return "sarek.native"
             if op.name.startswith("sarek.coopmat"):
                 return "cooperative matrices"
-            if isinstance(op, S.MatchOp | S.MatchExprOp | S.MakeVariantOp | S.MakeRecordOp):
-                return "records/variants"
             for v in [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]:
-                if _has_aggregate(v.type):
-                    return "records/variants"
+                if _has_aggregate(v.type) and _depth(module, v.type) > C.DETACH_MAX_DEPTH:
+                    return (f"records nested deeper than {C.DETACH_MAX_DEPTH} levels (the reference executor "
+                            "refuses to copy them)")
             if isinstance(op, S.CallOp):
                 stack.append(op.callee_name)
         path.append(n)
@@ -100,6 +104,29 @@ def _reason(module: ModuleOp, kernel: str) -> str | None:
     return None
 
 
+def _depth(module: ModuleOp, t: Any) -> int:
+    """Levels of values in a value of type t (a scalar is 0 deep, a record of scalars 1)."""
+    while isinstance(t, S.VecType | S.ArrayType | S.RefType):
+        t = t.element_type
+    ts = _types(module)
+    if isinstance(t, S.RecordType):
+        return 1 + max((_depth(module, f) for f in ts.rec(t).types), default=0)
+    if isinstance(t, S.VariantType):
+        return 1 + max((_depth(module, x) for ps in ts.var(t).payloads for x in ps), default=0)
+    return 0
+
+
+def _types(module: ModuleOp) -> C.Types:
+    ts = getattr(module, "_sarek_fast_types", None)
+    if ts is None:
+        ts = C.Types.of(module)
+        try:
+            setattr(module, "_sarek_fast_types", ts)
+        except Exception:  # noqa: BLE001
+            pass
+    return ts
+
+
 def _has_aggregate(t: Any) -> bool:
     while isinstance(t, S.VecType | S.ArrayType | S.RefType):
         t = t.element_type
@@ -109,16 +136,59 @@ def _has_aggregate(t: Any) -> bool:
 # ------------------------------------------------------------------------------------------------ runtime values
 
 
+class VRec:
+    """A record value: fields, each a numpy scalar (uniform), a per-lane array or an aggregate."""
+
+    __slots__ = ("t", "f")
+
+    def __init__(self, t: C.RecInfo, f: list[Any]):
+        self.t = t
+        self.f = f
+
+
+class VVar:
+    """A variant value: `tag` (declaration index, scalar or per lane) and the payload of *every* constructor
+    (`p[c]`), meaningful on the lanes whose tag is c."""
+
+    __slots__ = ("t", "tag", "p")
+
+    def __init__(self, t: C.VarInfo, tag: Any, p: list[list[Any]]):
+        self.t = t
+        self.tag = tag
+        self.p = p
+
+
+class TRec:
+    """Storage of an array of records: one storage per field (structure of arrays)."""
+
+    __slots__ = ("f",)
+
+    def __init__(self, f: list[Any]):
+        self.f = f
+
+
+class TVar:
+    """Storage of an array of variants: a tag array and one storage per constructor payload."""
+
+    __slots__ = ("tag", "p")
+
+    def __init__(self, tag: np.ndarray, p: list[list[Any]]):
+        self.tag = tag
+        self.p = p
+
+
 class Arr:
-    """An array value: `data` is 1-D (a vector) or 2-D with `row` selecting each lane's row."""
+    """An array value: `data` is 1-D (a vector) or 2-D with `row` selecting each lane's row; for records and
+    variants `data` is a TRec/TVar tree of such arrays."""
 
-    __slots__ = ("data", "row", "elt", "n")
+    __slots__ = ("data", "row", "elt", "n", "t")
 
-    def __init__(self, data: np.ndarray, row: np.ndarray | None, elt: str):
+    def __init__(self, data: Any, row: np.ndarray | None, elt: str, t: Any, n: int):
         self.data = data
         self.row = row
         self.elt = elt
-        self.n = data.shape[-1]
+        self.n = n
+        self.t = t
 
 
 class Cell:
@@ -134,6 +204,34 @@ class ElemPlace:
     def __init__(self, arr: Arr, idx: Any):
         self.arr = arr
         self.idx = idx
+
+
+class FieldPlace:
+    __slots__ = ("root", "path", "types")
+
+    def __init__(self, root: Any, path: list[int], types: list[Any]):
+        self.root = root
+        self.path = path
+        self.types = types
+
+
+def merge(m: Any, new: Any, old: Any) -> Any:
+    """new on the lanes of m, old elsewhere (m None: new), through records and variants."""
+    if m is None:
+        return new
+    c = type(new)
+    if c is VRec:
+        return VRec(new.t, [merge(m, a, b) for a, b in zip(new.f, old.f)])
+    if c is VVar:
+        return VVar(new.t, np.where(m, new.tag, old.tag),
+                    [[merge(m, a, b) for a, b in zip(pn, po)] for pn, po in zip(new.p, old.p)])
+    return np.where(m, new, old)
+
+
+def _replace(v: Any, path: list[int], x: Any) -> Any:
+    if not path:
+        return x
+    return VRec(v.t, [_replace(f, path[1:], x) if j == path[0] else f for j, f in enumerate(v.f)])
 
 
 class Frame:
@@ -164,13 +262,6 @@ def _not(c: Any) -> Any:
     return ~c if isinstance(c, np.ndarray) else not c
 
 
-def _select(m: Any, new: Any, old: Any) -> Any:
-    """new where m else old."""
-    if m is None:
-        return new
-    return np.where(m, new, old)
-
-
 # ------------------------------------------------------------------------------------------------ the executor
 
 
@@ -178,6 +269,7 @@ class _Exec:
 
     def __init__(self, module: ModuleOp, grid: tuple[int, int, int], block: tuple[int, int, int], ws: int):
         self.module = module
+        self.types = _types(module)
         self.funcs = {op.sym_name.data: op for op in module.body.block.ops if isinstance(op, S.KernelOp | S.HelperOp)}
         bdx, bdy, bdz = block
         gdx, gdy, gdz = grid
@@ -295,32 +387,91 @@ class _Exec:
         return i
 
     def read(self, arr: Arr, i: Any) -> Any:
-        if arr.row is None:
-            v = arr.data[i]
-        else:
-            v = arr.data[arr.row, i]
-        if arr.elt == "f16":
+        return self.tread(arr.data, arr.t, arr.row, i)
+
+    def tread(self, d: Any, t: Any, row: Any, i: Any) -> Any:
+        c = type(d)
+        if c is TRec:
+            ri = self.types.rec(t)
+            return VRec(ri, [self.tread(x, ft, row, i) for x, ft in zip(d.f, ri.types)])
+        if c is TVar:
+            vi = self.types.var(t)
+            return VVar(vi, self.tread(d.tag, None, row, i),
+                        [[self.tread(x, pt, row, i) for x, pt in zip(xs, ps)] for xs, ps in zip(d.p, vi.payloads)])
+        v = d[i] if row is None else d[row, i]
+        if d.dtype == np.float16:
             v = v.astype(np.float32) if isinstance(v, np.ndarray) else np.float32(v)
         return v
 
     def write(self, arr: Arr, i: Any, v: Any, m: Any) -> None:
-        if arr.row is None:
+        self.twrite(arr.data, arr.row, i, v, m)
+
+    def twrite(self, d: Any, row: Any, i: Any, v: Any, m: Any) -> None:
+        c = type(d)
+        if c is TRec:
+            for x, fv in zip(d.f, v.f):
+                self.twrite(x, row, i, fv, m)
+            return
+        if c is TVar:
+            self.twrite(d.tag, row, i, v.tag, m)
+            for xs, vs in zip(d.p, v.p):
+                for x, pv in zip(xs, vs):
+                    self.twrite(x, row, i, pv, m)
+            return
+        if row is None:
             if m is None:
                 if isinstance(i, np.ndarray) or not isinstance(v, np.ndarray):
-                    arr.data[i] = v
+                    d[i] = v
                 else:  # every lane writes one slot: the last lane wins, as in the reference order
-                    arr.data[i] = v[-1]
+                    d[i] = v[-1]
             else:
                 ii = i[m] if isinstance(i, np.ndarray) else i
                 vv = v[m] if isinstance(v, np.ndarray) else v
                 if not isinstance(ii, np.ndarray) and isinstance(vv, np.ndarray):
                     vv = vv[-1]
-                arr.data[ii] = vv
+                d[ii] = vv
         else:
-            rows = arr.row if m is None else arr.row[m]
+            rows = row if m is None else row[m]
             ii = i if not isinstance(i, np.ndarray) else (i if m is None else i[m])
             vv = v if not isinstance(v, np.ndarray) else (v if m is None else v[m])
-            arr.data[rows, ii] = vv
+            d[rows, ii] = vv
+
+    def tree(self, t: Any, shape: tuple[int, ...]) -> Any:
+        """Fresh storage holding default values (records zeroed, variants the first nullary constructor)."""
+        k = kind(t)
+        if k == "rec":
+            return TRec([self.tree(ft, shape) for ft in self.types.rec(t).types])
+        if k == "var":
+            vi = self.types.var(t)
+            return TVar(np.full(shape, vi.default_tag, np.int32),
+                        [[self.tree(pt, shape) for pt in ps] for ps in vi.payloads])
+        return np.zeros(shape, np.float16 if k == "f16" else _DT[k])
+
+    def default(self, t: Any) -> Any:
+        return _default(self.types, t)
+
+    def load(self, p: Any) -> Any:
+        if type(p) is Cell:
+            return p.v
+        if type(p) is ElemPlace:
+            return self.read(p.arr, p.idx)
+        v = self.load(p.root)
+        for j in p.path:
+            v = v.f[j]
+        return v
+
+    def store(self, p: Any, v: Any, m: Any) -> None:
+        if type(p) is Cell:
+            p.v = merge(m, v, p.v)
+        elif type(p) is ElemPlace:
+            self.write(p.arr, p.idx, v, m)
+        elif type(p.root) is Cell:
+            p.root.v = merge(m, _replace(p.root.v, p.path, v), p.root.v)
+        else:
+            d = p.root.arr.data
+            for j in p.path:
+                d = d.f[j]
+            self.twrite(d, p.root.arr.row, p.root.idx, v, m)
 
     # ------------------------------------------------------------------------------------------ running
 
@@ -391,15 +542,15 @@ class _Exec:
             size = int(size)
             if size < 0:
                 raise self.fault(op, f"array size {size} is negative")
-            k = kind(op.array_type.element_type)
-            dt = np.float16 if k == "f16" else _DT[k]
+            et = op.array_type.element_type
+            k = kind(et)
             if op.array_type.memspace == S.MemSpace.SHARED:
                 d = self.shared.get(op)
                 if d is None:
-                    d = self.shared[op] = np.zeros((self.nb, size), dt)
-                env[op.result] = Arr(d, self.blk, k)
+                    d = self.shared[op] = self.tree(et, (self.nb, size))
+                env[op.result] = Arr(d, self.blk, k, et, size)
             else:
-                env[op.result] = Arr(np.zeros((self.n, size), dt), self.lanes, k)
+                env[op.result] = Arr(self.tree(et, (self.n, size)), self.lanes, k, et, size)
         elif t is S.CallOp:
             f = self.funcs.get(op.callee_name)
             if f is None:
@@ -418,20 +569,44 @@ class _Exec:
                 v = self.f16(v)
             env[op.result] = Cell(v)
         elif t is S.LoadOp:
-            p = env[op.ref]
-            if type(p) is Cell:
-                env[op.result] = p.v
-            else:
-                env[op.result] = self.read(p.arr, p.idx)
+            env[op.result] = self.load(env[op.ref])
         elif t is S.StoreOp:
-            p = env[op.place]
             v = env[op.value]
-            if type(p) is Cell:
-                if kind(op.value.type) == "f16":
-                    v = self.f16(v)
-                p.v = _select(m, v, p.v)
+            if kind(op.value.type) == "f16":
+                v = self.f16(v)
+            self.store(env[op.place], v, m)
+        elif t is S.FieldRefOp:
+            base = env[op.base]
+            idx = self.types.rec(op.base.type.element_type).fields.index(op.field.data)  # pyright: ignore
+            if type(base) is FieldPlace:
+                env[op.result] = FieldPlace(base.root, [*base.path, idx], [])
             else:
-                self.write(p.arr, p.idx, v, m)
+                env[op.result] = FieldPlace(base, [idx], [])
+        elif t is S.MakeRecordOp:
+            env[op.result] = VRec(self.types.rec(op.result.type), [env[f] for f in op.fields])
+        elif t is S.MakeVariantOp:
+            vi = self.types.var(op.result.type)
+            c = vi.ctors.index(op.ctor.data)
+            p = [[env[x] for x in op.payload] if j == c else [self.default(pt) for pt in ps]
+                 for j, ps in enumerate(vi.payloads)]
+            env[op.result] = VVar(vi, np.int32(c), p)
+        elif t is S.FieldOp:
+            idx = self.types.rec(op.record.type).fields.index(op.field.data)
+            env[op.result] = env[op.record].f[idx]
+        elif t is S.PayloadOp:
+            v = env[op.variant]
+            c = v.t.ctors.index(op.ctor.data)
+            bad = v.tag != c
+            if isinstance(bad, np.ndarray):
+                bad = bad if m is None else (bad & m)
+                bad = bool(bad.any())
+            elif bad:
+                bad = _any(m)
+            if bad:
+                raise self.fault(op, f"payload of constructor {op.ctor.data} read from another constructor's value")
+            env[op.result] = v.p[c][op.index.value.data]
+        elif t is S.MatchOp or t is S.MatchExprOp:
+            self.match(op, env, m, fr)
         elif t is S.ElemRefOp:
             arr = env[op.array]
             env[op.result] = ElemPlace(arr, self.index(op, arr, env[op.index], m))
@@ -463,7 +638,7 @@ class _Exec:
                 elif b is None:
                     env[op.result] = a
                 else:
-                    env[op.result] = np.where(c, a, b)
+                    env[op.result] = merge(c, a, b)
         elif t is S.WhileOp:
             act = m
             while True:
@@ -504,8 +679,7 @@ class _Exec:
                 if m is None:
                     fr.ret = v
                 else:
-                    prev = fr.ret if fr.ret is not None else np.zeros_like(self.full(v))
-                    fr.ret = np.where(m, v, prev)
+                    fr.ret = v if fr.ret is None else merge(m, v, fr.ret)
             live = np.ones(self.n, bool) if m is None else m
             fr.done = live.copy() if fr.done is None else (fr.done | live)
         elif t is S.PragmaOp or t is S.BlockOp:
@@ -518,6 +692,51 @@ class _Exec:
             pass
         else:
             raise Unvectorizable(op.name)
+
+    def match(self, op: Any, env: dict[SSAValue, Any], m: Any, fr: Frame) -> None:
+        s = env[op.scrutinee]
+        vi = s.t
+        tag = s.tag
+        expr = isinstance(op, S.MatchExprOp)
+        result: Any = None
+        listed: list[int] = []
+        covered: Any = None
+        for c, _, r in op.case_list():
+            if c == S.WILDCARD:
+                if isinstance(tag, np.ndarray):
+                    hit = ~np.isin(tag, listed) if listed else np.ones(self.n, bool)
+                else:
+                    hit = np.bool_(int(tag) not in listed)
+                binds = [s] * len(r.block.args)
+            else:
+                ci = vi.ctors.index(c)
+                listed.append(ci)
+                hit = tag == ci
+                binds = s.p[ci]
+            cm = _and(self.strip(m, fr), hit)
+            if isinstance(hit, np.ndarray):
+                covered = hit if covered is None else (covered | hit)
+            elif hit:
+                covered = True if covered is None or not isinstance(covered, np.ndarray) else covered
+            if not _any(cm):
+                continue
+            for a, b in zip(r.block.args, binds):
+                env[a] = b
+            y = self.block(r.block, env, cm, fr)
+            if expr:
+                result = y if result is None else merge(cm if cm is not None else hit, y, result)
+        if S.WILDCARD not in [c for c, _, _ in op.case_list()]:
+            miss = None
+            if isinstance(tag, np.ndarray):
+                miss = ~np.isin(tag, listed)
+                miss = miss if m is None else (miss & m)
+                miss = bool(miss.any())
+            else:
+                miss = int(tag) not in listed and _any(m)
+            if miss:
+                raise self.fault(op, "no case matches the scrutinee's constructor")
+        if expr:
+            env[op.result] = result
 
     def f16(self, v: Any) -> Any:
         return v.astype(np.float16).astype(np.float32) if isinstance(v, np.ndarray) else C.f16(v)
@@ -731,6 +950,69 @@ class _Exec:
         return old if arr.elt != "f16" else old.astype(np.float32)
 
 
+def _default(types: C.Types, t: Any) -> Any:
+    k = kind(t)
+    if k == "rec":
+        ri = types.rec(t)
+        return VRec(ri, [_default(types, ft) for ft in ri.types])
+    if k == "var":
+        vi = types.var(t)
+        return VVar(vi, np.int32(vi.default_tag), [[_default(types, pt) for pt in ps] for ps in vi.payloads])
+    return _DT[k](0)
+
+
+def _from_value(types: C.Types, v: Any, t: Any) -> Any:
+    """A reference-executor value (Rec/Var/scalar) as a fast-executor value."""
+    k = kind(t)
+    if k == "rec":
+        ri = types.rec(t)
+        return VRec(ri, [_from_value(types, x, ft) for x, ft in zip(v.f, ri.types)])
+    if k == "var":
+        vi = types.var(t)
+        return VVar(vi, np.int32(v.tag), [[_from_value(types, x, pt) for x, pt in zip(v.p, ps)] if j == v.tag
+                                          else [_default(types, pt) for pt in ps] for j, ps in enumerate(vi.payloads)])
+    return _scalar_arg(v, t)
+
+
+def _to_tree(types: C.Types, xv: np.ndarray, t: Any) -> Any:
+    """Structure-of-arrays storage from a structured array viewed with the local aligned dtype."""
+    k = kind(t)
+    if k == "rec":
+        ri = types.rec(t)
+        return TRec([_to_tree(types, xv[f], ft) for f, ft in zip(ri.fields, ri.types)])
+    if k == "var":
+        vi = types.var(t)
+        tag = np.array(xv["tag"], np.int32)
+        bad = (tag < 0) | (tag >= len(vi.ctors))
+        if bad.any():
+            raise InterpError(f"variant @{vi.name} value has tag {int(tag[np.argmax(bad)])}, which names no "
+                              f"constructor (tags are declaration indices 0..{len(vi.ctors) - 1})")
+        return TVar(tag, [[_to_tree(types, xv[c][f"_{j}"], pt) for j, pt in enumerate(ps)]
+                          for c, ps in zip(vi.ctors, vi.payloads)])
+    if k == "i1":
+        return np.array(xv != 0)
+    return np.array(xv, np.float16 if k == "f16" else _DT[k])
+
+
+def _from_tree(types: C.Types, d: Any, t: Any, out: np.ndarray, sel: Any) -> None:
+    k = kind(t)
+    if k == "rec":
+        ri = types.rec(t)
+        for x, f, ft in zip(d.f, ri.fields, ri.types):
+            _from_tree(types, x, ft, out[f], sel)
+    elif k == "var":
+        vi = types.var(t)
+        _from_tree(types, d.tag, S.i32, out["tag"], sel)
+        for c, (name, ps) in enumerate(zip(vi.ctors, vi.payloads)):
+            csel = d.tag == c if sel is None else (sel & (d.tag == c))
+            for j, (x, pt) in enumerate(zip(d.p[c], ps)):
+                _from_tree(types, x, pt, out[name][f"_{j}"], csel)
+    elif sel is None:
+        out[...] = d
+    else:
+        out[sel] = d[sel]
+
+
 def _scalar_arg(x: Any, t: Any) -> Any:
     k = kind(t)
     if k == "i32":
@@ -766,15 +1048,30 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
     if len(args) != len(k.body.block.args):
         raise InterpError(f"kernel @{kernel} takes {len(k.body.block.args)} argument(s), {len(args)} given", k)
     ex = _Exec(module, grid, block, warp_size)
+    types = ex.types
+    aggs: list[tuple[np.ndarray, Any, Any, np.dtype]] = []
     vals: list[Any] = []
     saved: list[tuple[np.ndarray, np.ndarray]] = []
     for (pname, a), x in zip(k.params, args):
         if isinstance(a.type, S.VecType):
             if not isinstance(x, np.ndarray) or x.ndim != 1:
                 raise InterpError(f"argument '{pname}' must be a 1-D numpy array", k)
-            if _may_bail(module):
-                saved.append((x, x.copy()))
-            vals.append(Arr(x, None, kind(a.type.element_type)))
+            et = a.type.element_type
+            if kind(et) in ("rec", "var"):
+                local = types._local_dtype(et)
+                if x.dtype.itemsize != local.itemsize:
+                    raise InterpError(f"argument '{pname}': elements of {et} take {local.itemsize} bytes in the "
+                                      f"aligned layout, the array's take {x.dtype.itemsize}", k)
+                xv = np.ascontiguousarray(x).view(local)
+                tree = _to_tree(types, xv, et)
+                vals.append(Arr(tree, None, kind(et), et, len(x)))
+                aggs.append((x, tree, et, local))
+            else:
+                if _may_bail(module):
+                    saved.append((x, x.copy()))
+                vals.append(Arr(x, None, kind(et), et, len(x)))
+        elif kind(a.type) in ("rec", "var"):
+            vals.append(_from_value(types, types.from_python(x, a.type), a.type))
         else:
             vals.append(_scalar_arg(x, a.type))
     try:
@@ -784,3 +1081,7 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
         for x, c in saved:
             x[...] = c
         raise
+    for x, tree, et, local in aggs:
+        buf = np.zeros(len(x), local)
+        _from_tree(types, tree, et, buf, None)
+        x.view(np.uint8)[...] = buf.view(np.uint8)

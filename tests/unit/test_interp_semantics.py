@@ -164,12 +164,16 @@ def test_variant_tags_and_defaults(ex):
     assert list(tags) == [0, 1, 0, 1, 0, 1]  # tags are declaration indices in storage too
 
 
-def test_fast_falls_back_for_records_and_says_so():
-    path = next(f for f in FILES if f.name == "records.mlir")
-    m = parse_module(path.read_text())
-    args, grid, block, _ = LAUNCHES["records"](m)
-    with pytest.warns(FallbackWarning, match="records/variants"):
-        run(m, "records", args, grid, block)
+def test_fast_falls_back_and_says_so():
+    from sarek.interp import fast
+
+    m = parse_module(NATIVE.replace("TEXT", ', python = "a[0] = np.float32(1)"'))
+    a = np.zeros(4, np.float32)
+    with pytest.warns(FallbackWarning, match="sarek.native"):
+        run(m, "k", [a], (1, 1, 1), (4, 1, 1))
+    assert a[0] == 1
+    assert "nested deeper than 64" in fast.unsupported_reason(parse_module(_nested(65)), "deep")
+    assert fast.unsupported_reason(parse_module(_nested(64)), "deep") is None
 
 
 def _nested(depth: int) -> str:
@@ -366,3 +370,25 @@ builtin.module {
     run(parse_module(src), "k", [o], 1, 3, executor=ex)
     want = np.float32(np.float16(np.float32(np.float16(1.0009765625)) + np.float32(np.float16(0.0001))))
     np.testing.assert_array_equal(o, want + np.arange(3, dtype=np.float32))
+
+
+@pytest.mark.parametrize("ex", EXECUTORS)
+def test_divergent_records_and_variants(ex):
+    x, o, st, vs = _run_file("aggregates.mlir", "aggregates", ex)
+    o = o.reshape(32, 2)
+    raw = vs.view(np.uint8).reshape(32, -1)
+    tags = raw[:, :4].copy().view(np.int32).ravel()
+    for t, xv in enumerate(x.tolist()):
+        if xv < 0:
+            want, tag = [0, -1], 1
+        elif xv % 3 == 0:
+            want, tag = [xv, int(np.float32(xv) * np.float32(0.5))], 2
+        else:
+            want, tag = [2 * xv, 0], 0
+        assert list(o[t]) == want, t
+        assert [int(st["sum"][t]), int(st["n"][t])] == want
+        # lanes t % 4 == 0 keep the vector's old value (tag 1, Err) unless the default arm stored Err itself
+        assert tags[t] == (tag if t % 4 else 1), t
+        if t % 4 and tag == 2:
+            assert list(raw[t, 4:12].copy().view(np.int32)) == [xv, 1]
+            assert raw[t, 12:16].copy().view(np.float32)[0] == np.float32(xv) * np.float32(0.5)
