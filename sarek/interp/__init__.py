@@ -16,10 +16,18 @@
 - `grid`, `block`: 3-tuples (blocks per grid, threads per block).
 - `executor`: "reference" runs each GPU thread as a Python generator compiled once from the IR
   (sarek/interp/reference.py); "fast" runs all threads of a launch at once on numpy arrays with masks
-  (sarek/interp/fast.py) and falls back to the reference executor for a kernel it cannot vectorize
-  (`fast.unsupported_reason(module, kernel)` says why; a `sarek.interp.FallbackWarning` is issued).
+  (sarek/interp/fast.py, records and variants included) and falls back to the reference executor for a kernel
+  it cannot vectorize — `sarek.native`, cooperative matrices, recursive helpers, records nested deeper than 64
+  levels, a per-thread array size — issuing a `sarek.interp.FallbackWarning` that says why
+  (`sarek.interp.fast.unsupported_reason(module, kernel)` gives the static reasons).
 - `warp_size`: lanes per warp for lane_id, warp_size and shuffles (guarded lane semantics, SAREK_SPEC §4.11:
   an out-of-range source lane reads the own lane; a lane past the end of the block also reads the own lane).
+
+Records are values (binding copies; 64 nested levels copy, 65 are refused with an InterpError saying "cannot
+copy a record/variant value that nests deeper than 64 levels"); `v[i].f = e` writes storage in place; fresh
+shared/private arrays hold the seed's defaults (zeros, zeroed records, the first nullary constructor else the
+first constructor with zeroed payloads), every slot independent. Variant tags are declaration indices everywhere
+(in values and in storage).
 
 Semantics shared by both executors: C integer division/remainder (truncating; division by zero is an error),
 shift counts masked to the width (x << (n & 31)), wrapping i32/i64 overflow, float32 computed in float32, f16
