@@ -1269,7 +1269,8 @@ class ShaderLowering:
         ty_ = cast(S.YieldOp, op.then_region.block.last_op)
         ey = cast(S.YieldOp, op.else_region.block.last_op)
         has_reads = any(isinstance(o, READ_OPS) for r in (op.then_region, op.else_region) for o in r.walk())
-        if not tb.ops and not eb.ops and (g or not has_reads):
+        scalar = S.is_scalar_type(t)  # WGSL select takes scalars (and vectors) only
+        if not tb.ops and not eb.ops and (g or (not has_reads and scalar)):
             a, b = self.expr(ty_.value), self.expr(ey.value)
             c = self.expr(op.cond)
             self.exprs[op.result] = f"({c} ? {a} : {b})" if g else f"select({b}, {a}, {c})"

@@ -129,3 +129,29 @@ sarek.kernel @k(%v : !sarek.vec<f32> "v") {
 // CHECK:      fn main({{.*}}@builtin(subgroup_invocation_id) sarek_sg_lane_in : u32, @builtin(subgroup_size) sarek_sg_size_in : u32) {
 // CHECK:        v[i32(sarek_sg_lane)] = sarek_t;
 
+// -----
+
+// A value-if: select for scalars, an if statement for records (WGSL select takes no structs).
+  sarek.record @pt {x : f32, y : f32}
+sarek.kernel @k(%v : !sarek.vec<!sarek.record<@pt>> "v", %n : i32 "n") {
+  %g = sarek.intrinsic "global_thread_id"() : () -> i32
+  %z = sarek.constant 0 : i32
+  %c = sarek.binop gt %g, %z : i32
+  %one = sarek.constant 1.0 : f32
+  %two = sarek.constant 2.0 : f32
+  %r = sarek.if_expr %c -> !sarek.record<@pt> {
+    %a = sarek.make_record @pt(%one, %two)
+    sarek.yield %a : !sarek.record<@pt>
+  } else {
+    %b = sarek.make_record @pt(%two, %one)
+    sarek.yield %b : !sarek.record<@pt>
+  }
+  %p = sarek.elem_ref %v[%g] : !sarek.vec<!sarek.record<@pt>>
+  sarek.store %p, %r : !sarek.ref<!sarek.record<@pt>>
+}
+// CHECK:      var [[T:sarek_t[0-9]*]] : pt;
+// CHECK-NEXT: if ((i32(sarek_gid.x) > 0i)) {
+// CHECK-NEXT:   [[T]] = pt(1.0f, 2.0f);
+// CHECK-NEXT: } else {
+// CHECK-NEXT:   [[T]] = pt(2.0f, 1.0f);
+// CHECK-NEXT: }
