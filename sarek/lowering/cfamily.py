@@ -524,7 +524,7 @@ class CLowering:
                     params.append((lt, f"sarek_{name}_length", suffix()))
                     roles.append((a, "len"))
             else:
-                ct = self.ctype(a.type, op)
+                ct = self.ctype(a.type, op, storage=kernel)
                 params.append((self.lang.kernel_scalar.format(t=ct) if kernel else ct, name, suffix()))
                 roles.append((a, "val"))
         hidden = kernel or op.sym_name.data in self.hidden

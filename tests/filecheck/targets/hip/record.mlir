@@ -1,0 +1,19 @@
+// RUN: sarek-opt %S/../../../../examples/record.mlir -p 'sarek-pipeline{target=hip}' -t hip | filecheck %s --match-full-lines
+// hip source of record.mlir (the whole output, line by line)
+
+// CHECK: #include <hip/hip_runtime.h>
+// CHECK-EMPTY:
+// CHECK-NEXT: typedef struct {
+// CHECK-NEXT:   float x;
+// CHECK-NEXT:   float y;
+// CHECK-NEXT: } point;
+// CHECK-EMPTY:
+// CHECK-NEXT: extern "C" __global__ void shift_points(point* __restrict__ src, int sarek_src_length, point* __restrict__ dst, int sarek_dst_length, int n) {
+// CHECK-NEXT:   int tid = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+// CHECK-NEXT:   if (tid < n) {
+// CHECK-NEXT:     point p = src[tid];
+// CHECK-NEXT:     point next = (point){(p.x + 1.0f), p.y};
+// CHECK-NEXT:     dst[tid] = next;
+// CHECK-NEXT:     dst[tid].y = (p.y * 2.0f);
+// CHECK-NEXT:   }
+// CHECK-NEXT: }

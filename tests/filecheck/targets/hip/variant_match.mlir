@@ -1,0 +1,59 @@
+// RUN: sarek-opt %S/../../../../examples/variant_match.mlir -p 'sarek-pipeline{target=hip}' -t hip | filecheck %s --match-full-lines
+// hip source of variant_match.mlir (the whole output, line by line)
+
+// CHECK: #include <hip/hip_runtime.h>
+// CHECK-EMPTY:
+// CHECK-NEXT: enum { Circle = 0, Rect = 1, Empty = 2 };
+// CHECK-NEXT: typedef struct {
+// CHECK-NEXT:   int tag;
+// CHECK-NEXT:   union {
+// CHECK-NEXT:     float Circle_v;
+// CHECK-NEXT:     struct {
+// CHECK-NEXT:       float _0;
+// CHECK-NEXT:       float _1;
+// CHECK-NEXT:     } Rect_v;
+// CHECK-NEXT:   } data;
+// CHECK-NEXT: } shape;
+// CHECK-EMPTY:
+// CHECK-NEXT: __device__ __host__ inline shape make_shape_Circle(float v) {
+// CHECK-NEXT:   shape r;
+// CHECK-NEXT:   r.tag = Circle;
+// CHECK-NEXT:   r.data.Circle_v = v;
+// CHECK-NEXT:   return r;
+// CHECK-NEXT: }
+// CHECK-EMPTY:
+// CHECK-NEXT: __device__ __host__ inline shape make_shape_Rect(float v0, float v1) {
+// CHECK-NEXT:   shape r;
+// CHECK-NEXT:   r.tag = Rect;
+// CHECK-NEXT:   r.data.Rect_v._0 = v0;
+// CHECK-NEXT:   r.data.Rect_v._1 = v1;
+// CHECK-NEXT:   return r;
+// CHECK-NEXT: }
+// CHECK-EMPTY:
+// CHECK-NEXT: __device__ __host__ inline shape make_shape_Empty() {
+// CHECK-NEXT:   shape r;
+// CHECK-NEXT:   r.tag = Empty;
+// CHECK-NEXT:   return r;
+// CHECK-NEXT: }
+// CHECK-EMPTY:
+// CHECK-NEXT: extern "C" __global__ void areas(shape* __restrict__ shapes, int sarek_shapes_length, float* __restrict__ area, int sarek_area_length, float* __restrict__ perim, int sarek_perim_length, int n) {
+// CHECK-NEXT:   int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+// CHECK-NEXT:   if (i < n) {
+// CHECK-NEXT:     shape sarek_s = shapes[i];
+// CHECK-NEXT:     switch (sarek_s.tag) {
+// CHECK-NEXT:       case Circle: {
+// CHECK-NEXT:         area[i] = (3.1415927f * (sarek_s.data.Circle_v * sarek_s.data.Circle_v));
+// CHECK-NEXT:         break;
+// CHECK-NEXT:       }
+// CHECK-NEXT:       case Rect: {
+// CHECK-NEXT:         area[i] = (sarek_s.data.Rect_v._0 * sarek_s.data.Rect_v._1);
+// CHECK-NEXT:         break;
+// CHECK-NEXT:       }
+// CHECK-NEXT:       default: {
+// CHECK-NEXT:         area[i] = 0.0f;
+// CHECK-NEXT:         break;
+// CHECK-NEXT:       }
+// CHECK-NEXT:     }
+// CHECK-NEXT:     perim[i] = ((sarek_s.tag == Circle) ? (6.2831855f * sarek_s.data.Circle_v) : ((sarek_s.tag == Rect) ? (2.0f * (sarek_s.data.Rect_v._0 + sarek_s.data.Rect_v._1)) : 0.0f));
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
