@@ -232,3 +232,37 @@ def test_block_is_part_of_the_key():
     s64 = dev.source(m, "vector_add", block=(64, 1, 1))
     s128 = dev.source(m, "vector_add", block=(128, 1, 1))
     assert "@workgroup_size(64, 1, 1)" in s64 and "@workgroup_size(128, 1, 1)" in s128
+
+
+def _misc_ref(g: int) -> int:
+    loc = [0] * 8
+    for j in range(g):
+        loc[j & 7] += j
+    s = 0
+    for j in range(8, 0, -1):
+        s = s * 8 + loc[j - 1]
+    return int(np.int64(s).astype(np.int32))
+
+
+def test_bools_local_arrays_loops(dev: VulkanDevice):
+    m = load(INPUTS / "shader_misc.mlir")
+    n = 40
+    b = np.arange(n) % 3 == 0
+    b0 = b.copy()
+    o = np.zeros(n, np.int32)
+    dev.launch(m, "misc", [b, True, o, n], grid=(1,), block=(64,))
+    np.testing.assert_array_equal(b, ~b0)
+    np.testing.assert_array_equal(o, [_misc_ref(i) for i in range(n)])
+
+
+def test_i64_glsl():
+    dev = next(d for d in devices() if d.lang == "glsl")
+    m = load(INPUTS / "shader_misc_i64.mlir")
+    n = 40
+    w = np.arange(n, dtype=np.int64) * (1 << 33)
+    b = np.arange(n) % 3 == 0
+    o = np.zeros(n, np.int32)
+    dev.launch(m, "misc", [w, b, False, np.int64(3), o, n], grid=(1,), block=(64,))
+    np.testing.assert_array_equal(w, np.arange(n, dtype=np.int64) * (1 << 33) * 3)
+    assert not b.any()
+    np.testing.assert_array_equal(o, [_misc_ref(i) for i in range(n)])
