@@ -1,0 +1,8 @@
+// RUN: sarek-opt %S/../Inputs/cf_refusals.mlir -p 'sarek-pipeline{target=hip}' -t hip --verify-diagnostics --split-input-file | filecheck %s
+// The hip refusals of the C-family lowering and of the feature gate, one per split of the input.
+
+// CHECK: r.py:2:5: error: HIP: shared array 's' must be declared in a kernel, not in a helper
+// CHECK: r.py:5:5: error: HIP: the size of array 'a' must be a constant
+// CHECK: r.py:9:9: error: HIP: recursive helper @f is not supported
+// CHECK: r.py:12:3: error: HIP: %native not supported: this sarek.native carries no hip source text, and a backend emits only text written for its own target
+// CHECK: r.py:15:10: error: HIP: 'atomic_max' on f32 is not supported

@@ -1,0 +1,11 @@
+// RUN: sarek-opt %S/../Inputs/cf_refusals.mlir -p 'sarek-pipeline{target=metal}' -t metal --verify-diagnostics --split-input-file | filecheck %s
+// The metal refusals of the C-family lowering and of the feature gate, one per split of the input.
+
+// CHECK: r.py:2:5: error: Metal: shared array 's' must be declared in a kernel, not in a helper
+// CHECK: r.py:5:5: error: Metal: the size of array 'a' must be a constant
+// CHECK: r.py:9:9: error: Metal: recursive helper @f is not supported
+// CHECK: r.py:12:3: error: Metal: %native not supported: this sarek.native carries no metal source text, and a backend emits only text written for its own target
+// CHECK: r.py:15:10: error: Metal: atomics on floats not yet supported (#57 slice 2 — Metal has no threadgroup float atomics)
+// CHECK: r.py:18:10: error: Metal: 'atomic_cas' on i32 is not supported
+// CHECK: r.py:20:1: error: Metal: float64 not yet supported (#57 slice 2 — Metal has no double; sarek never narrows it to float silently)
+// CHECK: r.py:24:1: error: Metal: float16 not yet supported (#57 slice 2)

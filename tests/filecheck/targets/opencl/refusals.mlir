@@ -1,0 +1,9 @@
+// RUN: sarek-opt %S/../Inputs/cf_refusals.mlir -p 'sarek-pipeline{target=opencl}' -t opencl --verify-diagnostics --split-input-file | filecheck %s
+// The opencl refusals of the C-family lowering and of the feature gate, one per split of the input.
+
+// CHECK: r.py:2:5: error: OpenCL: shared array 's' must be declared in a kernel, not in a helper
+// CHECK: r.py:5:5: error: OpenCL: the size of array 'a' must be a constant
+// CHECK: r.py:9:9: error: OpenCL: recursive helper @f is not supported
+// CHECK: r.py:12:3: error: OpenCL: %native not supported: this sarek.native carries no opencl source text, and a backend emits only text written for its own target
+// CHECK: r.py:15:10: error: OpenCL: atomics on floats not yet supported (#57 slice 2 — OpenCL C 1.2 has no floating-point atomics)
+// CHECK: r.py:24:1: error: OpenCL: float16 not yet supported (#57 slice 2 — measured: OpenCL devices fuse the f32 -> f16 narrowing, so stores are not correctly rounded)
