@@ -1611,13 +1611,26 @@ class ShaderLowering:
             off += 4
         for n, a in scalars:
             t = a.type
+            attr = ""
+            lay_json = None
             if isinstance(t, S.RecordType | S.VariantType):
+                lay = self.elem_layout(t, k)
+                all_leaves = lay.leaves + [x for c in (lay.ctors or []) for x in c]
+                al = max([4] + [x.size for x in all_leaves])
+                s = lay.dev_size
                 if not g:
-                    raise err(f"record/variant scalar parameter '{n}' is not supported on wgsl (uniform layout)",
-                              k, self.lang)
-                if isinstance(t, S.VariantType):
-                    raise err(f"variant scalar parameter '{n}' is not supported on glsl", k, self.lang)
-                s, al, leaves = self.host_layout(t, k)
+                    nested = (isinstance(t, S.RecordType) and any(
+                        not S.is_scalar_type(ft) for _, ft in self.records[t.decl_name].fields)) or (
+                        isinstance(t, S.VariantType) and any(
+                            not S.is_scalar_type(pt) for _, ps in self.variants[t.decl_name].ctors for pt in ps))
+                    if nested or any(x.size != 4 or x.kind == "b4" for x in all_leaves):
+                        raise err(f"parameter '{n}': a record/variant passed by value on wgsl must hold only i32/f32 "
+                                  "fields (uniform buffer layout)", k, self.lang)
+                    al = 16
+                    s = _round(lay.dev_size, 16)
+                    attr = f"@align(16) @size({s}) "
+                leaves = []
+                lay_json = lay.to_json()
             else:
                 self.ty(t, k)
                 s = al = scalar_size(t)
@@ -1625,7 +1638,8 @@ class ShaderLowering:
             off = _round(off, al)
             maxa = max(maxa, al)
             param_fields.append({"name": scalar_names[a], "type": str(t), "offset": off, "param": a.index,
-                                 "leaves": [[o, scalar_kind(x)] for o, x in leaves], "size": s})
+                                 "leaves": [[o, scalar_kind(x)] for o, x in leaves], "size": s, "attr": attr,
+                                 "layout": lay_json})
             off += s
         psize = _round(off, 16 if not g else maxa)
         if g and psize > 128:
@@ -1655,7 +1669,7 @@ class ShaderLowering:
                 f"(params.{scalar_names[a]} != 0i)" if a.type == IntegerType(1) else f"params.{scalar_names[a]}")
             pf = next(p for p in param_fields if p["param"] == a.index)
             abi_params.append({"name": n, "index": a.index, "kind": "scalar", "type": str(a.type), "offset": pf["offset"],
-                               "leaves": pf["leaves"], "size": pf["size"]})
+                               "leaves": pf["leaves"], "size": pf["size"], "layout": pf["layout"]})
         # body
         mainf = O["func"]("void main()" if g else "")
         self.lower_block(k.body.block, mainf.regions[0].block, Scope())
@@ -1707,7 +1721,7 @@ class ShaderLowering:
                 for p in param_fields:
                     t = "i32" if p["param"] is None else k.body.block.args[p["param"]].type
                     ts = "i32" if t == "i32" or t == IntegerType(1) else self.ty(cast(Attribute, t), k)
-                    fl.append(f"{p['name']} : {ts}")
+                    fl.append(f"{p.get('attr', '')}{p['name']} : {ts}")
                 body.add_op(O["struct"]("Params", fl))
                 body.add_op(O["global"](f"@group(0) @binding({len(vecs)}) var<uniform> params : Params;"))
         for o in self.shared_decls:

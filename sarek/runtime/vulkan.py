@@ -266,19 +266,21 @@ def _from_device(raw: bytes, host: np.ndarray[Any, Any], p: dict[str, Any]) -> N
 
 
 def _scalar_bytes(a: Any, p: dict[str, Any]) -> bytes:
-    leaves = p["leaves"]
-    if len(leaves) == 1 and leaves[0][0] == 0 and p.get("size", 0) == int(leaves[0][1][1:]):
-        k = leaves[0][1]
+    lay = p.get("layout")
+    if lay is None:
+        k = p["leaves"][0][1]
         v = np.asarray(a)
         if k == "b4":
             return np.int32(1 if bool(v) else 0).tobytes()
         return np.asarray(v, dtype=_KIND[k]).reshape(()).tobytes()
-    # a record passed by value: its aligned-layout bytes (GLSL push constants use the same offsets)
-    arr = np.asarray(a)
-    b = arr.tobytes()
-    if len(b) != p["size"]:
-        raise LaunchError(f"parameter '{p['name']}': {len(b)} bytes given, layout needs {p['size']}")
-    return b
+    # a record/variant passed by value: its aligned host bytes, repacked to the shader's struct layout
+    hb = np.frombuffer(np.ascontiguousarray(a).tobytes(), np.uint8)
+    if hb.size != lay["host_size"]:
+        raise LaunchError(f"parameter '{p['name']}': {hb.size} bytes given, the aligned layout needs {lay['host_size']}")
+    d = np.zeros(p["size"], np.uint8)
+    for ho, do, sz, _ in list(lay["leaves"]) + [x for c in lay.get("ctors", []) for x in c]:
+        d[do:do + sz] = hb[ho:ho + sz]
+    return d.tobytes()
 
 
 __all__ = ["VulkanDevice", "vulkan_devices", "vulkan_adapters"]

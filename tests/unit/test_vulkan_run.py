@@ -266,3 +266,24 @@ def test_i64_glsl():
     np.testing.assert_array_equal(w, np.arange(n, dtype=np.int64) * (1 << 33) * 3)
     assert not b.any()
     np.testing.assert_array_equal(o, [_misc_ref(i) for i in range(n)])
+
+
+def test_records_and_variants_by_value(dev: VulkanDevice):
+    m = load(INPUTS / "shader_params.mlir")
+    spec = kernel_spec(m, "by_value")
+    dt, sdt = spec.params[0].dtype, spec.params[2].dtype
+    n = 10
+    for tag, p0, p1, area in ((0, 2.0, 0.0, 4.0), (1, 2.0, 3.0, 6.0), (2, 0.0, 0.0, 0.0)):
+        v = np.zeros(n, dt)
+        v["x"] = np.arange(n)
+        v["y"] = 1
+        d = np.zeros(1, dt)
+        d["x"], d["y"] = 5, 2
+        sh = np.zeros(1, sdt)
+        raw = sh.view(np.uint8)
+        raw[0:4] = np.frombuffer(np.int32(tag).tobytes(), np.uint8)
+        raw[4:8] = np.frombuffer(np.float32(p0).tobytes(), np.uint8)
+        raw[8:12] = np.frombuffer(np.float32(p1).tobytes(), np.uint8)
+        dev.launch(m, "by_value", [v, d, sh, np.float32(3), n], grid=(1,), block=(64,))
+        np.testing.assert_allclose(v["x"], np.arange(n) + 5)
+        np.testing.assert_allclose(v["y"], np.full(n, 9 + area))

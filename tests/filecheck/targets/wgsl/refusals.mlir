@@ -26,7 +26,7 @@ sarek.kernel @k() {
 
 // -----
 
-sarek.record @pt {x : f32, y : f32}
+sarek.record @pt {x : f32, b : i1}
 sarek.kernel @k(%p : !sarek.record<@pt> "p") {
 }
-// CHECK: error: wgsl: record/variant scalar parameter 'p' is not supported on wgsl
+// CHECK: error: wgsl: parameter 'p': a record/variant passed by value on wgsl must hold only i32/f32 fields
