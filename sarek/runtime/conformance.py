@@ -145,7 +145,7 @@ def _keys(device: Any) -> list[str]:
 
 #: features a kind of device lacks, where the device does not say itself (`device.lacks()`)
 LACKS: dict[str, set[str]] = {
-    "vulkan": {"f64"},          # WGSL has no f64
+    "vulkan": {"f64", "i64"},   # WGSL has no f64 and no 64-bit integers
     "vulkan-glsl": {"i64"},     # no 64-bit atomics in the GLSL path
 }
 

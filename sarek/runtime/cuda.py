@@ -10,6 +10,7 @@ cubin from NVRTC) and keeps buffers, limits and launch.
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any
 
@@ -80,46 +81,107 @@ def cuda_include_dirs() -> list[str]:
     return [d for d in dict.fromkeys(dirs) if os.path.isfile(os.path.join(d, "cuda_fp16.h"))]
 
 
+@functools.lru_cache(maxsize=1)
 def nvrtc_version() -> str:
-    from cuda.bindings import nvrtc
+    """NVRTC's version; asked in a child process (see nvrtc_compile) unless SAREK_NVRTC_INPROCESS=1."""
+    code = "from cuda.bindings import nvrtc; r = nvrtc.nvrtcVersion(); print(f'{r[1]}.{r[2]}')"
+    if os.environ.get("SAREK_NVRTC_INPROCESS") == "1":
+        from cuda.bindings import nvrtc
 
-    r = nvrtc.nvrtcVersion()
-    return f"{r[1]}.{r[2]}"
+        r = nvrtc.nvrtcVersion()
+        return f"{r[1]}.{r[2]}"
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    return p.stdout.strip() if p.returncode == 0 else "unknown"
 
 
 def nvrtc_compile(source: str, arch: str, name: str = "kernel.cu", output: str = "cubin") -> bytes:
-    """CUDA C -> cubin (or PTX) with NVRTC; cached by source + arch + NVRTC version. Errors carry the log."""
-    from cuda.bindings import nvrtc
+    """CUDA C -> cubin (or PTX) with NVRTC; cached by source + arch + NVRTC version. Errors carry the log.
 
+    NVRTC runs in a child process unless SAREK_NVRTC_INPROCESS=1: once NVRTC has run in a process, NVIDIA's
+    OpenCL compiler in that process refuses every build ('Don't understand command line argument "sm_90"'),
+    so keeping NVRTC out lets cuda and NVIDIA OpenCL devices be used together. The result is cached, so the
+    child runs once per kernel.
+    """
     incs = cuda_include_dirs()
     opts = [f"--gpu-architecture={arch}", "-default-device", "--std=c++17"] + [f"-I{d}" for d in incs]
 
     def build() -> bytes:
-        err, prog = nvrtc.nvrtcCreateProgram(source.encode(), name.encode(), 0, [], [])
-        if int(err) != 0:
-            raise DeviceError(f"nvrtcCreateProgram failed: {err}", backend="cuda")
-        try:
-            res = nvrtc.nvrtcCompileProgram(prog, len(opts), [o.encode() for o in opts])[0]
-            _, n = nvrtc.nvrtcGetProgramLogSize(prog)
-            log = b" " * n
-            nvrtc.nvrtcGetProgramLog(prog, log)
-            if int(res) != 0:
-                text = log.rstrip(b"\x00").decode(errors="replace")
-                raise DeviceError(f"NVRTC ({arch}) could not compile the CUDA source:\n{text}", backend="cuda")
-            if output == "ptx":
-                _, n = nvrtc.nvrtcGetPTXSize(prog)
-                out = b" " * n
-                nvrtc.nvrtcGetPTX(prog, out)
-            else:
-                _, n = nvrtc.nvrtcGetCUBINSize(prog)
-                out = b" " * n
-                nvrtc.nvrtcGetCUBIN(prog, out)
-            return out
-        finally:
-            nvrtc.nvrtcDestroyProgram(prog)
+        if os.environ.get("SAREK_NVRTC_INPROCESS") == "1":
+            return _nvrtc_build(source, name, opts, output)
+        return _nvrtc_in_child(source, name, opts, output)
 
     key = cache.make_key("nvrtc", source, arch, output, nvrtc_version(), " ".join(opts))
     return cache.get_or_build(f"nvrtc-{output}", key, build)
+
+
+_CHILD = r"""
+import json, sys
+from cuda.bindings import nvrtc
+req = json.loads(sys.stdin.buffer.read())
+err, prog = nvrtc.nvrtcCreateProgram(req["source"].encode(), req["name"].encode(), 0, [], [])
+if int(err) != 0:
+    sys.stderr.write(f"nvrtcCreateProgram failed: {err}"); sys.exit(4)
+opts = [o.encode() for o in req["opts"]]
+res = nvrtc.nvrtcCompileProgram(prog, len(opts), opts)[0]
+_, n = nvrtc.nvrtcGetProgramLogSize(prog)
+log = b" " * n
+nvrtc.nvrtcGetProgramLog(prog, log)
+if int(res) != 0:
+    sys.stderr.buffer.write(log.rstrip(b"\x00")); sys.exit(3)
+if req["output"] == "ptx":
+    _, n = nvrtc.nvrtcGetPTXSize(prog); out = b" " * n; nvrtc.nvrtcGetPTX(prog, out)
+else:
+    _, n = nvrtc.nvrtcGetCUBINSize(prog); out = b" " * n; nvrtc.nvrtcGetCUBIN(prog, out)
+sys.stdout.buffer.write(out)
+"""
+
+
+def _nvrtc_in_child(source: str, name: str, opts: list[str], output: str) -> bytes:
+    import json
+    import subprocess
+    import sys
+
+    arch = next((o.split("=", 1)[1] for o in opts if o.startswith("--gpu-architecture=")), "?")
+    req = json.dumps({"source": source, "name": name, "opts": opts, "output": output})
+    p = subprocess.run([sys.executable, "-c", _CHILD], input=req.encode(), capture_output=True)
+    if p.returncode == 3:
+        raise DeviceError(f"NVRTC ({arch}) could not compile the CUDA source:\n"
+                          f"{p.stderr.decode(errors='replace')}", backend="cuda")
+    if p.returncode != 0:
+        raise DeviceError(f"NVRTC child process failed (exit {p.returncode}):\n"
+                          f"{p.stderr.decode(errors='replace')[-4000:]}", backend="cuda")
+    return p.stdout
+
+
+def _nvrtc_build(source: str, name: str, opts: list[str], output: str) -> bytes:
+    from cuda.bindings import nvrtc
+
+    arch = next((o.split("=", 1)[1] for o in opts if o.startswith("--gpu-architecture=")), "?")
+    err, prog = nvrtc.nvrtcCreateProgram(source.encode(), name.encode(), 0, [], [])
+    if int(err) != 0:
+        raise DeviceError(f"nvrtcCreateProgram failed: {err}", backend="cuda")
+    try:
+        res = nvrtc.nvrtcCompileProgram(prog, len(opts), [o.encode() for o in opts])[0]
+        _, n = nvrtc.nvrtcGetProgramLogSize(prog)
+        log = b" " * n
+        nvrtc.nvrtcGetProgramLog(prog, log)
+        if int(res) != 0:
+            text = log.rstrip(b"\x00").decode(errors="replace")
+            raise DeviceError(f"NVRTC ({arch}) could not compile the CUDA source:\n{text}", backend="cuda")
+        if output == "ptx":
+            _, n = nvrtc.nvrtcGetPTXSize(prog)
+            out = b" " * n
+            nvrtc.nvrtcGetPTX(prog, out)
+        else:
+            _, n = nvrtc.nvrtcGetCUBINSize(prog)
+            out = b" " * n
+            nvrtc.nvrtcGetCUBIN(prog, out)
+        return out
+    finally:
+        nvrtc.nvrtcDestroyProgram(prog)
 
 
 class CudaDevice(BufferDevice):
