@@ -36,6 +36,7 @@ _PROVIDERS: dict[str, tuple[str, str]] = {
 }
 _EXTRA: dict[str, Callable[[], Sequence[Device]]] = {}
 _DEVICES: list[Device] | None = None
+_BY_KIND: dict[str, list[Device]] = {}  # providers asked one by one (get_device before devices())
 #: why a provider offered no device (kind -> message), filled by devices()
 unavailable: dict[str, str] = {}
 
@@ -44,6 +45,7 @@ def register_provider(kind: str, provider: Callable[[], Sequence[Device]]) -> No
     """Add a device provider (called by `devices()`); names its devices `<kind>:<n>`."""
     global _DEVICES
     _EXTRA[kind] = provider
+    _BY_KIND.pop(kind, None)
     _DEVICES = None
 
 
@@ -65,26 +67,49 @@ def devices(refresh: bool = False) -> list[Device]:
         return list(_DEVICES)
     from sarek.runtime.interp_device import InterpDevice
 
-    unavailable.clear()
-    found: list[Device] = [InterpDevice("fast"), InterpDevice("reference")]
-    for kind, (mod, fn) in _PROVIDERS.items():
+    if refresh:
+        unavailable.clear()
+        _BY_KIND.clear()
+    found: list[Device] = _interp_devices()
+    for kind in [*_PROVIDERS, *_EXTRA]:
+        found += _provider_devices(kind)
+    _DEVICES = found
+    return list(found)
+
+
+_INTERP: list[Device] = []
+
+
+def _interp_devices() -> list[Device]:
+    if not _INTERP:
+        from sarek.runtime.interp_device import InterpDevice
+
+        _INTERP.extend([InterpDevice("fast"), InterpDevice("reference")])
+    return list(_INTERP)
+
+
+def _provider_devices(kind: str) -> list[Device]:
+    """The devices of one provider (asked once per process; `devices(refresh=True)` asks again)."""
+    if kind in _BY_KIND:
+        return _BY_KIND[kind]
+    got: list[Device] = []
+    if kind in _EXTRA:
+        got = _from_provider(kind, _EXTRA[kind])
+    elif kind in _PROVIDERS:
+        mod, fn = _PROVIDERS[kind]
         try:
             if importlib.util.find_spec(mod) is None:
                 unavailable[kind] = f"{mod} is not installed"
-                continue
-            m = importlib.import_module(mod)
+            else:
+                f = getattr(importlib.import_module(mod), fn, None)
+                if f is None:
+                    unavailable[kind] = f"{mod} has no {fn}()"
+                else:
+                    got = _from_provider(kind, f)
         except Exception as e:
             unavailable[kind] = f"{type(e).__name__}: {e}"
-            continue
-        f = getattr(m, fn, None)
-        if f is None:
-            unavailable[kind] = f"{mod} has no {fn}()"
-            continue
-        found += _from_provider(kind, f)
-    for kind, f in _EXTRA.items():
-        found += _from_provider(kind, f)
-    _DEVICES = found
-    return list(found)
+    _BY_KIND[kind] = got
+    return got
 
 
 def device_names() -> list[str]:
@@ -104,14 +129,23 @@ def get_device(name: str | Device | None = None) -> Device:
         want = "interp"
     elif want in ("interp-reference", "reference"):
         want = "interp-ref"
-    all_ = devices()
+    kind = want.split(":")[0]
+    if _DEVICES is None and kind.startswith("interp"):
+        all_ = _interp_devices()
+    elif _DEVICES is None and (kind in _PROVIDERS or kind in _EXTRA):
+        all_ = _interp_devices() + _provider_devices(kind)
+    elif _DEVICES is None and kind == "vulkan-glsl":
+        all_ = _interp_devices() + _provider_devices("vulkan")
+    else:
+        all_ = devices()
     for d in all_:
         if d.name == want:
             return d
     for d in all_:
         if d.kind == want or d.name.split(":")[0] == want:
             return d
-    why = f" ({unavailable[want.split(':')[0]]})" if want.split(":")[0] in unavailable else ""
+    all_ = devices()
+    why = f" ({unavailable[kind]})" if kind in unavailable else ""
     raise LaunchError(f"no device '{name}' on this machine{why}; available: {', '.join(d.name for d in all_)}")
 
 

@@ -185,7 +185,7 @@ def test_register_provider():
     try:
         assert rt.get_device("fake").name == "fake:0"
     finally:
-        rt._EXTRA.pop("fake")
+        rt._EXTRA.pop("fake"); rt._BY_KIND.pop("fake", None)
         rt.devices(refresh=True)
 
 
@@ -200,5 +200,5 @@ def test_broken_provider_is_reported():
         with pytest.raises(LaunchError, match="driver exploded"):
             rt.get_device("broken")
     finally:
-        rt._EXTRA.pop("broken")
+        rt._EXTRA.pop("broken"); rt._BY_KIND.pop("broken", None)
         rt.devices(refresh=True)
