@@ -443,12 +443,20 @@ def speed(n: int = 1 << 24, reps: int = 20, seed: int = 3) -> list[dict[str, Any
                 spec = kernel_spec(module, k)
                 grid, block = ((n + 255) // 256, 1, 1), (256, 1, 1)
                 timings = {}
-                for name, d in (("ptx", dev), ("cuda", cuda)):
+                for name, d in (("ptx", dev), ("ptx_fmad", dev), ("cuda", cuda)):
                     if d is None:
                         row["cuda"] = f"unavailable: {cuda_err}"[:300]
                         continue
                     try:
-                        fn = d._function(spec)[0]
+                        if name == "ptx_fmad":
+                            from sarek.lowering.ptx import entry_name
+                            from sarek.runtime.cuda import _driver, check
+                            from sarek.targets.ptx import emit_ptx
+
+                            mod = d.load(emit_ptx(module, fmad=True))
+                            fn = check(_driver().cuModuleGetFunction(mod, entry_name(k).encode()), "get function")
+                        else:
+                            fn = d._function(spec)[0]
                         bufs: list[Any] = []
                         bound: list[Any] = []
                         for p, a in zip(spec.params, args):
@@ -469,6 +477,8 @@ def speed(n: int = 1 << 24, reps: int = 20, seed: int = 3) -> list[dict[str, Any
                     row[f"{name}_ms"] = t
                 if "ptx" in timings and "cuda" in timings:
                     row["speed_ratio"] = timings["cuda"] / timings["ptx"]
+                if "ptx_fmad" in timings and "cuda" in timings:
+                    row["speed_ratio_fmad"] = timings["cuda"] / timings["ptx_fmad"]
             except Exception as ex:
                 row["error"] = f"{type(ex).__name__}: {str(ex)[:500]}"
             rows.append(row)
@@ -524,7 +534,9 @@ def print_tables(res: dict[str, Any]) -> None:
     print("\n== speed (median kernel ms; ratio = cuda/ptx, >= 0.9 is the goal)")
     for r in res.get("speed", []):
         if "speed_ratio" in r:
-            print(f"  {r['kernel']:32} ptx {r['ptx_ms']:.4f}  cuda {r['cuda_ms']:.4f}  ratio {r['speed_ratio']:.3f}")
+            print(f"  {r['kernel']:32} ptx {r['ptx_ms']:.4f}  cuda {r['cuda_ms']:.4f}  ratio {r['speed_ratio']:.3f}"
+                  f"   ptx{{fmad=true}} {r.get('ptx_fmad_ms', float('nan')):.4f} ratio "
+                  f"{r.get('speed_ratio_fmad', float('nan')):.3f}")
         else:
             print(f"  {r.get('kernel', '?'):32} ptx {r.get('ptx_ms', r.get('ptx', ''))}  "
                   f"cuda {r.get('cuda_ms', r.get('cuda', ''))} {r.get('error', '')[:300]}")

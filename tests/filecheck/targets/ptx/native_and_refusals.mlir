@@ -1,0 +1,66 @@
+// RUN: sarek-opt %s -t ptx --split-input-file --verify-diagnostics 2>&1 | filecheck %s
+
+// A native op's ptx text is emitted verbatim.
+builtin.module {
+  sarek.kernel @nat(%a : !sarek.vec<f32> "a") {
+    sarek.native {cuda = "__nanosleep(1);", ptx = "nanosleep.u32 1;"}
+  }
+}
+// CHECK: .visible .entry nat(
+// CHECK: nanosleep.u32 1;
+
+// -----
+
+builtin.module {
+  sarek.kernel @no_ptx_text(%a : !sarek.vec<f32> "a") {
+    sarek.native {cuda = "__nanosleep(1);"}
+  }
+}
+// CHECK: error: PTX: %native not supported: this sarek.native carries no ptx source text
+
+// -----
+
+builtin.module {
+  sarek.kernel @f64_sin(%a : !sarek.vec<f64> "a") {
+    %z = sarek.constant 0 : i32
+    %x = sarek.array_read %a[%z] : !sarek.vec<f64>
+    %y = sarek.intrinsic "sin"(%x) : (f64) -> f64
+    %p = sarek.elem_ref %a[%z] : !sarek.vec<f64>
+    sarek.store %p, %y : !sarek.ref<f64>
+  }
+}
+// CHECK: error: PTX: f64 'sin' not yet supported (PTX has no double-precision math library
+
+// -----
+
+builtin.module {
+  sarek.helper @f(%x : i32 "x") -> i32 {
+    %r = sarek.call @f(%x) : (i32) -> i32
+    sarek.return %r : i32
+  }
+  sarek.kernel @rec(%a : !sarek.vec<i32> "a") {
+    %z = sarek.constant 0 : i32
+    %r = sarek.call @f(%z) : (i32) -> i32
+  }
+}
+// CHECK: error: PTX: helper @f is recursive (f -> f); the PTX backend inlines helpers and cannot inline recursion
+
+// -----
+
+builtin.module {
+  sarek.kernel @dyn_shared(%a : !sarek.vec<f32> "a", %n : i32 "n") {
+    %s = sarek.alloc_array "s"[%n] : !sarek.array<f32, shared>
+  }
+}
+// CHECK: error: PTX: array 's' has a size that is not a compile-time constant
+
+// -----
+
+builtin.module {
+  sarek.kernel @fminatom(%a : !sarek.vec<f32> "a") {
+    %z = sarek.constant 0 : i32
+    %x = sarek.constant 1.0 : f32
+    %o = sarek.intrinsic "atomic_min"(%a, %z, %x) : (!sarek.vec<f32>, i32, f32) -> f32
+  }
+}
+// CHECK: error: PTX: 'atomic_min' on f32: PTX has no float atom.min/max
