@@ -358,6 +358,24 @@ class Types:
             return Var(vi, tag, [self.from_python(a, pt) for a, pt in zip(x[1:], vi.payloads[tag])])
         raise InterpError(f"cannot pass a {t} argument")
 
+    def check_vector(self, a: Any, t: Attribute, pname: str, op: Operation | None) -> None:
+        """A vector argument: a 1-D numpy array whose dtype fits the element type (i1: bool or integer;
+        records/variants: itemsize of the aligned layout)."""
+        if not isinstance(a, np.ndarray) or a.ndim != 1:
+            raise InterpError(f"argument '{pname}' must be a 1-D numpy array, got {type(a).__name__}", op)
+        k = kind(t)
+        if k in ("rec", "var"):
+            size = self.layout(t)[0]
+            if a.dtype.itemsize != size:
+                raise InterpError(f"argument '{pname}': elements of {t} take {size} bytes in the aligned layout, "
+                                  f"the array's take {a.dtype.itemsize}", op)
+        elif k == "i1":
+            if a.dtype.kind not in "biu":
+                raise InterpError(f"argument '{pname}' must be a bool (or integer) array, got {a.dtype}", op)
+        elif a.dtype != np.dtype(NP_SCALAR[k]):
+            raise InterpError(f"argument '{pname}' must be a {np.dtype(NP_SCALAR[k])} array for {t}, "
+                              f"got {a.dtype}", op)
+
     def vec_to_list(self, a: np.ndarray, t: Attribute) -> list[Any]:
         """Vector storage for the reference executor."""
         k = kind(t)

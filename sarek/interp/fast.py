@@ -1026,6 +1026,14 @@ def _scalar_arg(x: Any, t: Any) -> Any:
     return _DT[k](x)
 
 
+class _BoolView:
+    """An i1 vector passed as an integer array: computed on a bool copy, written back as 0/1."""
+
+    def __init__(self, orig: np.ndarray):
+        self.orig = orig
+        self.arr = orig != 0
+
+
 def _may_bail(module: ModuleOp) -> bool:
     """Whether a run can raise Unvectorizable half-way (then vectors are saved first)."""
     r = getattr(module, "_sarek_fast_may_bail", None)
@@ -1050,26 +1058,33 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
     ex = _Exec(module, grid, block, warp_size)
     types = ex.types
     aggs: list[tuple[np.ndarray, Any, Any, np.dtype]] = []
+    seen: dict[int, Any] = {}
+    bools: list[_BoolView] = []
     vals: list[Any] = []
     saved: list[tuple[np.ndarray, np.ndarray]] = []
     for (pname, a), x in zip(k.params, args):
         if isinstance(a.type, S.VecType):
-            if not isinstance(x, np.ndarray) or x.ndim != 1:
-                raise InterpError(f"argument '{pname}' must be a 1-D numpy array", k)
             et = a.type.element_type
+            types.check_vector(x, et, pname, k)
             if kind(et) in ("rec", "var"):
+                if id(x) in seen:
+                    vals.append(seen[id(x)])
+                    continue
                 local = types._local_dtype(et)
-                if x.dtype.itemsize != local.itemsize:
-                    raise InterpError(f"argument '{pname}': elements of {et} take {local.itemsize} bytes in the "
-                                      f"aligned layout, the array's take {x.dtype.itemsize}", k)
                 xv = np.ascontiguousarray(x).view(local)
                 tree = _to_tree(types, xv, et)
                 vals.append(Arr(tree, None, kind(et), et, len(x)))
+                seen[id(x)] = vals[-1]
                 aggs.append((x, tree, et, local))
             else:
                 if _may_bail(module):
                     saved.append((x, x.copy()))
-                vals.append(Arr(x, None, kind(et), et, len(x)))
+                data = x
+                if kind(et) == "i1" and x.dtype != np.bool_:
+                    bv = _BoolView(x)
+                    bools.append(bv)
+                    data = bv.arr
+                vals.append(Arr(data, None, kind(et), et, len(x)))
         elif kind(a.type) in ("rec", "var"):
             vals.append(_from_value(types, types.from_python(x, a.type), a.type))
         else:
@@ -1081,6 +1096,12 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
         for x, c in saved:
             x[...] = c
         raise
+    except (InterpError, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # noqa: BLE001 - never a Python traceback for the user
+        raise InterpError(f"internal interpreter error: {type(exc).__name__}: {exc}", k) from exc
+    for bv in bools:
+        bv.orig[...] = bv.arr
     for x, tree, et, local in aggs:
         buf = np.zeros(len(x), local)
         _from_tree(types, tree, et, buf, None)

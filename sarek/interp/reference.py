@@ -543,12 +543,16 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
     if len(args) != len(ptypes):
         raise InterpError(f"kernel @{kernel} takes {len(ptypes)} argument(s), {len(args)} given", k)
     vals: list[Any] = []
+    seen: dict[int, list[Any]] = {}
     back: list[tuple[list[Any], np.ndarray, Any]] = []
     for (pname, a), x in zip(k.params, args):
         if kind(a.type) == "vec":
-            if not isinstance(x, np.ndarray) or x.ndim != 1:
-                raise InterpError(f"argument '{pname}' must be a 1-D numpy array", k)
+            types.check_vector(x, a.type.element_type, pname, k)
+            if id(x) in seen:  # one array passed twice: one storage, as on a device
+                vals.append(seen[id(x)])
+                continue
             lst = types.vec_to_list(x, a.type.element_type)
+            seen[id(x)] = lst
             vals.append(lst)
             back.append((lst, x, a.type.element_type))
         else:
@@ -575,6 +579,10 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
             raise InterpError(f.message, prog.ops[f.opid]) from None
         except RecursionError:
             raise InterpError("helper recursion too deep", k) from None
+        except (InterpError, KeyboardInterrupt):
+            raise
+        except Exception as ex:  # noqa: BLE001 - never a Python traceback for the user
+            raise InterpError(f"internal interpreter error: {type(ex).__name__}: {ex}", k) from ex
     for lst, arr, et in back:
         types.list_to_vec(lst, arr, et)
 

@@ -392,3 +392,14 @@ def test_divergent_records_and_variants(ex):
         if t % 4 and tag == 2:
             assert list(raw[t, 4:12].copy().view(np.int32)) == [xv, 1]
             assert raw[t, 12:16].copy().view(np.float32)[0] == np.float32(xv) * np.float32(0.5)
+
+
+@pytest.mark.parametrize("ex", EXECUTORS)
+def test_vector_arguments_are_checked_and_may_alias(ex):
+    path = next(f for f in FILES if f.name == "vector_add.mlir")
+    m = parse_module(path.read_text())
+    with pytest.raises(InterpError, match="argument 'a' must be a float32 array"):
+        run(m, "vector_add", [np.zeros(4), np.zeros(4, np.float32), np.zeros(4, np.float32), 4], 1, 4, executor=ex)
+    a = np.arange(4, dtype=np.float32)
+    run(m, "vector_add", [a, a, a, 4], 1, 4, executor=ex)  # c = a + b with c, a and b one array
+    assert list(a) == [0, 2, 4, 6]
