@@ -870,10 +870,9 @@ class ShaderLowering:
         a, b = self.expr(op.lhs), self.expr(op.rhs)
         t = op.lhs.type
         if k == "rem":
-            if g:
-                self.need_poly("irem", t)
-                return f"sarek_irem({a}, {b})"
-            return f"({a} % {b})"
+            # GLSL % is undefined for negatives; WGSL % on i32 came out unsigned on NVIDIA (H200, naga -> SPIR-V)
+            self.need_poly("irem", t)
+            return f"sarek_irem({a}, {b})"
         if k in ("shl", "shr") and not g:
             return f"({a} {'<<' if k == 'shl' else '>>'} u32({b}))"
         sym = {"add": "+", "sub": "-", "mul": "*", "div": "/", "eq": "==", "ne": "!=", "lt": "<", "le": "<=",
@@ -944,6 +943,7 @@ class ShaderLowering:
             }
         else:
             bodies = {
+                "irem": (f"fn sarek_irem(a : {T}, b : {T}) -> {T}", ["return a - b * (a / b)"]),
                 "fmod": (f"fn sarek_fmod(x : {T}, y : {T}) -> {T}", ["return x - y * trunc(x / y)"]),
                 "hypot": (f"fn sarek_hypot(x : {T}, y : {T}) -> {T}", ["return sqrt(x * x + y * y)"]),
                 "cbrt": (f"fn sarek_cbrt(x : {T}) -> {T}", [f"return sign(x) * pow(abs(x), {one} / 3.0f)"]),
@@ -996,9 +996,9 @@ class ShaderLowering:
         if name in ("fmod", "hypot", "cbrt", "round", "copysign"):
             return f"{self.need_poly(name, t)}({', '.join(args)})"
         if name == "clz":
-            return f"(({a} < 0) ? 0 : (31 - findMSB({a})))" if g else f"countLeadingZeros({a})"
+            return f"(({a} < 0) ? 0 : (31 - findMSB({a})))" if g else f"i32(countLeadingZeros(u32({a})))"
         if name == "popcount":
-            return f"bitCount({a})" if g else f"countOneBits({a})"
+            return f"bitCount({a})" if g else f"i32(countOneBits(u32({a})))"
         raise err(f"math intrinsic '{name}' has no {self.lang.name} spelling", op, self.lang)
 
     def use_subgroups(self, op: Operation, shuffle: bool) -> None:
