@@ -48,9 +48,12 @@ def bench_one(dev, case, iters: int = 20) -> float | None:
     """Median seconds per launch with device-resident Vectors (launch + synchronize)."""
     import sarek.runtime as rt
 
+    from sarek.runtime.core import kernel_spec
+
     rng = np.random.default_rng(0)
-    args = [rt.Vector(a) if isinstance(a, np.ndarray) else a for a in case.make_args(rng)]
     m, name = case.module_and_name
+    params = kernel_spec(m, name).params
+    args = [rt.Vector(a) if p.kind == "vec" else a for p, a in zip(params, case.make_args(rng))]
     dev.launch(m, name, args, case.grid, case.block)  # compile + upload
     times = []
     for _ in range(iters):

@@ -494,3 +494,29 @@ def format_table(results: Sequence[Result], devices: Sequence[str]) -> str:
                 cells.append(f"{'pass' if r.ok else 'FAIL'} {err}".ljust(c))
         lines.append("  ".join([n.ljust(w0)] + cells))
     return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m sarek.runtime.conformance [DEVICE ...]`: the corpus on the devices here, as a table."""
+    import warnings
+
+    import sarek.runtime as rt
+
+    warnings.filterwarnings("ignore", message=".*falls back to the reference executor.*")
+    names = list(sys.argv[1:] if argv is None else argv)
+    devs = [rt.get_device(n) for n in names] if names else rt.devices()
+    cases, errors = corpus()
+    for e in errors:
+        print("corpus load error:", e)
+    results = [run_case(c, d) for c in cases for d in devs]
+    for r in results:
+        if not r.ok:
+            print(f"FAIL {r.case} on {r.device}: {r.message[:500]}")
+    bad = sum(not r.ok for r in results)
+    print(f"{len(results) - bad} passed, {bad} failed ({len(cases)} cases x {len(devs)} devices)")
+    print(format_table(results, [d.name for d in devs]))
+    return 1 if bad or errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
