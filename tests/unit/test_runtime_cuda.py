@@ -36,3 +36,31 @@ def test_cuda_listed_only_with_a_driver():
         assert rt.get_device("cuda").kind == "cuda"
     else:
         assert "cuda" in rt.unavailable
+
+
+def _cuda():
+    d = [x for x in rt.devices() if x.kind == "cuda"]
+    if not d:
+        pytest.skip(f"no CUDA device here ({rt.unavailable.get('cuda')}); scripts/gpu_check.py runs these on the GPU")
+    return d[0]
+
+
+def test_cuda_launch_numpy_and_vector():
+    import numpy as np
+    from pathlib import Path
+
+    from sarek.tools.ir import parse_module
+
+    d = _cuda()
+    m = parse_module((Path(__file__).parents[2] / "examples" / "vector_add.mlir").read_text())
+    a = np.arange(1000, dtype=np.float32)
+    c = np.zeros(1000, np.float32)
+    rt.launch((m, "vector_add"), [a, a, c, 1000], grid=4, block=256, device=d)
+    np.testing.assert_array_equal(c, 2 * a)
+    va, vc = rt.Vector(a), rt.Vector(1000, np.float32)
+    rt.launch((m, "vector_add"), [va, va, vc, 1000], grid=4, block=256, device=d)
+    rt.launch((m, "vector_add"), [vc, vc, va, 1000], grid=4, block=256, device=d)
+    assert (va.transfers, vc.transfers) == (1, 0)
+    np.testing.assert_array_equal(va.to_numpy(), 4 * a)
+    with pytest.raises(rt.LaunchError, match="per block"):
+        rt.launch((m, "vector_add"), [a, a, c, 1000], grid=1, block=2048, device=d)
