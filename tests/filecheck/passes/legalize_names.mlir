@@ -130,3 +130,20 @@ builtin.module {
 // CHECK-NEXT:   %{{.*}} = sarek.let "x_1" %x : i32
 // CHECK:      sarek.kernel @k(%n: i32 "int") {
 // CHECK-NEXT:   %a = sarek.let "int" %n : i32
+
+// -----
+// A shader helper's vector parameter is a buffer of its name: never renamed, and locals avoid it; on C
+// targets it is an ordinary, renamable parameter.
+builtin.module {
+  sarek.helper @get(%length : !sarek.vec<f32> "length", %i : i32 "i") -> f32 {
+    %x = sarek.array_read %length[%i] : !sarek.vec<f32>
+    %l = sarek.let "length" %x : f32
+    sarek.return %l : f32
+  }
+}
+// C:      sarek.helper @get(%length: !sarek.vec<f32> "length", %i: i32 "i") -> f32 {
+// C:        sarek.let "length_1" %x
+// CL:     sarek.helper @get(%length: !sarek.vec<f32> "length_1", %i: i32 "i") -> f32 {
+// CL:       sarek.let "length_2" %x
+// SH:     sarek.helper @get(%length: !sarek.vec<f32> "length", %i: i32 "i") -> f32 {
+// SH:       sarek.let "length_1" %x

@@ -91,3 +91,21 @@ builtin.module {
 // CHECK-NEXT:   %g = sarek.intrinsic "global_thread_id"() : () -> i32
 // CHECK-NEXT:   %t = sarek.let "tid" %g : i32
 // CHECK-NEXT: }
+
+// -----
+// Expression-match binders too.
+builtin.module {
+  sarek.variant @opt {Some(i32), None}
+  sarek.kernel @k(%o : !sarek.variant<@opt> "o", %n : i32 "n") {
+    %r = sarek.match_expr %o : !sarek.variant<@opt> -> i32 {
+      case "Some"(%v : i32 "n") {
+        sarek.yield %v : i32
+      }
+      default {
+        sarek.yield %n : i32
+      }
+    }
+  }
+}
+// GLSL: case "Some"(%{{.*}}: i32 "sarek_pc_shadow_n_1") {
+// WGSL: case "Some"(%{{.*}}: i32 "sarek_scalar_shadow_n_1") {

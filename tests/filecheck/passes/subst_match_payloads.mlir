@@ -1,6 +1,8 @@
 // RUN: sarek-opt %s -p 'sarek-subst-match-payloads{layout=c}' --verify-diagnostics --split-input-file | filecheck %s --check-prefixes=CHECK,C
 // RUN: sarek-opt %s -p 'sarek-subst-match-payloads{layout=glsl}' --verify-diagnostics --split-input-file | filecheck %s --check-prefixes=CHECK,GLSL
 // RUN: sarek-opt %s -p 'sarek-subst-match-payloads{layout=wgsl}' --verify-diagnostics --split-input-file | filecheck %s --check-prefixes=CHECK,WGSL
+// The rewrite clears every binder list, so a second run changes nothing.
+// RUN: sarek-opt %s -p 'sarek-subst-match-payloads{layout=wgsl},sarek-subst-match-payloads{layout=wgsl}' --verify-diagnostics --split-input-file | filecheck %s --check-prefixes=CHECK,WGSL
 
 // Statement and expression matches lose their binders; each used binder becomes a payload read at the
 // start of its case, with the target's field path.
