@@ -1260,12 +1260,19 @@ class ShaderLowering:
     def if_expr(self, op: S.IfExprOp, out: Block, scope: Scope) -> None:
         g = self.lang.glsl
         t = op.result.type
-        # try a pure conditional expression
+        # try a pure conditional expression (only when both sides are expression ops: nothing to hoist)
         tb, eb = Block(), Block()
         saved_exprs = dict(self.exprs)
         s1, s2 = Scope(scope), Scope(scope)
-        self.lower_block(op.then_region.block, tb, s1)
-        self.lower_block(op.else_region.block, eb, s2)
+
+        def simple(r: Region) -> bool:
+            return all(isinstance(o, PURE_INLINE + READ_OPS + (S.YieldOp,)) or _is_pure_intrinsic(o) for o in r.block.ops)
+
+        if simple(op.then_region) and simple(op.else_region):
+            self.lower_block(op.then_region.block, tb, s1)
+            self.lower_block(op.else_region.block, eb, s2)
+        else:
+            tb.add_op(self.O["stmt"]("/* not an expression */"))
         ty_ = cast(S.YieldOp, op.then_region.block.last_op)
         ey = cast(S.YieldOp, op.else_region.block.last_op)
         has_reads = any(isinstance(o, READ_OPS) for r in (op.then_region, op.else_region) for o in r.walk())
@@ -1317,7 +1324,7 @@ class ShaderLowering:
     def for_(self, op: S.ForOp, out: Block, scope: Scope) -> None:
         g = self.lang.glsl
         lo, hi = self.expr(op.lo), self.expr(op.hi)
-        if "(" in hi and self.const_int(op.hi) is None:
+        if op.hi not in self.vals and self.const_int(op.hi) is None:  # evaluated once (Python range)
             h = self.temp(scope, "sarek_hi")
             self.declare(out, scope, h, op.hi.type, hi, op, mutable=False)
             hi = h

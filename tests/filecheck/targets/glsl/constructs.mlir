@@ -158,3 +158,30 @@ sarek.kernel @k(%v : !sarek.vec<f32> "v") {
 // CHECK-NEXT:   return subgroupShuffle(v, src);
 // CHECK:      float sarek_t = sarek_warp_shuffle_xor_float(v[int(gl_LocalInvocationID.x)], 1);
 // CHECK-NEXT: v[int(gl_SubgroupInvocationID)] = sarek_t;
+
+// -----
+
+// A for loop's upper bound is evaluated once (Python range), even when the body changes what it read.
+sarek.kernel @k(%o : !sarek.vec<i32> "o") {
+  %z = sarek.constant 0 : i32
+  %c4 = sarek.constant 4 : i32
+  %s = sarek.let_mut "s" %c4 : i32
+  %cnt = sarek.let_mut "cnt" %z : i32
+  %hi = sarek.load %s : !sarek.ref<i32>
+  sarek.for "i" %i = %z to %hi step 1 : i32 {
+    %sv = sarek.load %s : !sarek.ref<i32>
+    %one = sarek.constant 1 : i32
+    %s2 = sarek.binop add %sv, %one : i32
+    sarek.store %s, %s2 : !sarek.ref<i32>
+    %cv = sarek.load %cnt : !sarek.ref<i32>
+    %c2 = sarek.binop add %cv, %one : i32
+    sarek.store %cnt, %c2 : !sarek.ref<i32>
+  }
+  %g = sarek.intrinsic "global_thread_id"() : () -> i32
+  %p = sarek.elem_ref %o[%g] : !sarek.vec<i32>
+  %fin = sarek.load %cnt : !sarek.ref<i32>
+  sarek.store %p, %fin : !sarek.ref<i32>
+}
+// CHECK:      int [[HI:sarek_hi[0-9]*]] = s;
+// CHECK-NEXT: for (int i = 0; i < [[HI]]; i += 1) {
+// CHECK-NEXT:   s = (s + 1);
