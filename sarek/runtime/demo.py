@@ -47,12 +47,13 @@ def compile_all(out_dir: Path) -> tuple[int, int]:
     from sarek.targets import TARGETS, emit_source
 
     ok = refused = 0
-    seen: set[tuple[int, str]] = set()
+    seen: set[int] = set()
     for fname, module, kname in _kernels():
-        if (id(module), fname) in seen:
+        if id(module) in seen:  # one module may hold several kernels: compile it once
             continue
-        seen.add((id(module), fname))
-        stem = Path(fname).stem
+        seen.add(id(module))
+        stem = fname.replace(".", "_")  # vector_add.py and vector_add.mlir apart
+        label = f"{fname}:{kname}"
         row: list[str] = []
         for target in TARGETS:
             try:
@@ -65,17 +66,17 @@ def compile_all(out_dir: Path) -> tuple[int, int]:
             ok += 1
             d = out_dir / stem
             d.mkdir(parents=True, exist_ok=True)
-            (d / f"{stem}.{EXT.get(target, target)}").write_text(text)
+            (d / f"{kname}.{EXT.get(target, target)}").write_text(text)
             row.append(target)
         good = [r for r in row if "refused" not in r]
         bad = [r for r in row if "refused" in r]
         reasons = {r.split(": ", 1)[1] for r in bad}
         if bad and not good and len(reasons) == 1:
-            print(f"  {fname:24s} every target {reasons.pop()}")
+            print(f"  {label:36s} every target {reasons.pop()}")
             continue
-        print(f"  {fname:24s} " + ", ".join(good))
+        print(f"  {label:36s} " + ", ".join(good))
         for r in bad:
-            print(f"  {'':24s} {r}")
+            print(f"  {'':36s} {r}")
     return ok, refused
 
 

@@ -14,5 +14,5 @@ def test_demo(tmp_path, monkeypatch, capsys):
         assert what in out
     assert out.count(" pass ") >= 3
     assert f"generated sources: {tmp_path}" in out
-    assert (tmp_path / "vector_add" / "vector_add.cu").is_file()
-    assert (tmp_path / "vector_add" / "vector_add.cl").is_file()
+    assert (tmp_path / "vector_add_mlir" / "vector_add.cu").is_file()
+    assert (tmp_path / "vector_add_py" / "vector_add.cl").is_file()
