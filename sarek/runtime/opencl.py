@@ -1,7 +1,8 @@
 """OpenCL devices through pyopencl: pocl on the CPU, NVIDIA OpenCL on the GPU machine, any other ICD.
 
 Each (platform, device) pair is `opencl:<n>`; GPUs come first, then the rest in platform order. A platform
-listed twice (the Debian pocl and the pip wheel's pocl) is kept once. `SAREK_OPENCL_PLATFORM=substring`
+listed twice (the Debian pocl and the pip wheel's pocl, whatever their versions) is kept once: the first the
+ICD loader reports. `SAREK_OPENCL_PLATFORM=substring`
 keeps only the platforms whose name contains it.
 
 Kernels: the OpenCL C from `sarek.targets.emit_source(module, "opencl")` (cached), built per device (the
@@ -28,10 +29,10 @@ def _platform_pairs() -> list[tuple[Any, Any]]:
     except cl.Error:  # no ICD at all
         return []
     want = os.environ.get("SAREK_OPENCL_PLATFORM", "").lower()
-    seen: set[tuple[str, str]] = set()
+    seen: set[str] = set()
     pairs: list[tuple[Any, Any]] = []
     for plat in platforms:
-        key = (plat.name, plat.version)
+        key = plat.name.strip()  # Debian's pocl and the pyopencl wheel's pocl: the first one only
         if key in seen or (want and want not in plat.name.lower()):
             continue
         seen.add(key)
