@@ -411,7 +411,8 @@ class CLowering:
             lines += self.lang.f16_preamble
         if self.uses_warp:
             lines += self.lang.warp_preamble
-        lines += self.polyfills
+        if self.polyfills:
+            lines += ["", *self.polyfills]
         if lines:
             tops.append(c.VerbatimOp("\n".join(lines) + "\n"))
         if self.lang.extern_c:
@@ -922,13 +923,19 @@ class CLowering:
 
     def math(self, name: str, ct: str, args: list[SSAValue], op: Operation) -> SSAValue:
         spelled = self.lang.math(name, ct)
-        if spelled is None:
+        if spelled is None or (self.polyfill(spelled) and ct != "float"):
             raise self.err(f"'{name}' on {ct} is not supported", op)
-        if name in self.lang.math_preamble and self.lang.math_preamble[name] not in self.polyfills:
-            if ct != "float":
-                raise self.err(f"'{name}' on {ct} is not supported", op)
-            self.polyfills.append(self.lang.math_preamble[name])
         return self.spell(spelled, args, ct)
+
+    def polyfill(self, spelled: str) -> bool:
+        """Add the definitions of the language's polyfilled functions `spelled` calls; True if any."""
+        used = False
+        for fn, text in self.lang.polyfills.items():
+            if fn + "(" in spelled or spelled == fn:
+                used = True
+                if text not in self.polyfills:
+                    self.polyfills.append(text)
+        return used
 
     def atomic(self, op: s.IntrinsicOp, name: str, args: list[SSAValue], rt: str) -> SSAValue:
         arr_t = cast(s.VecType | s.ArrayType, op.args[0].type)
@@ -936,6 +943,7 @@ class CLowering:
         tmpl = self.lang.atomic(name, rt, space)
         if tmpl is None:
             raise self.err(f"'{name}' on {arr_t.element_type} is not supported", op)
+        self.polyfill(tmpl)
         if rt == "long" and self.lang.target == "opencl":
             self.uses_i64_atomics = True
         place = self.emit(c.IndexOp(args[0], args[1], rt)).results[0]

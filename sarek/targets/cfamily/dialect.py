@@ -96,30 +96,27 @@ class FieldOp(IRDLOperation):
         super().__init__(properties={"ctype": StringAttr(ctype), "field_name": StringAttr(name)})
 
 
+class _MemberGroup(IRDLOperation):
+    member_name = prop_def(StringAttr)
+    body = region_def("single_block")
+    traits = traits_def(NoTerminator())
+
+    def __init__(self, name: str):
+        super().__init__(properties={"member_name": StringAttr(name)}, regions=[_region()])
+
+
 @irdl_op_definition
-class UnionOp(IRDLOperation):
+class UnionOp(_MemberGroup):
     """`union { <members> } name;`"""
 
     name = "sarek_c.union"
-    member_name = prop_def(StringAttr)
-    body = region_def("single_block")
-    traits = traits_def(NoTerminator())
-
-    def __init__(self, name: str):
-        super().__init__(properties={"member_name": StringAttr(name)}, regions=[_region()])
 
 
 @irdl_op_definition
-class NestedStructOp(IRDLOperation):
+class NestedStructOp(_MemberGroup):
     """`struct { <members> } name;` inside a struct or union."""
 
     name = "sarek_c.nested_struct"
-    member_name = prop_def(StringAttr)
-    body = region_def("single_block")
-    traits = traits_def(NoTerminator())
-
-    def __init__(self, name: str):
-        super().__init__(properties={"member_name": StringAttr(name)}, regions=[_region()])
 
 
 @irdl_op_definition

@@ -46,7 +46,7 @@ class Language:
     warp_preamble: tuple[str, ...]   # top-level lines when a warp operation is used
     math: Callable[[str, str], str | None]       # (name, C type of the operands) -> template
     atomic: Callable[[str, str, str], str | None]  # (name, C element type, memspace) -> template
-    math_preamble: dict[str, str] = field(default_factory=dict[str, str])  # helper text per polyfilled name
+    polyfills: dict[str, str] = field(default_factory=dict[str, str])  # function name -> its definition
     f16_preamble: tuple[str, ...] = ()
 
 
@@ -152,8 +152,11 @@ HIP = Language(
 # ------------------------------------------------------------------------------------------------ OpenCL C
 
 
-def _opencl_math(name: str, t: str) -> str | None:
+def _c_math(name: str, t: str, polyfilled: dict[str, str] | None = None) -> str | None:
+    """OpenCL C and MSL: overloaded generic names; integer abs/clz/popcount results cast back."""
     is_f = t in ("float", "double")
+    if polyfilled and name in polyfilled:
+        return f"sarek_{name}"
     if name in FLOAT_MATH:
         return name
     if name == "abs":
@@ -209,13 +212,13 @@ OPENCL = Language(
         "#define SAREK_SUB_GROUP_BARRIER() ((void)0)",
         "#endif",
     ),
-    math=_opencl_math, atomic=_opencl_atomic,
+    math=_c_math, atomic=_opencl_atomic,
 )
 
 # ------------------------------------------------------------------------------------------------ Metal
 
 
-_METAL_POLYFILL = {
+_METAL_MATH_POLYFILL = {
     "cbrt": "static inline float sarek_cbrt(float x) { return copysign(pow(fabs(x), 1.0f / 3.0f), x); }",
     "expm1": "static inline float sarek_expm1(float x) { return fabs(x) < 1e-5f ? x + 0.5f * x * x : exp(x) - 1.0f; }",
     "log1p": "static inline float sarek_log1p(float x) { return fabs(x) < 1e-4f ? x - 0.5f * x * x : log(1.0f + x); }",
@@ -223,27 +226,33 @@ _METAL_POLYFILL = {
 }
 
 
+def _metal_cas(q: str) -> str:
+    """MSL's compare-exchange returns a bool; sarek's atomic_cas returns the old value (a weak exchange may
+    fail spuriously, so it retries while the value it saw still equals `cmp`)."""
+    return (f"static inline int sarek_atomic_cas_{q}(volatile {q} atomic_int* p, int cmp, int x) {{\n"
+            "  int seen = cmp;\n"
+            "  while (!atomic_compare_exchange_weak_explicit(p, &seen, x, memory_order_relaxed, memory_order_relaxed)"
+            " && seen == cmp) {}\n"
+            "  return seen;\n"
+            "}")
+
+
+_METAL_POLYFILL = {f"sarek_{k}": v for k, v in _METAL_MATH_POLYFILL.items()} | {
+    f"sarek_atomic_cas_{q}": _metal_cas(q) for q in ("device", "threadgroup")}
+
+
 def _metal_math(name: str, t: str) -> str | None:
-    is_f = t in ("float", "double")
-    if name in _METAL_POLYFILL:
-        return f"sarek_{name}"
-    if name in FLOAT_MATH:
-        return name
-    if name == "abs":
-        return "fabs" if is_f else "abs"
-    if name in ("min", "max"):
-        return f"f{name}" if is_f else name
-    if name in ("clz", "popcount"):
-        return f"(int){name}({{0}})"
-    return None
+    return _c_math(name, t, _METAL_MATH_POLYFILL)
 
 
 def _metal_atomic(name: str, t: str, space: str) -> str | None:
     op = name.removeprefix("atomic_")
-    if t != "int" or op == "cas":
+    if t != "int":
         return None
     q = "device" if space == "global" else "threadgroup"
     ptr = f"(volatile {q} atomic_int*)&{{0}}"
+    if op == "cas":
+        return f"sarek_atomic_cas_{q}({ptr}, {{1}}, {{2}})"
     if op in ("inc", "dec"):
         return f"atomic_fetch_{'add' if op == 'inc' else 'sub'}_explicit({ptr}, 1, memory_order_relaxed)"
     if op == "exch":
@@ -276,7 +285,7 @@ METAL = Language(
     mem_fence="atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device)",
     lane_id="(int)__metal_lane", warp_size="(int)__metal_width", shuffle="simd_shuffle({0}, (ushort){1})",
     warp_preamble=(),
-    math=_metal_math, atomic=_metal_atomic, math_preamble=_METAL_POLYFILL,
+    math=_metal_math, atomic=_metal_atomic, polyfills=_METAL_POLYFILL,
 )
 
 LANGUAGES: dict[str, Language] = {lang.target: lang for lang in (CUDA, HIP, OPENCL, METAL)}

@@ -50,9 +50,10 @@ builtin.module {
 
 // -----
 builtin.module {
-  sarek.kernel @k(%v : !sarek.vec<i32> "v") {
+  sarek.kernel @k(%v : !sarek.vec<i64> "v") {
     %z = sarek.constant 0 : i32
-    %o = sarek.intrinsic "atomic_cas"(%v, %z, %z, %z) : (!sarek.vec<i32>, i32, i32, i32) -> i32 loc("r.py":18:10)
+    %one = sarek.constant 1 : i64
+    %o = sarek.intrinsic "atomic_add"(%v, %z, %one) : (!sarek.vec<i64>, i32, i64) -> i64 loc("r.py":18:10)
   }
 }
 
