@@ -151,8 +151,7 @@ def op_types(op: Operation) -> Iterator[Attribute]:
 
 
 def _op_uses(op: Operation) -> Iterator[Feature]:
-    for t in op_types(op):
-        yield from type_features(t)
+    """The features `op` itself needs: its kind first (a ui8 fragment is refused as a coopmat), then its types."""
     if isinstance(op, CoopmatDeclOp | CoopmatLoadOp | CoopmatStoreOp | CoopmatMulAddOp):
         yield Feature.COOPMAT
     elif isinstance(op, WarpBarrierOp):
@@ -166,6 +165,8 @@ def _op_uses(op: Operation) -> Iterator[Feature]:
             base = op.args[0].type
             if isinstance(base, VecType | ArrayType) and isinstance(base.element_type, Float32Type | Float64Type):
                 yield Feature.FLOAT_ATOMICS
+    for t in op_types(op):
+        yield from type_features(t)
 
 
 def kernel_ops(module: ModuleOp, kernel: str | None = None) -> Iterator[Operation]:

@@ -58,8 +58,9 @@ def rename_locals(f: KernelOp | HelperOp, target: str, names: set[str]) -> int:
 
 @dataclass(frozen=True)
 class RenameShadowingLocalsPass(ModulePass):
-    """Rename locals that collide with a shader's by-name parameters to `sarek_pc_shadow_<name>_<n>` (GLSL)
-    or `sarek_scalar_shadow_<name>_<n>` (WGSL).
+    """Rename locals that a shader's by-name parameters would capture (`sarek_pc_shadow_*`, `sarek_scalar_shadow_*`).
+
+    GLSL names them `sarek_pc_shadow_<name>_<n>`, WGSL `sarek_scalar_shadow_<name>_<n>`.
 
     Options: `target` = glsl (push-constant `#define`s of scalar parameters and `<vector>_len` macros) or
     wgsl (scalar parameters, read as `params.<name>`). Lets, let_muts, for indices, match binders and arrays

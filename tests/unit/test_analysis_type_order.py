@@ -117,3 +117,11 @@ def test_referenced_type_names_terminates_on_cycles():
     assert referenced_type_names(m, VecType(RecordType("a"))) == ["M_b", "a", "c", "ghost"]
     assert referenced_type_names(m, VariantType("M.b")) == ["M_b", "a", "c", "ghost"]
     assert referenced_type_names(m, RecordType("ghost")) == ["ghost"]
+
+
+def test_mangle_name_replaces_every_dot_and_nothing_else():
+    from sarek.analysis.names import mangle_name
+
+    assert mangle_name("Module.point") == "Module_point"
+    assert mangle_name("A.b.c_d") == "A_b_c_d" and mangle_name("plain") == "plain"
+    assert mangle_name("A.b_c") == mangle_name("A_b.c")  # not injective, as in Sarek
