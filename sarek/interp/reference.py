@@ -46,7 +46,8 @@ class Program:
         self.gen: dict[str, bool] = {}
         self.source = ""
         self.factory: Any = None
-        self.error: InterpError | None = None
+        self.errors: dict[str, InterpError] = {}
+        self.calls: dict[str, set[str]] = {}
         self.kernels: dict[str, S.KernelOp] = {}
 
 
@@ -86,7 +87,15 @@ class _Compiler:
         self._compute_gen()
         self.lines = ["def _factory(_bdx, _bdy, _bdz, _gdx, _gdy, _gdz, _ws):"]
         for name, f in self.funcs.items():
-            self.function(name, f)
+            mark = len(self.lines)
+            try:
+                self.function(name, f)
+            except InterpError as err:  # refused: only launches that reach this function fail
+                del self.lines[mark:]
+                self.p.errors[name] = err
+                params = "".join(f", a{i}" for i in range(len(f.body.block.args)))  # pyright: ignore
+                self.emit(1, f"def {self.fname(name)}(_t, _sh{params}):")
+                self.emit(2, "raise AssertionError('refused function called')")
         self.lines.append("    return {" + ", ".join(f"{n!r}: {self.fname(n)}" for n in self.funcs) + "}")
         src = "\n".join(self.lines) + "\n"
         self.p.source = src
@@ -111,6 +120,7 @@ class _Compiler:
                 if not gen[n] and any(gen.get(c, False) for c in calls[n]):
                     gen[n] = changed = True
         self.p.gen = gen
+        self.p.calls = calls
 
     def fname(self, name: str) -> str:
         return "f_" + "".join(c if c.isalnum() else "_" for c in name) + f"_{list(self.funcs).index(name)}"
@@ -538,6 +548,15 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
     k = prog.kernels.get(kernel)
     if k is None:
         raise InterpError(f"no kernel @{kernel} in the module")
+    reach, todo = set(), [kernel]
+    while todo:
+        n = todo.pop()
+        if n not in reach:
+            reach.add(n)
+            todo += prog.calls.get(n, ())
+    for n in prog.kernels.keys() | prog.errors.keys():
+        if n in reach and n in prog.errors:
+            raise prog.errors[n]
     types = prog.types
     ptypes = [a.type for a in k.body.block.args]
     if len(args) != len(ptypes):

@@ -403,3 +403,19 @@ def test_vector_arguments_are_checked_and_may_alias(ex):
     a = np.arange(4, dtype=np.float32)
     run(m, "vector_add", [a, a, a, 4], 1, 4, executor=ex)  # c = a + b with c, a and b one array
     assert list(a) == [0, 2, 4, 6]
+
+
+def test_a_refused_kernel_does_not_block_its_neighbours():
+    src = NATIVE.replace("TEXT", "").replace("builtin.module {", """builtin.module {
+  sarek.kernel @fine(%a : !sarek.vec<f32> "a") {
+    %c0 = sarek.constant 0 : i32
+    %one = sarek.constant 1.0 : f32
+    %p = sarek.elem_ref %a[%c0] : !sarek.vec<f32>
+    sarek.store %p, %one : !sarek.ref<f32>
+  }""")
+    m = parse_module(src)
+    a = np.zeros(2, np.float32)
+    run(m, "fine", [a], 1, 1, executor="reference")
+    assert a[0] == 1
+    with pytest.raises(InterpError, match="sarek.native has no 'python' text"):
+        run(m, "k", [a], 1, 1, executor="reference")
