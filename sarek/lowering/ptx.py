@@ -79,12 +79,15 @@ class Var:
 
 @dataclass
 class Buf:
-    """A vector or a shared/local array: base address (.u64 in its state space) and length (.s32)."""
+    """A vector or a shared/local array: base address (.u64 in its state space) and length (.s32).
+    `readonly`: a kernel vector the kernel never writes (loads use the non-coherent cache, `ld.global.nc`,
+    as NVCC does for `const __restrict__` pointers)."""
 
     elt: Attribute
     space: str
     base: RegAttr
     length: RegAttr | int | None
+    readonly: bool = False
 
 
 @dataclass
@@ -237,6 +240,15 @@ class FnState:
     em: Emitter
     env: dict[SSAValue, Any] = field(default_factory=dict)
     frames: list[Frame] = field(default_factory=list)
+    # integer quotients computed in the enclosing blocks (a block's entries dominate its nested regions)
+    quotients: list[dict[tuple[str, int, int], RegAttr]] = field(default_factory=lambda: [{}])
+
+    def quotient(self, a: RegAttr, b: RegAttr) -> RegAttr | None:
+        key = (a.ty.data, a.n.data, b.n.data)
+        for scope in reversed(self.quotients):
+            if key in scope:
+                return scope[key]
+        return None
 
 
 class Lowering:
@@ -291,6 +303,12 @@ class Lowering:
         em = Emitter(name)
         st = FnState(em)
         params: list[tuple[str, str, int]] = []
+        try:
+            from sarek.runtime.effects import written_params
+
+            written = written_params(self.module, k.sym_name.data)
+        except Exception:  # no effect analysis: treat every vector as written
+            written = set(range(len(k.params)))
         for i, (pname, arg) in enumerate(k.params):
             t = arg.type
             base = f"{name}_param_{len(params)}"
@@ -304,7 +322,7 @@ class Lowering:
                 params.append((lname, "s32", 4))
                 em.emit(px.LdOp, "param.s32", ln, AddrAttr(lname))
                 self.layout(t.element_type, k)
-                st.env[arg] = Buf(t.element_type, "global", ptr, ln)
+                st.env[arg] = Buf(t.element_type, "global", ptr, ln, readonly=i not in written)
             elif isinstance(t, sk.RecordType | sk.VariantType):
                 size, align = self.size_align(t, k)
                 params.append((base, f"b8[{size}]", align))
@@ -505,17 +523,25 @@ class Lowering:
     # -- statements
 
     def block(self, st: FnState, b: Block) -> None:
-        for op in b.ops:
-            self.op(st, op)
+        st.quotients.append({})
+        try:
+            for op in b.ops:
+                self.op(st, op)
+        finally:
+            st.quotients.pop()
 
     def region_value(self, st: FnState, r: Region) -> Any:
         """Lower a region ending in sarek.yield; returns the yielded value."""
         res = None
-        for op in r.block.ops:
-            if isinstance(op, sk.YieldOp):
-                res = st.env[op.value]
-            else:
-                self.op(st, op)
+        st.quotients.append({})
+        try:
+            for op in r.block.ops:
+                if isinstance(op, sk.YieldOp):
+                    res = st.env[op.value]
+                else:
+                    self.op(st, op)
+        finally:
+            st.quotients.pop()
         return res
 
     def val(self, st: FnState, v: SSAValue) -> Any:
@@ -611,8 +637,18 @@ class Lowering:
         w = "32" if rt == "s32" else "64"
         if k in cmp:
             return em.setp(cmp[k], rt, a, b)
+        if k in ("div", "rem"):
+            # C truncating division; rem = a - (a / b) * b (sign of the dividend, as rem.sNN) shares the
+            # quotient with a div of the same operands, like NVCC (integer division is a long sequence)
+            q = st.quotient(a, b)
+            if q is None:
+                q = em.op2(px.DivOp, rt, rt, a, b)
+                st.quotients[-1][(a.ty.data, a.n.data, b.n.data)] = q
+            if k == "div":
+                return q
+            return em.op2(px.SubOp, rt, rt, a, em.op2(px.MulOp, f"lo.{rt}", rt, q, b))
         simple = {"add": (px.AddOp, rt), "sub": (px.SubOp, rt), "mul": (px.MulOp, f"lo.{rt}"),
-                  "div": (px.DivOp, rt), "rem": (px.RemOp, rt), "bitand": (px.AndOp, f"b{w}"),
+                  "bitand": (px.AndOp, f"b{w}"),
                   "bitor": (px.OrOp, f"b{w}"), "bitxor": (px.XorOp, f"b{w}")}
         if k in simple:
             cls, mods = simple[k]
@@ -722,7 +758,7 @@ class Lowering:
     def op_ArrayReadOp(self, st: FnState, op: sk.ArrayReadOp) -> Any:
         buf = self.val(st, op.array)
         a = self.elem_addr(st, buf, self.val(st, op.index), op)
-        return self.load_mem(st, buf.elt, buf.space, a, 0, op)
+        return self.load_mem(st, buf.elt, "global.nc" if buf.readonly else buf.space, a, 0, op)
 
     def op_ArrayLenOp(self, st: FnState, op: sk.ArrayLenOp) -> Any:
         buf = self.val(st, op.operands[0])

@@ -7,8 +7,9 @@ builtin.module {
     %z = sarek.constant 0 : i32
     %a = sarek.array_read %vi[%z] : !sarek.vec<i32>
     %q = sarek.binop div %a, %a : i32
-    %r = sarek.binop rem %q, %a : i32
-    %s = sarek.binop shr %r, %a : i32
+    %r = sarek.binop rem %a, %a : i32
+    %qr = sarek.binop add %q, %r : i32
+    %s = sarek.binop shr %qr, %a : i32
     %t = sarek.binop shl %s, %a : i32
     %u = sarek.binop mul %t, %a : i32
     %w = sarek.unop bitnot %u : i32
@@ -45,8 +46,11 @@ builtin.module {
 }
 
 // CHECK-NOT: .approx
-// CHECK: div.s32
-// CHECK: rem.s32
+// CHECK: div.s32 [[Q:%s[0-9]+]], [[A:%s[0-9]+]], [[A]];
+// CHECK-NOT: rem.s32
+// CHECK-NOT: div.s32
+// CHECK: mul.lo.s32 [[QB:%s[0-9]+]], [[Q]], [[A]];
+// CHECK-NEXT: sub.s32 %s{{[0-9]+}}, [[A]], [[QB]];
 // CHECK: shr.s32
 // CHECK: shl.b32
 // CHECK: mul.lo.s32

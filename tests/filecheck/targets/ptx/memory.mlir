@@ -36,8 +36,8 @@ builtin.module {
 // CHECK-NEXT: ld.param.s64 %sd{{[0-9]+}}, [memory_param_6+8];
 // CHECK:      mov.u64 [[TILE:%ud[0-9]+]], memory_tile_1;
 // CHECK:      mul.wide.s32 %ud{{[0-9]+}}, %s{{[0-9]+}}, 16;
-// CHECK:      ld.global.f32 %f{{[0-9]+}}, [[[E:%ud[0-9]+]]];
-// CHECK-NEXT: ld.global.s64 %sd{{[0-9]+}}, [[[E]]+8];
+// CHECK:      ld.global.nc.f32 %f{{[0-9]+}}, [[[E:%ud[0-9]+]]];
+// CHECK-NEXT: ld.global.nc.s64 %sd{{[0-9]+}}, [[[E]]+8];
 // CHECK:      st.shared.f32
 // CHECK:      bar.sync 0;
 // CHECK-NEXT: membar.gl;

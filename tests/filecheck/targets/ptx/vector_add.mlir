@@ -34,7 +34,7 @@ builtin.module {
 // CHECK-NEXT:   @![[P]] bra [[END:\$L_endif_[0-9]+]];
 // CHECK-NEXT:   mul.wide.s32 [[OFF:%ud[0-9]+]], [[G]], 4;
 // CHECK-NEXT:   add.s64 [[EA:%ud[0-9]+]], [[A]], [[OFF]];
-// CHECK-NEXT:   ld.global.f32 %f{{[0-9]+}}, [[[EA]]];
+// CHECK-NEXT:   ld.global.nc.f32 %f{{[0-9]+}}, [[[EA]]];
 // CHECK:        add.rn.f32
 // CHECK:        st.global.f32 [%ud{{[0-9]+}}], %f{{[0-9]+}};
 // CHECK-NEXT: [[END]]:
