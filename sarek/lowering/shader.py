@@ -1411,6 +1411,12 @@ class ShaderLowering:
         vals = [self.expr(a) for a in op.args[2:]]
         used = bool(op.results and _nuses(op.results[0]))
         isf = isinstance(et, Float32Type)
+        if isf or (name == "atomic_cas" and not g):  # compare-and-swap loops: operands evaluated once
+            for j, (a, v) in enumerate(zip(op.args[2:], vals)):
+                if not _IDENT.fullmatch(v) and not re.fullmatch(r"[-0-9.eEfiLlu()]+", v):
+                    t = self.temp(scope)
+                    self.declare(out, scope, t, a.type, v, op, mutable=False)
+                    vals[j] = t
         if not (isf or (isinstance(et, IntegerType) and et.width.data == 32)):
             raise err(f"{name} on {et} elements is not supported on {self.lang.name}", op, self.lang)
         if st.space == "local":
@@ -1500,14 +1506,17 @@ class ShaderLowering:
         x = self.temp(ls, "sarek_x")
         nexpr = newf[name].replace("sarek_cur", cur)
         if g:
+            # a flag-controlled while (naga's SPIR-V reader rejects glslang's `for (;;) { ... break; }` here)
+            done = self.temp(scope, "sarek_done")
             self.stmt(out, f"uint {o} = {p}")
-            self.stmt(lb, f"float {cur} = uintBitsToFloat({o})")
-            self.stmt(lb, f"uint {x} = atomicCompSwap({p}, {o}, floatBitsToUint({nexpr}))")
-            brk = self.O["if"](f"{x} == {o}")
-            self.stmt(brk.regions[0].block, "break")
-            lb.add_op(brk)
-            self.stmt(lb, f"{o} = {x}")
-            out.add_op(lp)
+            self.stmt(out, f"bool {done} = false")
+            w = self.O["while"](f"!{done}")
+            wb = w.regions[0].block
+            self.stmt(wb, f"float {cur} = uintBitsToFloat({o})")
+            self.stmt(wb, f"uint {x} = atomicCompSwap({p}, {o}, floatBitsToUint({nexpr}))")
+            self.stmt(wb, f"{done} = ({x} == {o})")
+            self.stmt(wb, f"{o} = {x}")
+            out.add_op(w)
             self.declare(out, scope, r, et, f"uintBitsToFloat({o})", op, mutable=False)
         else:
             self.stmt(out, f"var {o} : u32 = atomicLoad(&{p})")

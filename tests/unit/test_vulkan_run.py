@@ -287,3 +287,23 @@ def test_records_and_variants_by_value(dev: VulkanDevice):
         dev.launch(m, "by_value", [v, d, sh, np.float32(3), n], grid=(1,), block=(64,))
         np.testing.assert_allclose(v["x"], np.arange(n) + 5)
         np.testing.assert_allclose(v["y"], np.full(n, 9 + area))
+
+
+def test_float_atomics_lowering_runs_when_not_refused(monkeypatch: Any):
+    """The capability table refuses float atomics on glsl/wgsl; the WGSL lowering's CAS loops run here with the
+    feature gate taken out of the pipeline. (The GLSL loop passes glslang and spirv-val, but naga's SPIR-V
+    reader in wgpu 0.32 rejects it, so on GLSL the table's refusal is also what wgpu needs.)"""
+    import sarek.passes.pipeline as pl
+
+    dev = next(d for d in devices() if d.lang == "wgsl")
+    real = pl.pipeline_passes
+    monkeypatch.setattr(pl, "pipeline_passes", lambda t: [p for p in real(t) if p.name != "sarek-reject-features"])
+    m = load(INPUTS / "shader_atomic_float.mlir")
+    n = 1000
+    vals = (rng().random(n, dtype=np.float32) * 4).round() / 4  # exact sums in any order
+    total = np.array([0.0, -1.0], np.float32)
+    dev._cache.clear()
+    dev.launch(m, "fsum", [vals, total, n], grid=((n + 255) // 256,), block=(256,))
+    dev._cache.clear()
+    assert total[0] == vals.sum()
+    assert total[1] == vals.max()
