@@ -210,10 +210,14 @@ class RefType(ParametrizedAttribute, TypeAttribute):
 
 
 def _sym(name: str) -> str:
-    """Symbol names are printed quoted unless they are bare identifiers."""
+    """Symbol names are printed quoted unless they are bare identifiers (escaped as Printer does)."""
     import re
 
-    return name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", name) else '"' + name.replace('"', '\\"') + '"'
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", name):
+        return name
+    esc = "".join("\\\\" if b == 0x5C else f"\\{b:02X}" if b < 0x20 or b > 0x7E or b == 0x22 else chr(b)
+                  for b in name.encode("utf-8"))
+    return '"' + esc + '"'
 
 
 UI8 = IntegerType(8, Signedness.UNSIGNED)

@@ -60,3 +60,34 @@ sarek.kernel @"k 1"(%p : !sarek.record<@"my point"> "p", %v : !sarek.variant<@"v
 // CHECK-NEXT: sarek.variant @"v-2" {"C 1", C2(i64), "C.3"(!sarek.record<@"my point">)}
 // CHECK-NEXT: sarek.kernel @"k 1"(%p: !sarek.record<@"my point"> "p", %v: !sarek.variant<@"v-2"> "v", %0: i32 "0", %1: i32 "a b") {
 // CHECK-NEXT: }
+
+// -----
+
+// Quotes and backslashes in symbol names are escaped the same way in declarations and in types,
+// constructions and calls; a record may have no field.
+sarek.record @"q\22uote" {a : i32}
+sarek.record @"back\\slash" {a : i32}
+sarek.record @empty {}
+sarek.variant @"v-2" {"C 1", C2(i64)}
+sarek.helper @"my h"(%q : !sarek.record<@"q\22uote"> "q") -> !sarek.record<@"q\22uote"> {
+  sarek.return %q : !sarek.record<@"q\22uote">
+}
+sarek.kernel @k(%i : i32 "i", %q : !sarek.record<@"q\22uote"> "q", %b : !sarek.record<@"back\\slash"> "b") {
+  %e = sarek.make_record @empty()
+  %p = sarek.make_record @"back\\slash"(%i)
+  %v = sarek.make_variant @"v-2" "C 1"()
+  %r = sarek.call @"my h"(%q) : (!sarek.record<@"q\22uote">) -> !sarek.record<@"q\22uote">
+}
+// CHECK:      sarek.record @"q\22uote" {a : i32}
+// CHECK-NEXT: sarek.record @"back\\slash" {a : i32}
+// CHECK-NEXT: sarek.record @empty {}
+// CHECK-NEXT: sarek.variant @"v-2" {"C 1", C2(i64)}
+// CHECK-NEXT: sarek.helper @"my h"(%q: !sarek.record<@"q\22uote"> "q") -> !sarek.record<@"q\22uote"> {
+// CHECK-NEXT:   sarek.return %q : !sarek.record<@"q\22uote">
+// CHECK-NEXT: }
+// CHECK-NEXT: sarek.kernel @k(%i: i32 "i", %q: !sarek.record<@"q\22uote"> "q", %b: !sarek.record<@"back\\slash"> "b") {
+// CHECK-NEXT:   %e = sarek.make_record @empty()
+// CHECK-NEXT:   %p = sarek.make_record @"back\\slash"(%i)
+// CHECK-NEXT:   %v = sarek.make_variant @"v-2" "C 1"()
+// CHECK-NEXT:   %r = sarek.call @"my h"(%q) : (!sarek.record<@"q\22uote">) -> !sarek.record<@"q\22uote">
+// CHECK-NEXT: }
