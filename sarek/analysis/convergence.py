@@ -10,6 +10,9 @@ arguments are uniform), vector lengths, `block_idx_*`, `block_dim_*`, `grid_dim_
 varies, a for loop whose bounds vary, a while loop whose condition varies, and after a helper's return under
 divergent control. Helpers are analysed per call with the divergence of their arguments; a call of a
 helper containing a collective op under divergent control is reported at the call.
+
+Mutables are tracked flow-insensitively (a let_mut is varying everywhere once any store makes it so), which
+errs on the side of reporting.
 """
 
 from __future__ import annotations

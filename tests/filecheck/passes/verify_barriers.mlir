@@ -236,3 +236,19 @@ builtin.module {
   }
 }
 // CHECK: sarek.helper @late
+
+// -----
+// Cooperative-matrix operations are subgroup-collective too.
+builtin.module {
+  sarek.kernel @k(%a : !sarek.vec<f16> "a") {
+    %z = sarek.constant 0 : i32
+    %s = sarek.constant 16 : i32
+    sarek.coopmat_decl "fa" a 16x16 : f16
+    %t = sarek.intrinsic "thread_idx_x"() : () -> i32
+    %c = sarek.binop lt %t, %s : i32
+    sarek.if %c {
+      sarek.coopmat_load "fa" from %a[%z] stride %s : !sarek.vec<f16> loc("c.py":8:7)
+    }
+  }
+}
+// CHECK: c.py:8:7: error: sarek.coopmat_load under thread-divergent control flow (the condition of the enclosing sarek.if depends on thread_idx_x)
