@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from xdsl.ir import Operation
+
 from sarek.analysis.names import mangle_name
 from sarek.analysis.types import TypeDecl, decl_kind, decl_sites, direct_type_refs
 from sarek.diagnostics import SarekError
@@ -34,17 +36,17 @@ class DeclNode:
 class UndeclaredTypeRef(SarekError):
     """Some declaration references a type that is not among the declarations (one message per reference)."""
 
-    def __init__(self, messages: list[str], op: object = None):
+    def __init__(self, messages: list[str], op: Operation | None = None):
         self.messages = messages
-        super().__init__("; ".join(messages), op if not isinstance(op, str) else None)  # pyright: ignore
+        super().__init__("; ".join(messages), op)
 
 
 class TypeDeclCycle(SarekError):
     """The declarations form a cycle between distinct declarations; `names` are `record n` / `variant n`."""
 
-    def __init__(self, names: list[str], op: object = None):
+    def __init__(self, names: list[str], op: Operation | None = None):
         self.names = names
-        super().__init__(f"type declarations form a cycle: {', '.join(names)}", op)  # pyright: ignore
+        super().__init__(f"type declarations form a cycle: {', '.join(names)}", op)
 
 
 def node_of(decl: TypeDecl) -> DeclNode:
@@ -66,7 +68,7 @@ def undeclared_refs(nodes: Sequence[DeclNode]) -> list[tuple[int, str]]:
     return out
 
 
-def dependency_order(nodes: Sequence[DeclNode], ops: Sequence[object] | None = None) -> list[int]:
+def dependency_order(nodes: Sequence[DeclNode], ops: Sequence[Operation] | None = None) -> list[int]:
     """The emission order, as input indices; raises UndeclaredTypeRef or TypeDeclCycle."""
     missing = undeclared_refs(nodes)
     if missing:

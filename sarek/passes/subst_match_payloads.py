@@ -83,7 +83,7 @@ class SubstMatchPayloadsPass(ModulePass):
         try:
             layout = PayloadLayout(self.layout)
         except ValueError:
-            raise SarekError(f"sarek-subst-match-payloads: layout must be c, glsl or wgsl, not '{self.layout}'")
+            raise SarekError(f"sarek-subst-match-payloads: layout must be c, glsl or wgsl, not '{self.layout}'") from None
         for m in [o for o in op.walk() if isinstance(o, MatchOp | MatchExprOp)]:
             self._rewrite(m, layout, op)
         for p in [o for o in op.walk() if isinstance(o, PayloadOp)]:
