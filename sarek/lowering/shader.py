@@ -284,6 +284,8 @@ class ShaderLowering:
         self.spec_stack: list[str] = []
         self.atomic_storage: set[str] = set()
         self.cur_func_ret: Attribute | None = None
+        self.shared_names: dict[Operation, str] = {}
+        self.shared_declared: dict[Operation, Storage] = {}
 
     # -------------------------------------------------------------------------------- names
 
@@ -1214,7 +1216,10 @@ class ShaderLowering:
             raise err("array size must be a positive compile-time constant on this backend", op, self.lang)
         et = at.element_type
         if at.memspace == S.MemSpace.SHARED:
-            name = self.reserve_global(op.sym.data)
+            name = self.shared_names.get(op) or self.reserve_global(op.sym.data)
+            if op in self.shared_declared:
+                self.storage[op.result] = self.shared_declared[op]
+                return
             rep = "plain"
             key = f"alloc:{id(op)}"
             if key in self.atomic_storage:
@@ -1225,6 +1230,7 @@ class ShaderLowering:
             else:
                 self.shared_decls.append(self.O["global"](f"var<workgroup> {name} : array<{T}, {n}>;"))
             self.storage[op.result] = Storage(name, et, rep, "shared")
+            self.shared_declared[op] = self.storage[op.result]
             return
         if f"alloc:{id(op)}" in self.atomic_storage:
             raise err("atomics on a local (per-thread) array are not supported on this backend", op, self.lang)
@@ -1660,6 +1666,11 @@ class ShaderLowering:
         psize = _round(off, 16 if not g else maxa)
         if g and psize > 128:
             raise err(f"push constants need {psize} bytes; Vulkan guarantees 128", k, self.lang)
+        # shared arrays are module-scope names: reserve them before any local or temporary is named
+        for f in [k, *self.reachable_helpers()]:
+            for o in f.walk():
+                if isinstance(o, S.AllocArrayOp) and cast(S.ArrayType, o.result.type).memspace == S.MemSpace.SHARED:
+                    self.shared_names[o] = self.reserve_global(o.sym.data)
         # type declarations
         self.decl_types()
         # storage of vector params
