@@ -25,6 +25,10 @@ KERNELS = {
     "f64_math": INPUTS / "f64_math.mlir",
     "f16_storage": INPUTS / "f16_storage.mlir",
     "warp_reduce": INPUTS / "warp_reduce.mlir",
+    "misc": INPUTS / "cf_misc.mlir",
+    "math": INPUTS / "cf_math.mlir",
+    "types": INPUTS / "cf_types.mlir",
+    "shuffles": ROOT / "tests" / "unit" / "interp_kernels" / "warp.mlir",
 }
 CHECKS = {"cuda": cuda.check, "hip": cuda.check_hip, "opencl": opencl.check, "metal": metal.check}
 # (kernel, target) -> the refusal it must give instead of source
