@@ -337,13 +337,11 @@ class CLowering:
         summ = self.tree_summary(op)
         self.summ[op] = summ
         v = op.results[0]
-        users = [u.operation for u in v.uses]
+        users = _final_users(v)
         n = len(users)
         for u in users:
             if isinstance(u, s.MatchOp | s.MatchExprOp):
                 n += 1  # the tag test and the payload reads each print the scrutinee
-            elif isinstance(u, s.ElemRefOp) and len(list(u.result.uses)) > 1:
-                n += 1  # the place is printed at each of its uses
         if n == 0:
             self.inline[op] = False
         elif self.trivial(op):
@@ -367,6 +365,8 @@ class CLowering:
                 isinstance(o, _EXPR_OPS) and not o.regions and self.own_summary(o).pure) for o in _between(d, u))
         if any(_writes(o, summ, self.effects) for o in _between(d, anc)):
             return False
+        if isinstance(u, s.ForOp) and _writes(u, summ, self.effects):
+            return False  # the bound is printed in the loop header, evaluated every iteration
         cur = anc
         while cur is not u:
             if isinstance(cur, _LOOPS):
@@ -960,6 +960,18 @@ class CLowering:
                 args.append(self.lit(n, t))
         rt = self.ctype(op.res[0].type, op) if op.res else "void"
         return self.call(op.callee_name, args, rt)
+
+
+def _final_users(v: SSAValue) -> list[Operation]:
+    """The ops where `v` is printed: a place (elem_ref, field_ref) is printed at each of its own uses."""
+    out: list[Operation] = []
+    for use in v.uses:
+        u = use.operation
+        if isinstance(u, s.ElemRefOp | s.FieldRefOp):
+            out += _final_users(u.result)
+        else:
+            out.append(u)
+    return out
 
 
 def _alias(name: str) -> str:

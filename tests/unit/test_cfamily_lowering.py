@@ -115,3 +115,29 @@ def test_literals():
     %j = sarek.let "j" %e : i1''', params="")
     assert lines(out) == ["double f = 2.0;", "float g = 0.1f;", "int h = (-2147483647 - 1);", "long long i = 7LL;",
                           "int j = 0;"]
+
+
+def test_index_is_evaluated_where_the_place_is_used():
+    out = cuda('''
+    %z = sarek.constant 0 : i32
+    %j = sarek.array_read %w[%z] : !sarek.vec<i32>
+    %p = sarek.elem_ref %v[%j] : !sarek.vec<i32>
+    %five = sarek.constant 5 : i32
+    %q = sarek.elem_ref %w[%z] : !sarek.vec<i32>
+    sarek.store %q, %five : !sarek.ref<i32>
+    sarek.store %p, %five : !sarek.ref<i32>''')
+    assert lines(out) == ["int sarek_j = w[0];", "w[0] = 5;", "v[sarek_j] = 5;"]
+
+
+def test_loop_bound_read_once_when_the_body_changes_it():
+    out = cuda('''
+    %z = sarek.constant 0 : i32
+    %m = sarek.let_mut "m" %z : i32
+    %hi = sarek.load %m : !sarek.ref<i32>
+    sarek.for "i" %i = %z to %hi step 1 : i32 {
+      %one = sarek.constant 1 : i32
+      %cur = sarek.load %m : !sarek.ref<i32>
+      %n = sarek.binop sub %cur, %one : i32
+      sarek.store %m, %n : !sarek.ref<i32>
+    }''')
+    assert lines(out) == ["int m = 0;", "int sarek_hi = m;", "for (int i = 0; i < sarek_hi; i++) {", "m = (m - 1);", "}"]
