@@ -532,6 +532,18 @@ MATH: dict[str, Any] = {
 }
 
 
+def cached(module: ModuleOp, key: str, build: Any) -> Any:
+    """A per-module cache entry, rebuilt when the module's ops change (fingerprint: identity of every op)."""
+    fp = hash(tuple(map(id, module.walk())))
+    store = module.__dict__.setdefault("_sarek_interp_cache", {})
+    hit = store.get(key)
+    if hit is not None and hit[0] == fp:
+        return hit[1]
+    v = build()
+    store[key] = (fp, v)
+    return v
+
+
 def location_of(op: Operation | None) -> str:
     from sarek.diagnostics import location_text
 

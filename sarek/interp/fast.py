@@ -48,13 +48,7 @@ class Unvectorizable(Exception):
 
 def unsupported_reason(module: ModuleOp, kernel: str) -> str | None:
     """Why the fast executor cannot run `kernel` (None when it can)."""
-    cache = getattr(module, "_sarek_fast_reasons", None)
-    if cache is None:
-        cache = {}
-        try:
-            setattr(module, "_sarek_fast_reasons", cache)
-        except Exception:  # noqa: BLE001
-            pass
+    cache = C.cached(module, "fast-reasons", dict)
     if kernel not in cache:
         cache[kernel] = _reason(module, kernel)
     return cache[kernel]
@@ -117,14 +111,7 @@ def _depth(module: ModuleOp, t: Any) -> int:
 
 
 def _types(module: ModuleOp) -> C.Types:
-    ts = getattr(module, "_sarek_fast_types", None)
-    if ts is None:
-        ts = C.Types.of(module)
-        try:
-            setattr(module, "_sarek_fast_types", ts)
-        except Exception:  # noqa: BLE001
-            pass
-    return ts
+    return C.cached(module, "types", lambda: C.Types.of(module))
 
 
 def _has_aggregate(t: Any) -> bool:
@@ -1036,14 +1023,7 @@ class _BoolView:
 
 def _may_bail(module: ModuleOp) -> bool:
     """Whether a run can raise Unvectorizable half-way (then vectors are saved first)."""
-    r = getattr(module, "_sarek_fast_may_bail", None)
-    if r is None:
-        r = any(isinstance(o, S.AllocArrayOp) for o in module.walk())
-        try:
-            setattr(module, "_sarek_fast_may_bail", r)
-        except Exception:  # noqa: BLE001
-            pass
-    return r
+    return C.cached(module, "may-bail", lambda: any(isinstance(o, S.AllocArrayOp) for o in module.walk()))
 
 
 def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, int], block: tuple[int, int, int],

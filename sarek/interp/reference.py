@@ -52,16 +52,14 @@ class Program:
 
 
 def compile_module(module: ModuleOp) -> Program:
-    prog = getattr(module, "_sarek_interp_program", None)
-    if prog is not None:
+    """The module compiled to Python (cached on the module until its ops change)."""
+
+    def build() -> Program:
+        prog = Program(module)
+        _Compiler(prog).run()
         return prog
-    prog = Program(module)
-    _Compiler(prog).run()
-    try:
-        setattr(module, "_sarek_interp_program", prog)
-    except Exception:  # noqa: BLE001
-        pass
-    return prog
+
+    return C.cached(module, "reference", build)
 
 
 class _Compiler:

@@ -209,3 +209,20 @@ def test_reference_source_is_compiled_once():
     p = compile_module(m)
     assert compile_module(m) is p
     assert "yield (0," in p.source and p.gen["reduce_sum"]  # barriers are yields of a generator
+
+
+@pytest.mark.parametrize("executor", ["reference", "fast"])
+def test_compiled_code_follows_module_changes(executor: str):
+    from xdsl.rewriter import Rewriter
+
+    from sarek.dialect.sarek import BinOp
+
+    path = next(f for f in FILES if f.name == "vector_add.mlir")
+    m = parse_module(path.read_text())
+    a, b, c = np.arange(4, dtype=np.float32), np.ones(4, np.float32), np.zeros(4, np.float32)
+    run(m, "vector_add", [a, b, c, 4], 1, 4, executor=executor)
+    assert list(c) == [1, 2, 3, 4]
+    add = next(o for o in m.walk() if isinstance(o, BinOp) and o.op.value == "add")
+    Rewriter.replace_op(add, BinOp("sub", add.lhs, add.rhs))
+    run(m, "vector_add", [a, b, c, 4], 1, 4, executor=executor)
+    assert list(c) == [-1, 0, 1, 2]
