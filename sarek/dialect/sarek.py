@@ -365,7 +365,7 @@ class RecordOp(IRDLOperation):
     sym_name = prop_def(SymbolNameConstraint())
     field_names = prop_def(ArrayAttr[StringAttr])
     field_types = prop_def(ArrayAttr[Attribute])
-    traits = traits_def(SymbolOpInterface())
+    traits = traits_def(SymbolOpInterface(), HasParent(ModuleOp))
 
     def __init__(self, name: str, fields: Sequence[tuple[str, Attribute]]):
         super().__init__(
@@ -438,7 +438,7 @@ class VariantOp(IRDLOperation):
     sym_name = prop_def(SymbolNameConstraint())
     ctor_names = prop_def(ArrayAttr[StringAttr])
     ctor_payloads = prop_def(ArrayAttr[ArrayAttr[Attribute]])
-    traits = traits_def(SymbolOpInterface())
+    traits = traits_def(SymbolOpInterface(), HasParent(ModuleOp))
 
     def __init__(self, name: str, ctors: Sequence[tuple[str, Sequence[Attribute]]]):
         super().__init__(
@@ -557,7 +557,7 @@ class KernelOp(_FunctionMixin, IRDLOperation):
     sym_name = prop_def(SymbolNameConstraint())
     param_names = prop_def(ArrayAttr[StringAttr])
     body = region_def("single_block")
-    traits = traits_def(SymbolOpInterface(), IsolatedFromAbove(), NoTerminator())
+    traits = traits_def(SymbolOpInterface(), HasParent(ModuleOp), IsolatedFromAbove(), NoTerminator())
 
     def __init__(self, name: str, params: Sequence[tuple[str, Attribute]], body: Region | None = None):
         if body is None:
@@ -607,7 +607,7 @@ class HelperOp(_FunctionMixin, IRDLOperation):
     param_names = prop_def(ArrayAttr[StringAttr])
     return_type = prop_def(AnyAttr())
     body = region_def("single_block")
-    traits = traits_def(SymbolOpInterface(), IsolatedFromAbove(), NoTerminator())
+    traits = traits_def(SymbolOpInterface(), HasParent(ModuleOp), IsolatedFromAbove(), NoTerminator())
 
     def __init__(self, name: str, params: Sequence[tuple[str, Attribute]], return_type: Attribute,
                  body: Region | None = None):

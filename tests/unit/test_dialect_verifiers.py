@@ -835,3 +835,11 @@ def test_own_verifiers_are_found():
     names = _ops_with_own_verifier()
     assert {"sarek.binop", "sarek.match", "sarek.coopmat_load", "sarek.record"} <= names
     assert "sarek.barrier" not in names
+
+
+def test_declarations_and_functions_live_at_module_level():
+    for inner in (s.KernelOp("inner", []), s.HelperOp("h", [], s.UnitType()), *decls()):
+        outer = s.KernelOp("k", [])
+        outer.body.block.add_op(inner)
+        fails(ModuleOp([outer]), f"'{inner.name}' expects parent op 'builtin.module'")
+    ok(s.KernelOp("detached", []))  # a detached op is not checked

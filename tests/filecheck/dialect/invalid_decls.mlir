@@ -110,3 +110,36 @@ sarek.kernel @k(%p : !sarek.record<@r> "p") {
   %x = sarek.field %p "x" : !sarek.record<@missing>
 }
 // CHECK: value has type !sarek.record<@missing>, but no sarek.record @missing is declared
+
+// -----
+
+// Declarations, kernels and helpers live at module level.
+sarek.kernel @k() {
+  sarek.kernel @inner() {
+  }
+}
+// CHECK: 'sarek.kernel' expects parent op 'builtin.module'
+
+// -----
+
+sarek.kernel @k() {
+  sarek.record @r {x : i32}
+}
+// CHECK: 'sarek.record' expects parent op 'builtin.module'
+
+// -----
+
+sarek.helper @h() -> !sarek.unit {
+  sarek.block {
+    sarek.variant @v {A}
+  }
+}
+// CHECK: 'sarek.variant' expects parent op 'builtin.module'
+
+// -----
+
+sarek.kernel @k() {
+  sarek.helper @h() -> !sarek.unit {
+  }
+}
+// CHECK: 'sarek.helper' expects parent op 'builtin.module'
