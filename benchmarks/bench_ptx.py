@@ -513,7 +513,8 @@ def run_all(out: str | None = None, quick: bool = False, only: str = "") -> dict
         print(f"[bench_ptx] {name} done in {time.time() - t0:.1f}s", flush=True)
     if out:
         os.makedirs(out, exist_ok=True)
-        with open(os.path.join(out, "bench_ptx.json"), "w") as f:
+        fname = f"bench_ptx{'_' + only.replace(',', '_') if only else ''}.json"
+        with open(os.path.join(out, fname), "w") as f:
             json.dump(res, f, indent=1, default=str)
     return res
 
