@@ -192,7 +192,9 @@ class CPrinter:
             vals = [self.expr(x) for x in op.values]
             if op.fields.data:
                 vals = [f".{f.data} = {x}" for f, x in zip(op.fields, vals)]
-            return f"({op.result.type.text}){{{', '.join(vals)}}}"  # pyright: ignore[reportAttributeAccessIssue]
+                return f"({op.result.type.text}){{{', '.join(vals)}}}"  # pyright: ignore[reportAttributeAccessIssue]
+            # positional (CUDA/HIP, C++): aggregate initialisation `T{a, b}`; NVRTC rejects C99 `(T){a, b}`
+            return f"{op.result.type.text}{{{', '.join(vals)}}}"  # pyright: ignore[reportAttributeAccessIssue]
         if isinstance(op, c.TemplateOp):
             return op.template.data.format(*(self.expr(a) for a in op.args))
         raise SarekError(f"sarek_c printer: {op.name} is not an expression", op)

@@ -17,7 +17,7 @@
 // CHECK-NEXT: }
 // CHECK-EMPTY:
 // CHECK-NEXT: __device__ vec2 scale(vec2 p, float k) {
-// CHECK-NEXT:   return (vec2){(p.x * k), (p.y * k)};
+// CHECK-NEXT:   return vec2{(p.x * k), (p.y * k)};
 // CHECK-NEXT: }
 // CHECK-EMPTY:
 // CHECK-NEXT: __device__ float clamp_len(vec2 p, float k, float cap) {

@@ -12,7 +12,7 @@
 // CHECK-NEXT:   int tid = (int)(blockIdx.x * blockDim.x + threadIdx.x);
 // CHECK-NEXT:   if (tid < n) {
 // CHECK-NEXT:     point p = src[tid];
-// CHECK-NEXT:     point next = (point){(p.x + 1.0f), p.y};
+// CHECK-NEXT:     point next = point{(p.x + 1.0f), p.y};
 // CHECK-NEXT:     dst[tid] = next;
 // CHECK-NEXT:     dst[tid].y = (p.y * 2.0f);
 // CHECK-NEXT:   }
