@@ -57,8 +57,11 @@ class _Renamer:
         return invalid_identifier(name) or (not self.shader and is_reserved(self.target, name))
 
     def fresh(self, name: str) -> str:
-        """`<stem>_<k>`, k >= 1 the smallest giving a name no binder of the module uses."""
+        """`<stem>_<k>`, k >= 1 the smallest giving a name no binder of the module uses and the target does not
+        reserve; a stem in a reserved family (`get_*` on OpenCL) becomes `v_<stem>`."""
         stem, k = sanitize(name), 1
+        if is_reserved(self.target, stem + "_1") and is_reserved(self.target, stem + "_2"):
+            stem = "v_" + stem
         while (c := f"{stem}_{k}") in self.used or is_reserved(self.target, c):
             k += 1
         self.used.add(c)
