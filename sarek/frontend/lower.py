@@ -32,7 +32,6 @@ from sarek.frontend.decls import (
     VariantCtor,
     decl_ops,
     ir_type,
-    is_decl,
     normalize_type,
     record_info,
     type_name,
@@ -393,8 +392,6 @@ class FunctionLowerer:
             t = self.ty(ann, arg)
             if self.kind == "kernel" and isinstance(t, s.ArrayType):
                 raise self.err(arg, f"kernel parameter '{arg.arg}' cannot be an array; use Vec[T]")
-            if self.kind == "helper" and t == i1 and False:
-                pass
             params.append((arg.arg, t))
         ret: Attribute = s.UnitType()
         if "return" in anns and anns["return"] is not None:
@@ -1042,7 +1039,7 @@ class FunctionLowerer:
         return self.binop_values(node.op, lv, node.right, node)
 
     def binop_values(self, op: ast.operator, lv: SSAValue, right: ast.expr, node: ast.AST) -> SSAValue:
-        rh = i32 if isinstance(op, ast.LShift | ast.RShift) and False else lv.type
+        rh = lv.type
         if isinstance(op, ast.Pow) and is_int(lv.type):
             e = self.const_eval(right)
             if isinstance(e, int) and 0 <= e <= 32:
@@ -1163,24 +1160,23 @@ class FunctionLowerer:
 
     def expr_Compare(self, node: ast.Compare, hint: Attribute | None) -> SSAValue:
         lv, rv = self.operands(node.left, node.comparators[0], None)
-        res = self.compare(node.ops[0], lv, rv, node)
-        prev = rv
-        for op, comp in zip(node.ops[1:], node.comparators[1:]):
-            # a < b < c: (a < b) and (b < c), b evaluated once, c only when needed
-            then_b, else_b = Block(), Block()
-            p = prev
+        return self._chain(self.compare(node.ops[0], lv, rv, node), rv, node.ops[1:], node.comparators[1:], node)
 
-            def nxt(op=op, comp=comp, p=p) -> None:
-                r = self.expr(comp, p.type)
-                self.emit(s.YieldOp(self.compare(op, p, r, node)), node)
+    def _chain(self, res: SSAValue, prev: SSAValue, ops: list[ast.cmpop], comps: list[ast.expr],
+               node: ast.AST) -> SSAValue:
+        """a < b < c: (a < b) and (b < c) with b evaluated once and c only when needed."""
+        if not ops:
+            return res
+        then_b, else_b = Block(), Block()
 
-            self.in_block(then_b, nxt)
-            self.in_block(else_b, lambda: self.emit(s.YieldOp(self.const(False, i1, node)), node))
-            res = self.v(s.IfExprOp(res, i1, Region(then_b), Region(else_b)), node)
-            prev = None  # type: ignore[assignment]
-            if len(node.ops) > 2:
-                raise self.err(node, "comparison chains of more than two operators are not supported")
-        return res
+        def nxt() -> None:
+            r = self.expr(comps[0], prev.type)
+            c = self.compare(ops[0], prev, r, node)
+            self.emit(s.YieldOp(self._chain(c, r, ops[1:], comps[1:], node)), node)
+
+        self.in_block(then_b, nxt)
+        self.in_block(else_b, lambda: self.emit(s.YieldOp(self.const(False, i1, node)), node))
+        return self.v(s.IfExprOp(res, i1, Region(then_b), Region(else_b)), node)
 
     def expr_IfExp(self, node: ast.IfExp, hint: Attribute | None) -> SSAValue:
         c = self.cond(node.test)
@@ -1248,6 +1244,13 @@ class FunctionLowerer:
             if not isinstance(a.type, s.VecType):
                 raise self.err(node.args[0], f"len() needs a vector, got {tname(a.type)}")
             return self.v(s.ArrayLenOp(a), node)
+        if isinstance(fn, GpuValue):
+            if node.args or node.keywords:
+                raise self.err(node, f"{fname} takes no argument")
+            return self.v(s.IntrinsicOp(fn.intrinsic, []), node)
+        if getattr(fn, "__module__", None) == "math" and getattr(fn, "__name__", None) in INTRINSICS \
+                and INTRINSICS[fn.__name__].category == Category.MATH:
+            fn = MathFunction(fn.__name__, INTRINSICS[fn.__name__].arity, fn)   # Python's math.sqrt & co.
         if isinstance(fn, MathFunction):
             self.no_kw(node, fname)
             if fn.name in ("min", "max") and len(node.args) > 2:
@@ -1459,5 +1462,3 @@ class FunctionLowerer:
 def module_decls(types: list[Any]) -> list[Operation]:
     return decl_ops(types)
 
-
-_ = (is_decl, Category)

@@ -450,3 +450,29 @@ def test_source_for_targets(target):
 
     text = vadd.source(target)
     assert "vadd" in text
+
+
+def test_long_comparison_chain():
+    @kernel
+    def k(out: Vec[i32], n: i32):
+        i = global_thread_id
+        if i < n:
+            out[i] = 1 if 1 <= i < 5 <= n + 0 else 0
+
+    out = np.zeros(8, np.int32)
+    launch(k, out, 8, block=8)
+    assert list(out) == [0, 1, 1, 1, 1, 0, 0, 0]
+
+
+def test_python_math_module_and_called_index_values():
+    import math
+
+    from sarek.gpu import thread_idx_x as tid
+
+    @kernel
+    def k(out: Vec[f32]):
+        out[tid()] = math.sqrt(f32(tid)) + f32(math.pi) * 0.0
+
+    out = np.zeros(4, np.float32)
+    launch(k, out, block=4)
+    np.testing.assert_allclose(out, np.sqrt(np.arange(4)), rtol=1e-6)
