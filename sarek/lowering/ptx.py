@@ -548,7 +548,6 @@ class Lowering:
         return st.env[v]
 
     def op(self, st: FnState, op: Operation) -> None:
-        em = st.em
         env = st.env
         try:
             meth = getattr(self, "op_" + type(op).__name__, None)
@@ -561,7 +560,6 @@ class Lowering:
             raise _err(f"internal error lowering {op.name}: {type(e).__name__}: {e}", op) from e
         if r is not None and op.results:
             env[op.results[0]] = r
-        del em
 
     # constants, arithmetic
 
