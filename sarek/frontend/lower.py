@@ -296,7 +296,11 @@ class FunctionLowerer:
 
     def lookup_global(self, name: str, node: ast.AST) -> Any:
         if name in self.closure:
-            return self.closure[name]
+            v = self.closure[name]
+            if isinstance(v, bool | int | float) and not isinstance(v, ScalarType):
+                raise self.err(node, f"'{name}' is a variable of an enclosing function (a closure): kernels "
+                                     "cannot capture variables; use a module-level constant or a parameter")
+            return v
         if name in self.globals:
             return self.globals[name]
         if hasattr(builtins, name):

@@ -401,3 +401,27 @@ def test_atomic_on_scalar_refused():
         atomic_add(n, 0, 1)  # <atomicscalar>
 
     expect_error(k, "atomicscalar", "needs a vector or array")
+
+
+def test_captured_variable_refused():
+    factor = 2.0
+
+    def k(a: Vec[f32], n: i32):
+        a[0] = a[0] * factor  # <captured>
+
+    expect_error(k, "captured", "closure", "'factor'")
+
+
+def test_captured_types_and_helpers_work():
+    @record
+    class Local:
+        v: f32
+
+    @device
+    def twice(x: f32) -> f32:
+        return 2.0 * x
+
+    def k(a: Vec[Local], n: i32):
+        a[0] = Local(v=twice(a[0].v))
+
+    sarek.compile(k).module.verify()
