@@ -25,7 +25,9 @@ builtin.module {
       %y = sarek.call @sq_plus_twice(%x) : (f32) -> f32
       sarek.call @store_at(%dst, %i, %y) : (!sarek.vec<f32>, i32, f32) -> ()
     }
-    sarek.for "k" %k = %g to %n step 1 : i32 {
+    %k0 = sarek.constant 0 : i32
+    %k4 = sarek.constant 4 : i32
+    sarek.for "k" %k = %k0 to %k4 step 1 : i32 {
       sarek.pragma ["unroll"] {
         sarek.block {
           sarek.barrier
