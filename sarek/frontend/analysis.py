@@ -234,4 +234,6 @@ def always_returns(stmts: list[ast.stmt]) -> bool:
             return True
         if isinstance(s, ast.With) and always_returns(s.body):
             return True
+        if isinstance(s, ast.While) and isinstance(s.test, ast.Constant) and s.test.value is True:
+            return True  # `while True:` only ends through a return (break is not supported)
     return False

@@ -437,7 +437,7 @@ class FunctionLowerer:
             what = "a parameter" if n in params else "also assigned"
             raise self.err(where, f"'{n}' is a loop index or match binder and {what}; use another name")
         self.block = body
-        self.stmts(f.body)
+        self.stmts(f.body, top=True)
         if self.kind == "helper":
             if isinstance(sig.ret, s.UnitType):
                 if not self.terminated:
@@ -449,19 +449,19 @@ class FunctionLowerer:
 
     # -------------------------------------------------------------------------------------------- statements
 
-    def stmts(self, body: list[ast.stmt]) -> None:
+    def stmts(self, body: list[ast.stmt], top: bool = False) -> None:
         for i, st in enumerate(body):
             self.node = st
             for n in self.info.hoist.get(id(st), []):
                 self.vars[n] = Binding("pending", None, None, (self.block, self.block.last_op))
-            if (self.kind == "kernel" and isinstance(st, ast.If) and not st.orelse and len(st.body) == 1
+            if (top and self.kind == "kernel" and isinstance(st, ast.If) and not st.orelse and len(st.body) == 1
                     and isinstance(st.body[0], ast.Return) and st.body[0].value is None):
                 # `if c: return` in a kernel: the rest of the body runs under `not c`
                 c = self.cond(st.test)
                 nc = self.v(s.UnOp("not", c), st.test)
                 op = s.IfOp(nc)
                 self.emit(op, st)
-                self.in_block(op.then_region.block, lambda: self.stmts(body[i + 1:]))
+                self.in_block(op.then_region.block, lambda: self.stmts(body[i + 1:], top=True))
                 return
             self.stmt(st)
 
@@ -497,8 +497,8 @@ class FunctionLowerer:
 
     def stmt_Return(self, st: ast.Return) -> None:
         if self.kind == "kernel":
-            raise self.err(st, "a kernel cannot return here: only `if cond: return` is supported in kernels "
-                               "(kernels return nothing)")
+            raise self.err(st, "a kernel cannot return here: only `if cond: return` at the top level of a kernel "
+                               "is supported (kernels return nothing)")
         if isinstance(self.ret_type, s.UnitType):
             if st.value is not None and not (isinstance(st.value, ast.Constant) and st.value.value is None):
                 raise self.err(st, f"device function '{self.name}' returns nothing (annotate its return type to "

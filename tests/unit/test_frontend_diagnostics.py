@@ -425,3 +425,13 @@ def test_captured_types_and_helpers_work():
         a[0] = Local(v=twice(a[0].v))
 
     sarek.compile(k).module.verify()
+
+
+def test_kernel_return_inside_loop_refused():
+    def k(a: Vec[f32], n: i32):
+        for i in range(n):
+            if a[i] > 0.0:
+                return  # <loopreturn>
+            a[i] = 1.0
+
+    expect_error(k, "loopreturn", "kernel cannot return")

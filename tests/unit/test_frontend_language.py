@@ -476,3 +476,22 @@ def test_python_math_module_and_called_index_values():
     out = np.zeros(4, np.float32)
     launch(k, out, block=4)
     np.testing.assert_allclose(out, np.sqrt(np.arange(4)), rtol=1e-6)
+
+
+def test_while_true_with_return_in_helper():
+    @device
+    def gcd(a: i32, b: i32) -> i32:
+        x = a
+        y = b
+        while True:
+            if y == 0:
+                return x
+            x, y = y, x % y
+
+    @kernel
+    def k(out: Vec[i32]):
+        out[0] = gcd(84, 36)
+
+    out = np.zeros(1, np.int32)
+    launch(k, out, block=1)
+    assert out[0] == 12
