@@ -398,6 +398,14 @@ class VariantValue:
     def __getitem__(self, i: int) -> Any:
         return self.payload[i]
 
+    @staticmethod
+    def pack(values: Any) -> np.ndarray:
+        """Pack values of one variant (`type(v).pack([v])` works for a single value, as for records)."""
+        values = list(values)
+        if not values:
+            raise ValueError("nothing to pack")
+        return _pack(values[0].variant, values)
+
     @property
     def __match_args__(self) -> tuple[str, ...]:
         return ()

@@ -495,3 +495,30 @@ def test_while_true_with_return_in_helper():
     out = np.zeros(1, np.int32)
     launch(k, out, block=1)
     assert out[0] == 12
+
+
+def test_record_and_variant_scalar_parameters_from_host_values():
+    @record
+    class P2:
+        x: f32
+        y: f32
+
+    @variant
+    class S2:
+        Circle: f32
+        Empty: ()
+
+    @kernel
+    def k(p: P2, s: S2, out: Vec[f32]):
+        out[0] = p.x + p.y
+        match s:
+            case S2.Circle(r):
+                out[1] = r
+            case _:
+                out[1] = -1.0
+
+    out = np.zeros(2, np.float32)
+    k.launch(P2(1.0, 2.0), S2.Circle(5.0), out, device="interp")
+    assert list(out) == [3.0, 5.0]
+    k.launch(P2(1.0, 2.0), S2.Empty(), out, device="interp")
+    assert out[1] == -1.0
