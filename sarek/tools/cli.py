@@ -1,6 +1,6 @@
 """The `sarek` command.
 
-    sarek ir FILE.py:KERNEL [--generic]     the kernel's sarek-dialect IR
+    sarek ir FILE.py:KERNEL [--generic] [--locations]   the kernel's sarek-dialect IR
     sarek emit FILE.py:KERNEL -t TARGET     its source for a target (cuda hip opencl metal glsl wgsl ptx)
     sarek devices                           devices this machine offers
     sarek demo                              run the demo
@@ -65,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     ir = sub.add_parser("ir", help="print a kernel's sarek-dialect IR")
     ir.add_argument("kernel", metavar="FILE.py:KERNEL")
     ir.add_argument("--generic", action="store_true", help="generic op syntax")
+    ir.add_argument("--locations", action="store_true", help="print each op's source location")
     em = sub.add_parser("emit", help="print a kernel's source for a target")
     em.add_argument("kernel", metavar="FILE.py:KERNEL")
     em.add_argument("-t", "--target", required=True)
@@ -80,7 +81,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if a.cmd == "ir":
             k = load_kernel(a.kernel)
-            sys.stdout.write(k.ir(generic=a.generic))
+            if a.locations:
+                from io import StringIO
+
+                from xdsl.printer import Printer
+
+                buf = StringIO()
+                Printer(stream=buf, print_generic_format=a.generic, print_debuginfo=True).print_op(k.module)
+                sys.stdout.write(buf.getvalue())
+            else:
+                sys.stdout.write(k.ir(generic=a.generic))
             sys.stdout.write("\n")
         elif a.cmd == "emit":
             k = load_kernel(a.kernel)
@@ -95,6 +105,9 @@ def main(argv: list[str] | None = None) -> int:
         elif a.cmd == "cache":
             _runtime_call("sarek.runtime.cache.clear")
             print("sarek: cache cleared")
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 0
     except SarekError as e:
         if not isinstance(e, CompileError):
             e = CompileError.from_sarek_error(e)

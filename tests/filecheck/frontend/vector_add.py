@@ -1,5 +1,6 @@
 # RUN: sarek ir %s:vector_add | filecheck %s
 # RUN: sarek ir %s:vector_add --generic | filecheck %s --check-prefix=GENERIC
+# RUN: sarek ir %s:vector_add --locations | filecheck %s --check-prefix=LOC
 
 from sarek import Vec, f32, i32, kernel
 from sarek.gpu import global_thread_id
@@ -26,3 +27,9 @@ def vector_add(a: Vec[f32], b: Vec[f32], c: Vec[f32], n: i32):
 
 # GENERIC: "sarek.kernel"()
 # GENERIC: "sarek.intrinsic"() <{callee = "global_thread_id"}>
+
+# every op carries its Python source position
+# LOC: sarek.intrinsic "global_thread_id"() : () -> i32 loc("{{.*}}vector_add.py":11:9)
+# LOC: sarek.let "i" %{{.*}} : i32 loc("{{.*}}vector_add.py":11:5)
+# LOC: sarek.binop lt %i, %n : i32 loc("{{.*}}vector_add.py":12:8)
+# LOC: sarek.binop add %{{.*}}, %{{.*}} : f32 loc("{{.*}}vector_add.py":13:16)
