@@ -388,6 +388,14 @@ class CLowering:
         check_target(self.module, self.lang.target)
         tops: list[Operation] = []
         types: list[Operation] = []
+        owner: dict[str, str] = {}
+        for op in self.module.ops:
+            if isinstance(op, s.VariantOp):
+                for cn, _ in op.ctors:
+                    if cn in owner:
+                        raise self.err(f"constructor '{cn}' is declared by variants @{owner[cn]} and "
+                                       f"@{op.sym_name.data}; C tag names are the bare constructor names", op)
+                    owner[cn] = op.sym_name.data
         for op in self.module.ops:
             if isinstance(op, s.RecordOp):
                 types += self.record(op)
