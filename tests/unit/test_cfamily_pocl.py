@@ -159,3 +159,33 @@ def test_warp_shuffle_reduction():
 def test_pocl_platform_is_explicit(name: str):
     ctx, _ = opencl.pocl_context()
     assert ctx.devices[0].platform.name == opencl.POCL_PLATFORM
+
+
+def test_misc_local_array_i64_variants_casts():
+    _, src = load(INPUTS / "cf_misc.mlir")
+    n = 64
+    out = np.full(n, 7, np.int64)
+    f = np.linspace(-3, 3, n).astype(np.float32)
+    f0 = f.copy()
+    opencl.run(src, "misc", [out, f, np.int32(1)], (1,), (n,))
+    np.testing.assert_array_equal(out, 0)  # tmp[0] is zero-initialised, Some(0) * 2
+    np.testing.assert_array_equal(f, np.where(f0.astype(np.int32) == 0, -f0, np.float32(1.5e-3)))
+    out[:] = 7
+    opencl.run(src, "misc", [out, f, np.int32(0)], (1,), (n,))
+    np.testing.assert_array_equal(out, -1)  # None
+
+
+def test_math_intrinsics():
+    _, src = load(INPUTS / "cf_math.mlir")
+    n = 64
+    x = (RNG.random(n) * 4 + 0.1).astype(np.float32)
+    k = RNG.integers(-1000, 1000, n).astype(np.int32)
+    acc = np.zeros(n, np.int32)
+    x0, k0 = x.copy(), k.copy()
+    opencl.run(src, "math", [x, k, acc], (1,), (n,))
+    a = np.sqrt(x0)
+    want = np.abs(np.power(np.minimum(a * x0 + x0, x0), a))
+    np.testing.assert_allclose(x, want, rtol=1e-5)
+    m = np.maximum(np.abs(k0), np.arange(n)).astype(np.uint32)
+    clz = np.array([32 - int(v).bit_length() for v in m])
+    np.testing.assert_array_equal(k, [bin(c).count("1") for c in clz])
