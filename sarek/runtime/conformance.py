@@ -48,8 +48,8 @@ class Case:
     origin: str = ""
     #: devices (kinds or names) this case does not run on, with the reason
     skip: dict[str, str] = field(default_factory=dict)
-    #: devices (kinds, names, or "compiled" for every device that compiles a target) that must refuse
-    #: the kernel with a sarek diagnostic matching the regex (the case passes when they do)
+    #: devices (kinds, names, or "compiled" for every device that compiles a target) that may refuse the
+    #: kernel with a sarek diagnostic matching the regex (reported n/a); when they run it, it must be right
     expect_error: dict[str, str] = field(default_factory=dict)
     #: what the kernel needs ("f64", "i64", "f16", "atomics", "warp", "shared", "records", "variants"): a
     #: device lacking one may refuse the kernel with a sarek diagnostic (reported as n/a, not a failure)
@@ -193,17 +193,6 @@ def run_case(case: Case, device: Any, seed: int = 1234) -> Result:
         return Result(case.name, device.name, True, message=why, skipped=True)
     rng = np.random.default_rng(seed)
     refusal = expected_error(case, device)
-    if refusal is not None:
-        import re
-
-        try:
-            launch(case.kernel, case.make_args(rng), case.grid, case.block, device)
-        except Exception as e:
-            if hasattr(e, "message") and re.search(refusal, str(e)):
-                return Result(case.name, device.name, True, 0.0, f"refused as expected: {e}")
-            return Result(case.name, device.name, False, math.inf, f"expected a refusal matching {refusal!r}, "
-                          f"got {type(e).__name__}: {e}")
-        return Result(case.name, device.name, False, math.inf, f"expected a refusal matching {refusal!r}")
     try:
         args = case.make_args(rng)
         inputs = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
@@ -215,6 +204,11 @@ def run_case(case: Case, device: Any, seed: int = 1234) -> Result:
             launch(case.kernel, args, case.grid, case.block, device)
         dt = time.perf_counter() - t0
     except Exception as e:  # a compile or launch failure is a failed case, reported with its message
+        if refusal is not None and hasattr(e, "message"):
+            import re
+
+            if re.search(refusal, str(e)):
+                return Result(case.name, device.name, True, 0.0, f"refused as allowed: {e}", refused=True)
         lacking = sorted(case.features & device_lacks(device))
         if lacking and hasattr(e, "message"):
             return Result(case.name, device.name, True, 0.0, f"n/a: needs {', '.join(lacking)}; refused: {e}",
@@ -279,8 +273,8 @@ def _mlir_cases() -> list[Case]:
         x = a[0]
         return {1: x * x + np.float32(2) * x}
 
-    # its `for k = gid to n { barrier }` is a barrier under divergent control flow: the interpreter runs it
-    # (one thread per block), every compiler refuses it
+    # its `for k = gid to n { barrier }` is a barrier under divergent control flow: launched with one thread
+    # per block it is well defined; a compiler may refuse it (the barrier check is conservative)
     cases.append(Case("helpers.mlir", (m, "apply"), h_args, h_ref, grid=nh, block=1, atol=1e-5,
                       origin="examples/helpers.mlir",
                       expect_error={"compiled": "barrier under thread-divergent control flow"}))
