@@ -522,3 +522,37 @@ def test_record_and_variant_scalar_parameters_from_host_values():
     assert list(out) == [3.0, 5.0]
     k.launch(P2(1.0, 2.0), S2.Empty(), out, device="interp")
     assert out[1] == -1.0
+
+
+def test_every_gpu_name_compiles():
+    import sarek.gpu as g
+
+    @kernel
+    def k(iv: Vec[i32], fv: Vec[f32]):
+        t = g.thread_idx_x + g.thread_idx_y + g.thread_idx_z
+        b = g.block_idx_x + g.block_idx_y + g.block_idx_z
+        d = g.block_dim_x + g.block_dim_y + g.block_dim_z
+        gd = g.grid_dim_x + g.grid_dim_y + g.grid_dim_z
+        gi = g.global_idx_x + g.global_idx_y + g.global_idx_z
+        w = g.global_thread_id + g.global_size + g.lane_id + g.warp_size
+        g.barrier()
+        g.warp_barrier()
+        g.mem_fence()
+        x = g.atomic_add(iv, 0, 1) + g.atomic_sub(iv, 1, 1) + g.atomic_min(iv, 2, t) + g.atomic_max(iv, 3, b)
+        x += g.atomic_exch(iv, 4, d) + g.atomic_cas(iv, 5, 0, gd) + g.atomic_and(iv, 6, gi)
+        x += g.atomic_or(iv, 7, w) + g.atomic_xor(iv, 8, 3)
+        y = g.warp_shuffle(fv[0], 0) + g.warp_shuffle_up(fv[1], 1) + g.warp_shuffle_down(fv[2], 1)
+        y += g.warp_shuffle_xor(fv[3], 1) + g.atomic_add(fv, 4, 1.0)
+        s = g.shared(f32, 8)
+        loc = g.local_array(i32, 2)
+        loc[0] = x
+        s[0] = y
+        iv[9] = loc[0] + len(iv)
+        fv[5] = s[0]
+
+    names = {op.callee.data for op in k.module.walk() if op.name == "sarek.intrinsic"}
+    assert {"atomic_cas", "warp_shuffle_up", "lane_id", "warp_size", "global_size", "grid_dim_z"} <= names
+    assert {"sarek.barrier", "sarek.warp_barrier", "sarek.mem_fence"} <= set(ops(k))
+    iv, fv = np.zeros(10, np.int32), np.zeros(6, np.float32)
+    launch(k, iv, fv, block=1)
+    assert iv[0] == 1 and iv[5] == 3  # atomic_add; atomic_cas swapped 0 for grid_dim x+y+z = 3
