@@ -556,3 +556,23 @@ def test_every_gpu_name_compiles():
     iv, fv = np.zeros(10, np.int32), np.zeros(6, np.float32)
     launch(k, iv, fv, block=1)
     assert iv[0] == 1 and iv[5] == 3  # atomic_add; atomic_cas swapped 0 for grid_dim x+y+z = 3
+
+
+def test_every_math_name_compiles_and_f64_literals_follow():
+    from sarek.dialect.intrinsics import BINARY_FLOAT, UNARY_FLOAT
+
+    @kernel
+    def k(v: Vec[f64], out: Vec[f64]):
+        x = v[0]
+        out[0] = sm.sqrt(x) + sm.exp(x) + sm.log(x) + sm.sin(x) + sm.cos(x) + sm.pow(x, 2.0) + sm.fabs(-x)
+        out[1] = sm.floor(x) + sm.ceil(x) + sm.fmin(x, 0.5) + sm.fmax(x, 0.5) + sm.tan(x) + sm.atan(x)
+        out[2] = sm.hypot(x, 1.0) + sm.fma(x, 2.0, 1.0) + sm.copysign(1.0, -x) + sm.fmod(x, 0.3) + sm.rsqrt(x)
+        out[3] = sm.exp2(x) + sm.log2(x) + sm.log10(x) + sm.cbrt(x) + sm.round(x) + sm.trunc(x) + sm.expm1(x)
+        out[4] = sm.log1p(x) + sm.asin(0.5) + sm.acos(0.5) + sm.sinh(x) + sm.cosh(x) + sm.tanh(x) + sm.atan2(x, 1.0)
+
+    names = {op.callee.data for op in k.module.walk() if op.name == "sarek.intrinsic"}
+    assert set(UNARY_FLOAT) | set(BINARY_FLOAT) | {"fma"} <= names
+    v, out = np.array([0.7]), np.zeros(5)
+    launch(k, v, out, block=1)
+    x = 0.7
+    assert out[0] == pytest.approx(np.sqrt(x) + np.exp(x) + np.log(x) + np.sin(x) + np.cos(x) + x * x + x)
