@@ -310,6 +310,15 @@ def _parse_params(parser: Parser) -> tuple[list[Parser.Argument], list[str]]:
     return args, names
 
 
+def _parse_str_array(parser: Parser, what: str) -> list[str]:
+    """`["a", "b"]`, or a parse error naming `what`."""
+    pos = parser.pos
+    a = parser.parse_attribute()
+    if not isinstance(a, ArrayAttr) or not all(isinstance(x, StringAttr) for x in a.data):
+        parser.raise_error(f"{what} must be an array of strings, got {a}", pos, parser.pos)
+    return [cast(StringAttr, x).data for x in a.data]
+
+
 def _names(names: Sequence[str]) -> ArrayAttr[StringAttr]:
     return ArrayAttr(StringAttr(n) for n in names)
 
@@ -1235,7 +1244,7 @@ class PayloadOp(IRDLOperation):
         i = parser.parse_integer()
         path = None
         if parser.parse_optional_keyword("path") is not None:
-            path = [s.data for s in cast(ArrayAttr[StringAttr], parser.parse_attribute())]
+            path = _parse_str_array(parser, "payload path")
         parser.parse_punctuation(":")
         op = cls(v, c, i, parser.parse_type(), path)
         _parse_attrs(parser, op)
@@ -2149,8 +2158,8 @@ class PragmaOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> PragmaOp:
-        hints = cast(ArrayAttr[StringAttr], parser.parse_attribute())
-        op = cls([h.data for h in hints], _parse_stmt_region(parser))
+        hints = _parse_str_array(parser, "pragma hints")
+        op = cls(hints, _parse_stmt_region(parser))
         _parse_attrs(parser, op)
         return op
 

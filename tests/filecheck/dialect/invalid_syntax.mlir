@@ -251,3 +251,19 @@ sarek.kernel @k(%x : f32 "x") {
   %y = sarek.let "y" %undefined : f32
 }
 // CHECK: SSA value used before assignment
+
+// -----
+
+sarek.kernel @k() {
+  sarek.pragma [1] {
+  }
+}
+// CHECK: pragma hints must be an array of strings, got [1 : i64]
+
+// -----
+
+sarek.variant @v {A(i32)}
+sarek.kernel @k(%s : !sarek.variant<@v> "s") {
+  %p = sarek.payload %s "A" 0 path "A" : i32
+}
+// CHECK: payload path must be an array of strings, got "A"
