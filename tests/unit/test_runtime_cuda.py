@@ -41,10 +41,11 @@ def test_cuda_listed_only_with_a_driver():
 def _cuda():
     d = [x for x in rt.devices() if x.kind == "cuda"]
     if not d:
-        pytest.skip(f"no CUDA device here ({rt.unavailable.get('cuda')}); scripts/gpu_check.py runs these on the GPU")
+        raise AssertionError(f"no CUDA device here ({rt.unavailable.get('cuda')}); scripts/gpu_check.py runs these on the GPU")
     return d[0]
 
 
+@pytest.mark.gpu
 def test_cuda_launch_numpy_and_vector():
     import numpy as np
     from pathlib import Path
