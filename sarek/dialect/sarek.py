@@ -9,7 +9,7 @@ See docs/DIALECT.md for the syntax of every op.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import ClassVar, cast
+from typing import ClassVar, Self, cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -2367,56 +2367,45 @@ class _CoopmatMemMixin:
         return frag, a, i, s
 
 
+class _CoopmatMemOp(_CoopmatMemMixin, IRDLOperation):
+    """Shared shape of coopmat_load / coopmat_store: a fragment, a buffer, an index and a row stride."""
+
+    WORD: ClassVar[str] = ""
+    frag = prop_def(StringAttr)
+    array = operand_def(VecType | ArrayType)
+    index = operand_def(i32)
+    stride = operand_def(i32)
+
+    def __init__(self, frag: str, array: SSAValue, index: SSAValue, stride: SSAValue):
+        super().__init__(operands=[array, index, stride], properties={"frag": StringAttr(frag)})
+
+    def verify_(self) -> None:
+        self._verify_mem()
+
+    def print(self, printer: Printer) -> None:
+        self._print_mem(printer, self.WORD)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        op = cls(*cls._parse_mem(parser, cls.WORD))
+        _parse_attrs(parser, op)
+        return op
+
+
 @irdl_op_definition
-class CoopmatLoadOp(_CoopmatMemMixin, IRDLOperation):
+class CoopmatLoadOp(_CoopmatMemOp):
     """`sarek.coopmat_load "fa" from %v[%i] stride %s : !sarek.vec<f16>` — row-major, stride in elements."""
 
     name = "sarek.coopmat_load"
-    frag = prop_def(StringAttr)
-    array = operand_def(VecType | ArrayType)
-    index = operand_def(i32)
-    stride = operand_def(i32)
-
-    def __init__(self, frag: str, array: SSAValue, index: SSAValue, stride: SSAValue):
-        super().__init__(operands=[array, index, stride], properties={"frag": StringAttr(frag)})
-
-    def verify_(self) -> None:
-        self._verify_mem()
-
-    def print(self, printer: Printer) -> None:
-        self._print_mem(printer, "from")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CoopmatLoadOp:
-        op = cls(*cls._parse_mem(parser, "from"))
-        _parse_attrs(parser, op)
-        return op
+    WORD: ClassVar[str] = "from"
 
 
 @irdl_op_definition
-class CoopmatStoreOp(_CoopmatMemMixin, IRDLOperation):
+class CoopmatStoreOp(_CoopmatMemOp):
     """`sarek.coopmat_store "fc" to %v[%i] stride %s : !sarek.vec<f32>`."""
 
     name = "sarek.coopmat_store"
-    frag = prop_def(StringAttr)
-    array = operand_def(VecType | ArrayType)
-    index = operand_def(i32)
-    stride = operand_def(i32)
-
-    def __init__(self, frag: str, array: SSAValue, index: SSAValue, stride: SSAValue):
-        super().__init__(operands=[array, index, stride], properties={"frag": StringAttr(frag)})
-
-    def verify_(self) -> None:
-        self._verify_mem()
-
-    def print(self, printer: Printer) -> None:
-        self._print_mem(printer, "to")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CoopmatStoreOp:
-        op = cls(*cls._parse_mem(parser, "to"))
-        _parse_attrs(parser, op)
-        return op
+    WORD: ClassVar[str] = "to"
 
 
 @irdl_op_definition
