@@ -78,8 +78,11 @@ def main() -> None:
         for note in getattr(e, "__notes__", []):  # the IR with the failing op marked
             print(note.rstrip(), file=sys.stderr)
         sys.exit(1)
-    except ValueError as e:  # unknown pass names and bad pass options are reported as ValueError by xDSL
+    except (ValueError, OverflowError) as e:  # unknown passes, bad options, literals xDSL cannot represent
         print(f"error: {e}", file=sys.stderr)
+        sys.exit(1)
+    except OSError as e:  # an input or output file that cannot be opened
+        print(f"error: {e.strerror}: {e.filename}", file=sys.stderr)
         sys.exit(1)
 
 
