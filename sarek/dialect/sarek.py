@@ -61,6 +61,7 @@ from xdsl.irdl import (
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
+    OpTrait,
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
@@ -2465,6 +2466,17 @@ def has_atomic(op: Operation) -> bool:
     return _has_atomic(op)
 
 
+class InFunction(OpTrait):
+    """Statements and expressions live inside a kernel or helper, never directly in the module."""
+
+    def verify(self, op: Operation) -> None:
+        if isinstance(op.parent_op(), ModuleOp):
+            raise VerifyException(f"{op.name} must be inside a sarek.kernel or sarek.helper, not at module level")
+
+
+_DECLARATIONS: tuple[type[Operation], ...] = (RecordOp, VariantOp, KernelOp, HelperOp)
+
+
 STATEMENT_OPS: tuple[type[Operation], ...] = (
     LetOp, LetMutOp, StoreOp, IfOp, WhileOp, ForOp, MatchOp, ReturnOp, PragmaOp, BlockOp, BarrierOp,
     WarpBarrierOp, MemFenceOp, NativeOp, AllocArrayOp, CoopmatDeclOp, CoopmatLoadOp, CoopmatStoreOp,
@@ -2482,4 +2494,8 @@ Sarek = Dialect(
     ],
     [MemSpaceAttr, UnitType, RecordType, VariantType, VecType, ArrayType, RefType, BinOpKindAttr, UnOpKindAttr],
 )
+
+for _op in Sarek.operations:
+    if _op not in _DECLARATIONS:
+        _op.get_irdl_definition().traits.add_trait(InFunction())  # each op class owns its OpTraits
 
