@@ -62,7 +62,7 @@ def _dims(x: Any, what: str) -> tuple[int, int, int]:
     t = tuple(int(v) for v in x)
     if len(t) != 3 or any(v < 1 for v in t):
         raise InterpError(f"{what} must be a 3-tuple of positive integers, got {x!r}")
-    return t  # pyright: ignore
+    return t
 
 
 def run(module: ModuleOp, kernel: str, args: list[Any] | tuple[Any, ...], grid: Any, block: Any, *,
@@ -85,9 +85,8 @@ def run(module: ModuleOp, kernel: str, args: list[Any] | tuple[Any, ...], grid: 
                 return
             except fast.Unvectorizable as ex:
                 reason = str(ex)
-        if reason is not None:
-            warnings.warn(f"fast executor falls back to the reference executor for @{kernel}: {reason}",
-                          FallbackWarning, stacklevel=2)
-            reference.run(module, kernel, list(args), g, b, warp_size)
+        warnings.warn(f"fast executor falls back to the reference executor for @{kernel}: {reason}",
+                      FallbackWarning, stacklevel=2)
+        reference.run(module, kernel, list(args), g, b, warp_size)
     else:
         raise InterpError(f"unknown executor '{executor}' (use 'fast' or 'reference')")

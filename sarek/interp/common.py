@@ -18,15 +18,22 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
-from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType, ModuleOp
+import numpy.typing as npt
+from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Attribute, Operation
 
 from sarek.diagnostics import SarekError
 
+if TYPE_CHECKING:
+    from sarek.dialect.sarek import RecordType, VariantType
+
 DETACH_MAX_DEPTH = 64
+
+_T = TypeVar("_T")
 
 
 class InterpError(SarekError):
@@ -55,7 +62,7 @@ def kind(t: Attribute) -> str:
     from sarek.dialect.sarek import ArrayType, RecordType, RefType, UnitType, VariantType, VecType
 
     if isinstance(t, IntegerType):
-        w = t.width.data
+        w = t.bitwidth
         return {1: "i1", 32: "i32", 64: "i64", 8: "ui8"}[w]
     if isinstance(t, Float32Type):
         return "f32"
@@ -146,10 +153,10 @@ class Types:
         return ts
 
     def rec(self, t: Attribute) -> RecInfo:
-        return self.recs[t.decl_name]  # pyright: ignore
+        return self.recs[cast("RecordType", t).decl_name]
 
     def var(self, t: Attribute) -> VarInfo:
-        return self.vars[t.decl_name]  # pyright: ignore
+        return self.vars[cast("VariantType", t).decl_name]
 
     # ---------------------------------------------------------------------------------------- defaults
 
@@ -195,14 +202,15 @@ class Types:
         if k == "ui8":
             return 1, 1
         if k == "rec":
-            offs, size, align = self.record_layout(self.rec(t).types)
+            _, size, align = self.record_layout(self.rec(t).types)
             return size, align
         if k == "var":
             return self.variant_layout(self.var(t))[1:]
         raise ValueError(f"no layout for {t}")
 
     def record_layout(self, types: list[Attribute]) -> tuple[list[int], int, int]:
-        off, maxa, offs = 0, 1, []
+        off, maxa = 0, 1
+        offs: list[int] = []
         for ft in types:
             s, a = self.layout(ft)
             off = (off + a - 1) // a * a
@@ -223,16 +231,16 @@ class Types:
         al = max(4, maxa)
         return p, (p + maxs + al - 1) // al * al, al
 
-    def numpy_dtype(self, t: Attribute) -> np.dtype:
+    def numpy_dtype(self, t: Attribute) -> np.dtype[Any]:
         """A structured dtype with the aligned layout (prefers sarek.analysis.layout when it exists)."""
         try:
-            from sarek.analysis.layout import numpy_dtype  # pyright: ignore
+            from sarek.analysis.layout import numpy_dtype
 
             return numpy_dtype(self.module, t)
         except Exception:  # noqa: BLE001 - the shared module is optional; fall back to the local rules
-            return self._local_dtype(t)
+            return self.local_dtype(t)
 
-    def _local_dtype(self, t: Attribute) -> np.dtype:
+    def local_dtype(self, t: Attribute) -> np.dtype[Any]:
         k = kind(t)
         if k == "i1":
             return np.dtype(np.int32)
@@ -241,17 +249,19 @@ class Types:
         if k == "rec":
             ri = self.rec(t)
             offs, size, _ = self.record_layout(ri.types)
-            return np.dtype({"names": ri.fields, "formats": [self._local_dtype(x) for x in ri.types],
+            return np.dtype({"names": ri.fields, "formats": [self.local_dtype(x) for x in ri.types],
                              "offsets": offs, "itemsize": size})
         vi = self.var(t)
         p, size, _ = self.variant_layout(vi)
-        names, formats, offsets = ["tag"], [np.dtype(np.int32)], [0]
+        names: list[str] = ["tag"]
+        formats: list[np.dtype[Any]] = [np.dtype(np.int32)]
+        offsets = [0]
         for c, ps in zip(vi.ctors, vi.payloads):
             if ps:
                 offs, s, _ = self.record_layout(ps)
                 names.append(c)
                 formats.append(np.dtype({"names": [f"_{j}" for j in range(len(ps))],
-                                         "formats": [self._local_dtype(x) for x in ps], "offsets": offs,
+                                         "formats": [self.local_dtype(x) for x in ps], "offsets": offs,
                                          "itemsize": s}))
                 offsets.append(p)
         return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": size})
@@ -315,9 +325,10 @@ class Types:
             vi = self.var(t)
             p, size, _ = self.variant_layout(vi)
             buf[off:off + size] = bytes(size)
-            struct.pack_into("<i", buf, off, v.tag)
-            offs, _, _ = self.record_layout(vi.payloads[v.tag])
-            for o, pt, x in zip(offs, vi.payloads[v.tag], v.p):
+            tag: int = v.tag
+            struct.pack_into("<i", buf, off, tag)
+            offs, _, _ = self.record_layout(vi.payloads[tag])
+            for o, pt, x in zip(offs, vi.payloads[tag], v.p):
                 self.encode(x, pt, buf, off + p + o)
 
     def from_python(self, x: Any, t: Attribute) -> Any:
@@ -338,43 +349,46 @@ class Types:
             return bool(x)
         if k in ("rec", "var"):
             if isinstance(x, np.void | np.ndarray):
-                b = np.ascontiguousarray(x).tobytes()
+                b = np.ascontiguousarray(cast("np.void | npt.NDArray[Any]", x)).tobytes()
                 if len(b) != self.layout(t)[0]:
                     raise InterpError(f"argument for {t} has {len(b)} bytes, the aligned layout needs "
                                       f"{self.layout(t)[0]}")
                 return self.decode(b, 0, t)
             if k == "rec":
                 ri = self.rec(t)
-                if not isinstance(x, dict) or set(x) != set(ri.fields):
+                d = cast("dict[str, Any] | None", x if isinstance(x, dict) else None)
+                if d is None or set(d) != set(ri.fields):
                     raise InterpError(f"record @{ri.name} argument must be a dict with fields {ri.fields}")
-                return Rec(ri, [self.from_python(x[f], ft) for f, ft in zip(ri.fields, ri.types)])
+                return Rec(ri, [self.from_python(d[f], ft) for f, ft in zip(ri.fields, ri.types)])
             vi = self.var(t)
-            if not isinstance(x, tuple) or not x or x[0] not in vi.ctors:
+            tu = cast("tuple[Any, ...] | None", x if isinstance(x, tuple) else None)
+            if not tu or tu[0] not in vi.ctors:
                 raise InterpError(f"variant @{vi.name} argument must be a tuple (ctor, *payload) with ctor in "
                                   f"{vi.ctors}")
-            tag = vi.ctors.index(x[0])
-            if len(x) - 1 != len(vi.payloads[tag]):
-                raise InterpError(f"constructor {x[0]} takes {len(vi.payloads[tag])} payload value(s)")
-            return Var(vi, tag, [self.from_python(a, pt) for a, pt in zip(x[1:], vi.payloads[tag])])
+            tag = vi.ctors.index(tu[0])
+            if len(tu) - 1 != len(vi.payloads[tag]):
+                raise InterpError(f"constructor {tu[0]} takes {len(vi.payloads[tag])} payload value(s)")
+            return Var(vi, tag, [self.from_python(a, pt) for a, pt in zip(tu[1:], vi.payloads[tag])])
         raise InterpError(f"cannot pass a {t} argument")
 
     def check_vector(self, a: Any, t: Attribute, pname: str, op: Operation | None) -> None:
         """A vector argument: a 1-D numpy array whose dtype fits the element type (i1: bool or integer;
         records/variants: itemsize of the aligned layout)."""
-        if not isinstance(a, np.ndarray) or a.ndim != 1:
+        arr = as_ndarray(a)
+        if arr is None or arr.ndim != 1:
             raise InterpError(f"argument '{pname}' must be a 1-D numpy array, got {type(a).__name__}", op)
         k = kind(t)
         if k in ("rec", "var"):
             size = self.layout(t)[0]
-            if a.dtype.itemsize != size:
+            if arr.dtype.itemsize != size:
                 raise InterpError(f"argument '{pname}': elements of {t} take {size} bytes in the aligned layout, "
-                                  f"the array's take {a.dtype.itemsize}", op)
+                                  f"the array's take {arr.dtype.itemsize}", op)
         elif k == "i1":
-            if a.dtype.kind not in "biu":
-                raise InterpError(f"argument '{pname}' must be a bool (or integer) array, got {a.dtype}", op)
-        elif a.dtype != np.dtype(NP_SCALAR[k]):
+            if arr.dtype.kind not in "biu":
+                raise InterpError(f"argument '{pname}' must be a bool (or integer) array, got {arr.dtype}", op)
+        elif arr.dtype != np.dtype(NP_SCALAR[k]):
             raise InterpError(f"argument '{pname}' must be a {np.dtype(NP_SCALAR[k])} array for {t}, "
-                              f"got {a.dtype}", op)
+                              f"got {arr.dtype}", op)
 
     def vec_to_list(self, a: np.ndarray, t: Attribute) -> list[Any]:
         """Vector storage for the reference executor."""
@@ -406,9 +420,19 @@ class Types:
         a.view(np.uint8).reshape(-1)[...] = np.frombuffer(bytes(buf), dtype=np.uint8)
 
 
+def as_ndarray(x: object) -> npt.NDArray[Any] | None:
+    """x as a numpy array, None when it is not one."""
+    return cast("npt.NDArray[Any]", x) if isinstance(x, np.ndarray) else None
+
+
+def int_value(a: Attribute) -> int:
+    """The value of an integer constant's attribute."""
+    return cast("IntegerAttr[IntegerType]", a).value.data
+
+
 def detach(v: Any, depth: int = 0) -> Any:
     """Deep copy through records and variant payloads (arrays alias). Raises DepthError past the bound."""
-    c = type(v)
+    c = type(cast(object, v))
     if c is Rec:
         if depth >= DETACH_MAX_DEPTH and v.f:
             raise DepthError()
@@ -438,7 +462,7 @@ def to_python(v: Any) -> Any:
     if type(v) is Var:
         return (v.t.ctors[v.tag], *[to_python(x) for x in v.p])
     if isinstance(v, np.generic):
-        return v.item()
+        return cast("np.generic[Any]", v).item()
     return v
 
 
@@ -532,10 +556,10 @@ MATH: dict[str, Any] = {
 }
 
 
-def cached(module: ModuleOp, key: str, build: Any) -> Any:
+def cached(module: ModuleOp, key: str, build: Callable[[], _T]) -> _T:
     """A per-module cache entry, rebuilt when the module's ops change (fingerprint: identity of every op)."""
     fp = hash(tuple(map(id, module.walk())))
-    store = module.__dict__.setdefault("_sarek_interp_cache", {})
+    store: dict[str, tuple[int, Any]] = vars(module).setdefault("_sarek_interp_cache", {})
     hit = store.get(key)
     if hit is not None and hit[0] == fp:
         return hit[1]

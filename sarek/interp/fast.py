@@ -25,9 +25,10 @@ its located error), and (found at run time; vectors are restored before falling 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard, cast
 
 import numpy as np
+import numpy.typing as npt
 from xdsl.dialects.builtin import FloatAttr, ModuleOp, UnitAttr
 from xdsl.ir import Block, Operation, SSAValue
 
@@ -48,7 +49,7 @@ class Unvectorizable(Exception):
 
 def unsupported_reason(module: ModuleOp, kernel: str) -> str | None:
     """Why the fast executor cannot run `kernel` (None when it can)."""
-    cache = C.cached(module, "fast-reasons", dict)
+    cache = C.cached(module, "fast-reasons", dict[str, str | None])
     if kernel not in cache:
         cache[kernel] = _reason(module, kernel)
     return cache[kernel]
@@ -206,13 +207,13 @@ def merge(m: Any, new: Any, old: Any) -> Any:
     """new on the lanes of m, old elsewhere (m None: new), through records and variants."""
     if m is None:
         return new
-    c = type(new)
+    c = type(cast(object, new))
     if c is VRec:
         return VRec(new.t, [merge(m, a, b) for a, b in zip(new.f, old.f)])
     if c is VVar:
         return VVar(new.t, np.where(m, new.tag, old.tag),
                     [[merge(m, a, b) for a, b in zip(pn, po)] for pn, po in zip(new.p, old.p)])
-    return np.where(m, new, old)
+    return cast("npt.NDArray[Any]", np.where(m, new, old))
 
 
 def _replace(v: Any, path: list[int], x: Any) -> Any:
@@ -230,9 +231,14 @@ class Frame:
         self.returns = False
 
 
+def _isarr(x: object) -> TypeGuard[npt.NDArray[Any]]:
+    """Whether a value is per-lane (a numpy array) rather than uniform."""
+    return isinstance(x, np.ndarray)
+
+
 def _and(m: Any, c: Any) -> Any:
     """mask AND condition; c is a bool array or a numpy bool scalar."""
-    if not isinstance(c, np.ndarray):
+    if not _isarr(c):
         return m if c else False
     return c if m is None else (m & c)
 
@@ -243,10 +249,6 @@ def _any(m: Any) -> bool:
     if m is False:
         return False
     return bool(m.any())
-
-
-def _not(c: Any) -> Any:
-    return ~c if isinstance(c, np.ndarray) else not c
 
 
 # ------------------------------------------------------------------------------------------------ the executor
@@ -333,7 +335,7 @@ class _Exec:
         return InterpError(msg, op)
 
     def full(self, v: Any) -> np.ndarray:
-        return v if isinstance(v, np.ndarray) else np.full(self.n, v)
+        return v if _isarr(v) else np.full(self.n, v)
 
     def check_block_uniform(self, op: Operation, m: Any, what: str) -> None:
         if m is None:
@@ -360,7 +362,7 @@ class _Exec:
 
     def index(self, op: Operation, arr: Arr, i: Any, m: Any) -> Any:
         """Bounds-check `i` on the active lanes; return an index safe on every lane."""
-        if isinstance(i, np.ndarray):
+        if _isarr(i):
             ii = i if m is None else np.where(m, i, 0)
             bad = (ii.view(np.uint32) >= arr.n) if ii.dtype == np.int32 else ((ii < 0) | (ii >= arr.n))
             if bad.any():
@@ -377,7 +379,7 @@ class _Exec:
         return self.tread(arr.data, arr.t, arr.row, i)
 
     def tread(self, d: Any, t: Any, row: Any, i: Any) -> Any:
-        c = type(d)
+        c = type(cast(object, d))
         if c is TRec:
             ri = self.types.rec(t)
             return VRec(ri, [self.tread(x, ft, row, i) for x, ft in zip(d.f, ri.types)])
@@ -387,14 +389,14 @@ class _Exec:
                         [[self.tread(x, pt, row, i) for x, pt in zip(xs, ps)] for xs, ps in zip(d.p, vi.payloads)])
         v = d[i] if row is None else d[row, i]
         if d.dtype == np.float16:
-            v = v.astype(np.float32) if isinstance(v, np.ndarray) else np.float32(v)
+            v = v.astype(np.float32) if _isarr(v) else np.float32(v)
         return v
 
     def write(self, arr: Arr, i: Any, v: Any, m: Any) -> None:
         self.twrite(arr.data, arr.row, i, v, m)
 
     def twrite(self, d: Any, row: Any, i: Any, v: Any, m: Any) -> None:
-        c = type(d)
+        c = type(cast(object, d))
         if c is TRec:
             for x, fv in zip(d.f, v.f):
                 self.twrite(x, row, i, fv, m)
@@ -407,20 +409,20 @@ class _Exec:
             return
         if row is None:
             if m is None:
-                if isinstance(i, np.ndarray) or not isinstance(v, np.ndarray):
+                if _isarr(i) or not _isarr(v):
                     d[i] = v
                 else:  # every lane writes one slot: the last lane wins, as in the reference order
                     d[i] = v[-1]
             else:
-                ii = i[m] if isinstance(i, np.ndarray) else i
-                vv = v[m] if isinstance(v, np.ndarray) else v
-                if not isinstance(ii, np.ndarray) and isinstance(vv, np.ndarray):
+                ii = i[m] if _isarr(i) else i
+                vv = v[m] if _isarr(v) else v
+                if not _isarr(ii) and _isarr(vv):
                     vv = vv[-1]
                 d[ii] = vv
         else:
             rows = row if m is None else row[m]
-            ii = i if not isinstance(i, np.ndarray) else (i if m is None else i[m])
-            vv = v if not isinstance(v, np.ndarray) else (v if m is None else v[m])
+            ii = i if not _isarr(i) else (i if m is None else i[m])
+            vv = v if not _isarr(v) else (v if m is None else v[m])
             d[rows, ii] = vv
 
     def tree(self, t: Any, shape: tuple[int, ...]) -> Any:
@@ -489,42 +491,41 @@ class _Exec:
         return m
 
     def op(self, op: Operation, env: dict[SSAValue, Any], m: Any, fr: Frame) -> None:  # noqa: C901
-        t = type(op)
-        if t is S.ConstantOp:
+        if isinstance(op, S.ConstantOp):
             k = kind(op.result.type)
             v = op.value
             if k == "unit" or isinstance(v, UnitAttr):
                 env[op.result] = None
             elif k == "i1":
-                env[op.result] = np.bool_(v.value.data)  # pyright: ignore
+                env[op.result] = np.bool_(C.int_value(v))
             elif k in ("i32", "i64"):
-                env[op.result] = _DT[k](C.wrap32(v.value.data) if k == "i32" else C.wrap64(v.value.data))
+                env[op.result] = _DT[k](C.wrap32(C.int_value(v)) if k == "i32" else C.wrap64(C.int_value(v)))
             else:
                 assert isinstance(v, FloatAttr)
                 env[op.result] = {"f32": np.float32, "f16": C.f16, "f64": np.float64}[k](v.value.data)
-        elif t is S.BinOp:
+        elif isinstance(op, S.BinOp):
             env[op.result] = self.binop(op, env[op.lhs], env[op.rhs], m)
-        elif t is S.UnOp:
+        elif isinstance(op, S.UnOp):
             a = env[op.operand]
             kd = op.op.value
             if kd == "neg":
                 env[op.result] = -a
             elif kd == "not":
-                env[op.result] = ~a if isinstance(a, np.ndarray) else np.bool_(not a)
+                env[op.result] = ~a if _isarr(a) else np.bool_(not a)
             else:
                 env[op.result] = ~a
-        elif t is S.CastOp:
+        elif isinstance(op, S.CastOp):
             env[op.result] = self.cast(op, env[op.operand])
-        elif t is S.IntrinsicOp:
+        elif isinstance(op, S.IntrinsicOp):
             env[op.result] = self.intrinsic(op, [env[a] for a in op.args], m)
-        elif t is S.ArrayReadOp:
+        elif isinstance(op, S.ArrayReadOp):
             arr = env[op.array]
             env[op.result] = self.read(arr, self.index(op, arr, env[op.index], m))
-        elif t is S.ArrayLenOp:
+        elif isinstance(op, S.ArrayLenOp):
             env[op.result] = np.int32(env[op.array].n)
-        elif t is S.AllocArrayOp:
+        elif isinstance(op, S.AllocArrayOp):
             size = env[op.size]
-            if isinstance(size, np.ndarray):
+            if _isarr(size):
                 raise Unvectorizable("per-thread array size")
             size = int(size)
             if size < 0:
@@ -538,7 +539,7 @@ class _Exec:
                 env[op.result] = Arr(d, self.blk, k, et, size)
             else:
                 env[op.result] = Arr(self.tree(et, (self.n, size)), self.lanes, k, et, size)
-        elif t is S.CallOp:
+        elif isinstance(op, S.CallOp):
             f = self.funcs.get(op.callee_name)
             if f is None:
                 raise self.fault(op, f"@{op.callee_name} is not a helper of this module")
@@ -548,43 +549,43 @@ class _Exec:
                         m is not None and bool((m & ~sub.done).any())):
                     raise self.fault(op, f"helper @{op.callee_name} ended without returning a value")
                 env[op.res[0]] = sub.ret
-        elif t is S.LetOp:
+        elif isinstance(op, S.LetOp):
             env[op.result] = env[op.value]
-        elif t is S.LetMutOp:
+        elif isinstance(op, S.LetMutOp):
             v = env[op.init]
             if kind(op.init.type) == "f16":
                 v = self.f16(v)
             env[op.result] = Cell(v)
-        elif t is S.LoadOp:
+        elif isinstance(op, S.LoadOp):
             env[op.result] = self.load(env[op.ref])
-        elif t is S.StoreOp:
+        elif isinstance(op, S.StoreOp):
             v = env[op.value]
             if kind(op.value.type) == "f16":
                 v = self.f16(v)
             self.store(env[op.place], v, m)
-        elif t is S.FieldRefOp:
+        elif isinstance(op, S.FieldRefOp):
             base = env[op.base]
-            idx = self.types.rec(op.base.type.element_type).fields.index(op.field.data)  # pyright: ignore
+            idx = self.types.rec(cast(S.RefType, op.base.type).element_type).fields.index(op.field.data)
             if type(base) is FieldPlace:
                 env[op.result] = FieldPlace(base.root, [*base.path, idx], [])
             else:
                 env[op.result] = FieldPlace(base, [idx], [])
-        elif t is S.MakeRecordOp:
+        elif isinstance(op, S.MakeRecordOp):
             env[op.result] = VRec(self.types.rec(op.result.type), [env[f] for f in op.fields])
-        elif t is S.MakeVariantOp:
+        elif isinstance(op, S.MakeVariantOp):
             vi = self.types.var(op.result.type)
             c = vi.ctors.index(op.ctor.data)
             p = [[env[x] for x in op.payload] if j == c else [self.default(pt) for pt in ps]
                  for j, ps in enumerate(vi.payloads)]
             env[op.result] = VVar(vi, np.int32(c), p)
-        elif t is S.FieldOp:
+        elif isinstance(op, S.FieldOp):
             idx = self.types.rec(op.record.type).fields.index(op.field.data)
             env[op.result] = env[op.record].f[idx]
-        elif t is S.PayloadOp:
+        elif isinstance(op, S.PayloadOp):
             v = env[op.variant]
             c = v.t.ctors.index(op.ctor.data)
             bad = v.tag != c
-            if isinstance(bad, np.ndarray):
+            if _isarr(bad):
                 bad = bad if m is None else (bad & m)
                 bad = bool(bad.any())
             elif bad:
@@ -592,14 +593,14 @@ class _Exec:
             if bad:
                 raise self.fault(op, f"payload of constructor {op.ctor.data} read from another constructor's value")
             env[op.result] = v.p[c][op.index.value.data]
-        elif t is S.MatchOp or t is S.MatchExprOp:
+        elif isinstance(op, S.MatchOp | S.MatchExprOp):
             self.match(op, env, m, fr)
-        elif t is S.ElemRefOp:
+        elif isinstance(op, S.ElemRefOp):
             arr = env[op.array]
             env[op.result] = ElemPlace(arr, self.index(op, arr, env[op.index], m))
-        elif t is S.IfOp:
+        elif isinstance(op, S.IfOp):
             c = env[op.cond]
-            if not isinstance(c, np.ndarray):
+            if not _isarr(c):
                 if c:
                     self.block(op.then_region.block, env, m, fr)
                 elif op.else_region.blocks:
@@ -612,9 +613,9 @@ class _Exec:
                     me = _and(self.strip(m, fr), ~c)
                     if _any(me):
                         self.block(op.else_region.block, env, me, fr)
-        elif t is S.IfExprOp:
+        elif isinstance(op, S.IfExprOp):
             c = env[op.cond]
-            if not isinstance(c, np.ndarray):
+            if not _isarr(c):
                 env[op.result] = self.block((op.then_region if c else op.else_region).block, env, m, fr)
             else:
                 mt, me = _and(m, c), _and(m, ~c)
@@ -626,7 +627,7 @@ class _Exec:
                     env[op.result] = a
                 else:
                     env[op.result] = merge(c, a, b)
-        elif t is S.WhileOp:
+        elif isinstance(op, S.WhileOp):
             act = m
             while True:
                 c = self.block(op.cond_region.block, env, act, fr)
@@ -637,10 +638,10 @@ class _Exec:
                 act = self.strip(act, fr)
                 if not _any(act):
                     break
-        elif t is S.ForOp:
+        elif isinstance(op, S.ForOp):
             lo, hi, step = env[op.lo], env[op.hi], op.step_value
             dt = _DT[kind(op.lo.type)]
-            if not isinstance(lo, np.ndarray) and not isinstance(hi, np.ndarray):
+            if not _isarr(lo) and not _isarr(hi):
                 act = m
                 for i in range(int(lo), int(hi), step):
                     env[op.index] = dt(i)
@@ -659,7 +660,7 @@ class _Exec:
                     self.block(op.body.block, env, act, fr)
                     act = self.strip(act, fr)
                     i = (i + dt(step)).astype(dt)
-        elif t is S.ReturnOp:
+        elif isinstance(op, S.ReturnOp):
             fr.returns = True
             if op.value:
                 v = env[op.value[0]]
@@ -669,13 +670,13 @@ class _Exec:
                     fr.ret = v if fr.ret is None else merge(m, v, fr.ret)
             live = np.ones(self.n, bool) if m is None else m
             fr.done = live.copy() if fr.done is None else (fr.done | live)
-        elif t is S.PragmaOp or t is S.BlockOp:
+        elif isinstance(op, S.PragmaOp | S.BlockOp):
             self.block(op.body.block, env, m, fr)
-        elif t is S.BarrierOp:
+        elif isinstance(op, S.BarrierOp):
             self.check_block_uniform(op, m, "barrier")
-        elif t is S.WarpBarrierOp:
+        elif isinstance(op, S.WarpBarrierOp):
             self.check_warp_uniform(op, m)
-        elif t is S.MemFenceOp:
+        elif isinstance(op, S.MemFenceOp):
             pass
         else:
             raise Unvectorizable(op.name)
@@ -690,7 +691,7 @@ class _Exec:
         covered: Any = None
         for c, _, r in op.case_list():
             if c == S.WILDCARD:
-                if isinstance(tag, np.ndarray):
+                if _isarr(tag):
                     hit = ~np.isin(tag, listed) if listed else np.ones(self.n, bool)
                 else:
                     hit = np.bool_(int(tag) not in listed)
@@ -701,10 +702,10 @@ class _Exec:
                 hit = tag == ci
                 binds = s.p[ci]
             cm = _and(self.strip(m, fr), hit)
-            if isinstance(hit, np.ndarray):
+            if _isarr(hit):
                 covered = hit if covered is None else (covered | hit)
             elif hit:
-                covered = True if covered is None or not isinstance(covered, np.ndarray) else covered
+                covered = True if covered is None or not _isarr(covered) else covered
             if not _any(cm):
                 continue
             for a, b in zip(r.block.args, binds):
@@ -714,7 +715,7 @@ class _Exec:
                 result = y if result is None else merge(cm if cm is not None else hit, y, result)
         if S.WILDCARD not in [c for c, _, _ in op.case_list()]:
             miss = None
-            if isinstance(tag, np.ndarray):
+            if _isarr(tag):
                 miss = ~np.isin(tag, listed)
                 miss = miss if m is None else (miss & m)
                 miss = bool(miss.any())
@@ -726,7 +727,7 @@ class _Exec:
             env[op.result] = result
 
     def f16(self, v: Any) -> Any:
-        return v.astype(np.float16).astype(np.float32) if isinstance(v, np.ndarray) else C.f16(v)
+        return v.astype(np.float16).astype(np.float32) if _isarr(v) else C.f16(v)
 
     def binop(self, op: S.BinOp, a: Any, b: Any, m: Any) -> Any:
         kd = op.op.value
@@ -769,7 +770,7 @@ class _Exec:
             return np.right_shift(a, b & dt(bits - 1)).astype(dt)
         # integer div / rem: C semantics, checked on active lanes
         z = b == 0
-        if isinstance(z, np.ndarray):
+        if _isarr(z):
             zz = z if m is None else (z & m)
             if zz.any():
                 raise self.fault(op, f"integer {'division' if kd == 'div' else 'remainder'} by zero")
@@ -780,13 +781,13 @@ class _Exec:
             b = dt(1)
         r = np.fmod(a, b)
         if kd == "rem":
-            return r.astype(dt) if isinstance(r, np.ndarray) else dt(r)
+            return r.astype(dt) if _isarr(r) else dt(r)
         q = (a - r) // b
-        return q.astype(dt) if isinstance(q, np.ndarray) else dt(q)
+        return q.astype(dt) if _isarr(q) else dt(q)
 
     def cast(self, op: S.CastOp, a: Any) -> Any:
         src, dst = kind(op.operand.type), kind(op.result.type)
-        arr = isinstance(a, np.ndarray)
+        arr = _isarr(a)
         if src == dst:
             return a
         if dst in ("i32", "i64"):
@@ -843,11 +844,11 @@ class _Exec:
                 hi = (u >> np.uint64(32)).astype(np.float64)
                 lo = (u & np.uint64(0xFFFFFFFF)).astype(np.float64)
                 r = np.where(hi > 0, 32 - np.frexp(hi)[1], 64 - np.frexp(lo)[1]).astype(np.int32)
-        return r if isinstance(x, np.ndarray) else np.int32(r[0])
+        return r if _isarr(x) else np.int32(r[0])
 
     def shuffle(self, op: S.IntrinsicOp, name: str, v: Any, x: Any, m: Any) -> Any:
         self.check_warp_uniform(op, m)
-        if not isinstance(v, np.ndarray):
+        if not _isarr(v):
             return v
         ws = self.ws
         lane = (self.ltid % ws)
@@ -878,7 +879,7 @@ class _Exec:
         ii = self.full(i)[lanes]
         flat = arr.data.reshape(-1)
         addr = ii.astype(np.int64) if arr.row is None else arr.row[lanes].astype(np.int64) * arr.n + ii
-        vals = [self.full(a)[lanes] if a is not None else None for a in args[2:]]
+        vals: list[Any] = [self.full(a)[lanes] if a is not None else None for a in args[2:]]
         old = np.zeros(self.n, flat.dtype)
         if k in ("i32", "i64") and name in ("atomic_add", "atomic_sub", "atomic_inc", "atomic_dec"):
             dt = _DT[k]
@@ -1050,7 +1051,7 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
                 if id(x) in seen:
                     vals.append(seen[id(x)])
                     continue
-                local = types._local_dtype(et)
+                local = types.local_dtype(et)
                 xv = np.ascontiguousarray(x).view(local)
                 tree = _to_tree(types, xv, et)
                 vals.append(Arr(tree, None, kind(et), et, len(x)))

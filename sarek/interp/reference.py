@@ -16,10 +16,10 @@ Scheduling, per block, threads in linear order (x fastest): each thread runs unt
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, UnitAttr
+from xdsl.dialects.builtin import FloatAttr, ModuleOp, UnitAttr
 from xdsl.ir import Block, Operation, SSAValue
 
 from sarek.dialect import sarek as S
@@ -71,7 +71,7 @@ class _Compiler:
         self.consts: dict[str, Any] = {}
         self.lines: list[str] = []
         self.counter = itertools.count()
-        self.funcs: dict[str, Operation] = {}
+        self.funcs: dict[str, S.KernelOp | S.HelperOp] = {}
 
     # ------------------------------------------------------------------------------------------ driver
 
@@ -91,7 +91,7 @@ class _Compiler:
             except InterpError as err:  # refused: only launches that reach this function fail
                 del self.lines[mark:]
                 self.p.errors[name] = err
-                params = "".join(f", a{i}" for i in range(len(f.body.block.args)))  # pyright: ignore
+                params = "".join(f", a{i}" for i in range(len(f.body.block.args)))
                 self.emit(1, f"def {self.fname(name)}(_t, _sh{params}):")
                 self.emit(2, "raise AssertionError('refused function called')")
         self.lines.append("    return {" + ", ".join(f"{n!r}: {self.fname(n)}" for n in self.funcs) + "}")
@@ -176,7 +176,9 @@ class _Compiler:
     # ------------------------------------------------------------------------------------------ ops
 
     def op(self, op: Operation, ind: int) -> None:  # noqa: C901 - one dispatch
-        e = lambda line: self.emit(ind, line)  # noqa: E731
+        def e(line: str) -> None:
+            self.emit(ind, line)
+
         if isinstance(op, S.ConstantOp):
             n = self.define(op.result)
             k = kind(op.result.type)
@@ -184,9 +186,9 @@ class _Compiler:
             if k == "unit" or isinstance(v, UnitAttr):
                 e(f"{n} = None")
             elif k == "i1":
-                e(f"{n} = {bool(v.value.data)}")  # pyright: ignore
+                e(f"{n} = {bool(C.int_value(v))}")
             elif k in ("i32", "i64"):
-                e(f"{n} = {C.wrap32(v.value.data) if k == 'i32' else C.wrap64(v.value.data)}")  # pyright: ignore
+                e(f"{n} = {C.wrap32(C.int_value(v)) if k == 'i32' else C.wrap64(C.int_value(v))}")
             else:
                 assert isinstance(v, FloatAttr)
                 x = {"f32": np.float32, "f16": C.f16, "f64": np.float64}[k](v.value.data)
@@ -339,7 +341,7 @@ class _Compiler:
         tg = self.fresh("tag")
         self.emit(ind, f"{tg} = {s}.tag")
         first = True
-        for c, bs, r in op.case_list():
+        for c, _, r in op.case_list():
             if c == S.WILDCARD:
                 self.emit(ind, "if True:" if first else "else:")
             else:
@@ -546,7 +548,8 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
     k = prog.kernels.get(kernel)
     if k is None:
         raise InterpError(f"no kernel @{kernel} in the module")
-    reach, todo = set(), [kernel]
+    reach: set[str] = set()
+    todo = [kernel]
     while todo:
         n = todo.pop()
         if n not in reach:
@@ -564,14 +567,15 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
     back: list[tuple[list[Any], np.ndarray, Any]] = []
     for (pname, a), x in zip(k.params, args):
         if kind(a.type) == "vec":
-            types.check_vector(x, a.type.element_type, pname, k)
+            et = cast(S.VecType, a.type).element_type
+            types.check_vector(x, et, pname, k)
             if id(x) in seen:  # one array passed twice: one storage, as on a device
                 vals.append(seen[id(x)])
                 continue
-            lst = types.vec_to_list(x, a.type.element_type)
+            lst = types.vec_to_list(x, et)
             seen[id(x)] = lst
             vals.append(lst)
-            back.append((lst, x, a.type.element_type))
+            back.append((lst, x, et))
         else:
             vals.append(types.from_python(x, a.type))
     bdx, bdy, bdz = block
@@ -610,9 +614,9 @@ def _loc(op: Operation) -> str:
 
 def _schedule(gens: list[Any], ws: int, ops: list[Operation]) -> None:
     n = len(gens)
-    runnable = list(range(n))
+    runnable: list[int] = list(range(n))
     send: list[Any] = [None] * n
-    waiting: dict[int, tuple[Any, ...]] = {}
+    waiting: dict[int, tuple[int, int, *tuple[Any, ...]]] = {}  # (event, op id, *operands)
     done = [False] * n
     while True:
         for i in runnable:
@@ -637,7 +641,7 @@ def _schedule(gens: list[Any], ws: int, ops: list[Operation]) -> None:
                                           f"{i - w * ws} {where} (warp operations need every lane of the warp)",
                                           op)
                 if first[0] == EV_SHUFFLE:
-                    name = op.callee.data  # pyright: ignore
+                    name = cast(S.IntrinsicOp, op).callee.data
                     cnt = len(members)
                     vals = [waiting[i][2] for i in members]
                     for lane, i in enumerate(members):
