@@ -30,7 +30,7 @@ import json
 import math
 import re
 import struct
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -42,7 +42,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
-    Signedness,
+    StringAttr,
     UnitAttr,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
@@ -167,7 +167,7 @@ class ElemLayout:
 
 def scalar_kind(t: Attribute) -> str:
     if isinstance(t, IntegerType):
-        w = t.width.data
+        w = t.bitwidth
         return {1: "b4", 32: "i4", 64: "i8"}.get(w, "u1")
     if isinstance(t, Float32Type):
         return "f4"
@@ -176,6 +176,11 @@ def scalar_kind(t: Attribute) -> str:
     if isinstance(t, Float16Type):
         return "f2"
     raise ValueError(t)
+
+
+def int_width(t: Attribute) -> int:
+    """The bit width of an integer type; 0 for any other type."""
+    return t.bitwidth if isinstance(t, IntegerType) else 0
 
 
 def scalar_size(t: Attribute) -> int:
@@ -245,7 +250,7 @@ class Storage:
 
 
 class ShaderLowering:
-    def __init__(self, module: ModuleOp, kernel: S.KernelOp, lang: Lang, block: tuple[int, int, int], ops: dict[str, type[Operation]]):
+    def __init__(self, module: ModuleOp, kernel: S.KernelOp, lang: Lang, block: tuple[int, int, int], ops: Mapping[str, Callable[..., Operation]]):
         self.module = module
         self.kernel = kernel
         self.lang = lang
@@ -346,7 +351,7 @@ class ShaderLowering:
     def ty(self, t: Attribute, op: Operation | None = None) -> str:
         g = self.lang.glsl
         if isinstance(t, IntegerType):
-            w = t.width.data
+            w = t.bitwidth
             if w == 1:
                 return "bool"
             if w == 32:
@@ -384,10 +389,10 @@ class ShaderLowering:
             return "/* unit */"
         if isinstance(t, IntegerType) and isinstance(v, IntegerAttr):
             x = v.value.data
-            w = t.width.data
+            w = t.bitwidth
             if w == 1:
                 return "true" if x else "false"
-            self.ty(t, op)
+            self.ty(op.result.type, op)
             suf = ("" if g else "i") if w == 32 else "L"
             lo = -(1 << (w - 1))
             if x == lo:
@@ -395,7 +400,7 @@ class ShaderLowering:
             return f"{x}{suf}" if x >= 0 else f"(-{-x}{suf})"
         if isinstance(v, FloatAttr):
             x = float(v.value.data)
-            self.ty(t, op)
+            self.ty(op.result.type, op)
             dbl = isinstance(t, Float64Type)
             if math.isnan(x) or math.isinf(x):
                 if dbl:
@@ -416,9 +421,9 @@ class ShaderLowering:
     def zero(self, t: Attribute, op: Operation | None = None) -> str:
         g = self.lang.glsl
         if isinstance(t, IntegerType):
-            if t.width.data == 1:
+            if t.bitwidth == 1:
                 return "false"
-            return ("0" if g else "0i") if t.width.data == 32 else "0L"
+            return ("0" if g else "0i") if t.bitwidth == 32 else "0L"
         if isinstance(t, Float32Type):
             return "0.0" if g else "0.0f"
         if isinstance(t, Float64Type):
@@ -460,37 +465,37 @@ class ShaderLowering:
 
     def decl_types(self) -> None:
         """Records and variants in dependency order (records first on ties), with constructor functions."""
-        order: list[Operation] = [*self.records.values(), *self.variants.values()]
-        names = {(o.sym_name.data) for o in order}  # pyright: ignore
+        order: list[S.RecordOp | S.VariantOp] = [*self.records.values(), *self.variants.values()]
+        names = {(o.sym_name.data) for o in order}
 
-        def deps(o: Operation) -> set[str]:
+        def deps(o: S.RecordOp | S.VariantOp) -> set[str]:
             ts: list[Attribute] = []
             if isinstance(o, S.RecordOp):
                 ts = [t for _, t in o.fields]
-            elif isinstance(o, S.VariantOp):
+            else:
                 ts = [t for _, ps in o.ctors for t in ps]
             out: set[str] = set()
             for t in ts:
                 out |= set(S.referenced_decls(t))
-            return (out & names) - {o.sym_name.data}  # pyright: ignore
+            return (out & names) - {o.sym_name.data}
 
-        placed: list[Operation] = []
+        placed: list[S.RecordOp | S.VariantOp] = []
         done: set[str] = set()
         rest = list(order)
         while rest:
             for o in rest:
                 if deps(o) <= done:
                     placed.append(o)
-                    done.add(o.sym_name.data)  # pyright: ignore
+                    done.add(o.sym_name.data)
                     rest.remove(o)
                     break
             else:
                 raise err("record/variant declarations form a cycle: " + ", ".join(
-                    ("record " if isinstance(o, S.RecordOp) else "variant ") + o.sym_name.data for o in rest), None, self.lang)  # pyright: ignore
+                    ("record " if isinstance(o, S.RecordOp) else "variant ") + o.sym_name.data for o in rest), None, self.lang)
         for o in placed:
             if isinstance(o, S.RecordOp):
                 self.decl_record(o)
-            elif isinstance(o, S.VariantOp):
+            else:
                 self.decl_variant(o)
 
     def fdecl(self, name: str, t: Attribute, op: Operation | None) -> str:
@@ -550,7 +555,8 @@ class ShaderLowering:
         raise err(f"no host layout for {t}", op, self.lang)
 
     def _host_fields(self, ts: Sequence[Attribute], op: Operation | None) -> tuple[int, int, list[tuple[int, Attribute]]]:
-        off, maxa, leaves = 0, 1, []
+        off, maxa = 0, 1
+        leaves: list[tuple[int, Attribute]] = []
         for ft in ts:
             if isinstance(ft, S.VariantType):
                 raise err("a variant nested in a record or payload has no layout (Nested_variant)", op, self.lang)
@@ -562,7 +568,8 @@ class ShaderLowering:
         return _round(off, maxa), maxa, leaves
 
     def _host_offsets(self, ts: Sequence[Attribute], op: Operation | None) -> list[int]:
-        off, out = 0, []
+        off = 0
+        out: list[int] = []
         for ft in ts:
             sz, a, _ = self.host_layout(ft, op)
             off = _round(off, a)
@@ -582,7 +589,8 @@ class ShaderLowering:
             maxa = 4
             pl: list[tuple[int, int, list[tuple[int, Attribute]]]] = []
             for _, ps in v.ctors:
-                lay = self._host_fields(ps, op) if ps else (0, 1, [])
+                empty: tuple[int, int, list[tuple[int, Attribute]]] = (0, 1, [])
+                lay = self._host_fields(ps, op) if ps else empty
                 pl.append(lay)
                 maxa = max(maxa, lay[1])
             P = maxa
@@ -591,7 +599,7 @@ class ShaderLowering:
             off = 4
             dmax = 4
             ctors: list[list[Leaf]] = []
-            for (c, ps), lay in zip(v.ctors, pl):
+            for (_, ps), lay in zip(v.ctors, pl):
                 cl: list[Leaf] = []
                 if ps:
                     if self.lang.glsl and len(ps) > 1:
@@ -651,11 +659,11 @@ class ShaderLowering:
                 if not self.lang.glsl:
                     raise err("f64 not supported (WGSL has no 64-bit floats)", op, self.lang)
                 self.features.add("shader-f64")
-            if isinstance(t, IntegerType) and t.width.data == 64:
+            if int_width(t) == 64:
                 if not self.lang.glsl:
                     raise err("i64 not supported (WGSL has no 64-bit integers)", op, self.lang)
                 self.features.add("shader-int64")
-            if isinstance(t, IntegerType) and t.width.data == 8:
+            if int_width(t) == 8:
                 raise err("ui8 is only a cooperative-matrix operand type; not supported on this backend", op, self.lang)
 
     def reachable_helpers(self) -> list[S.HelperOp]:
@@ -675,11 +683,11 @@ class ShaderLowering:
 
     def collect_source_names(self) -> None:
         for f in [self.kernel, *self.helpers.values()]:
-            self.all_source_names.update(n.data for n in f.param_names)  # pyright: ignore
+            self.all_source_names.update(n.data for n in f.param_names)
             for op in f.walk():
-                n = op.properties.get("name")
-                if n is not None and hasattr(n, "data") and isinstance(n.data, str):  # pyright: ignore
-                    self.all_source_names.add(n.data)  # pyright: ignore
+                n: object = getattr(op.properties.get("name"), "data", None)
+                if isinstance(n, str):
+                    self.all_source_names.add(n)
                 if isinstance(op, S.MatchOp | S.MatchExprOp):
                     for _, bs, _ in op.case_list():
                         self.all_source_names.update(bs)
@@ -699,7 +707,7 @@ class ShaderLowering:
                     h = self.helpers[op.callee_name]
                     if h.sym_name.data in stack:
                         continue
-                    sub = {a: env[x] for a, x in zip(h.body.block.args, op.args) if x in env}
+                    sub: dict[SSAValue, str] = {a: env[x] for a, x in zip(h.body.block.args, op.args) if x in env}
                     stack.append(h.sym_name.data)
                     walk(h, sub)
                     stack.pop()
@@ -785,7 +793,7 @@ class ShaderLowering:
 
     def index(self, v: SSAValue) -> str:
         t = self.expr(v)
-        if isinstance(v.type, IntegerType) and v.type.width.data == 64:
+        if int_width(v.type) == 64:
             return f"int({t})"
         return t
 
@@ -819,7 +827,6 @@ class ShaderLowering:
         return f"{text} = {value}"
 
     def render(self, op: Operation) -> str:
-        g = self.lang.glsl
         if isinstance(op, S.ConstantOp):
             return self.lit(op)
         if isinstance(op, S.BinOp):
@@ -972,7 +979,7 @@ class ShaderLowering:
                                 "abs", "min", "max", "fmod", "hypot", "copysign"):
             raise err(f"'{name}' on f64 has no GLSL spelling (GLSL transcendental functions are float-only)",
                       op, self.lang)
-        if isinstance(t, IntegerType) and t.width.data == 64 and name in ("clz", "popcount"):
+        if int_width(t) == 64 and name in ("clz", "popcount"):
             raise err(f"'{name}' on i64 is not supported on glsl", op, self.lang)
         simple = {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "exp", "exp2", "log", "log2",
                   "sqrt", "floor", "ceil", "trunc", "pow", "fma", "abs", "min", "max"}
@@ -1016,7 +1023,7 @@ class ShaderLowering:
         g = self.lang.glsl
         name = op.callee.data
         t = op.result.type
-        if not (isinstance(t, Float32Type) or (isinstance(t, IntegerType) and t.width.data == 32)
+        if not (isinstance(t, Float32Type) or (int_width(t) == 32)
                 or (g and isinstance(t, Float64Type))):
             raise err(f"'{name}' on {t} is not supported on {self.lang.name}", op, self.lang)
         self.use_subgroups(op, shuffle=True)
@@ -1061,11 +1068,10 @@ class ShaderLowering:
 
     def declare(self, out: Block, scope: Scope, name: str, t: Attribute, value: str | None, op: Operation,
                 mutable: bool) -> str:
+        T = self.ty(t, op)
         if self.lang.glsl:
-            T = self.ty(t, op)
             self.stmt(out, f"{T} {name} = {value}" if value is not None else f"{T} {name}")
         else:
-            T = self.ty(t, op)
             kw = "var" if mutable or value is None else "let"
             self.stmt(out, f"{kw} {name} : {T} = {value}" if value is not None else f"var {name} : {T}")
         return name
@@ -1191,8 +1197,9 @@ class ShaderLowering:
     def const_int(self, v: SSAValue) -> int | None:
         if isinstance(v, OpResult):
             op = v.op
-            if isinstance(op, S.ConstantOp) and isinstance(op.value, IntegerAttr):
-                return op.value.value.data
+            c = op.value if isinstance(op, S.ConstantOp) else None
+            if isinstance(c, IntegerAttr):
+                return c.value.data
             if isinstance(op, S.IntrinsicOp) and op.callee.data.startswith("block_dim_"):
                 return dict(zip("xyz", self.block))[op.callee.data[-1]]
             if isinstance(op, S.LetOp):
@@ -1224,11 +1231,11 @@ class ShaderLowering:
             key = f"alloc:{id(op)}"
             if key in self.atomic_storage:
                 rep = self.atomic_repr(et, op)
-            T = self.storage_type(et, rep, op)
+            ST = self.storage_type(et, rep, op)
             if g:
-                self.shared_decls.append(self.O["global"](f"shared {T} {name}[{n}];"))
+                self.shared_decls.append(self.O["global"](f"shared {ST} {name}[{n}];"))
             else:
-                self.shared_decls.append(self.O["global"](f"var<workgroup> {name} : array<{T}, {n}>;"))
+                self.shared_decls.append(self.O["global"](f"var<workgroup> {name} : array<{ST}, {n}>;"))
             self.storage[op.result] = Storage(name, et, rep, "shared")
             self.shared_declared[op] = self.storage[op.result]
             return
@@ -1249,7 +1256,7 @@ class ShaderLowering:
     def atomic_repr(self, et: Attribute, op: Operation) -> str:
         if isinstance(et, Float32Type):
             return "f32bits"
-        if isinstance(et, IntegerType) and et.width.data == 32:
+        if int_width(et) == 32:
             return "plain" if self.lang.glsl else "atomic"
         raise err(f"atomics on {et} elements are not supported on {self.lang.name}", op, self.lang)
 
@@ -1294,7 +1301,7 @@ class ShaderLowering:
         n = self.temp(scope)
         self.declare(out, scope, n, t, None, op, mutable=True)
         o = self.O["if"](self.expr(op.cond))
-        for i, (reg, blk) in enumerate(((op.then_region, tb), (op.else_region, eb))):
+        for i, (reg, _) in enumerate(((op.then_region, tb), (op.else_region, eb))):
             # re-lower into the real region (values of the trial lowering are discarded)
             s = Scope(scope)
             dst = o.regions[i].block
@@ -1423,11 +1430,11 @@ class ShaderLowering:
                     t = self.temp(scope)
                     self.declare(out, scope, t, a.type, v, op, mutable=False)
                     vals[j] = t
-        if not (isf or (isinstance(et, IntegerType) and et.width.data == 32)):
+        if not (isf or (int_width(et) == 32)):
             raise err(f"{name} on {et} elements is not supported on {self.lang.name}", op, self.lang)
         if st.space == "local":
             raise err("atomics on a local array are not supported on this backend", op, self.lang)
-        T = self.ty(et, op)
+        self.ty(et, op)
         if not isf:
             one = "1" if g else "1i"
             if g:
@@ -1669,7 +1676,7 @@ class ShaderLowering:
         # shared arrays are module-scope names: reserve them before any local or temporary is named
         for f in [k, *self.reachable_helpers()]:
             for o in f.walk():
-                if isinstance(o, S.AllocArrayOp) and cast(S.ArrayType, o.result.type).memspace == S.MemSpace.SHARED:
+                if isinstance(o, S.AllocArrayOp) and o.result.type.memspace == S.MemSpace.SHARED:
                     self.shared_names[o] = self.reserve_global(o.sym.data)
         # type declarations
         self.decl_types()
@@ -1736,9 +1743,9 @@ class ShaderLowering:
                 body.add_op(O["global"](f"@group(0) @binding({i}) var<storage, read_write> {st.name} : array<{T}>;"))
         if param_fields:
             if g:
-                fl = []
+                fl: list[str] = []
                 for p in param_fields:
-                    t = "int" if p["param"] is None else self.ty(k.body.block.args[p["param"]].type, k)
+                    t = "int" if p["param"] is None else self.ty(k.body.block.args[cast(int, p["param"])].type, k)
                     fl.append(f"{t} {p['name']};")
                 body.add_op(O["global"]("layout(push_constant) uniform PushConstants { " + " ".join(fl) + " } pc;"))
                 for p in param_fields:
@@ -1746,8 +1753,8 @@ class ShaderLowering:
             else:
                 fl = []
                 for p in param_fields:
-                    t = "i32" if p["param"] is None else k.body.block.args[p["param"]].type
-                    ts = "i32" if t == "i32" or t == IntegerType(1) else self.ty(cast(Attribute, t), k)
+                    t = "i32" if p["param"] is None else k.body.block.args[cast(int, p["param"])].type
+                    ts = "i32" if t == "i32" or t == IntegerType(1) else self.ty(t, k)
                     fl.append(f"{p.get('attr', '')}{p['name']} : {ts}")
                 body.add_op(O["struct"]("Params", fl))
                 body.add_op(O["global"](f"@group(0) @binding({len(vecs)}) var<uniform> params : Params;"))
@@ -1774,7 +1781,7 @@ class ShaderLowering:
                 ps += ["@builtin(subgroup_invocation_id) sarek_sg_lane_in : u32",
                        "@builtin(subgroup_size) sarek_sg_size_in : u32"]
                 pro += ["sarek_sg_lane = sarek_sg_lane_in", "sarek_sg_size = sarek_sg_size_in"]
-            mainf.text = type(mainf.text)(f"@compute @workgroup_size({X}, {Y}, {Z})\nfn main({', '.join(ps)})")  # pyright: ignore
+            mainf.properties["text"] = StringAttr(f"@compute @workgroup_size({X}, {Y}, {Z})\nfn main({', '.join(ps)})")
             first = mainf.regions[0].block.first_op
             for s in pro:
                 st = O["stmt"](s)
@@ -1786,7 +1793,7 @@ class ShaderLowering:
         abi = {"kernel": k.sym_name.data, "lang": self.lang.name, "block": list(self.block),
                "params": sorted(abi_params, key=lambda p: p["index"]), "params_size": psize if param_fields else 0,
                "params_binding": len(vecs), "features": sorted(self.features)}
-        sh.abi = type(sh.abi)(json.dumps(abi, sort_keys=True))  # pyright: ignore
+        sh.properties["abi"] = StringAttr(json.dumps(abi, sort_keys=True))
         return sh
 
 
@@ -1801,7 +1808,7 @@ def parse_block(text: str | None) -> tuple[int, int, int]:
     return (parts[0], parts[1], parts[2])
 
 
-def lower_module(module: ModuleOp, lang: Lang, ops: dict[str, type[Operation]], block: tuple[int, int, int],
+def lower_module(module: ModuleOp, lang: Lang, ops: Mapping[str, Callable[..., Operation]], block: tuple[int, int, int],
                  kernel: str | None = None) -> None:
     """Replace the sarek declarations of `module` by one shader op per kernel (or only `kernel`)."""
     kernels = [o for o in module.body.block.ops if isinstance(o, S.KernelOp)]
@@ -1820,8 +1827,8 @@ def lower_module(module: ModuleOp, lang: Lang, ops: dict[str, type[Operation]], 
 
 def shader_abi(module: ModuleOp, kernel: str) -> dict[str, Any]:
     for o in module.body.block.ops:
-        if o.name.endswith(".shader") and o.sym_name.data == kernel:  # pyright: ignore
-            return json.loads(o.abi.data)  # pyright: ignore
+        if o.name.endswith(".shader") and cast(StringAttr, o.properties["sym_name"]).data == kernel:
+            return json.loads(cast(StringAttr, o.properties["abi"]).data)
     raise KeyError(kernel)
 
 
