@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from enum import Enum
 
 import numpy as np
-from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType, ModuleOp, Signedness
+from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, ModuleOp, Signedness
 from xdsl.ir import Attribute, Operation
 
 from sarek.diagnostics import SarekError
+from sarek.dialect.intrinsics import is_integer_type
 from sarek.dialect.sarek import (
     ArrayType,
     RecordOp,
@@ -110,7 +111,7 @@ def _round_up(x: int, a: int) -> int:
 
 def scalar_layout(t: Attribute) -> ScalarLayout | None:
     """Size and alignment of a scalar type (None for anything else)."""
-    if isinstance(t, IntegerType):
+    if is_integer_type(t):
         w = t.width.data
         if w == 8 and t.signedness.data == Signedness.UNSIGNED:
             return ScalarLayout(1, 1)
@@ -252,7 +253,7 @@ def layout_of(module: ModuleOp, t: Attribute) -> Layout:
 
 
 def _scalar_dtype(t: Attribute) -> np.dtype[np.generic]:
-    if isinstance(t, IntegerType):
+    if is_integer_type(t):
         w = t.width.data
         if w == 8:
             return np.dtype(np.uint8)
@@ -283,7 +284,9 @@ def numpy_dtype(module: ModuleOp, t: Attribute) -> np.dtype[np.generic]:
                          "formats": [numpy_dtype(module, ft) for _, ft in d.fields],
                          "offsets": [o for _, o in lay.fields], "itemsize": lay.size})
     assert isinstance(d, VariantOp)
-    names, formats, offsets = ["tag"], [np.dtype(np.int32)], [0]
+    names: list[str] = ["tag"]
+    formats: list[np.dtype[np.generic]] = [np.dtype(np.int32)]
+    offsets: list[int] = [0]
     for c, (_, ps) in zip(lay.ctors, d.ctors):
         if not ps:
             continue

@@ -16,7 +16,7 @@ and back. `loc` (a FileLineColLoc) is attached to every op built while it is set
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -58,7 +58,7 @@ class BodyBuilder:
         return op.results[0]
 
     @contextmanager
-    def into(self, block: Block) -> Iterator[Block]:
+    def into(self, block: Block) -> Generator[Block]:
         self._stack.append(self.block)
         self.block = block
         try:
@@ -143,7 +143,7 @@ class BodyBuilder:
         self.insert(s.ReturnOp(value))
 
     @contextmanager
-    def if_(self, cond: SSAValue) -> Iterator[s.IfOp]:
+    def if_(self, cond: SSAValue) -> Generator[s.IfOp]:
         """`with b.if_(c) as op:` builds the then-branch; `with b.else_(op):` the else-branch."""
         op = s.IfOp(cond)
         self.insert(op)
@@ -151,7 +151,7 @@ class BodyBuilder:
             yield op
 
     @contextmanager
-    def else_(self, op: s.IfOp) -> Iterator[None]:
+    def else_(self, op: s.IfOp) -> Generator[None]:
         if not op.else_region.blocks:
             op.else_region.add_block(Block())
         with self.into(op.else_region.block):
@@ -164,28 +164,28 @@ class BodyBuilder:
         return IfExprBuilder(self, op)
 
     @contextmanager
-    def while_(self) -> Iterator[WhileBuilder]:
+    def while_(self) -> Generator[WhileBuilder]:
         """`with b.while_() as w:` then `with w.cond(): ... w.yield_(c)` and `with w.body(): ...`."""
         op = s.WhileOp(Region(Block()))
         self.insert(op)
         yield WhileBuilder(self, op)
 
     @contextmanager
-    def for_(self, name: str, lo: SSAValue, hi: SSAValue, step: int = 1) -> Iterator[BlockArgument]:
+    def for_(self, name: str, lo: SSAValue, hi: SSAValue, step: int = 1) -> Generator[BlockArgument]:
         op = s.ForOp(name, lo, hi, step)
         self.insert(op)
         with self.into(op.body.block):
             yield op.index
 
     @contextmanager
-    def block_(self) -> Iterator[None]:
+    def block_(self) -> Generator[None]:
         op = s.BlockOp()
         self.insert(op)
         with self.into(op.body.block):
             yield
 
     @contextmanager
-    def pragma(self, hints: Sequence[str]) -> Iterator[None]:
+    def pragma(self, hints: Sequence[str]) -> Generator[None]:
         op = s.PragmaOp(hints)
         self.insert(op)
         with self.into(op.body.block):
@@ -207,12 +207,12 @@ class IfExprBuilder:
         return self.op.result
 
     @contextmanager
-    def then_(self) -> Iterator[None]:
+    def then_(self) -> Generator[None]:
         with self.b.into(self.op.then_region.block):
             yield
 
     @contextmanager
-    def else_(self) -> Iterator[None]:
+    def else_(self) -> Generator[None]:
         with self.b.into(self.op.else_region.block):
             yield
 
@@ -226,7 +226,7 @@ class WhileBuilder:
     op: s.WhileOp
 
     @contextmanager
-    def cond(self) -> Iterator[None]:
+    def cond(self) -> Generator[None]:
         with self.b.into(self.op.cond_region.block):
             yield
 
@@ -235,7 +235,7 @@ class WhileBuilder:
         self.b.insert(s.YieldOp(c))
 
     @contextmanager
-    def body(self) -> Iterator[None]:
+    def body(self) -> Generator[None]:
         with self.b.into(self.op.body.block):
             yield
 
@@ -251,7 +251,7 @@ class MatchBuilder:
     op: s.MatchOp | s.MatchExprOp | None = None
 
     @contextmanager
-    def case(self, ctor: str, binders: Sequence[str] = (), types: Sequence[Attribute] = ()) -> Iterator[tuple[BlockArgument, ...]]:
+    def case(self, ctor: str, binders: Sequence[str] = (), types: Sequence[Attribute] = ()) -> Generator[tuple[BlockArgument, ...]]:
         """`ctor` is a constructor name or `_` (default)."""
         block = Block(arg_types=list(types))
         for a, n in zip(block.args, binders):
@@ -295,13 +295,13 @@ class ModuleBuilder:
         return s.VariantType(name)
 
     @contextmanager
-    def kernel(self, name: str, params: Sequence[tuple[str, Attribute]]) -> Iterator[BodyBuilder]:
+    def kernel(self, name: str, params: Sequence[tuple[str, Attribute]]) -> Generator[BodyBuilder]:
         op = s.KernelOp(name, params)
         self.module.body.block.add_op(op)
         yield BodyBuilder(op.body.block)
 
     @contextmanager
-    def helper(self, name: str, params: Sequence[tuple[str, Attribute]], return_type: Attribute) -> Iterator[BodyBuilder]:
+    def helper(self, name: str, params: Sequence[tuple[str, Attribute]], return_type: Attribute) -> Generator[BodyBuilder]:
         op = s.HelperOp(name, params, return_type)
         self.module.body.block.add_op(op)
         yield BodyBuilder(op.body.block)

@@ -10,6 +10,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from typing_extensions import TypeIs
+
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType, Signedness, i32
 from xdsl.ir import Attribute
 
@@ -35,12 +37,18 @@ class Intrinsic:
         return self.category != Category.ATOMIC
 
 
+def is_integer_type(t: Attribute) -> TypeIs[IntegerType]:
+    """`isinstance(t, IntegerType)`, narrowing to `IntegerType[int, Signedness]` (a bare isinstance leaves the
+    width and signedness parameters unknown to the type checker)."""
+    return isinstance(t, IntegerType)
+
+
 def is_float(t: Attribute) -> bool:
     return isinstance(t, Float16Type | Float32Type | Float64Type)
 
 
 def is_int(t: Attribute) -> bool:
-    return isinstance(t, IntegerType) and t.width.data in (32, 64) and t.signedness.data != Signedness.UNSIGNED
+    return is_integer_type(t) and t.width.data in (32, 64) and t.signedness.data != Signedness.UNSIGNED
 
 
 def _index(_: Sequence[Attribute]) -> Attribute | str:

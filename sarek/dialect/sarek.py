@@ -9,7 +9,7 @@ See docs/DIALECT.md for the syntax of every op.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import ClassVar, Self, cast
+from typing import TYPE_CHECKING, ClassVar, Self, cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -44,6 +44,7 @@ from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
     VarConstraint,
+    VarRegion,
     irdl_attr_definition,
     irdl_op_definition,
     lazy_traits_def,
@@ -71,9 +72,10 @@ from xdsl.traits import (
     SymbolTable,
 )
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
 from xdsl.utils.str_enum import StrEnum
 
-from sarek.dialect.intrinsics import INTRINSICS, Category, is_float, is_int
+from sarek.dialect.intrinsics import INTRINSICS, Category, is_float, is_int, is_integer_type
 
 # ------------------------------------------------------------------------------------------------ types
 
@@ -226,7 +228,7 @@ UI8 = IntegerType(8, Signedness.UNSIGNED)
 
 def is_scalar_type(t: Attribute) -> bool:
     """i1, i32, i64, ui8, f16, f32, f64."""
-    if isinstance(t, IntegerType):
+    if is_integer_type(t):
         w = t.width.data
         return (w in (1, 32, 64) and t.signedness.data != Signedness.UNSIGNED) or (w == 8 and t.signedness.data == Signedness.UNSIGNED)
     return is_float(t)
@@ -262,7 +264,7 @@ def _operand(parser: Parser) -> SSAValue:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        return parser.parse_operand()
+        return parser.parse_operand()  # pyright: ignore[reportDeprecated]
 
 
 def _optional_operand(parser: Parser) -> SSAValue | None:
@@ -270,7 +272,7 @@ def _optional_operand(parser: Parser) -> SSAValue | None:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        return parser.parse_optional_operand()
+        return parser.parse_optional_operand()  # pyright: ignore[reportDeprecated]
 
 
 def _print_name(printer: Printer, name: StringAttr) -> None:
@@ -315,9 +317,9 @@ def _parse_str_array(parser: Parser, what: str) -> list[str]:
     """`["a", "b"]`, or a parse error naming `what`."""
     pos = parser.pos
     a = parser.parse_attribute()
-    if not isinstance(a, ArrayAttr) or not all(isinstance(x, StringAttr) for x in a.data):
+    if not isa(a, ArrayAttr[StringAttr]):
         parser.raise_error(f"{what} must be an array of strings, got {a}", pos, parser.pos)
-    return [cast(StringAttr, x).data for x in a.data]
+    return [x.data for x in a.data]
 
 
 def _names(names: Sequence[str]) -> ArrayAttr[StringAttr]:
@@ -524,6 +526,9 @@ class VariantOp(IRDLOperation):
 class _FunctionMixin:
     """Shared by kernel and helper: named parameters as entry block arguments."""
 
+    if TYPE_CHECKING:  # defined by each op class
+        param_names: ArrayAttr[StringAttr]
+        body: Region
 
     @property
     def params(self) -> list[tuple[str, BlockArgument]]:
@@ -738,18 +743,19 @@ class ConstantOp(IRDLOperation):
     def __init__(self, value: Attribute, type: Attribute | None = None):
         if type is None:
             if isinstance(value, IntegerAttr | FloatAttr):
-                type = cast(Attribute, value.type)  # pyright: ignore
+                type = cast(IntegerAttr | FloatAttr, value).type
             elif isinstance(value, UnitAttr):
                 type = UnitType()
             else:
                 raise ValueError(f"no type for constant {value}")
-        super().__init__(properties={"value": value}, result_types=[type])
+        props: dict[str, Attribute] = {"value": value}
+        super().__init__(properties=props, result_types=[type])
 
     @classmethod
     def from_value(cls, v: int | float | bool | None, type: Attribute) -> ConstantOp:
         if isinstance(type, UnitType):
             return cls(UnitAttr(), type)
-        if isinstance(type, IntegerType):
+        if is_integer_type(type):
             return cls(IntegerAttr(int(v or 0), type), type)
         return cls(FloatAttr(float(v or 0.0), cast(Float32Type, type)), type)
 
@@ -757,10 +763,10 @@ class ConstantOp(IRDLOperation):
         t, v = self.result.type, self.value
         if isinstance(t, UnitType):
             ok = isinstance(v, UnitAttr)
-        elif isinstance(t, IntegerType) and is_scalar_type(t) and t.width.data != 8:
-            ok = isinstance(v, IntegerAttr) and v.type == t
+        elif is_integer_type(t) and is_scalar_type(t) and t.width.data != 8:
+            ok = isinstance(v, IntegerAttr) and cast(IntegerAttr, v).type == t
         elif is_float(t):
-            ok = isinstance(v, FloatAttr) and v.type == t
+            ok = isinstance(v, FloatAttr) and cast(FloatAttr, v).type == t
         else:
             ok = False
         if not ok:
@@ -777,7 +783,7 @@ class ConstantOp(IRDLOperation):
             printer.print_attribute(t)
         elif isinstance(v, FloatAttr):
             printer.print_string(" ")
-            printer.print_string(_float_text(v.value.data, v.type))
+            printer.print_string(_float_text(v.value.data, cast(FloatAttr, v).type))
             printer.print_string(" : ")
             printer.print_attribute(t)
         else:
@@ -798,7 +804,7 @@ class ConstantOp(IRDLOperation):
             num = parser.parse_number()
             parser.parse_punctuation(":")
             t = parser.parse_type()
-            if isinstance(t, IntegerType):
+            if is_integer_type(t):
                 if isinstance(num, float):
                     parser.raise_error(f"integer constant expected for type {t}")
                 w = t.width.data
@@ -959,7 +965,7 @@ class CastOp(IRDLOperation):
 
     def verify_(self) -> None:
         for t in (self.operand.type, self.result.type):
-            if not is_scalar_type(t) or (isinstance(t, IntegerType) and t.width.data == 8):
+            if not is_scalar_type(t) or (is_integer_type(t) and t.width.data == 8):
                 raise VerifyException(f"cast between {self.operand.type} and {self.result.type}: only i1, i32, "
                                       "i64, f16, f32 and f64 convert")
 
@@ -1069,7 +1075,7 @@ class MakeRecordOp(IRDLOperation):
 
     @property
     def record_type(self) -> RecordType:
-        return cast(RecordType, self.result.type)
+        return self.result.type
 
     def verify_(self) -> None:
         d = record_decl(self, self.record_type)
@@ -1111,7 +1117,7 @@ class MakeVariantOp(IRDLOperation):
 
     @property
     def variant_type(self) -> VariantType:
-        return cast(VariantType, self.result.type)
+        return self.result.type
 
     def verify_(self) -> None:
         d = variant_decl(self, self.variant_type)
@@ -1364,7 +1370,7 @@ class AllocArrayOp(IRDLOperation):
 
     @property
     def array_type(self) -> ArrayType:
-        return cast(ArrayType, self.result.type)
+        return self.result.type
 
     def verify_(self) -> None:
         _check_name(self.sym, "array")
@@ -1507,7 +1513,7 @@ class LetMutOp(IRDLOperation):
 
     def verify_(self) -> None:
         _check_name(self.sym, "let_mut")
-        if cast(RefType, self.result.type).element_type != self.init.type:
+        if self.result.type.element_type != self.init.type:
             raise VerifyException(f"result must be !sarek.ref<{self.init.type}>")
         if not is_element_type(self.init.type):
             raise VerifyException(f"let_mut binds a scalar, record or variant, got {self.init.type}")
@@ -1531,9 +1537,6 @@ class LetMutOp(IRDLOperation):
         op = cls(name, v)
         _parse_attrs(parser, op)
         return op
-
-
-PLACE_OPS: tuple[type[Operation], ...]  # set below
 
 
 @irdl_op_definition
@@ -1627,7 +1630,7 @@ class ElemRefOp(IRDLOperation):
 
     def verify_(self) -> None:
         _verify_index(self.index)
-        if cast(RefType, self.result.type).element_type != cast(VecType, self.array.type).element_type:
+        if self.result.type.element_type != cast(VecType, self.array.type).element_type:
             raise VerifyException("result must be a ref to the element type")
 
     def print(self, printer: Printer) -> None:
@@ -1659,7 +1662,7 @@ class FieldRefOp(IRDLOperation):
         rt = cast(RefType, self.base.type).element_type
         if not isinstance(rt, RecordType):
             raise VerifyException(f"field_ref base must be a record place, got {self.base.type}")
-        _verify_field(self, rt, self.field.data, cast(RefType, self.result.type).element_type)
+        _verify_field(self, rt, self.field.data, self.result.type.element_type)
 
     def print(self, printer: Printer) -> None:
         _print_field_like(printer, self, self.base, self.field, self.result.type)
@@ -1674,7 +1677,7 @@ class FieldRefOp(IRDLOperation):
         return op
 
 
-PLACE_OPS = (LetMutOp, ElemRefOp, FieldRefOp)
+PLACE_OPS: tuple[type[Operation], ...] = (LetMutOp, ElemRefOp, FieldRefOp)
 
 
 # ------------------------------------------------------------------------------------------------ control flow
@@ -1863,7 +1866,7 @@ class ForOp(IRDLOperation):
             body = Region(Block(arg_types=[lo.type]))
             _hint(body.block.args[0], name)
         super().__init__(operands=[lo, hi], regions=[body],
-                         properties={"name": StringAttr(name), "step": IntegerAttr(step, lo.type if is_int(lo.type) else i32)})
+                         properties={"name": StringAttr(name), "step": IntegerAttr(step, cast(IntegerType, lo.type) if is_int(lo.type) else i32)})
 
     @property
     def index(self) -> BlockArgument:
@@ -1924,6 +1927,11 @@ class _MatchMixin:
     `binders` each case's binder names; a case region's block arguments are its binders. A `_` case with
     one binder binds the whole scrutinee."""
 
+    if TYPE_CHECKING:  # defined by each op class
+        scrutinee: SSAValue
+        cases: ArrayAttr[StringAttr]
+        binders: ArrayAttr[ArrayAttr[StringAttr]]
+        case_regions: VarRegion
 
     def case_list(self) -> list[tuple[str, list[str], Region]]:
         return [(c.data, [b.data for b in bs], r) for c, bs, r in zip(self.cases, self.binders, self.case_regions)]
@@ -2331,6 +2339,11 @@ def _frag_decl(op: Operation, frag: str) -> CoopmatDeclOp:
 
 
 class _CoopmatMemMixin:
+    if TYPE_CHECKING:  # defined by _CoopmatMemOp
+        frag: StringAttr
+        array: SSAValue
+        index: SSAValue
+        stride: SSAValue
 
     def _verify_mem(self) -> None:
         op = cast(Operation, self)
@@ -2497,5 +2510,5 @@ Sarek = Dialect(
 
 for _op in Sarek.operations:
     if _op not in _DECLARATIONS:
-        _op.get_irdl_definition().traits.add_trait(InFunction())  # each op class owns its OpTraits
+        cast(type[IRDLOperation], _op).get_irdl_definition().traits.add_trait(InFunction())  # each op class owns its OpTraits
 

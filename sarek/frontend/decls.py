@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType, i1, i32, i64
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 
 from sarek.types import SCALARS, ArrayOf, ScalarType, VecOf
 
@@ -163,7 +163,9 @@ def _local_layout(t: Any) -> tuple[int, int, np.dtype]:
 
 def _struct_layout(fields: list[tuple[str, Any]]) -> tuple[int, int, np.dtype]:
     off, maxa = 0, 1
-    names, formats, offsets = [], [], []
+    names: list[str] = []
+    formats: list[np.dtype] = []
+    offsets: list[int] = []
     for n, ft in fields:
         s, a, dt = _local_layout(ft)
         off = _round_up(off, a)
@@ -198,15 +200,15 @@ def numpy_dtype(t: Any) -> np.dtype:
 # ------------------------------------------------------------------------------------------------ declarations
 
 
-def decl_ops(types: list[Any]) -> list:
+def decl_ops(types: list[Any]) -> list[Operation]:
     """RecordOp/VariantOp for the given front-end types and every declaration they mention, dependencies
     first (each once)."""
     from sarek.dialect.sarek import RecordOp, VariantOp
 
-    out: list = []
+    out: list[Operation] = []
     seen: set[int] = set()
 
-    def visit(t: Any, stack: tuple = ()) -> None:
+    def visit(t: Any, stack: tuple[int, ...] = ()) -> None:
         if isinstance(t, VecOf | ArrayOf):
             visit(t.element, stack)
             return
@@ -260,9 +262,9 @@ def _store(t: Any, x: Any, parent: Any, key: Any) -> None:
     if (r := record_info(t)) is not None:
         for i, (n, ft) in enumerate(r.fields):
             if isinstance(x, dict):
-                y = x[n]
+                y = cast("dict[str, Any]", x)[n]
             elif isinstance(x, tuple | np.void):
-                y = x[i]
+                y = cast("tuple[Any, ...] | np.void", x)[i]
             else:
                 y = getattr(x, n)
             _store(ft, y, view, n)
@@ -314,7 +316,7 @@ def _from_numpy(t: Any, x: Any) -> Any:
         if not 0 <= tag < len(v.ctors):
             raise ValueError(f"{v.name}: invalid tag {tag}")
         c, ps = v.ctors[tag]
-        payload: tuple = ()
+        payload: tuple[Any, ...] = ()
         if ps:
             key, single = _payload_key(x.dtype, c, len(ps))
             payload = (_from_numpy(ps[0], x[key]),) if single else \
@@ -347,7 +349,7 @@ def record(cls: type) -> type:
         raise TypeError(f"@record {cls.__name__}: {e}") from None
     if not fields:
         raise TypeError(f"@record {cls.__name__} declares no field")
-    cls = dataclasses.dataclass(cls)
+    cls = cast(type, dataclasses.dataclass(cls))
     info = RecordInfo(cls, cls.__name__, fields)
     cls.__sarek_record__ = info  # type: ignore[attr-defined]
     cls.dtype = numpy_dtype(cls)  # type: ignore[attr-defined]
@@ -362,17 +364,17 @@ def record(cls: type) -> type:
 
 def _fmt(x: Any) -> str:
     if isinstance(x, bool | np.bool_):
-        return repr(bool(x))
+        return repr(bool(cast("bool | np.bool_[Any]", x)))
     if isinstance(x, float | np.floating):
-        return repr(float(x))
+        return repr(float(cast("float | np.floating[Any]", x)))
     if isinstance(x, int | np.integer):
-        return repr(int(x))
+        return repr(int(cast("int | np.integer[Any]", x)))
     return repr(x)
 
 
 def _num_eq(a: Any, b: Any) -> bool:
     if isinstance(a, int | float | np.number | bool | np.bool_) and isinstance(b, int | float | np.number | bool | np.bool_):
-        return float(a) == float(b)
+        return float(cast("float | np.number[Any] | np.bool_[Any]", a)) == float(cast("float | np.number[Any] | np.bool_[Any]", b))
     return a == b
 
 
@@ -381,7 +383,7 @@ class VariantValue:
 
     __slots__ = ("variant", "ctor", "tag", "payload")
 
-    def __init__(self, variant: type, ctor: str, tag: int, payload: tuple):
+    def __init__(self, variant: type, ctor: str, tag: int, payload: tuple[Any, ...]):
         self.variant, self.ctor, self.tag, self.payload = variant, ctor, tag, payload
 
     def __eq__(self, other: object) -> bool:
@@ -436,7 +438,7 @@ def variant(cls: type) -> type:
             if t is None or t == ():
                 ps: list[Any] = []
             elif isinstance(t, tuple | list):
-                ps = [normalize_element(p) for p in t]
+                ps = [normalize_element(p) for p in cast("tuple[Any, ...] | list[Any]", t)]
             else:
                 ps = [normalize_element(t)]
             ctors.append((n, ps))

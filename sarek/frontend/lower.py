@@ -10,9 +10,10 @@ import ast
 import builtins
 import inspect
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, cast
 
 from xdsl.dialects.builtin import (
+    AnyFloat,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -26,7 +27,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from sarek.dialect import sarek as s
-from sarek.dialect.intrinsics import INTRINSICS, Category, is_float, is_int
+from sarek.dialect.intrinsics import INTRINSICS, Category, is_float, is_int, is_integer_type
 from sarek.frontend.analysis import BodyInfo, always_returns, analyze
 from sarek.frontend.decls import (
     VariantCtor,
@@ -95,7 +96,7 @@ def tname(t: Attribute) -> str:
     """A dialect type as the user writes it in Python."""
     if t == i1:
         return "bool"
-    if isinstance(t, IntegerType):
+    if is_integer_type(t):
         return f"i{t.width.data}"
     if isinstance(t, Float16Type):
         return "f16"
@@ -229,9 +230,12 @@ class FunctionLowerer:
             self._register(t.element)
             return
         r, v = record_info(t), variant_info(t)
-        if r is None and v is None:
+        if r is not None:
+            name = r.name
+        elif v is not None:
+            name = v.name
+        else:
             return
-        name = (r or v).name
         if name in self.decl_infos:
             if self.decl_infos[name].cls is not t:
                 raise TypeError(f"two different types are named '{name}'")
@@ -241,7 +245,7 @@ class FunctionLowerer:
         if r is not None:
             for _, ft in r.fields:
                 self._register(ft)
-        else:
+        elif v is not None:
             for _, ps in v.ctors:
                 for p in ps:
                     self._register(p)
@@ -259,12 +263,12 @@ class FunctionLowerer:
             return self.v(s.ConstantOp(IntegerAttr(int(bool(value)), i1), i1), node)
         if is_int(t):
             value = int(value)
-            width = t.width.data  # type: ignore[attr-defined]
+            width = cast(IntegerType, t).width.data
             if not -(1 << (width - 1)) <= value < (1 << (width - 1)):
                 raise self.err(node, f"integer literal {value} does not fit in {tname(t)}")
-            return self.v(s.ConstantOp(IntegerAttr(value, t), t), node)
+            return self.v(s.ConstantOp(IntegerAttr(value, cast(IntegerType, t)), t), node)
         if is_float(t):
-            return self.v(s.ConstantOp(FloatAttr(float(value), t), t), node)  # type: ignore[arg-type]
+            return self.v(s.ConstantOp(FloatAttr(float(value), cast(AnyFloat, t)), t), node)
         raise self.err(node, f"no literal of type {tname(t)}")
 
     def default(self, t: Attribute, node: ast.AST | None) -> list[Operation]:
@@ -591,7 +595,7 @@ class FunctionLowerer:
             self.assign_name(target, val, vnode, ann)
         elif isinstance(target, ast.Subscript | ast.Attribute):
             place = self.place(target)
-            want = place.type.element_type  # type: ignore[attr-defined]
+            want = cast(s.RefType, place.type).element_type
             if val.type != want:
                 raise self.err(vnode, f"type mismatch: cannot store {tname(val.type)} into "
                                       f"{self._place_desc(target)} of type {tname(want)}")
@@ -646,7 +650,7 @@ class FunctionLowerer:
                     b = Binding("ref", cell.result, val.type)
                     self.vars[n] = b
                 if b.type != val.type:
-                    raise self.err(vnode, f"type mismatch: '{n}' has type {tname(b.type)} (fixed by its first "
+                    raise self.err(vnode, f"type mismatch: '{n}' has type {tname(cast(Attribute, b.type))} (fixed by its first "
                                           f"assignment), the value is {tname(val.type)}")
                 self.emit(s.StoreOp(b.value, val), target)  # type: ignore[arg-type]
         else:
@@ -680,7 +684,7 @@ class FunctionLowerer:
             else:
                 base = self.place(t.value)
             assert base is not None
-            rt = base.type.element_type  # type: ignore[attr-defined]
+            rt = cast(s.RefType, base.type).element_type
             if not isinstance(rt, s.RecordType):
                 raise self.err(t, f"a value of type {tname(rt)} has no field '{t.attr}'")
             ft = dict(self.record_fields(rt)).get(t.attr)
@@ -705,16 +709,14 @@ class FunctionLowerer:
                                    f"{tname(new.type)}")
             self.emit(s.StoreOp(b.value, new), st)  # type: ignore[arg-type]
             return
-        if isinstance(t, ast.Subscript | ast.Attribute):
-            p = self.place(t)
-            cur = self.v(s.LoadOp(p), t)
-            new = self.binop_values(st.op, cur, st.value, st)
-            if new.type != cur.type:
-                raise self.err(st, f"type mismatch: the place has type {tname(cur.type)}, the result is "
-                                   f"{tname(new.type)}")
-            self.emit(s.StoreOp(p, new), st)
-            return
-        raise self.err(t, "cannot assign to this expression")
+        # otherwise t is an ast.Subscript or ast.Attribute (the only other AugAssign targets)
+        p = self.place(t)
+        cur = self.v(s.LoadOp(p), t)
+        new = self.binop_values(st.op, cur, st.value, st)
+        if new.type != cur.type:
+            raise self.err(st, f"type mismatch: the place has type {tname(cur.type)}, the result is "
+                               f"{tname(new.type)}")
+        self.emit(s.StoreOp(p, new), st)
 
     def alloc(self, target: ast.Name, call: ast.Call, fn: GpuFunction) -> None:
         n = target.id
@@ -869,7 +871,7 @@ class FunctionLowerer:
                 if p.patterns and len(p.patterns) != len(ps):
                     raise self.err(p, f"{ctor!r} has {len(ps)} payload value(s), the pattern binds "
                                       f"{len(p.patterns)}")
-                names = []
+                names: list[str] = []
                 for q in p.patterns:
                     if not (isinstance(q, ast.MatchAs) and q.pattern is None):
                         raise self.err(q, "nested patterns are not supported; bind the payload to a name")
@@ -885,7 +887,7 @@ class FunctionLowerer:
             bodies.append((c, blk, list(zip(names, blk.args))))
         op = s.MatchOp(subj, cases, binders, regions)
         self.emit(op, st)
-        outs = []
+        outs: list[tuple[set[str], bool]] = []
         for c, blk, binds in bodies:
             saved = {n: self.vars.get(n) for n, _ in binds}
             for n, a in binds:
@@ -910,7 +912,7 @@ class FunctionLowerer:
             raise self.err(e, "only 'with pragma(...):' and 'with superstep():' are supported")
         assert isinstance(e, ast.Call)
         if fn.name == "pragma":
-            hints = []
+            hints: list[str] = []
             for a in e.args:
                 if not (isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value):
                     raise self.err(a, "pragma hints are non-empty strings, e.g. pragma(\"unroll\")")
@@ -980,7 +982,7 @@ class FunctionLowerer:
         if isinstance(obj, bool | int | float) and not isinstance(obj, ScalarType):
             return self.literal(obj, hint, node)
         if hasattr(obj, "dtype") and hasattr(obj, "item") and getattr(obj, "shape", None) == ():
-            return self.literal(obj.item(), hint, node)   # numpy scalar constant
+            return self.literal(cast(Any, obj).item(), hint, node)   # numpy scalar constant
         if isinstance(obj, GpuValue):
             return self.v(s.IntrinsicOp(obj.intrinsic, []), node)
         if isinstance(obj, VariantCtor):
@@ -1058,7 +1060,7 @@ class FunctionLowerer:
         rv = self.expr(right, rh)
         return self.arith(op, lv, rv, node)
 
-    OPS = {ast.Add: ("add", "+"), ast.Sub: ("sub", "-"), ast.Mult: ("mul", "*"), ast.Div: ("div", "/"),
+    OPS: ClassVar[dict[type[ast.operator], tuple[str, str]]] = {ast.Add: ("add", "+"), ast.Sub: ("sub", "-"), ast.Mult: ("mul", "*"), ast.Div: ("div", "/"),
            ast.FloorDiv: ("div", "//"), ast.Mod: ("rem", "%"), ast.LShift: ("shl", "<<"),
            ast.RShift: ("shr", ">>"), ast.BitAnd: ("bitand", "&"), ast.BitOr: ("bitor", "|"),
            ast.BitXor: ("bitxor", "^"), ast.Pow: ("pow", "**"), ast.MatMult: ("", "@")}
@@ -1149,11 +1151,13 @@ class FunctionLowerer:
             acc = self.short_circuit(is_and, acc, v, node)
         return acc
 
-    CMP = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}
+    CMP: ClassVar[dict[type[ast.cmpop], str]] = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}
 
     def compare(self, op: ast.cmpop, lv: SSAValue, rv: SSAValue, node: ast.AST) -> SSAValue:
         if type(op) not in self.CMP:
-            sym = {ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}.get(type(op), "?")
+            unsupported: dict[type[ast.cmpop], str] = {ast.Is: "is", ast.IsNot: "is not", ast.In: "in",
+                                                      ast.NotIn: "not in"}
+            sym = unsupported.get(type(op), "?")
             raise self.err(node, f"comparison '{sym}' is not supported in kernels")
         if lv.type != rv.type:
             raise self.err(node, f"type mismatch in comparison: {tname(lv.type)} and {tname(rv.type)}")
@@ -1270,7 +1274,7 @@ class FunctionLowerer:
             ps = self.variant_ctors(vt)[fn.tag][1]  # type: ignore[arg-type]
             if len(node.args) != len(ps):
                 raise self.err(node, f"{fname} takes {len(ps)} payload value(s), {len(node.args)} given")
-            vals = []
+            vals: list[SSAValue] = []
             for i, (a, t) in enumerate(zip(node.args, ps)):
                 v = self.expr(a, t)
                 if v.type != t:
@@ -1374,7 +1378,7 @@ class FunctionLowerer:
             if not statement:
                 raise self.err(node, f"{fname}() is a statement and has no value")
             if fname == "native":
-                texts = {}
+                texts: dict[str, str] = {}
                 for k in node.keywords:
                     if not (isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)) or k.arg is None:
                         raise self.err(k.value, "native(target=\"source\", ...) takes string texts")
@@ -1423,7 +1427,7 @@ class FunctionLowerer:
         missing = [n for n in names if n not in given]
         if missing:
             raise self.err(node, f"record {fname} needs field(s) {', '.join(repr(m) for m in missing)}")
-        vals = []
+        vals: list[SSAValue] = []
         for n, t in fields:
             v = self.expr(given[n], t)
             if v.type != t:
@@ -1447,7 +1451,7 @@ class FunctionLowerer:
         if missing:
             raise self.err(node, f"{fname}() takes {len(names)} argument(s), {len(given)} given "
                                  f"(missing {', '.join(repr(m) for m in missing)})")
-        vals = []
+        vals: list[SSAValue] = []
         for n, t in sig.params:
             v = self.expr(given[n], t)
             if v.type != t:

@@ -49,7 +49,7 @@ from sarek.targets.ptx.dialect import AddrAttr, RegAttr, imm
 BACKEND = "PTX"
 
 
-def _err(msg: str, op: Operation | None = None) -> SarekError:
+def ptx_error(msg: str, op: Operation | None = None) -> SarekError:
     return SarekError(msg, op, BACKEND)
 
 
@@ -266,7 +266,7 @@ class Lowering:
             try:
                 self._layouts[t] = layout_of(self.module, t)
             except LayoutError as e:
-                raise _err(e.message, op) from None
+                raise ptx_error(e.message, op) from None
         return self._layouts[t]
 
     def size_align(self, t: Attribute, op: Operation | None = None) -> tuple[int, int]:
@@ -277,13 +277,13 @@ class Lowering:
         for op in self.module.ops:
             if isinstance(op, sk.RecordOp) and op.sym_name.data == t.decl_name:
                 return op
-        raise _err(f"record @{t.decl_name} is not declared")
+        raise ptx_error(f"record @{t.decl_name} is not declared")
 
     def variant_decl(self, t: sk.VariantType) -> sk.VariantOp:
         for op in self.module.ops:
             if isinstance(op, sk.VariantOp) and op.sym_name.data == t.decl_name:
                 return op
-        raise _err(f"variant @{t.decl_name} is not declared")
+        raise ptx_error(f"variant @{t.decl_name} is not declared")
 
     def nwords(self, t: sk.VariantType, op: Operation | None = None) -> int:
         lay = self.layout(t, op)
@@ -330,7 +330,7 @@ class Lowering:
             else:
                 rt = scalar_reg_type(t)
                 if rt is None:
-                    raise _err(f"kernel parameter '{pname}' has type {t}, which has no PTX parameter form", k)
+                    raise ptx_error(f"kernel parameter '{pname}' has type {t}, which has no PTX parameter form", k)
                 if rt == "pred":
                     params.append((base, "s32", 4))
                     tmp = em.reg("s32")
@@ -366,7 +366,7 @@ class Lowering:
             return Rec(t, [self.fresh(st, ft, op) for _, ft in d.fields])
         if isinstance(t, sk.VariantType):
             return Var(t, st.em.reg("s32"), [st.em.reg("b32") for _ in range(self.nwords(t, op))])
-        raise _err(f"a value of type {t} has no PTX register form", op)
+        raise ptx_error(f"a value of type {t} has no PTX register form", op)
 
     def copy(self, st: FnState, dst: Any, src: Any) -> None:
         em = st.em
@@ -382,7 +382,7 @@ class Lowering:
             for d, s in zip(dst.words, src.words):
                 em.mov("b32", d, s)
         else:
-            raise _err(f"cannot copy {dst}")
+            raise ptx_error(f"cannot copy {dst}")
 
     # -- memory
 
@@ -419,7 +419,7 @@ class Lowering:
                 em.emit(px.LdOp, f"{space}.b32", w, AddrAttr(base, off + lay.payload_offset + 4 * i))
                 words.append(w)
             return Var(t, tag, words)
-        raise _err(f"cannot load a value of type {t}", op)
+        raise ptx_error(f"cannot load a value of type {t}", op)
 
     def store_mem(self, st: FnState, t: Attribute, space: str, base: RegAttr | str, off: int, v: Any,
                   op: Operation | None = None) -> None:
@@ -443,14 +443,14 @@ class Lowering:
             for i, w in enumerate(v.words):
                 em.emit(px.StOp, f"{space}.b32", AddrAttr(base, off + lay.payload_offset + 4 * i), w)
         else:
-            raise _err(f"cannot store a value of type {t}", op)
+            raise ptx_error(f"cannot store a value of type {t}", op)
 
     def _check_variant(self, t: sk.VariantType, op: Operation | None) -> None:
         lay = self.layout(t, op)
         for c in lay.ctors:
             for leaf in c.leaves:
                 if leaf.size not in (4, 8):
-                    raise _err(f"variant @{t.decl_name}: payload {leaf.path} has type {leaf.type}; PTX variants hold "
+                    raise ptx_error(f"variant @{t.decl_name}: payload {leaf.path} has type {leaf.type}; PTX variants hold "
                                "4- and 8-byte payload scalars only (f16/ui8 payloads are not implemented)", op)
 
     def elem_addr(self, st: FnState, buf: Buf, idx: Sc, op: Operation) -> RegAttr:
@@ -473,7 +473,7 @@ class Lowering:
         rt = scalar_reg_type(t)
         if rt is not None:
             if off % 4:
-                raise _err(f"payload scalar at offset {off} is not word aligned", op)
+                raise ptx_error(f"payload scalar at offset {off} is not word aligned", op)
             k = off // 4
             if rt == "pred":
                 em.emit(px.SelpOp, "b32", words[k], 1, 0, v.r)
@@ -482,14 +482,14 @@ class Lowering:
             elif rt in ("s64", "f64"):
                 em.mov("b64", [words[k], words[k + 1]], v.r)
             else:
-                raise _err(f"a {t} payload is not implemented on PTX", op)
+                raise ptx_error(f"a {t} payload is not implemented on PTX", op)
         elif isinstance(t, sk.RecordType):
             lay = self.layout(t, op)
             d = self.record_decl(t)
             for (_, ft), (_, o), fv in zip(d.fields, lay.fields, v.fields):
                 self.pack(st, fv, ft, words, off + o, op)
         else:
-            raise _err(f"a {t} payload is not implemented on PTX", op)
+            raise ptx_error(f"a {t} payload is not implemented on PTX", op)
 
     def unpack(self, st: FnState, t: Attribute, words: list[RegAttr], off: int, op: Operation) -> Any:
         em = st.em
@@ -506,12 +506,12 @@ class Lowering:
                 r = em.reg(rt)
                 em.mov("b64", r, [words[k], words[k + 1]])
                 return Sc(t, r)
-            raise _err(f"a {t} payload is not implemented on PTX", op)
+            raise ptx_error(f"a {t} payload is not implemented on PTX", op)
         if isinstance(t, sk.RecordType):
             lay = self.layout(t, op)
             d = self.record_decl(t)
             return Rec(t, [self.unpack(st, ft, words, off + o, op) for (_, ft), (_, o) in zip(d.fields, lay.fields)])
-        raise _err(f"a {t} payload is not implemented on PTX", op)
+        raise ptx_error(f"a {t} payload is not implemented on PTX", op)
 
     def payload(self, st: FnState, v: Var, ctor: str, i: int, op: Operation) -> Any:
         d = self.variant_decl(v.ty)
@@ -552,12 +552,12 @@ class Lowering:
         try:
             meth = getattr(self, "op_" + type(op).__name__, None)
             if meth is None:
-                raise _err(f"{op.name} is not supported by the PTX backend", op)
+                raise ptx_error(f"{op.name} is not supported by the PTX backend", op)
             r = meth(st, op)
         except SarekError:
             raise
         except (KeyError, IndexError, AttributeError, ValueError, TypeError) as e:
-            raise _err(f"internal error lowering {op.name}: {type(e).__name__}: {e}", op) from e
+            raise ptx_error(f"internal error lowering {op.name}: {type(e).__name__}: {e}", op) from e
         if r is not None and op.results:
             env[op.results[0]] = r
 
@@ -587,7 +587,7 @@ class Lowering:
             bits = int(np.array(v.value.data, dtype=np.float16).view(np.uint16))
             em.mov("b16", r, bits)
         else:
-            raise _err(f"constant of type {t}", op)
+            raise ptx_error(f"constant of type {t}", op)
         return Sc(t, r)
 
     def op_BinOp(self, st: FnState, op: sk.BinOp) -> Any:
@@ -615,7 +615,7 @@ class Lowering:
                 return x
             if k == "eq":
                 return em.op1(px.NotOp, "pred", "pred", x)
-            raise _err(f"'{k}' on i1", op)
+            raise ptx_error(f"'{k}' on i1", op)
         cmp = {"eq": "eq", "ne": "ne", "lt": "lt", "le": "le", "gt": "gt", "ge": "ge"}
         if is_f(t):
             if k in cmp:
@@ -631,7 +631,7 @@ class Lowering:
                 return em.op2(px.MulOp, f"rn.{rt}", rt, a, b)
             if k == "div":
                 return em.op2(px.DivOp, f"rn.{rt}", rt, a, b)
-            raise _err(f"'{k}' on {t}", op)
+            raise ptx_error(f"'{k}' on {t}", op)
         w = "32" if rt == "s32" else "64"
         if k in cmp:
             return em.setp(cmp[k], rt, a, b)
@@ -658,7 +658,7 @@ class Lowering:
             if k == "shl":
                 return em.op2(px.ShlOp, f"b{w}", rt, a, amount)
             return em.op2(px.ShrOp, rt, rt, a, amount)  # arithmetic on signed types
-        raise _err(f"'{k}' on {t}", op)
+        raise ptx_error(f"'{k}' on {t}", op)
 
     def op_UnOp(self, st: FnState, op: sk.UnOp) -> Any:
         em = st.em
@@ -764,14 +764,14 @@ class Lowering:
             return Sc(i32, buf.length)
         if isinstance(buf.length, int):
             return Sc(i32, st.em.iconst(buf.length))
-        raise _err("this array has no length", op)
+        raise ptx_error("this array has no length", op)
 
     def op_AllocArrayOp(self, st: FnState, op: sk.AllocArrayOp) -> Any:
         em = st.em
         at = op.array_type
         n = _const_int(op.size)
         if n is None:
-            raise _err(f"array '{op.sym.data}' has a size that is not a compile-time constant; PTX .shared/.local "
+            raise ptx_error(f"array '{op.sym.data}' has a size that is not a compile-time constant; PTX .shared/.local "
                        "arrays need a constant size", op)
         size, align = self.size_align(at.element_type, op)
         space = at.memspace.value
@@ -926,7 +926,7 @@ class Lowering:
         if text is None:
             from sarek.analysis.features import native_refusal
 
-            raise _err(native_refusal("ptx"), op)
+            raise ptx_error(native_refusal("ptx"), op)
         st.em.ops.append(px.RawOp(text))
         return None
 
@@ -937,10 +937,10 @@ class Lowering:
         name = op.callee_name
         h = self.helpers.get(name)
         if h is None:
-            raise _err(f"call of unknown helper @{name}", op)
+            raise ptx_error(f"call of unknown helper @{name}", op)
         if any(f.helper == name for f in st.frames):
             chain = " -> ".join([f.helper for f in st.frames] + [name])
-            raise _err(f"helper @{name} is recursive ({chain}); the PTX backend inlines helpers and cannot "
+            raise ptx_error(f"helper @{name} is recursive ({chain}); the PTX backend inlines helpers and cannot "
                        "inline recursion", op)
         res = None if h.returns_unit else self.fresh(st, h.return_type, op)
         frame = Frame(name, res, em.label(f"ret_{_ident(name)}"))
@@ -1004,7 +1004,7 @@ class Lowering:
         if base == "global_size":
             nct = em.op1(px.MovOp, "u32", "s32", f"%nctaid.{d}")
             return em.op2(px.MulOp, "lo.s32", "s32", ntid, nct)
-        raise _err(f"unknown index intrinsic '{name}'")
+        raise ptx_error(f"unknown index intrinsic '{name}'")
 
     def shuffle(self, st: FnState, name: str, x: Sc, lane: Sc) -> RegAttr:
         """Absolute-index shuffle at a guarded source lane (own lane when out of range), as the seed's warp
@@ -1064,25 +1064,25 @@ class Lowering:
             em.emit(px.AtomOp, f"{sp}.add.{itype}", d, addr, v)
         elif kind in ("min", "max"):
             if isf:
-                raise _err(f"'{name}' on {t}: PTX has no float atom.min/max on sm_90 (and CUDA C no atomicMin on "
+                raise ptx_error(f"'{name}' on {t}: PTX has no float atom.min/max on sm_90 (and CUDA C no atomicMin on "
                            "float); use atomic_cas in a loop", op)
             em.emit(px.AtomOp, f"{sp}.{kind}.{'s32' if rt == 's32' else 's64'}", d, addr, args[2].r)
         elif kind == "exch":
             em.emit(px.AtomOp, f"{sp}.exch.{bits}", d, addr, args[2].r)
         elif kind in ("and", "or", "xor"):
             if isf:
-                raise _err(f"'{name}' on {t}: bitwise atomics need an integer element type", op)
+                raise ptx_error(f"'{name}' on {t}: bitwise atomics need an integer element type", op)
             em.emit(px.AtomOp, f"{sp}.{kind}.{bits}", d, addr, args[2].r)
         elif kind == "cas":
             em.emit(px.AtomOp, f"{sp}.cas.{bits}", d, addr, args[2].r, args[3].r)
         else:
-            raise _err(f"unknown atomic '{name}'", op)
+            raise ptx_error(f"unknown atomic '{name}'", op)
         return d
 
     # coopmat
 
     def _coopmat(self, st: FnState, op: Operation) -> Any:
-        raise _err("cooperative matrices not yet supported (#57 slice 2 — cooperative matrices need the Vulkan "
+        raise ptx_error("cooperative matrices not yet supported (#57 slice 2 — cooperative matrices need the Vulkan "
                    "GL_KHR_cooperative_matrix path, which is not implemented)", op)
 
     op_CoopmatDeclOp = op_CoopmatLoadOp = op_CoopmatStoreOp = op_CoopmatMulAddOp = _coopmat

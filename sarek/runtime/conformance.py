@@ -19,7 +19,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -101,7 +101,8 @@ def compare(got: Any, want: Any, atol: float, rtol: float) -> tuple[bool, float,
     if g.shape != w.shape:
         return False, math.inf, f"shape {g.shape} != expected {w.shape}"
     if w.dtype.fields is not None:
-        worst, msgs, ok = 0.0, [], True
+        worst, ok = 0.0, True
+        msgs: list[str] = []
         for name in w.dtype.names or ():
             if g.dtype.fields is None or name not in g.dtype.names:  # pyright: ignore
                 return False, math.inf, f"field {name} missing"
@@ -195,7 +196,7 @@ def run_case(case: Case, device: Any, seed: int = 1234) -> Result:
     refusal = expected_error(case, device)
     try:
         args = case.make_args(rng)
-        inputs = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        inputs: list[Any] = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
         want = case.reference(inputs)
         t0 = time.perf_counter()
         if case.custom_launch is not None:
@@ -217,7 +218,8 @@ def run_case(case: Case, device: Any, seed: int = 1234) -> Result:
         if not hasattr(e, "message"):  # not a sarek diagnostic: keep where it came from
             msg += "\n" + "".join(traceback.format_exc(limit=-3))
         return Result(case.name, device.name, False, math.inf, msg)
-    ok, worst, msgs = True, 0.0, []
+    ok, worst = True, 0.0
+    msgs: list[str] = []
     for i, expected in want.items():
         got = args[i]
         got = got.to_numpy() if hasattr(got, "to_numpy") else got
@@ -281,7 +283,7 @@ def _mlir_cases() -> list[Case]:
 
     # record: dst[i] = {x + 1, 2y}
     m = _parse("record.mlir")
-    pt = numpy_dtype(m, RecordType("point"))
+    pt = cast("np.dtype[np.void]", numpy_dtype(m, RecordType("point")))
     nr = 300
 
     def r_args(rng: np.random.Generator) -> list[Any]:
@@ -316,7 +318,7 @@ def _mlir_cases() -> list[Case]:
 
     # variant match: area and perimeter of shapes
     m = _parse("variant_match.mlir")
-    sh = numpy_dtype(m, VariantType("shape"))
+    sh = cast("np.dtype[np.void]", numpy_dtype(m, VariantType("shape")))
     ns = 500
 
     def v_args(rng: np.random.Generator) -> list[Any]:
@@ -352,7 +354,7 @@ def _runtime_cases() -> list[Case]:
 
     cases: list[Case] = []
     m = _parse("marshal.mlir", RUNTIME_KERNELS)
-    pt = numpy_dtype(m, RecordType("pt"))
+    pt = cast("np.dtype[np.void]", numpy_dtype(m, RecordType("pt")))
     n = 100
 
     def mk(rng: np.random.Generator) -> list[Any]:
@@ -433,31 +435,6 @@ def from_example_case(c: Any, path: Path) -> Case:
                 custom_launch=getattr(c, "launch", None))
 
 
-def _rng_adapter(make: Callable[..., Any]) -> Callable[[np.random.Generator], list[Any]]:
-    import inspect
-
-    try:
-        takes = len(inspect.signature(make).parameters)
-    except (TypeError, ValueError):
-        takes = 1
-    return (lambda rng: list(make(rng))) if takes else (lambda rng: list(make()))
-
-
-def _ref_adapter(ref: Callable[..., Any], kernel: Any) -> Callable[[list[Any]], dict[int, Any]]:
-    """A reference returns {arg index: expected} or a list/tuple of all args after the launch (None for
-    arguments not compared)."""
-
-    def run(args: list[Any]) -> dict[int, Any]:
-        got = ref(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
-        if isinstance(got, dict):
-            return {int(k): v for k, v in got.items()}  # pyright: ignore
-        if isinstance(got, list | tuple) and len(got) == len(args):  # pyright: ignore
-            return {i: v for i, v in enumerate(got) if v is not None and isinstance(v, np.ndarray)}  # pyright: ignore
-        raise ValueError("reference must return {arg index: expected} or one value per argument")
-
-    return run
-
-
 def corpus() -> tuple[list[Case], list[str]]:
     """Every case: the IR examples, then the Python examples; plus load errors (reported as failures)."""
     cases = _mlir_cases()
@@ -474,7 +451,7 @@ def format_table(results: Sequence[Result], devices: Sequence[str]) -> str:
     lines = ["  ".join(["kernel".ljust(w0)] + [d.ljust(c) for d, c in zip(devices, cols)])]
     lines.append("  ".join(["-" * w0] + ["-" * c for c in cols]))
     for n in names:
-        cells = []
+        cells: list[str] = []
         for d, c in zip(devices, cols):
             r = by.get((n, d))
             if r is None:

@@ -11,8 +11,9 @@ cubin from NVRTC) and keeps buffers, limits and launch.
 from __future__ import annotations
 
 import functools
+import importlib
 import os
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -21,15 +22,22 @@ from sarek.runtime.core import BufferDevice, DeviceError, Dim3, KernelSpec, Laun
 
 
 def _driver() -> Any:
-    from cuda.bindings import driver
+    """`cuda.bindings.driver` (a Cython module without type stubs)."""
+    return importlib.import_module("cuda.bindings.driver")
 
-    return driver
+
+def _nvrtc() -> Any:
+    """`cuda.bindings.nvrtc` (a Cython module without type stubs)."""
+    return importlib.import_module("cuda.bindings.nvrtc")
 
 
 def check(result: Any, what: str) -> Any:
     """Unpack a cuda-python result tuple, raising DeviceError with the driver's text on failure."""
+    err: Any
+    rest: tuple[Any, ...]
     if isinstance(result, tuple):
-        err, rest = result[0], result[1:]
+        items = cast("tuple[Any, ...]", result)
+        err, rest = items[0], items[1:]
     else:
         err, rest = result, ()
     if int(err) != 0:
@@ -86,9 +94,7 @@ def nvrtc_version() -> str:
     """NVRTC's version; asked in a child process (see nvrtc_compile) unless SAREK_NVRTC_INPROCESS=1."""
     code = "from cuda.bindings import nvrtc; r = nvrtc.nvrtcVersion(); print(f'{r[1]}.{r[2]}')"
     if os.environ.get("SAREK_NVRTC_INPROCESS") == "1":
-        from cuda.bindings import nvrtc
-
-        r = nvrtc.nvrtcVersion()
+        r = _nvrtc().nvrtcVersion()
         return f"{r[1]}.{r[2]}"
     import subprocess
     import sys
@@ -157,8 +163,7 @@ def _nvrtc_in_child(source: str, name: str, opts: list[str], output: str) -> byt
 
 
 def _nvrtc_build(source: str, name: str, opts: list[str], output: str) -> bytes:
-    from cuda.bindings import nvrtc
-
+    nvrtc = _nvrtc()
     arch = next((o.split("=", 1)[1] for o in opts if o.startswith("--gpu-architecture=")), "?")
     err, prog = nvrtc.nvrtcCreateProgram(source.encode(), name.encode(), 0, [], [])
     if int(err) != 0:

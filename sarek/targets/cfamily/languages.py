@@ -9,7 +9,7 @@ Templates use `{0}`, `{1}` ... for already printed operands (the place of an ato
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 # math names every C family prints as a call (CUDA adds the `f` suffix for f32)
 FLOAT_MATH = ("sin cos tan asin acos atan sinh cosh tanh exp exp2 log log2 log10 sqrt rsqrt cbrt floor ceil "
@@ -141,12 +141,11 @@ CUDA = Language(
     math=_cuda_math, atomic=_cuda_atomic, f16_preamble=_CUDA_F16,
 )
 
-HIP = Language(
-    **(CUDA.__dict__ | dict(
-        target="hip", backend="HIP", header=("#include <hip/hip_runtime.h>",),
-        lane_id="(int)__lane_id()", shuffle="__shfl({0}, {1})", warp_barrier="__builtin_amdgcn_wave_barrier()",
-        warp_preamble=(), f16_preamble=("#include <hip/hip_fp16.h>", *_CUDA_F16[3:]),
-    ))
+HIP = replace(
+    CUDA,
+    target="hip", backend="HIP", header=("#include <hip/hip_runtime.h>",),
+    lane_id="(int)__lane_id()", shuffle="__shfl({0}, {1})", warp_barrier="__builtin_amdgcn_wave_barrier()",
+    warp_preamble=(), f16_preamble=("#include <hip/hip_fp16.h>", *_CUDA_F16[3:]),
 )
 
 # ------------------------------------------------------------------------------------------------ OpenCL C

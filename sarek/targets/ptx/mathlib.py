@@ -39,7 +39,7 @@ def F32(v: float) -> FloatAttr:
 
 
 def math(lw: Lowering, st: FnState, name: str, args: list[Any], t: Attribute, op: Operation) -> RegAttr:
-    from sarek.lowering.ptx import _err
+    from sarek.lowering.ptx import ptx_error
 
     em: Emitter = st.em
     regs = [a.r for a in args]
@@ -49,7 +49,7 @@ def math(lw: Lowering, st: FnState, name: str, args: list[Any], t: Attribute, op
     if isinstance(t, Float32Type | Float64Type):
         ty = "f32" if isinstance(t, Float32Type) else "f64"
         if ty == "f64" and name not in EXACT_F64:
-            raise _err(f"f64 '{name}' not yet supported (PTX has no double-precision math library; sarek's f64 "
+            raise ptx_error(f"f64 '{name}' not yet supported (PTX has no double-precision math library; sarek's f64 "
                        "core is accurate for f32 results only, not to CUDA's 1-2 ulp in double; use the cuda "
                        "device for f64 transcendentals; exact f64 operations are supported: "
                        f"{', '.join(sorted(EXACT_F64))})", op)
@@ -63,11 +63,11 @@ def math(lw: Lowering, st: FnState, name: str, args: list[Any], t: Attribute, op
     if name in ("clz", "popcount"):
         cls = px.ClzOp if name == "clz" else px.PopcOp
         return em.op1(cls, "b32" if rt == "s32" else "b64", "s32", regs[0])
-    raise _err(f"'{name}' on {t} is not supported on PTX", op)
+    raise ptx_error(f"'{name}' on {t} is not supported on PTX", op)
 
 
 def _float(em: Emitter, name: str, x: list[R], ty: str, op: Operation) -> R:
-    from sarek.lowering.ptx import _err
+    from sarek.lowering.ptx import ptx_error
 
     c = F32 if ty == "f32" else F
     if name == "sqrt":
@@ -99,7 +99,7 @@ def _float(em: Emitter, name: str, x: list[R], ty: str, op: Operation) -> R:
     if ty == "f32" and name in F32_CORE:
         xd = [em.cvt("f64.f32", "f64", r) for r in x]
         return em.cvt("rn.f32.f64", "f32", Core(em).call(name, xd))
-    raise _err(f"'{name}' on {ty} is not supported on PTX", op)
+    raise ptx_error(f"'{name}' on {ty} is not supported on PTX", op)
 
 
 class Core:
