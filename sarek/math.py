@@ -7,6 +7,7 @@ arithmetic can be checked in plain Python. `pi` and `e` are folded as constants.
 from __future__ import annotations
 
 import math as _m
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -35,17 +36,37 @@ class MathFunction:
         return self._host(*args)
 
 
-_HOST = {
-    "rsqrt": lambda x: 1 / np.sqrt(x), "exp2": np.exp2, "log2": np.log2, "log10": np.log10, "cbrt": np.cbrt,
-    "fabs": np.fabs, "round": lambda x: np.copysign(np.floor(np.abs(x) + 0.5), x), "trunc": np.trunc,
+def _rsqrt(x: Any) -> Any:
+    return 1 / np.sqrt(x)
+
+
+def _round(x: Any) -> Any:
+    return np.copysign(np.floor(np.abs(x) + 0.5), x)
+
+
+def _fma(x: Any, y: Any, z: Any) -> Any:
+    return x * y + z
+
+
+def _clz(x: Any) -> int:
+    return 32 - int(x & 0xFFFFFFFF).bit_length()
+
+
+def _popcount(x: Any) -> int:
+    return bin(int(x) & 0xFFFFFFFF).count("1")
+
+
+_HOST: dict[str, Callable[..., Any]] = {
+    "rsqrt": _rsqrt, "exp2": np.exp2, "log2": np.log2, "log10": np.log10, "cbrt": np.cbrt,
+    "fabs": np.fabs, "round": _round, "trunc": np.trunc,
     "expm1": np.expm1, "log1p": np.log1p, "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan,
     "atan2": np.arctan2, "pow": np.power, "fmin": np.fmin, "fmax": np.fmax, "fmod": np.fmod, "hypot": np.hypot,
-    "copysign": np.copysign, "fma": lambda x, y, z: x * y + z, "abs": abs, "min": min, "max": max,
-    "clz": lambda x: 32 - int(x & 0xFFFFFFFF).bit_length(), "popcount": lambda x: bin(int(x) & 0xFFFFFFFF).count("1"),
+    "copysign": np.copysign, "fma": _fma, "abs": abs, "min": min, "max": max,
+    "clz": _clz, "popcount": _popcount,
 }
 
 __all__ = ["pi", "e", "inf", "MathFunction"]
 for _n in [*UNARY_FLOAT, *BINARY_FLOAT, "fma", "abs", "min", "max", "clz", "popcount"]:
     _arity = 3 if _n == "fma" else 2 if _n in BINARY_FLOAT or _n in ("min", "max") else 1
     globals()[_n] = MathFunction(_n, _arity, _HOST.get(_n) or getattr(np, _n))
-    __all__.append(_n)
+    __all__.append(_n)  # pyright: ignore[reportUnsupportedDunderAll]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from typing_extensions import TypeIs
+
 import numpy as np
 
 
@@ -87,3 +89,9 @@ class Shared:
 class Local:
     def __class_getitem__(cls, element: Any) -> ArrayOf:
         return ArrayOf(element, "local")
+
+
+def is_ndarray(x: object) -> TypeIs[np.ndarray[Any, np.dtype[Any]]]:
+    """`isinstance(x, np.ndarray)`, narrowing to an array of any shape and dtype (a bare isinstance leaves the
+    array's type parameters unknown to the type checker)."""
+    return isinstance(x, np.ndarray)

@@ -15,11 +15,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 
-from xdsl.dialects.builtin import ArrayAttr, Float16Type, Float32Type, Float64Type, IntegerType, ModuleOp, Signedness
+from xdsl.dialects.builtin import ArrayAttr, Float16Type, Float32Type, Float64Type, ModuleOp, Signedness
 from xdsl.ir import Attribute, Operation, TypeAttribute
+from xdsl.utils.hints import isa
 
 from sarek.diagnostics import SarekError
-from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.dialect.intrinsics import INTRINSICS, Category, is_integer_type
 from sarek.dialect.sarek import (
     ArrayType,
     CallOp,
@@ -115,9 +116,9 @@ def _scalar_feature(t: Attribute) -> Feature | None:
         return Feature.FLOAT16
     if isinstance(t, Float64Type):
         return Feature.FLOAT64
-    if isinstance(t, IntegerType) and t.width.data == 64:
+    if is_integer_type(t) and t.width.data == 64:
         return Feature.INT64
-    if isinstance(t, IntegerType) and t.width.data == 8 and t.signedness.data == Signedness.UNSIGNED:
+    if is_integer_type(t) and t.width.data == 8 and t.signedness.data == Signedness.UNSIGNED:
         return Feature.UINT8
     return None
 
@@ -132,9 +133,9 @@ def type_features(t: Attribute) -> Iterator[Feature]:
 
 
 def _attr_types(a: Attribute) -> Iterator[Attribute]:
-    if isinstance(a, ArrayAttr):
-        for x in a.data:  # pyright: ignore[reportUnknownVariableType]
-            yield from _attr_types(x)  # pyright: ignore[reportUnknownArgumentType]
+    if isa(a, ArrayAttr[Attribute]):
+        for x in a.data:
+            yield from _attr_types(x)
     elif isinstance(a, TypeAttribute):
         yield a
 
@@ -177,7 +178,7 @@ def kernel_ops(module: ModuleOp, kernel: str | None = None) -> Iterator[Operatio
     if kernel is None:
         funcs = [op for op in module.ops if isinstance(op, KernelOp | HelperOp)]
     else:
-        roots = [op for op in module.ops if isinstance(op, KernelOp) and op.sym_name.data == kernel]
+        roots: list[KernelOp | HelperOp] = [op for op in module.ops if isinstance(op, KernelOp) and op.sym_name.data == kernel]
         seen: set[str] = set()
         while roots:
             f = roots.pop()

@@ -28,6 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from sarek.types import is_ndarray
+
 Dims = int | tuple[int, ...]
 
 
@@ -35,15 +37,15 @@ Dims = int | tuple[int, ...]
 class Case:
     name: str
     kernel: Any
-    make_args: Callable[[int], tuple]
-    reference: Callable[[tuple], dict[int, Any]]
+    make_args: Callable[[int], tuple[Any, ...]]
+    reference: Callable[[tuple[Any, ...]], dict[int, Any]]
     n: int = 1024
     grid: Dims | Callable[[int], Dims] | None = None
     block: Dims | Callable[[int], Dims] = 256
     rtol: float = 1e-5
     atol: float = 1e-6
     features: frozenset[str] = field(default_factory=frozenset)
-    launch: Callable[[Any, tuple, Any], None] | None = None
+    launch: Callable[[Any, tuple[Any, ...], Any], None] | None = None
 
     def dims(self, n: int) -> tuple[Dims, Dims]:
         b = self.block(n) if callable(self.block) else self.block
@@ -53,7 +55,7 @@ class Case:
         g = self.grid(n) if callable(self.grid) else self.grid
         return g, b
 
-    def run(self, device: Any = None, n: int | None = None) -> tuple[tuple, dict[int, Any]]:
+    def run(self, device: Any = None, n: int | None = None) -> tuple[tuple[Any, ...], dict[int, Any]]:
         n = self.n if n is None else n
         args = self.make_args(n)
         expected = self.reference(copy.deepcopy(args))
@@ -68,7 +70,7 @@ class Case:
         args, expected = self.run(device, n)
         for i, want in expected.items():
             got = args[i]
-            if isinstance(got, np.ndarray) and got.dtype.names:
+            if is_ndarray(got) and got.dtype.names:
                 assert type(self).same_structured(got, want, self.rtol, self.atol), f"{self.name}: argument {i}"
             else:
                 np.testing.assert_allclose(got, want, rtol=self.rtol, atol=self.atol,

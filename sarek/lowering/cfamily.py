@@ -29,7 +29,6 @@ from xdsl.dialects.builtin import (
     Float64Type,
     FloatAttr,
     IntegerAttr,
-    IntegerType,
     ModuleOp,
     Signedness,
 )
@@ -41,7 +40,7 @@ from sarek.analysis.names import mangle_name
 from sarek.analysis.payload import PayloadLayout, payload_fields
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
-from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.dialect.intrinsics import INTRINSICS, Category, is_integer_type
 from sarek.targets.cfamily import dialect as c
 from sarek.targets.cfamily.languages import LANGUAGES, Language
 
@@ -183,7 +182,7 @@ class CLowering:
     # -------------------------------------------------------------------------------------- types
 
     def ctype(self, t: Attribute, op: Operation | None = None, storage: bool = False) -> str:
-        if isinstance(t, IntegerType):
+        if is_integer_type(t):
             w = t.width.data
             if w == 8 and t.signedness.data == Signedness.UNSIGNED:
                 raise self.err("ui8 exists only as a cooperative-matrix operand type", op)
@@ -248,7 +247,7 @@ class CLowering:
             n = v.value.data
             if t == s.i1:
                 return self.lit(self.lang.true_false[0 if n else 1], ct)
-            if isinstance(t, IntegerType) and t.width.data == 64:
+            if is_integer_type(t) and t.width.data == 64:
                 text = f"{n}{self.lang.int64_suffix}" if n != -2**63 else f"(-9223372036854775807{self.lang.int64_suffix} - 1)"
             else:
                 text = str(n) if n != -2**31 else "(-2147483647 - 1)"
@@ -544,7 +543,7 @@ class CLowering:
         if kernel:
             f = c.FuncOp(op.sym_name.data, self.lang.kernel_prefix, "void", params)
         else:
-            h = cast(s.HelperOp, op)
+            h = op
             f = c.FuncOp(h.sym_name.data, self.lang.helper_prefix, self.ctype(h.return_type, op), params)
         for (v, role), carg in zip(roles, f.body.block.args):
             if v is None:
@@ -595,7 +594,7 @@ class CLowering:
         elif isinstance(op, s.ElemRefOp):
             self.vals[op.result] = self.emit(c.IndexOp(self.val(op.array), self.val(op.index), self.elt_ctype(op.array, op))).results[0]
         elif isinstance(op, s.FieldRefOp):
-            t = cast(s.RefType, op.result.type).element_type
+            t = op.result.type.element_type
             self.vals[op.result] = self.emit(c.MemberOp(self.val(op.base), op.field.data, self.ctype(t, op))).results[0]
         elif isinstance(op, s.StoreOp):
             self.emit(c.AssignOp(self.val(op.place), self.val(op.value)))
@@ -678,7 +677,7 @@ class CLowering:
                 raise self.err(f"shared array '{op.sym.data}' must be declared in a kernel, not in a helper", op)
             saved = self.block
             self.block = Block()
-            n = self.lit(str(size.value.value.data), "int")
+            n = self.lit(str(cast(IntegerAttr, size.value).value.data), "int")
             d = c.ArrayDeclOp(self.lang.shared_decl.format(t=elt), op.sym.data, n)
             self.block.add_op(d)
             ops = list(self.block.ops)
@@ -695,7 +694,7 @@ class CLowering:
             self.hoisted += len(ops)
             self.block = saved
         else:
-            n = self.lit(str(size.value.value.data), "int")
+            n = self.lit(str(cast(IntegerAttr, size.value).value.data), "int")
             d = cast(c.ArrayDeclOp, self.emit(c.ArrayDeclOp(elt, op.sym.data, n, "{0}")))
         self.vals[op.result] = d.result
 
@@ -853,7 +852,7 @@ class CLowering:
         ct = self.ctype(op.result.type, op)
         arms: list[tuple[str, SSAValue]] = []
         for cn, _, region in op.case_list():
-            binds = {a: self.payload(scrut, decl, cn, j) for j, a in enumerate(region.block.args)}
+            binds: dict[SSAValue, SSAValue] = {a: self.payload(scrut, decl, cn, j) for j, a in enumerate(region.block.args)}
             arms.append((cn, self.region_value(region.block, binds)))
         acc = arms[-1][1]
         for cn, v in reversed(arms[:-1]):
@@ -894,9 +893,9 @@ class CLowering:
         if isinstance(dst, Float16Type):
             if isinstance(src, Float64Type):
                 return self.call("__double2half", [x], "__half")
-            if isinstance(src, IntegerType) and src.width.data == 32:
+            if is_integer_type(src) and src.width.data == 32:
                 return self.call("__int2half_rn", [x], "__half")
-            if isinstance(src, IntegerType) and src.width.data == 64:
+            if is_integer_type(src) and src.width.data == 64:
                 return self.call("__ll2half_rn", [x], "__half")
             f = x if isinstance(src, Float32Type) else self.emit(c.CastOp(x, "float")).results[0]
             return self.from_f32(f)

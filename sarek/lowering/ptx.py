@@ -29,7 +29,6 @@ from xdsl.dialects.builtin import (
     Float64Type,
     FloatAttr,
     IntegerAttr,
-    IntegerType,
     ModuleOp,
     StringAttr,
     f32,
@@ -42,7 +41,7 @@ from xdsl.passes import ModulePass
 
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as sk
-from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.dialect.intrinsics import INTRINSICS, Category, is_integer_type
 from sarek.targets.ptx import dialect as px
 from sarek.targets.ptx.dialect import AddrAttr, RegAttr, imm
 
@@ -113,7 +112,7 @@ class Frame:
 
 
 def scalar_reg_type(t: Attribute) -> str | None:
-    if isinstance(t, IntegerType):
+    if is_integer_type(t):
         return {1: "pred", 32: "s32", 64: "s64"}.get(t.width.data)
     if isinstance(t, Float16Type):
         return "f16"
@@ -188,7 +187,7 @@ class Emitter:
 
     # -- small helpers used everywhere
 
-    def mov(self, ty: str, d: RegAttr, s: Any) -> None:
+    def mov(self, ty: str, d: RegAttr | list[RegAttr], s: Any) -> None:
         self.emit(px.MovOp, ty, d, s)
 
     def fconst(self, v: float, ty: str = "f32") -> RegAttr:
@@ -816,7 +815,7 @@ class Lowering:
         c = self.val(st, op.operands[0])
         els = em.label("else")
         end = em.label("endif")
-        regions = op.regions
+        regions = list(op.regions)
         has_else = len(regions) > 1 and regions[1].blocks and any(True for _ in regions[1].block.ops)
         em.bra(els if has_else else end, guard=c.r, neg=True)
         self.block(st, regions[0].block)
@@ -1093,7 +1092,7 @@ def _const_int(v: SSAValue) -> int | None:
     while isinstance(o, sk.LetOp):
         o = o.operands[0].owner
     if isinstance(o, sk.ConstantOp) and isinstance(o.value, IntegerAttr):
-        return o.value.value.data
+        return cast(IntegerAttr, o.value).value.data
     return None
 
 

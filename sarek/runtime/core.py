@@ -12,13 +12,17 @@ import hashlib
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
+
+from typing_extensions import TypeIs
 
 import numpy as np
-from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType, ModuleOp
+from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, ModuleOp
 from xdsl.ir import Attribute
 
 from sarek.diagnostics import SarekError
+from sarek.dialect.intrinsics import is_integer_type
+from sarek.types import is_ndarray
 
 
 class LaunchError(SarekError):
@@ -43,7 +47,7 @@ _SCALARS: dict[tuple[str, int], np.dtype[Any]] = {
 
 
 def scalar_dtype(t: Attribute) -> np.dtype[Any] | None:
-    if isinstance(t, IntegerType):
+    if is_integer_type(t):
         return _SCALARS.get(("i", t.width.data))
     if isinstance(t, Float16Type):
         return _SCALARS[("f", 16)]
@@ -142,10 +146,22 @@ def kernel_spec(module: ModuleOp, name: str) -> KernelSpec:
     return spec
 
 
+def _is_tuple(x: object) -> TypeIs[tuple[Any, ...]]:
+    return isinstance(x, tuple)
+
+
+def _is_sequence(x: object) -> TypeIs[tuple[Any, ...] | list[Any]]:
+    return isinstance(x, tuple | list)
+
+
+def _is_scalar(x: object) -> TypeIs[np.generic[Any]]:
+    return isinstance(x, np.generic)
+
+
 def resolve_kernel(kernel: Any) -> tuple[ModuleOp, str]:
     """A front-end kernel (`.module`, `.name`), a `(ModuleOp, name)` pair or a ModuleOp with one kernel."""
-    if isinstance(kernel, tuple) and len(kernel) == 2 and isinstance(kernel[0], ModuleOp):  # pyright: ignore
-        return kernel[0], str(kernel[1])  # pyright: ignore
+    if _is_tuple(kernel) and len(kernel) == 2 and isinstance(kernel[0], ModuleOp):
+        return kernel[0], str(kernel[1])
     if isinstance(kernel, ModuleOp):
         names = kernel_names(kernel)
         if len(names) != 1:
@@ -179,8 +195,8 @@ def _describe(a: Any) -> str:
 
     if isinstance(a, Vector):
         return f"a sarek.Vector of {_dtype_text(a.dtype)}"
-    if isinstance(a, np.ndarray):
-        return f"an array of {_dtype_text(a.dtype)} with shape {a.shape}"  # pyright: ignore
+    if is_ndarray(a):
+        return f"an array of {_dtype_text(a.dtype)} with shape {a.shape}"
     return f"{type(a).__name__} {a!r}"
 
 
@@ -211,7 +227,7 @@ def check_args(spec: KernelSpec, args: Sequence[Any]) -> list[Any]:
                     raise LaunchError(f"{where} expects {_type_text(p)}, got {_describe(a)}")
                 out.append(a)
                 continue
-            if not isinstance(a, np.ndarray):
+            if not is_ndarray(a):
                 raise LaunchError(f"{where} expects {_type_text(p)} (a numpy array or sarek.Vector), "
                                   f"got {_describe(a)}")
             arr: np.ndarray[Any, Any] = a
@@ -233,18 +249,18 @@ def check_args(spec: KernelSpec, args: Sequence[Any]) -> list[Any]:
 
 
 def _record_arg(where: str, p: Param, a: Any) -> np.ndarray[Any, Any]:
-    if isinstance(a, np.ndarray) and a.dtype.fields is not None:
+    if is_ndarray(a) and a.dtype.fields is not None:
         if a.size != 1:
-            raise LaunchError(f"{where} expects {_type_text(p)}, got an array of shape {a.shape}")  # pyright: ignore
-        if not same_layout(a.dtype, p.dtype):  # pyright: ignore
+            raise LaunchError(f"{where} expects {_type_text(p)}, got an array of shape {a.shape}")
+        if not same_layout(a.dtype, p.dtype):
             raise LaunchError(f"{where} expects {_type_text(p)} (dtype {p.dtype}), got {_describe(a)}")
-        return np.ascontiguousarray(a.reshape(1)).view(p.dtype)  # pyright: ignore
+        return np.ascontiguousarray(a.reshape(1)).view(p.dtype)
     if isinstance(a, np.void) and a.dtype.fields is not None:
         if not same_layout(a.dtype, p.dtype):
             raise LaunchError(f"{where} expects {_type_text(p)} (dtype {p.dtype}), got {_describe(a)}")
         return np.frombuffer(a.tobytes(), dtype=p.dtype).copy()
     try:  # a tuple of field values, or a front-end value with a pack()
-        pack = getattr(type(a), "pack", None)
+        pack = getattr(type(cast(object, a)), "pack", None)
         if pack is not None:
             arr = np.asarray(pack([a]))
             if same_layout(arr.dtype, p.dtype):
@@ -258,11 +274,11 @@ def _record_arg(where: str, p: Param, a: Any) -> np.ndarray[Any, Any]:
 
 def _scalar_arg(where: str, p: Param, a: Any) -> Any:
     d = p.dtype
-    if isinstance(a, np.ndarray):
+    if is_ndarray(a):
         if a.size != 1 or a.ndim > 1:
-            raise LaunchError(f"{where} expects {_type_text(p)}, got an array with shape {a.shape}")  # pyright: ignore
-        a = a.reshape(()).item() if a.dtype.kind in "biuf" else a  # pyright: ignore
-    if isinstance(a, np.generic):
+            raise LaunchError(f"{where} expects {_type_text(p)}, got an array with shape {a.shape}")
+        a = a.reshape(()).item() if a.dtype.kind in "biuf" else a
+    if _is_scalar(a):
         if d.kind == "b" and a.dtype.kind != "b":
             raise LaunchError(f"{where} expects a bool, got {_describe(a)}")
         if d.kind in "iu" and a.dtype.kind not in "biu":
@@ -271,7 +287,7 @@ def _scalar_arg(where: str, p: Param, a: Any) -> Any:
             raise LaunchError(f"{where} expects {_type_text(p)}, got {_describe(a)}")
         a = a.item()
     if d.kind == "b":
-        if not isinstance(a, bool | int) or (isinstance(a, int) and a not in (0, 1)):
+        if not isinstance(a, bool | int) or a not in (0, 1):
             raise LaunchError(f"{where} expects a bool, got {_describe(a)}")
         return np.bool_(a)
     if d.kind in "iu":
@@ -294,10 +310,10 @@ Dim3 = tuple[int, int, int]
 def dim3(v: Any, what: str) -> Dim3:
     """An int or a 1-3 tuple of positive ints -> a 3-tuple."""
     if isinstance(v, int | np.integer) and not isinstance(v, bool):
-        t = [int(v)]
-    elif isinstance(v, tuple | list) and 1 <= len(v) <= 3 and all(  # pyright: ignore
-            isinstance(x, int | np.integer) and not isinstance(x, bool) for x in v):  # pyright: ignore
-        t = [int(x) for x in v]  # pyright: ignore
+        t = [int(cast("int | np.integer[Any]", v))]
+    elif _is_sequence(v) and 1 <= len(v) <= 3 and all(
+            isinstance(x, int | np.integer) and not isinstance(x, bool) for x in v):
+        t = [int(x) for x in v]
     else:
         raise LaunchError(f"{what} must be an int or a tuple of 1 to 3 ints, got {v!r}")
     if any(x < 1 for x in t):
