@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
@@ -46,6 +47,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.passes import ModulePass
 
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as S
@@ -1825,6 +1827,24 @@ def lower_module(module: ModuleOp, lang: Lang, ops: Mapping[str, Callable[..., O
         module.body.block.add_op(sh)
 
 
+@dataclass(frozen=True)
+class ShaderLoweringPass(ModulePass):
+    """Shared by `sarek-lower-glsl` and `sarek-lower-wgsl`. Options: `block=X,Y,Z` — the workgroup size the
+    shader is specialised for (default 256,1,1; part of the compiled kernel's key); `kernel=NAME` — lower only
+    that kernel."""
+
+    block: str = "256,1,1"
+    kernel: str = ""
+
+    def target(self) -> tuple[Lang, Mapping[str, Callable[..., Operation]]]:
+        """The language and the op classes of its target dialect."""
+        raise NotImplementedError
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        lang, ops = self.target()
+        lower_module(op, lang, ops, parse_block(self.block), self.kernel or None)
+
+
 def shader_abi(module: ModuleOp, kernel: str) -> dict[str, Any]:
     for o in module.body.block.ops:
         if o.name.endswith(".shader") and cast(StringAttr, o.properties["sym_name"]).data == kernel:
@@ -1838,5 +1858,5 @@ def iter_shaders(module: ModuleOp) -> Iterator[Operation]:
             yield o
 
 
-__all__ = ["GLSL", "WGSL", "Lang", "ShaderLowering", "lower_module", "parse_block", "shader_abi", "iter_shaders"]
+__all__ = ["GLSL", "WGSL", "Lang", "ShaderLowering", "ShaderLoweringPass", "lower_module", "parse_block", "shader_abi", "iter_shaders"]
 _unused: list[Callable[..., Any]] = []
