@@ -7,13 +7,16 @@ Vulkan device compiles one shader per (module, kernel, block shape).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
 from sarek.targets.glsl.printer import print_glsl
+
+if TYPE_CHECKING:
+    from sarek.lowering.shader import ShaderLoweringPass
 
 
 def is_sarek(module: ModuleOp) -> bool:
@@ -32,25 +35,44 @@ def lower_shader(ctx: Context, module: ModuleOp, target: str, block: str, kernel
             if p.name == lower_name:
                 continue
             p.apply(ctx, module)
+    lowering: type[ShaderLoweringPass]
     if target == "glsl":
-        from sarek.lowering.glsl import LowerGlslPass as P
+        from sarek.lowering.glsl import LowerGlslPass
+
+        lowering = LowerGlslPass
     else:
-        from sarek.lowering.wgsl import LowerWgslPass as P  # type: ignore[assignment]
-    P(block=block, kernel=kernel).apply(ctx, module)
+        from sarek.lowering.wgsl import LowerWgslPass
+
+        lowering = LowerWgslPass
+    lowering(block=block, kernel=kernel).apply(ctx, module)
 
 
 @dataclass(frozen=True)
-class GlslTarget(Target):
-    """GLSL 450 compute shaders for Vulkan (one per kernel; option block=X,Y,Z, kernel=NAME)."""
+class ShaderTarget(Target):
+    """Shared by the glsl and wgsl targets: a sarek module is lowered (`sarek-pipeline{target=<name>}`, options
+    block=X,Y,Z and kernel=NAME), then printed in the target's language."""
 
-    name = "glsl"
     block: str = "256,1,1"
     kernel: str = ""
 
+    def print_source(self, module: ModuleOp) -> str:
+        """The source text of a lowered module."""
+        raise NotImplementedError
+
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         if is_sarek(module):
-            lower_shader(ctx, module, "glsl", self.block, self.kernel)
-        output.write(print_glsl(module))
+            lower_shader(ctx, module, self.name, self.block, self.kernel)
+        output.write(self.print_source(module))
 
 
-__all__ = ["GlslTarget", "print_glsl", "lower_shader"]
+@dataclass(frozen=True)
+class GlslTarget(ShaderTarget):
+    """GLSL 450 compute shaders for Vulkan (one per kernel; option block=X,Y,Z, kernel=NAME)."""
+
+    name = "glsl"
+
+    def print_source(self, module: ModuleOp) -> str:
+        return print_glsl(module)
+
+
+__all__ = ["GlslTarget", "ShaderTarget", "print_glsl", "lower_shader"]

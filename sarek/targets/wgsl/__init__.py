@@ -7,28 +7,21 @@ Vulkan device compiles one shader per (module, kernel, block shape).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import IO
 
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.utils.target import Target
 
-from sarek.targets.glsl import is_sarek, lower_shader
+from sarek.targets.glsl import ShaderTarget
 from sarek.targets.glsl.printer import print_wgsl
 
 
 @dataclass(frozen=True)
-class WgslTarget(Target):
+class WgslTarget(ShaderTarget):
     """WGSL compute shaders (one per kernel; option block=X,Y,Z, kernel=NAME)."""
 
     name = "wgsl"
-    block: str = "256,1,1"
-    kernel: str = ""
 
-    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        if is_sarek(module):
-            lower_shader(ctx, module, "wgsl", self.block, self.kernel)
-        output.write(print_wgsl(module))
+    def print_source(self, module: ModuleOp) -> str:
+        return print_wgsl(module)
 
 
 __all__ = ["WgslTarget", "print_wgsl"]
