@@ -41,4 +41,4 @@ superstep = gpu.superstep
 
 __all__ = ["kernel", "device", "record", "variant", "compile", "Vec", "Shared", "Local", "f16", "f32", "f64",
            "i32", "i64", "CompileError", "Kernel", "DeviceFunction", "gpu", "math", "pragma", "superstep",
-           *_RUNTIME_NAMES]
+           *_RUNTIME_NAMES]  # pyright: ignore[reportUnsupportedDunderAll]

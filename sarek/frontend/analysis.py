@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from typing import cast
 
 Path = tuple[tuple[int, int], ...]
 
@@ -89,9 +90,9 @@ def analyze(body: list[ast.stmt], params: set[str]) -> BodyInfo:
         if isinstance(s, ast.Assign | ast.AnnAssign | ast.AugAssign):
             targets = s.targets if isinstance(s, ast.Assign) else [s.target]
             for t in targets:
-                names: list[ast.Name] = []
-                _target_names(t, names)
-                for n in names:
+                target_names: list[ast.Name] = []
+                _target_names(t, target_names)
+                for n in target_names:
                     ni = info(n.id)
                     ni.occurrences.append(path)
                     if isinstance(s, ast.AugAssign):
@@ -209,7 +210,7 @@ def _anchor_stmt(body: list[ast.stmt], path: Path) -> int:
             for f in ("body", "orelse", "finalbody"):
                 sub = getattr(s, f, None)
                 if isinstance(sub, list) and sub and isinstance(sub[0], ast.stmt):
-                    collect(sub)
+                    collect(cast("list[ast.stmt]", sub))
             if isinstance(s, ast.Match):
                 for c in s.cases:
                     collect(c.body)

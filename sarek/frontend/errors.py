@@ -5,6 +5,7 @@ from __future__ import annotations
 import linecache
 
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
+from xdsl.ir import Operation
 
 from sarek.diagnostics import SarekError
 
@@ -48,7 +49,7 @@ class CompileError(SarekError):
         return cls(e.message, loc.filename.data, loc.line.data, loc.column.data, e.backend)
 
 
-def _loc_of(op) -> FileLineColLoc | None:
+def _loc_of(op: Operation | None) -> FileLineColLoc | None:
     while op is not None:
         if isinstance(op.location, FileLineColLoc):
             return op.location

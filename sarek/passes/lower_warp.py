@@ -22,19 +22,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import Float32Type, Float64Type, IntegerType, ModuleOp, UnitAttr, i1, i32
+from xdsl.dialects.builtin import Float32Type, Float64Type, ModuleOp, UnitAttr, i1, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
+from sarek.dialect.intrinsics import is_integer_type
 
 IN_RANGE = "sarek.lane_in_range"
 TARGETS = ("cuda", "hip", "opencl", "metal", "glsl", "wgsl", "ptx")
 
 
 def type_suffix(t: Attribute) -> str:
-    if isinstance(t, IntegerType):
+    if is_integer_type(t):
         return f"i{t.width.data}"
     if isinstance(t, Float32Type):
         return "f32"

@@ -33,8 +33,9 @@ class OrderTypeDeclsPass(ModulePass):
         if self.first not in ("none", "records", "variants"):
             raise SarekError(f"sarek-order-type-decls: first must be none, records or variants, not '{self.first}'")
         if self.first != "none":
-            kind = RecordOp if self.first == "records" else VariantOp
-            decls = [d for d in decls if isinstance(d, kind)] + [d for d in decls if not isinstance(d, kind)]
+            records_first = self.first == "records"
+            decls = ([d for d in decls if isinstance(d, RecordOp) == records_first]
+                     + [d for d in decls if isinstance(d, RecordOp) != records_first])
         order = iter(sort_type_decls(decls))
         new = [next(order) if isinstance(o, RecordOp | VariantOp) else o for o in op.ops]
         if new == list(op.ops):

@@ -13,7 +13,7 @@ from xdsl.passes import ModulePass
 from sarek.diagnostics import SarekError
 
 # target -> [(pass name, options)]; "{target}" in an option value is the pipeline's target.
-_C_FAMILY = [
+_C_FAMILY: list[tuple[str, dict[str, str]]] = [
     ("sarek-reject-features", {"target": "{target}"}),
     ("sarek-verify-barriers", {}),
     ("sarek-order-type-decls", {"first": "variants"}),

@@ -35,7 +35,7 @@ _PROVIDERS: dict[str, tuple[str, str]] = {
     "vulkan": ("sarek.runtime.vulkan", "vulkan_devices"),
 }
 _EXTRA: dict[str, Callable[[], Sequence[Device]]] = {}
-_DEVICES: list[Device] | None = None
+_devices: list[Device] | None = None
 _BY_KIND: dict[str, list[Device]] = {}  # providers asked one by one (get_device before devices())
 #: why a provider offered no device (kind -> message), filled by devices()
 unavailable: dict[str, str] = {}
@@ -43,10 +43,10 @@ unavailable: dict[str, str] = {}
 
 def register_provider(kind: str, provider: Callable[[], Sequence[Device]]) -> None:
     """Add a device provider (called by `devices()`); names its devices `<kind>:<n>`."""
-    global _DEVICES
+    global _devices
     _EXTRA[kind] = provider
     _BY_KIND.pop(kind, None)
-    _DEVICES = None
+    _devices = None
 
 
 def _from_provider(kind: str, fn: Callable[[], Sequence[Device]]) -> list[Device]:
@@ -62,18 +62,16 @@ def _from_provider(kind: str, fn: Callable[[], Sequence[Device]]) -> list[Device
 
 def devices(refresh: bool = False) -> list[Device]:
     """Every device this machine offers, `interp` first."""
-    global _DEVICES
-    if _DEVICES is not None and not refresh:
-        return list(_DEVICES)
-    from sarek.runtime.interp_device import InterpDevice
-
+    global _devices
+    if _devices is not None and not refresh:
+        return list(_devices)
     if refresh:
         unavailable.clear()
         _BY_KIND.clear()
     found: list[Device] = _interp_devices()
     for kind in [*_PROVIDERS, *_EXTRA]:
         found += _provider_devices(kind)
-    _DEVICES = found
+    _devices = found
     return list(found)
 
 
@@ -130,11 +128,11 @@ def get_device(name: str | Device | None = None) -> Device:
     elif want in ("interp-reference", "reference"):
         want = "interp-ref"
     kind = want.split(":")[0]
-    if _DEVICES is None and kind.startswith("interp"):
+    if _devices is None and kind.startswith("interp"):
         all_ = _interp_devices()
-    elif _DEVICES is None and (kind in _PROVIDERS or kind in _EXTRA):
+    elif _devices is None and (kind in _PROVIDERS or kind in _EXTRA):
         all_ = _interp_devices() + _provider_devices(kind)
-    elif _DEVICES is None and kind == "vulkan-glsl":
+    elif _devices is None and kind == "vulkan-glsl":
         all_ = _interp_devices() + _provider_devices("vulkan")
     else:
         all_ = devices()

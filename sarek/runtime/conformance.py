@@ -19,6 +19,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any, cast
 
 import numpy as np
@@ -375,7 +376,7 @@ def _runtime_cases() -> list[Case]:
     return cases
 
 
-def _load_example(path: Path) -> Any:
+def _load_example(path: Path) -> ModuleType:
     name = f"sarek_example_{path.stem}"
     if name in sys.modules:
         return sys.modules[name]

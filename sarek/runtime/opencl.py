@@ -12,8 +12,9 @@ binary is cached too). Arguments follow the C-family convention: each vector is 
 
 from __future__ import annotations
 
+import importlib
 import os
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -47,7 +48,7 @@ def _platform_pairs() -> list[tuple[Any, Any]]:
 
 def opencl_devices() -> list[OpenCLDevice]:
     try:
-        import pyopencl  # noqa: F401
+        importlib.import_module("pyopencl")
     except ImportError as e:
         raise RuntimeError(f"pyopencl is not installed ({e})") from e
     return [OpenCLDevice(i, plat, dev) for i, (plat, dev) in enumerate(_platform_pairs())]
@@ -154,7 +155,7 @@ class OpenCLDevice(BufferDevice):
                 raise DeviceError(f"OpenCL build of kernel '{spec.name}' failed on {self.name} "
                                   f"({self.description}):\n{e}", backend="opencl") from None
             try:
-                bins = prg.get_info(cl.program_info.BINARIES)
+                bins = cast("list[bytes]", prg.get_info(cl.program_info.BINARIES))
                 if bins and bins[0]:
                     cache.put("opencl-binary", bkey, bytes(bins[0]))
             except Exception:

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from sarek.runtime.core import DeviceError, Dim3, KernelSpec, LaunchError
-from sarek.runtime.cuda import CudaDevice, _driver, check
+from sarek.runtime.cuda import CudaDevice, _driver, check  # pyright: ignore[reportPrivateUsage]
 
 
 def ptx_devices() -> list[PtxDevice]:

@@ -8,11 +8,13 @@ Host writes go through `v[i] = x`, `v.copy_from(array)` or `with v.host() as a:`
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+
+from sarek.types import is_ndarray
 
 if TYPE_CHECKING:
     from sarek.runtime.core import BufferDevice, Device
@@ -24,7 +26,7 @@ class Vector:
         if isinstance(data, int | np.integer) and not isinstance(data, bool):
             if dtype is None:
                 raise TypeError("Vector(n, dtype): give the element dtype")
-            arr = np.zeros(int(data), dtype=_dtype(dtype))
+            arr = np.zeros(int(cast("int | np.integer[Any]", data)), dtype=_dtype(dtype))
         else:
             arr = np.array(data, dtype=_dtype(dtype) if dtype is not None else None, copy=True, order="C")
             if arr.ndim != 1:
@@ -92,8 +94,8 @@ class Vector:
 
     def __getitem__(self, i: Any) -> Any:
         self._sync_host()
-        r = self._host[i]
-        return r.copy() if isinstance(r, np.ndarray) else r
+        r = cast(Any, self._host[i])  # an element or a sub-array, depending on i
+        return r.copy() if is_ndarray(r) else r
 
     def __setitem__(self, i: Any, v: Any) -> None:
         with self.host() as a:
@@ -109,7 +111,7 @@ class Vector:
         self._valid.clear()
 
     @contextmanager
-    def host(self) -> Iterator[np.ndarray[Any, Any]]:
+    def host(self) -> Generator[np.ndarray[Any, Any]]:
         """`with v.host() as a:` — the host array, writable; device copies are stale afterwards."""
         self._sync_host()
         yield self._host

@@ -20,6 +20,7 @@ layout and back (variants: only the active constructor's payload is copied back)
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import tempfile
 from collections.abc import Sequence
@@ -39,9 +40,7 @@ _KIND = {"i4": np.int32, "i8": np.int64, "f4": np.float32, "f8": np.float64, "b4
 
 def _wgpu() -> Any:
     os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="sarek-xdg-"))
-    import wgpu
-
-    return wgpu
+    return importlib.import_module("wgpu")  # partly typed, without stubs
 
 
 def vulkan_adapters() -> list[Any]:
@@ -79,11 +78,12 @@ class VulkanDevice(Device):
     @property
     def limits(self) -> Limits:
         lim = self.adapter.limits
+        groups = int(lim.get("max-compute-workgroups-per-dimension", 65535))
         return Limits(max_threads_per_block=int(lim.get("max-compute-invocations-per-workgroup", 256)),
                       max_block=(int(lim.get("max-compute-workgroup-size-x", 256)),
                                  int(lim.get("max-compute-workgroup-size-y", 256)),
                                  int(lim.get("max-compute-workgroup-size-z", 64))),
-                      max_grid=(int(lim.get("max-compute-workgroups-per-dimension", 65535)),) * 3)
+                      max_grid=(groups, groups, groups))
 
     @property
     def device(self) -> Any:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from sarek.types import is_ndarray
 from sarek.validate import ValidationError
 from sarek.validate.cuda import numbered
 
@@ -66,9 +67,9 @@ def run(source: str, kernel: str, args: Sequence[Any], grid: Sequence[int], bloc
     k = getattr(prg, kernel)
     mf = cl.mem_flags
     cl_args: list[Any] = []
-    copies: list[tuple[Any, np.ndarray]] = []
+    copies: list[tuple[Any, np.ndarray[Any, np.dtype[Any]]]] = []
     for a in args:
-        if isinstance(a, np.ndarray):
+        if is_ndarray(a):
             buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.ascontiguousarray(a)) if a.nbytes \
                 else cl.Buffer(ctx, mf.READ_WRITE, 16)
             cl_args += [buf, np.int32(a.shape[0])]

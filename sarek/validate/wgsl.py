@@ -6,6 +6,7 @@ A missing wgpu or adapter raises `ValidationError` (tests then fail, they do not
 
 from __future__ import annotations
 
+import importlib
 import os
 import tempfile
 from typing import Any
@@ -25,7 +26,7 @@ def wgpu_device() -> Any:
         return _device
     os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="sarek-xdg-"))
     try:
-        import wgpu
+        wgpu: Any = importlib.import_module("wgpu")  # partly typed, without stubs
     except ImportError as e:  # pragma: no cover - environment
         raise ValidationError(f"wgpu is not installed (needed for WGSL): pip install wgpu==0.32.0 ({e})") from e
     adapter = None
