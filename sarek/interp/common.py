@@ -62,26 +62,13 @@ def kind(t: Attribute) -> str:
     from sarek.dialect.sarek import ArrayType, RecordType, RefType, UnitType, VariantType, VecType
 
     if isinstance(t, IntegerType):
-        w = t.bitwidth
-        return {1: "i1", 32: "i32", 64: "i64", 8: "ui8"}[w]
-    if isinstance(t, Float32Type):
-        return "f32"
-    if isinstance(t, Float64Type):
-        return "f64"
-    if isinstance(t, Float16Type):
-        return "f16"
-    if isinstance(t, RecordType):
-        return "rec"
-    if isinstance(t, VariantType):
-        return "var"
-    if isinstance(t, VecType):
-        return "vec"
-    if isinstance(t, ArrayType):
-        return "arr"
-    if isinstance(t, RefType):
-        return "ref"
-    if isinstance(t, UnitType):
-        return "unit"
+        return {1: "i1", 32: "i32", 64: "i64", 8: "ui8"}[t.bitwidth]
+    kinds: tuple[tuple[type[Attribute], str], ...] = (
+        (Float32Type, "f32"), (Float64Type, "f64"), (Float16Type, "f16"), (RecordType, "rec"), (VariantType, "var"),
+        (VecType, "vec"), (ArrayType, "arr"), (RefType, "ref"), (UnitType, "unit"))
+    for cls, k in kinds:
+        if isinstance(t, cls):
+            return k
     raise ValueError(f"no interpreter kind for {t}")
 
 
