@@ -1417,6 +1417,20 @@ class ShaderLowering:
         else:
             self.stmt(out, text)
 
+    def wgsl_cas_loop(self, out: Block, scope: Scope, r: str, ty: str, p: str, expected: str, new: str,
+                      result: str) -> None:
+        """WGSL `var r : ty` = compare-and-swap of `p` (expected, new), as a loop on atomicCompareExchangeWeak
+        (which may fail spuriously); `result` spells r's value from the old bits (`{}` stands for them)."""
+        self.stmt(out, f"var {r} : {ty}")
+        lp = self.O["loop"]()
+        x = self.temp(scope, "sarek_x")
+        self.stmt(lp.regions[0].block, f"let {x} = atomicCompareExchangeWeak(&{p}, {expected}, {new})")
+        brk = self.O["if"](f"{x}.exchanged || {x}.old_value != {expected}")
+        self.stmt(brk.regions[0].block, f"{r} = {result.format(f'{x}.old_value')}")
+        self.stmt(brk.regions[0].block, "break")
+        lp.regions[0].block.add_op(brk)
+        out.add_op(lp)
+
     def atomic(self, op: S.IntrinsicOp, out: Block, scope: Scope) -> None:
         g = self.lang.glsl
         name = op.callee.data
@@ -1454,15 +1468,7 @@ class ShaderLowering:
             else:
                 if name == "atomic_cas":
                     r = self.temp(scope)
-                    self.stmt(out, f"var {r} : i32")
-                    lp = self.O["loop"]()
-                    x = self.temp(scope, "sarek_x")
-                    self.stmt(lp.regions[0].block, f"let {x} = atomicCompareExchangeWeak(&{p}, {vals[0]}, {vals[1]})")
-                    brk = self.O["if"](f"{x}.exchanged || {x}.old_value != {vals[0]}")
-                    self.stmt(brk.regions[0].block, f"{r} = {x}.old_value")
-                    self.stmt(brk.regions[0].block, "break")
-                    lp.regions[0].block.add_op(brk)
-                    out.add_op(lp)
+                    self.wgsl_cas_loop(out, scope, r, "i32", p, vals[0], vals[1], "{}")
                     if op.results:
                         self.vals[op.results[0]] = r
                     return
@@ -1495,15 +1501,8 @@ class ShaderLowering:
                 text = f"uintBitsToFloat(atomicCompSwap({p}, floatBitsToUint({vals[0]}), floatBitsToUint({vals[1]})))"
                 self.declare(out, scope, r, et, text, op, mutable=False)
             else:
-                self.stmt(out, f"var {r} : f32")
-                lp = self.O["loop"]()
-                x = self.temp(scope, "sarek_x")
-                self.stmt(lp.regions[0].block, f"let {x} = atomicCompareExchangeWeak(&{p}, bitcast<u32>({vals[0]}), bitcast<u32>({vals[1]}))")
-                brk = self.O["if"](f"{x}.exchanged || {x}.old_value != bitcast<u32>({vals[0]})")
-                self.stmt(brk.regions[0].block, f"{r} = bitcast<f32>({x}.old_value)")
-                self.stmt(brk.regions[0].block, "break")
-                lp.regions[0].block.add_op(brk)
-                out.add_op(lp)
+                self.wgsl_cas_loop(out, scope, r, "f32", p, f"bitcast<u32>({vals[0]})", f"bitcast<u32>({vals[1]})",
+                                   "bitcast<f32>({})")
             if op.results:
                 self.vals[op.results[0]] = r
             return
