@@ -1036,30 +1036,24 @@ class ShaderLowering:
         fname = f"sarek_{name}_{T}"
         if fname in self.warp_helpers:
             return fname
+        # (condition for a valid source lane, the source lane)
+        ux, ok = ("uint(x)", "x >= 0") if g else ("u32(x)", "x >= 0i")
+        c, s = {
+            "idx": (f"{ok} && {ux} < w", ux),
+            "down": (f"{ok} && lane + {ux} < w", f"lane + {ux}"),
+            "up": (f"{ok} && {ux} <= lane", f"lane - {ux}"),
+            "xor": (f"{ok} && (lane ^ {ux}) < w", f"lane ^ {ux}"),
+        }[kind]
         if g:
-            conds = {
-                "idx": ("x >= 0 && uint(x) < w", "uint(x)"),
-                "down": ("x >= 0 && lane + uint(x) < w", "lane + uint(x)"),
-                "up": ("x >= 0 && uint(x) <= lane", "lane - uint(x)"),
-                "xor": ("x >= 0 && (lane ^ uint(x)) < w", "lane ^ uint(x)"),
-            }
-            c, s = conds[kind]
             f = self.O["func"](f"{T} {fname}({T} v, int x)")
-            for st in ["uint lane = gl_SubgroupInvocationID", "uint w = gl_SubgroupSize",
-                       f"uint src = ({c}) ? ({s}) : lane", "return subgroupShuffle(v, src)"]:
-                f.regions[0].block.add_op(self.O["stmt"](st))
+            body = ["uint lane = gl_SubgroupInvocationID", "uint w = gl_SubgroupSize",
+                    f"uint src = ({c}) ? ({s}) : lane", "return subgroupShuffle(v, src)"]
         else:
-            conds = {
-                "idx": ("x >= 0i && u32(x) < w", "u32(x)"),
-                "down": ("x >= 0i && lane + u32(x) < w", "lane + u32(x)"),
-                "up": ("x >= 0i && u32(x) <= lane", "lane - u32(x)"),
-                "xor": ("x >= 0i && (lane ^ u32(x)) < w", "lane ^ u32(x)"),
-            }
-            c, s = conds[kind]
             f = self.O["func"](f"fn {fname}(v : {T}, x : i32) -> {T}")
-            for st in ["let lane : u32 = sarek_sg_lane", "let w : u32 = sarek_sg_size",
-                       f"let src : u32 = select(lane, {s}, {c})", "return subgroupShuffle(v, src)"]:
-                f.regions[0].block.add_op(self.O["stmt"](st))
+            body = ["let lane : u32 = sarek_sg_lane", "let w : u32 = sarek_sg_size",
+                    f"let src : u32 = select(lane, {s}, {c})", "return subgroupShuffle(v, src)"]
+        for st in body:
+            f.regions[0].block.add_op(self.O["stmt"](st))
         self.warp_helpers[fname] = f
         return fname
 
