@@ -22,7 +22,7 @@ class GpuValue:
     def _host(self, *_: Any) -> Any:
         raise TypeError(f"sarek.gpu.{self.name} only has a value inside a kernel")
 
-    __int__ = __index__ = __add__ = __radd__ = __sub__ = __mul__ = __lt__ = __gt__ = _host  # type: ignore
+    __int__ = __index__ = __add__ = __radd__ = __sub__ = __mul__ = __lt__ = __gt__ = _host
 
 
 class GpuFunction:

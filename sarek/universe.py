@@ -42,5 +42,5 @@ def _targets_not_in_xdsl() -> dict[str, Callable[[], type]]:
 SAREK_UNIVERSE = Universe(
     all_dialects=get_all_dialects(),
     all_passes=get_all_passes(),
-    all_targets=_targets_not_in_xdsl(),  # pyright: ignore[reportArgumentType]
+    all_targets=_targets_not_in_xdsl(),
 )

@@ -101,10 +101,12 @@ class UnitType(ParametrizedAttribute, TypeAttribute):
 
 
 class _NamedTypeMixin:
+    if TYPE_CHECKING:  # defined by each type
+        ref: SymbolRefAttr
 
     @property
     def decl_name(self) -> str:
-        return self.ref.root_reference.data  # pyright: ignore
+        return self.ref.root_reference.data
 
 
 @irdl_attr_definition

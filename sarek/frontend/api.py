@@ -7,7 +7,7 @@ the kernel itself, every op located in the Python source.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, cast
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
@@ -49,7 +49,7 @@ class DeviceFunction:
         self.name = fn.__name__
         self._sig: Signature | None = None
         self._compiled: _Compiled | None = None
-        functools.update_wrapper(self, fn)  # type: ignore[arg-type]
+        functools.update_wrapper(self, fn)
 
     def signature(self) -> Signature:
         if self._sig is None:
@@ -74,7 +74,7 @@ def _dim3(x: Any, what: str) -> tuple[int, int, int]:
     t = tuple(int(v) for v in x)
     if not 1 <= len(t) <= 3:
         raise ValueError(f"{what} must be an int or a tuple of 1 to 3 ints, got {x!r}")
-    return t + (1,) * (3 - len(t))  # type: ignore[return-value]
+    return cast("tuple[int, int, int]", t + (1,) * (3 - len(t)))
 
 
 class Kernel:
@@ -84,7 +84,7 @@ class Kernel:
         self.fn = fn
         self.name = fn.__name__
         self._module: ModuleOp | None = None
-        functools.update_wrapper(self, fn)  # type: ignore[arg-type]
+        functools.update_wrapper(self, fn)
 
     # compilation
 
@@ -119,14 +119,14 @@ class Kernel:
         g, b = _dim3(grid, "grid"), _dim3(block, "block")
         module = self.module
         try:
-            from sarek.runtime import launch as runtime_launch  # type: ignore[attr-defined]
+            from sarek.runtime import launch as runtime_launch
         except ImportError:
             runtime_launch = None
         if runtime_launch is not None:
             return runtime_launch(self, args, g, b, device)
         if device not in (None, "interp") and getattr(device, "name", None) != "interp":
             raise RuntimeError(f"device {device!r} is not available: sarek.runtime is not installed")
-        from sarek.interp import run  # type: ignore[attr-defined]
+        from sarek.interp import run
 
         return run(module, self.name, list(args), g, b)
 

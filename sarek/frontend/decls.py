@@ -351,11 +351,11 @@ def record(cls: type) -> type:
         raise TypeError(f"@record {cls.__name__} declares no field")
     cls = cast(type, dataclasses.dataclass(cls))
     info = RecordInfo(cls, cls.__name__, fields)
-    cls.__sarek_record__ = info  # type: ignore[attr-defined]
-    cls.dtype = numpy_dtype(cls)  # type: ignore[attr-defined]
-    cls.pack = classmethod(lambda c, values: _pack(c, values))  # type: ignore[attr-defined]
-    cls.unpack = classmethod(lambda c, array: _unpack(c, array))  # type: ignore[attr-defined]
-    cls.fields = [n for n, _ in fields]  # type: ignore[attr-defined]
+    cls.__sarek_record__ = info
+    cls.dtype = numpy_dtype(cls)
+    cls.pack = classmethod(_pack)
+    cls.unpack = classmethod(_unpack)
+    cls.fields = [n for n, _ in fields]
     return cls
 
 
@@ -447,13 +447,13 @@ def variant(cls: type) -> type:
     if not ctors:
         raise TypeError(f"@variant {cls.__name__} declares no constructor")
     info = VariantInfo(cls, cls.__name__, ctors)
-    cls.__sarek_variant__ = info  # type: ignore[attr-defined]
+    cls.__sarek_variant__ = info
     for i, (n, ps) in enumerate(ctors):
         setattr(cls, n, VariantCtor(cls, n, i, ps))
-    cls.dtype = numpy_dtype(cls)  # type: ignore[attr-defined]
-    cls.pack = classmethod(lambda c, values: _pack(c, values))  # type: ignore[attr-defined]
-    cls.unpack = classmethod(lambda c, array: _unpack(c, array))  # type: ignore[attr-defined]
-    cls.constructors = [n for n, _ in ctors]  # type: ignore[attr-defined]
+    cls.dtype = numpy_dtype(cls)
+    cls.pack = classmethod(_pack)
+    cls.unpack = classmethod(_unpack)
+    cls.constructors = [n for n, _ in ctors]
     return cls
 
 

@@ -652,7 +652,7 @@ class FunctionLowerer:
                 if b.type != val.type:
                     raise self.err(vnode, f"type mismatch: '{n}' has type {tname(cast(Attribute, b.type))} (fixed by its first "
                                           f"assignment), the value is {tname(val.type)}")
-                self.emit(s.StoreOp(b.value, val), target)  # type: ignore[arg-type]
+                self.emit(s.StoreOp(cast(SSAValue, b.value), val), target)
         else:
             op = s.LetOp(n, val)
             self.emit(op, target)
@@ -707,7 +707,7 @@ class FunctionLowerer:
             if new.type != cur.type:
                 raise self.err(st, f"type mismatch: '{t.id}' has type {tname(cur.type)}, the result is "
                                    f"{tname(new.type)}")
-            self.emit(s.StoreOp(b.value, new), st)  # type: ignore[arg-type]
+            self.emit(s.StoreOp(cast(SSAValue, b.value), new), st)
             return
         # otherwise t is an ast.Subscript or ast.Attribute (the only other AugAssign targets)
         p = self.place(t)
@@ -967,7 +967,7 @@ class FunctionLowerer:
         if n in self.vars and self.vars[n].kind != "pending" and (n not in self.info.locals or n in self.assigned):
             b = self.vars[n]
             if b.kind == "ref":
-                return self.v(s.LoadOp(b.value), node)  # type: ignore[arg-type]
+                return self.v(s.LoadOp(cast(SSAValue, b.value)), node)
             assert b.value is not None
             return b.value
         if n in self.info.locals or n in self.vars:
@@ -988,8 +988,8 @@ class FunctionLowerer:
         if isinstance(obj, VariantCtor):
             if obj.payload_types:
                 raise self.err(node, f"{obj!r} needs its payload: {obj!r}(...)")
-            vt = self.ty(obj.variant, node)
-            return self.v(s.MakeVariantOp(vt.decl_name, obj.name, []), node)  # type: ignore[attr-defined]
+            vt = cast(s.VariantType, self.ty(obj.variant, node))
+            return self.v(s.MakeVariantOp(vt.decl_name, obj.name, []), node)
         what = getattr(obj, "__name__", None) or repr(obj)
         if isinstance(obj, GpuFunction | MathFunction) or callable(obj):
             raise self.err(node, f"'{what}' is a function; call it")
@@ -1270,8 +1270,8 @@ class FunctionLowerer:
             return self.intrinsic(fn.name, node.args, node, hint, fname)
         if isinstance(fn, VariantCtor):
             self.no_kw(node, fname)
-            vt = self.ty(fn.variant, node)
-            ps = self.variant_ctors(vt)[fn.tag][1]  # type: ignore[arg-type]
+            vt = cast(s.VariantType, self.ty(fn.variant, node))
+            ps = self.variant_ctors(vt)[fn.tag][1]
             if len(node.args) != len(ps):
                 raise self.err(node, f"{fname} takes {len(ps)} payload value(s), {len(node.args)} given")
             vals: list[SSAValue] = []
@@ -1280,12 +1280,12 @@ class FunctionLowerer:
                 if v.type != t:
                     raise self.err(a, f"type mismatch: payload {i} of {fname} is {tname(t)}, given {tname(v.type)}")
                 vals.append(v)
-            return self.v(s.MakeVariantOp(vt.decl_name, fn.name, vals), node)  # type: ignore[attr-defined]
+            return self.v(s.MakeVariantOp(vt.decl_name, fn.name, vals), node)
         if record_info(fn) is not None:
             return self.make_record(fn, node, fname)
-        if variant_info(fn) is not None:
+        if (vinfo := variant_info(fn)) is not None:
             raise self.err(node, f"build a {fname} value with one of its constructors, e.g. "
-                                 f"{fname}.{variant_info(fn).ctors[0][0]}(...)")  # type: ignore[union-attr]
+                                 f"{fname}.{vinfo.ctors[0][0]}(...)")
         sig = self.resolve_device(fn, node, self)
         if sig is not None:
             return self.helper_call(sig, node, statement, fname)
@@ -1325,13 +1325,15 @@ class FunctionLowerer:
         t = None
         for i, a in enumerate(args):
             if self.const_eval(a) is None:
-                vals[i] = self.expr(a, t or hint)
-                t = t or vals[i].type  # type: ignore[union-attr]
+                v = self.expr(a, t or hint)
+                vals[i] = v
+                t = t or v.type
         for i, a in enumerate(args):
             if vals[i] is None:
-                vals[i] = self.expr(a, t or hint)
-                t = t or vals[i].type  # type: ignore[union-attr]
-        return vals  # type: ignore[return-value]
+                v = self.expr(a, t or hint)
+                vals[i] = v
+                t = t or v.type
+        return cast(list[SSAValue], vals)
 
     def intrinsic(self, name: str, args: list[ast.expr], node: ast.Call, hint: Attribute | None,
                   fname: str) -> SSAValue:
@@ -1410,8 +1412,8 @@ class FunctionLowerer:
         return self.intrinsic_values(fname, [x, lane], node, fname)
 
     def make_record(self, cls: Any, node: ast.Call, fname: str) -> SSAValue:
-        rt = self.ty(cls, node)
-        fields = self.record_fields(rt)  # type: ignore[arg-type]
+        rt = cast(s.RecordType, self.ty(cls, node))
+        fields = self.record_fields(rt)
         names = [n for n, _ in fields]
         given: dict[str, ast.expr] = {}
         if len(node.args) > len(fields):
@@ -1434,7 +1436,7 @@ class FunctionLowerer:
                 raise self.err(given[n], f"type mismatch: field '{n}' of {fname} is {tname(t)}, given "
                                          f"{tname(v.type)}")
             vals.append(v)
-        return self.v(s.MakeRecordOp(rt.decl_name, vals), node)  # type: ignore[attr-defined]
+        return self.v(s.MakeRecordOp(rt.decl_name, vals), node)
 
     def helper_call(self, sig: Signature, node: ast.Call, statement: bool, fname: str) -> SSAValue | None:
         names = [n for n, _ in sig.params]

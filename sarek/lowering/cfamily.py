@@ -501,7 +501,7 @@ class CLowering:
             for j, a in enumerate(f.body.block.args):
                 place = r
                 for fld in payload_fields(PayloadLayout.C, n, len(ps), j):
-                    place = self.emit(c.MemberOp(place, fld, a.type.text)).results[0]  # pyright: ignore
+                    place = self.emit(c.MemberOp(place, fld, cast(c.ValType, a.type).text)).results[0]
                 self.emit(c.AssignOp(place, a))
             self.emit(c.ReturnOp(r))
             out.append(f)

@@ -182,7 +182,7 @@ class Emitter:
         if isinstance(a, list):
             from xdsl.dialects.builtin import ArrayAttr
 
-            return ArrayAttr([Emitter._opnd(x) for x in a])  # pyright: ignore
+            return ArrayAttr([Emitter._opnd(x) for x in cast(list[Any], a)])
         return cast(Attribute, a)
 
     # -- small helpers used everywhere

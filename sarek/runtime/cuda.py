@@ -79,7 +79,7 @@ def cuda_include_dirs() -> list[str]:
             dirs.append(os.path.join(v, "include"))
     dirs.append("/usr/local/cuda/include")
     try:  # headers shipped in pip wheels (nvidia-cuda-runtime / cuda-toolkit)
-        import nvidia  # type: ignore
+        nvidia = importlib.import_module("nvidia")
 
         for base in getattr(nvidia, "__path__", []):
             for sub in ("cuda_runtime/include", "cu13/include", "cuda_nvrtc/include"):

@@ -62,7 +62,7 @@ def _direct_and_calls(f: KernelOp | HelperOp) -> tuple[set[int], bool, list[tupl
         elif has_atomic(op) and op.operands:
             target = op.operands[0]
         elif isinstance(op, CoopmatStoreOp):
-            target = op.array  # pyright: ignore
+            target = op.array
         elif isinstance(op, NativeOp):
             native = True
         elif isinstance(op, CallOp):
@@ -97,7 +97,7 @@ def written_params(module: ModuleOp, kernel: str) -> set[int]:
         for name, (_, _, calls) in info.items():
             for callee, mapping in calls:
                 for j in writes.get(callee, ()):
-                    if j < len(mapping) and mapping[j] is not None and mapping[j] not in writes[name]:
-                        writes[name].add(mapping[j])  # pyright: ignore
+                    if j < len(mapping) and (m := mapping[j]) is not None and m not in writes[name]:
+                        writes[name].add(m)
                         changed = True
     return writes[kernel]

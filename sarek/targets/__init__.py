@@ -50,5 +50,5 @@ def emit_source(module: ModuleOp, target: str, **options: object) -> str:
 
         raise SarekError(f"unknown target '{target}' (known: {', '.join(sorted(factories))})")
     out = StringIO()
-    factories[target]()(**options).emit(make_context(), module.clone(), out)  # pyright: ignore[reportCallIssue]
+    factories[target]()(**options).emit(make_context(), module.clone(), out)
     return out.getvalue()

@@ -93,7 +93,7 @@ class CPrinter:
             return
         if isinstance(op, c.DeclOp):
             self.names[op.result] = op.var_name.data
-            ctype = op.result.type.text  # pyright: ignore[reportAttributeAccessIssue]
+            ctype = op.result.type.text
             init = f" = {self.expr(op.init)}" if op.init is not None else ""
             self.line(_join_decl(ctype, op.var_name.data) + init + ";")
         elif isinstance(op, c.ArrayDeclOp):
@@ -181,7 +181,7 @@ class CPrinter:
         if isinstance(op, c.CallOp):
             return f"{op.callee.data}({', '.join(self.expr(a) for a in op.args)})"
         if isinstance(op, c.CastOp):
-            return f"({op.result.type.text}){self.expr(op.operand)}"  # pyright: ignore[reportAttributeAccessIssue]
+            return f"({op.result.type.text}){self.expr(op.operand)}"
         if isinstance(op, c.IndexOp):
             return f"{self.postfix(op.base)}[{self.expr(op.index)}]"
         if isinstance(op, c.MemberOp):
@@ -192,9 +192,9 @@ class CPrinter:
             vals = [self.expr(x) for x in op.values]
             if op.fields.data:
                 vals = [f".{f.data} = {x}" for f, x in zip(op.fields, vals)]
-                return f"({op.result.type.text}){{{', '.join(vals)}}}"  # pyright: ignore[reportAttributeAccessIssue]
+                return f"({op.result.type.text}){{{', '.join(vals)}}}"
             # positional (CUDA/HIP, C++): aggregate initialisation `T{a, b}`; NVRTC rejects C99 `(T){a, b}`
-            return f"{op.result.type.text}{{{', '.join(vals)}}}"  # pyright: ignore[reportAttributeAccessIssue]
+            return f"{op.result.type.text}{{{', '.join(vals)}}}"
         if isinstance(op, c.TemplateOp):
             return op.template.data.format(*(self.expr(a) for a in op.args))
         raise SarekError(f"sarek_c printer: {op.name} is not an expression", op)

@@ -24,7 +24,8 @@ Ops (custom syntax `<dialect>.<op> "text" {region} ...`):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import cast
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr, SymbolNameConstraint
 from xdsl.ir import Block, Dialect, Operation, Region
@@ -59,6 +60,11 @@ class ShaderOpBase(IRDLOperation):
         printer.print_op_attributes(self.attributes, print_keyword=True)
 
 
+def _str_prop(op: Operation, name: str) -> str:
+    """A string property of the generated ops (their classes are built at run time, see make_shader_ops)."""
+    return cast(StringAttr, op.properties[name]).data
+
+
 def make_shader_ops(prefix: str) -> dict[str, type[IRDLOperation]]:
     """The op classes of dialect `prefix` (e.g. "sarek_glsl")."""
     ops: dict[str, type[IRDLOperation]] = {}
@@ -82,7 +88,7 @@ def make_shader_ops(prefix: str) -> dict[str, type[IRDLOperation]]:
         def parse(cls: type[IRDLOperation], parser: Parser) -> IRDLOperation:
             text = parser.parse_str_literal()
             regs = [_parse_region(parser) for _ in range(nregions)]
-            op = cls(text, *regs)  # pyright: ignore
+            op = cast(Callable[..., IRDLOperation], cls)(text, *regs)
             attrs = parser.parse_optional_attr_dict_with_keyword()
             if attrs is not None:
                 op.attributes |= attrs.data
@@ -113,7 +119,7 @@ def make_shader_ops(prefix: str) -> dict[str, type[IRDLOperation]]:
 
         @classmethod
         def parse(cls: type[IRDLOperation], parser: Parser) -> IRDLOperation:
-            op = cls(_parse_region(parser))  # pyright: ignore
+            op = cast(Callable[..., IRDLOperation], cls)(_parse_region(parser))
             attrs = parser.parse_optional_attr_dict_with_keyword()
             if attrs is not None:
                 op.attributes |= attrs.data
@@ -134,9 +140,9 @@ def make_shader_ops(prefix: str) -> dict[str, type[IRDLOperation]]:
 
     def s_print(self: IRDLOperation, printer: Printer) -> None:
         printer.print_string(" ")
-        printer.print_string_literal(self.text.data)  # pyright: ignore
+        printer.print_string_literal(_str_prop(self, "text"))
         printer.print_string(" ")
-        printer.print_attribute(self.fields)  # pyright: ignore
+        printer.print_attribute(self.properties["fields"])
         printer.print_op_attributes(self.attributes, print_keyword=True)
 
     @classmethod
@@ -144,7 +150,7 @@ def make_shader_ops(prefix: str) -> dict[str, type[IRDLOperation]]:
         name = parser.parse_str_literal()
         fields = parser.parse_attribute()
         assert isinstance(fields, ArrayAttr)
-        op = cls(name, [f.data for f in fields.data])  # pyright: ignore
+        op = cast(Callable[..., IRDLOperation], cls)(name, [f.data for f in cast(ArrayAttr[StringAttr], fields).data])
         attrs = parser.parse_optional_attr_dict_with_keyword()
         if attrs is not None:
             op.attributes |= attrs.data
@@ -162,9 +168,9 @@ def make_shader_ops(prefix: str) -> dict[str, type[IRDLOperation]]:
 
     def sh_print(self: IRDLOperation, printer: Printer) -> None:
         printer.print_string(" ")
-        printer.print_symbol_name(self.sym_name.data)  # pyright: ignore
+        printer.print_symbol_name(_str_prop(self, "sym_name"))
         printer.print_string(" abi ")
-        printer.print_string_literal(self.abi.data)  # pyright: ignore
+        printer.print_string_literal(_str_prop(self, "abi"))
         _print_regions(printer, self)
         printer.print_op_attributes(self.attributes, print_keyword=True)
 
@@ -173,7 +179,7 @@ def make_shader_ops(prefix: str) -> dict[str, type[IRDLOperation]]:
         name = parser.parse_symbol_name().data
         parser.parse_keyword("abi")
         abi = parser.parse_str_literal()
-        op = cls(name, abi, _parse_region(parser))  # pyright: ignore
+        op = cast(Callable[..., IRDLOperation], cls)(name, abi, _parse_region(parser))
         attrs = parser.parse_optional_attr_dict_with_keyword()
         if attrs is not None:
             op.attributes |= attrs.data
@@ -210,7 +216,7 @@ class SourcePrinter:
         return op.name.split(".", 1)[1]
 
     def text(self, op: Operation) -> str:
-        return op.text.data  # pyright: ignore
+        return _str_prop(op, "text")
 
     # language hooks
     def struct_lines(self, name: str, fields: list[str]) -> list[str]:
@@ -228,7 +234,7 @@ class SourcePrinter:
             if len(shaders) > 1:
                 if i:
                     self.out("")
-                self.out(f"// ----- shader for kernel {sh.sym_name.data}")  # pyright: ignore
+                self.out(f"// ----- shader for kernel {_str_prop(sh, 'sym_name')}")
             for o in sh.regions[0].block.ops:
                 self.top(o)
         return "\n".join(self.lines) + "\n"
@@ -240,7 +246,7 @@ class SourcePrinter:
         elif k == "comment":
             self.out("// " + self.text(op))
         elif k == "struct":
-            for ln in self.struct_lines(self.text(op), [f.data for f in op.fields]):  # pyright: ignore
+            for ln in self.struct_lines(self.text(op), [f.data for f in cast(ArrayAttr[StringAttr], op.properties["fields"]).data]):
                 self.out(ln)
         elif k == "func":
             self.out(self.text(op) + " {")

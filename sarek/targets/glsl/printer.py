@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 
 from sarek.targets.glsl.common import SourcePrinter
 
@@ -34,7 +35,7 @@ class WgslPrinter(SourcePrinter):
     def loop_head(self) -> str:
         return "loop"
 
-    def top(self, op) -> None:  # pyright: ignore
+    def top(self, op: Operation) -> None:
         if self.kind(op) == "func" and "\n" in self.text(op):
             head, _, sig = self.text(op).rpartition("\n")
             self.out(head)

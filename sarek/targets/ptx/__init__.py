@@ -21,9 +21,9 @@ def lower_to_ptx_dialect(ctx: Context, module: ModuleOp) -> None:
     import importlib.util
 
     if importlib.util.find_spec("sarek.passes.pipeline") is not None:
-        from sarek.passes.pipeline import PipelinePass  # pyright: ignore[reportMissingImports]
+        from sarek.passes.pipeline import PipelinePass
 
-        PipelinePass(target="ptx").apply(ctx, module)  # pyright: ignore
+        PipelinePass(target="ptx").apply(ctx, module)
         if not _is_sarek(module):
             return
     from sarek.lowering.ptx import LowerPtxPass

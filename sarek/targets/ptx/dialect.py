@@ -12,6 +12,7 @@ Helpers are `sarek_ptx.func` (the lowering inlines sarek helpers, so it does not
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -91,7 +92,7 @@ class AddrAttr(ParametrizedAttribute):
 
     @property
     def text(self) -> str:
-        b = self.base.text if isinstance(self.base, RegAttr) else self.base.data  # pyright: ignore
+        b = self.base.text if isinstance(self.base, RegAttr) else cast(StringAttr, self.base).data
         o = self.offset.data
         return f"[{b}]" if o == 0 else f"[{b}+{o}]" if o > 0 else f"[{b}{o}]"
 
@@ -120,13 +121,13 @@ def operand_text(a: Attribute) -> str:
     if isinstance(a, IntegerAttr):
         return str(a.value.data)
     if isinstance(a, FloatAttr):
-        w = a.type.bitwidth  # pyright: ignore
+        w = cast(FloatAttr, a).type.bitwidth
         v = a.value.data
         if w == 32:
             return "0f%08X" % struct.unpack("<I", struct.pack("<f", v))[0]
         return "0d%016X" % struct.unpack("<Q", struct.pack("<d", v))[0]
     if isinstance(a, ArrayAttr):
-        return "{" + ", ".join(operand_text(x) for x in a.data) + "}"  # pyright: ignore
+        return "{" + ", ".join(operand_text(x) for x in cast(ArrayAttr[Attribute], a).data) + "}"
     raise ValueError(f"not a PTX operand: {a}")
 
 

@@ -3,6 +3,8 @@ from the registers each function uses, then its arrays and instructions."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp
 from xdsl.ir import Attribute
 
@@ -21,8 +23,8 @@ def _regs(a: Attribute, out: dict[str, int]) -> None:
     elif isinstance(a, AddrAttr):
         _regs(a.base, out)
     elif isinstance(a, ArrayAttr):
-        for x in a.data:  # pyright: ignore
-            _regs(x, out)  # pyright: ignore
+        for x in cast(ArrayAttr[Attribute], a).data:
+            _regs(x, out)
 
 
 def _param_text(name: str, ty: str, align: int) -> str:
