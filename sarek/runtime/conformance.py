@@ -16,7 +16,7 @@ import math
 import sys
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -105,7 +105,7 @@ def compare(got: Any, want: Any, atol: float, rtol: float) -> tuple[bool, float,
         worst, ok = 0.0, True
         msgs: list[str] = []
         for name in w.dtype.names or ():
-            if g.dtype.fields is None or name not in g.dtype.names:  # pyright: ignore
+            if g.dtype.fields is None or name not in (g.dtype.names or ()):
                 return False, math.inf, f"field {name} missing"
             o, e, m = compare(g[name], w[name], atol, rtol)
             worst = max(worst, e)
@@ -156,7 +156,7 @@ def device_lacks(device: Any) -> set[str]:
     """Features the device lacks: its own `lacks()` when it has one, else from OpenCL extensions or LACKS."""
     own = getattr(device, "lacks", None)
     if callable(own):
-        return set(own())  # pyright: ignore
+        return set(cast("Iterable[str]", own()))
     out: set[str] = set()
     for key in (device.name.split(":")[0], device.kind):
         out |= LACKS.get(key, set())

@@ -110,7 +110,7 @@ class VulkanDevice(Device):
         src = print_glsl(m) if self.lang == "glsl" else print_wgsl(m)
         return src, abi
 
-    def source(self, module: ModuleOp, kernel: str, block: Any = (256, 1, 1)) -> str:  # pyright: ignore[reportIncompatibleMethodOverride]
+    def source(self, module: ModuleOp, kernel: str, block: Any = (256, 1, 1)) -> str:
         from sarek.runtime.core import dim3
 
         return self.compile_source(module, kernel, dim3(block, "block"))[0]
