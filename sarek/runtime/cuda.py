@@ -292,6 +292,26 @@ class CudaDevice(BufferDevice):
 
     # -- launch
 
+    @staticmethod
+    def pack_args(spec: KernelSpec, bound: list[Any]) -> list[np.ndarray[Any, Any]]:
+        """One host array per kernel parameter, in order: a vector is (pointer, i32 length), bool is a C `int`,
+        f16 its 16 bits, a record its layout bytes (the PTX device shares this)."""
+        storage: list[np.ndarray[Any, Any]] = []
+        for p, a in zip(spec.params, bound):
+            if p.kind == "vec":
+                buf, n = a
+                storage.append(np.array([int(buf)], dtype=np.uint64))
+                storage.append(np.array([n], dtype=np.int32))
+            elif p.kind == "record":
+                storage.append(np.ascontiguousarray(a).view(np.uint8).copy())
+            elif p.dtype.kind == "b":
+                storage.append(np.array([1 if a else 0], dtype=np.int32))
+            elif p.dtype == np.float16:
+                storage.append(np.array([a], dtype=np.float16).view(np.uint16))
+            else:
+                storage.append(np.array([a], dtype=p.dtype))
+        return storage
+
     def _run(self, spec: KernelSpec, bound: list[Any], grid: Dim3, block: Dim3) -> None:
         d = _driver()
         fn = self._function(spec)[0]
@@ -300,18 +320,7 @@ class CudaDevice(BufferDevice):
         if block[0] * block[1] * block[2] > fmax:
             raise LaunchError(f"kernel {spec.name}: block {block} has {block[0] * block[1] * block[2]} threads; "
                               f"this kernel allows at most {fmax} per block on {self.name}")
-        storage: list[np.ndarray[Any, Any]] = []
-        for p, a in zip(spec.params, bound):
-            if p.kind == "vec":
-                buf, n = a
-                storage.append(np.array([int(buf)], dtype=np.uint64))
-                storage.append(np.array([n], dtype=np.int32))
-            elif p.kind == "record":
-                storage.append(np.ascontiguousarray(a))
-            elif p.dtype.kind == "b":  # bool parameters are C `int`
-                storage.append(np.array([int(bool(a))], dtype=np.int32))
-            else:
-                storage.append(np.array([a], dtype=p.dtype))
+        storage = self.pack_args(spec, bound)
         ptrs = np.array([s.ctypes.data for s in storage], dtype=np.uint64)
         self.activate()
         check(d.cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0, 0,

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from sarek.runtime.core import DeviceError, Dim3, KernelSpec, LaunchError
+from sarek.runtime.core import DeviceError, KernelSpec
 from sarek.runtime.cuda import CudaDevice, _driver, check  # pyright: ignore[reportPrivateUsage]
 
 
@@ -113,39 +113,3 @@ class PtxDevice(CudaDevice):
                               backend="ptx")
         spec.cache[key] = (fn, mod, None)
         return spec.cache[key]
-
-    # -- launch
-
-    @staticmethod
-    def pack_args(spec: KernelSpec, bound: list[Any]) -> list[np.ndarray[Any, Any]]:
-        """One host array per `.param` of the entry, in order (vector: pointer then length)."""
-        storage: list[np.ndarray[Any, Any]] = []
-        for p, a in zip(spec.params, bound):
-            if p.kind == "vec":
-                buf, n = a
-                storage.append(np.array([int(buf)], dtype=np.uint64))
-                storage.append(np.array([n], dtype=np.int32))
-            elif p.kind == "record":
-                storage.append(np.ascontiguousarray(a).view(np.uint8).copy())
-            elif p.dtype.kind == "b":
-                storage.append(np.array([1 if a else 0], dtype=np.int32))
-            elif p.dtype == np.float16:
-                storage.append(np.array([a], dtype=np.float16).view(np.uint16))
-            else:
-                storage.append(np.array([a], dtype=p.dtype))
-        return storage
-
-    def _run(self, spec: KernelSpec, bound: list[Any], grid: Dim3, block: Dim3) -> None:
-        d = _driver()
-        fn = self._function(spec)[0]
-        A = d.CUfunction_attribute
-        fmax = int(check(d.cuFuncGetAttribute(A.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn), "cuFuncGetAttribute"))
-        if block[0] * block[1] * block[2] > fmax:
-            raise LaunchError(f"kernel {spec.name}: block {block} has {block[0] * block[1] * block[2]} threads; "
-                              f"this kernel allows at most {fmax} per block on {self.name}")
-        storage = self.pack_args(spec, bound)
-        ptrs = np.array([s.ctypes.data for s in storage], dtype=np.uint64)
-        self.activate()
-        check(d.cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0, 0,
-                               ptrs.ctypes.data, 0), f"launching kernel '{spec.name}' on {self.name}")
-        check(d.cuCtxSynchronize(), f"running kernel '{spec.name}' on {self.name}")
