@@ -8,14 +8,22 @@ Expressions are SSA values: an expression op is printed where it is used (the lo
 expression be used once unless it is a name or a literal); statement ops are printed in order. Names: the
 result of `sarek_c.decl`/`sarek_c.array_decl` and the block arguments of `sarek_c.func` (named by
 `param_names`) and `sarek_c.for` (named by `name`) print as their name.
+
+Custom syntax (round-trips; tests/filecheck/targets/cfamily_dialect/roundtrip.mlir has every op):
+    sarek_c.func "__kernel" "void" @vector_add(%a : "__global float* restrict" "a", %n : "int" "n") { ... }
+    %7 = sarek_c.expr "(int)get_global_id(0)" : "int"        %8 = sarek_c.decl "tid" %7 : "int"
+    %9 = sarek_c.binary "<" %8, %n : "int"                    sarek_c.if %9 { ... } else { ... }
+    sarek_c.for %i : "int" "i" = %lo to %hi step 1 { ... }    sarek_c.while { ... sarek_c.yield %c } do { ... }
+C text is a string literal; a result's type prints as its C type text; operands print without types.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Self
 
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr, i32
-from xdsl.ir import Attribute, Block, Dialect, ParametrizedAttribute, Region, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Block, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
@@ -29,7 +37,10 @@ from xdsl.irdl import (
     var_operand_def,
     var_region_def,
 )
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, NoTerminator, Pure
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.utils.exceptions import VerifyException
 
 
@@ -46,6 +57,99 @@ class ValType(ParametrizedAttribute, TypeAttribute):
     @property
     def text(self) -> str:
         return self.ctype.data
+
+
+# ------------------------------------------------------------------------------------------------ syntax helpers
+# Custom syntax: C text (types, names, operators, templates) is a string literal; a value's type prints as its
+# C type text (`: "int"` for `!sarek_c.val<"int">`); operands print without their types (SSA: each is defined
+# before it is used, so the parser knows its type).
+
+
+def _operand(parser: Parser) -> SSAValue:
+    """An operand defined earlier (its type is known)."""
+    u = parser.parse_unresolved_operand()
+    vals = parser.ssa_values.get(u.operand_name)
+    if vals is None:
+        parser.raise_error("SSA value used before assignment", u.span)
+    if u.index >= len(vals):
+        parser.raise_error(f"SSA value tuple index out of bounds: tuple is of size {len(vals)}", u.span)
+    return vals[u.index]
+
+
+def _optional_defined_operand(parser: Parser) -> SSAValue | None:
+    """An operand if the next token names a value already defined; a `%x` that is not defined yet is the
+    result of the next operation, and is left alone."""
+    tok = parser._current_token  # pyright: ignore[reportPrivateUsage]
+    if tok.kind != MLIRTokenKind.PERCENT_IDENT or tok.text[1:] not in parser.ssa_values:
+        return None
+    return _operand(parser)
+
+
+def _operands(parser: Parser) -> list[SSAValue]:
+    """`(%a, %b)`, or nothing."""
+    if parser.parse_optional_punctuation("(") is None:
+        return []
+    if parser.parse_optional_punctuation(")") is not None:
+        return []
+    xs = [_operand(parser)]
+    while parser.parse_optional_punctuation(",") is not None:
+        xs.append(_operand(parser))
+    parser.parse_punctuation(")")
+    return xs
+
+
+def _print_operands(printer: Printer, xs: Sequence[SSAValue]) -> None:
+    if xs:
+        printer.print_string("(")
+        printer.print_list(xs, printer.print_operand)
+        printer.print_string(")")
+
+
+def _print_str(printer: Printer, s: str | StringAttr) -> None:
+    printer.print_string(" ")
+    printer.print_string_literal(s if isinstance(s, str) else s.data)
+
+
+def _print_ctype(printer: Printer, t: ValType) -> None:
+    printer.print_string(" : ")
+    printer.print_string_literal(t.text)
+
+
+def _parse_ctype(parser: Parser) -> str:
+    parser.parse_punctuation(":")
+    return parser.parse_str_literal()
+
+
+def _print_attrs(printer: Printer, op: Operation) -> None:
+    printer.print_op_attributes(op.attributes, print_keyword=True)
+
+
+def _parse_attrs(parser: Parser, op: Operation) -> None:
+    attrs = parser.parse_optional_attr_dict_with_keyword()
+    if attrs is not None:
+        op.attributes |= attrs.data
+
+
+def _print_region(printer: Printer, r: Region) -> None:
+    printer.print_string(" ")
+    printer.print_region(r, print_entry_block_args=False, print_empty_block=False)
+
+
+def _parse_region(parser: Parser, into: Region, args: Sequence[Parser.Argument] = ()) -> None:
+    """Parse a region into the (fresh, one-block) region the constructor built, keeping its block arguments."""
+    _move_region(parser.parse_region(args), into, [a.type for a in args])
+
+
+def _move_region(r: Region, into: Region, arg_types: Sequence[Attribute] = ()) -> None:
+    """Replace the blocks of `into` by those of the parsed `r` (one empty block if `r` has none)."""
+    if not r.blocks:
+        r.add_block(Block(arg_types=arg_types))
+    for b in list(into.blocks):
+        into.detach_block(b)
+    for b in list(r.blocks):
+        into.add_block(r.detach_block(b))
+
+
 
 
 def _strs(xs: Sequence[str]) -> ArrayAttr[StringAttr]:
@@ -69,6 +173,16 @@ class VerbatimOp(IRDLOperation):
     def __init__(self, text: str):
         super().__init__(properties={"text": StringAttr(text)})
 
+    def print(self, printer: Printer) -> None:
+        _print_str(printer, self.text)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> VerbatimOp:
+        op = cls(parser.parse_str_literal())
+        _parse_attrs(parser, op)
+        return op
+
 
 @irdl_op_definition
 class StructOp(IRDLOperation):
@@ -83,6 +197,18 @@ class StructOp(IRDLOperation):
     def __init__(self, name: str):
         super().__init__(properties={"struct_name": StringAttr(name)}, regions=[_region()])
 
+    def print(self, printer: Printer) -> None:
+        _print_str(printer, self.struct_name)
+        _print_attrs(printer, self)
+        _print_region(printer, self.body)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> StructOp:
+        op = cls(parser.parse_str_literal())
+        _parse_attrs(parser, op)
+        _parse_region(parser, op.body)
+        return op
+
 
 @irdl_op_definition
 class FieldOp(IRDLOperation):
@@ -95,6 +221,18 @@ class FieldOp(IRDLOperation):
     def __init__(self, ctype: str, name: str):
         super().__init__(properties={"ctype": StringAttr(ctype), "field_name": StringAttr(name)})
 
+    def print(self, printer: Printer) -> None:
+        _print_str(printer, self.ctype)
+        _print_str(printer, self.field_name)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FieldOp:
+        t = parser.parse_str_literal()
+        op = cls(t, parser.parse_str_literal())
+        _parse_attrs(parser, op)
+        return op
+
 
 class _MemberGroup(IRDLOperation):
     member_name = prop_def(StringAttr)
@@ -103,6 +241,18 @@ class _MemberGroup(IRDLOperation):
 
     def __init__(self, name: str):
         super().__init__(properties={"member_name": StringAttr(name)}, regions=[_region()])
+
+    def print(self, printer: Printer) -> None:
+        _print_str(printer, self.member_name)
+        _print_attrs(printer, self)
+        _print_region(printer, self.body)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        op = cls(parser.parse_str_literal())
+        _parse_attrs(parser, op)
+        _parse_region(parser, op.body)
+        return op
 
 
 @irdl_op_definition
@@ -129,6 +279,37 @@ class EnumOp(IRDLOperation):
 
     def __init__(self, names: Sequence[str], values: Sequence[int]):
         super().__init__(properties={"names": _strs(names), "values": ArrayAttr(IntegerAttr(v, i32) for v in values)})
+
+    def verify_(self) -> None:
+        if len(self.names) != len(self.values):
+            raise VerifyException("sarek_c.enum: names and values differ in length")
+        for v in self.values:
+            if v.type != i32:
+                raise VerifyException(f"sarek_c.enum: value {v} is not an i32")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" {")
+        for i, (n, v) in enumerate(zip(self.names, self.values)):
+            printer.print_string(", " if i else "")
+            printer.print_string_literal(n.data)
+            printer.print_string(f" = {v.value.data}")
+        printer.print_string("}")
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> EnumOp:
+        names: list[str] = []
+        values: list[int] = []
+
+        def one() -> None:
+            names.append(parser.parse_str_literal())
+            parser.parse_punctuation("=")
+            values.append(parser.parse_integer(allow_boolean=False))
+
+        parser.parse_comma_separated_list(Parser.Delimiter.BRACES, one)
+        op = cls(names, values)
+        _parse_attrs(parser, op)
+        return op
 
 
 @irdl_op_definition
@@ -157,6 +338,53 @@ class FuncOp(IRDLOperation):
         n = len(self.param_names)
         if not (len(self.param_types) == len(self.param_suffixes) == len(self.body.block.args) == n):
             raise VerifyException("sarek_c.func: parameter lists differ in length")
+        for a, t in zip(self.body.block.args, self.param_types):
+            if a.type != ValType(t):
+                raise VerifyException(f"sarek_c.func: parameter type {a.type} is not !sarek_c.val<{t}>")
+
+    def print(self, printer: Printer) -> None:
+        if self.prefix.data:
+            _print_str(printer, self.prefix)
+        _print_str(printer, self.ret)
+        printer.print_string(" ")
+        printer.print_symbol_name(self.func_name.data)
+        printer.print_string("(")
+        for i, (a, t, n, x) in enumerate(zip(self.body.block.args, self.param_types, self.param_names,
+                                             self.param_suffixes)):
+            printer.print_string(", " if i else "")
+            printer.print_block_argument(a, print_type=False)
+            printer.print_string(" : ")
+            printer.print_string_literal(t.data)
+            _print_str(printer, n)
+            if x.data:
+                _print_str(printer, x)
+        printer.print_string(")")
+        _print_attrs(printer, self)
+        _print_region(printer, self.body)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FuncOp:
+        prefix = parser.parse_str_literal()
+        ret = parser.parse_optional_str_literal()
+        if ret is None:
+            prefix, ret = "", prefix
+        name = parser.parse_symbol_name().data
+        args: list[Parser.Argument] = []
+        params: list[tuple[str, str, str]] = []
+
+        def one() -> None:
+            a = parser.parse_argument(expect_type=False)
+            t = _parse_ctype(parser)
+            n = parser.parse_str_literal()
+            x = parser.parse_optional_str_literal() or ""
+            args.append(a.resolve(ValType(t)))
+            params.append((t, n, x))
+
+        parser.parse_comma_separated_list(Parser.Delimiter.PAREN, one)
+        op = cls(name, prefix, ret, params)
+        _parse_attrs(parser, op)
+        _parse_region(parser, op.body, args)
+        return op
 
 
 # ------------------------------------------------------------------------------------------------ statements
@@ -175,6 +403,23 @@ class DeclOp(IRDLOperation):
         super().__init__(operands=[[init] if init is not None else []], result_types=[ValType(ctype)],
                          properties={"var_name": StringAttr(name)})
 
+    def print(self, printer: Printer) -> None:
+        _print_str(printer, self.var_name)
+        if self.init is not None:
+            printer.print_string(" ")
+            printer.print_operand(self.init)
+        _print_ctype(printer, self.result.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DeclOp:
+        name = parser.parse_str_literal()
+        init = None if parser.parse_optional_punctuation(":") is not None else _operand(parser)
+        t = parser.parse_str_literal() if init is None else _parse_ctype(parser)
+        op = cls(t, name, init)
+        _parse_attrs(parser, op)
+        return op
+
 
 @irdl_op_definition
 class ArrayDeclOp(IRDLOperation):
@@ -191,6 +436,34 @@ class ArrayDeclOp(IRDLOperation):
         super().__init__(operands=[size], result_types=[ValType(ctype)],
                          properties={"var_name": StringAttr(name), "ctype": StringAttr(ctype), "init": StringAttr(init)})
 
+    def verify_(self) -> None:
+        if self.result.type != ValType(self.ctype):
+            raise VerifyException(f"sarek_c.array_decl: result type {self.result.type} is not "
+                                  f"!sarek_c.val<{self.ctype}>")
+
+    def print(self, printer: Printer) -> None:
+        _print_str(printer, self.var_name)
+        printer.print_string("[")
+        printer.print_operand(self.size)
+        printer.print_string("]")
+        if self.init.data:
+            printer.print_string(" =")
+            _print_str(printer, self.init)
+        printer.print_string(" : ")
+        printer.print_string_literal(self.ctype.data)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ArrayDeclOp:
+        name = parser.parse_str_literal()
+        parser.parse_punctuation("[")
+        size = _operand(parser)
+        parser.parse_punctuation("]")
+        init = parser.parse_str_literal() if parser.parse_optional_punctuation("=") is not None else ""
+        op = cls(_parse_ctype(parser), name, size, init)
+        _parse_attrs(parser, op)
+        return op
+
 
 @irdl_op_definition
 class AssignOp(IRDLOperation):
@@ -203,6 +476,21 @@ class AssignOp(IRDLOperation):
     def __init__(self, place: SSAValue, value: SSAValue):
         super().__init__(operands=[place, value])
 
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.place)
+        printer.print_string(" = ")
+        printer.print_operand(self.value)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AssignOp:
+        place = _operand(parser)
+        parser.parse_punctuation("=")
+        op = cls(place, _operand(parser))
+        _parse_attrs(parser, op)
+        return op
+
 
 @irdl_op_definition
 class EvalOp(IRDLOperation):
@@ -213,6 +501,17 @@ class EvalOp(IRDLOperation):
 
     def __init__(self, expr: SSAValue):
         super().__init__(operands=[expr])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.expr)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> EvalOp:
+        op = cls(_operand(parser))
+        _parse_attrs(parser, op)
+        return op
 
 
 @irdl_op_definition
@@ -227,6 +526,29 @@ class IfOp(IRDLOperation):
 
     def __init__(self, cond: SSAValue, with_else: bool):
         super().__init__(operands=[cond], regions=[_region(), _region() if with_else else Region()])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.cond)
+        _print_attrs(printer, self)
+        _print_region(printer, self.then_region)
+        if self.else_region.blocks:
+            printer.print_string(" else")
+            _print_region(printer, self.else_region)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IfOp:
+        cond = _operand(parser)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        then = parser.parse_region()
+        with_else = parser.parse_optional_keyword("else") is not None
+        op = cls(cond, with_else)
+        if attrs is not None:
+            op.attributes |= attrs.data
+        _move_region(then, op.then_region)
+        if with_else:
+            _parse_region(parser, op.else_region)
+        return op
 
 
 @irdl_op_definition
@@ -248,6 +570,42 @@ class ForOp(IRDLOperation):
                          properties={"ctype": StringAttr(ctype), "var_name": StringAttr(name),
                                      "step": IntegerAttr(step, i32)})
 
+    def verify_(self) -> None:
+        args = self.body.block.args
+        if len(args) != 1 or args[0].type != ValType(self.ctype):
+            raise VerifyException(f"sarek_c.for: the body takes one !sarek_c.val<{self.ctype}> argument")
+        if self.step.type != i32:
+            raise VerifyException("sarek_c.for: step is not an i32")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_block_argument(self.body.block.args[0], print_type=False)
+        printer.print_string(" : ")
+        printer.print_string_literal(self.ctype.data)
+        _print_str(printer, self.var_name)
+        printer.print_string(" = ")
+        printer.print_operand(self.lo)
+        printer.print_string(" to ")
+        printer.print_operand(self.hi)
+        printer.print_string(f" step {self.step.value.data}")
+        _print_attrs(printer, self)
+        _print_region(printer, self.body)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ForOp:
+        a = parser.parse_argument(expect_type=False)
+        t = _parse_ctype(parser)
+        name = parser.parse_str_literal()
+        parser.parse_punctuation("=")
+        lo = _operand(parser)
+        parser.parse_keyword("to")
+        hi = _operand(parser)
+        parser.parse_keyword("step")
+        op = cls(t, name, lo, hi, parser.parse_integer(allow_boolean=False))
+        _parse_attrs(parser, op)
+        _parse_region(parser, op.body, [a.resolve(ValType(t))])
+        return op
+
 
 @irdl_op_definition
 class WhileOp(IRDLOperation):
@@ -262,6 +620,21 @@ class WhileOp(IRDLOperation):
     def __init__(self):
         super().__init__(regions=[_region(), _region()])
 
+    def print(self, printer: Printer) -> None:
+        _print_attrs(printer, self)
+        _print_region(printer, self.cond_region)
+        printer.print_string(" do")
+        _print_region(printer, self.body)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> WhileOp:
+        op = cls()
+        _parse_attrs(parser, op)
+        _parse_region(parser, op.cond_region)
+        parser.parse_keyword("do")
+        _parse_region(parser, op.body)
+        return op
+
 
 @irdl_op_definition
 class YieldOp(IRDLOperation):
@@ -273,6 +646,17 @@ class YieldOp(IRDLOperation):
 
     def __init__(self, value: SSAValue):
         super().__init__(operands=[value])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.value)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> YieldOp:
+        op = cls(_operand(parser))
+        _parse_attrs(parser, op)
+        return op
 
 
 @irdl_op_definition
@@ -289,6 +673,43 @@ class SwitchOp(IRDLOperation):
         super().__init__(operands=[scrutinee], regions=[[_region() for _ in labels]],
                          properties={"labels": _strs(labels)})
 
+    def verify_(self) -> None:
+        if len(self.labels) != len(self.cases):
+            raise VerifyException("sarek_c.switch: labels and cases differ in length")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.scrutinee)
+        _print_attrs(printer, self)
+        for label, region in zip(self.labels, self.cases):
+            if label.data:
+                printer.print_string(" case")
+                _print_str(printer, label)
+            else:
+                printer.print_string(" default")
+            _print_region(printer, region)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SwitchOp:
+        x = _operand(parser)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        labels: list[str] = []
+        regions: list[Region] = []
+        while True:
+            if parser.parse_optional_keyword("case") is not None:
+                labels.append(parser.parse_str_literal())
+            elif parser.parse_optional_keyword("default") is not None:
+                labels.append("")
+            else:
+                break
+            regions.append(parser.parse_region())
+        op = cls(x, labels)
+        if attrs is not None:
+            op.attributes |= attrs.data
+        for r, into in zip(regions, op.cases):
+            _move_region(r, into)
+        return op
+
 
 @irdl_op_definition
 class ReturnOp(IRDLOperation):
@@ -299,6 +720,18 @@ class ReturnOp(IRDLOperation):
 
     def __init__(self, value: SSAValue | None = None):
         super().__init__(operands=[[value] if value is not None else []])
+
+    def print(self, printer: Printer) -> None:
+        if self.value is not None:
+            printer.print_string(" ")
+            printer.print_operand(self.value)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ReturnOp:
+        op = cls(_optional_defined_operand(parser))
+        _parse_attrs(parser, op)
+        return op
 
 
 @irdl_op_definition
@@ -312,6 +745,17 @@ class BlockOp(IRDLOperation):
     def __init__(self):
         super().__init__(regions=[_region()])
 
+    def print(self, printer: Printer) -> None:
+        _print_attrs(printer, self)
+        _print_region(printer, self.body)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BlockOp:
+        op = cls()
+        _parse_attrs(parser, op)
+        _parse_region(parser, op.body)
+        return op
+
 
 @irdl_op_definition
 class PragmaOp(IRDLOperation):
@@ -322,6 +766,16 @@ class PragmaOp(IRDLOperation):
 
     def __init__(self, text: str):
         super().__init__(properties={"text": StringAttr(text)})
+
+    def print(self, printer: Printer) -> None:
+        _print_str(printer, self.text)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PragmaOp:
+        op = cls(parser.parse_str_literal())
+        _parse_attrs(parser, op)
+        return op
 
 
 # ------------------------------------------------------------------------------------------------ expressions
@@ -342,6 +796,18 @@ class LitOp(_Expr):
     def __init__(self, text: str, ctype: str):
         super().__init__(result_types=[ValType(ctype)], properties={"text": StringAttr(text)})
 
+    def print(self, printer: Printer) -> None:
+        _print_str(printer, self.text)
+        _print_ctype(printer, self.result.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LitOp:
+        text = parser.parse_str_literal()
+        op = cls(text, _parse_ctype(parser))
+        _parse_attrs(parser, op)
+        return op
+
 
 @irdl_op_definition
 class BinaryOp(_Expr):
@@ -356,6 +822,25 @@ class BinaryOp(_Expr):
     def __init__(self, op: str, lhs: SSAValue, rhs: SSAValue, ctype: str):
         super().__init__(operands=[lhs, rhs], result_types=[ValType(ctype)], properties={"op": StringAttr(op)})
 
+    def print(self, printer: Printer) -> None:
+        _print_str(printer, self.op)
+        printer.print_string(" ")
+        printer.print_operand(self.lhs)
+        printer.print_string(", ")
+        printer.print_operand(self.rhs)
+        _print_ctype(printer, self.result.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BinaryOp:
+        o = parser.parse_str_literal()
+        lhs = _operand(parser)
+        parser.parse_punctuation(",")
+        rhs = _operand(parser)
+        op = cls(o, lhs, rhs, _parse_ctype(parser))
+        _parse_attrs(parser, op)
+        return op
+
 
 @irdl_op_definition
 class UnaryOp(_Expr):
@@ -369,6 +854,21 @@ class UnaryOp(_Expr):
     def __init__(self, op: str, x: SSAValue, ctype: str):
         super().__init__(operands=[x], result_types=[ValType(ctype)], properties={"op": StringAttr(op)})
 
+    def print(self, printer: Printer) -> None:
+        _print_str(printer, self.op)
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        _print_ctype(printer, self.result.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> UnaryOp:
+        o = parser.parse_str_literal()
+        x = _operand(parser)
+        op = cls(o, x, _parse_ctype(parser))
+        _parse_attrs(parser, op)
+        return op
+
 
 @irdl_op_definition
 class CallOp(_Expr):
@@ -380,6 +880,22 @@ class CallOp(_Expr):
 
     def __init__(self, callee: str, args: Sequence[SSAValue], ctype: str):
         super().__init__(operands=[args], result_types=[ValType(ctype)], properties={"callee": StringAttr(callee)})
+
+    def print(self, printer: Printer) -> None:
+        _print_str(printer, self.callee)
+        printer.print_string("(")
+        printer.print_list(self.args, printer.print_operand)
+        printer.print_string(")")
+        _print_ctype(printer, self.result.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CallOp:
+        callee = parser.parse_str_literal()
+        args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, lambda: _operand(parser))
+        op = cls(callee, args, _parse_ctype(parser))
+        _parse_attrs(parser, op)
+        return op
 
 
 @irdl_op_definition
@@ -393,6 +909,19 @@ class CastOp(_Expr):
     def __init__(self, x: SSAValue, ctype: str):
         super().__init__(operands=[x], result_types=[ValType(ctype)])
 
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        _print_ctype(printer, self.result.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CastOp:
+        x = _operand(parser)
+        op = cls(x, _parse_ctype(parser))
+        _parse_attrs(parser, op)
+        return op
+
 
 @irdl_op_definition
 class IndexOp(_Expr):
@@ -405,6 +934,25 @@ class IndexOp(_Expr):
     def __init__(self, base: SSAValue, index: SSAValue, ctype: str):
         super().__init__(operands=[base, index], result_types=[ValType(ctype)])
 
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.base)
+        printer.print_string("[")
+        printer.print_operand(self.index)
+        printer.print_string("]")
+        _print_ctype(printer, self.result.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IndexOp:
+        base = _operand(parser)
+        parser.parse_punctuation("[")
+        index = _operand(parser)
+        parser.parse_punctuation("]")
+        op = cls(base, index, _parse_ctype(parser))
+        _parse_attrs(parser, op)
+        return op
+
 
 @irdl_op_definition
 class MemberOp(_Expr):
@@ -416,6 +964,21 @@ class MemberOp(_Expr):
 
     def __init__(self, base: SSAValue, field: str, ctype: str):
         super().__init__(operands=[base], result_types=[ValType(ctype)], properties={"field": StringAttr(field)})
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.base)
+        _print_str(printer, self.field)
+        _print_ctype(printer, self.result.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MemberOp:
+        base = _operand(parser)
+        field = parser.parse_str_literal()
+        op = cls(base, field, _parse_ctype(parser))
+        _parse_attrs(parser, op)
+        return op
 
 
 @irdl_op_definition
@@ -430,6 +993,23 @@ class SelectOp(_Expr):
     def __init__(self, cond: SSAValue, a: SSAValue, b: SSAValue, ctype: str):
         super().__init__(operands=[cond, a, b], result_types=[ValType(ctype)])
 
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list((self.cond, self.a, self.b), printer.print_operand)
+        _print_ctype(printer, self.result.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SelectOp:
+        c = _operand(parser)
+        parser.parse_punctuation(",")
+        a = _operand(parser)
+        parser.parse_punctuation(",")
+        b = _operand(parser)
+        op = cls(c, a, b, _parse_ctype(parser))
+        _parse_attrs(parser, op)
+        return op
+
 
 @irdl_op_definition
 class RecordLitOp(_Expr):
@@ -443,6 +1023,42 @@ class RecordLitOp(_Expr):
     def __init__(self, ctype: str, fields: Sequence[str], values: Sequence[SSAValue]):
         super().__init__(operands=[values], result_types=[ValType(ctype)], properties={"fields": _strs(fields)})
 
+    def verify_(self) -> None:
+        if self.fields.data and len(self.fields) != len(self.values):
+            raise VerifyException("sarek_c.record_lit: fields and values differ in length")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" {")
+        for i, x in enumerate(self.values):
+            printer.print_string(", " if i else "")
+            if self.fields.data:
+                printer.print_string_literal(self.fields.data[i].data)
+                printer.print_string(" = ")
+            printer.print_operand(x)
+        printer.print_string("}")
+        _print_ctype(printer, self.result.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> RecordLitOp:
+        fields: list[str] = []
+        values: list[SSAValue] = []
+
+        def one() -> None:
+            f = parser.parse_optional_str_literal()
+            if f is not None:
+                fields.append(f)
+                parser.parse_punctuation("=")
+            values.append(_operand(parser))
+
+        pos = parser.pos
+        parser.parse_comma_separated_list(Parser.Delimiter.BRACES, one)
+        if fields and len(fields) != len(values):
+            parser.raise_error("sarek_c.record_lit: name every field or none", pos, parser.pos)
+        op = cls(_parse_ctype(parser), fields, values)
+        _parse_attrs(parser, op)
+        return op
+
 
 @irdl_op_definition
 class TemplateOp(_Expr):
@@ -454,6 +1070,20 @@ class TemplateOp(_Expr):
 
     def __init__(self, template: str, args: Sequence[SSAValue], ctype: str):
         super().__init__(operands=[args], result_types=[ValType(ctype)], properties={"template": StringAttr(template)})
+
+    def print(self, printer: Printer) -> None:
+        _print_str(printer, self.template)
+        _print_operands(printer, self.args)
+        _print_ctype(printer, self.result.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TemplateOp:
+        template = parser.parse_str_literal()
+        args = _operands(parser)
+        op = cls(template, args, _parse_ctype(parser))
+        _parse_attrs(parser, op)
+        return op
 
 
 SarekC = Dialect(

@@ -17,12 +17,12 @@ builtin.module {
   }
 }
 
-// CHECK:      "sarek_c.func"() <{func_name = "scale", prefix = "extern \22C\22 __global__", ret = "void", param_types = ["float* __restrict__", "int", "float"], param_names = ["v", "sarek_v_length", "k"], param_suffixes = ["", "", ""]}> ({
-// CHECK:        "sarek_c.expr"() <{template = "(int)(blockIdx.x * blockDim.x + threadIdx.x)"}>
-// CHECK:        "sarek_c.decl"(%{{.*}}) <{var_name = "sarek_i"}>
-// CHECK:        "sarek_c.binary"(%{{.*}}, %{{.*}}) <{op = "<"}>
-// CHECK:        "sarek_c.if"
-// CHECK:          "sarek_c.assign"
+// CHECK:      sarek_c.func "extern \22C\22 __global__" "void" @scale(%{{.*}} : "float* __restrict__" "v", %{{.*}} : "int" "sarek_v_length", %{{.*}} : "float" "k") {
+// CHECK:        sarek_c.expr "(int)(blockIdx.x * blockDim.x + threadIdx.x)" : "int"
+// CHECK:        sarek_c.decl "sarek_i" %{{.*}} : "int"
+// CHECK:        sarek_c.binary "<" %{{.*}}, %{{.*}} : "int"
+// CHECK:        sarek_c.if
+// CHECK:          sarek_c.assign
 // CHECK-NOT:  sarek.kernel
 
 // SRC:      extern "C" __global__ void scale(float* __restrict__ v, int sarek_v_length, float k) {
