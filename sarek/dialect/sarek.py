@@ -75,6 +75,11 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 from xdsl.utils.str_enum import StrEnum
 
+from sarek.dialect.syntax import operand as _operand
+from sarek.dialect.syntax import optional_defined_operand as _optional_operand
+from sarek.dialect.syntax import parse_attrs as _parse_attrs
+from sarek.dialect.syntax import print_attrs as _print_attrs
+from sarek.dialect.syntax import strings as _names
 from sarek.dialect.intrinsics import INTRINSICS, Category, is_float, is_int, is_integer_type
 
 # ------------------------------------------------------------------------------------------------ types
@@ -256,40 +261,9 @@ def referenced_decls(t: Attribute) -> Iterator[str]:
 # ------------------------------------------------------------------------------------------------ syntax helpers
 
 
-def _operand(parser: Parser) -> SSAValue:
-    """An operand whose type is already known from its definition (SSA: defined before use).
-
-    xDSL 0.74 deprecates the untyped form in favour of printing every operand type; our syntax prints
-    the types that are not implied, so we keep the untyped form without the warning.
-    """
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        return parser.parse_operand()  # pyright: ignore[reportDeprecated]
-
-
-def _optional_operand(parser: Parser) -> SSAValue | None:
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        return parser.parse_optional_operand()  # pyright: ignore[reportDeprecated]
-
-
 def _print_name(printer: Printer, name: StringAttr) -> None:
     printer.print_string(" ")
     printer.print_string_literal(name.data)
-
-
-def _print_attrs(printer: Printer, op: Operation, reserved: Sequence[str] = ()) -> None:
-    printer.print_op_attributes(op.attributes, reserved_attr_names=reserved, print_keyword=True)
-
-
-def _parse_attrs(parser: Parser, op: Operation) -> None:
-    attrs = parser.parse_optional_attr_dict_with_keyword()
-    if attrs is not None:
-        op.attributes |= attrs.data
 
 
 def _print_params(printer: Printer, args: Sequence[BlockArgument], names: ArrayAttr[StringAttr]) -> None:
@@ -322,10 +296,6 @@ def _parse_str_array(parser: Parser, what: str) -> list[str]:
     if not isa(a, ArrayAttr[StringAttr]):
         parser.raise_error(f"{what} must be an array of strings, got {a}", pos, parser.pos)
     return [x.data for x in a.data]
-
-
-def _names(names: Sequence[str]) -> ArrayAttr[StringAttr]:
-    return ArrayAttr(StringAttr(n) for n in names)
 
 
 def _check_name(name: StringAttr, what: str) -> None:

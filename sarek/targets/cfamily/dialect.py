@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Self
 
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr, i32
-from xdsl.ir import Attribute, Block, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Block, Dialect, ParametrizedAttribute, Region, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
@@ -40,8 +40,13 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, NoTerminator, Pure
-from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.utils.exceptions import VerifyException
+
+from sarek.dialect.syntax import operand as _operand
+from sarek.dialect.syntax import optional_defined_operand as _optional_defined_operand
+from sarek.dialect.syntax import parse_attrs as _parse_attrs
+from sarek.dialect.syntax import print_attrs as _print_attrs
+from sarek.dialect.syntax import strings as _strs
 
 
 @irdl_attr_definition
@@ -63,26 +68,6 @@ class ValType(ParametrizedAttribute, TypeAttribute):
 # Custom syntax: C text (types, names, operators, templates) is a string literal; a value's type prints as its
 # C type text (`: "int"` for `!sarek_c.val<"int">`); operands print without their types (SSA: each is defined
 # before it is used, so the parser knows its type).
-
-
-def _operand(parser: Parser) -> SSAValue:
-    """An operand defined earlier (its type is known)."""
-    u = parser.parse_unresolved_operand()
-    vals = parser.ssa_values.get(u.operand_name)
-    if vals is None:
-        parser.raise_error("SSA value used before assignment", u.span)
-    if u.index >= len(vals):
-        parser.raise_error(f"SSA value tuple index out of bounds: tuple is of size {len(vals)}", u.span)
-    return vals[u.index]
-
-
-def _optional_defined_operand(parser: Parser) -> SSAValue | None:
-    """An operand if the next token names a value already defined; a `%x` that is not defined yet is the
-    result of the next operation, and is left alone."""
-    tok = parser._current_token  # pyright: ignore[reportPrivateUsage]
-    if tok.kind != MLIRTokenKind.PERCENT_IDENT or tok.text[1:] not in parser.ssa_values:
-        return None
-    return _operand(parser)
 
 
 def _operands(parser: Parser) -> list[SSAValue]:
@@ -120,16 +105,6 @@ def _parse_ctype(parser: Parser) -> str:
     return parser.parse_str_literal()
 
 
-def _print_attrs(printer: Printer, op: Operation) -> None:
-    printer.print_op_attributes(op.attributes, print_keyword=True)
-
-
-def _parse_attrs(parser: Parser, op: Operation) -> None:
-    attrs = parser.parse_optional_attr_dict_with_keyword()
-    if attrs is not None:
-        op.attributes |= attrs.data
-
-
 def _print_region(printer: Printer, r: Region) -> None:
     printer.print_string(" ")
     printer.print_region(r, print_entry_block_args=False, print_empty_block=False)
@@ -150,10 +125,6 @@ def _move_region(r: Region, into: Region, arg_types: Sequence[Attribute] = ()) -
         into.add_block(r.detach_block(b))
 
 
-
-
-def _strs(xs: Sequence[str]) -> ArrayAttr[StringAttr]:
-    return ArrayAttr(StringAttr(x) for x in xs)
 
 
 def _region(args: Sequence[Attribute] = ()) -> Region:
@@ -181,32 +152,6 @@ class VerbatimOp(IRDLOperation):
     def parse(cls, parser: Parser) -> VerbatimOp:
         op = cls(parser.parse_str_literal())
         _parse_attrs(parser, op)
-        return op
-
-
-@irdl_op_definition
-class StructOp(IRDLOperation):
-    """`typedef struct { <members> } name;` — members are `sarek_c.field`, `sarek_c.union`,
-    `sarek_c.nested_struct`."""
-
-    name = "sarek_c.struct"
-    struct_name = prop_def(StringAttr)
-    body = region_def("single_block")
-    traits = traits_def(NoTerminator())
-
-    def __init__(self, name: str):
-        super().__init__(properties={"struct_name": StringAttr(name)}, regions=[_region()])
-
-    def print(self, printer: Printer) -> None:
-        _print_str(printer, self.struct_name)
-        _print_attrs(printer, self)
-        _print_region(printer, self.body)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> StructOp:
-        op = cls(parser.parse_str_literal())
-        _parse_attrs(parser, op)
-        _parse_region(parser, op.body)
         return op
 
 
@@ -253,6 +198,14 @@ class _MemberGroup(IRDLOperation):
         _parse_attrs(parser, op)
         _parse_region(parser, op.body)
         return op
+
+
+@irdl_op_definition
+class StructOp(_MemberGroup):
+    """`typedef struct { <members> } name;` — members are `sarek_c.field`, `sarek_c.union`,
+    `sarek_c.nested_struct`."""
+
+    name = "sarek_c.struct"
 
 
 @irdl_op_definition

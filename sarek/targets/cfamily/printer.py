@@ -46,7 +46,7 @@ class CPrinter:
         elif isinstance(op, c.StructOp):
             self.line("typedef struct {")
             self.members(op.body.block)
-            self.line(f"}} {op.struct_name.data};")
+            self.line(f"}} {op.member_name.data};")
             self.line("")
         elif isinstance(op, c.EnumOp):
             items = ", ".join(f"{n.data} = {v.value.data}" for n, v in zip(op.names, op.values))
