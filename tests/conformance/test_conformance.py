@@ -36,12 +36,6 @@ def test_corpus_loads():
     assert len(CASES) >= 5
 
 
-def test_report_unavailable_devices():
-    """Not a check: records which optional devices this machine lacks (shown with -rA)."""
-    missing = {k: v for k, v in rt.unavailable.items()}
-    print("devices:", ", ".join(d.name for d in DEVICES), "| unavailable:", missing)
-
-
 @pytest.mark.parametrize("device", DEVICES, ids=lambda d: d.name)
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_conformance(case, device):
@@ -55,3 +49,4 @@ def test_conformance(case, device):
 def teardown_module(module):
     if RESULTS:
         print("\n" + format_table(RESULTS, [d.name for d in DEVICES]))
+    print("devices:", ", ".join(d.name for d in DEVICES), "| unavailable:", dict(rt.unavailable))
