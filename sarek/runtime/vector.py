@@ -10,14 +10,49 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 
 from sarek.types import is_ndarray
 
 if TYPE_CHECKING:
-    from sarek.runtime.core import BufferDevice, Device
+    from sarek.runtime.core import Device
+
+
+class BufferCodec(Protocol):
+    """How a vector's elements sit in one device's buffer. `key` names the layout: a launch that needs
+    another layout on the same device brings the data home first and re-uploads it."""
+
+    key: str
+
+    def device_nbytes(self, host: np.ndarray[Any, Any]) -> int: ...
+
+    def upload(self, dev: Device, buf: Any, host: np.ndarray[Any, Any]) -> None: ...
+
+    def download(self, dev: Device, buf: Any, host: np.ndarray[Any, Any]) -> None: ...
+
+
+class NativeCodec:
+    """The host layout itself (bool as int32): OpenCL, CUDA and PTX buffers."""
+
+    key = "native"
+
+    def device_nbytes(self, host: np.ndarray[Any, Any]) -> int:
+        return host.size * (4 if host.dtype == np.bool_ else host.dtype.itemsize)
+
+    def upload(self, dev: Device, buf: Any, host: np.ndarray[Any, Any]) -> None:
+        from sarek.runtime.core import to_device_layout
+
+        dev._upload(buf, to_device_layout(host))  # pyright: ignore[reportPrivateUsage]
+
+    def download(self, dev: Device, buf: Any, host: np.ndarray[Any, Any]) -> None:
+        from sarek.runtime.core import download_into
+
+        download_into(dev, buf, host)
+
+
+NATIVE = NativeCodec()
 
 
 class Vector:
@@ -33,7 +68,7 @@ class Vector:
                 arr = arr.reshape(-1)
         self._host: np.ndarray[Any, Any] = arr
         self._host_valid = True
-        self._buffers: dict[int, tuple[BufferDevice, Any]] = {}  # id(device) -> (device, buffer)
+        self._buffers: dict[int, tuple[Device, Any, BufferCodec]] = {}  # id(device) -> (device, buffer, codec)
         self._valid: set[int] = set()  # ids of devices holding the latest data
         #: number of host<->device transfers so far (tests and benchmarks read it)
         self.transfers = 0
@@ -60,7 +95,7 @@ class Vector:
         return self.size
 
     def __repr__(self) -> str:
-        where = (["host"] if self._host_valid else []) + [d.name for i, (d, _) in self._buffers.items()
+        where = (["host"] if self._host_valid else []) + [d.name for i, (d, _, _) in self._buffers.items()
                                                             if i in self._valid]
         return f"sarek.Vector({self.size} x {self.dtype}, valid on {', '.join(where)})"
 
@@ -70,12 +105,10 @@ class Vector:
         if self._host_valid:
             return
         for i in self._valid:
-            dev, buf = self._buffers[i]
+            dev, buf, codec = self._buffers[i]
             dev.synchronize()
             if self.nbytes:
-                from sarek.runtime.core import download_into
-
-                download_into(dev, buf, self._host)
+                codec.download(dev, buf, self._host)
             self.transfers += 1
             self._host_valid = True
             return
@@ -128,19 +161,21 @@ class Vector:
         self._host_valid = True
         self._valid.clear()
 
-    def device_buffer(self, dev: BufferDevice) -> Any:
-        """The buffer on `dev`, uploaded first when stale."""
+    def device_buffer(self, dev: Device, codec: BufferCodec = NATIVE) -> Any:
+        """The buffer on `dev` in `codec`'s layout, uploaded first when stale."""
         key = id(dev)
-        from sarek.runtime.core import to_device_layout
-
-        if key not in self._buffers:
-            nbytes = self.size * (4 if self.dtype == np.bool_ else self.dtype.itemsize)
-            self._buffers[key] = (dev, dev._alloc(max(nbytes, 1)))  # pyright: ignore[reportPrivateUsage]
-        buf = self._buffers[key][1]
+        held = self._buffers.get(key)
+        if held is not None and held[2].key != codec.key:
+            self.release(dev)  # another layout on the same device: bring the data home, drop that copy
+            held = None
+        if held is None:
+            held = (dev, dev._alloc(max(codec.device_nbytes(self._host), 1)), codec)  # pyright: ignore[reportPrivateUsage]
+            self._buffers[key] = held
+        buf = held[1]
         if key not in self._valid:
             self._sync_host()
             if self.nbytes:
-                dev._upload(buf, to_device_layout(self._host))  # pyright: ignore[reportPrivateUsage]
+                codec.upload(dev, buf, self._host)
             self.transfers += 1
             self._valid.add(key)
         return buf
@@ -153,13 +188,13 @@ class Vector:
         """Free device copies (all, or `dev`'s), downloading first if that copy is the only valid one."""
         self._sync_host()
         for key in [k for k in self._buffers if dev is None or k == id(dev)]:
-            d, buf = self._buffers.pop(key)
+            d, buf, _ = self._buffers.pop(key)
             self._valid.discard(key)
             d._free(buf)  # pyright: ignore[reportPrivateUsage]
 
     def __del__(self) -> None:
         try:
-            for d, buf in self._buffers.values():
+            for d, buf, _ in self._buffers.values():
                 d._free(buf)  # pyright: ignore[reportPrivateUsage]
         except Exception:
             pass

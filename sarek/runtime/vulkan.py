@@ -14,13 +14,14 @@ requested when present; a kernel needing one the adapter lacks is refused with a
 Parameters: one storage buffer per vector (binding = ordinal among vectors); lengths and scalars in GLSL push
 constants (wgpu "immediates") or the WGSL `Params` uniform, at the offsets the lowering's `abi` gives.
 Records/variants: the host's aligned layout (sarek.analysis.layout, §4.9) is repacked to the shader's struct
-layout and back (variants: only the active constructor's payload is copied back).
+layout and back (variants: only the active constructor's payload is copied back). `sarek.Vector`s stay on the
+device between launches in that shader layout (`_ShaderCodec`) and come back only when read.
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib
+import json
 import os
 import tempfile
 from collections.abc import Sequence
@@ -165,48 +166,61 @@ class VulkanDevice(Device):
         wgpu = _wgpu()
         dev = self.device
         params = bytearray(max(abi["params_size"], 0))
-        bufs: list[tuple[dict[str, Any], Any, np.ndarray[Any, Any], Any]] = []
+        temps: list[tuple[_ShaderCodec, Any, np.ndarray[Any, Any]]] = []  # plain arrays: uploaded per launch
         entries: list[dict[str, Any]] = []
-        vec_i = 0
-        for p_abi in abi["params"]:
-            a = args[p_abi["index"]]
-            if p_abi["kind"] == "vec":
-                host = a.host_array_for_write() if isinstance(a, Vector) else a
-                data = _to_device(host, p_abi)
-                size = max(16, (data.nbytes + 3) // 4 * 4)
-                buf = dev.create_buffer(size=size, usage=wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC
-                                        | wgpu.BufferUsage.COPY_DST)
-                if data.nbytes:
-                    dev.queue.write_buffer(buf, 0, data.tobytes() + b"\0" * ((-data.nbytes) % 4))
-                np.frombuffer(params, np.int32, 1, p_abi["len_offset"])  # bounds check
-                params[p_abi["len_offset"]:p_abi["len_offset"] + 4] = np.int32(len(host)).tobytes()
-                bufs.append((p_abi, buf, host, a))
-                entries.append({"binding": p_abi["binding"], "resource": {"buffer": buf}})
-                vec_i += 1
-            else:
-                raw = _scalar_bytes(a, p_abi)
-                params[p_abi["offset"]:p_abi["offset"] + len(raw)] = raw
-        if self.lang == "wgsl" and abi["params_size"]:
-            ubuf = dev.create_buffer_with_data(data=bytes(params), usage=wgpu.BufferUsage.UNIFORM)
-            entries.append({"binding": abi["params_binding"], "resource": {"buffer": ubuf}})
-        bg = dev.create_bind_group(layout=bgl, entries=entries)
-        enc = dev.create_command_encoder()
-        cp = enc.begin_compute_pass()
-        cp.set_pipeline(pipe)
-        cp.set_bind_group(0, bg)
-        if self.lang == "glsl" and abi["params_size"]:
-            cp.set_immediates(0, bytes(params), 0, abi["params_size"])
-        cp.dispatch_workgroups(*grid)
-        cp.end()
-        dev.queue.submit([enc.finish()])
         written = {p.index for p in spec.params if p.written}
-        for p_abi, buf, host, a in bufs:
-            if p_abi["index"] not in written:  # the write analysis says the kernel never stores there
-                continue
-            raw = dev.queue.read_buffer(buf)
-            _from_device(bytes(raw), host, p_abi)
-            if isinstance(a, Vector):
-                a.mark_written_on_host()
+        try:
+            for p_abi in abi["params"]:
+                a = args[p_abi["index"]]
+                if p_abi["kind"] == "vec":
+                    codec = _ShaderCodec(p_abi)
+                    if isinstance(a, Vector):
+                        buf = a.device_buffer(self, codec)
+                    else:
+                        buf = self._alloc(codec.device_nbytes(a))
+                        temps.append((codec, buf, a))
+                        if a.size:
+                            codec.upload(self, buf, a)
+                    np.frombuffer(params, np.int32, 1, p_abi["len_offset"])  # bounds check
+                    params[p_abi["len_offset"]:p_abi["len_offset"] + 4] = np.int32(len(a)).tobytes()
+                    entries.append({"binding": p_abi["binding"], "resource": {"buffer": buf}})
+                else:
+                    raw = _scalar_bytes(a, p_abi)
+                    params[p_abi["offset"]:p_abi["offset"] + len(raw)] = raw
+            if self.lang == "wgsl" and abi["params_size"]:
+                ubuf = dev.create_buffer_with_data(data=bytes(params), usage=wgpu.BufferUsage.UNIFORM)
+                entries.append({"binding": abi["params_binding"], "resource": {"buffer": ubuf}})
+            bg = dev.create_bind_group(layout=bgl, entries=entries)
+            enc = dev.create_command_encoder()
+            cp = enc.begin_compute_pass()
+            cp.set_pipeline(pipe)
+            cp.set_bind_group(0, bg)
+            if self.lang == "glsl" and abi["params_size"]:
+                cp.set_immediates(0, bytes(params), 0, abi["params_size"])
+            cp.dispatch_workgroups(*grid)
+            cp.end()
+            dev.queue.submit([enc.finish()])
+            for p_abi in abi["params"]:
+                a = args[p_abi["index"]]
+                if p_abi["index"] in written and isinstance(a, Vector):
+                    a.mark_written_on(self)  # stays on the device until the host or another device reads it
+            for codec, buf, host in temps:
+                if codec.p["index"] in written and host.size:  # the write analysis says the kernel may store there
+                    codec.download(self, buf, host)
+        finally:
+            for _, buf, _ in temps:
+                self._free(buf)
+
+    # -------------------------------------------------------------------------------- buffers
+
+    def _alloc(self, nbytes: int) -> Any:
+        wgpu = _wgpu()
+        return self.device.create_buffer(size=max(16, (nbytes + 3) // 4 * 4),
+                                         usage=wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC
+                                         | wgpu.BufferUsage.COPY_DST)
+
+    def _free(self, buf: Any) -> None:
+        buf.destroy()
 
     def launch(self, module: ModuleOp, kernel: str, args: Sequence[Any], grid: Any = 1, block: Any = 1) -> None:
         try:
@@ -216,6 +230,29 @@ class VulkanDevice(Device):
 
 
 # ------------------------------------------------------------------------------------------------ marshalling
+
+
+class _ShaderCodec:
+    """One vector parameter's storage-buffer layout (from the lowering's abi): scalars widened where the
+    shader needs it (bool as u32), records/variants repacked from the host's aligned layout."""
+
+    def __init__(self, p_abi: dict[str, Any]):
+        self.p = p_abi
+        self.key = json.dumps([p_abi.get("scalar"), p_abi.get("layout")], sort_keys=True)
+
+    def device_nbytes(self, host: np.ndarray[Any, Any]) -> int:
+        if self.p.get("scalar"):
+            k = self.p["scalar"]
+            return len(host) * np.dtype(np.uint32 if k == "b4" else _KIND[k]).itemsize
+        return len(host) * int(self.p["layout"]["dev_size"])
+
+    def upload(self, dev: Any, buf: Any, host: np.ndarray[Any, Any]) -> None:
+        data = _to_device(host, self.p)
+        dev.device.queue.write_buffer(buf, 0, data.tobytes() + b"\0" * ((-data.nbytes) % 4))
+
+    def download(self, dev: Any, buf: Any, host: np.ndarray[Any, Any]) -> None:
+        _from_device(bytes(dev.device.queue.read_buffer(buf)), host, self.p)
+
 
 
 def _to_device(host: np.ndarray[Any, Any], p: dict[str, Any]) -> np.ndarray[Any, Any]:
@@ -284,4 +321,3 @@ def _scalar_bytes(a: Any, p: dict[str, Any]) -> bytes:
 
 
 __all__ = ["VulkanDevice", "vulkan_devices", "vulkan_adapters"]
-_ = hashlib

@@ -82,6 +82,39 @@ def test_record(dev: VulkanDevice):
     np.testing.assert_allclose(dst["y"], src["y"] * 2)
 
 
+def test_vectors_stay_resident(dev: VulkanDevice):
+    """sarek.Vector on Vulkan: uploaded once, kept on the device between launches, downloaded once on read;
+    records keep the shader's struct layout on the device and come back in the host's aligned layout."""
+    import sarek.runtime as rt
+
+    m = load(EXAMPLES / "vector_add.mlir")
+    n = 1000
+    a = np.arange(n, dtype=np.float32)
+    va, vc = rt.Vector(a), rt.Vector(n, np.float32)
+    dev.launch(m, "vector_add", [va, va, vc, n], grid=(4,), block=(256,))
+    dev.launch(m, "vector_add", [vc, vc, va, n], grid=(4,), block=(256,))
+    assert (va.transfers, vc.transfers) == (1, 1)  # one upload each, nothing read back yet
+    assert f"valid on {dev.name}" in repr(va)
+    np.testing.assert_array_equal(va.to_numpy(), 4 * a)
+    assert va.transfers == 2  # the download
+    # valid on another device: moves through the host, then comes back
+    rt.launch((m, "vector_add"), [va, va, vc, n], grid=4, block=256, device="opencl")
+    dev.launch(m, "vector_add", [vc, va, vc, n], grid=(4,), block=(256,))
+    np.testing.assert_array_equal(vc.to_numpy(), 12 * a)
+
+    rec = load(EXAMPLES / "record.mlir")
+    dt = kernel_spec(rec, "shift_points").params[0].dtype
+    host = np.zeros(300, dt)
+    host["x"], host["y"] = np.arange(300), np.arange(300) * 0.5
+    src, dst = rt.Vector(host), rt.Vector(300, dt)
+    dev.launch(rec, "shift_points", [src, dst, 300], grid=(2,), block=(256,))
+    dev.launch(rec, "shift_points", [dst, src, 300], grid=(2,), block=(256,))
+    out = src.to_numpy()
+    np.testing.assert_allclose(out["x"], host["x"] + 2)
+    np.testing.assert_allclose(out["y"], host["y"] * 4)
+    assert (src.transfers, dst.transfers) == (2, 1)
+
+
 def test_variant_match(dev: VulkanDevice):
     m = load(EXAMPLES / "variant_match.mlir")
     n = 90
