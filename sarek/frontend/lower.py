@@ -133,8 +133,12 @@ class Binding:
 
 
 class Signature:
-    def __init__(self, name: str, params: list[tuple[str, Attribute]], ret: Attribute):
+    """A function's IR signature; `types` are the record/variant classes it names (a caller registers them, so
+    a value it only gets from the call can still be matched or read by field)."""
+
+    def __init__(self, name: str, params: list[tuple[str, Attribute]], ret: Attribute, types: list[Any] | None = None):
         self.name, self.params, self.ret = name, params, ret
+        self.types: list[Any] = types or []
 
 
 BUILTIN_CASTS = {int: i32, float: Float32Type(), bool: i1}
@@ -412,7 +416,7 @@ class FunctionLowerer:
                 ret = self.ty(r, f.returns or f)
                 if isinstance(ret, s.VecType | s.ArrayType):
                     raise self.err(f.returns or f, "a device function cannot return a vector or an array")
-        return Signature(self.name, params, ret)
+        return Signature(self.name, params, ret, list(self.types))
 
     def _eval_ann(self, text: str, node: ast.AST) -> Any:
         try:
@@ -1288,6 +1292,8 @@ class FunctionLowerer:
                                  f"{fname}.{vinfo.ctors[0][0]}(...)")
         sig = self.resolve_device(fn, node, self)
         if sig is not None:
+            for t in sig.types:
+                self._register(t)
             return self.helper_call(sig, node, statement, fname)
         if fn is range:
             raise self.err(node, "range() is only supported in 'for i in range(...)'")

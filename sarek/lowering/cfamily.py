@@ -54,6 +54,30 @@ _EXPR_OPS = (s.ConstantOp, s.BinOp, s.UnOp, s.CastOp, s.IntrinsicOp, s.MakeRecor
 _LOOPS = (s.WhileOp, s.ForOp)
 
 
+def variant_tag_names(module: ModuleOp) -> dict[tuple[str, str], str]:
+    """C enum tag of each (variant, constructor): the bare constructor name, as Sarek spells it, unless two
+    variants share that constructor name; then both are qualified `<Variant>_<Ctor>` (C enumerators share one
+    namespace, so bare names would collide)."""
+    variants = [op for op in module.ops if isinstance(op, s.VariantOp)]
+    count: dict[str, int] = {}
+    for v in variants:
+        for cn, _ in v.ctors:
+            count[cn] = count.get(cn, 0) + 1
+    taken = {cn for cn, k in count.items() if k == 1}
+    out: dict[tuple[str, str], str] = {}
+    for v in variants:
+        for cn, _ in v.ctors:
+            name = cn
+            if count[cn] > 1:
+                base = name = f"{mangle_name(v.sym_name.data)}_{cn}"
+                k = 1
+                while name in taken:
+                    name, k = f"{base}_{k}", k + 1
+                taken.add(name)
+            out[v.sym_name.data, cn] = name
+    return out
+
+
 # ------------------------------------------------------------------------------------------------ effects
 
 
@@ -163,6 +187,7 @@ class CLowering:
         self.helpers = self.effects.helpers
         self.decls: dict[str, s.RecordOp | s.VariantOp] = {
             op.sym_name.data: op for op in module.ops if isinstance(op, s.RecordOp | s.VariantOp)}
+        self.tags = variant_tag_names(module)
         self.inline: dict[Operation, bool] = {}
         self.exprform: dict[Operation, bool] = {}
         self.summ: dict[Operation, Summary] = {}
@@ -387,14 +412,6 @@ class CLowering:
         check_target(self.module, self.lang.target)
         tops: list[Operation] = []
         types: list[Operation] = []
-        owner: dict[str, str] = {}
-        for op in self.module.ops:
-            if isinstance(op, s.VariantOp):
-                for cn, _ in op.ctors:
-                    if cn in owner:
-                        raise self.err(f"constructor '{cn}' is declared by variants @{owner[cn]} and "
-                                       f"@{op.sym_name.data}; C tag names are the bare constructor names", op)
-                    owner[cn] = op.sym_name.data
         for op in self.module.ops:
             if isinstance(op, s.RecordOp):
                 types += self.record(op)
@@ -477,7 +494,7 @@ class CLowering:
     def variant(self, op: s.VariantOp) -> list[Operation]:
         tname = mangle_name(op.sym_name.data)
         ctors = op.ctors
-        out: list[Operation] = [c.EnumOp([n for n, _ in ctors], list(range(len(ctors))))]
+        out: list[Operation] = [c.EnumOp([self.tags[op.sym_name.data, n] for n, _ in ctors], list(range(len(ctors))))]
         st = c.StructOp(tname)
         st.body.block.add_op(c.FieldOp("int", "tag"))
         if any(ps for _, ps in ctors):
@@ -497,7 +514,8 @@ class CLowering:
             f = c.FuncOp(f"make_{tname}_{n}", self.lang.ctor_prefix, tname, params)
             self.block = f.body.block
             r = self.emit(c.DeclOp(tname, "r")).results[0]
-            self.emit(c.AssignOp(self.emit(c.MemberOp(r, "tag", "int")).results[0], self.lit(n, "int")))
+            self.emit(c.AssignOp(self.emit(c.MemberOp(r, "tag", "int")).results[0],
+                                 self.lit(self.tags[op.sym_name.data, n], "int")))
             for j, a in enumerate(f.body.block.args):
                 place = r
                 for fld in payload_fields(PayloadLayout.C, n, len(ps), j):
@@ -702,7 +720,7 @@ class CLowering:
         scrut = self.val(op.scrutinee)
         vt = cast(s.VariantType, op.scrutinee.type)
         decl = cast(s.VariantOp, self.decls[vt.decl_name])
-        labels = ["" if cn == s.WILDCARD else cn for cn, _, _ in op.case_list()]
+        labels = ["" if cn == s.WILDCARD else self.tags[vt.decl_name, cn] for cn, _, _ in op.case_list()]
         sw = cast(c.SwitchOp, self.emit(c.SwitchOp(self.emit(c.MemberOp(scrut, "tag", "int")).results[0], labels)))
         for (cn, binders, region), target in zip(op.case_list(), sw.cases):
             saved = self.block
@@ -778,7 +796,8 @@ class CLowering:
         scrut = self.val(op.scrutinee)
         decl = cast(s.VariantOp, self.decls[cast(s.VariantType, op.scrutinee.type).decl_name])
         cases = op.case_list()
-        labels = ["" if (cn == s.WILDCARD or k == len(cases) - 1) else cn for k, (cn, _, _) in enumerate(cases)]
+        labels = ["" if (cn == s.WILDCARD or k == len(cases) - 1) else self.tags[decl.sym_name.data, cn]
+                  for k, (cn, _, _) in enumerate(cases)]
         sw = cast(c.SwitchOp, self.emit(c.SwitchOp(self.emit(c.MemberOp(scrut, "tag", "int")).results[0], labels)))
         for (cn, binders, region), target in zip(cases, sw.cases):
             saved = self.block
@@ -860,7 +879,7 @@ class CLowering:
                 acc = v
                 continue
             tag = self.emit(c.MemberOp(scrut, "tag", "int")).results[0]
-            test = self.emit(c.BinaryOp("==", tag, self.lit(cn, "int"), "int")).results[0]
+            test = self.emit(c.BinaryOp("==", tag, self.lit(self.tags[decl.sym_name.data, cn], "int"), "int")).results[0]
             acc = self.emit(c.SelectOp(test, v, acc, ct)).results[0]
         return acc
 

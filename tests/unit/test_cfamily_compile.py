@@ -17,6 +17,7 @@ KERNELS = {
     "saxpy": INPUTS / "saxpy.mlir",
     "record": ROOT / "examples" / "record.mlir",
     "variant_match": ROOT / "examples" / "variant_match.mlir",
+    "variant_tags": INPUTS / "variant_tags.mlir",
     "helpers_chain": INPUTS / "helpers_chain.mlir",
     "reduce": ROOT / "examples" / "reduce.mlir",
     "histogram": INPUTS / "histogram.mlir",

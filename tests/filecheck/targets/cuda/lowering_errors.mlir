@@ -13,14 +13,4 @@ builtin.module {
 }
 // CHECK: w.py:4:9: error: CUDA: 'warp_shuffle_xor' must be lowered by sarek-lower-warp before the CUDA lowering
 
-// -----
-// Two variants with one constructor name would declare one enum constant twice.
-builtin.module {
-  sarek.variant @a {Leaf, Node(i32)}
-  sarek.variant @b {Leaf, Other} loc("w.py":9:1)
-  sarek.kernel @k(%n : i32 "n") {
-  }
-}
-// CHECK: w.py:9:1: error: CUDA: constructor 'Leaf' is declared by variants @a and @b; C tag names are the bare constructor names
-
 // TARGET: error: sarek-lower-cfamily: unknown target 'glsl' (known: cuda, hip, opencl, metal)
