@@ -124,6 +124,8 @@ class VulkanDevice(Device):
             src, abi = self.compile_source(spec.module, spec.name, block)
         except SarekError:
             raise
+        if self.lang == "glsl":
+            _refuse_used_cas(spec, self.name)
         missing = [f for f in abi["features"] if f not in self.features]
         if missing:
             raise DeviceError(f"kernel {spec.name} needs the adapter feature(s) {', '.join(missing)}, which "
@@ -227,6 +229,19 @@ class VulkanDevice(Device):
             super().launch(module, kernel, args, grid, block)
         except (SarekError, LaunchError):
             raise
+
+
+def _refuse_used_cas(spec: KernelSpec, device: str) -> None:
+    """wgpu 0.32's SPIR-V reader (naga spv-in) drops the old value of OpAtomicCompareExchange from the
+    emitted expressions, so a shader that uses it fails validation ("used ... before it was introduced into
+    the scope"; gfx-rs/wgpu#9621, fixed upstream after 0.32). Say so before compiling, at the atomic_cas."""
+    from sarek.dialect import sarek as s
+
+    for op in spec.module.walk():
+        if isinstance(op, s.IntrinsicOp) and op.callee.data == "atomic_cas" and op.results and op.results[0].uses:
+            raise DeviceError("the value atomic_cas returns cannot be used on this device: wgpu's SPIR-V "
+                              "reader (naga, wgpu 0.32) loses it (gfx-rs/wgpu#9621); run the kernel on the WGSL "
+                              "device (vulkan:N) or another device, or discard the returned value", op, device)
 
 
 # ------------------------------------------------------------------------------------------------ marshalling
