@@ -132,69 +132,26 @@ def _annotations(cls: type) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------------ layout
 
 
-def _round_up(x: int, a: int) -> int:
-    return (x + a - 1) // a * a
-
-
-_SCALAR_LAYOUT = {"i32": (4, 4, "<i4"), "f32": (4, 4, "<f4"), "bool": (4, 4, "<i4"), "i64": (8, 8, "<i8"),
-                  "f64": (8, 8, "<f8"), "f16": (2, 2, "<f2")}
-
-
-def _local_layout(t: Any) -> tuple[int, int, np.dtype]:
-    """(size, align, dtype) per SAREK_SPEC §4.9 (used until sarek.analysis.layout is available)."""
-    if isinstance(t, ScalarType):
-        size, align, fmt = _SCALAR_LAYOUT[t.name]
-        return size, align, np.dtype(fmt)
-    if (r := record_info(t)) is not None:
-        return _struct_layout([(n, ft) for n, ft in r.fields])
-    if (v := variant_info(t)) is not None:
-        payloads = [(c, _struct_layout([(f"_{j}", p) for j, p in enumerate(ps)])) for c, ps in v.ctors]
-        p = max([4] + [a for _, (s, a, _) in payloads if s])
-        size = _round_up(p + max([0] + [s for _, (s, _, _) in payloads]), p)
-        names, formats, offsets = ["tag"], [np.dtype("<i4")], [0]
-        for c, (s, _, dt) in payloads:
-            if s:
-                names.append(c)
-                formats.append(dt)
-                offsets.append(p)
-        return size, p, np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": size})
-    raise TypeError(f"no layout for {type_name(t)}")
-
-
-def _struct_layout(fields: list[tuple[str, Any]]) -> tuple[int, int, np.dtype]:
-    off, maxa = 0, 1
-    names: list[str] = []
-    formats: list[np.dtype] = []
-    offsets: list[int] = []
-    for n, ft in fields:
-        s, a, dt = _local_layout(ft)
-        off = _round_up(off, a)
-        names.append(n)
-        formats.append(dt)
-        offsets.append(off)
-        off += s
-        maxa = max(maxa, a)
-    size = _round_up(off, maxa)
-    return size, maxa, np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": size})
-
-
 def numpy_dtype(t: Any) -> np.dtype:
-    """The numpy structured dtype of a record/variant (aligned layout shared by every device)."""
-    try:
-        from sarek.analysis import layout as L  # the analysis engineer's implementation, when present
+    """The numpy structured dtype of a record/variant: sarek.analysis.layout's aligned layout, the one every
+    device and the interpreter use. A type with no byte layout raises its LayoutError."""
+    from xdsl.dialects.builtin import ModuleOp
 
-        fn = getattr(L, "numpy_dtype", None)
-    except ImportError:
-        fn = None
-    if fn is not None:
-        try:
-            from xdsl.dialects.builtin import ModuleOp
+    from sarek.analysis.layout import numpy_dtype as layout_dtype
 
-            mod = ModuleOp(decl_ops([t]))
-            return fn(mod, ir_type(t))
-        except Exception:  # noqa: BLE001 - fall back to the local implementation of the same rules
-            pass
-    return _local_layout(t)[2]
+    return layout_dtype(ModuleOp(decl_ops([t])), ir_type(t))
+
+
+class _LazyDtype:
+    """`T.dtype`, computed on first access, so a type that has no byte layout (a variant inside a record) can
+    still be declared and used inside kernels; only asking for its dtype reports the layout error."""
+
+    def __get__(self, obj: Any, owner: type) -> np.dtype:
+        dt = owner.__dict__.get("_sarek_dtype")
+        if dt is None:
+            dt = numpy_dtype(owner)
+            setattr(owner, "_sarek_dtype", dt)
+        return dt
 
 
 # ------------------------------------------------------------------------------------------------ declarations
@@ -275,7 +232,7 @@ def _store(t: Any, x: Any, parent: Any, key: Any) -> None:
         view["tag"] = x.tag
         ps = v.ctors[x.tag][1]
         if ps:
-            key, single = _payload_key(view.dtype, x.ctor, len(ps))
+            key, single = _payload_key(x.ctor, len(ps))
             if single:
                 _store(ps[0], x.payload[0], view, key)
             else:
@@ -286,13 +243,10 @@ def _store(t: Any, x: Any, parent: Any, key: Any) -> None:
     raise TypeError(f"cannot convert to {type_name(t)}")
 
 
-def _payload_key(dt: np.dtype, ctor: str, n: int) -> tuple[str, bool]:
-    """The field of a variant dtype holding ctor's payload, and whether it is the bare single payload
-    (`<Ctor>_v` per sarek.analysis.layout, or `<Ctor>` struct of `_0..` in the local layout)."""
-    names = dt.names or ()
-    if f"{ctor}_v" in names:
-        return f"{ctor}_v", n == 1
-    return ctor, False
+def _payload_key(ctor: str, n: int) -> tuple[str, bool]:
+    """The field of a variant dtype holding ctor's payload (`<Ctor>_v`, sarek.analysis.layout), and whether
+    it is the bare single payload rather than a struct of `_0..`."""
+    return f"{ctor}_v", n == 1
 
 
 def _zero_host(t: Any) -> Any:
@@ -318,7 +272,7 @@ def _from_numpy(t: Any, x: Any) -> Any:
         c, ps = v.ctors[tag]
         payload: tuple[Any, ...] = ()
         if ps:
-            key, single = _payload_key(x.dtype, c, len(ps))
+            key, single = _payload_key(c, len(ps))
             payload = (_from_numpy(ps[0], x[key]),) if single else \
                 tuple(_from_numpy(p, x[key][f"_{j}"]) for j, p in enumerate(ps))
         return VariantValue(v.cls, c, tag, payload)
@@ -352,7 +306,7 @@ def record(cls: type) -> type:
     cls = cast(type, dataclasses.dataclass(cls))
     info = RecordInfo(cls, cls.__name__, fields)
     cls.__sarek_record__ = info
-    cls.dtype = numpy_dtype(cls)
+    cls.dtype = _LazyDtype()
     cls.pack = classmethod(_pack)
     cls.unpack = classmethod(_unpack)
     cls.fields = [n for n, _ in fields]
@@ -450,7 +404,7 @@ def variant(cls: type) -> type:
     cls.__sarek_variant__ = info
     for i, (n, ps) in enumerate(ctors):
         setattr(cls, n, VariantCtor(cls, n, i, ps))
-    cls.dtype = numpy_dtype(cls)
+    cls.dtype = _LazyDtype()
     cls.pack = classmethod(_pack)
     cls.unpack = classmethod(_unpack)
     cls.constructors = [n for n, _ in ctors]

@@ -26,6 +26,7 @@ import numpy.typing as npt
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Attribute, Operation
 
+from sarek.analysis.layout import Layout, RecordLayout, VariantLayout, layout_of, numpy_dtype
 from sarek.diagnostics import SarekError
 
 if TYPE_CHECKING:
@@ -121,6 +122,7 @@ class Types:
     module: ModuleOp
     recs: dict[str, RecInfo] = field(default_factory=dict)
     vars: dict[str, VarInfo] = field(default_factory=dict)
+    layouts: dict[Attribute, Layout] = field(default_factory=dict)  # sarek.analysis.layout, memoised
 
     @classmethod
     def of(cls, module: ModuleOp) -> Types:
@@ -177,57 +179,34 @@ class Types:
 
     # ---------------------------------------------------------------------------------------- layout
 
+    def lay(self, t: Attribute) -> Layout:
+        """The aligned layout of `t` (SAREK_SPEC §4.9), from sarek.analysis.layout: the one implementation
+        the lowerings, the runtime and the interpreter share."""
+        got = self.layouts.get(t)
+        if got is None:
+            got = self.layouts[t] = layout_of(self.module, t)
+        return got
+
     def layout(self, t: Attribute) -> tuple[int, int]:
-        """(size, align) of the aligned layout (SAREK_SPEC §4.9)."""
-        k = kind(t)
-        if k in ("i32", "f32", "i1"):
-            return 4, 4
-        if k in ("i64", "f64"):
-            return 8, 8
-        if k == "f16":
-            return 2, 2
-        if k == "ui8":
-            return 1, 1
-        if k == "rec":
-            _, size, align = self.record_layout(self.rec(t).types)
-            return size, align
-        if k == "var":
-            return self.variant_layout(self.var(t))[1:]
-        raise ValueError(f"no layout for {t}")
+        """(size, align) of the aligned layout."""
+        lay = self.lay(t)
+        return lay.size, lay.align
 
-    def record_layout(self, types: list[Attribute]) -> tuple[list[int], int, int]:
-        off, maxa = 0, 1
-        offs: list[int] = []
-        for ft in types:
-            s, a = self.layout(ft)
-            off = (off + a - 1) // a * a
-            offs.append(off)
-            off += s
-            maxa = max(maxa, a)
-        return offs, (off + maxa - 1) // maxa * maxa, maxa
+    def field_offsets(self, t: Attribute) -> list[int]:
+        """Offsets of a record's fields."""
+        return [o for _, o in cast(RecordLayout, self.lay(t)).fields]
 
-    def variant_layout(self, vi: VarInfo) -> tuple[int, int, int]:
-        """(payload offset P, size, align)."""
-        maxa, maxs = 1, 0
-        for ps in vi.payloads:
-            _, s, a = self.record_layout(ps)
-            if ps:
-                maxa = max(maxa, a)
-                maxs = max(maxs, s)
-        p = max(4, maxa)
-        al = max(4, maxa)
-        return p, (p + maxs + al - 1) // al * al, al
+    def payload_offsets(self, t: Attribute, tag: int) -> list[int]:
+        """Offsets (from the start of the variant value) of one constructor's payloads."""
+        return list(cast(VariantLayout, self.lay(t)).ctors[tag].offsets)
 
     def numpy_dtype(self, t: Attribute) -> np.dtype[Any]:
-        """A structured dtype with the aligned layout (prefers sarek.analysis.layout when it exists)."""
-        try:
-            from sarek.analysis.layout import numpy_dtype
-
-            return numpy_dtype(self.module, t)
-        except Exception:  # noqa: BLE001 - the shared module is optional; fall back to the local rules
-            return self.local_dtype(t)
+        """The structured dtype of the aligned layout, as the host sees it (`Point.dtype`)."""
+        return numpy_dtype(self.module, t)
 
     def local_dtype(self, t: Attribute) -> np.dtype[Any]:
+        """The same bytes as numpy_dtype, named for the fast executor: a variant's payloads are always a struct
+        `<Ctor>` of `_0.._k`, and bools are int32."""
         k = kind(t)
         if k == "i1":
             return np.dtype(np.int32)
@@ -235,23 +214,22 @@ class Types:
             return np.dtype(NP_SCALAR[k])
         if k == "rec":
             ri = self.rec(t)
-            offs, size, _ = self.record_layout(ri.types)
             return np.dtype({"names": ri.fields, "formats": [self.local_dtype(x) for x in ri.types],
-                             "offsets": offs, "itemsize": size})
+                             "offsets": self.field_offsets(t), "itemsize": self.layout(t)[0]})
         vi = self.var(t)
-        p, size, _ = self.variant_layout(vi)
+        lay = cast(VariantLayout, self.lay(t))
         names: list[str] = ["tag"]
         formats: list[np.dtype[Any]] = [np.dtype(np.int32)]
         offsets = [0]
-        for c, ps in zip(vi.ctors, vi.payloads):
+        for c, ps, cl in zip(vi.ctors, vi.payloads, lay.ctors):
             if ps:
-                offs, s, _ = self.record_layout(ps)
                 names.append(c)
                 formats.append(np.dtype({"names": [f"_{j}" for j in range(len(ps))],
-                                         "formats": [self.local_dtype(x) for x in ps], "offsets": offs,
-                                         "itemsize": s}))
-                offsets.append(p)
-        return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": size})
+                                         "formats": [self.local_dtype(x) for x in ps],
+                                         "offsets": [o - lay.payload_offset for o in cl.offsets],
+                                         "itemsize": cl.payload_size}))
+                offsets.append(lay.payload_offset)
+        return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": lay.size})
 
     # ---------------------------------------------------------------------------------------- marshalling
 
@@ -274,17 +252,15 @@ class Types:
             return buf[off]
         if k == "rec":
             ri = self.rec(t)
-            offs, _, _ = self.record_layout(ri.types)
-            return Rec(ri, [self.decode(buf, off + o, ft) for o, ft in zip(offs, ri.types)])
+            return Rec(ri, [self.decode(buf, off + o, ft) for o, ft in zip(self.field_offsets(t), ri.types)])
         if k == "var":
             vi = self.var(t)
             tag = struct.unpack_from("<i", buf, off)[0]
             if not 0 <= tag < len(vi.ctors):
                 raise InterpError(f"variant @{vi.name} value has tag {tag}, which names no constructor "
                                   f"(tags are declaration indices 0..{len(vi.ctors) - 1})")
-            p, _, _ = self.variant_layout(vi)
-            offs, _, _ = self.record_layout(vi.payloads[tag])
-            return Var(vi, tag, [self.decode(buf, off + p + o, pt) for o, pt in zip(offs, vi.payloads[tag])])
+            offs = self.payload_offsets(t, tag)
+            return Var(vi, tag, [self.decode(buf, off + o, pt) for o, pt in zip(offs, vi.payloads[tag])])
         raise ValueError(k)
 
     def encode(self, v: Any, t: Attribute, buf: bytearray, off: int) -> None:
@@ -305,18 +281,16 @@ class Types:
             buf[off] = int(v) & 0xFF
         elif k == "rec":
             ri = self.rec(t)
-            offs, _, _ = self.record_layout(ri.types)
-            for o, ft, x in zip(offs, ri.types, v.f):
+            for o, ft, x in zip(self.field_offsets(t), ri.types, v.f):
                 self.encode(x, ft, buf, off + o)
         elif k == "var":
             vi = self.var(t)
-            p, size, _ = self.variant_layout(vi)
+            size = self.layout(t)[0]
             buf[off:off + size] = bytes(size)
             tag: int = v.tag
             struct.pack_into("<i", buf, off, tag)
-            offs, _, _ = self.record_layout(vi.payloads[tag])
-            for o, pt, x in zip(offs, vi.payloads[tag], v.p):
-                self.encode(x, pt, buf, off + p + o)
+            for o, pt, x in zip(self.payload_offsets(t, tag), vi.payloads[tag], v.p):
+                self.encode(x, pt, buf, off + o)
 
     def from_python(self, x: Any, t: Attribute) -> Any:
         """A scalar kernel argument: Python/numpy scalar; a record as a numpy void/structured scalar or a dict
