@@ -81,3 +81,40 @@ def test_bad_field_type_refused():
         @record
         class Bad:
             x: str
+
+
+def test_record_with_a_variant_field_has_no_dtype_but_works_in_kernels():
+    """Variants are laid out only at the top level (sarek.analysis.layout), so such a record has no numpy
+    dtype: asking for one raises the layout's located diagnostic (it used to fall back to a private layout
+    no device shares). Declaring it and using it inside a kernel still works."""
+    from sarek import Vec, kernel
+    from sarek.analysis.layout import LayoutError
+    from sarek.gpu import global_thread_id
+
+    @variant
+    class Opt:
+        Some: f32
+        Nothing: ()
+
+    @record
+    class Cell:
+        v: Opt
+        w: f32
+
+    with pytest.raises(LayoutError, match="variants are laid out only at the top level"):
+        _ = Cell.dtype
+
+    @kernel
+    def use_cell(out: Vec[f32], n: i32):
+        i = global_thread_id
+        if i < n:
+            c = Cell(Opt.Some(f32(i)), 2.0)
+            match c.v:
+                case Opt.Some(x):
+                    out[i] = x * c.w
+                case _:
+                    out[i] = 0.0
+
+    out = np.zeros(8, np.float32)
+    use_cell.launch(out, 8, grid=1, block=8, device="interp")
+    np.testing.assert_array_equal(out, 2.0 * np.arange(8, dtype=np.float32))
