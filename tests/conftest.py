@@ -11,6 +11,7 @@ _deselected: list[str] = []
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "gpu: needs an NVIDIA GPU (run on the H200 machine)")
+    config.addinivalue_line("markers", "bench: smoke test of a benchmark script (--quick, one kernel; < 5 s)")
 
 
 def _has_nvidia_gpu() -> bool:

@@ -77,16 +77,24 @@ def pipeline_passes(target: str) -> list[ModulePass]:
 class PipelinePass(ModulePass):
     """The standard pipeline for a target: its feature gate, checks, renamings and lowering.
 
-    Options: `target` (cuda, hip, opencl, metal, glsl, wgsl, ptx). The pass list per target is
-    `PIPELINES` in sarek/passes/pipeline.py; `sarek-opt k.mlir -p 'sarek-pipeline{target=cuda}' -t cuda`
-    prints the CUDA source.
+    Options: `target` (cuda, hip, opencl, metal, glsl, wgsl, ptx); `verify-each` (default false: the module
+    is verified once, after the lowering; true verifies it after every pass, like mlir-opt's -verify-each, to
+    find the pass that breaks it). The pass list per target is `PIPELINES` in sarek/passes/pipeline.py;
+    `sarek-opt k.mlir -p 'sarek-pipeline{target=cuda}' -t cuda` prints the CUDA source.
     """
 
     name = "sarek-pipeline"
 
     target: str = "cuda"
+    # Verifying after each of the 4-7 passes was 60% of the pipeline's time (benchmarks/bench_compile.py);
+    # every pass is verified on its own by its lit tests, and tests/unit/test_pipeline_verify_each.py runs
+    # the corpus with verify-each.
+    verify_each: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for p in pipeline_passes(self.target):
             p.apply(ctx, op)
+            if self.verify_each:
+                op.verify()
+        if not self.verify_each:
             op.verify()

@@ -1,5 +1,6 @@
 // RUN: sarek-opt %s -p 'sarek-pipeline{target=cuda}' | filecheck %s
 // RUN: sarek-opt %s -p 'sarek-pipeline{target=cuda}' | sarek-opt -t cuda | filecheck %s --check-prefix=SRC
+// RUN: sarek-opt %s -p 'sarek-pipeline{target=cuda verify-each=true}' | filecheck %s
 // RUN: sarek-opt %s -p 'sarek-pipeline{target=vulkan}' --verify-diagnostics | filecheck %s --check-prefix=BAD
 
 // sarek-pipeline{target=cuda} ends in the sarek_c dialect; -t cuda prints lowered IR as it is.

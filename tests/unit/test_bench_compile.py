@@ -1,0 +1,48 @@
+"""Smoke test of benchmarks/bench_compile.py: `--quick` on one kernel, checking the report's structure (never
+its times), so that the benchmark keeps working as the compiler changes."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_compile.py"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("_bench_compile_under_test", BENCH)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up there
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.bench
+def test_bench_compile_quick_one_kernel(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _load()
+    out = tmp_path / "r.json"
+    assert bench.main(["--quick", "--only", "vector_add.mlir", "--per-kernel", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    for head in ("stage", "roundtrip", "x roundtrip", "target", "pipeline ms", "emit x rt", "per kernel"):
+        assert head in text, head
+    rows = {ln.split()[0] for ln in text.splitlines() if ln.strip()}
+    assert set(bench.TARGETS) <= rows and {"parse", "verify", "print", "roundtrip"} <= rows
+    data = json.loads(out.read_text())
+    assert data["repeat"] == 1
+    (k,) = data["kernels"]
+    assert k["name"] == "vector_add.mlir" and k["ops"] > 0 and not k["refused"]
+    assert "frontend" not in k["times"]  # .mlir files do not go through the front end
+    for stage in ("parse", "verify", "print", "roundtrip"):
+        assert k["times"][stage] > 0
+    s = data["summary"]
+    assert abs(s["roundtrip"]["ratio"] - 1.0) < 1e-9
+    for t in bench.TARGETS:
+        for stage in bench.TARGET_STAGES:
+            assert k["times"][f"{t}/{stage}"] > 0
+            assert s[t][stage]["ratio"] > 0 and s[t][stage]["us_per_op"] > 0
