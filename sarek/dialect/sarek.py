@@ -8,8 +8,8 @@ See docs/DIALECT.md for the syntax of every op.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, ClassVar, Self, cast
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, ClassVar, Self, TypeVar, cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -72,13 +72,26 @@ from xdsl.traits import (
     SymbolTable,
 )
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.lexer import Position
 from xdsl.utils.hints import isa
 from xdsl.utils.str_enum import StrEnum
 
+from sarek.dialect.syntax import NamedTypedOperandSyntax, NullarySyntax, TypedOperandSyntax
+from sarek.dialect.syntax import keep_textual_names as _keep_textual_names
 from sarek.dialect.syntax import operand as _operand
+from sarek.dialect.syntax import operand_list as _operand_list
+from sarek.dialect.syntax import operand_seq as _operand_seq
+from sarek.dialect.syntax import parse_attr_dict as _parse_attr_dict
 from sarek.dialect.syntax import optional_defined_operand as _optional_operand
 from sarek.dialect.syntax import parse_attrs as _parse_attrs
+from sarek.dialect.syntax import parse_subscript as _parse_subscript
+from sarek.dialect.syntax import parse_type_at as _parse_type_at
+from sarek.dialect.syntax import parse_type_of as _parse_type_of
 from sarek.dialect.syntax import print_attrs as _print_attrs
+from sarek.dialect.syntax import print_operand_list as _print_operand_list
+from sarek.dialect.syntax import print_subscript as _print_subscript
+from sarek.dialect.syntax import print_typed_operand as _print_typed_operand
+from sarek.dialect.syntax import raise_since as _raise_since
 from sarek.dialect.syntax import strings as _names
 from sarek.dialect.intrinsics import INTRINSICS, Category, is_float, is_int, is_integer_type
 
@@ -106,12 +119,23 @@ class UnitType(ParametrizedAttribute, TypeAttribute):
 
 
 class _NamedTypeMixin:
+    """Syntax of a nominal type: `<@name>`."""
+
     if TYPE_CHECKING:  # defined by each type
         ref: SymbolRefAttr
 
     @property
     def decl_name(self) -> str:
         return self.ref.root_reference.data
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<@{_sym(self.ref.root_reference.data)}>")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            name = parser.parse_symbol_name()
+        return (SymbolRefAttr(name),)
 
 
 @irdl_attr_definition
@@ -121,15 +145,6 @@ class RecordType(_NamedTypeMixin, ParametrizedAttribute, TypeAttribute):
     name = "sarek.record"
     ref: SymbolRefAttr = param_def(converter=SymbolRefAttr)
 
-    def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<@{_sym(self.ref.root_reference.data)}>")
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            name = parser.parse_symbol_name()
-        return (SymbolRefAttr(name),)
-
 
 @irdl_attr_definition
 class VariantType(_NamedTypeMixin, ParametrizedAttribute, TypeAttribute):
@@ -138,22 +153,12 @@ class VariantType(_NamedTypeMixin, ParametrizedAttribute, TypeAttribute):
     name = "sarek.variant"
     ref: SymbolRefAttr = param_def(converter=SymbolRefAttr)
 
-    def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<@{_sym(self.ref.root_reference.data)}>")
 
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            name = parser.parse_symbol_name()
-        return (SymbolRefAttr(name),)
+class _ElementTypeMixin:
+    """Syntax of a type with one parameter, its element type: `<T>`."""
 
-
-@irdl_attr_definition
-class VecType(ParametrizedAttribute, TypeAttribute):
-    """`!sarek.vec<T>`: a kernel vector parameter, a device buffer that carries its length."""
-
-    name = "sarek.vec"
-    element_type: Attribute
+    if TYPE_CHECKING:  # defined by each type
+        element_type: Attribute
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
@@ -163,6 +168,14 @@ class VecType(ParametrizedAttribute, TypeAttribute):
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
             return (parser.parse_type(),)
+
+
+@irdl_attr_definition
+class VecType(_ElementTypeMixin, ParametrizedAttribute, TypeAttribute):
+    """`!sarek.vec<T>`: a kernel vector parameter, a device buffer that carries its length."""
+
+    name = "sarek.vec"
+    element_type: Attribute
 
     def verify(self) -> None:
         if not is_element_type(self.element_type):
@@ -203,20 +216,11 @@ class ArrayType(ParametrizedAttribute, TypeAttribute):
 
 
 @irdl_attr_definition
-class RefType(ParametrizedAttribute, TypeAttribute):
+class RefType(_ElementTypeMixin, ParametrizedAttribute, TypeAttribute):
     """`!sarek.ref<T>`: a mutable place (a mutable local, a vector/array element, a field of a place)."""
 
     name = "sarek.ref"
     element_type: Attribute
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_attribute(self.element_type)
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            return (parser.parse_type(),)
 
 
 def _sym(name: str) -> str:
@@ -231,6 +235,7 @@ def _sym(name: str) -> str:
 
 
 UI8 = IntegerType(8, Signedness.UNSIGNED)
+_OpT = TypeVar("_OpT", bound=Operation)
 
 
 def is_scalar_type(t: Attribute) -> bool:
@@ -294,7 +299,7 @@ def _parse_str_array(parser: Parser, what: str) -> list[str]:
     pos = parser.pos
     a = parser.parse_attribute()
     if not isa(a, ArrayAttr[StringAttr]):
-        parser.raise_error(f"{what} must be an array of strings, got {a}", pos, parser.pos)
+        _raise_since(parser, f"{what} must be an array of strings, got {a}", pos)
     return [x.data for x in a.data]
 
 
@@ -406,9 +411,7 @@ class RecordOp(IRDLOperation):
             fields.append((n, parser.parse_type()))
 
         parser.parse_comma_separated_list(Parser.Delimiter.BRACES, one)
-        op = cls(name, fields)
-        _parse_attrs(parser, op)
-        return op
+        return _parse_attrs(parser, cls(name, fields))
 
 
 @irdl_op_definition
@@ -490,21 +493,50 @@ class VariantOp(IRDLOperation):
             ctors.append((n, ps))
 
         parser.parse_comma_separated_list(Parser.Delimiter.BRACES, one)
-        op = cls(name, ctors)
-        _parse_attrs(parser, op)
-        return op
+        return _parse_attrs(parser, cls(name, ctors))
 
 
 class _FunctionMixin:
     """Shared by kernel and helper: named parameters as entry block arguments."""
 
     if TYPE_CHECKING:  # defined by each op class
+        sym_name: StringAttr
         param_names: ArrayAttr[StringAttr]
         body: Region
 
     @property
     def params(self) -> list[tuple[str, BlockArgument]]:
         return [(n.data, a) for n, a in zip(self.param_names, self.body.block.args)]
+
+    def _print_function(self, printer: Printer, return_type: Attribute | None) -> None:
+        """` @name(%a : T "a", ...)[ -> R] attributes {...} { body }`."""
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        _print_params(printer, self.body.block.args, self.param_names)
+        if return_type is not None:
+            printer.print_string(" -> ")
+            printer.print_attribute(return_type)
+        _print_attrs(printer, cast(Operation, self))
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
+
+    @staticmethod
+    def _parse_function(parser: Parser, returns: bool,
+                        make: Callable[[str, list[tuple[str, Attribute]], Attribute, Region], _OpT]) -> _OpT:
+        """What `_print_function` prints; `make(name, params, return type (unit without one), body)`."""
+        name = parser.parse_symbol_name().data
+        args, names = _parse_params(parser)
+        ret: Attribute = UnitType()
+        if returns:
+            parser.parse_punctuation("->")
+            ret = parser.parse_type()
+        attrs = _parse_attr_dict(parser)
+        region = parser.parse_region(args)
+        if not region.blocks:
+            region.add_block(Block(arg_types=[a.type for a in args]))
+        op = make(name, [(n, a.type) for n, a in zip(names, args)], ret, region)
+        op.attributes |= attrs
+        return op
 
     def _verify_function(self, what: str, sym: StringAttr) -> None:
         _check_name(sym, what)
@@ -564,25 +596,11 @@ class KernelOp(_FunctionMixin, IRDLOperation):
                                       "scalars, records, variants or vectors")
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_symbol_name(self.sym_name.data)
-        _print_params(printer, self.body.block.args, self.param_names)
-        _print_attrs(printer, self)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
+        self._print_function(printer, None)
 
     @classmethod
     def parse(cls, parser: Parser) -> KernelOp:
-        name = parser.parse_symbol_name().data
-        args, names = _parse_params(parser)
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        region = parser.parse_region(args)
-        if not region.blocks:
-            region.add_block(Block(arg_types=[a.type for a in args]))
-        op = cls(name, [(n, a.type) for n, a in zip(names, args)], region)
-        if attrs is not None:
-            op.attributes |= attrs.data
-        return op
+        return cls._parse_function(parser, False, lambda name, params, _, body: cls(name, params, body))
 
 
 @irdl_op_definition
@@ -624,29 +642,11 @@ class HelperOp(_FunctionMixin, IRDLOperation):
         _check_types_resolve(self, self.return_type, f"helper @{self.sym_name.data} return")
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_symbol_name(self.sym_name.data)
-        _print_params(printer, self.body.block.args, self.param_names)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.return_type)
-        _print_attrs(printer, self)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
+        self._print_function(printer, self.return_type)
 
     @classmethod
     def parse(cls, parser: Parser) -> HelperOp:
-        name = parser.parse_symbol_name().data
-        args, names = _parse_params(parser)
-        parser.parse_punctuation("->")
-        ret = parser.parse_type()
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        region = parser.parse_region(args)
-        if not region.blocks:
-            region.add_block(Block(arg_types=[a.type for a in args]))
-        op = cls(name, [(n, a.type) for n, a in zip(names, args)], ret, region)
-        if attrs is not None:
-            op.attributes |= attrs.data
-        return op
+        return cls._parse_function(parser, True, cls)
 
 
 def _hint(v: SSAValue, name: str) -> None:
@@ -773,45 +773,68 @@ class ConstantOp(IRDLOperation):
             op = cls(IntegerAttr(int(b), i1), i1)
         else:
             hexa = parser._current_token.text[:2] in ("0x", "0X")  # pyright: ignore[reportPrivateUsage]
+            npos = parser.pos
             num = parser.parse_number()
-            parser.parse_punctuation(":")
-            t = parser.parse_type()
+            nend = parser.pos
+            t, tpos = _parse_type_at(parser)
             if is_integer_type(t):
                 if isinstance(num, float):
-                    parser.raise_error(f"integer constant expected for type {t}")
+                    _raise_since(parser, f"integer constant expected for type {t}", npos, nend)
                 w = t.width.data
                 unsigned = w == 1 or t.signedness.data == Signedness.UNSIGNED
                 lo, hi = (0, (1 << w) - 1) if unsigned else (-(1 << (w - 1)), (1 << (w - 1)) - 1)
                 if not lo <= num <= hi:
-                    parser.raise_error(f"integer constant {num} does not fit {t}")
+                    _raise_since(parser, f"integer constant {num} does not fit {t}", npos, nend)
                 op = cls(IntegerAttr(num, t), t)
             elif is_float(t):
                 ft = cast(Float32Type, t)
                 if hexa:  # a bit pattern, as printed for NaN and infinities
                     if not 0 <= int(num) < 1 << (8 * ft.compile_time_size):
-                        parser.raise_error(f"hexadecimal constant does not fit {t}")
+                        _raise_since(parser, f"hexadecimal constant does not fit {t}", npos, nend)
                     num = next(ft.iter_unpack(int(num).to_bytes(ft.compile_time_size, "little")))
                 try:
                     op = cls(FloatAttr(float(num), ft), t)
                 except OverflowError:
-                    parser.raise_error(f"float constant {num} does not fit {t}")
+                    _raise_since(parser, f"float constant {num} does not fit {t}", npos, nend)
             else:
-                parser.raise_error(f"constant of type {t} is not supported")
+                _raise_since(parser, f"constant of type {t} is not supported", tpos)
         _parse_attrs(parser, op)
         return op
 
 
 def _float_text(x: float, t: Attribute) -> str:
-    """repr with a '.' (MLIR float literals need one); NaN and infinities as their bit pattern in type t."""
+    """The shortest decimal that reads back as `x` at the width of `t` (f16 and f32 values are stored as the
+    f64 they convert to exactly: reading a literal rounds it to f64, then to `t`), spelled as Python's repr
+    with a '.' (MLIR float literals need one); NaN and infinities as their bit pattern in type t."""
     import math
 
+    ft = cast(Float32Type, t)
     if math.isnan(x) or math.isinf(x):
-        return "0x" + cast(Float32Type, t).pack((x,))[::-1].hex().upper()
-    r = repr(x)
+        return "0x" + ft.pack((x,))[::-1].hex().upper()
+    r = repr(x if ft.bitwidth == 64 else _shortest_at_width(x, ft))
     if "." in r:
         return r
     m, e, x10 = r.partition("e")
     return m + ".0" + e + x10
+
+
+def _shortest_at_width(x: float, ft: Float32Type) -> float:
+    """The f64 of the shortest decimal that reads back as `x` in `ft` (its repr is that decimal): with p + 1
+    digits, x rounded to p + 1 digits or a neighbour of that (when x's rounding interval is lopsided)."""
+    import math
+    from decimal import Decimal
+
+    for p in range(17):
+        mant, _, exp = f"{abs(x):.{p}e}".partition("e")
+        n = int(mant.replace(".", ""))
+        for k in (n, n - 1, n + 1):
+            d = math.copysign(float(Decimal(k).scaleb(int(exp) - p)), x)
+            try:
+                if ft.unpack(ft.pack((d,)), 1)[0] == x:
+                    return d
+            except OverflowError:  # beyond the largest finite value of ft
+                pass
+    return x
 
 
 @irdl_op_definition
@@ -866,16 +889,11 @@ class BinOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> BinOp:
         k = parser.parse_str_enum(BinOpKind)
-        lhs = _operand(parser)
-        parser.parse_punctuation(",")
-        rhs = _operand(parser)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
+        lhs, rhs = _operand_seq(parser, 2)
+        t, pos = _parse_type_at(parser)
         if lhs.type != t or rhs.type != t:
-            parser.raise_error(f"operands have types {lhs.type} and {rhs.type}, not {t}")
-        op = cls(k, lhs, rhs)
-        _parse_attrs(parser, op)
-        return op
+            _raise_since(parser, f"operands have types {lhs.type} and {rhs.type}, not {t}", pos)
+        return _parse_attrs(parser, cls(k, lhs, rhs))
 
 
 @irdl_op_definition
@@ -904,23 +922,16 @@ class UnOp(IRDLOperation):
             raise VerifyException(f"'{self.op}' cannot apply to {t}")
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.op.value} ")
-        printer.print_operand(self.operand)
-        printer.print_string(" : ")
-        printer.print_attribute(self.operand.type)
+        printer.print_string(f" {self.op.value}")
+        _print_typed_operand(printer, self.operand)
         _print_attrs(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> UnOp:
         k = parser.parse_str_enum(UnOpKind)
         x = _operand(parser)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        if x.type != t:
-            parser.raise_error(f"operand has type {x.type}, not {t}")
-        op = cls(k, x)
-        _parse_attrs(parser, op)
-        return op
+        _parse_type_of(parser, x)
+        return _parse_attrs(parser, cls(k, x))
 
 
 @irdl_op_definition
@@ -942,10 +953,7 @@ class CastOp(IRDLOperation):
                                       "i64, f16, f32 and f64 convert")
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
-        printer.print_string(" : ")
-        printer.print_attribute(self.operand.type)
+        _print_typed_operand(printer, self.operand)
         printer.print_string(" to ")
         printer.print_attribute(self.result.type)
         _print_attrs(printer, self)
@@ -953,14 +961,9 @@ class CastOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> CastOp:
         x = _operand(parser)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        if x.type != t:
-            parser.raise_error(f"operand has type {x.type}, not {t}")
+        _parse_type_of(parser, x)
         parser.parse_keyword("to")
-        op = cls(x, parser.parse_type())
-        _parse_attrs(parser, op)
-        return op
+        return _parse_attrs(parser, cls(x, parser.parse_type()))
 
 
 @irdl_op_definition
@@ -1009,23 +1012,32 @@ class IntrinsicOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_string_literal(self.callee.data)
-        printer.print_string("(")
-        printer.print_list(self.args, printer.print_operand)
-        printer.print_string(") : ")
-        printer.print_function_type([a.type for a in self.args], [r.type for r in self.res])
-        _print_attrs(printer, self)
+        _print_call(printer, self, self.args, self.res)
 
     @classmethod
     def parse(cls, parser: Parser) -> IntrinsicOp:
-        name = parser.parse_str_literal()
-        args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, lambda: _operand(parser))
-        parser.parse_punctuation(":")
-        ft = parser.parse_function_type()
-        if [a.type for a in args] != list(ft.inputs.data):
-            parser.raise_error("operand types do not match the function type")
-        op = cls.create(operands=args, result_types=list(ft.outputs.data), properties={"callee": StringAttr(name)})
-        _parse_attrs(parser, op)
-        return op
+        return _parse_call(parser, cls, StringAttr(parser.parse_str_literal()))
+
+
+def _print_call(printer: Printer, op: Operation, args: Sequence[SSAValue], res: Sequence[SSAValue]) -> None:
+    """The arguments and the function type of a call, `(%a, %b) : (A, B) -> R`, and the attributes."""
+    _print_operand_list(printer, args)
+    printer.print_string(" : ")
+    printer.print_function_type([a.type for a in args], [r.type for r in res])
+    _print_attrs(printer, op)
+
+
+def _parse_call(parser: Parser, cls: type[_OpT], callee: Attribute) -> _OpT:
+    """What `_print_call` prints; the op gets the `callee` property."""
+    args = _operand_list(parser)
+    parser.parse_punctuation(":")
+    pos = parser.pos
+    ft = parser.parse_function_type()
+    if [a.type for a in args] != list(ft.inputs.data):
+        _raise_since(parser, "operand types do not match the function type", pos)
+    op = cls.create(operands=args, result_types=list(ft.outputs.data), properties={"callee": callee})
+    _parse_attrs(parser, op)
+    return op
 
 
 def _has_atomic(op: Operation) -> bool:
@@ -1059,18 +1071,14 @@ class MakeRecordOp(IRDLOperation):
                 raise VerifyException(f"field '{n}' of @{d.sym_name.data} has type {t}, given {v.type}")
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" @{_sym(self.record_type.decl_name)}(")
-        printer.print_list(self.fields, printer.print_operand)
-        printer.print_string(")")
+        printer.print_string(f" @{_sym(self.record_type.decl_name)}")
+        _print_operand_list(printer, self.fields)
         _print_attrs(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> MakeRecordOp:
         name = parser.parse_symbol_name().data
-        args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, lambda: _operand(parser))
-        op = cls(name, args)
-        _parse_attrs(parser, op)
-        return op
+        return _parse_attrs(parser, cls(name, _operand_list(parser)))
 
 
 @irdl_op_definition
@@ -1106,19 +1114,14 @@ class MakeVariantOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(f" @{_sym(self.variant_type.decl_name)} ")
         printer.print_string_literal(self.ctor.data)
-        printer.print_string("(")
-        printer.print_list(self.payload, printer.print_operand)
-        printer.print_string(")")
+        _print_operand_list(printer, self.payload)
         _print_attrs(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> MakeVariantOp:
         name = parser.parse_symbol_name().data
         ctor = parser.parse_str_literal()
-        args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, lambda: _operand(parser))
-        op = cls(name, ctor, args)
-        _parse_attrs(parser, op)
-        return op
+        return _parse_attrs(parser, cls(name, ctor, _operand_list(parser)))
 
 
 @irdl_op_definition
@@ -1142,10 +1145,8 @@ class FieldOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> FieldOp:
-        base, f, t = _parse_field_like(parser)
-        op = cls(base, f, t)
-        _parse_attrs(parser, op)
-        return op
+        base, f, t, _ = _parse_field_like(parser)
+        return _parse_attrs(parser, cls(base, f, t))
 
 
 def _verify_field(op: Operation, rt: RecordType, field: str, t: Attribute) -> None:
@@ -1166,11 +1167,11 @@ def _print_field_like(printer: Printer, op: Operation, base: SSAValue, field: St
     _print_attrs(printer, op)
 
 
-def _parse_field_like(parser: Parser) -> tuple[SSAValue, str, Attribute]:
+def _parse_field_like(parser: Parser) -> tuple[SSAValue, str, Attribute, Position]:
+    """The operand, the field name, the type and where the type starts."""
     base = _operand(parser)
     f = parser.parse_str_literal()
-    parser.parse_punctuation(":")
-    return base, f, parser.parse_type()
+    return base, f, *_parse_type_at(parser)
 
 
 @irdl_op_definition
@@ -1225,13 +1226,50 @@ class PayloadOp(IRDLOperation):
         if parser.parse_optional_keyword("path") is not None:
             path = _parse_str_array(parser, "payload path")
         parser.parse_punctuation(":")
-        op = cls(v, c, i, parser.parse_type(), path)
-        _parse_attrs(parser, op)
-        return op
+        return _parse_attrs(parser, cls(v, c, i, parser.parse_type(), path))
+
+
+class _IndexedSyntax(IRDLOperation):
+    """` %a[%i] : A` (a vector or array, an index and the vector or array type), `, I` added when the index
+    is not an i32; built as `cls(a, i)`."""
+
+    if TYPE_CHECKING:  # defined by each op
+        array: SSAValue
+        index: SSAValue
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.array)
+        _print_subscript(printer, self.index)
+        printer.print_string(" : ")
+        printer.print_attribute(self.array.type)
+        if not is_int(self.index.type) or self.index.type != i32:
+            printer.print_string(", ")
+            printer.print_attribute(self.index.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        a = _operand(parser)
+        ipos = parser.pos
+        i = _parse_subscript(parser)
+        iend = parser.pos
+        t, tpos = _parse_type_at(parser)
+        if a.type != t:
+            _raise_since(parser, f"array operand has type {a.type}, not {t}", tpos)
+        if not isinstance(t, VecType | ArrayType):
+            _raise_since(parser, f"expected a vector or array type, got {t}", tpos)
+        it = i32
+        if parser.parse_optional_punctuation(",") is not None:
+            ipos, iend = parser.pos, None
+            it = parser.parse_type()
+        if i.type != it:
+            _raise_since(parser, f"index has type {i.type}, not {it}", ipos, iend)
+        return _parse_attrs(parser, cast(Callable[[SSAValue, SSAValue], Self], cls)(a, i))
 
 
 @irdl_op_definition
-class ArrayReadOp(IRDLOperation):
+class ArrayReadOp(_IndexedSyntax):
     """`%x = sarek.array_read %a[%i] : !sarek.vec<f32>` — bounds-checked by the interpreter."""
 
     name = "sarek.array_read"
@@ -1249,54 +1287,14 @@ class ArrayReadOp(IRDLOperation):
         if self.result.type != elt:
             raise VerifyException(f"element type is {elt}, result has type {self.result.type}")
 
-    def print(self, printer: Printer) -> None:
-        _print_indexed(printer, self, self.array, self.index)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ArrayReadOp:
-        a, i = _parse_indexed(parser)
-        op = cls(a, i)
-        _parse_attrs(parser, op)
-        return op
-
 
 def _verify_index(v: SSAValue) -> None:
     if not is_int(v.type):
         raise VerifyException(f"index must be i32 or i64, got {v.type}")
 
 
-def _print_indexed(printer: Printer, op: Operation, a: SSAValue, i: SSAValue) -> None:
-    printer.print_string(" ")
-    printer.print_operand(a)
-    printer.print_string("[")
-    printer.print_operand(i)
-    printer.print_string("] : ")
-    printer.print_attribute(a.type)
-    if not is_int(i.type) or i.type != i32:
-        printer.print_string(", ")
-        printer.print_attribute(i.type)
-    _print_attrs(printer, op)
-
-
-def _parse_indexed(parser: Parser) -> tuple[SSAValue, SSAValue]:
-    a = _operand(parser)
-    parser.parse_punctuation("[")
-    i = _operand(parser)
-    parser.parse_punctuation("]")
-    parser.parse_punctuation(":")
-    t = parser.parse_type()
-    if a.type != t:
-        parser.raise_error(f"array operand has type {a.type}, not {t}")
-    if not isinstance(t, VecType | ArrayType):
-        parser.raise_error(f"expected a vector or array type, got {t}")
-    it = parser.parse_type() if parser.parse_optional_punctuation(",") else i32
-    if i.type != it:
-        parser.raise_error(f"index has type {i.type}, not {it}")
-    return a, i
-
-
 @irdl_op_definition
-class ArrayLenOp(IRDLOperation):
+class ArrayLenOp(TypedOperandSyntax):
     """`%n = sarek.array_len %v : !sarek.vec<f32>` — the length passed with a vector (i32)."""
 
     name = "sarek.array_len"
@@ -1306,24 +1304,6 @@ class ArrayLenOp(IRDLOperation):
 
     def __init__(self, array: SSAValue):
         super().__init__(operands=[array], result_types=[i32])
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.array)
-        printer.print_string(" : ")
-        printer.print_attribute(self.array.type)
-        _print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ArrayLenOp:
-        a = _operand(parser)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        if a.type != t:
-            parser.raise_error(f"operand has type {a.type}, not {t}")
-        op = cls(a)
-        _parse_attrs(parser, op)
-        return op
 
 
 @irdl_op_definition
@@ -1351,23 +1331,20 @@ class AllocArrayOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         _print_name(printer, self.sym)
-        printer.print_string("[")
-        printer.print_operand(self.size)
-        printer.print_string("] : ")
+        _print_subscript(printer, self.size)
+        printer.print_string(" : ")
         printer.print_attribute(self.result.type)
         _print_attrs(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> AllocArrayOp:
         name = parser.parse_str_literal()
-        parser.parse_punctuation("[")
-        n = _operand(parser)
-        parser.parse_punctuation("]")
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
+        n = _parse_subscript(parser)
+        t, pos = _parse_type_at(parser)
         if not isinstance(t, ArrayType):
-            parser.raise_error(f"expected !sarek.array type, got {t}")
+            _raise_since(parser, f"expected !sarek.array type, got {t}", pos)
         op = cls(name, n, t)
+        _keep_textual_names(op)
         _parse_attrs(parser, op)
         return op
 
@@ -1408,30 +1385,19 @@ class CallOp(IRDLOperation):
             raise VerifyException(f"helper @{self.callee_name} returns {h.return_type}")
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" @{_sym(self.callee_name)}(")
-        printer.print_list(self.args, printer.print_operand)
-        printer.print_string(") : ")
-        printer.print_function_type([a.type for a in self.args], [r.type for r in self.res])
-        _print_attrs(printer, self)
+        printer.print_string(f" @{_sym(self.callee_name)}")
+        _print_call(printer, self, self.args, self.res)
 
     @classmethod
     def parse(cls, parser: Parser) -> CallOp:
-        name = parser.parse_symbol_name().data
-        args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, lambda: _operand(parser))
-        parser.parse_punctuation(":")
-        ft = parser.parse_function_type()
-        if [a.type for a in args] != list(ft.inputs.data):
-            parser.raise_error("operand types do not match the function type")
-        op = cls.create(operands=args, result_types=list(ft.outputs.data), properties={"callee": SymbolRefAttr(name)})
-        _parse_attrs(parser, op)
-        return op
+        return _parse_call(parser, cls, SymbolRefAttr(parser.parse_symbol_name().data))
 
 
 # ------------------------------------------------------------------------------------------------ binders and places
 
 
 @irdl_op_definition
-class LetOp(IRDLOperation):
+class LetOp(NamedTypedOperandSyntax):
     """`%x = sarek.let "x" %v : f32` — an immutable binder; records are copied (value semantics)."""
 
     name = "sarek.let"
@@ -1449,29 +1415,9 @@ class LetOp(IRDLOperation):
         if not is_element_type(self.value.type):
             raise VerifyException(f"let binds a scalar, record or variant, got {self.value.type}")
 
-    def print(self, printer: Printer) -> None:
-        _print_name(printer, self.sym)
-        printer.print_string(" ")
-        printer.print_operand(self.value)
-        printer.print_string(" : ")
-        printer.print_attribute(self.value.type)
-        _print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LetOp:
-        name = parser.parse_str_literal()
-        v = _operand(parser)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        if v.type != t:
-            parser.raise_error(f"operand has type {v.type}, not {t}")
-        op = cls(name, v)
-        _parse_attrs(parser, op)
-        return op
-
 
 @irdl_op_definition
-class LetMutOp(IRDLOperation):
+class LetMutOp(NamedTypedOperandSyntax):
     """`%r = sarek.let_mut "x" %v : f32` — a mutable local initialised with `%v`; gives a `!sarek.ref<f32>`."""
 
     name = "sarek.let_mut"
@@ -1490,32 +1436,13 @@ class LetMutOp(IRDLOperation):
         if not is_element_type(self.init.type):
             raise VerifyException(f"let_mut binds a scalar, record or variant, got {self.init.type}")
 
-    def print(self, printer: Printer) -> None:
-        _print_name(printer, self.sym)
-        printer.print_string(" ")
-        printer.print_operand(self.init)
-        printer.print_string(" : ")
-        printer.print_attribute(self.init.type)
-        _print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LetMutOp:
-        name = parser.parse_str_literal()
-        v = _operand(parser)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        if v.type != t:
-            parser.raise_error(f"operand has type {v.type}, not {t}")
-        op = cls(name, v)
-        _parse_attrs(parser, op)
-        return op
-
 
 @irdl_op_definition
-class LoadOp(IRDLOperation):
+class LoadOp(TypedOperandSyntax):
     """`%v = sarek.load %r : !sarek.ref<f32>` — the current value of a place (records are copied)."""
 
     name = "sarek.load"
+    OPERAND_BASE: ClassVar[type[Attribute]] = RefType
     ref = operand_def(RefType)
     result = result_def()
 
@@ -1525,24 +1452,6 @@ class LoadOp(IRDLOperation):
     def verify_(self) -> None:
         if cast(RefType, self.ref.type).element_type != self.result.type:
             raise VerifyException(f"load of {self.ref.type} gives {cast(RefType, self.ref.type).element_type}")
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.ref)
-        printer.print_string(" : ")
-        printer.print_attribute(self.ref.type)
-        _print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LoadOp:
-        r = _operand(parser)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        if r.type != t or not isinstance(t, RefType):
-            parser.raise_error(f"operand has type {r.type}, not {t}")
-        op = cls(r)
-        _parse_attrs(parser, op)
-        return op
 
 
 @irdl_op_definition
@@ -1575,20 +1484,13 @@ class StoreOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> StoreOp:
-        p = _operand(parser)
-        parser.parse_punctuation(",")
-        v = _operand(parser)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        if p.type != t:
-            parser.raise_error(f"place has type {p.type}, not {t}")
-        op = cls(p, v)
-        _parse_attrs(parser, op)
-        return op
+        p, v = _operand_seq(parser, 2)
+        _parse_type_of(parser, p, "place")
+        return _parse_attrs(parser, cls(p, v))
 
 
 @irdl_op_definition
-class ElemRefOp(IRDLOperation):
+class ElemRefOp(_IndexedSyntax):
     """`%p = sarek.elem_ref %v[%i] : !sarek.vec<f32>` — the place of an element (gives `!sarek.ref<f32>`)."""
 
     name = "sarek.elem_ref"
@@ -1604,16 +1506,6 @@ class ElemRefOp(IRDLOperation):
         _verify_index(self.index)
         if self.result.type.element_type != cast(VecType, self.array.type).element_type:
             raise VerifyException("result must be a ref to the element type")
-
-    def print(self, printer: Printer) -> None:
-        _print_indexed(printer, self, self.array, self.index)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ElemRefOp:
-        a, i = _parse_indexed(parser)
-        op = cls(a, i)
-        _parse_attrs(parser, op)
-        return op
 
 
 @irdl_op_definition
@@ -1641,12 +1533,10 @@ class FieldRefOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> FieldRefOp:
-        base, f, t = _parse_field_like(parser)
+        base, f, t, pos = _parse_field_like(parser)
         if not isinstance(t, RefType):
-            parser.raise_error(f"field_ref gives a !sarek.ref type, got {t}")
-        op = cls(base, f, t.element_type)
-        _parse_attrs(parser, op)
-        return op
+            _raise_since(parser, f"field_ref gives a !sarek.ref type, got {t}", pos)
+        return _parse_attrs(parser, cls(base, f, t.element_type))
 
 
 PLACE_OPS: tuple[type[Operation], ...] = (LetMutOp, ElemRefOp, FieldRefOp)
@@ -1656,7 +1546,7 @@ PLACE_OPS: tuple[type[Operation], ...] = (LetMutOp, ElemRefOp, FieldRefOp)
 
 
 @irdl_op_definition
-class YieldOp(IRDLOperation):
+class YieldOp(TypedOperandSyntax):
     """`sarek.yield %v : T` ends the regions of if_expr, match_expr and the while condition."""
 
     name = "sarek.yield"
@@ -1665,24 +1555,6 @@ class YieldOp(IRDLOperation):
 
     def __init__(self, value: SSAValue):
         super().__init__(operands=[value])
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.value)
-        printer.print_string(" : ")
-        printer.print_attribute(self.value.type)
-        _print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> YieldOp:
-        v = _operand(parser)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        if v.type != t:
-            parser.raise_error(f"operand has type {v.type}, not {t}")
-        op = cls(v)
-        _parse_attrs(parser, op)
-        return op
 
 
 def _yield_of(region: Region, what: str) -> YieldOp:
@@ -1730,9 +1602,7 @@ class IfOp(IRDLOperation):
         c = _operand(parser)
         then = _parse_stmt_region(parser)
         els = _parse_stmt_region(parser) if parser.parse_optional_keyword("else") is not None else Region()
-        op = cls(c, then, els)
-        _parse_attrs(parser, op)
-        return op
+        return _parse_attrs(parser, cls(c, then, els))
 
     def verify_(self) -> None:
         if len(self.else_region.blocks) > 1:
@@ -1778,9 +1648,7 @@ class IfExprOp(IRDLOperation):
         then = parser.parse_region()
         parser.parse_keyword("else")
         els = parser.parse_region()
-        op = cls(c, t, then, els)
-        _parse_attrs(parser, op)
-        return op
+        return _parse_attrs(parser, cls(c, t, then, els))
 
 
 @irdl_op_definition
@@ -1814,9 +1682,7 @@ class WhileOp(IRDLOperation):
     def parse(cls, parser: Parser) -> WhileOp:
         cond = parser.parse_region()
         parser.parse_keyword("do")
-        op = cls(cond, _parse_stmt_region(parser))
-        _parse_attrs(parser, op)
-        return op
+        return _parse_attrs(parser, cls(cond, _parse_stmt_region(parser)))
 
 
 @irdl_op_definition
@@ -1886,9 +1752,7 @@ class ForOp(IRDLOperation):
         body = _parse_stmt_region(parser, [idx.resolve(t)])
         if not body.block.args:
             body.block.insert_arg(t, 0)
-        op = cls(name, lo, hi, step, body)
-        _parse_attrs(parser, op)
-        return op
+        return _parse_attrs(parser, cls(name, lo, hi, step, body))
 
 
 WILDCARD = "_"
@@ -1939,7 +1803,15 @@ class _MatchMixin:
             if len(r.blocks) != 1 or [a.type for a in r.block.args] != want:
                 raise VerifyException(f"{what}: case '{c}' region must take arguments ({', '.join(map(str, want))})")
 
-    def _print_cases(self, printer: Printer, stmt: bool) -> None:
+    def _print_match(self, printer: Printer, result_type: Attribute | None) -> None:
+        """` %s : T[ -> R] attributes {...} { case "C"(%x : T "x") { ... } ... default { ... } }`; the case
+        regions of a statement match (no result type) may be empty."""
+        _print_typed_operand(printer, self.scrutinee)
+        if result_type is not None:
+            printer.print_string(" -> ")
+            printer.print_attribute(result_type)
+        _print_attrs(printer, cast(Operation, self))
+        stmt = result_type is None
         printer.print_string(" {")
         with printer.indented():
             for c, bs, r in self.case_list():
@@ -1952,6 +1824,22 @@ class _MatchMixin:
                 printer.print_string(" ")
                 printer.print_region(r, print_entry_block_args=False, print_empty_block=not stmt)
         printer.print_string("\n}")
+
+    @staticmethod
+    def _parse_match(parser: Parser, returns: bool,
+                     make: Callable[[SSAValue, Attribute, list[str], list[list[str]], list[Region]], _OpT]) -> _OpT:
+        """What `_print_match` prints; `make(scrutinee, result type (unit without one), cases, binders,
+        regions)`."""
+        s = _operand(parser)
+        _parse_type_of(parser, s, "scrutinee")
+        rt: Attribute = UnitType()
+        if returns:
+            parser.parse_punctuation("->")
+            rt = parser.parse_type()
+        attrs = _parse_attr_dict(parser)
+        op = make(s, rt, *_MatchMixin._parse_cases(parser))
+        op.attributes |= attrs
+        return op
 
     @staticmethod
     def _parse_cases(parser: Parser) -> tuple[list[str], list[list[str]], list[Region]]:
@@ -2002,25 +1890,11 @@ class MatchOp(_MatchMixin, IRDLOperation):
         self._verify_cases("match")
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.scrutinee)
-        printer.print_string(" : ")
-        printer.print_attribute(self.scrutinee.type)
-        _print_attrs(printer, self)
-        self._print_cases(printer, True)
+        self._print_match(printer, None)
 
     @classmethod
     def parse(cls, parser: Parser) -> MatchOp:
-        s = _operand(parser)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        if s.type != t:
-            parser.raise_error(f"scrutinee has type {s.type}, not {t}")
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        op = cls(s, *cls._parse_cases(parser))
-        if attrs is not None:
-            op.attributes |= attrs.data
-        return op
+        return cls._parse_match(parser, False, lambda s, _, cases, binders, regions: cls(s, cases, binders, regions))
 
 
 @irdl_op_definition
@@ -2048,29 +1922,11 @@ class MatchExprOp(_MatchMixin, IRDLOperation):
                 raise VerifyException(f"match_expr case '{c}' yields {y.value.type}, result is {self.result.type}")
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.scrutinee)
-        printer.print_string(" : ")
-        printer.print_attribute(self.scrutinee.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
-        _print_attrs(printer, self)
-        self._print_cases(printer, False)
+        self._print_match(printer, self.result.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> MatchExprOp:
-        s = _operand(parser)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        if s.type != t:
-            parser.raise_error(f"scrutinee has type {s.type}, not {t}")
-        parser.parse_punctuation("->")
-        rt = parser.parse_type()
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        op = cls(s, rt, *cls._parse_cases(parser))
-        if attrs is not None:
-            op.attributes |= attrs.data
-        return op
+        return cls._parse_match(parser, True, cls)
 
 
 @irdl_op_definition
@@ -2095,23 +1951,15 @@ class ReturnOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         if self.value:
-            printer.print_string(" ")
-            printer.print_operand(self.value[0])
-            printer.print_string(" : ")
-            printer.print_attribute(self.value[0].type)
+            _print_typed_operand(printer, self.value[0])
         _print_attrs(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> ReturnOp:
         v = _optional_operand(parser)
         if v is not None:
-            parser.parse_punctuation(":")
-            t = parser.parse_type()
-            if v.type != t:
-                parser.raise_error(f"operand has type {v.type}, not {t}")
-        op = cls(v)
-        _parse_attrs(parser, op)
-        return op
+            _parse_type_of(parser, v)
+        return _parse_attrs(parser, cls(v))
 
 
 @irdl_op_definition
@@ -2140,46 +1988,75 @@ class PragmaOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> PragmaOp:
         hints = _parse_str_array(parser, "pragma hints")
-        op = cls(hints, _parse_stmt_region(parser))
-        _parse_attrs(parser, op)
-        return op
+        return _parse_attrs(parser, cls(hints, _parse_stmt_region(parser)))
 
 
 @irdl_op_definition
 class BlockOp(IRDLOperation):
-    """`sarek.block { ... }` — an explicit scope."""
+    """`sarek.block { ... }` — an explicit scope; `sarek.block superstep { ... }` /
+    `sarek.block superstep divergent { ... }` — the body of a superstep (Sarek's `let%superstep` /
+    `let%superstep [@divergent]`, Python's `with superstep():` / `with superstep(divergent=True):`), which
+    the superstep's implicit barrier, a separate `sarek.barrier`, must immediately follow.
+
+    The optional `superstep` property is "" for a superstep, "divergent" for a divergent one; it changes
+    nothing at run time (interpreters and lowerings treat the op as a scope) and is what
+    sarek-verify-barriers checks: a non-divergent superstep's body may not branch on a thread-varying
+    value.
+    """
 
     name = "sarek.block"
     body = region_def("single_block")
+    superstep = opt_prop_def(StringAttr)
     traits = traits_def(NoTerminator())
 
-    def __init__(self, body: Region | None = None):
-        super().__init__(regions=[body or Region(Block())])
+    SUPERSTEP_KINDS: ClassVar[tuple[str, ...]] = ("", "divergent")
+
+    def __init__(self, body: Region | None = None, superstep: str | None = None):
+        props: dict[str, Attribute] = {} if superstep is None else {"superstep": StringAttr(superstep)}
+        super().__init__(regions=[body or Region(Block())], properties=props)
+
+    @property
+    def is_superstep(self) -> bool:
+        return self.superstep is not None
+
+    @property
+    def is_divergent_superstep(self) -> bool:
+        return self.superstep is not None and self.superstep.data == "divergent"
+
+    def verify_(self) -> None:
+        if self.superstep is None:
+            return
+        if self.superstep.data not in self.SUPERSTEP_KINDS:
+            raise VerifyException(f"superstep kind must be \"\" or \"divergent\", got \"{self.superstep.data}\"")
+        if not isinstance(self.next_op, BarrierOp):
+            raise VerifyException("a superstep sarek.block must be followed by its implicit sarek.barrier")
 
     def print(self, printer: Printer) -> None:
+        if self.superstep is not None:
+            printer.print_string(" superstep")
+            if self.superstep.data == "divergent":
+                printer.print_string(" divergent")
+            elif self.superstep.data:  # not a valid kind: kept as a string so that the verifier can name it
+                printer.print_string(" ")
+                printer.print_string_literal(self.superstep.data)
         printer.print_string(" ")
         _print_stmt_region(printer, self.body)
         _print_attrs(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> BlockOp:
-        op = cls(_parse_stmt_region(parser))
+        kind = None
+        if parser.parse_optional_keyword("superstep") is not None:
+            kind = "divergent" if parser.parse_optional_keyword("divergent") is not None else \
+                parser.parse_optional_str_literal() or ""
+        op = cls(_parse_stmt_region(parser), kind)
         _parse_attrs(parser, op)
         return op
 
 
-class _NullaryStmt(IRDLOperation):
+class _NullaryStmt(NullarySyntax):
     def __init__(self):
         super().__init__()
-
-    def print(self, printer: Printer) -> None:
-        _print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        op = cls()
-        _parse_attrs(parser, op)
-        return op
 
 
 @irdl_op_definition
@@ -2230,15 +2107,14 @@ class NativeOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> NativeOp:
+        pos = parser.pos
         d = parser.parse_optional_attr_dict()
         texts: dict[str, str] = {}
         for k, v in d.items():
             if not isinstance(v, StringAttr):
-                parser.raise_error(f"native text for '{k}' must be a string")
+                _raise_since(parser, f"native text for '{k}' must be a string", pos)
             texts[k] = v.data
-        op = cls(texts)
-        _parse_attrs(parser, op)
-        return op
+        return _parse_attrs(parser, cls(texts))
 
 
 # ------------------------------------------------------------------------------------------------ cooperative matrices
@@ -2287,17 +2163,16 @@ class CoopmatDeclOp(IRDLOperation):
         use = parser.parse_identifier()
         rows, cols = _parse_shape(parser)
         parser.parse_punctuation(":")
-        op = cls(frag, use, rows, cols, parser.parse_type())
-        _parse_attrs(parser, op)
-        return op
+        return _parse_attrs(parser, cls(frag, use, rows, cols, parser.parse_type()))
 
 
 def _parse_shape(parser: Parser) -> tuple[int, int]:
     """ROWSxCOLS, lexed as an integer then a bare identifier `xCOLS`."""
+    pos = parser.pos
     rows = parser.parse_integer(allow_negative=False)
     x = parser.parse_identifier()
     if not (x.startswith("x") and x[1:].isdigit()):
-        parser.raise_error("expected ROWSxCOLS")
+        _raise_since(parser, "expected ROWSxCOLS", pos)
     return rows, int(x[1:])
 
 
@@ -2328,9 +2203,8 @@ class _CoopmatMemMixin:
         _print_name(printer, self.frag)
         printer.print_string(f" {word} ")
         printer.print_operand(self.array)
-        printer.print_string("[")
-        printer.print_operand(self.index)
-        printer.print_string("] stride ")
+        _print_subscript(printer, self.index)
+        printer.print_string(" stride ")
         printer.print_operand(self.stride)
         printer.print_string(" : ")
         printer.print_attribute(self.array.type)
@@ -2341,15 +2215,10 @@ class _CoopmatMemMixin:
         frag = parser.parse_str_literal()
         parser.parse_keyword(word)
         a = _operand(parser)
-        parser.parse_punctuation("[")
-        i = _operand(parser)
-        parser.parse_punctuation("]")
+        i = _parse_subscript(parser)
         parser.parse_keyword("stride")
         s = _operand(parser)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        if a.type != t:
-            parser.raise_error(f"buffer has type {a.type}, not {t}")
+        _parse_type_of(parser, a, "buffer")
         return frag, a, i, s
 
 
@@ -2373,9 +2242,7 @@ class _CoopmatMemOp(_CoopmatMemMixin, IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        op = cls(*cls._parse_mem(parser, cls.WORD))
-        _parse_attrs(parser, op)
-        return op
+        return _parse_attrs(parser, cls(*cls._parse_mem(parser, cls.WORD)))
 
 
 @irdl_op_definition
@@ -2438,9 +2305,7 @@ class CoopmatMulAddOp(IRDLOperation):
         b = parser.parse_str_literal()
         parser.parse_punctuation("+")
         c = parser.parse_str_literal()
-        op = cls(d, a, b, c)
-        _parse_attrs(parser, op)
-        return op
+        return _parse_attrs(parser, cls(d, a, b, c))
 
 
 # ------------------------------------------------------------------------------------------------ the dialect

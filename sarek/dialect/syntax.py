@@ -2,17 +2,32 @@
 
 Operands print without their types: in SSA every operand is defined before it is used, so the parser
 already knows its type.
+
+Two kinds of pieces:
+* functions for the parts of a syntax: an operand, an operand list `(%a, %b)`, a type that must be an
+  operand's type (`: T`, the error pointing at T), the discardable attributes `attributes {...}`;
+* base classes for whole op shapes, used by ops of either dialect that print the same way: `NullarySyntax`
+  (nothing but the attributes), `OperandSyntax` (` %x`), `OptionalOperandSyntax` (` %x` or nothing),
+  `TypedOperandSyntax` (` %x : T`), `NamedTypedOperandSyntax` (` "name" %x : T`) and `StringSyntax`
+  (` "text"`), each followed by the attributes. A shape reads the op's operands by position and builds the op
+  with the op's own constructor, whose arguments the shape names (`cls(value)`, `cls(name, value)`, ...);
+  the op keeps its fields, constructor and verifier.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, ClassVar, NoReturn, Self, TypeVar, cast
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.utils.mlir_lexer import MLIRTokenKind
+from xdsl.utils.lexer import Position
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+
+OpT = TypeVar("OpT", bound=Operation)
 
 
 def operand(parser: Parser) -> SSAValue:
@@ -40,11 +55,198 @@ def print_attrs(printer: Printer, op: Operation, reserved: Sequence[str] = ()) -
     printer.print_op_attributes(op.attributes, reserved_attr_names=reserved, print_keyword=True)
 
 
-def parse_attrs(parser: Parser, op: Operation) -> None:
+def parse_attrs(parser: Parser, op: OpT) -> OpT:
+    """The attributes `attributes {...}` (if any) into `op`; gives `op`."""
     attrs = parser.parse_optional_attr_dict_with_keyword()
     if attrs is not None:
         op.attributes |= attrs.data
+    return op
+
+
+def parse_attr_dict(parser: Parser) -> dict[str, Attribute]:
+    """The attributes `attributes {...}` of an op that is built after them (they print before its regions);
+    empty without any."""
+    attrs = parser.parse_optional_attr_dict_with_keyword()
+    return {} if attrs is None else dict(attrs.data)
 
 
 def strings(xs: Sequence[str]) -> ArrayAttr[StringAttr]:
     return ArrayAttr(StringAttr(x) for x in xs)
+
+
+def operand_seq(parser: Parser, n: int) -> list[SSAValue]:
+    """`%a, %b, ...`: `n` operands separated by commas."""
+    xs = [operand(parser)]
+    while len(xs) < n:
+        parser.parse_punctuation(",")
+        xs.append(operand(parser))
+    return xs
+
+
+def operand_list(parser: Parser) -> list[SSAValue]:
+    """`(%a, %b)` (parentheses required, possibly empty)."""
+    return parser.parse_comma_separated_list(Parser.Delimiter.PAREN, lambda: operand(parser))
+
+
+def print_operand_list(printer: Printer, xs: Sequence[SSAValue]) -> None:
+    printer.print_string("(")
+    printer.print_list(xs, printer.print_operand)
+    printer.print_string(")")
+
+
+def print_subscript(printer: Printer, x: SSAValue) -> None:
+    """`[%x]`."""
+    printer.print_string("[")
+    printer.print_operand(x)
+    printer.print_string("]")
+
+
+def parse_subscript(parser: Parser) -> SSAValue:
+    """`[%x]`."""
+    parser.parse_punctuation("[")
+    x = operand(parser)
+    parser.parse_punctuation("]")
+    return x
+
+
+def raise_since(parser: Parser, msg: str, start: Position, until: Position | None = None) -> NoReturn:
+    """A parse error spanning what was parsed since `start` (a `parser.pos` taken before it), rather than the
+    parser's next token: the caret is under the offending text. `until` (a later `parser.pos`) ends the span
+    earlier than what was parsed last."""
+    stop = parser.pos if until is None else until
+    lexer = MLIRLexer(parser.lexer.input)
+    lexer.pos = start
+    end = start
+    while (tok := lexer.lex()).kind != MLIRTokenKind.EOF and tok.span.start < stop:
+        end = tok.span.end
+    parser.raise_error(msg, start, end)
+
+
+def parse_type_at(parser: Parser) -> tuple[Attribute, Position]:
+    """`: T`: T, and where it starts (for `raise_since`)."""
+    parser.parse_punctuation(":")
+    pos = parser.pos
+    return parser.parse_type(), pos
+
+
+def parse_type_of(parser: Parser, value: SSAValue, what: str = "operand",
+                  base: type[Attribute] = Attribute) -> Attribute:
+    """`: T`, where T must be the type of `value` (and a `base`); the error names `what` and points at T."""
+    t, pos = parse_type_at(parser)
+    if value.type != t or not isinstance(t, base):
+        raise_since(parser, f"{what} has type {value.type}, not {t}", pos)
+    return t
+
+
+def print_typed_operand(printer: Printer, value: SSAValue) -> None:
+    """` %x : T`."""
+    printer.print_string(" ")
+    printer.print_operand(value)
+    printer.print_string(" : ")
+    printer.print_attribute(value.type)
+
+
+def keep_textual_names(op: Operation) -> None:
+    """Drop the name hints a constructor gave the results of a parsed op (a binder mirrors its name property as
+    the hint): a parsed value is named by its text, and `%0` (no hint) stays `%0`, so that print -> parse ->
+    print gives the text back from the first print on."""
+    for r in op.results:
+        r.name_hint = None
+
+
+# ------------------------------------------------------------------------------------------------ op shapes
+
+
+class NullarySyntax(IRDLOperation):
+    """Nothing but the attributes; built as `cls()`."""
+
+    def print(self, printer: Printer) -> None:
+        print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        return parse_attrs(parser, cast(Callable[[], Self], cls)())
+
+
+class OperandSyntax(IRDLOperation):
+    """` %x` (the op's only operand); built as `cls(x)`."""
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operands[0])
+        print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        return parse_attrs(parser, cast(Callable[[SSAValue], Self], cls)(operand(parser)))
+
+
+class OptionalOperandSyntax(IRDLOperation):
+    """` %x` or nothing (an optional operand); built as `cls(x)` or `cls(None)`."""
+
+    def print(self, printer: Printer) -> None:
+        if self.operands:
+            printer.print_string(" ")
+            printer.print_operand(self.operands[0])
+        print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        return parse_attrs(parser, cast(Callable[[SSAValue | None], Self], cls)(optional_defined_operand(parser)))
+
+
+class TypedOperandSyntax(IRDLOperation):
+    """` %x : T` (the op's only operand, and its type); built as `cls(x)`. A T that is not the operand's type,
+    or not an `OPERAND_BASE`, is a parse error."""
+
+    OPERAND_BASE: ClassVar[type[Attribute]] = Attribute
+
+    def print(self, printer: Printer) -> None:
+        print_typed_operand(printer, self.operands[0])
+        print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        x = operand(parser)
+        parse_type_of(parser, x, base=cls.OPERAND_BASE)
+        return parse_attrs(parser, cast(Callable[[SSAValue], Self], cls)(x))
+
+
+class NamedTypedOperandSyntax(IRDLOperation):
+    """` "name" %x : T` (a binder: its `sym` name property, its only operand and that operand's type); built as
+    `cls(name, x)`. The result keeps the SSA name the text gives it (see `keep_textual_names`)."""
+
+    if TYPE_CHECKING:  # defined by each op
+        sym: StringAttr
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.sym.data)
+        print_typed_operand(printer, self.operands[0])
+        print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        name = parser.parse_str_literal()
+        x = operand(parser)
+        parse_type_of(parser, x)
+        op = cast(Callable[[str, SSAValue], Self], cls)(name, x)
+        keep_textual_names(op)
+        parse_attrs(parser, op)
+        return op
+
+
+class StringSyntax(IRDLOperation):
+    """` "text"` (the op's `text` string property); built as `cls(text)`."""
+
+    if TYPE_CHECKING:  # defined by each op
+        text: StringAttr
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.text.data)
+        print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        return parse_attrs(parser, cast(Callable[[str], Self], cls)(parser.parse_str_literal()))

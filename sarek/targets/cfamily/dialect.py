@@ -19,7 +19,7 @@ C text is a string literal; a result's type prints as its C type text; operands 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Self
 
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr, i32
@@ -42,10 +42,17 @@ from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, NoTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
 
+from sarek.dialect.syntax import OperandSyntax, OptionalOperandSyntax, StringSyntax
 from sarek.dialect.syntax import operand as _operand
-from sarek.dialect.syntax import optional_defined_operand as _optional_defined_operand
+from sarek.dialect.syntax import operand_list as _operand_list
+from sarek.dialect.syntax import operand_seq as _operand_seq
+from sarek.dialect.syntax import parse_attr_dict as _parse_attr_dict
 from sarek.dialect.syntax import parse_attrs as _parse_attrs
+from sarek.dialect.syntax import parse_subscript as _parse_subscript
 from sarek.dialect.syntax import print_attrs as _print_attrs
+from sarek.dialect.syntax import print_operand_list as _print_operand_list
+from sarek.dialect.syntax import print_subscript as _print_subscript
+from sarek.dialect.syntax import raise_since as _raise_since
 from sarek.dialect.syntax import strings as _strs
 
 
@@ -135,7 +142,7 @@ def _region(args: Sequence[Attribute] = ()) -> Region:
 
 
 @irdl_op_definition
-class VerbatimOp(IRDLOperation):
+class VerbatimOp(StringSyntax):
     """Lines of source printed as they are (headers, pragmas, `extern "C" {`, native text)."""
 
     name = "sarek_c.verbatim"
@@ -143,16 +150,6 @@ class VerbatimOp(IRDLOperation):
 
     def __init__(self, text: str):
         super().__init__(properties={"text": StringAttr(text)})
-
-    def print(self, printer: Printer) -> None:
-        _print_str(printer, self.text)
-        _print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> VerbatimOp:
-        op = cls(parser.parse_str_literal())
-        _parse_attrs(parser, op)
-        return op
 
 
 @irdl_op_definition
@@ -174,9 +171,7 @@ class FieldOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> FieldOp:
         t = parser.parse_str_literal()
-        op = cls(t, parser.parse_str_literal())
-        _parse_attrs(parser, op)
-        return op
+        return _parse_attrs(parser, cls(t, parser.parse_str_literal()))
 
 
 class _MemberGroup(IRDLOperation):
@@ -260,9 +255,7 @@ class EnumOp(IRDLOperation):
             values.append(parser.parse_integer(allow_boolean=False))
 
         parser.parse_comma_separated_list(Parser.Delimiter.BRACES, one)
-        op = cls(names, values)
-        _parse_attrs(parser, op)
-        return op
+        return _parse_attrs(parser, cls(names, values))
 
 
 @irdl_op_definition
@@ -369,9 +362,7 @@ class DeclOp(IRDLOperation):
         name = parser.parse_str_literal()
         init = None if parser.parse_optional_punctuation(":") is not None else _operand(parser)
         t = parser.parse_str_literal() if init is None else _parse_ctype(parser)
-        op = cls(t, name, init)
-        _parse_attrs(parser, op)
-        return op
+        return _parse_attrs(parser, cls(t, name, init))
 
 
 @irdl_op_definition
@@ -396,9 +387,7 @@ class ArrayDeclOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         _print_str(printer, self.var_name)
-        printer.print_string("[")
-        printer.print_operand(self.size)
-        printer.print_string("]")
+        _print_subscript(printer, self.size)
         if self.init.data:
             printer.print_string(" =")
             _print_str(printer, self.init)
@@ -409,13 +398,9 @@ class ArrayDeclOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> ArrayDeclOp:
         name = parser.parse_str_literal()
-        parser.parse_punctuation("[")
-        size = _operand(parser)
-        parser.parse_punctuation("]")
+        size = _parse_subscript(parser)
         init = parser.parse_str_literal() if parser.parse_optional_punctuation("=") is not None else ""
-        op = cls(_parse_ctype(parser), name, size, init)
-        _parse_attrs(parser, op)
-        return op
+        return _parse_attrs(parser, cls(_parse_ctype(parser), name, size, init))
 
 
 @irdl_op_definition
@@ -440,13 +425,11 @@ class AssignOp(IRDLOperation):
     def parse(cls, parser: Parser) -> AssignOp:
         place = _operand(parser)
         parser.parse_punctuation("=")
-        op = cls(place, _operand(parser))
-        _parse_attrs(parser, op)
-        return op
+        return _parse_attrs(parser, cls(place, _operand(parser)))
 
 
 @irdl_op_definition
-class EvalOp(IRDLOperation):
+class EvalOp(OperandSyntax):
     """`expr;`"""
 
     name = "sarek_c.eval"
@@ -454,17 +437,6 @@ class EvalOp(IRDLOperation):
 
     def __init__(self, expr: SSAValue):
         super().__init__(operands=[expr])
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.expr)
-        _print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> EvalOp:
-        op = cls(_operand(parser))
-        _parse_attrs(parser, op)
-        return op
 
 
 @irdl_op_definition
@@ -492,12 +464,11 @@ class IfOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> IfOp:
         cond = _operand(parser)
-        attrs = parser.parse_optional_attr_dict_with_keyword()
+        attrs = _parse_attr_dict(parser)
         then = parser.parse_region()
         with_else = parser.parse_optional_keyword("else") is not None
         op = cls(cond, with_else)
-        if attrs is not None:
-            op.attributes |= attrs.data
+        op.attributes |= attrs
         _move_region(then, op.then_region)
         if with_else:
             _parse_region(parser, op.else_region)
@@ -590,7 +561,7 @@ class WhileOp(IRDLOperation):
 
 
 @irdl_op_definition
-class YieldOp(IRDLOperation):
+class YieldOp(OperandSyntax):
     """Ends a `sarek_c.while` condition region with the condition value."""
 
     name = "sarek_c.yield"
@@ -599,17 +570,6 @@ class YieldOp(IRDLOperation):
 
     def __init__(self, value: SSAValue):
         super().__init__(operands=[value])
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.value)
-        _print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> YieldOp:
-        op = cls(_operand(parser))
-        _parse_attrs(parser, op)
-        return op
 
 
 @irdl_op_definition
@@ -645,7 +605,7 @@ class SwitchOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> SwitchOp:
         x = _operand(parser)
-        attrs = parser.parse_optional_attr_dict_with_keyword()
+        attrs = _parse_attr_dict(parser)
         labels: list[str] = []
         regions: list[Region] = []
         while True:
@@ -657,15 +617,14 @@ class SwitchOp(IRDLOperation):
                 break
             regions.append(parser.parse_region())
         op = cls(x, labels)
-        if attrs is not None:
-            op.attributes |= attrs.data
+        op.attributes |= attrs
         for r, into in zip(regions, op.cases):
             _move_region(r, into)
         return op
 
 
 @irdl_op_definition
-class ReturnOp(IRDLOperation):
+class ReturnOp(OptionalOperandSyntax):
     """`return [value];`"""
 
     name = "sarek_c.return"
@@ -673,18 +632,6 @@ class ReturnOp(IRDLOperation):
 
     def __init__(self, value: SSAValue | None = None):
         super().__init__(operands=[[value] if value is not None else []])
-
-    def print(self, printer: Printer) -> None:
-        if self.value is not None:
-            printer.print_string(" ")
-            printer.print_operand(self.value)
-        _print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ReturnOp:
-        op = cls(_optional_defined_operand(parser))
-        _parse_attrs(parser, op)
-        return op
 
 
 @irdl_op_definition
@@ -711,7 +658,7 @@ class BlockOp(IRDLOperation):
 
 
 @irdl_op_definition
-class PragmaOp(IRDLOperation):
+class PragmaOp(StringSyntax):
     """`#pragma <text>` on its own line (the lowering puts it right before a loop)."""
 
     name = "sarek_c.pragma"
@@ -720,22 +667,34 @@ class PragmaOp(IRDLOperation):
     def __init__(self, text: str):
         super().__init__(properties={"text": StringAttr(text)})
 
-    def print(self, printer: Printer) -> None:
-        _print_str(printer, self.text)
-        _print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> PragmaOp:
-        op = cls(parser.parse_str_literal())
-        _parse_attrs(parser, op)
-        return op
-
 
 # ------------------------------------------------------------------------------------------------ expressions
 
 
 class _Expr(IRDLOperation):
+    """An expression: its own head (`_print_head`, `_parse_head`), then its C type ` : "ctype"` and the
+    attributes. `_parse_head` returns the op's constructor with the head's arguments bound, taking the ctype."""
+
     result = result_def(ValType)
+
+    def _print_head(self, printer: Printer) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
+        raise NotImplementedError
+
+    def print(self, printer: Printer) -> None:
+        self._print_head(printer)
+        _print_ctype(printer, self.result.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        make = cls._parse_head(parser)
+        op = make(_parse_ctype(parser))
+        _parse_attrs(parser, op)
+        return op
 
 
 @irdl_op_definition
@@ -749,17 +708,13 @@ class LitOp(_Expr):
     def __init__(self, text: str, ctype: str):
         super().__init__(result_types=[ValType(ctype)], properties={"text": StringAttr(text)})
 
-    def print(self, printer: Printer) -> None:
+    def _print_head(self, printer: Printer) -> None:
         _print_str(printer, self.text)
-        _print_ctype(printer, self.result.type)
-        _print_attrs(printer, self)
 
     @classmethod
-    def parse(cls, parser: Parser) -> LitOp:
+    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
         text = parser.parse_str_literal()
-        op = cls(text, _parse_ctype(parser))
-        _parse_attrs(parser, op)
-        return op
+        return lambda ctype: cls(text, ctype)
 
 
 @irdl_op_definition
@@ -775,24 +730,16 @@ class BinaryOp(_Expr):
     def __init__(self, op: str, lhs: SSAValue, rhs: SSAValue, ctype: str):
         super().__init__(operands=[lhs, rhs], result_types=[ValType(ctype)], properties={"op": StringAttr(op)})
 
-    def print(self, printer: Printer) -> None:
+    def _print_head(self, printer: Printer) -> None:
         _print_str(printer, self.op)
         printer.print_string(" ")
-        printer.print_operand(self.lhs)
-        printer.print_string(", ")
-        printer.print_operand(self.rhs)
-        _print_ctype(printer, self.result.type)
-        _print_attrs(printer, self)
+        printer.print_list((self.lhs, self.rhs), printer.print_operand)
 
     @classmethod
-    def parse(cls, parser: Parser) -> BinaryOp:
+    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
         o = parser.parse_str_literal()
-        lhs = _operand(parser)
-        parser.parse_punctuation(",")
-        rhs = _operand(parser)
-        op = cls(o, lhs, rhs, _parse_ctype(parser))
-        _parse_attrs(parser, op)
-        return op
+        lhs, rhs = _operand_seq(parser, 2)
+        return lambda ctype: cls(o, lhs, rhs, ctype)
 
 
 @irdl_op_definition
@@ -807,20 +754,16 @@ class UnaryOp(_Expr):
     def __init__(self, op: str, x: SSAValue, ctype: str):
         super().__init__(operands=[x], result_types=[ValType(ctype)], properties={"op": StringAttr(op)})
 
-    def print(self, printer: Printer) -> None:
+    def _print_head(self, printer: Printer) -> None:
         _print_str(printer, self.op)
         printer.print_string(" ")
         printer.print_operand(self.operand)
-        _print_ctype(printer, self.result.type)
-        _print_attrs(printer, self)
 
     @classmethod
-    def parse(cls, parser: Parser) -> UnaryOp:
+    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
         o = parser.parse_str_literal()
         x = _operand(parser)
-        op = cls(o, x, _parse_ctype(parser))
-        _parse_attrs(parser, op)
-        return op
+        return lambda ctype: cls(o, x, ctype)
 
 
 @irdl_op_definition
@@ -834,21 +777,15 @@ class CallOp(_Expr):
     def __init__(self, callee: str, args: Sequence[SSAValue], ctype: str):
         super().__init__(operands=[args], result_types=[ValType(ctype)], properties={"callee": StringAttr(callee)})
 
-    def print(self, printer: Printer) -> None:
+    def _print_head(self, printer: Printer) -> None:
         _print_str(printer, self.callee)
-        printer.print_string("(")
-        printer.print_list(self.args, printer.print_operand)
-        printer.print_string(")")
-        _print_ctype(printer, self.result.type)
-        _print_attrs(printer, self)
+        _print_operand_list(printer, self.args)
 
     @classmethod
-    def parse(cls, parser: Parser) -> CallOp:
+    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
         callee = parser.parse_str_literal()
-        args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, lambda: _operand(parser))
-        op = cls(callee, args, _parse_ctype(parser))
-        _parse_attrs(parser, op)
-        return op
+        args = _operand_list(parser)
+        return lambda ctype: cls(callee, args, ctype)
 
 
 @irdl_op_definition
@@ -862,18 +799,14 @@ class CastOp(_Expr):
     def __init__(self, x: SSAValue, ctype: str):
         super().__init__(operands=[x], result_types=[ValType(ctype)])
 
-    def print(self, printer: Printer) -> None:
+    def _print_head(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.operand)
-        _print_ctype(printer, self.result.type)
-        _print_attrs(printer, self)
 
     @classmethod
-    def parse(cls, parser: Parser) -> CastOp:
+    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
         x = _operand(parser)
-        op = cls(x, _parse_ctype(parser))
-        _parse_attrs(parser, op)
-        return op
+        return lambda ctype: cls(x, ctype)
 
 
 @irdl_op_definition
@@ -887,24 +820,16 @@ class IndexOp(_Expr):
     def __init__(self, base: SSAValue, index: SSAValue, ctype: str):
         super().__init__(operands=[base, index], result_types=[ValType(ctype)])
 
-    def print(self, printer: Printer) -> None:
+    def _print_head(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.base)
-        printer.print_string("[")
-        printer.print_operand(self.index)
-        printer.print_string("]")
-        _print_ctype(printer, self.result.type)
-        _print_attrs(printer, self)
+        _print_subscript(printer, self.index)
 
     @classmethod
-    def parse(cls, parser: Parser) -> IndexOp:
+    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
         base = _operand(parser)
-        parser.parse_punctuation("[")
-        index = _operand(parser)
-        parser.parse_punctuation("]")
-        op = cls(base, index, _parse_ctype(parser))
-        _parse_attrs(parser, op)
-        return op
+        index = _parse_subscript(parser)
+        return lambda ctype: cls(base, index, ctype)
 
 
 @irdl_op_definition
@@ -918,20 +843,16 @@ class MemberOp(_Expr):
     def __init__(self, base: SSAValue, field: str, ctype: str):
         super().__init__(operands=[base], result_types=[ValType(ctype)], properties={"field": StringAttr(field)})
 
-    def print(self, printer: Printer) -> None:
+    def _print_head(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.base)
         _print_str(printer, self.field)
-        _print_ctype(printer, self.result.type)
-        _print_attrs(printer, self)
 
     @classmethod
-    def parse(cls, parser: Parser) -> MemberOp:
+    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
         base = _operand(parser)
         field = parser.parse_str_literal()
-        op = cls(base, field, _parse_ctype(parser))
-        _parse_attrs(parser, op)
-        return op
+        return lambda ctype: cls(base, field, ctype)
 
 
 @irdl_op_definition
@@ -946,22 +867,14 @@ class SelectOp(_Expr):
     def __init__(self, cond: SSAValue, a: SSAValue, b: SSAValue, ctype: str):
         super().__init__(operands=[cond, a, b], result_types=[ValType(ctype)])
 
-    def print(self, printer: Printer) -> None:
+    def _print_head(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list((self.cond, self.a, self.b), printer.print_operand)
-        _print_ctype(printer, self.result.type)
-        _print_attrs(printer, self)
 
     @classmethod
-    def parse(cls, parser: Parser) -> SelectOp:
-        c = _operand(parser)
-        parser.parse_punctuation(",")
-        a = _operand(parser)
-        parser.parse_punctuation(",")
-        b = _operand(parser)
-        op = cls(c, a, b, _parse_ctype(parser))
-        _parse_attrs(parser, op)
-        return op
+    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
+        c, a, b = _operand_seq(parser, 3)
+        return lambda ctype: cls(c, a, b, ctype)
 
 
 @irdl_op_definition
@@ -980,7 +893,7 @@ class RecordLitOp(_Expr):
         if self.fields.data and len(self.fields) != len(self.values):
             raise VerifyException("sarek_c.record_lit: fields and values differ in length")
 
-    def print(self, printer: Printer) -> None:
+    def _print_head(self, printer: Printer) -> None:
         printer.print_string(" {")
         for i, x in enumerate(self.values):
             printer.print_string(", " if i else "")
@@ -989,11 +902,9 @@ class RecordLitOp(_Expr):
                 printer.print_string(" = ")
             printer.print_operand(x)
         printer.print_string("}")
-        _print_ctype(printer, self.result.type)
-        _print_attrs(printer, self)
 
     @classmethod
-    def parse(cls, parser: Parser) -> RecordLitOp:
+    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
         fields: list[str] = []
         values: list[SSAValue] = []
 
@@ -1007,10 +918,8 @@ class RecordLitOp(_Expr):
         pos = parser.pos
         parser.parse_comma_separated_list(Parser.Delimiter.BRACES, one)
         if fields and len(fields) != len(values):
-            parser.raise_error("sarek_c.record_lit: name every field or none", pos, parser.pos)
-        op = cls(_parse_ctype(parser), fields, values)
-        _parse_attrs(parser, op)
-        return op
+            _raise_since(parser, "sarek_c.record_lit: name every field or none", pos)
+        return lambda ctype: cls(ctype, fields, values)
 
 
 @irdl_op_definition
@@ -1024,19 +933,15 @@ class TemplateOp(_Expr):
     def __init__(self, template: str, args: Sequence[SSAValue], ctype: str):
         super().__init__(operands=[args], result_types=[ValType(ctype)], properties={"template": StringAttr(template)})
 
-    def print(self, printer: Printer) -> None:
+    def _print_head(self, printer: Printer) -> None:
         _print_str(printer, self.template)
         _print_operands(printer, self.args)
-        _print_ctype(printer, self.result.type)
-        _print_attrs(printer, self)
 
     @classmethod
-    def parse(cls, parser: Parser) -> TemplateOp:
+    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
         template = parser.parse_str_literal()
         args = _operands(parser)
-        op = cls(template, args, _parse_ctype(parser))
-        _parse_attrs(parser, op)
-        return op
+        return lambda ctype: cls(template, args, ctype)
 
 
 SarekC = Dialect(

@@ -34,6 +34,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import NoTerminator, SymbolOpInterface
 
+from sarek.dialect.syntax import parse_attrs, print_attrs
+
 
 def _print_regions(printer: Printer, op: Operation) -> None:
     for r in op.regions:
@@ -57,7 +59,7 @@ class ShaderOpBase(IRDLOperation):
             printer.print_string(" ")
             printer.print_string_literal(text.data)
         _print_regions(printer, self)
-        printer.print_op_attributes(self.attributes, print_keyword=True)
+        print_attrs(printer, self)
 
 
 def _str_prop(op: Operation, name: str) -> str:
@@ -89,10 +91,7 @@ def make_shader_ops(prefix: str) -> dict[str, type[IRDLOperation]]:
             text = parser.parse_str_literal()
             regs = [_parse_region(parser) for _ in range(nregions)]
             op = cast(Callable[..., IRDLOperation], cls)(text, *regs)
-            attrs = parser.parse_optional_attr_dict_with_keyword()
-            if attrs is not None:
-                op.attributes |= attrs.data
-            return op
+            return parse_attrs(parser, op)
 
         ns["__init__"] = __init__
         ns["parse"] = parse
@@ -120,10 +119,7 @@ def make_shader_ops(prefix: str) -> dict[str, type[IRDLOperation]]:
         @classmethod
         def parse(cls: type[IRDLOperation], parser: Parser) -> IRDLOperation:
             op = cast(Callable[..., IRDLOperation], cls)(_parse_region(parser))
-            attrs = parser.parse_optional_attr_dict_with_keyword()
-            if attrs is not None:
-                op.attributes |= attrs.data
-            return op
+            return parse_attrs(parser, op)
 
         ns: dict[str, object] = {"__doc__": doc, "name": f"{prefix}.{opname}", "body": region_def("single_block"),
                                  "traits": traits_def(NoTerminator()), "__init__": __init__, "parse": parse}
@@ -143,7 +139,7 @@ def make_shader_ops(prefix: str) -> dict[str, type[IRDLOperation]]:
         printer.print_string_literal(_str_prop(self, "text"))
         printer.print_string(" ")
         printer.print_attribute(self.properties["fields"])
-        printer.print_op_attributes(self.attributes, print_keyword=True)
+        print_attrs(printer, self)
 
     @classmethod
     def s_parse(cls: type[IRDLOperation], parser: Parser) -> IRDLOperation:
@@ -151,10 +147,7 @@ def make_shader_ops(prefix: str) -> dict[str, type[IRDLOperation]]:
         fields = parser.parse_attribute()
         assert isinstance(fields, ArrayAttr)
         op = cast(Callable[..., IRDLOperation], cls)(name, [f.data for f in cast(ArrayAttr[StringAttr], fields).data])
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        if attrs is not None:
-            op.attributes |= attrs.data
-        return op
+        return parse_attrs(parser, op)
 
     ops["struct"] = irdl_op_definition(type(f"{prefix.title().replace('_', '')}StructOp", (IRDLOperation,), {
         "__doc__": "A struct declaration; fields already spelled for the language.",
@@ -172,7 +165,7 @@ def make_shader_ops(prefix: str) -> dict[str, type[IRDLOperation]]:
         printer.print_string(" abi ")
         printer.print_string_literal(_str_prop(self, "abi"))
         _print_regions(printer, self)
-        printer.print_op_attributes(self.attributes, print_keyword=True)
+        print_attrs(printer, self)
 
     @classmethod
     def sh_parse(cls: type[IRDLOperation], parser: Parser) -> IRDLOperation:
@@ -180,10 +173,7 @@ def make_shader_ops(prefix: str) -> dict[str, type[IRDLOperation]]:
         parser.parse_keyword("abi")
         abi = parser.parse_str_literal()
         op = cast(Callable[..., IRDLOperation], cls)(name, abi, _parse_region(parser))
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        if attrs is not None:
-            op.attributes |= attrs.data
-        return op
+        return parse_attrs(parser, op)
 
     ops["shader"] = irdl_op_definition(type(f"{prefix.title().replace('_', '')}ShaderOp", (IRDLOperation,), {
         "__doc__": "One compute shader (one kernel); `abi` is the JSON description the runtime binds by.",

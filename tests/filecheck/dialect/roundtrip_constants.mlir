@@ -11,7 +11,7 @@ sarek.kernel @constants() {
   %c = sarek.constant 9223372036854775807 : i64
   %d = sarek.constant -9223372036854775808 : i64
   %h = sarek.constant 1.5 : f16
-  %hmax = sarek.constant 65504.0 : f16
+  %hmax = sarek.constant 65500.0 : f16
   %x = sarek.constant 2.5 : f32
   %y = sarek.constant -0.25 : f32
   %z = sarek.constant 0.0 : f64
@@ -32,7 +32,7 @@ sarek.kernel @constants() {
 // CHECK-NEXT:   %c = sarek.constant 9223372036854775807 : i64
 // CHECK-NEXT:   %d = sarek.constant -9223372036854775808 : i64
 // CHECK-NEXT:   %h = sarek.constant 1.5 : f16
-// CHECK-NEXT:   %hmax = sarek.constant 65504.0 : f16
+// CHECK-NEXT:   %hmax = sarek.constant 65500.0 : f16
 // CHECK-NEXT:   %x = sarek.constant 2.5 : f32
 // CHECK-NEXT:   %y = sarek.constant -0.25 : f32
 // CHECK-NEXT:   %z = sarek.constant 0.0 : f64
@@ -46,7 +46,9 @@ sarek.kernel @constants() {
 
 // -----
 
-// Non-canonical spellings: an integer for a float type, 1/0 for i1, f32 values rounded to f32.
+// Non-canonical spellings: an integer for a float type, 1/0 for i1, f16/f32 values rounded to their width.
+// An f16 or f32 value prints as the shortest decimal that reads back as the same value at that width (not
+// as the 17 digits of the f64 it converts to).
 sarek.kernel @canonical() {
   %a = sarek.constant 3 : f32
   %b = sarek.constant 1 : i1
@@ -54,14 +56,34 @@ sarek.kernel @canonical() {
   %d = sarek.constant 0.1 : f32
   %e = sarek.constant 1.0e5 : f64
   %f = sarek.constant 1.0e+20 : f32
+  %g = sarek.constant 0.10000000149011612 : f32
+  %h = sarek.constant 0.1 : f16
+  %i = sarek.constant 65504.0 : f16
+  %j = sarek.constant 16777217.0 : f32
+  %k = sarek.constant 3.4028234663852886e+38 : f32
+  %l = sarek.constant 1.0e-45 : f32
+  %m = sarek.constant -0.0 : f32
+  %n = sarek.constant 1.0e-10 : f32
+  %o = sarek.constant 0.015625 : f16
+  %p = sarek.constant 0.1 : f64
 }
 // CHECK:      sarek.kernel @canonical() {
 // CHECK-NEXT:   %a = sarek.constant 3.0 : f32
 // CHECK-NEXT:   %b = sarek.constant true
 // CHECK-NEXT:   %c = sarek.constant false
-// CHECK-NEXT:   %d = sarek.constant 0.10000000149011612 : f32
+// CHECK-NEXT:   %d = sarek.constant 0.1 : f32
 // CHECK-NEXT:   %e = sarek.constant 100000.0 : f64
-// CHECK-NEXT:   %f = sarek.constant 1.0000000200408773e+20 : f32
+// CHECK-NEXT:   %f = sarek.constant 1.0e+20 : f32
+// CHECK-NEXT:   %g = sarek.constant 0.1 : f32
+// CHECK-NEXT:   %h = sarek.constant 0.1 : f16
+// CHECK-NEXT:   %i = sarek.constant 65500.0 : f16
+// CHECK-NEXT:   %j = sarek.constant 16777216.0 : f32
+// CHECK-NEXT:   %k = sarek.constant 3.4028235e+38 : f32
+// CHECK-NEXT:   %l = sarek.constant 1.0e-45 : f32
+// CHECK-NEXT:   %m = sarek.constant -0.0 : f32
+// CHECK-NEXT:   %n = sarek.constant 1.0e-10 : f32
+// CHECK-NEXT:   %o = sarek.constant 0.01563 : f16
+// CHECK-NEXT:   %p = sarek.constant 0.1 : f64
 // CHECK-NEXT: }
 
 // -----
