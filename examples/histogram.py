@@ -15,7 +15,7 @@ def histogram(data: Vec[i32], hist: Vec[i32], n: i32):
     local = shared(i32, BINS)
     t = thread_idx_x
     g = global_thread_id
-    with superstep():
+    with superstep(divergent=True):
         if t < BINS:
             local[t] = 0
     with superstep(divergent=True):

@@ -50,14 +50,14 @@ def dot_product(a: Vec[f32], b: Vec[f32], out: Vec[f32], n: i32):
     sdata = shared(f32, B)
     tid = thread_idx_x
     gid = global_thread_id
-    with superstep():
+    with superstep(divergent=True):
         if gid < n:
             sdata[tid] = a[gid] * b[gid]
         else:
             sdata[tid] = 0.0
     s = B // 2
     while s > 0:
-        with superstep():
+        with superstep(divergent=True):
             if tid < s:
                 sdata[tid] = sdata[tid] + sdata[tid + s]
         s //= 2

@@ -11,6 +11,15 @@ varies, a for loop whose bounds vary, a while loop whose condition varies, and a
 divergent control. Helpers are analysed per call with the divergence of their arguments; a call of a
 helper containing a collective op under divergent control is reported at the call.
 
+Supersteps (`sarek.block superstep { ... }`, followed by its implicit `sarek.barrier`): inside a non-divergent
+superstep's body, at any depth, a statement `if` / `match` / `while` deciding on a thread-varying value, or a
+`for` with a thread-varying bound, is reported (Sarek's superstep_diverged: the implicit barrier at the end of
+the superstep would be in diverged control flow). Value-producing `if_expr` / `match_expr` are allowed (they
+lower to selects and ternaries), and so is everything inside a `superstep divergent` block (the innermost
+superstep decides). The rule is lexical: the bodies of helpers called from a superstep are not inspected
+(their own collectives are checked as above). The implicit barrier of a superstep that is itself under
+divergent control is an ordinary collective under divergent control.
+
 Mutables are tracked flow-insensitively (a let_mut is varying everywhere once any store makes it so), which
 errs on the side of reporting.
 """
@@ -19,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
@@ -27,6 +37,7 @@ from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.dialect.sarek import (
     ArrayReadOp,
     BarrierOp,
+    BlockOp,
     CallOp,
     CoopmatLoadOp,
     CoopmatMulAddOp,
@@ -91,6 +102,42 @@ def _root(place: SSAValue) -> Operation | None:
     return op if isinstance(op, Operation) else None
 
 
+@dataclass(frozen=True)
+class Divergence:
+    """Why control is thread-divergent at some point.
+
+    `text` words it for IR diagnostics ("the condition of the enclosing sarek.if depends on thread_idx_x");
+    `what` is what decided ("the condition", "the scrutinee", "a bound", "a return"); `cause` is why the
+    deciding value varies ("thread_idx_x", "mutable 's' (a value read from memory)"); `at` is the op that
+    diverged control (an if / if_expr / match / match_expr / for / while, or a return under divergent
+    control); `value` is its thread-varying condition, scrutinee or bound (None for a return).
+    """
+
+    text: str
+    what: str
+    cause: str
+    at: Operation
+    value: SSAValue | None = None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One convergence error, located on `op`; `message` is its IR-worded diagnostic (sarek-verify-barriers').
+
+    kind "collective": `op` is a collective op (`what`, e.g. "sarek.barrier") under divergent control `why`.
+    kind "call": `op` calls a helper that contains the collective `what`, under divergent control `why`.
+    kind "superstep": `op` is a statement if / match / while / for (`what`, its op name) inside the
+    non-divergent superstep `superstep` and decides on a thread-varying value (`why.at` is `op`).
+    """
+
+    op: Operation
+    kind: Literal["collective", "call", "superstep"]
+    what: str
+    why: Divergence
+    message: str
+    superstep: BlockOp | None = None
+
+
 @dataclass
 class _Function:
     """One analysis of a function body under given parameter divergence and control divergence."""
@@ -98,8 +145,9 @@ class _Function:
     analysis: ConvergenceAnalysis
     div: dict[SSAValue, str] = field(default_factory=dict[SSAValue, str])
     mutables: dict[Operation, str] = field(default_factory=dict[Operation, str])
-    exited: str | None = None
+    exited: Divergence | None = None
     changed: bool = False
+    superstep: BlockOp | None = None  # the innermost enclosing superstep, None when none or divergent
 
     def reason(self, vs: Sequence[SSAValue]) -> str | None:
         return next((r for v in vs if (r := self.div.get(v)) is not None), None)
@@ -108,28 +156,28 @@ class _Function:
         if r is not None and v not in self.div:
             self.div[v] = r
 
-    def run(self, block: Block, ctrl: str | None) -> None:
+    def run(self, block: Block, ctrl: Divergence | None) -> None:
         while True:
             self.changed, self.exited = False, None
             self.block(block, ctrl)
             if not self.changed:
                 return
 
-    def block(self, block: Block, ctrl: str | None) -> None:
+    def block(self, block: Block, ctrl: Divergence | None) -> None:
         for op in block.ops:
             self.op(op, ctrl or self.exited)
 
-    def op(self, op: Operation, ctrl: str | None) -> None:
+    def op(self, op: Operation, ctrl: Divergence | None) -> None:
         a = self.analysis
         kind = collective_kind(op)
         if kind is not None and ctrl is not None:
-            a.report(op, f"{kind} under thread-divergent control flow ({ctrl})")
+            a.report(Finding(op, "collective", kind, ctrl, f"{kind} under thread-divergent control flow ({ctrl.text})"))
         if isinstance(op, ReturnOp) and ctrl is not None and self.exited is None:
-            self.exited = "a return under thread-divergent control precedes it"
+            self.exited = Divergence("a return under thread-divergent control precedes it", "a return", ctrl.cause, op)
         if isinstance(op, StoreOp):
             root = _root(op.place)
-            r = self.div.get(op.value) or ctrl
-            if isinstance(root, LetMutOp) and r is not None and root not in self.mutables:
+            r = self.div.get(op.value)
+            if isinstance(root, LetMutOp) and (r is not None or ctrl is not None) and root not in self.mutables:
                 self.mutables[root] = f"mutable '{root.sym.data}' ({r})" if ctrl is None else \
                     f"mutable '{root.sym.data}', assigned under divergent control"
                 self.changed = True
@@ -145,26 +193,30 @@ class _Function:
                 self.mutables[op] = f"mutable '{op.sym.data}' ({r})"
             return
         if isinstance(op, IfOp | IfExprOp):
-            inner = self.ctrl(ctrl, op.cond, f"the condition of the enclosing {op.name}")
+            inner = self.decide(op, op.cond, "the condition")
             for region in op.regions:
                 for b in region.blocks:
-                    self.block(b, inner)
+                    self.block(b, ctrl or inner)
         elif isinstance(op, MatchOp | MatchExprOp):
-            inner = self.ctrl(ctrl, op.scrutinee, f"the scrutinee of the enclosing {op.name}")
+            inner = self.decide(op, op.scrutinee, "the scrutinee")
             for region in op.case_regions:
                 for arg in region.block.args:
                     self.mark(arg, self.div.get(op.scrutinee))
-                self.block(region.block, inner)
+                self.block(region.block, ctrl or inner)
         elif isinstance(op, ForOp):
             self.mark(op.index, self.reason([op.lo, op.hi]))
-            self.loop(op, [op.body.block], self.ctrl(ctrl, op.lo, "a bound of the enclosing sarek.for")
-                      or self.ctrl(ctrl, op.hi, "a bound of the enclosing sarek.for"))
+            inner = self.decide(op, op.lo, "a bound") or self.decide(op, op.hi, "a bound")
+            self.loop(op, [op.body.block], ctrl or inner)
         elif isinstance(op, WhileOp):
             y = op.cond_region.block.last_op
             self.block(op.cond_region.block, ctrl)
-            cond = y.value if isinstance(y, YieldOp) else None
-            inner = self.ctrl(ctrl, cond, "the condition of the enclosing sarek.while") if cond else ctrl
-            self.loop(op, [op.cond_region.block, op.body.block], inner)
+            inner = self.decide(op, y.value, "the condition") if isinstance(y, YieldOp) else None
+            self.loop(op, [op.cond_region.block, op.body.block], ctrl or inner)
+        elif isinstance(op, BlockOp) and op.is_superstep:
+            outer = self.superstep
+            self.superstep = None if op.is_divergent_superstep else op
+            self.block(op.body.block, ctrl)
+            self.superstep = outer
         else:
             for region in op.regions:
                 for b in region.blocks:
@@ -177,13 +229,22 @@ class _Function:
             for res in op.results:
                 self.mark(res, r)
 
-    def ctrl(self, ctrl: str | None, v: SSAValue | None, what: str) -> str | None:
-        if ctrl is not None or v is None:
-            return ctrl
+    def decide(self, op: Operation, v: SSAValue, what: str) -> Divergence | None:
+        """The divergence `op` causes by deciding on `v` (`what`: its condition, scrutinee or a bound), None
+        when `v` is uniform; a statement one inside a non-divergent superstep is reported."""
         r = self.div.get(v)
-        return f"{what} depends on {r}" if r is not None else None
+        if r is None:
+            return None
+        d = Divergence(f"{what} of the enclosing {op.name} depends on {r}", what, r, op, v)
+        if self.superstep is not None and isinstance(op, IfOp | MatchOp | ForOp | WhileOp):
+            self.analysis.report(Finding(
+                op, "superstep", op.name, d,
+                f"thread-divergent {op.name} inside a non-divergent superstep ({what} depends on {r}): the "
+                "implicit barrier at the end of the superstep would be in diverged control flow; mark the "
+                "superstep divergent (sarek.block superstep divergent) if this is intended", self.superstep))
+        return d
 
-    def loop(self, op: Operation, blocks: list[Block], ctrl: str | None) -> None:
+    def loop(self, op: Operation, blocks: list[Block], ctrl: Divergence | None) -> None:
         before = self.exited
         for b in blocks:
             self.block(b, ctrl)
@@ -191,15 +252,15 @@ class _Function:
             for b in blocks:  # threads that returned skip the later iterations
                 self.block(b, self.exited)
 
-    def call(self, op: CallOp, ctrl: str | None) -> None:
+    def call(self, op: CallOp, ctrl: Divergence | None) -> None:
         a = self.analysis
         h = a.helpers.get(op.callee_name)
         if h is None:
             return
         inner = a.collective_in(h)
         if inner is not None and ctrl is not None:
-            a.report(op, f"call of @{op.callee_name}, which contains {inner}, under thread-divergent control flow "
-                         f"({ctrl})")
+            a.report(Finding(op, "call", inner, ctrl, f"call of @{op.callee_name}, which contains {inner}, under "
+                                                      f"thread-divergent control flow ({ctrl.text})"))
         args = tuple(self.div.get(x) for x in op.args)
         a.analyse(h, args)
         r = next((x for x in args if x is not None), None) or a.varying_in(h)
@@ -209,10 +270,11 @@ class _Function:
 
 @dataclass
 class ConvergenceAnalysis:
-    """Collective ops under thread-divergent control flow in a module, in the order found."""
+    """Convergence errors of a module (collective ops under thread-divergent control flow, thread-divergent
+    statements in non-divergent supersteps), in the order found."""
 
     module: ModuleOp
-    errors: list[tuple[Operation, str]] = field(default_factory=list[tuple[Operation, str]])
+    findings: list[Finding] = field(default_factory=list[Finding])
     helpers: dict[str, HelperOp] = field(default_factory=dict[str, HelperOp])
     _done: set[tuple[str, tuple[bool, ...]]] = field(default_factory=set[tuple[str, tuple[bool, ...]]])
     _reported: set[int] = field(default_factory=set[int])
@@ -220,18 +282,18 @@ class ConvergenceAnalysis:
     def __post_init__(self) -> None:
         self.helpers = {h.sym_name.data: h for h in self.module.ops if isinstance(h, HelperOp)}
 
-    def report(self, op: Operation, message: str) -> None:
-        if id(op) not in self._reported:
-            self._reported.add(id(op))
-            self.errors.append((op, message))
+    def report(self, finding: Finding) -> None:
+        if id(finding.op) not in self._reported:
+            self._reported.add(id(finding.op))
+            self.findings.append(finding)
 
-    def run(self) -> list[tuple[Operation, str]]:
+    def run(self) -> list[Finding]:
         for f in self.module.ops:
             if isinstance(f, KernelOp):
                 _Function(self).run(f.body.block, None)
         for h in self.helpers.values():  # helpers no kernel reached: with uniform arguments
             self.analyse(h, tuple(None for _ in h.body.block.args))
-        return self.errors
+        return self.findings
 
     def analyse(self, h: HelperOp, args: tuple[str | None, ...]) -> None:
         key = (h.sym_name.data, tuple(x is not None for x in args))
@@ -264,7 +326,13 @@ class ConvergenceAnalysis:
         return None
 
 
-def divergent_collectives(module: ModuleOp) -> list[tuple[Operation, str]]:
-    """(op, message) for every collective op (or call reaching one) under thread-divergent control flow."""
+def convergence_findings(module: ModuleOp) -> list[Finding]:
+    """Every convergence error of `module`, in module order: kernels first, then helpers no kernel reached."""
     return ConvergenceAnalysis(module).run()
+
+
+def divergent_collectives(module: ModuleOp) -> list[tuple[Operation, str]]:
+    """(op, message) for every convergence error: a collective op (or a call reaching one) under
+    thread-divergent control flow, or a thread-divergent statement inside a non-divergent superstep."""
+    return [(f.op, f.message) for f in convergence_findings(module)]
 

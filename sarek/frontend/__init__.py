@@ -6,7 +6,8 @@ dialect, as /work/shared/FRONTEND.md specifies.
 - `lower`: AST -> IR with type inference and checking; a `FileLineColLoc` on every op.
 - `analysis`: Python scoping -> `sarek.let` / `sarek.let_mut` (and where each cell is declared).
 - `decls`: `@record` / `@variant`, numpy dtypes (aligned layout), pack/unpack, host variant values.
-- `divergence`: barriers and warp operations under thread-divergent control flow.
+- `divergence`: the findings of `sarek.analysis.convergence` (barriers and warp operations under
+  thread-divergent control flow, thread-divergent statements in a plain superstep) worded for Python.
 - `errors`: `CompileError` (`file.py:LINE:COL: error: ...`, the source line and a caret).
 - `corpus`: the `Case` convention of examples/*.py.
 """

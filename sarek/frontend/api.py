@@ -189,23 +189,8 @@ def build_module(k: Kernel) -> ModuleOp:
         raise CompileError(f"internal error: the front end built invalid IR: {e}", *_loc_args(kc.op)) from None
     from sarek.frontend.divergence import check_divergence
 
-    check_divergence(module)
-    _verify_barriers(module)
+    check_divergence(module)  # sarek-verify-barriers' analysis, its findings worded for Python
     return module
-
-
-def _verify_barriers(module: ModuleOp) -> None:
-    """Run the pass engineer's sarek-verify-barriers when present (the front end's own check ran first)."""
-    try:
-        from sarek.passes.verify_barriers import VerifyBarriersPass
-    except ImportError:
-        return
-    from sarek.tools.ir import make_context
-
-    try:
-        VerifyBarriersPass().apply(make_context(), module)
-    except SarekError as e:
-        raise CompileError.from_sarek_error(e) from None
 
 
 def _loc_args(op: Operation) -> tuple[Any, ...]:

@@ -1,197 +1,79 @@
-"""Statically visible barrier divergence: a `barrier()` (or warp barrier / warp shuffle, or a call to a helper
-containing one) under control flow whose condition depends on the thread index is refused.
+"""Convergence diagnostics worded for Python: the findings of `sarek.analysis.convergence` (the analysis behind
+sarek-verify-barriers; the front end has no copy of its own) as `CompileError`s at the offending source line.
 
-Thread variance is a least fixpoint over the IR: thread/global/lane indices and atomics are varying; an
-operation with a varying operand is varying; a mutable stored a varying value, or stored under varying
-control, is varying; a loop index with varying bounds and a match binder of a varying scrutinee are varying.
-Block indices, dimensions, kernel parameters and values read at a uniform index are uniform.
+A `barrier()` (or `warp_barrier()`, a warp shuffle, or a call to a helper containing one) under control flow
+that depends on the thread is refused, and so is an `if` / `while` / `for` / `match` statement deciding on a
+thread-varying value inside a plain `with superstep():` (Sarek's superstep_diverged; `superstep(divergent=True)`
+allows it).
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
-from xdsl.ir import Operation, SSAValue
+import re
 
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.ir import Operation
+
+from sarek.analysis.convergence import Divergence, Finding, convergence_findings
+from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
-from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.frontend.errors import CompileError
 
-VARYING = {f"{b}_{d}" for b in ("thread_idx", "global_idx") for d in "xyz"} | {"global_thread_id", "lane_id"}
-WARP_OPS = {"warp_shuffle", "warp_shuffle_up", "warp_shuffle_down", "warp_shuffle_xor"}
+_STATEMENTS: dict[type[Operation], str] = {s.IfOp: "'if'", s.WhileOp: "'while' loop", s.ForOp: "'for' loop",
+                                           s.MatchOp: "'match'"}
 
 
-def _root(v: SSAValue) -> SSAValue:
-    while isinstance(v.owner, s.FieldRefOp):
-        v = v.owner.base
-    return v
-
-
-def _varying_helpers(module: ModuleOp) -> set[str]:
-    """Helpers whose results may depend on the thread index by themselves."""
-    out: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for h in module.ops:
-            if isinstance(h, s.HelperOp) and h.sym_name.data not in out:
-                for op in h.walk():
-                    if (isinstance(op, s.IntrinsicOp) and (op.callee.data in VARYING or
-                                                           INTRINSICS.get(op.callee.data) is not None and
-                                                           INTRINSICS[op.callee.data].category == Category.ATOMIC)) \
-                            or (isinstance(op, s.CallOp) and op.callee_name in out):
-                        out.add(h.sym_name.data)
-                        changed = True
-                        break
-    return out
-
-
-def _syncing_helpers(module: ModuleOp) -> set[str]:
-    out: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for h in module.ops:
-            if isinstance(h, s.HelperOp) and h.sym_name.data not in out:
-                for op in h.walk():
-                    if _is_sync(op) or (isinstance(op, s.CallOp) and op.callee_name in out):
-                        out.add(h.sym_name.data)
-                        changed = True
-                        break
-    return out
-
-
-def _is_sync(op: Operation) -> bool:
-    return isinstance(op, s.BarrierOp | s.WarpBarrierOp) or (isinstance(op, s.IntrinsicOp) and
-                                                             op.callee.data in WARP_OPS)
-
-
-def _cond_of(op: Operation, varying: set[SSAValue]) -> SSAValue | None:
-    """The varying condition of a control op, if any."""
-    if isinstance(op, s.IfOp | s.IfExprOp) and op.cond in varying:
-        return op.cond
-    if isinstance(op, s.MatchOp | s.MatchExprOp) and op.scrutinee in varying:
-        return op.scrutinee
-    if isinstance(op, s.ForOp):
-        for v in (op.lo, op.hi):
-            if v in varying:
-                return v
-    if isinstance(op, s.WhileOp):
-        y = op.cond_region.block.last_op
-        if isinstance(y, s.YieldOp) and y.value in varying:
-            return y.value
+def _line(op: Operation | None) -> int | None:
+    while op is not None:
+        if isinstance(op.location, FileLineColLoc):
+            return op.location.line.data
+        op = op.parent_op()
     return None
 
 
-def _divergent_cond(op: Operation, fn: Operation, varying: set[SSAValue]) -> SSAValue | None:
-    p = op.parent_op()
-    while p is not None and p is not fn:
-        c = _cond_of(p, varying)
-        if c is not None:
-            return c
-        p = p.parent_op()
-    return None
+def _cause(why: Divergence) -> str:
+    """`why` in Python terms: "the condition at line 12 depends on thread_idx_x"."""
+    owner = why.value.owner if why.value is not None else None
+    line = (_line(owner) if isinstance(owner, Operation) else None) or _line(why.at)
+    cause = re.sub(r"mutable '([^']*)'", r"variable '\1'", why.cause)
+    cause = re.sub(r"the result of (?:@(\w+)|'(\w+)')", lambda m: f"the result of {m[1] or m[2]}()", cause)
+    at = f" at line {line}" if line is not None else ""
+    if isinstance(why.at, s.ReturnOp):
+        return f"a return{at} under thread-divergent control precedes it"
+    return f"{why.what}{at} depends on {cause}"
 
 
-def _analyze(fn: Operation, varying_helpers: set[str]) -> set[SSAValue]:
-    varying: set[SSAValue] = set()
-    changed = True
-
-    def mark(v: SSAValue) -> None:
-        nonlocal changed
-        if v not in varying:
-            varying.add(v)
-            changed = True
-
-    while changed:
-        changed = False
-        for op in fn.walk():
-            if op is fn:
-                continue
-            if isinstance(op, s.IntrinsicOp):
-                info = INTRINSICS.get(op.callee.data)
-                if op.callee.data in VARYING or (info is not None and info.category == Category.ATOMIC) or \
-                        any(a in varying for a in op.args):
-                    for r in op.results:
-                        mark(r)
-            elif isinstance(op, s.StoreOp):
-                if op.value in varying or _divergent_cond(op, fn, varying) is not None:
-                    r = _root(op.place)
-                    if isinstance(r.owner, s.LetMutOp):
-                        mark(r)
-            elif isinstance(op, s.LoadOp):
-                if _root(op.ref) in varying:
-                    mark(op.result)
-            elif isinstance(op, s.ArrayReadOp):
-                if op.index in varying:
-                    mark(op.result)
-            elif isinstance(op, s.CallOp):
-                if op.callee_name in varying_helpers or any(a in varying for a in op.args):
-                    for r in op.results:
-                        mark(r)
-            elif isinstance(op, s.ForOp):
-                if op.lo in varying or op.hi in varying:
-                    mark(op.index)
-            elif isinstance(op, s.MatchOp | s.MatchExprOp):
-                if op.scrutinee in varying:
-                    for r in op.case_regions:
-                        for a in r.block.args:
-                            mark(a)
-                if isinstance(op, s.MatchExprOp):
-                    for r in op.case_regions:
-                        y = r.block.last_op
-                        if isinstance(y, s.YieldOp) and y.value in varying:
-                            mark(op.result)
-                    if op.scrutinee in varying:
-                        mark(op.result)
-            elif isinstance(op, s.IfExprOp):
-                if op.cond in varying:
-                    mark(op.result)
-                for r in (op.then_region, op.else_region):
-                    y = r.block.last_op
-                    if isinstance(y, s.YieldOp) and y.value in varying:
-                        mark(op.result)
-            elif isinstance(op, s.LetMutOp):
-                if op.init in varying:
-                    mark(op.result)
-            else:
-                if op.results and any(a in varying for a in op.operands):
-                    for r in op.results:
-                        mark(r)
-    return varying
+def _what(f: Finding) -> str:
+    """The collective op (or call) of `f` as the Python source spells it."""
+    op = f.op
+    if isinstance(op, s.BarrierOp):
+        prev = op.prev_op
+        return "the barrier at the end of superstep()" if isinstance(prev, s.BlockOp) and prev.is_superstep \
+            else "barrier()"
+    if isinstance(op, s.WarpBarrierOp):
+        return "warp_barrier()"
+    if isinstance(op, s.IntrinsicOp):
+        return f"{op.callee.data}()"
+    if isinstance(op, s.CallOp):
+        return f"a call to '{op.callee_name}' (which synchronises)"
+    return f.what
 
 
-def _line(v: SSAValue) -> str:
-    op = v.owner
-    loc = op.location if isinstance(op, Operation) else None
-    if isinstance(loc, FileLineColLoc):
-        return f" (the condition at line {loc.line.data} depends on the thread index)"
-    return " (the condition depends on the thread index)"
+def python_error(f: Finding) -> CompileError:
+    """`f` worded for Python, located at its op's source line."""
+    if f.kind == "superstep":
+        what = _STATEMENTS.get(type(f.op), f.what)
+        message = (f"thread-divergent {what} inside superstep() ({_cause(f.why)}): the barrier at the end of the "
+                   "superstep would be in diverged control flow; write 'with superstep(divergent=True):' if the "
+                   "divergence is intended")
+    else:
+        message = (f"{_what(f)} under thread-divergent control flow ({_cause(f.why)}): every thread of the block "
+                   "must reach it")
+    return CompileError.from_sarek_error(SarekError(message, f.op))
 
 
 def check_divergence(module: ModuleOp) -> None:
-    vh = _varying_helpers(module)
-    sync_helpers = _syncing_helpers(module)
-    for fn in module.ops:
-        if not isinstance(fn, s.KernelOp | s.HelperOp):
-            continue
-        varying = _analyze(fn, vh)
-        for op in fn.walk():
-            what = None
-            if isinstance(op, s.BarrierOp):
-                what = "barrier()"
-            elif isinstance(op, s.WarpBarrierOp):
-                what = "warp_barrier()"
-            elif isinstance(op, s.IntrinsicOp) and op.callee.data in WARP_OPS:
-                what = f"{op.callee.data}()"
-            elif isinstance(op, s.CallOp) and op.callee_name in sync_helpers:
-                what = f"a call to '{op.callee_name}' (which synchronises)"
-            if what is None:
-                continue
-            c = _divergent_cond(op, fn, varying)
-            if c is not None:
-                loc = op.location
-                msg = (f"{what} under thread-divergent control flow{_line(c)}: every thread of the block must "
-                       "reach it")
-                if isinstance(loc, FileLineColLoc):
-                    raise CompileError(msg, loc.filename.data, loc.line.data, loc.column.data)
-                raise CompileError(msg)
+    """Raise the first convergence error of `module` (as sarek-verify-barriers would) worded for Python."""
+    findings = convergence_findings(module)
+    if findings:
+        raise python_error(findings[0])

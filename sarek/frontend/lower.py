@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
+import weakref
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
@@ -78,6 +79,19 @@ class Source:
     def error(self, node: ast.AST, message: str) -> CompileError:
         line, col = self.pos(node)
         return CompileError(message, self.file, line, col)
+
+
+_SOURCES: weakref.WeakKeyDictionary[Any, Source] = weakref.WeakKeyDictionary()
+
+
+def source_of(fn: Any) -> Source:
+    """`Source(fn)`, read and parsed once per function object (a device function's signature and body are
+    lowered separately; the lowering never mutates the AST)."""
+    key = inspect.unwrap(fn)
+    src = _SOURCES.get(key)
+    if src is None:
+        src = _SOURCES[key] = Source(key)
+    return src
 
 
 def resolve_env(fn: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -191,7 +205,7 @@ class FunctionLowerer:
     dependency); `kind` is "kernel" or "helper"."""
 
     def __init__(self, fn: Any, kind: str, resolve_device: Any, name: str | None = None):
-        self.src = Source(fn)
+        self.src = source_of(fn)
         self.fn = self.src.fn
         self.kind = kind
         self.name = name or self.fn.__name__
@@ -928,12 +942,16 @@ class FunctionLowerer:
             out = self.branch(op.regions[0].block, st.body)
             self.join([out])
         else:
+            divergent = False
             for k in e.keywords:
                 if k.arg != "divergent":
                     raise self.err(k, f"superstep() has no argument '{k.arg}'")
+                divergent = self.const_eval(k.value)
+                if not isinstance(divergent, bool):
+                    raise self.err(k.value, "superstep(divergent=...) takes a constant True or False")
             if e.args:
                 raise self.err(e, "superstep() takes no positional argument")
-            op = s.BlockOp()
+            op = s.BlockOp(superstep="divergent" if divergent else "")
             self.emit(op, st)
             out = self.branch(op.regions[0].block, st.body)
             self.join([out])

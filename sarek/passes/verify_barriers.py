@@ -1,4 +1,5 @@
-"""sarek-verify-barriers: no barrier or warp operation under thread-divergent control flow."""
+"""sarek-verify-barriers: no barrier or warp operation under thread-divergent control flow, no thread-divergent
+statement inside a non-divergent superstep."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from sarek.analysis.convergence import divergent_collectives
+from sarek.analysis.convergence import convergence_findings
 from sarek.diagnostics import SarekError
 
 
@@ -18,13 +19,15 @@ class VerifyBarriersPass(ModulePass):
 
     No options; the module is not changed. Conditions on thread indices, lane ids, memory reads, atomics and
     mutables assigned from them are divergent; block indices and sizes, parameters and constants are not
-    (sarek.analysis.convergence). The first offending op, in module order, is reported with its location.
+    (sarek.analysis.convergence). Inside a `sarek.block superstep` (not `superstep divergent`), a statement
+    if / match / while deciding on a thread-varying value, or a for with a thread-varying bound, is refused too:
+    the superstep's implicit barrier would be in diverged control flow. The first offending op, in module order,
+    is reported with its location.
     """
 
     name = "sarek-verify-barriers"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        errors = divergent_collectives(op)
-        if errors:
-            bad, message = errors[0]
-            raise SarekError(message, bad)
+        findings = convergence_findings(op)
+        if findings:
+            raise SarekError(findings[0].message, findings[0].op)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sarek.analysis.convergence import divergent_collectives
+from xdsl.dialects.builtin import StringAttr
+
+from sarek.analysis.convergence import convergence_findings, divergent_collectives
+from sarek.dialect.sarek import BlockOp, IfOp
 from sarek.tools.ir import parse_module
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -46,3 +49,41 @@ def test_atomic_results_are_divergent_and_each_op_is_reported_once():
                    "sarek.if %c { sarek.barrier\n sarek.warp_barrier }", '%a : !sarek.vec<i32> "a", %n : i32 "n"')
     assert [e.split(" under")[0] for e in errs] == ["sarek.barrier", "sarek.warp_barrier"]
     assert "the result of 'atomic_add'" in errs[0]
+
+
+def test_findings_name_the_offending_op_and_the_deciding_op():
+    m = parse_module('builtin.module { sarek.kernel @k(%n : i32 "n") {\n'
+                     '%t = sarek.intrinsic "thread_idx_x"() : () -> i32\n%c = sarek.binop gt %t, %n : i32\n'
+                     "sarek.block superstep { sarek.if %c { } }\nsarek.barrier\n"
+                     "sarek.if %c { sarek.barrier }\n} }")
+    ss, bad = convergence_findings(m)
+    assert ss.kind == "superstep" and ss.op.name == "sarek.if" and ss.why.at is ss.op
+    assert isinstance(ss.superstep, BlockOp) and ss.why.value is not None and ss.why.cause == "thread_idx_x"
+    assert bad.kind == "collective" and bad.what == "sarek.barrier" and bad.why.what == "the condition"
+    assert isinstance(bad.why.at, IfOp) and bad.op.parent_op() is bad.why.at
+    assert [msg for _, msg in divergent_collectives(m)] == [ss.message, bad.message]
+
+
+def test_superstep_rule_allows_expressions_and_divergent_supersteps():
+    assert _errors('%t = sarek.intrinsic "thread_idx_x"() : () -> i32\n%c = sarek.binop gt %t, %n : i32\n'
+                   "sarek.block superstep {\n"
+                   "%v = sarek.if_expr %c -> i32 { sarek.yield %n : i32 } else { sarek.yield %t : i32 }\n"
+                   "sarek.block superstep divergent { sarek.if %c { } }\nsarek.barrier\n}\nsarek.barrier") == []
+    assert _errors('%t = sarek.intrinsic "thread_idx_x"() : () -> i32\n%c = sarek.binop gt %t, %n : i32\n'
+                   "sarek.block superstep { sarek.if %c { } }\nsarek.barrier")[0].startswith(
+        "thread-divergent sarek.if inside a non-divergent superstep")
+
+
+def test_every_divergent_superstep_of_the_corpus_is_needed():
+    """Unmarking a `superstep(divergent=True)` of examples/*.py makes the superstep rule refuse it."""
+    from sarek.frontend.corpus import all_cases
+
+    seen = 0
+    for _, case in all_cases():
+        module = case.kernel.module.clone()
+        for b in [op for op in module.walk() if isinstance(op, BlockOp) and op.is_divergent_superstep]:
+            b.superstep = StringAttr("")
+            assert any(f.kind == "superstep" and f.superstep is b for f in convergence_findings(module)), case.name
+            b.superstep = StringAttr("divergent")
+            seen += 1
+    assert seen >= 5

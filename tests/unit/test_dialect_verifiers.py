@@ -710,6 +710,19 @@ def test_statement_rules():
     fails(kernel([], lambda b: b.add_op(bad)), "native text for 'cuda' must be a string")
 
 
+def test_superstep_block_rules():
+    plain, div = s.BlockOp(superstep=""), s.BlockOp(superstep="divergent")
+    assert (s.BlockOp().is_superstep, plain.is_superstep, plain.is_divergent_superstep) == (False, True, False)
+    assert div.is_divergent_superstep
+    ok(kernel([], lambda b: [b.add_op(op) for op in (plain, s.BarrierOp(), div, s.BarrierOp())]))
+    fails(kernel([], lambda b: [b.add_op(op) for op in (s.BlockOp(superstep="uniform"), s.BarrierOp())]),
+          'superstep kind must be "" or "divergent", got "uniform"')
+    fails(kernel([], lambda b: [b.add_op(op) for op in (s.BlockOp(superstep=""), s.MemFenceOp())]),
+          "a superstep sarek.block must be followed by its implicit sarek.barrier")
+    fails(kernel([], lambda b: b.add_op(s.BlockOp(superstep="divergent"))),
+          "a superstep sarek.block must be followed by its implicit sarek.barrier")
+
+
 def test_coopmat_rules():
     def decls_(*frags: tuple[str, str, int, int, Attribute]) -> list[Operation]:
         return [s.CoopmatDeclOp(*f) for f in frags]

@@ -3,13 +3,16 @@
 
 import re
 
+import numpy as np
 import pytest
 
 import sarek
 from sarek import Vec, device, f32, i32, kernel, record, variant
 from sarek import math as sm
-from sarek.gpu import (atomic_add, barrier, global_thread_id, shared, thread_idx_x, warp_barrier,
+from sarek.gpu import (atomic_add, barrier, block_idx_x, global_thread_id, shared, thread_idx_x, warp_barrier,
                        warp_shuffle_down)
+from sarek.dialect.sarek import BarrierOp, BlockOp
+from sarek.interp import run
 
 with open(__file__) as _f:
     _LINES = _f.read().splitlines()
@@ -241,6 +244,132 @@ def test_superstep_diverged():
                 s[thread_idx_x] = a[global_thread_id]
 
     expect_error(k, "superstep", "thread-divergent")
+
+
+# Sarek's superstep_diverged: a thread-varying `if` inside a non-divergent superstep is refused (the implicit
+# barrier at the end of the superstep would be in diverged control flow); `superstep(divergent=True)` allows it.
+# Conditional expressions and block-uniform conditions are fine in a plain superstep.
+
+def _run_tile(k) -> np.ndarray:
+    inp = np.arange(64, dtype=np.float32) + 1
+    out = np.zeros(64, np.float32)
+    run(k.module, k.name, [inp, out], (2, 1, 1), (32, 1, 1), executor="reference")
+    return out
+
+
+def _tile_ref(cond) -> np.ndarray:
+    inp = np.arange(64, dtype=np.float32) + 1
+    tile = np.where(cond(np.arange(32)), inp.reshape(2, 32), 0)
+    return tile[:, ::-1].reshape(-1)
+
+
+def test_superstep_thread_varying_if_refused():
+    def bad_step(inp: Vec[f32], out: Vec[f32]):
+        tile = shared(f32, 32)
+        tile[thread_idx_x] = 0.0
+        barrier()
+        with sarek.superstep():
+            if thread_idx_x > 16:  # <superstep_if>
+                tile[thread_idx_x] = inp[global_thread_id]
+        out[global_thread_id] = tile[31 - thread_idx_x]
+
+    e = expect_error(bad_step, "superstep_if", "thread-divergent 'if' inside superstep()",
+                     "depends on thread_idx_x", "diverged control flow", "superstep(divergent=True)")
+    assert e.col == 13
+
+
+def test_divergent_superstep_compiles_and_runs():
+    def divergent_step(inp: Vec[f32], out: Vec[f32]):
+        tile = shared(f32, 32)
+        tile[thread_idx_x] = 0.0
+        barrier()
+        with sarek.superstep(divergent=True):
+            if thread_idx_x > 16:
+                tile[thread_idx_x] = inp[global_thread_id]
+        out[global_thread_id] = tile[31 - thread_idx_x]
+
+    k = sarek.compile(divergent_step)
+    blocks = [op for op in k.module.walk() if isinstance(op, BlockOp)]
+    assert [b.is_divergent_superstep for b in blocks] == [True]
+    assert isinstance(blocks[0].next_op, BarrierOp)
+    assert np.array_equal(_run_tile(k), _tile_ref(lambda t: t > 16))
+
+
+def test_superstep_conditional_expression_and_uniform_if_compile():
+    def k(inp: Vec[f32], out: Vec[f32]):
+        tile = shared(f32, 32)
+        with sarek.superstep():
+            tile[thread_idx_x] = inp[global_thread_id] if thread_idx_x > 16 else 0.0
+            if block_idx_x == 0:
+                tile[thread_idx_x] = -tile[thread_idx_x]
+        out[global_thread_id] = tile[31 - thread_idx_x]
+
+    kc = sarek.compile(k)
+    blocks = [op for op in kc.module.walk() if isinstance(op, BlockOp)]
+    assert [(b.is_superstep, b.is_divergent_superstep) for b in blocks] == [(True, False)]
+    ref = _tile_ref(lambda t: t > 16)
+    ref[:32] *= -1
+    assert np.array_equal(_run_tile(kc), ref)
+
+
+@device
+def clamp_low(x: i32) -> i32:
+    if x < 8:
+        return 8
+    return x
+
+
+def test_superstep_thread_varying_statements_refused():
+    def k_for(a: Vec[f32], n: i32):
+        with sarek.superstep():
+            for i in range(thread_idx_x):  # <superstep_for>
+                a[i] = 0.0
+
+    def k_while(a: Vec[f32], n: i32):
+        with sarek.superstep():
+            i = global_thread_id
+            while i < n:  # <superstep_while>
+                i += 32
+
+    def k_nested(a: Vec[f32], n: i32):
+        with sarek.superstep():
+            if n > 0:
+                for j in range(4):
+                    if global_thread_id == j:  # <superstep_nested>
+                        a[j] = 1.0
+
+    def k_inner(a: Vec[f32], n: i32):
+        with sarek.superstep(divergent=True):
+            if global_thread_id < n:
+                a[global_thread_id] = 0.0
+            with sarek.superstep():
+                if global_thread_id < n:  # <superstep_inner>
+                    a[global_thread_id] = 1.0
+
+    expect_error(k_for, "superstep_for", "thread-divergent 'for' loop inside superstep()", "a bound at line")
+    expect_error(k_while, "superstep_while", "thread-divergent 'while' loop inside superstep()",
+                 "variable 'i' (global_thread_id)")
+    expect_error(k_nested, "superstep_nested", "thread-divergent 'if'", "global_thread_id")
+    expect_error(k_inner, "superstep_inner", "thread-divergent 'if'", "superstep(divergent=True)")
+
+
+def test_superstep_helpers_are_not_inspected():
+    def k(a: Vec[i32], n: i32):
+        with sarek.superstep():
+            a[global_thread_id] = clamp_low(global_thread_id)
+
+    kc = sarek.compile(k)
+    a = np.zeros(32, np.int32)
+    run(kc.module, kc.name, [a, 32], (1, 1, 1), (32, 1, 1), executor="reference")
+    assert list(a) == [max(i, 8) for i in range(32)]
+
+
+def test_superstep_divergent_must_be_constant():
+    def k(a: Vec[f32], n: i32):
+        with sarek.superstep(divergent=n > 0):  # <superstep_flag>
+            a[0] = 1.0
+
+    expect_error(k, "superstep_flag", "superstep(divergent=...) takes a constant True or False")
 
 
 def test_warp_shuffle_diverged():

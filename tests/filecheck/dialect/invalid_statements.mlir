@@ -1,12 +1,62 @@
 // RUN: sarek-opt %s --verify-diagnostics --split-input-file | filecheck %s
 
-// pragma, native and the cooperative-matrix ops.
+// pragma, superstep blocks, native and the cooperative-matrix ops.
 
 sarek.kernel @k() {
   sarek.pragma ["unroll", ""] {
   }
 }
 // CHECK: pragma hint name must not be empty
+
+// -----
+
+sarek.kernel @k() {
+  sarek.block superstep "uniform" {
+  }
+  sarek.barrier
+}
+// CHECK: superstep kind must be "" or "divergent", got "uniform"
+
+// -----
+
+sarek.kernel @k() {
+  "sarek.block"() <{superstep = "Divergent"}> ({
+  ^bb0:
+  }) : () -> ()
+  sarek.barrier
+}
+// CHECK: superstep kind must be "" or "divergent", got "Divergent"
+
+// -----
+
+sarek.kernel @k() {
+  sarek.block superstep {
+  }
+  sarek.mem_fence
+  sarek.barrier
+}
+// CHECK: a superstep sarek.block must be followed by its implicit sarek.barrier
+
+// -----
+
+sarek.kernel @k() {
+  sarek.block {
+    sarek.block superstep divergent {
+    }
+  }
+  sarek.barrier
+}
+// CHECK: a superstep sarek.block must be followed by its implicit sarek.barrier
+
+// -----
+
+sarek.kernel @k() {
+  "sarek.block"() <{superstep = 1 : i32}> ({
+  ^bb0:
+  }) : () -> ()
+  sarek.barrier
+}
+// CHECK: 1 : i32 should be of base attribute string
 
 // -----
 

@@ -55,6 +55,40 @@ sarek.kernel @statements(%n : i32 "n") {
 
 // -----
 
+// Supersteps: a block marked `superstep` (or `superstep divergent`), followed by its implicit barrier.
+sarek.kernel @supersteps(%n : i32 "n") {
+  sarek.block superstep {
+    sarek.mem_fence
+  }
+  sarek.barrier
+  sarek.block superstep divergent {
+    sarek.block superstep {
+    }
+    sarek.barrier
+  }
+  sarek.barrier
+  sarek.block superstep {
+  } attributes {b}
+  sarek.barrier
+}
+// CHECK:      sarek.kernel @supersteps(%n: i32 "n") {
+// CHECK-NEXT:   sarek.block superstep {
+// CHECK-NEXT:     sarek.mem_fence
+// CHECK-NEXT:   }
+// CHECK-NEXT:   sarek.barrier
+// CHECK-NEXT:   sarek.block superstep divergent {
+// CHECK-NEXT:     sarek.block superstep {
+// CHECK-NEXT:     }
+// CHECK-NEXT:     sarek.barrier
+// CHECK-NEXT:   }
+// CHECK-NEXT:   sarek.barrier
+// CHECK-NEXT:   sarek.block superstep {
+// CHECK-NEXT:   } attributes {b}
+// CHECK-NEXT:   sarek.barrier
+// CHECK-NEXT: }
+
+// -----
+
 // Discardable attributes survive on every op kind (they print after the op's own syntax).
 sarek.record @point {x : f32, y : f32} attributes {a = 1 : i32}
 sarek.variant @opt {None, Some(i32)} attributes {a = 2 : i32}
