@@ -124,6 +124,22 @@ def scalar_reg_type(t: Attribute) -> str | None:
     return None
 
 
+SPECULATE_MAX_OPS = 12  # operations (both arms together) an if_expr may compute unconditionally
+
+
+def _speculatable(r: Region) -> bool:
+    """A value region that only computes in registers: constants, arithmetic (integer division by zero does
+    not trap in PTX), casts, record fields and reads of mutable locals — nothing that touches memory, calls,
+    synchronises or nests control flow."""
+    for o in r.block.ops:
+        if isinstance(o, sk.LoadOp):
+            if not isinstance(o.ref.owner, sk.LetMutOp):
+                return False
+        elif not isinstance(o, sk.ConstantOp | sk.BinOp | sk.UnOp | sk.CastOp | sk.FieldOp | sk.YieldOp):
+            return False
+    return True
+
+
 def is_f(t: Attribute) -> bool:
     return isinstance(t, Float16Type | Float32Type | Float64Type)
 
@@ -836,6 +852,14 @@ class Lowering:
     def op_IfExprOp(self, st: FnState, op: sk.IfExprOp) -> Any:
         em = st.em
         c = self.val(st, op.operands[0])
+        rt = scalar_reg_type(op.results[0].type)
+        if rt is not None and rt != "pred" and all(_speculatable(r) for r in op.regions) \
+                and sum(len(r.block.ops) - 1 for r in op.regions) <= SPECULATE_MAX_OPS:
+            # both arms are a few register-only operations: compute both and select, as CUDA C's `c ? a : b`
+            # becomes, instead of a (possibly divergent) branch; the arms cannot fault or write anything
+            a = self.region_value(st, op.regions[0])
+            b = self.region_value(st, op.regions[1])
+            return Sc(op.results[0].type, em.selp("b16" if rt == "f16" else rt, a.r, b.r, c.r))
         res = self.fresh(st, op.results[0].type, op)
         els, end = em.label("else"), em.label("endif")
         em.bra(els, guard=c.r, neg=True)
