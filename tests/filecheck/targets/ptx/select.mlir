@@ -53,7 +53,7 @@ builtin.module {
 // the memory read keeps its guard
 // CHECK-NEXT: @![[EV]] bra $L_else
 // CHECK:      ld.global.nc.s32
-// CHECK:      $L_endif
+// CHECK:      $L_endif_{{[0-9]+}}:
 // the bool result keeps its branches too
 // CHECK-NEXT: @![[EV]] bra $L_else
 // CHECK-NEXT: setp.lt.s32
