@@ -219,6 +219,7 @@ def check_args(spec: KernelSpec, args: Sequence[Any]) -> list[Any]:
     if len(args) != len(spec.params):
         raise LaunchError(f"kernel {spec.signature} takes {len(spec.params)} argument(s), {len(args)} given")
     out: list[Any] = []
+    flat: dict[int, np.ndarray[Any, Any]] = {}  # one 1-D view per array (an array passed twice stays one object)
     for p, a in zip(spec.params, args):
         where = f"kernel {spec.name}: argument '{p.name}' (#{p.index + 1})"
         if p.kind == "vec":
@@ -240,6 +241,8 @@ def check_args(spec: KernelSpec, args: Sequence[Any]) -> list[Any]:
                                   "np.ascontiguousarray(...) and use that array")
             if p.written and not arr.flags.writeable:
                 raise LaunchError(f"{where} is written by the kernel but the array is read-only")
+            if arr.ndim != 1:  # a C-contiguous n-D array is its elements in order: a 1-D view, no copy
+                arr = flat.setdefault(id(a), arr.reshape(-1))
             out.append(arr)
         elif p.kind == "record":
             out.append(_record_arg(where, p, a))
@@ -347,6 +350,15 @@ class Device:
     def __str__(self) -> str:
         return self.name
 
+    def __eq__(self, other: object) -> bool:
+        """A device equals itself and the names that select it (`"opencl:0"`, `"opencl"`, `"interp"`), so
+        `"interp" in sarek.devices()` reads as it should."""
+        if isinstance(other, str):
+            return other == self.name or other == self.name.split(":")[0]
+        return other is self
+
+    __hash__ = object.__hash__
+
     @property
     def description(self) -> str:
         return self.kind
@@ -416,17 +428,20 @@ class BufferDevice(Device):
         from sarek.runtime.vector import Vector
 
         bound: list[Any] = []
-        temps: list[tuple[Param, Any, np.ndarray[Any, Any]]] = []
+        temps: dict[int, tuple[Any, np.ndarray[Any, Any]]] = {}  # id(array) -> (buffer, array): one per array
+        written = {id(a) for p, a in zip(spec.params, args) if p.written}
         try:
             for p, a in zip(spec.params, args):
                 if p.kind != "vec":
                     bound.append(a)
                 elif isinstance(a, Vector):
                     bound.append((a.device_buffer(self), a.size))
+                elif id(a) in temps:  # the same array passed twice: one buffer, as on the host
+                    bound.append((temps[id(a)][0], a.size))
                 else:
                     dev_arr = to_device_layout(a)
                     buf = self._alloc(max(dev_arr.nbytes, 1))
-                    temps.append((p, buf, a))
+                    temps[id(a)] = (buf, a)
                     if a.nbytes:
                         self._upload(buf, dev_arr)
                     bound.append((buf, a.size))
@@ -434,11 +449,11 @@ class BufferDevice(Device):
             for p, a in zip(spec.params, args):
                 if p.written and isinstance(a, Vector):
                     a.mark_written_on(self)
-            for p, buf, host in temps:
-                if p.written and host.nbytes:
+            for key, (buf, host) in temps.items():
+                if key in written and host.nbytes:
                     download_into(self, buf, host)
         finally:
-            for _, buf, _ in temps:
+            for buf, _ in temps.values():
                 self._free(buf)
 
     def _run(self, spec: KernelSpec, bound: list[Any], grid: Dim3, block: Dim3) -> None:
