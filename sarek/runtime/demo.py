@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from sarek.diagnostics import SarekError
+
 EXT = {"cuda": "cu", "hip": "hip", "opencl": "cl", "metal": "metal", "glsl": "comp", "wgsl": "wgsl", "ptx": "ptx"}
 
 
@@ -58,10 +60,10 @@ def compile_all(out_dir: Path) -> tuple[int, int]:
         for target in TARGETS:
             try:
                 text = emit_source(module, target)
-            except Exception as e:
+            except SarekError as e:  # a capability the target lacks; anything else is a bug and propagates
                 refused += 1
-                msg = str(e).splitlines()[0] if str(e) else type(e).__name__
-                row.append(f"{target}: refused ({msg[:90]})")
+                where = f"{e.location}: " if getattr(e, "location", None) else ""
+                row.append(f"{target}: refused at {where}{e.message.splitlines()[0]}")
                 continue
             ok += 1
             d = out_dir / stem
