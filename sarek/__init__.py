@@ -1,7 +1,8 @@
 """sarek: a multi-backend GPU kernel compiler built on xDSL.
 
 Public API (see /work/shared/FRONTEND.md): `kernel`, `device`, `record`, `variant`, `compile`, `Vec`, the
-scalar types, `CompileError`; `Vector`, `devices`, `default_device`, `Device` come from `sarek.runtime`
+scalar types, `CompileError`, `SarekError` (the base of every sarek diagnostic); `Vector`, `devices`,
+`default_device`, `Device`, `get_device`, `launch`, `LaunchError`, `DeviceError` come from `sarek.runtime`
 (imported lazily).
 """
 
@@ -9,12 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from sarek.diagnostics import SarekError
 from sarek.frontend.api import DeviceFunction, Kernel, compile, device, kernel
 from sarek.frontend.decls import record, variant
 from sarek.frontend.errors import CompileError
 from sarek.types import Local, Shared, Vec, f16, f32, f64, i32, i64
 
-_RUNTIME_NAMES = ("Vector", "devices", "default_device", "Device", "get_device")
+_RUNTIME_NAMES = ("Vector", "devices", "default_device", "Device", "get_device", "launch", "LaunchError",
+                  "DeviceError")
 
 
 def __getattr__(name: str) -> Any:
@@ -40,5 +43,5 @@ pragma = gpu.pragma
 superstep = gpu.superstep
 
 __all__ = ["kernel", "device", "record", "variant", "compile", "Vec", "Shared", "Local", "f16", "f32", "f64",
-           "i32", "i64", "CompileError", "Kernel", "DeviceFunction", "gpu", "math", "pragma", "superstep",
+           "i32", "i64", "CompileError", "SarekError", "Kernel", "DeviceFunction", "gpu", "math", "pragma", "superstep",
            *_RUNTIME_NAMES]  # pyright: ignore[reportUnsupportedDunderAll]

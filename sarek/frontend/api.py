@@ -41,10 +41,21 @@ def _lower(fn: Any, kind: str, name: str) -> _Compiled:
     return _Compiled(op, deps, lw.types)
 
 
+def _check_function(fn: Any, what: str) -> None:
+    """`@sarek.kernel` / `@sarek.device` apply to a `def` (a class, a builtin or a value is a user error, not an
+    AttributeError from deep inside)."""
+    import inspect
+
+    if not inspect.isfunction(fn):
+        shown = f"the class {fn.__name__}" if isinstance(fn, type) else f"{type(fn).__name__} {fn!r}"[:80]
+        raise CompileError(f"{what} applies to a Python function (def), got {shown}")
+
+
 class DeviceFunction:
     """A `@sarek.device` helper: compiled (once) into a `sarek.helper` when a kernel calls it."""
 
     def __init__(self, fn: Any):
+        _check_function(fn, "@sarek.device")
         self.fn = fn
         self.name = fn.__name__
         self._sig: Signature | None = None
@@ -81,6 +92,7 @@ class Kernel:
     """A `@sarek.kernel`: `.launch(*args, grid=, block=, device=)`, `.source(target)`, `.ir()`, `.module`."""
 
     def __init__(self, fn: Any):
+        _check_function(fn, "@sarek.kernel")
         self.fn = fn
         self.name = fn.__name__
         self._module: ModuleOp | None = None
@@ -116,14 +128,14 @@ class Kernel:
     # execution
 
     def launch(self, *args: Any, grid: Any = 1, block: Any = 1, device: Any = None) -> Any:
-        g, b = _dim3(grid, "grid"), _dim3(block, "block")
         module = self.module
         try:
             from sarek.runtime import launch as runtime_launch
         except ImportError:
             runtime_launch = None
-        if runtime_launch is not None:
-            return runtime_launch(self, args, g, b, device)
+        if runtime_launch is not None:  # checks grid/block itself (a LaunchError naming the bad value)
+            return runtime_launch(self, args, grid, block, device)
+        g, b = _dim3(grid, "grid"), _dim3(block, "block")
         if device not in (None, "interp") and getattr(device, "name", None) != "interp":
             raise RuntimeError(f"device {device!r} is not available: sarek.runtime is not installed")
         from sarek.interp import run

@@ -713,7 +713,9 @@ class _Exec:
             y = self.block(r.block, env, cm, fr)
             if expr:
                 result = y if result is None else merge(cm if cm is not None else hit, y, result)
-        if S.WILDCARD not in [c for c, _, _ in op.case_list()]:
+        # a statement match whose cases do not cover the scrutinee does nothing (Python's match; every
+        # compiled backend falls through); only a value match has no value to give
+        if expr and S.WILDCARD not in [c for c, _, _ in op.case_list()]:
             miss = None
             if _isarr(tag):
                 miss = ~np.isin(tag, listed)
@@ -1075,15 +1077,23 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
             ex.call(k, vals, None)
     except Unvectorizable:
         for x, c in saved:
-            x[...] = c
+            if x.flags.writeable:  # a read-only input cannot have been written
+                x[...] = c
         raise
     except (InterpError, KeyboardInterrupt):
         raise
     except Exception as exc:  # noqa: BLE001 - never a Python traceback for the user
         raise InterpError(f"internal interpreter error: {type(exc).__name__}: {exc}", k) from exc
+    from sarek.runtime.effects import written_params
+
+    written = written_params(module, kernel)
+    wrote = {id(x) for i, x in enumerate(args) if i in written}
     for bv in bools:
-        bv.orig[...] = bv.arr
-    for x, tree, et, local in aggs:
+        if id(bv.orig) in wrote:
+            bv.orig[...] = bv.arr
+    for x, tree, et, local in aggs:  # only vectors the kernel may write (a read-only input stays untouched)
+        if id(x) not in wrote:
+            continue
         buf = np.zeros(len(x), local)
         _from_tree(types, tree, et, buf, None)
         x.view(np.uint8)[...] = buf.view(np.uint8)

@@ -354,7 +354,9 @@ class _Compiler:
                 self.yielding_block(r.block, ind + 1, res)
             else:
                 self.block(r.block, ind + 1)
-        if S.WILDCARD not in [c for c, _, _ in op.case_list()]:
+        # a statement match that no case covers does nothing (Python's match; the compiled backends fall
+        # through); a value match has no value to give
+        if res is not None and S.WILDCARD not in [c for c, _, _ in op.case_list()]:
             self.emit(ind, "else:")
             self.emit(ind + 1, f"raise _Fault({self.opid(op)}, 'no case matches constructor ' + "
                                f"{s}.t.ctors[{tg}])")
@@ -604,8 +606,13 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
             raise
         except Exception as ex:  # noqa: BLE001 - never a Python traceback for the user
             raise InterpError(f"internal interpreter error: {type(ex).__name__}: {ex}", k) from ex
-    for lst, arr, et in back:
-        types.list_to_vec(lst, arr, et)
+    from sarek.runtime.effects import written_params
+
+    written = written_params(module, kernel)
+    wrote = {id(x) for i, x in enumerate(args) if i in written}
+    for lst, arr, et in back:  # only vectors the kernel may write (a read-only input stays untouched)
+        if id(arr) in wrote:
+            types.list_to_vec(lst, arr, et)
 
 
 def _loc(op: Operation) -> str:

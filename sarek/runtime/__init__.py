@@ -164,8 +164,18 @@ def launch(kernel: Any, args: Sequence[Any], grid: Any = 1, block: Any = 1, devi
     numpy arrays are passed in; those the kernel may write are copied back. `sarek.Vector`s stay on the
     device. `grid` (blocks) and `block` (threads per block) are an int or a 1-3 tuple.
     """
+    from sarek.diagnostics import SarekError
     from sarek.runtime.core import resolve_kernel
 
     module, name = resolve_kernel(kernel)
     dev = get_device(device)
-    dev.launch(module, name, list(args), grid, block)
+    try:
+        dev.launch(module, name, list(args), grid, block)
+    except SarekError as e:
+        if type(e) is not SarekError:  # LaunchError, DeviceError, CompileError, InterpError: as they are
+            raise
+        # a pass or target refusing the kernel for this device: a compile error, shown like k.source()'s
+        # (the Python source line and a caret)
+        from sarek.frontend.errors import CompileError
+
+        raise CompileError.from_sarek_error(e) from None

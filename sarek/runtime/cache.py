@@ -24,9 +24,9 @@ _MAGIC = b"sarek-cache-1\n"
 
 
 def cache_dir() -> Path:
-    env = os.environ.get("SAREK_CACHE_DIR")
+    env = os.environ.get("SAREK_CACHE_DIR", "").strip()
     if env:
-        return Path(env)
+        return Path(env).expanduser()  # a quoted "~/..." from a config file, too
     try:
         import platformdirs
 
@@ -37,7 +37,7 @@ def cache_dir() -> Path:
 
 
 def enabled() -> bool:
-    return os.environ.get("SAREK_CACHE", "1") not in ("0", "off", "false", "no")
+    return os.environ.get("SAREK_CACHE", "1").strip().lower() not in ("0", "off", "false", "no")
 
 
 def make_key(*parts: object) -> str:
@@ -107,25 +107,60 @@ def get_or_build(kind: str, key: str, build: Callable[[], bytes]) -> bytes:
 
 
 def get_or_build_text(kind: str, key: str, build: Callable[[], str]) -> str:
-    return get_or_build(kind, key, lambda: build().encode()).decode()
+    got = get(kind, key)
+    if got is not None:
+        try:
+            return got.decode()
+        except UnicodeDecodeError:  # not text (a foreign entry with a valid checksum): rebuilt and replaced
+            pass
+    text = build()
+    put(kind, key, text.encode())
+    return text
+
+
+_HEX = frozenset("0123456789abcdef")
+
+
+def _cache_files(root: Path) -> list[Path]:
+    """The files under `root` laid out as the cache writes them: `<kind>/<key[:2]>/<key>` (and the temporary
+    `.tmp-*` files of interrupted writes). Nothing else is ever touched, so a $SAREK_CACHE_DIR pointing at a
+    folder holding other files loses none of them to `clear()`."""
+    out: list[Path] = []
+    try:
+        kinds = [k for k in root.iterdir() if k.is_dir() and not k.is_symlink()]
+    except OSError:
+        return out
+    for kind in kinds:
+        try:
+            shards = [d for d in kind.iterdir() if d.is_dir() and not d.is_symlink() and len(d.name) == 2
+                      and set(d.name) <= _HEX]
+        except OSError:
+            continue
+        for shard in shards:
+            try:
+                files = list(shard.iterdir())
+            except OSError:
+                continue
+            out += [f for f in files if f.is_file() and (f.name.startswith(".tmp-") or (
+                len(f.name) == 64 and set(f.name) <= _HEX and f.name.startswith(shard.name)))]
+    return out
 
 
 def clear() -> int:
-    """Remove every entry; returns how many files were removed."""
+    """Remove every entry (only files with the cache's layout); returns how many files were removed."""
     root = cache_dir()
     n = 0
     if not root.is_dir():
         return 0
-    for dirpath, _dirs, files in os.walk(root, topdown=False):
-        for f in files:
+    for f in _cache_files(root):
+        try:
+            f.unlink()
+            n += 1
+        except OSError:
+            pass
+        for d in (f.parent, f.parent.parent):  # the shard and kind folders, once empty
             try:
-                os.unlink(os.path.join(dirpath, f))
-                n += 1
-            except OSError:
-                pass
-        if dirpath != str(root):
-            try:
-                os.rmdir(dirpath)
+                d.rmdir()
             except OSError:
                 pass
     return n
@@ -133,7 +168,7 @@ def clear() -> int:
 
 def entries() -> Iterable[Path]:
     root = cache_dir()
-    return (p for p in root.rglob("*") if p.is_file() and not p.name.startswith(".tmp-")) if root.is_dir() else ()
+    return [p for p in _cache_files(root) if not p.name.startswith(".tmp-")] if root.is_dir() else ()
 
 
 @lru_cache(maxsize=1)

@@ -9,6 +9,7 @@ implement buffers (`_alloc`, `_upload`, `_download`) and `_run`.
 from __future__ import annotations
 
 import hashlib
+import math
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -179,10 +180,15 @@ def resolve_kernel(kernel: Any) -> tuple[ModuleOp, str]:
 
 
 def _type_text(p: Param) -> str:
+    from sarek.dialect.sarek import RecordType, VariantType, VecType
+
     if p.kind == "vec":
+        et = p.type.element_type if isinstance(p.type, VecType) else None
+        if isinstance(et, RecordType | VariantType):
+            return f"a vector of {et.decl_name} ({_dtype_text(p.dtype)})"
         return f"a vector of {_dtype_text(p.dtype)}"
-    if p.kind == "record":
-        return f"a {p.type} value"
+    if p.kind == "record" and isinstance(p.type, RecordType | VariantType):
+        return f"a {p.type.decl_name} value"
     return f"a {_dtype_text(p.dtype)} scalar"
 
 
@@ -242,7 +248,7 @@ def check_args(spec: KernelSpec, args: Sequence[Any]) -> list[Any]:
             if p.written and not arr.flags.writeable:
                 raise LaunchError(f"{where} is written by the kernel but the array is read-only")
             if arr.ndim != 1:  # a C-contiguous n-D array is its elements in order: a 1-D view, no copy
-                arr = flat.setdefault(id(a), arr.reshape(-1))
+                arr = flat.setdefault(id(a), np.asarray(arr).reshape(-1))  # np.matrix stays 2-D otherwise
             out.append(arr)
         elif p.kind == "record":
             out.append(_record_arg(where, p, a))
@@ -303,7 +309,16 @@ def _scalar_arg(where: str, p: Param, a: Any) -> Any:
     if d.kind == "f":
         if not isinstance(a, int | float):
             raise LaunchError(f"{where} expects {_type_text(p)}, got {_describe(a)}")
-        return d.type(a)
+        try:
+            with np.errstate(over="ignore"):
+                v = d.type(a)
+            overflow = bool(np.isinf(v)) and math.isfinite(a)
+        except OverflowError:  # an int beyond float64
+            overflow = True
+            v = None
+        if overflow:
+            raise LaunchError(f"{where}: {a} does not fit in {d} (largest finite value {float(np.finfo(d).max):g})")
+        return v
     raise LaunchError(f"{where}: cannot pass {_describe(a)}")  # pragma: no cover
 
 

@@ -17,6 +17,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from sarek.lowering.cfamily import entry_name
 from sarek.runtime import cache
 from sarek.runtime.core import BufferDevice, DeviceError, Dim3, KernelSpec, LaunchError, Limits
 
@@ -283,7 +284,7 @@ class CudaDevice(BufferDevice):
         self.activate()
         buf = np.frombuffer(image + (b"\x00" if not image.endswith(b"\x00") else b""), dtype=np.uint8)
         mod = check(d.cuModuleLoadData(buf.ctypes.data), f"loading the {self.kind} module of '{spec.name}'")
-        err, fn = d.cuModuleGetFunction(mod, spec.name.encode())
+        err, fn = d.cuModuleGetFunction(mod, entry_name(spec.name, "cuda").encode())
         if int(err) != 0:
             raise DeviceError(f"kernel '{spec.name}' not found in the compiled module ({err}); the generated "
                               "source must declare it extern \"C\"", backend=self.kind)

@@ -18,6 +18,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from sarek.lowering.cfamily import entry_name
 from sarek.runtime import cache
 from sarek.runtime.core import BufferDevice, DeviceError, Dim3, KernelSpec, LaunchError, Limits
 
@@ -168,7 +169,8 @@ class OpenCLDevice(BufferDevice):
         if key not in spec.cache:
             prg = self._program(spec)
             names = [k.function_name for k in prg.all_kernels()]
-            name = spec.name if spec.name in names else (names[0] if len(names) == 1 else None)
+            ename = entry_name(spec.name, "opencl")
+            name = ename if ename in names else (names[0] if len(names) == 1 else None)
             if name is None:
                 raise DeviceError(f"kernel '{spec.name}' not found in the OpenCL program (it has: "
                                   f"{', '.join(names)})", backend="opencl")
@@ -185,6 +187,12 @@ class OpenCLDevice(BufferDevice):
         if block[0] * block[1] * block[2] > wg:
             raise LaunchError(f"kernel {spec.name}: block {block} has {block[0] * block[1] * block[2]} threads; "
                               f"this kernel allows at most {wg} per work-group on {self.name}")
+        # pocl aborts the whole process (an assertion in pthread_utils.c) on a kernel whose shared arrays
+        # exceed the device's local memory: refuse it here
+        local = int(k.get_work_group_info(cl.kernel_work_group_info.LOCAL_MEM_SIZE, self.device))
+        if local > int(self.device.local_mem_size):
+            raise LaunchError(f"kernel {spec.name} needs {local} bytes of shared memory per block; {self.name} has "
+                              f"{int(self.device.local_mem_size)}")
         cargs: list[Any] = []
         for p, a in zip(spec.params, bound):
             if p.kind == "vec":

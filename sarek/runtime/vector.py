@@ -61,11 +61,21 @@ class Vector:
         if isinstance(data, int | np.integer) and not isinstance(data, bool):
             if dtype is None:
                 raise TypeError("Vector(n, dtype): give the element dtype")
-            arr = np.zeros(int(cast("int | np.integer[Any]", data)), dtype=_dtype(dtype))
+            n = int(cast("int | np.integer[Any]", data))
+            if n < 0:
+                raise ValueError(f"Vector(n, dtype): n must be at least 0, got {n}")
+            arr = np.zeros(n, dtype=_dtype(dtype))
         else:
-            arr = np.array(data, dtype=_dtype(dtype) if dtype is not None else None, copy=True, order="C")
+            try:
+                arr = np.array(data, dtype=_dtype(dtype) if dtype is not None else None, copy=True, order="C")
+            except (TypeError, ValueError) as e:
+                raise TypeError(f"Vector(data): cannot make an array of {type(data).__name__}"
+                                f"{'' if dtype is None else f' with dtype {dtype!r}'}: {e}") from None
             if arr.ndim != 1:
                 arr = arr.reshape(-1)
+        if arr.dtype.kind not in "biufV" or arr.dtype.hasobject:
+            raise TypeError(f"sarek.Vector: elements of dtype {arr.dtype} cannot go to a device (use bool, integer, "
+                            "float or a record/variant dtype)")
         self._host: np.ndarray[Any, Any] = arr
         self._host_valid = True
         self._buffers: dict[int, tuple[Device, Any, BufferCodec]] = {}  # id(device) -> (device, buffer, codec)
@@ -202,10 +212,15 @@ class Vector:
 
 def _dtype(d: Any) -> np.dtype[Any]:
     """numpy dtypes, sarek scalar types (f32 ...) and record/variant classes with `.dtype`."""
+    from sarek.types import ScalarType
+
+    if isinstance(d, ScalarType):
+        return np.dtype(np.bool_) if d.name == "bool" else d.np_dtype
     try:
         return np.dtype(d)
     except TypeError:
         inner = getattr(d, "dtype", None)
         if inner is None:
-            raise
+            raise TypeError(f"sarek.Vector: {d!r} is not an element type (give a numpy dtype, a sarek scalar "
+                            "type such as f32, or a record/variant class)") from None
         return np.dtype(inner)

@@ -80,11 +80,12 @@ class VulkanDevice(Device):
     def limits(self) -> Limits:
         lim = self.adapter.limits
         groups = int(lim.get("max-compute-workgroups-per-dimension", 65535))
+        block = (int(lim.get("max-compute-workgroup-size-x", 256)), int(lim.get("max-compute-workgroup-size-y", 256)),
+                 int(lim.get("max-compute-workgroup-size-z", 64)))
+        if self.lang == "glsl":  # glslangValidator's own limits (gl_MaxComputeWorkGroupSize = 1024, 1024, 64)
+            block = (min(block[0], 1024), min(block[1], 1024), min(block[2], 64))
         return Limits(max_threads_per_block=int(lim.get("max-compute-invocations-per-workgroup", 256)),
-                      max_block=(int(lim.get("max-compute-workgroup-size-x", 256)),
-                                 int(lim.get("max-compute-workgroup-size-y", 256)),
-                                 int(lim.get("max-compute-workgroup-size-z", 64))),
-                      max_grid=(groups, groups, groups))
+                      max_block=block, max_grid=(groups, groups, groups))
 
     @property
     def device(self) -> Any:
@@ -152,9 +153,11 @@ class VulkanDevice(Device):
         except Exception as e:
             if isinstance(e, SarekError):
                 raise
-            numbered = "\n".join(f"{i + 1:4}: {l}" for i, l in enumerate(src.splitlines()))
-            raise DeviceError(f"{self.name}: compiling kernel {spec.name} failed: {e}\n--- source ---\n{numbered}",
-                              None, self.name) from e
+            text = str(e)
+            if "--- source ---" not in text:  # glslang/spirv-val errors already show the numbered source
+                numbered = "\n".join(f"{i + 1:4}: {l}" for i, l in enumerate(src.splitlines()))
+                text += f"\n--- source ---\n{numbered}"
+            raise DeviceError(f"compiling kernel {spec.name} failed: {text}", None, self.name) from e
         out = ((pipe, bgl), abi, src)
         self._cache[key] = out
         return out
@@ -168,19 +171,24 @@ class VulkanDevice(Device):
         wgpu = _wgpu()
         dev = self.device
         params = bytearray(max(abi["params_size"], 0))
-        temps: list[tuple[_ShaderCodec, Any, np.ndarray[Any, Any]]] = []  # plain arrays: uploaded per launch
+        # plain arrays: uploaded per launch, one buffer per (array, layout) (an array passed twice is one buffer)
+        temps: dict[tuple[int, str], tuple[_ShaderCodec, Any, np.ndarray[Any, Any]]] = {}
         entries: list[dict[str, Any]] = []
         written = {p.index for p in spec.params if p.written}
+        written_arrays = {id(args[p.index]) for p in spec.params if p.written}
         try:
             for p_abi in abi["params"]:
                 a = args[p_abi["index"]]
                 if p_abi["kind"] == "vec":
                     codec = _ShaderCodec(p_abi)
+                    self._check_buffer_size(spec, p_abi["name"], codec.device_nbytes(a))
                     if isinstance(a, Vector):
                         buf = a.device_buffer(self, codec)
+                    elif (id(a), codec.key) in temps:
+                        buf = temps[(id(a), codec.key)][1]
                     else:
                         buf = self._alloc(codec.device_nbytes(a))
-                        temps.append((codec, buf, a))
+                        temps[(id(a), codec.key)] = (codec, buf, a)
                         if a.size:
                             codec.upload(self, buf, a)
                     np.frombuffer(params, np.int32, 1, p_abi["len_offset"])  # bounds check
@@ -206,12 +214,21 @@ class VulkanDevice(Device):
                 a = args[p_abi["index"]]
                 if p_abi["index"] in written and isinstance(a, Vector):
                     a.mark_written_on(self)  # stays on the device until the host or another device reads it
-            for codec, buf, host in temps:
-                if codec.p["index"] in written and host.size:  # the write analysis says the kernel may store there
+            for codec, buf, host in temps.values():
+                if id(host) in written_arrays and host.size:  # the write analysis says the kernel may store there
                     codec.download(self, buf, host)
         finally:
-            for _, buf, _ in temps:
+            for _, buf, _ in temps.values():
                 self._free(buf)
+
+    def _check_buffer_size(self, spec: KernelSpec, name: str, nbytes: int) -> None:
+        """A vector is one storage buffer binding: beyond the device's limit wgpu fails with a raw validation
+        error at bind-group creation; say which vector and the limit instead."""
+        lim = self.device.limits
+        most = min(int(lim.get("max-storage-buffer-binding-size", 2**27)), int(lim.get("max-buffer-size", 2**28)))
+        if nbytes > most:
+            raise LaunchError(f"kernel {spec.name}: vector '{name}' takes {nbytes} bytes on {self.name}; a storage "
+                              f"buffer there holds at most {most} bytes")
 
     # -------------------------------------------------------------------------------- buffers
 

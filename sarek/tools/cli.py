@@ -29,11 +29,17 @@ def load_kernel(spec: str) -> Any:
     mod_name = "_sarek_cli_" + os.path.splitext(os.path.basename(path))[0].replace("-", "_")
     spec_ = importlib.util.spec_from_file_location(mod_name, path)
     if spec_ is None or spec_.loader is None:
-        raise SystemExit(f"sarek: cannot import '{path}'")
+        hint = "; sarek-opt reads MLIR" if path.endswith(".mlir") else ""
+        raise SystemExit(f"sarek: cannot import '{path}': expected a Python file (FILE.py:KERNEL){hint}")
     mod = importlib.util.module_from_spec(spec_)
     sys.modules[mod_name] = mod
     sys.path.insert(0, os.path.dirname(path))
-    spec_.loader.exec_module(mod)
+    try:
+        spec_.loader.exec_module(mod)
+    except SyntaxError as e:  # the file itself (or a module it imports) does not parse
+        raise SystemExit(_syntax_error(e)) from None
+    except Exception as e:  # running the file failed: say where, without sarek's own frames
+        raise SystemExit(_import_error(path, e)) from None
     obj = getattr(mod, name, None)
     if obj is None:
         raise SystemExit(f"sarek: '{path}' has no kernel '{name}'")
@@ -42,10 +48,42 @@ def load_kernel(spec: str) -> Any:
     if isinstance(obj, DeviceFunction):
         raise SystemExit(f"sarek: '{name}' is a @sarek.device function, not a kernel")
     if not isinstance(obj, Kernel):
-        if not callable(obj):
-            raise SystemExit(f"sarek: '{name}' is not a kernel")
+        import inspect
+
+        if not inspect.isfunction(obj):
+            what = f"the class {obj.__name__}" if isinstance(obj, type) else f"{type(obj).__name__} {_short_repr(obj)}"
+            raise SystemExit(f"sarek: '{name}' is not a kernel (a @sarek.kernel or a plain function), it is {what}")
+        if getattr(obj, "__module__", None) != mod_name:
+            raise SystemExit(f"sarek: '{name}' is not defined in '{path}' (it comes from {obj.__module__})")
         obj = Kernel(obj)
     return obj
+
+
+def _short_repr(obj: object) -> str:
+    r = repr(obj)
+    return r if len(r) <= 60 else r[:57] + "..."
+
+
+def _syntax_error(e: SyntaxError) -> str:
+    """`file:line:col: error: message`, the line and a caret (the compiler's diagnostic shape)."""
+    line, col = e.lineno or 0, e.offset or 0
+    out = f"{e.filename}:{line}:{col}: error: {e.msg}"
+    if e.text:
+        text = e.text.rstrip("\n")
+        out += f"\n    {text}\n    {' ' * max(col - 1, 0)}^"
+    return out
+
+
+def _import_error(path: str, e: BaseException) -> str:
+    """Where in the user's file running it failed (the innermost frame in that file) and why."""
+    import traceback
+
+    frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == path]
+    where = f"{path}:{frames[-1].lineno}: " if frames else f"{path}: "
+    out = f"{where}error: running the file failed: {type(e).__name__}: {e}"
+    if frames and frames[-1].line:
+        out += f"\n    {frames[-1].line}"
+    return out
 
 
 def _runtime_call(path: str, *args: Any) -> Any:
@@ -68,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     ir.add_argument("--locations", action="store_true", help="print each op's source location")
     em = sub.add_parser("emit", help="print a kernel's source for a target")
     em.add_argument("kernel", metavar="FILE.py:KERNEL")
-    em.add_argument("-t", "--target", required=True)
+    em.add_argument("-t", "--target", required=True, help="cuda, hip, opencl, metal, glsl, wgsl or ptx")
     sub.add_parser("devices", help="list devices")
     sub.add_parser("demo", help="run the demo")
     cache = sub.add_parser("cache", help="compilation cache")
@@ -103,8 +141,9 @@ def main(argv: list[str] | None = None) -> int:
             r = _runtime_call("sarek.runtime.demo.main")
             return int(r or 0)
         elif a.cmd == "cache":
-            _runtime_call("sarek.runtime.cache.clear")
-            print("sarek: cache cleared")
+            n = _runtime_call("sarek.runtime.cache.clear")
+            where = _runtime_call("sarek.runtime.cache.cache_dir")
+            print(f"sarek: cache cleared ({n} file(s) removed from {where})")
     except BrokenPipeError:
         sys.stderr.close()
         return 0

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from io import BytesIO
+from typing import IO, Any, cast
 
-from xdsl.dialects.builtin import Builtin
+from xdsl.dialects.builtin import Builtin, ModuleOp
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 
@@ -16,6 +18,45 @@ class SarekOptMain(xDSLOptMain):
         argv = sys.argv[1:] if args is None else args
         wants_help = any(a in ("-h", "--help") for a in argv)
         super().__init__(description=_description() if wants_help else "Sarek kernel compiler driver", args=args)
+        if self.args.input_file == "-":  # mlir-opt's spelling of stdin
+            self.args.input_file = None
+        if self.args.output_file == "-":
+            self.args.output_file = None
+
+    def setup_pipeline(self) -> None:
+        """xdsl-opt's pipeline; with --print-between-passes, `sarek-pipeline{target=T}` runs as its passes so
+        the IR is printed after each of them (the compiler's decisions, stage by stage)."""
+        super().setup_pipeline()
+        if not self.args.print_between_passes:
+            return
+        from xdsl.passes import ModulePass, PassPipeline
+
+        from sarek.diagnostics import SarekError
+        from sarek.passes.pipeline import PipelinePass, pipeline_passes
+
+        passes: list[ModulePass] = []
+        for p in self.pipeline.passes:
+            try:
+                passes += pipeline_passes(p.target) if isinstance(p, PipelinePass) else [p]
+            except SarekError:  # an unknown target: reported when the pass runs, as without the option
+                passes.append(p)
+        self.pipeline = PassPipeline(tuple(passes), self.pipeline.callback)
+
+    def register_all_frontends(self) -> None:
+        super().register_all_frontends()
+        parse = self.available_frontends["mlir"]
+
+        def parse_mlir(io: IO[bytes]) -> ModuleOp:
+            data = io.read()
+            if not any(line.strip() and not line.strip().startswith(b"//") for line in data.splitlines()):
+                from xdsl.utils.exceptions import DiagnosticException
+
+                what = "an empty chunk (between `// -----` lines)" if self.args.split_input_file else "empty input"
+                raise DiagnosticException(f"{self.get_input_name()}: error: {what}: expected a builtin.module "
+                                          "or operations")
+            return parse(BytesIO(data))
+
+        self.available_frontends["mlir"] = parse_mlir
 
     def register_all_dialects(self) -> None:
         from sarek.universe import get_all_dialects
@@ -44,6 +85,11 @@ class SarekOptMain(xDSLOptMain):
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        for action in arg_parser._actions:  # pyright: ignore[reportPrivateUsage]
+            if action.dest == "input_file":
+                action.help = "path to input file (none or '-': stdin)"
+            elif action.dest == "output_file":
+                action.help = "path to output file ('-': stdout)"
 
 
 def _first_line(doc: str | None) -> str:
@@ -64,6 +110,54 @@ def _description() -> str:
     return "\n".join(lines)
 
 
+def _option_error_text(argv: Sequence[str], e: Exception) -> str:
+    """xDSL's option errors name neither the pass nor the option ("Incompatible types: given (), expected
+    <class 'str'>"): find the pass or target spec (-p / -t) and the option that fail and say so."""
+    import dataclasses
+    from typing import get_type_hints
+
+    from xdsl.utils.arg_spec import ArgSpec, parse_pipeline, parse_spec
+
+    from sarek.passes import get_all_passes
+    from sarek.targets import get_all_targets
+
+    ap = argparse.ArgumentParser(add_help=False)
+    ap.add_argument("-p", "--passes", default="")
+    ap.add_argument("-t", "--target", default="mlir")
+    known, _ = ap.parse_known_args(list(argv))
+    try:
+        specs: list[tuple[str, ArgSpec, Callable[[], Any] | None]] = [
+            ("pass", sp, get_all_passes().get(sp.name)) for sp in parse_pipeline(str(known.passes))]
+        specs.append(("target", parse_spec(str(known.target)), get_all_targets().get(parse_spec(str(known.target)).name)))
+    except Exception:  # the spec does not even parse: xDSL's message is the one to show
+        return str(e)
+    for what, sp, factory in specs:
+        if factory is None or not sp.parameters:
+            continue
+        cls = factory()
+        try:
+            cls.from_spec(sp)
+            continue
+        except ValueError:
+            pass
+        hints = get_type_hints(cls)
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        for k, v in sp.normalize_parameter_names().parameters.items():
+            if k not in fields:
+                continue
+            try:
+                cls.from_spec(ArgSpec(sp.name, {k: v}))
+            except ValueError:
+                t = hints.get(k)
+                want = {bool: "true or false", int: "an integer", float: "a number", str: "a string"}.get(
+                    cast(type, t), str(t).replace("<class '", "").replace("'>", ""))
+                got = ",".join(str(x) for x in v) if v else "no value"
+                hint = f' (quote it: {k}="...")' if t is str else ""
+                return f"{what} {sp.name}: option '{k}' got {got}, expected {want}{hint}"
+        return f"{what} {sp.name}: {e}"
+    return str(e)
+
+
 def main() -> None:
     """Run the driver; user errors (bad IR, bad pipeline, refused kernels) end with a message, no traceback."""
     import sys
@@ -78,8 +172,11 @@ def main() -> None:
         for note in getattr(e, "__notes__", []):  # the IR with the failing op marked
             print(note.rstrip(), file=sys.stderr)
         sys.exit(1)
+    except UnicodeDecodeError as e:  # a binary file given as input
+        print(f"error: the input is not UTF-8 text ({e.reason} at byte {e.start})", file=sys.stderr)
+        sys.exit(1)
     except (ValueError, OverflowError) as e:  # unknown passes, bad options, literals xDSL cannot represent
-        print(f"error: {e}", file=sys.stderr)
+        print(f"error: {_option_error_text(sys.argv[1:], e)}", file=sys.stderr)
         sys.exit(1)
     except OSError as e:  # an input or output file that cannot be opened
         print(f"error: {e.strerror}: {e.filename}", file=sys.stderr)

@@ -23,7 +23,7 @@ def is_sarek(module: ModuleOp) -> bool:
     return any(op.name.startswith("sarek.") for op in module.ops)
 
 
-def lower_shader(ctx: Context, module: ModuleOp, target: str, block: str, kernel: str) -> None:
+def lower_shader(ctx: Context, module: ModuleOp, target: str, block: str | tuple[int, ...], kernel: str) -> None:
     """`sarek-pipeline{target=...}` with the lowering's block/kernel options, in place."""
     import importlib.util
 
@@ -52,7 +52,7 @@ class ShaderTarget(Target):
     """Shared by the glsl and wgsl targets: a sarek module is lowered (`sarek-pipeline{target=<name>}`, options
     block=X,Y,Z and kernel=NAME), then printed in the target's language."""
 
-    block: str = "256,1,1"
+    block: str | tuple[int, ...] = "256,1,1"  # `block=64,4,1` unquoted parses to a tuple
     kernel: str = ""
 
     def print_source(self, module: ModuleOp) -> str:

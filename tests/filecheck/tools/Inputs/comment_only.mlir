@@ -1,0 +1,1 @@
+// Only a comment: no operation (sarek-opt reports an empty input).
