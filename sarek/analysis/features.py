@@ -244,3 +244,32 @@ def check_target(module: ModuleOp, target: str, kernel: str | None = None) -> No
             s = support(target, f)
             if isinstance(s, Refused):
                 raise SarekError(refusal_message(f, s.hint), op, backend)
+    _check_shared_size(module, target, kernel)
+
+
+# static shared (threadgroup) memory a kernel may declare, in bytes, where the language fixes it: CUDA's static
+# __shared__ limit (sm_50 to sm_90; more needs dynamic shared memory and an opt-in), AMD's LDS, Apple GPUs'
+# threadgroup memory. OpenCL and Vulkan report theirs per device (checked at launch).
+SHARED_LIMITS = {"cuda": 48 * 1024, "ptx": 48 * 1024, "hip": 64 * 1024, "metal": 32 * 1024}
+
+
+def _check_shared_size(module: ModuleOp, target: str, kernel: str | None) -> None:
+    from sarek.analysis.layout import layout_of
+    from sarek.dialect.sarek import AllocArrayOp, ConstantOp, MemSpace
+
+    limit = SHARED_LIMITS.get(target)
+    if limit is None:
+        return
+    for k in module.ops:
+        if not isinstance(k, KernelOp) or (kernel is not None and k.sym_name.data != kernel):
+            continue
+        total = 0
+        for op in k.walk():
+            if isinstance(op, AllocArrayOp) and op.array_type.memspace == MemSpace.SHARED \
+                    and isinstance(c := op.size.owner, ConstantOp):
+                n = cast(int, getattr(c.value, "value").data)
+                total += n * layout_of(module, op.array_type.element_type).size
+                if total > limit:
+                    raise SarekError(f"kernel '{k.sym_name.data}' declares {total} bytes of shared arrays up to "
+                                     f"this one; {BACKEND_NAMES[target]} allows {limit} bytes of static shared "
+                                     "memory per block", op, BACKEND_NAMES[target])

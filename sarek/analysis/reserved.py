@@ -54,20 +54,23 @@ atomicAdd atomicSub atomicExch atomicMin atomicMax atomicInc atomicDec atomicCAS
 dim3 char1 char2 char3 char4 uchar1 uchar2 uchar3 uchar4 short1 short2 short3 short4 ushort1 ushort2 ushort3
 ushort4 int1 int2 int3 int4 uint1 uint2 uint3 uint4 long1 long2 long3 long4 ulong1 ulong2 ulong3 ulong4
 longlong1 longlong2 ulonglong1 ulonglong2 float1 float2 float3 float4 double1 double2 double3 double4
+half half2 nv_half nv_half2 __half_raw __half2_raw
 make_int2 make_int3 make_int4 make_float2 make_float3 make_float4 make_double2 sarek_f32_barrier
 hipThreadIdx_x hipBlockIdx_x hipBlockDim_x hipGridDim_x
 """)
 _CL_VECTOR = " ".join(f"{t}{n}" for t in "char uchar short ushort int uint long ulong float double half".split()
                       for n in (2, 3, 4, 8, 16))
-OPENCL_RESERVED = _w("""
+_OPENCL_TYPES = _w("""
 __global global __local local __constant constant __private private __kernel kernel __read_only read_only
 __write_only write_only __read_write read_write uniform pipe bool char uchar short ushort int uint long ulong
 float double half quad size_t ptrdiff_t intptr_t uintptr_t void event_t sampler_t image1d_t image2d_t image3d_t
 image1d_array_t image2d_array_t image1d_buffer_t cl_mem_fence_flags atomic_int atomic_uint atomic_float
 atomic_flag memory_order memory_scope complex imaginary
+""")
+OPENCL_RESERVED = _OPENCL_TYPES | _w("""
 barrier mem_fence read_mem_fence write_mem_fence work_group_barrier sub_group_barrier async_work_group_copy
 wait_group_events prefetch vload2 vload3 vload4 vload8 vload16 vstore2 vstore3 vstore4 vstore8 vstore16
-vload_half vstore_half vloada_half vstorea_half printf
+vload_half vstore_half vloada_half vstorea_half printf main NULL
 acos acosh acospi asin asinh asinpi atan atan2 atanh atanpi atan2pi cbrt ceil copysign cos cosh cospi erfc erf
 exp exp2 exp10 expm1 fabs fdim floor fma fmax fmin fmod fract frexp hypot ilogb ldexp lgamma lgamma_r log log2
 log10 log1p logb mad maxmag minmag modf nan nextafter pow pown powr remainder remquo rint rootn round rsqrt sin
@@ -83,11 +86,14 @@ atom_or atom_xor convert_int convert_float convert_double as_int as_uint as_floa
 _MSL_VECTOR = " ".join(f"{t}{n}" for t in "bool char uchar short ushort int uint long ulong float half".split()
                        for n in (2, 3, 4)) + " " + " ".join(
     f"{t}{r}x{c}" for t in ("float", "half") for r in (2, 3, 4) for c in (2, 3, 4))
-METAL_RESERVED = _w("""
+_METAL_TYPES = _w("""
 device constant thread threadgroup threadgroup_imageblock ray_data object_data kernel vertex fragment visible
 stage_in metal half uchar ushort uint ulong size_t ptrdiff_t packed_float2 packed_float3 packed_float4
 atomic atomic_int atomic_uint atomic_bool atomic_float memory_order mem_flags texture1d texture2d texture3d
-sampler array vec matrix simd_shuffle simd_shuffle_up simd_shuffle_down simd_shuffle_xor simd_broadcast
+sampler array vec matrix
+""")
+METAL_RESERVED = _METAL_TYPES | _w("""
+simd_shuffle simd_shuffle_up simd_shuffle_down simd_shuffle_xor simd_broadcast
 simd_sum simd_max simd_min simd_ballot simd_all simd_any simd_prefix_inclusive_sum simd_prefix_exclusive_sum
 simdgroup_barrier threadgroup_barrier quad_shuffle quad_shuffle_up quad_shuffle_down quad_shuffle_xor
 quad_broadcast quad_sum quad_max quad_min quad_ballot quad_all quad_any
@@ -179,8 +185,27 @@ def is_reserved(target: str, name: str) -> bool:
     return target in ("cuda", "hip", "opencl", "metal") and len(name) > 1 and name[0] == "_" and name[1].isupper()
 
 
+# what a C struct member may not be called: keywords, type names and object-like macros. A function's name is a
+# fine member (`r.min` calls nothing), so record fields named `min`, `length` or `dot` keep their names.
+MEMBER_RESERVED: dict[str, frozenset[str]] = {
+    "cuda": C_KEYWORDS | CPP_KEYWORDS | _w("NULL half half2 dim3"),
+    "hip": C_KEYWORDS | CPP_KEYWORDS | _w("NULL half half2 dim3"),
+    "opencl": C_KEYWORDS | _OPENCL_TYPES | _w("NULL") | _w(_CL_VECTOR),
+    "metal": C_KEYWORDS | CPP_KEYWORDS | _METAL_TYPES | _w("NULL") | _w(_MSL_VECTOR),
+}
+
+
+def is_member_reserved(target: str, name: str) -> bool:
+    """`name` cannot be a struct member in `target`'s C source (keywords, types, macros, reserved prefixes)."""
+    return (name in MEMBER_RESERVED[target] or name.startswith(PREFIXES[target]) or name == "_"
+            or (len(name) > 1 and name[0] == "_" and name[1].isupper()))
+
+
 def glsl_escape(name: str) -> str:
-    """The GLSL backend's escaper: a reserved word gets a `v` suffix (`int` -> `intv`)."""
+    """The GLSL backend's escaper: a reserved word gets a `v` suffix (`int` -> `intv`), a name with the reserved
+    `gl_` prefix a `v` prefix (`gl_x` -> `vgl_x`)."""
+    if name.startswith("gl_"):
+        return "v" + name
     return name + "v" if name in GLSL_RESERVED else name
 
 

@@ -379,9 +379,10 @@ class FunctionLowerer:
             if isinstance(node.op, ast.FloorDiv | ast.Mod | ast.LShift | ast.RShift):
                 if not ints or b == 0 or (not isinstance(node.op, ast.FloorDiv | ast.Mod) and not 0 <= b < 64):
                     return None
+                if isinstance(node.op, ast.LShift | ast.RShift):  # 0 <= b < 64 (checked above)
+                    return a << b if isinstance(node.op, ast.LShift) else a >> b
                 q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)   # C: truncate toward zero
-                return {ast.FloorDiv: q, ast.Mod: a - q * b, ast.LShift: a << b if b < 64 else 0,
-                        ast.RShift: a >> b if b < 64 else 0}[type(node.op)]
+                return q if isinstance(node.op, ast.FloorDiv) else a - q * b
             return {ast.Add: lambda: a + b, ast.Sub: lambda: a - b, ast.Mult: lambda: a * b}[type(node.op)]()
         return None
 
@@ -454,12 +455,18 @@ class FunctionLowerer:
             kind = "vec" if isinstance(t, s.VecType) else "arr" if isinstance(t, s.ArrayType) else "param"
             self.vars[n] = Binding(kind, arg, t)
         params = {n for n, _ in sig.params}
-        self.info: BodyInfo = analyze(f.body, params)
-        for n, where in self.info.conflicts.items():
-            what = "a parameter" if n in params else "also assigned"
-            raise self.err(where, f"'{n}' is a loop index or match binder and {what}; use another name")
-        self.block = body
-        self.stmts(f.body, top=True)
+        try:
+            self.info: BodyInfo = analyze(f.body, params)
+            for n, where in self.info.conflicts.items():
+                what = "a parameter" if n in params else "also assigned"
+                raise self.err(where, f"'{n}' is a loop index or match binder and {what}; use another name")
+            self.block = body
+            self.stmts(f.body, top=True)
+        except RecursionError:
+            # the front end recurses once per nesting level of an expression (a 1000-term sum is 1000 levels)
+            raise self.err(self.node, "this statement nests too deeply for the compiler (an expression of several "
+                                      "hundred levels, e.g. a long chain of + or *): split it into several "
+                                      "statements") from None
         if self.kind == "helper":
             if isinstance(sig.ret, s.UnitType):
                 if not self.terminated:

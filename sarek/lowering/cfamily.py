@@ -17,7 +17,9 @@ gets a temporary `sarek_<hint>`.
 from __future__ import annotations
 
 import math
+import re
 import struct
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import cast
@@ -36,7 +38,9 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from sarek.analysis.features import check_target, native_refusal, native_text
+from sarek.analysis.binders import all_binder_names
 from sarek.analysis.names import mangle_name
+from sarek.analysis.reserved import invalid_identifier, is_member_reserved, is_reserved
 from sarek.analysis.payload import PayloadLayout, payload_fields
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
@@ -52,28 +56,127 @@ _UNOPS = {"neg": "-", "not": "!", "bitnot": "~"}
 _EXPR_OPS = (s.ConstantOp, s.BinOp, s.UnOp, s.CastOp, s.IntrinsicOp, s.MakeRecordOp, s.MakeVariantOp, s.FieldOp,
              s.PayloadOp, s.ArrayReadOp, s.ArrayLenOp, s.LoadOp, s.CallOp, s.IfExprOp, s.MatchExprOp)
 _LOOPS = (s.WhileOp, s.ForOp)
+MAX_INLINE_DEPTH = 64  # deepest expression tree printed inline; deeper ones are split with temporaries
+METAL_BUFFER_SLOTS = 31  # [[buffer(0)]] .. [[buffer(30)]]: the Metal argument table of a kernel function
 
 
-def variant_tag_names(module: ModuleOp) -> dict[tuple[str, str], str]:
+def sanitize(name: str) -> str:
+    """An ASCII identifier stem for `name` (sarek-legalize-names' rule): other characters become `_`, runs of
+    `_` collapse, no leading or trailing `_`, a leading digit (or nothing left) gets `v`."""
+    t = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", name)).strip("_")
+    return "v" + t if not t or t[0].isdigit() else t
+
+
+def entry_name(kernel: str, target: str) -> str:
+    """The C function name of kernel `kernel` on `target` (what a runtime looks up): the kernel's own name
+    unless the target reserves it (`main`, OpenCL's `kernel`, a built-in such as `sqrt`); then `sarek_<name>`
+    (sarek-legalize-names never gives a binder a `sarek_` name, so it clashes with nothing)."""
+    if invalid_identifier(kernel):  # `ünicode`: CUDA refuses universal characters in entity names
+        return f"sarek_{sanitize(kernel)}_{zlib.crc32(kernel.encode()):08x}"
+    return f"sarek_{kernel}" if is_reserved(target, kernel) else kernel
+
+
+def _ordinary_names(module: ModuleOp) -> set[str]:
+    """Names the C source declares in the ordinary identifier namespace besides types and tags: kernels,
+    helpers and every binder (a local named like an enumerator or a typedef would hide it in its scope)."""
+    out = all_binder_names(module)
+    out |= {op.sym_name.data for op in module.ops if isinstance(op, s.KernelOp | s.HelperOp)}
+    return out
+
+
+def _bad(target: str, name: str) -> bool:
+    """A name the C source cannot declare as it is: reserved by the target, or not an ASCII identifier."""
+    return invalid_identifier(name) or is_reserved(target, name)
+
+
+def _fresh(base: str, target: str, taken: set[str]) -> str:
+    """`base`, else `<base>_<k>` (k from 1), that `taken` lacks and `target` does not reserve; a stem in a
+    reserved family (`half_*` on OpenCL) becomes `v_<base>`."""
+    if is_reserved(target, base + "_1") and is_reserved(target, base + "_2"):
+        base = "v_" + base
+    name, k = base, 1
+    while name in taken or is_reserved(target, name):
+        name, k = f"{base}_{k}", k + 1
+    taken.add(name)
+    return name
+
+
+def type_names(module: ModuleOp, target: str = "cuda") -> dict[str, str]:
+    """C typedef name of each record/variant: its mangled name, unless the target reserves it (`float4` is a
+    CUDA vector type, `half` an OpenCL one) or a function or binder of the module has it; then a fresh
+    `<name>_t`."""
+    decls = [op.sym_name.data for op in module.ops if isinstance(op, s.RecordOp | s.VariantOp)]
+    avoid = _ordinary_names(module)
+    taken = {mangle_name(d) for d in decls} | avoid
+    out: dict[str, str] = {}
+    for d in decls:
+        name = mangle_name(d)
+        if _bad(target, name) or name in avoid:
+            name = _fresh(f"{sanitize(name)}_t", target, taken)
+        out[d] = name
+    return out
+
+
+def field_names(module: ModuleOp, target: str = "cuda") -> dict[tuple[str, str], str]:
+    """C member name of each (record, field): the field's name unless it cannot be a member (`int`, `half`,
+    `default`, a macro such as `NULL`; `min` or `length` can); then a fresh `<field>_f` (not another field)."""
+    out: dict[tuple[str, str], str] = {}
+    for op in module.ops:
+        if isinstance(op, s.RecordOp):
+            names = [n for n, _ in op.fields]
+            taken = set(names)
+            for n in names:
+                bad = invalid_identifier(n) or is_member_reserved(target, n)
+                out[op.sym_name.data, n] = _fresh(f"{sanitize(n)}_f", target, taken) if bad else n
+    return out
+
+
+def ctor_ids(module: ModuleOp) -> dict[tuple[str, str], str]:
+    """The identifier of each (variant, constructor) inside `make_<T>_<C>` and the union member `<C>_v`: the
+    constructor's name, or a fresh ASCII one for a name that is not an ASCII identifier (`Léer`)."""
+    out: dict[tuple[str, str], str] = {}
+    for op in module.ops:
+        if isinstance(op, s.VariantOp):
+            taken = {cn for cn, _ in op.ctors}
+            for cn, _ in op.ctors:
+                out[op.sym_name.data, cn] = _fresh(sanitize(cn), "cuda", taken) if invalid_identifier(cn) else cn
+    return out
+
+
+def make_names(module: ModuleOp, target: str = "cuda") -> dict[tuple[str, str], str]:
+    """The constructor function of each (variant, constructor): `make_<T>_<C>`, unless a function, type or binder
+    of the module has that name (a helper the user called `make_Shape_Circle`) or another constructor got it;
+    then a fresh `make_<T>_<C>_<k>`."""
+    tn, cids = type_names(module, target), ctor_ids(module)
+    taken = _ordinary_names(module) | set(tn.values())
+    out: dict[tuple[str, str], str] = {}
+    for op in module.ops:
+        if isinstance(op, s.VariantOp):
+            v = op.sym_name.data
+            for cn, _ in op.ctors:
+                out[v, cn] = _fresh(f"make_{tn[v]}_{cids[v, cn]}", target, taken)
+    return out
+
+
+def variant_tag_names(module: ModuleOp, target: str = "cuda") -> dict[tuple[str, str], str]:
     """C enum tag of each (variant, constructor): the bare constructor name, as Sarek spells it, unless two
-    variants share that constructor name; then both are qualified `<Variant>_<Ctor>` (C enumerators share one
-    namespace, so bare names would collide)."""
+    variants share that constructor name, the target reserves it (`default`, `int`), or a type, function or
+    binder of the module has it (C enumerators share one namespace with them); then it is qualified
+    `<Variant>_<Ctor>`."""
     variants = [op for op in module.ops if isinstance(op, s.VariantOp)]
+    avoid = _ordinary_names(module) | set(type_names(module, target).values())
     count: dict[str, int] = {}
     for v in variants:
         for cn, _ in v.ctors:
             count[cn] = count.get(cn, 0) + 1
-    taken = {cn for cn, k in count.items() if k == 1}
+    bare = {cn for cn, k in count.items() if k == 1 and cn not in avoid and not _bad(target, cn)}
+    taken = set(bare) | avoid
     out: dict[tuple[str, str], str] = {}
     for v in variants:
         for cn, _ in v.ctors:
             name = cn
-            if count[cn] > 1:
-                base = name = f"{mangle_name(v.sym_name.data)}_{cn}"
-                k = 1
-                while name in taken:
-                    name, k = f"{base}_{k}", k + 1
-                taken.add(name)
+            if cn not in bare:
+                name = _fresh(sanitize(f"{mangle_name(v.sym_name.data)}_{cn}"), target, taken)
             out[v.sym_name.data, cn] = name
     return out
 
@@ -187,8 +290,13 @@ class CLowering:
         self.helpers = self.effects.helpers
         self.decls: dict[str, s.RecordOp | s.VariantOp] = {
             op.sym_name.data: op for op in module.ops if isinstance(op, s.RecordOp | s.VariantOp)}
-        self.tags = variant_tag_names(module)
+        self.tags = variant_tag_names(module, lang.target)
+        self.tnames = type_names(module, lang.target)
+        self.fnames = field_names(module, lang.target)
+        self.cids = ctor_ids(module)
+        self.makes = make_names(module, lang.target)
         self.inline: dict[Operation, bool] = {}
+        self.depth: dict[Operation, int] = {}
         self.exprform: dict[Operation, bool] = {}
         self.summ: dict[Operation, Summary] = {}
         self.vals: dict[SSAValue, SSAValue] = {}
@@ -228,8 +336,12 @@ class CLowering:
         if isinstance(t, s.UnitType):
             return "void"
         if isinstance(t, s.RecordType | s.VariantType):
-            return mangle_name(t.decl_name)
+            return self.tnames.get(t.decl_name, mangle_name(t.decl_name))
         raise self.err(f"type {t} has no {self.backend} spelling here", op)
+
+    def member(self, t: Attribute, name: str) -> str:
+        """The C member name of field `name` of record type `t`."""
+        return self.fnames.get((t.decl_name, name), name) if isinstance(t, s.RecordType) else name
 
     def ptr_type(self, t: s.VecType | s.ArrayType, kernel: bool, op: Operation | None) -> str:
         elt = self.ctype(t.element_type, op, storage=True)
@@ -366,7 +478,12 @@ class CLowering:
         for u in users:
             if isinstance(u, s.MatchOp | s.MatchExprOp):
                 n += 1  # the tag test and the payload reads each print the scrutinee
-        if n == 0:
+        # nesting of the printed tree: a deeper one gets a temporary (clang stops at 256 brackets, OpenCL and
+        # Metal included; a 400-term sum printed inline did not compile)
+        depth = 1 + max((self.depth.get(o, 0) for x in op.operands
+                         if isinstance(o := x.owner, Operation) and self.inline.get(o, False)), default=0)
+        self.depth[op] = depth
+        if n == 0 or depth > MAX_INLINE_DEPTH:
             self.inline[op] = False
         elif self.trivial(op):
             self.inline[op] = all(self.safe(op, u, summ) for u in users)
@@ -486,24 +603,26 @@ class CLowering:
     # -------------------------------------------------------------------------------------- types
 
     def record(self, op: s.RecordOp) -> list[Operation]:
-        st = c.StructOp(mangle_name(op.sym_name.data))
+        rn = op.sym_name.data
+        st = c.StructOp(self.tnames[rn])
         for n, t in op.fields:
-            st.body.block.add_op(c.FieldOp(self.ctype(t, op, storage=True), n))
+            st.body.block.add_op(c.FieldOp(self.ctype(t, op, storage=True), self.fnames[rn, n]))
         return [st]
 
     def variant(self, op: s.VariantOp) -> list[Operation]:
-        tname = mangle_name(op.sym_name.data)
+        tname = self.tnames[op.sym_name.data]
         ctors = op.ctors
         out: list[Operation] = [c.EnumOp([self.tags[op.sym_name.data, n] for n, _ in ctors], list(range(len(ctors))))]
         st = c.StructOp(tname)
         st.body.block.add_op(c.FieldOp("int", "tag"))
+        vn = op.sym_name.data
         if any(ps for _, ps in ctors):
             un = c.UnionOp("data")
             for n, ps in ctors:
                 if len(ps) == 1:
-                    un.body.block.add_op(c.FieldOp(self.ctype(ps[0], op, storage=True), f"{n}_v"))
+                    un.body.block.add_op(c.FieldOp(self.ctype(ps[0], op, storage=True), f"{self.cids[vn, n]}_v"))
                 elif ps:
-                    ns = c.NestedStructOp(f"{n}_v")
+                    ns = c.NestedStructOp(f"{self.cids[vn, n]}_v")
                     for j, t in enumerate(ps):
                         ns.body.block.add_op(c.FieldOp(self.ctype(t, op, storage=True), f"_{j}"))
                     un.body.block.add_op(ns)
@@ -511,14 +630,14 @@ class CLowering:
         out.append(st)
         for i, (n, ps) in enumerate(ctors):
             params = [(self.ctype(t, op), "v" if len(ps) == 1 else f"v{j}", "") for j, t in enumerate(ps)]
-            f = c.FuncOp(f"make_{tname}_{n}", self.lang.ctor_prefix, tname, params)
+            f = c.FuncOp(self.makes[vn, n], self.lang.ctor_prefix, tname, params)
             self.block = f.body.block
             r = self.emit(c.DeclOp(tname, "r")).results[0]
             self.emit(c.AssignOp(self.emit(c.MemberOp(r, "tag", "int")).results[0],
                                  self.lit(self.tags[op.sym_name.data, n], "int")))
             for j, a in enumerate(f.body.block.args):
                 place = r
-                for fld in payload_fields(PayloadLayout.C, n, len(ps), j):
+                for fld in payload_fields(PayloadLayout.C, self.cids[vn, n], len(ps), j):
                     place = self.emit(c.MemberOp(place, fld, cast(c.ValType, a.type).text)).results[0]
                 self.emit(c.AssignOp(place, a))
             self.emit(c.ReturnOp(r))
@@ -553,13 +672,17 @@ class CLowering:
                 ct = self.ctype(a.type, op, storage=kernel)
                 params.append((self.lang.kernel_scalar.format(t=ct) if kernel else ct, name, suffix()))
                 roles.append((a, "val"))
+        if slot > METAL_BUFFER_SLOTS:
+            raise self.err(f"kernel '{op.sym_name.data}' needs {slot} buffer slots (a vector takes two, its data "
+                           f"and its length; a scalar one) and Metal's argument table has {METAL_BUFFER_SLOTS}",
+                           op)
         hidden = kernel or op.sym_name.data in self.hidden
         if hidden and self.lang.entry_params:
             for t, n, sfx in self.lang.entry_params:
                 params.append((t, n, sfx if kernel else ""))
                 roles.append((None, "hidden"))
         if kernel:
-            f = c.FuncOp(op.sym_name.data, self.lang.kernel_prefix, "void", params)
+            f = c.FuncOp(entry_name(op.sym_name.data, self.lang.target), self.lang.kernel_prefix, "void", params)
         else:
             h = op
             f = c.FuncOp(h.sym_name.data, self.lang.helper_prefix, self.ctype(h.return_type, op), params)
@@ -613,7 +736,9 @@ class CLowering:
             self.vals[op.result] = self.emit(c.IndexOp(self.val(op.array), self.val(op.index), self.elt_ctype(op.array, op))).results[0]
         elif isinstance(op, s.FieldRefOp):
             t = op.result.type.element_type
-            self.vals[op.result] = self.emit(c.MemberOp(self.val(op.base), op.field.data, self.ctype(t, op))).results[0]
+            bt = cast(s.RefType, op.base.type).element_type
+            self.vals[op.result] = self.emit(c.MemberOp(self.val(op.base), self.member(bt, op.field.data),
+                                                        self.ctype(t, op))).results[0]
         elif isinstance(op, s.StoreOp):
             self.emit(c.AssignOp(self.val(op.place), self.val(op.value)))
         elif isinstance(op, s.AllocArrayOp):
@@ -739,7 +864,11 @@ class CLowering:
             return scrut
         ps = cast(list[Attribute], decl.payload(ctor))
         v = scrut
-        chain = list(path) if path is not None else payload_fields(PayloadLayout.C, ctor, len(ps), j)
+        cid = self.cids[decl.sym_name.data, ctor]
+        if path is not None:  # sarek-subst-match-payloads spells the member `<ctor>_v`
+            chain = [f"{cid}_v" if p == f"{ctor}_v" else p for p in path]
+        else:
+            chain = payload_fields(PayloadLayout.C, cid, len(ps), j)
         for k, fld in enumerate(chain):
             ct = self.ctype(ps[j], None) if k == len(chain) - 1 else "struct"
             v = self.emit(c.MemberOp(v, fld, ct)).results[0]
@@ -826,13 +955,16 @@ class CLowering:
             return self.intrinsic(op)
         if isinstance(op, s.MakeRecordOp):
             rec = cast(s.RecordOp, self.decls[op.record_type.decl_name])
-            names = [n for n, _ in rec.fields] if self.lang.record_designated else []
+            rn = rec.sym_name.data
+            names = [self.fnames[rn, n] for n, _ in rec.fields] if self.lang.record_designated else []
             return self.emit(c.RecordLitOp(self.ctype(op.record_type, op), names, [self.val(x) for x in op.fields])).results[0]
         if isinstance(op, s.MakeVariantOp):
-            tn = mangle_name(op.variant_type.decl_name)
-            return self.call(f"make_{tn}_{op.ctor.data}", [self.val(x) for x in op.payload], tn)
+            tn = self.ctype(op.variant_type, op)
+            return self.call(self.makes[op.variant_type.decl_name, op.ctor.data], [self.val(x) for x in op.payload],
+                             tn)
         if isinstance(op, s.FieldOp):
-            return self.emit(c.MemberOp(self.val(op.record), op.field.data, self.ctype(op.result.type, op))).results[0]
+            return self.emit(c.MemberOp(self.val(op.record), self.member(op.record.type, op.field.data),
+                                        self.ctype(op.result.type, op))).results[0]
         if isinstance(op, s.PayloadOp):
             decl = cast(s.VariantOp, self.decls[cast(s.VariantType, op.variant.type).decl_name])
             path = [p.data for p in op.path] if op.path is not None else None

@@ -211,7 +211,8 @@ class Emitter:
     # -- small helpers used everywhere
 
     def mov(self, ty: str, d: RegAttr | list[RegAttr], s: Any) -> None:
-        self.emit(px.MovOp, ty, d, s)
+        # PTX has no mov.f16: a half register moves as its 16 bits (a record copy with an f16 field, an f16 let)
+        self.emit(px.MovOp, "b16" if ty == "f16" else ty, d, s)
 
     def fconst(self, v: float, ty: str = "f32") -> RegAttr:
         r = self.reg(ty)
@@ -705,7 +706,7 @@ class Lowering:
         s, d = scalar_reg_type(a.ty) or "?", scalar_reg_type(to) or "?"
         if s == d:
             r = em.reg(d)
-            em.mov(d if d != "f16" else "b16", r, a.r)
+            em.mov(d, r, a.r)
             return r
         if s == "pred":
             if d in ("s32", "s64"):

@@ -120,7 +120,9 @@ class Lang:
     def escape(self, name: str) -> str:
         s = _sanitize(name)
         if self.glsl:
-            if s in GLSL_KEYWORDS or s.startswith("gl_"):
+            if s.startswith("gl_"):  # a suffix would leave the reserved `gl_` prefix
+                s = "v" + s
+            elif s in GLSL_KEYWORDS:
                 s = s + "v"
             s = re.sub(r"__+", "_", s)  # GLSL reserves names with two consecutive underscores
             return s
@@ -190,6 +192,11 @@ def scalar_size(t: Attribute) -> int:
     return int(k[1:])
 
 
+def _is_swizzle(name: str) -> bool:
+    """Whether `name` reads as a GLSL vector swizzle (`.x`, `.xy`, `.rgba`, `.st` ...)."""
+    return 1 <= len(name) <= 4 and any(set(name) <= set(cs) for cs in ("xyzw", "rgba", "stpq"))
+
+
 def _round(x: int, a: int) -> int:
     return (x + a - 1) // a * a
 
@@ -202,6 +209,9 @@ def _nuses(v: SSAValue) -> int:
 
 
 READ_OPS = (S.LoadOp, S.ArrayReadOp)
+# deepest expression printed inline (rendering recurses per level; compilers limit nesting): deeper trees are
+# split with temporaries
+MAX_INLINE_DEPTH = 64
 PURE_INLINE = (S.ConstantOp, S.BinOp, S.UnOp, S.CastOp, S.FieldOp, S.PayloadOp, S.MakeRecordOp, S.ArrayLenOp,
                S.ElemRefOp, S.FieldRefOp)
 
@@ -280,6 +290,7 @@ class ShaderLowering:
         self.vals: dict[SSAValue, str] = {}
         self.exprs: dict[SSAValue, str] = {}
         self.temp_cache: dict[Operation, bool] = {}
+        self.depth_cache: dict[Operation, int] = {}
         self.type_names: dict[str, str] = {}
         self.field_names: dict[tuple[str, str], str] = {}
         self.ctor_funcs: list[Operation] = []
@@ -739,6 +750,16 @@ class ShaderLowering:
             return False
         return True
 
+    def inline_depth(self, op: Operation) -> int:
+        """Nesting of `op`'s text with its not-yet-named operands printed inline; called as lower_op visits ops
+        in program order, so every operand has been visited (a named one, in `vals`, counts 0)."""
+        d = 0
+        for x in op.operands:
+            if x not in self.vals and isinstance(o := x.owner, Operation):
+                d = max(d, self.depth_cache.get(o, 0))
+        self.depth_cache[op] = d + 1
+        return d + 1
+
     def _read_inlinable(self, op: Operation) -> bool:
         blk = op.parent_block()
         cur = op
@@ -940,11 +961,41 @@ class ShaderLowering:
         if isinstance(t, Float64Type):
             one = "1.0lf"
         half = {"float": "0.5", "double": "0.5lf", "f32": "0.5f"}.get(T, "0.5")
+        zero = {"float": "0.0", "double": "0.0lf", "f32": "0.0f"}.get(T, "0.0")
+        # hypot scales by the larger magnitude (x * x overflows from 1.9e19 in f32); expm1 and log1p use series
+        # near 0 (exp(x) - 1 and log(1 + x) lose every digit there); pow takes C's sign for a negative base and an
+        # integer exponent, and 1 for y == 0 or x == 1 (GLSL/WGSL pow is undefined for x <= 0)
+        hyp = [f"{T} ax = abs(x)", f"{T} ay = abs(y)", f"{T} m = max(ax, ay)", f"{T} r = min(ax, ay) / m"] if g else \
+            ["let ax = abs(x)", "let ay = abs(y)", "let m = max(ax, ay)", "let r = min(ax, ay) / m"]
+        sfx = "" if g else "f"  # expm1/log1p/pow are f32 only (f64 transcendental functions are refused)
+
+        def horner(v: str, coeffs: list[float]) -> str:
+            out = f"{coeffs[-1]!r}{sfx}"
+            for c in reversed(coeffs[:-1]):
+                out = f"({c!r}{sfx} + {v} * {out})"
+            return out
+
+        # near 0: Taylor series (the drivers' exp and log are only absolutely accurate around 1, so Kahan's
+        # corrections do not help); log1p through 2 atanh(x / (2 + x))
+        em1_poly = f"x * {horner('x', [1.0 / math.factorial(k) for k in range(1, 11)])}"
+        l1p_poly = f"2.0{sfx} * s * {horner('s2', [1.0 / (2 * k + 1) for k in range(9)])}"
         if g:
             bodies = {
                 "irem": (f"{T} sarek_irem({T} a, {T} b)", [f"return a - b * (a / b)"]),
                 "fmod": (f"{T} sarek_fmod({T} x, {T} y)", ["return x - y * trunc(x / y)"]),
-                "hypot": (f"{T} sarek_hypot({T} x, {T} y)", ["return sqrt(x * x + y * y)"]),
+                "hypot": (f"{T} sarek_hypot({T} x, {T} y)",
+                          [*hyp, f"return (m == {zero} || isinf(m)) ? m : m * sqrt({one} + r * r)"]),
+                "expm1": (f"{T} sarek_expm1({T} x)", [f"return (abs(x) > {half}) ? exp(x) - {one} : {em1_poly}"]),
+                "log1p": (f"{T} sarek_log1p({T} x)",
+                          [f"{T} s = x / (2.0 + x)", f"{T} s2 = s * s",
+                           f"return (abs(x) > {half}) ? log({one} + x) : {l1p_poly}"]),
+                "pow": (f"{T} sarek_pow({T} x, {T} y)",
+                        [f"{T} ax = abs(x)", "bool yint = trunc(y) == y",
+                         f"bool yodd = yint && fract(y * {half}) != {zero}",
+                         f"{T} r = (ax == {zero}) ? ((y < {zero}) ? uintBitsToFloat(0x7f800000u) : {zero}) : pow(ax, y)",
+                         f"r = (x < {zero} && yodd) ? -r : r",
+                         f"r = (x < {zero} && !yint) ? uintBitsToFloat(0x7fc00000u) : r",
+                         f"return (y == {zero} || x == {one}) ? {one} : r"]),
                 "cbrt": (f"{T} sarek_cbrt({T} x)", [f"return sign(x) * pow(abs(x), {one} / 3.0)"]),
                 "round": (f"{T} sarek_round({T} x)", ["%s t = trunc(x)" % T,
                                                        f"return (abs(x - t) >= {half}) ? t + sign(x) : t"]),
@@ -956,7 +1007,21 @@ class ShaderLowering:
             bodies = {
                 "irem": (f"fn sarek_irem(a : {T}, b : {T}) -> {T}", ["return a - b * (a / b)"]),
                 "fmod": (f"fn sarek_fmod(x : {T}, y : {T}) -> {T}", ["return x - y * trunc(x / y)"]),
-                "hypot": (f"fn sarek_hypot(x : {T}, y : {T}) -> {T}", ["return sqrt(x * x + y * y)"]),
+                "hypot": (f"fn sarek_hypot(x : {T}, y : {T}) -> {T}",
+                          [*hyp, f"return select(m * sqrt({one} + r * r), m, m == {zero})"]),
+                "expm1": (f"fn sarek_expm1(x : {T}) -> {T}",
+                          [f"if (abs(x) > {half}) {{ return exp(x) - {one}; }}", f"return {em1_poly}"]),
+                "log1p": (f"fn sarek_log1p(x : {T}) -> {T}",
+                          [f"if (abs(x) > {half}) {{ return log({one} + x); }}", f"let s = x / (2.0f + x)",
+                           "let s2 = s * s", f"return {l1p_poly}"]),
+                "pow": (f"fn sarek_pow(x : {T}, y : {T}) -> {T}",
+                        ["let ax = abs(x)", "let yint = trunc(y) == y",
+                         f"let yodd = yint && fract(y * {half}) != {zero}",
+                         f"if (y == {zero} || x == {one}) {{ return {one}; }}",
+                         f"if (ax == {zero}) {{ return select({zero}, {one} / ax, y < {zero}); }}",
+                         "let r = pow(ax, y)",
+                         f"if (x < {zero} && !yint) {{ return pow(x, y); }}",
+                         f"return select(r, -r, x < {zero} && yodd)"]),
                 "cbrt": (f"fn sarek_cbrt(x : {T}) -> {T}", [f"return sign(x) * pow(abs(x), {one} / 3.0f)"]),
                 "round": (f"fn sarek_round(x : {T}) -> {T}", [f"let t : {T} = trunc(x)",
                                                                  f"return select(t, t + sign(x), abs(x - t) >= {half})"]),
@@ -976,7 +1041,6 @@ class ShaderLowering:
         args = [self.expr(a) for a in op.args]
         t = op.args[0].type
         dbl = isinstance(t, Float64Type)
-        one = ("1.0lf" if dbl else "1.0") if g else "1.0f"
         if dbl and name not in ("sqrt", "rsqrt", "floor", "ceil", "trunc", "round", "fabs", "fmin", "fmax", "fma",
                                 "abs", "min", "max", "fmod", "hypot", "copysign"):
             raise err(f"'{name}' on f64 has no GLSL spelling (GLSL transcendental functions are float-only)",
@@ -984,7 +1048,7 @@ class ShaderLowering:
         if int_width(t) == 64 and name in ("clz", "popcount"):
             raise err(f"'{name}' on i64 is not supported on glsl", op, self.lang)
         simple = {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "exp", "exp2", "log", "log2",
-                  "sqrt", "floor", "ceil", "trunc", "pow", "fma", "abs", "min", "max"}
+                  "sqrt", "floor", "ceil", "trunc", "fma", "abs", "min", "max"}
         if name in simple:
             return f"{name}({', '.join(args)})"
         a = args[0]
@@ -1000,11 +1064,7 @@ class ShaderLowering:
             return f"max({args[0]}, {args[1]})"
         if name == "log10":
             return f"(log2({a}) * {'0.30102999566398120' if g else '0.30102999566398120f'})"
-        if name == "expm1":
-            return f"(exp({a}) - {one})"
-        if name == "log1p":
-            return f"log({one} + {a})"
-        if name in ("fmod", "hypot", "cbrt", "round", "copysign"):
+        if name in ("fmod", "hypot", "cbrt", "round", "copysign", "expm1", "log1p", "pow"):
             return f"{self.need_poly(name, t)}({', '.join(args)})"
         if name == "clz":
             return f"(({a} < 0) ? 0 : (31 - findMSB({a})))" if g else f"i32(countLeadingZeros(u32({a})))"
@@ -1093,7 +1153,7 @@ class ShaderLowering:
         if isinstance(op, PURE_INLINE + READ_OPS) or _is_pure_intrinsic(op):
             if op.results and isinstance(op.results[0].type, S.RefType | S.VecType | S.ArrayType):
                 return
-            if self.needs_temp(op):
+            if self.needs_temp(op) or self.inline_depth(op) > MAX_INLINE_DEPTH:
                 self.materialize(op, out, scope, self.render(op))
             return
         if isinstance(op, S.MakeVariantOp):
@@ -1286,7 +1346,10 @@ class ShaderLowering:
         ey = cast(S.YieldOp, op.else_region.block.last_op)
         has_reads = any(isinstance(o, READ_OPS) for r in (op.then_region, op.else_region) for o in r.walk())
         scalar = S.is_scalar_type(t)  # WGSL select takes scalars (and vectors) only
-        if not tb.ops and not eb.ops and (g or (not has_reads and scalar)):
+        # GLSL `c ? buf[i] : T(...)` on a record: glslang selects between the buffer's explicitly laid out
+        # struct type and the function-local one and emits an OpStore spirv-val rejects; such a value is
+        # computed through an `if` instead (a record read from memory is copied member-wise by a store)
+        if not tb.ops and not eb.ops and ((g and (scalar or not has_reads)) or (not has_reads and scalar)):
             a, b = self.expr(ty_.value), self.expr(ey.value)
             c = self.expr(op.cond)
             self.exprs[op.result] = f"({c} ? {a} : {b})" if g else f"select({b}, {a}, {c})"
@@ -1620,7 +1683,8 @@ class ShaderLowering:
         scalar_names: dict[BlockArgument, str] = {}
         for n, a in scalars:
             e = self.lang.escape(n)
-            while e in self.globals or e in self.macros or e in len_names.values():
+            # a GLSL macro named like a swizzle (`x`, `xy`, `rgb` ...) would rewrite `gl_GlobalInvocationID.x`
+            while e in self.globals or e in self.macros or e in len_names.values() or (g and _is_swizzle(e)):
                 e = e + "_"
             if g:
                 self.macros.add(e)
@@ -1733,7 +1797,8 @@ class ShaderLowering:
             T = self.storage_type(st.elem, st.repr, k)
             i = vecs.index((n, a))
             if g:
-                body.add_op(O["global"](f"layout(std430, set = 0, binding = {i}) buffer Buffer_{st.name} {{ {T} {st.name}[]; }};"))
+                blk = self.reserve_global(f"Buffer_{st.name}")  # not a record named Buffer_<v>
+                body.add_op(O["global"](f"layout(std430, set = 0, binding = {i}) buffer {blk} {{ {T} {st.name}[]; }};"))
             else:
                 body.add_op(O["global"](f"@group(0) @binding({i}) var<storage, read_write> {st.name} : array<{T}>;"))
         if param_fields:
@@ -1792,10 +1857,20 @@ class ShaderLowering:
         return sh
 
 
-def parse_block(text: str | None) -> tuple[int, int, int]:
+def parse_block(text: str | tuple[int, ...] | None) -> tuple[int, int, int]:
+    """The `block` option: "X,Y,Z" (or "XxYxZ", trailing dimensions 1), or the tuple an unquoted
+    `block=64,4,1` parses to."""
     if not text:
         return (256, 1, 1)
-    parts = [int(x) for x in str(text).replace("x", ",").split(",") if x.strip()]
+    if isinstance(text, tuple):
+        parts = list(text)
+    else:
+        try:
+            parts = [int(x) for x in text.replace("x", ",").split(",") if x.strip()]
+        except ValueError:
+            raise SarekError(f"bad block shape '{text}': expected X,Y,Z positive integers") from None
+        if not parts:
+            raise SarekError(f"bad block shape '{text}': expected X,Y,Z positive integers")
     while len(parts) < 3:
         parts.append(1)
     if len(parts) != 3 or any(p <= 0 for p in parts):
@@ -1826,7 +1901,7 @@ class ShaderLoweringPass(ModulePass):
     shader is specialised for (default 256,1,1; part of the compiled kernel's key); `kernel=NAME` — lower only
     that kernel."""
 
-    block: str = "256,1,1"
+    block: str | tuple[int, ...] = "256,1,1"  # `block=64,4,1` unquoted parses to a tuple
     kernel: str = ""
 
     def target(self) -> tuple[Lang, Mapping[str, Callable[..., Operation]]]:

@@ -31,10 +31,14 @@ _ATTR = re.compile(r"\[\[\s*([A-Za-z_][A-Za-z0-9_]*)\s*(\([^\]]*\))?\s*\]\]")
 def prepass(source: str) -> str:
     """Check the attribute names, then blank each `[[...]]` (same length, so columns stay)."""
     def blank(m: re.Match[str]) -> str:
+        line = source.count("\n", 0, m.start()) + 1
         if m.group(1) not in MSL_ATTRIBUTES:
-            line = source.count("\n", 0, m.start()) + 1
             raise ValidationError(f"metal: line {line}: [[{m.group(1)}]] is not an MSL attribute\n"
                                   f"--- source ---\n{numbered(source)}")
+        if m.group(1) == "buffer" and m.group(2) and not 0 <= int(m.group(2).strip("() ") or -1) <= 30:
+            # the buffer argument table of a Metal function has 31 entries
+            raise ValidationError(f"metal: line {line}: [[buffer{m.group(2)}]] is outside the argument table "
+                                  f"(indices 0 to 30)\n--- source ---\n{numbered(source)}")
         return " " * len(m.group(0))
 
     return _ATTR.sub(blank, source)

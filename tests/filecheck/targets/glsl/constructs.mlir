@@ -109,7 +109,10 @@ sarek.kernel @k(%x : f32 "x", %i : i32 "i", %o : !sarek.vec<f32> "o", %oi : !sar
 // CHECK: float sarek_fmod(float x, float y) {
 // CHECK: float sarek_cbrt(float x) {
 // CHECK: int sarek_irem(int a, int b) {
-// CHECK: o[0] = sarek_cbrt(sarek_fmod(atan(inversesqrt((log2(x) * 0.30102999566398120)), x), x));
+// A scalar parameter named like a swizzle (`x`) gets another macro name: `#define x pc.x` would rewrite
+// every `gl_GlobalInvocationID.x` after it.
+// CHECK: #define x_ pc.x_
+// CHECK: o[0] = sarek_cbrt(sarek_fmod(atan(inversesqrt((log2(x_) * 0.30102999566398120)), x_), x_));
 // CHECK: oi[0] = sarek_irem(i, i);
 
 // -----
