@@ -661,13 +661,16 @@ class Lowering:
         if k in ("div", "rem"):
             # C truncating division; rem = a - (a / b) * b (sign of the dividend, as rem.sNN) shares the
             # quotient with a div of the same operands, like NVCC (integer division is a long sequence)
+            c = _const_int(op.operands[1]) if len(op.operands) == 2 else None
             q = st.quotient(a, b)
             if q is None:
-                q = em.op2(px.DivOp, rt, rt, a, b)
+                q = self._quotient(em, rt, int(w), a, b, c)
                 st.quotients[-1][(a.ty.data, a.n.data, b.n.data)] = q
             if k == "div":
                 return q
-            return em.op2(px.SubOp, rt, rt, a, em.op2(px.MulOp, f"lo.{rt}", rt, q, b))
+            if c is not None and c > 0 and c & (c - 1) == 0:
+                return em.op2(px.SubOp, rt, rt, a, em.op2(px.ShlOp, f"b{w}", rt, q, c.bit_length() - 1))
+            return em.op2(px.SubOp, rt, rt, a, em.op2(px.MulOp, f"lo.{rt}", rt, q, b if c is None else c))
         simple = {"add": (px.AddOp, rt), "sub": (px.SubOp, rt), "mul": (px.MulOp, f"lo.{rt}"),
                   "bitand": (px.AndOp, f"b{w}"),
                   "bitor": (px.OrOp, f"b{w}"), "bitxor": (px.XorOp, f"b{w}")}
@@ -682,6 +685,22 @@ class Lowering:
                 return em.op2(px.ShlOp, f"b{w}", rt, a, amount)
             return em.op2(px.ShrOp, rt, rt, a, amount)  # arithmetic on signed types
         raise ptx_error(f"'{k}' on {t}", op)
+
+    @staticmethod
+    def _quotient(em: Emitter, rt: str, w: int, a: RegAttr, b: RegAttr, c: int | None) -> RegAttr:
+        """a / b truncated toward zero. A constant divisor is an immediate (ptxas then multiplies by its
+        reciprocal; a register holding it is divided by the long sequence), and a positive power of two
+        2^k is shifts: (a + (sign(a) >>> (w - k))) >> k, as NVCC emits."""
+        if c is None or c == 0:
+            return em.op2(px.DivOp, rt, rt, a, b)
+        if c > 0 and c & (c - 1) == 0:
+            k = c.bit_length() - 1
+            if k == 0:
+                return a
+            sign = em.op2(px.ShrOp, rt, rt, a, w - 1)
+            bias = em.op2(px.ShrOp, f"b{w}", rt, sign, w - k)
+            return em.op2(px.ShrOp, rt, rt, em.op2(px.AddOp, rt, rt, a, bias), k)
+        return em.op2(px.DivOp, rt, rt, a, c)
 
     def op_UnOp(self, st: FnState, op: sk.UnOp) -> Any:
         em = st.em

@@ -43,8 +43,8 @@ builtin.module {
   }
 }
 
-// rem's quotient is reused by the then-arm's div
-// CHECK:      div.s32 [[H:%s[0-9]+]],
+// rem's quotient (by 2: shifts) is reused by the then-arm's div
+// CHECK:      shr.s32 [[H:%s[0-9]+]], {{%s[0-9]+}}, 1;
 // CHECK:      setp.eq.s32 [[EV:%p[0-9]+]],
 // CHECK-NOT:  bra
 // CHECK:      mul.lo.s32
