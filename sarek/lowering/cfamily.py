@@ -101,12 +101,11 @@ def _fresh(base: str, target: str, taken: set[str]) -> str:
     return name
 
 
-def type_names(module: ModuleOp, target: str = "cuda") -> dict[str, str]:
+def type_names(module: ModuleOp, target: str, avoid: set[str]) -> dict[str, str]:
     """C typedef name of each record/variant: its mangled name, unless the target reserves it (`float4` is a
     CUDA vector type, `half` an OpenCL one) or a function or binder of the module has it; then a fresh
-    `<name>_t`."""
+    `<name>_t`. `avoid`: the module's _ordinary_names."""
     decls = [op.sym_name.data for op in module.ops if isinstance(op, s.RecordOp | s.VariantOp)]
-    avoid = _ordinary_names(module)
     taken = {mangle_name(d) for d in decls} | avoid
     out: dict[str, str] = {}
     for d in decls:
@@ -143,12 +142,12 @@ def ctor_ids(module: ModuleOp) -> dict[tuple[str, str], str]:
     return out
 
 
-def make_names(module: ModuleOp, target: str = "cuda") -> dict[tuple[str, str], str]:
+def make_names(module: ModuleOp, target: str, tn: dict[str, str], cids: dict[tuple[str, str], str],
+               avoid: set[str]) -> dict[tuple[str, str], str]:
     """The constructor function of each (variant, constructor): `make_<T>_<C>`, unless a function, type or binder
     of the module has that name (a helper the user called `make_Shape_Circle`) or another constructor got it;
-    then a fresh `make_<T>_<C>_<k>`."""
-    tn, cids = type_names(module, target), ctor_ids(module)
-    taken = _ordinary_names(module) | set(tn.values())
+    then a fresh `make_<T>_<C>_<k>`. `tn`, `cids`, `avoid`: type_names, ctor_ids and _ordinary_names."""
+    taken = avoid | set(tn.values())
     out: dict[tuple[str, str], str] = {}
     for op in module.ops:
         if isinstance(op, s.VariantOp):
@@ -158,13 +157,13 @@ def make_names(module: ModuleOp, target: str = "cuda") -> dict[tuple[str, str], 
     return out
 
 
-def variant_tag_names(module: ModuleOp, target: str = "cuda") -> dict[tuple[str, str], str]:
+def variant_tag_names(module: ModuleOp, target: str, tn: dict[str, str], avoid: set[str]) -> dict[tuple[str, str], str]:
     """C enum tag of each (variant, constructor): the bare constructor name, as Sarek spells it, unless two
     variants share that constructor name, the target reserves it (`default`, `int`), or a type, function or
     binder of the module has it (C enumerators share one namespace with them); then it is qualified
-    `<Variant>_<Ctor>`."""
+    `<Variant>_<Ctor>`. `tn`, `avoid`: type_names and _ordinary_names."""
     variants = [op for op in module.ops if isinstance(op, s.VariantOp)]
-    avoid = _ordinary_names(module) | set(type_names(module, target).values())
+    avoid = avoid | set(tn.values())
     count: dict[str, int] = {}
     for v in variants:
         for cn, _ in v.ctors:
@@ -290,11 +289,12 @@ class CLowering:
         self.helpers = self.effects.helpers
         self.decls: dict[str, s.RecordOp | s.VariantOp] = {
             op.sym_name.data: op for op in module.ops if isinstance(op, s.RecordOp | s.VariantOp)}
-        self.tags = variant_tag_names(module, lang.target)
-        self.tnames = type_names(module, lang.target)
+        ordinary = _ordinary_names(module)
+        self.tnames = type_names(module, lang.target, ordinary)
+        self.tags = variant_tag_names(module, lang.target, self.tnames, ordinary)
         self.fnames = field_names(module, lang.target)
         self.cids = ctor_ids(module)
-        self.makes = make_names(module, lang.target)
+        self.makes = make_names(module, lang.target, self.tnames, self.cids, ordinary)
         self.inline: dict[Operation, bool] = {}
         self.depth: dict[Operation, int] = {}
         self.exprform: dict[Operation, bool] = {}
