@@ -2,7 +2,8 @@
 
 Public API (see /work/shared/FRONTEND.md): `kernel`, `device`, `record`, `variant`, `compile`, `Vec`, the
 scalar types, `CompileError`, `SarekError` (the base of every sarek diagnostic); `Vector`, `devices`,
-`default_device`, `Device`, `get_device`, `launch`, `LaunchError`, `DeviceError` come from `sarek.runtime`
+`default_device`, `Device`, `get_device`, `launch`, `LaunchError`, `DeviceError`, `cdiv`, `synchronize`,
+`Stream` come from `sarek.runtime`
 (imported lazily).
 """
 
@@ -17,7 +18,7 @@ from sarek.frontend.errors import CompileError
 from sarek.types import Local, Shared, Vec, f16, f32, f64, i32, i64
 
 _RUNTIME_NAMES = ("Vector", "devices", "default_device", "Device", "get_device", "launch", "LaunchError",
-                  "DeviceError")
+                  "DeviceError", "cdiv", "synchronize", "Stream")
 
 
 def __getattr__(name: str) -> Any:

@@ -7,7 +7,7 @@ the kernel itself, every op located in the Python source.
 from __future__ import annotations
 
 import functools
-from typing import Any, cast
+from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
@@ -17,6 +17,7 @@ from sarek.diagnostics import SarekError
 from sarek.frontend.decls import decl_ops
 from sarek.frontend.errors import CompileError
 from sarek.frontend.lower import FunctionLowerer, Signature
+from sarek.runtime.core import UNSET
 
 
 class _Compiled:
@@ -43,12 +44,33 @@ def _lower(fn: Any, kind: str, name: str) -> _Compiled:
 
 def _check_function(fn: Any, what: str) -> None:
     """`@sarek.kernel` / `@sarek.device` apply to a `def` (a class, a builtin or a value is a user error, not an
-    AttributeError from deep inside)."""
+    AttributeError from deep inside). Located at the class's definition, else at the user's decorator line."""
     import inspect
 
-    if not inspect.isfunction(fn):
-        shown = f"the class {fn.__name__}" if isinstance(fn, type) else f"{type(fn).__name__} {fn!r}"[:80]
-        raise CompileError(f"{what} applies to a Python function (def), got {shown}")
+    if inspect.isfunction(fn):
+        return
+    shown = f"the class {fn.__name__}" if isinstance(fn, type) else f"{type(fn).__name__} {fn!r}"[:80]
+    file, line = None, None
+    if isinstance(fn, type):
+        try:
+            file, line = inspect.getsourcefile(fn), inspect.getsourcelines(fn)[1]
+        except (OSError, TypeError):
+            pass
+    if file is None:
+        file, line = _user_frame()
+    raise CompileError(f"{what} applies to a Python function (def), got {shown}", file, line, 1 if line else None)
+
+
+def _user_frame() -> tuple[str | None, int | None]:
+    """(file, line) of the innermost caller outside the sarek package."""
+    import os
+    import sys
+
+    pkg = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    f = sys._getframe(1)  # pyright: ignore[reportPrivateUsage]
+    while f is not None and os.path.abspath(f.f_code.co_filename).startswith(pkg + os.sep):
+        f = f.f_back
+    return (f.f_code.co_filename, f.f_lineno) if f is not None else (None, None)
 
 
 class DeviceFunction:
@@ -79,23 +101,16 @@ class DeviceFunction:
         return f"<sarek device function {self.name}>"
 
 
-def _dim3(x: Any, what: str) -> tuple[int, int, int]:
-    if isinstance(x, int):
-        return (x, 1, 1)
-    t = tuple(int(v) for v in x)
-    if not 1 <= len(t) <= 3:
-        raise ValueError(f"{what} must be an int or a tuple of 1 to 3 ints, got {x!r}")
-    return cast("tuple[int, int, int]", t + (1,) * (3 - len(t)))
-
-
 class Kernel:
-    """A `@sarek.kernel`: `.launch(*args, grid=, block=, device=)`, `.source(target)`, `.ir()`, `.module`."""
+    """A `@sarek.kernel`: `.launch(*args, grid=|threads=, block=, device=, stream=)`, `.source(target)`, `.ir()`,
+    `.module`; `declared_block` is `@kernel(block=...)`'s block (None when not declared)."""
 
-    def __init__(self, fn: Any):
+    def __init__(self, fn: Any, block: Any = None):
         _check_function(fn, "@sarek.kernel")
         self.fn = fn
         self.name = fn.__name__
         self._module: ModuleOp | None = None
+        self.declared_block = _declared_block(block)
         functools.update_wrapper(self, fn)
 
     # compilation
@@ -127,20 +142,12 @@ class Kernel:
 
     # execution
 
-    def launch(self, *args: Any, grid: Any = 1, block: Any = 1, device: Any = None) -> Any:
-        module = self.module
-        try:
-            from sarek.runtime import launch as runtime_launch
-        except ImportError:
-            runtime_launch = None
-        if runtime_launch is not None:  # checks grid/block itself (a LaunchError naming the bad value)
-            return runtime_launch(self, args, grid, block, device)
-        g, b = _dim3(grid, "grid"), _dim3(block, "block")
-        if device not in (None, "interp") and getattr(device, "name", None) != "interp":
-            raise RuntimeError(f"device {device!r} is not available: sarek.runtime is not installed")
-        from sarek.interp import run
+    def launch(self, *args: Any, grid: Any = None, block: Any = UNSET, device: Any = None, threads: Any = None,
+               stream: Any = None, **unknown: Any) -> None:
+        """Enqueue the kernel (sarek.runtime.launch): `grid=` blocks or `threads=` total threads, `block=`."""
+        from sarek.runtime import launch as runtime_launch
 
-        return run(module, self.name, list(args), g, b)
+        runtime_launch(self, list(args), grid, block, device, threads=threads, stream=stream, **unknown)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"kernel '{self.name}' is not called directly: use {self.name}.launch(*args, grid=..., "
@@ -214,11 +221,29 @@ def _loc_args(op: Operation) -> tuple[Any, ...]:
     return ()
 
 
-def kernel(fn: Any) -> Kernel:
-    """Mark a kernel: every parameter annotated; compiled from its source at first use."""
+def _declared_block(block: Any) -> tuple[int, int, int] | None:
+    if block is None:
+        return None
+    from sarek.runtime.core import LaunchError, dim3
+
+    try:
+        return dim3(block, "@kernel(block=...)")
+    except LaunchError as e:
+        file, line = _user_frame()
+        raise CompileError(e.message, file, line, 1 if line else None) from None
+
+
+def kernel(fn: Any = None, *, block: Any = None) -> Any:
+    """Mark a kernel: every parameter annotated; compiled from its source at first use. `@kernel(block=256)`
+    or `@kernel(block=(16, 16))` declares the block it is written for (the launch default; another block is a
+    LaunchError)."""
+    if fn is None:
+        return lambda f: kernel(f, block=block)
     if isinstance(fn, Kernel):
+        if block is not None:
+            fn.declared_block = _declared_block(block)
         return fn
-    return Kernel(fn)
+    return Kernel(fn, block)
 
 
 def device(fn: Any) -> DeviceFunction:

@@ -4,7 +4,8 @@
                             ptx:<n>, vulkan:<n> ...
     get_device(name)        by name ("interp", "opencl:1", "cuda", "cuda:0" ...); a bare kind is its first device
     default_device()        $SAREK_DEVICE, else interp
-    launch(kernel, args, grid, block, device=None)
+    launch(kernel, args, grid=, block=, device=, threads=, stream=)
+    synchronize(device=None), cdiv(a, b), Stream (device.stream())
     Vector                  device-resident data with lazy transfers
 
 Optional device providers are imported lazily: `sarek.runtime.ptx.ptx_devices()` and
@@ -19,12 +20,14 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sarek.runtime.core import BufferDevice, Device, DeviceError, KernelSpec, LaunchError, Limits, kernel_spec
+from sarek.runtime.core import (UNSET, BufferDevice, Device, DeviceError, KernelSpec, LaunchError, Limits, Stream,
+                                cdiv, kernel_spec)
 from sarek.runtime.vector import Vector
 
 __all__ = [
     "BufferDevice", "Device", "DeviceError", "KernelSpec", "LaunchError", "Limits", "Vector", "default_device",
-    "devices", "get_device", "kernel_spec", "launch", "register_provider", "device_names",
+    "devices", "get_device", "kernel_spec", "launch", "register_provider", "device_names", "Stream", "cdiv",
+    "synchronize",
 ]
 
 # kind -> (module, function returning a list of devices); imported only when devices are listed
@@ -158,19 +161,36 @@ def default_device() -> Device:
     return get_device("interp")
 
 
-def launch(kernel: Any, args: Sequence[Any], grid: Any = 1, block: Any = 1, device: Any = None) -> None:
-    """Run `kernel` (a front-end kernel, `(ModuleOp, name)` or a one-kernel ModuleOp) on `device`.
+LAUNCH_KEYWORDS = ("grid", "block", "threads", "device", "stream")
 
-    numpy arrays are passed in; those the kernel may write are copied back. `sarek.Vector`s stay on the
-    device. `grid` (blocks) and `block` (threads per block) are an int or a 1-3 tuple.
+
+def launch(kernel: Any, args: Sequence[Any], grid: Any = None, block: Any = UNSET, device: Any = None, *,
+           threads: Any = None, stream: Any = None, **unknown: Any) -> None:
+    """Enqueue `kernel` (a front-end kernel, `(ModuleOp, name)` or a one-kernel ModuleOp) on `device`.
+
+    `grid` (blocks) or `threads` (total threads; the grid is `cdiv(threads, block)`) must be given; `block`
+    (threads per block) defaults to the kernel's declared block (`@kernel(block=...)`), else 1 with `grid` and
+    256 (16x16, 8x8x4) with `threads`. Each is an int or a 1-3 tuple. numpy arrays are passed in and those the
+    kernel may write are copied back (the launch waits for that); `sarek.Vector`s and foreign device arrays
+    (PyTorch, CuPy, Numba, JAX, pyopencl) are used in place and the launch returns without waiting on cuda,
+    ptx, opencl and vulkan. `stream=` orders it on a stream (see docs/RUNTIME.md).
     """
     from sarek.diagnostics import SarekError
     from sarek.runtime.core import resolve_kernel
 
+    if unknown:
+        bad = ", ".join(sorted(unknown))
+        raise LaunchError(f"launch() got unknown keyword argument(s) {bad}; the keywords are "
+                          f"{', '.join(LAUNCH_KEYWORDS)}")
+    if block is None:
+        raise LaunchError("block must be an int or a tuple of 1 to 3 ints, got None (leave it out for the default)")
     module, name = resolve_kernel(kernel)
+    declared = getattr(kernel, "declared_block", None)
+    block = None if block is UNSET else block
     dev = get_device(device)
     try:
-        dev.launch(module, name, list(args), grid, block)
+        dev.launch(module, name, args if isinstance(args, list) else list(args), grid, block, threads, stream,
+                   declared)
     except SarekError as e:
         if type(e) is not SarekError:  # LaunchError, DeviceError, CompileError, InterpError: as they are
             raise
@@ -179,3 +199,12 @@ def launch(kernel: Any, args: Sequence[Any], grid: Any = 1, block: Any = 1, devi
         from sarek.frontend.errors import CompileError
 
         raise CompileError.from_sarek_error(e) from None
+
+
+def synchronize(device: Any = None) -> None:
+    """Wait for every launch enqueued on `device` (default: every device used so far)."""
+    if device is not None:
+        get_device(device).synchronize()
+        return
+    for d in [*_INTERP, *(d for ds in _BY_KIND.values() for d in ds)]:
+        d.synchronize()

@@ -86,6 +86,7 @@ class Param:
     kind: str  # "vec" | "scalar" | "record" (records and variants passed by value)
     dtype: np.dtype[Any]
     written: bool = False
+    ntags: int | None = None  # variants (vector elements or by value): the number of constructors
 
     @property
     def is_vec(self) -> bool:
@@ -99,6 +100,8 @@ class KernelSpec:
     params: list[Param]
     ir_hash: str
     cache: dict[str, Any] = field(default_factory=dict)  # per-device compiled objects
+    dims: dict[Any, Any] = field(default_factory=dict)  # launch (grid, block) resolved per values and device
+    plans: dict[Any, Any] = field(default_factory=dict)  # per-device launch plans (packing, checks done once)
 
     @property
     def signature(self) -> str:
@@ -137,14 +140,25 @@ def kernel_spec(module: ModuleOp, name: str) -> KernelSpec:
     for i, (pname, arg) in enumerate(k.params):
         t = arg.type
         if isinstance(t, VecType):
-            params.append(Param(i, pname, t, "vec", element_dtype(module, t.element_type), i in written))
+            params.append(Param(i, pname, t, "vec", element_dtype(module, t.element_type), i in written,
+                                _ntags(module, t.element_type)))
         elif isinstance(t, RecordType | VariantType):
-            params.append(Param(i, pname, t, "record", element_dtype(module, t)))
+            params.append(Param(i, pname, t, "record", element_dtype(module, t), ntags=_ntags(module, t)))
         else:
             params.append(Param(i, pname, t, "scalar", element_dtype(module, t)))
     spec = KernelSpec(module, name, params, module_hash(module))
     per[name] = spec
     return spec
+
+
+def _ntags(module: ModuleOp, t: Attribute) -> int | None:
+    from sarek.analysis.layout import lookup_decl_in
+    from sarek.dialect.sarek import VariantOp, VariantType
+
+    if not isinstance(t, VariantType):
+        return None
+    d = lookup_decl_in(module, t.decl_name)
+    return len(d.ctors) if isinstance(d, VariantOp) else None
 
 
 def _is_tuple(x: object) -> TypeIs[tuple[Any, ...]]:
@@ -217,44 +231,111 @@ def same_layout(a: np.dtype[Any], b: np.dtype[Any]) -> bool:
     return fa == fb
 
 
-def check_args(spec: KernelSpec, args: Sequence[Any]) -> list[Any]:
-    """Checks `args` against the kernel's parameters; returns them normalised (numpy scalars for scalars,
-    1-element structured arrays for records, arrays/Vectors untouched)."""
+def check_args(spec: KernelSpec, args: Sequence[Any], device: Device | None = None) -> list[Any]:
+    """Checks `args` against the kernel's parameters for `device`; returns them normalised (numpy scalars for
+    scalars, 1-element structured arrays for records, 1-D arrays, Vectors and foreign `DeviceArray`s for
+    vectors). Foreign arrays (sarek.runtime.interop) are used in place: host memory as a numpy view, device
+    memory only on a device of that memory, never copied."""
     from sarek.runtime.vector import Vector
 
     if len(args) != len(spec.params):
         raise LaunchError(f"kernel {spec.signature} takes {len(spec.params)} argument(s), {len(args)} given")
     out: list[Any] = []
-    flat: dict[int, np.ndarray[Any, Any]] = {}  # one 1-D view per array (an array passed twice stays one object)
+    flat: dict[int, Any] = {}  # one 1-D view per array (an array passed twice stays one object)
     for p, a in zip(spec.params, args):
-        where = f"kernel {spec.name}: argument '{p.name}' (#{p.index + 1})"
         if p.kind == "vec":
             if isinstance(a, Vector):
-                if not (a.dtype == p.dtype or same_layout(a.dtype, p.dtype)):
-                    raise LaunchError(f"{where} expects {_type_text(p)}, got {_describe(a)}")
+                if a.dtype != p.dtype and not same_layout(a.dtype, p.dtype):
+                    raise LaunchError(f"{_where(spec, p)} expects {_type_text(p)}, got {_describe(a)}")
+                if p.ntags is not None and not a.tags_checked:
+                    _check_tags(spec, p, a.host_array_for_write())
+                    a.tags_checked = True
                 out.append(a)
-                continue
-            if not is_ndarray(a):
-                raise LaunchError(f"{where} expects {_type_text(p)} (a numpy array or sarek.Vector), "
-                                  f"got {_describe(a)}")
-            arr: np.ndarray[Any, Any] = a
-            if arr.ndim == 0:
-                raise LaunchError(f"{where} expects {_type_text(p)}, got a 0-dimensional array (shape ())")
-            if not (arr.dtype == p.dtype or same_layout(arr.dtype, p.dtype)):
-                raise LaunchError(f"{where} expects {_type_text(p)}, got {_describe(a)}")
-            if not arr.flags.c_contiguous:
-                raise LaunchError(f"{where} is not C-contiguous (strides {arr.strides}); pass "
-                                  "np.ascontiguousarray(...) and use that array")
-            if p.written and not arr.flags.writeable:
-                raise LaunchError(f"{where} is written by the kernel but the array is read-only")
-            if arr.ndim != 1:  # a C-contiguous n-D array is its elements in order: a 1-D view, no copy
-                arr = flat.setdefault(id(a), np.asarray(arr).reshape(-1))  # np.matrix stays 2-D otherwise
-            out.append(arr)
+            elif id(a) in flat:
+                out.append(flat[id(a)])
+            else:
+                flat[id(a)] = v = _vector_arg(spec, p, a, device)
+                out.append(v)
         elif p.kind == "record":
-            out.append(_record_arg(where, p, a))
+            rec = _record_arg(_where(spec, p), p, a)
+            _check_tags(spec, p, rec)
+            out.append(rec)
         else:
-            out.append(_scalar_arg(where, p, a))
+            out.append(_scalar_arg(_where(spec, p), p, a))
     return out
+
+
+def _where(spec: KernelSpec, p: Param) -> str:
+    return f"kernel {spec.name}: argument '{p.name}' (#{p.index + 1})"
+
+
+def _vector_arg(spec: KernelSpec, p: Param, a: Any, device: Device | None) -> Any:
+    """A numpy array or a foreign array for a vector parameter, checked (see check_args)."""
+    from sarek.runtime import interop
+
+    where = _where(spec, p)
+    if not is_ndarray(a):
+        try:
+            got = interop.adapt(a)
+        except interop.ForeignError as e:
+            raise LaunchError(f"{where} expects {_type_text(p)}; {interop.describe(a)} cannot be used: {e}") from None
+        if got is None:
+            raise LaunchError(f"{where} expects {_type_text(p)} (a numpy array or sarek.Vector, or an array "
+                              f"with __cuda_array_interface__/__dlpack__/__array_interface__), got {_describe(a)}")
+        if isinstance(got, interop.DeviceArray):
+            return _device_array_arg(where, p, got, device)
+        a = got
+    arr: np.ndarray[Any, Any] = a
+    if arr.ndim == 0:
+        raise LaunchError(f"{where} expects {_type_text(p)}, got a 0-dimensional array (shape ())")
+    if not (arr.dtype == p.dtype or same_layout(arr.dtype, p.dtype)):
+        raise LaunchError(f"{where} expects {_type_text(p)}, got {_describe(arr)}")
+    if not arr.flags.c_contiguous:
+        raise LaunchError(f"{where} is not C-contiguous (strides {arr.strides}); pass "
+                          "np.ascontiguousarray(...) and use that array")
+    if p.written and not arr.flags.writeable:
+        raise LaunchError(f"{where} is written by the kernel but the array is read-only")
+    if arr.ndim != 1:  # a C-contiguous n-D array is its elements in order: a 1-D view, no copy
+        arr = np.asarray(arr).reshape(-1)  # np.matrix stays 2-D otherwise
+    if p.ntags is not None:
+        _check_tags(spec, p, arr)
+    return arr
+
+
+def _device_array_arg(where: str, p: Param, da: Any, device: Device | None) -> Any:
+    space = device.memory_space if device is not None else None
+    if space is None or da.space[0] != space[0] or (da.space[0] == "cuda" and da.space != space) or (
+            da.space[0] == "opencl" and da.space[1] != space[1]):
+        on = device.name if device is not None else "this device"
+        mem = (f"CUDA device {da.space[1]}" if da.space[0] == "cuda" else "another OpenCL context"
+               if da.space[0] == "opencl" and space is not None and space[0] == "opencl" else
+               f"{da.space[0]} device memory")
+        raise LaunchError(f"{where}: {da.what} lives in {mem}; {on} cannot use it in place (pass it on a device "
+                          "of that memory, or copy it to the host yourself)")
+    if da.dtype != p.dtype and not same_layout(da.dtype, p.dtype):
+        raise LaunchError(f"{where} expects {_type_text(p)}, got {da.what} of {_dtype_text(da.dtype)}")
+    if not da.contiguous:
+        raise LaunchError(f"{where}: {da.what} is not C-contiguous; make it contiguous first (e.g. "
+                          ".contiguous() / cupy.ascontiguousarray) and pass that")
+    if p.written and da.readonly:
+        raise LaunchError(f"{where} is written by the kernel but {da.what} is exported read-only")
+    if p.ntags is not None:
+        raise LaunchError(f"{where}: a vector of {_type_text(p)} must be a numpy array or sarek.Vector (its tags "
+                          "are checked on the host)")
+    return da
+
+
+def _check_tags(spec: KernelSpec, p: Param, arr: np.ndarray[Any, Any]) -> None:
+    """Every element of a variant vector must hold a tag that names a constructor (a device would silently
+    compute garbage from any other)."""
+    if not arr.size or p.ntags is None:
+        return
+    tags = arr.view(p.dtype)["tag"]
+    bad = np.flatnonzero((tags < 0) | (tags >= p.ntags))
+    if bad.size:
+        i = int(bad[0])
+        raise LaunchError(f"{_where(spec, p)}: element {i} holds tag {int(tags[i])}, which names no constructor "
+                          f"of {_type_text(p)} (tags 0..{p.ntags - 1}); {bad.size} element(s) are bad")
 
 
 def _record_arg(where: str, p: Param, a: Any) -> np.ndarray[Any, Any]:
@@ -284,9 +365,10 @@ def _record_arg(where: str, p: Param, a: Any) -> np.ndarray[Any, Any]:
 def _scalar_arg(where: str, p: Param, a: Any) -> Any:
     d = p.dtype
     if is_ndarray(a):
-        if a.size != 1 or a.ndim > 1:
-            raise LaunchError(f"{where} expects {_type_text(p)}, got an array with shape {a.shape}")
-        a = a.reshape(()).item() if a.dtype.kind in "biuf" else a
+        if a.ndim != 0:  # a 1-element array is a vector, not a scalar (a mixed-up argument order, usually)
+            raise LaunchError(f"{where} expects {_type_text(p)}, got an array with shape {a.shape} (pass a "
+                              "number, a numpy scalar or a 0-d array)")
+        a = a.item() if a.dtype.kind in "biuf" else a
     if _is_scalar(a):
         if d.kind == "b" and a.dtype.kind != "b":
             raise LaunchError(f"{where} expects a bool, got {_describe(a)}")
@@ -323,6 +405,16 @@ def _scalar_arg(where: str, p: Param, a: Any) -> Any:
 
 
 Dim3 = tuple[int, int, int]
+
+
+class _Unset:
+    """`block` not given to a launch (an explicit `block=None` is refused like any other non-block value)."""
+
+    def __repr__(self) -> str:
+        return "<not given>"
+
+
+UNSET: Any = _Unset()
 
 
 def dim3(v: Any, what: str) -> Dim3:
@@ -382,14 +474,80 @@ class Device:
     def limits(self) -> Limits:
         return Limits()
 
+    @property
+    def warp_size(self) -> int:
+        """The sub-group (warp) width kernels see here (`warp_size` in a kernel), 1 where there are no
+        sub-groups. Devices that know it set `_warp_size`; the others run a probe kernel once."""
+        w = cast("int | None", self.__dict__.get("_warp_size"))
+        if w is None:
+            w = self._warp_size = _probe_warp_size(self)
+        return w
+
+    @property
+    def memory_space(self) -> tuple[Any, ...] | None:
+        """The memory foreign device arrays must live in to be passed in place (None: host memory only)."""
+        return None
+
+    @property
+    def buffer_key(self) -> Any:
+        """Devices sharing a key share memory: a `sarek.Vector` valid on one is valid on all (cuda:N, ptx:N)."""
+        return id(self)
+
     # -- the public entry point
 
-    def launch(self, module: ModuleOp, kernel: str, args: Sequence[Any], grid: Any = 1, block: Any = 1) -> None:
+    def launch(self, module: ModuleOp, kernel: str, args: Sequence[Any], grid: Any = None, block: Any = None,
+               threads: Any = None, stream: Any = None, declared_block: Dim3 | None = None) -> None:
+        """Enqueue one launch (see `sarek.runtime.launch`); returns before the kernel ends where the device is
+        asynchronous."""
         spec = kernel_spec(module, kernel)
-        values = check_args(spec, args)
-        g, b = dim3(grid, "grid"), dim3(block, "block")
+        g, b = self.launch_dims(spec, grid, block, threads, declared_block)
+        values = check_args(spec, args, self)
+        self._launch_on(spec, values, g, b, self.resolve_stream(stream, values))
+
+    def launch_dims(self, spec: KernelSpec, grid: Any, block: Any, threads: Any,
+                    declared: Dim3 | None) -> tuple[Dim3, Dim3]:
+        """(grid, block) from the launch's grid/block/threads and the kernel's declared block, checked against
+        the device's limits. Cached per (kernel, values): a repeated launch costs one dict look-up."""
+        key = (id(self), grid, block, threads, declared)
+        try:
+            hit = spec.dims.get(key)
+        except TypeError:  # a list somewhere: not hashable, checked every time
+            key, hit = None, None
+        if hit is not None and hit[0] is self:
+            return hit[1], hit[2]
+        b = dim3(block, "block") if block is not None else None
+        if declared is not None:
+            if b is not None and b != declared:
+                raise LaunchError(f"kernel {spec.name} is declared with block={_show(declared)} (@kernel(block=...)); "
+                                  f"this launch asks for block={_show(b)}")
+            b = declared
+        if grid is not None and threads is not None:
+            raise LaunchError(f"kernel {spec.name}: give grid= (blocks) or threads= (total threads), not both")
+        if grid is None and threads is None:
+            raise LaunchError(f"kernel {spec.name}: the launch needs grid= (blocks per dimension) or threads= "
+                              "(total threads; the grid is computed from the block)")
+        if threads is not None:
+            t = dim3(threads, "threads")
+            if b is None:
+                b = self.default_block(t)
+            g = (cdiv(t[0], b[0]), cdiv(t[1], b[1]), cdiv(t[2], b[2]))
+        else:
+            g = dim3(grid, "grid")
+        if b is None:
+            b = (1, 1, 1)
         self.check_dims(spec, g, b)
-        self._launch(spec, values, g, b)
+        if key is not None:
+            spec.dims[key] = (self, g, b)
+        return g, b
+
+    def default_block(self, threads: Dim3) -> Dim3:
+        """The block of a `threads=` launch with no block given: 256 threads (16x16, 8x8x4), within limits."""
+        n = 1 + (threads[1] > 1) + (threads[2] > 1)
+        want = {1: (256, 1, 1), 2: (16, 16, 1), 3: (8, 8, 4)}[n]
+        lim = self.limits
+        while want[0] * want[1] * want[2] > lim.max_threads_per_block:
+            want = (max(1, want[0] // 2), max(1, want[1] // 2) if n > 1 else 1, want[2])
+        return want
 
     def check_dims(self, spec: KernelSpec, grid: Dim3, block: Dim3) -> None:
         lim = self.limits
@@ -401,7 +559,7 @@ class Device:
             if x > m:
                 raise LaunchError(f"kernel {spec.name}: block {block} exceeds device {self.name}'s limit "
                                   f"{lim.max_block} in dimension {'xyz'[d]}")
-        for d, (x, m) in enumerate(zip(grid, lim.max_grid)):
+        for d, (x, m) in enumerate(zip(grid, self.grid_limit)):
             if x > m:
                 raise LaunchError(f"kernel {spec.name}: grid {grid} exceeds device {self.name}'s limit "
                                   f"{lim.max_grid} in dimension {'xyz'[d]}")
@@ -409,6 +567,31 @@ class Device:
             if grid[d] * block[d] > lim.max_global:
                 raise LaunchError(f"kernel {spec.name}: grid {grid} x block {block} gives more than "
                                   f"{lim.max_global} threads in dimension {'xyz'[d]} (thread ids are i32)")
+
+    @property
+    def grid_limit(self) -> Dim3:
+        """The grid a launch may ask for (the hardware's, or more where the device splits dispatches)."""
+        return self.limits.max_grid
+
+    # -- streams
+
+    def stream(self) -> Stream:
+        """A new stream (queue) of this device; launches with `stream=` it run in order on it."""
+        return Stream(self, None)
+
+    def resolve_stream(self, stream: Any, values: list[Any]) -> Any:
+        """The device's handle for a launch's `stream=` (None: the default stream)."""
+        if stream is None:
+            return None
+        if isinstance(stream, Stream):
+            if stream.device is not self and stream.device.buffer_key != self.buffer_key:
+                raise LaunchError(f"stream= is a stream of {stream.device.name}, the launch is on {self.name}")
+            return stream.handle
+        raise LaunchError(f"device {self.name} runs launches in order on the host; stream= takes only a "
+                          f"sarek stream of it (device.stream()), got {type(stream).__name__}")
+
+    def _launch_on(self, spec: KernelSpec, args: list[Any], grid: Dim3, block: Dim3, stream: Any) -> None:
+        self._launch(spec, args, grid, block)
 
     def _launch(self, spec: KernelSpec, args: list[Any], grid: Dim3, block: Dim3) -> None:
         raise NotImplementedError
@@ -428,6 +611,12 @@ class Device:
         pass
 
     def synchronize(self) -> None:
+        """Wait until every launch enqueued on this device (on any of its streams) has finished."""
+
+    def synchronize_stream(self, handle: Any) -> None:
+        self.synchronize()
+
+    def destroy_stream(self, handle: Any) -> None:
         pass
 
     def source(self, module: ModuleOp, kernel: str) -> str | None:
@@ -435,44 +624,109 @@ class Device:
         return None
 
 
+class Stream:
+    """An ordered queue of launches on one device (`device.stream()`); `handle` is the device's own object
+    (a CUstream, a pyopencl CommandQueue; None for the default one). Exposes `__cuda_stream__` on CUDA."""
+
+    def __init__(self, device: Device, handle: Any, owned: bool = False):
+        self.device = device
+        self.handle = handle
+        self._owned = owned
+
+    def synchronize(self) -> None:
+        """Wait for every launch enqueued on this stream."""
+        self.device.synchronize_stream(self.handle)
+
+    def __cuda_stream__(self) -> tuple[int, int]:
+        if self.device.kind not in ("cuda", "ptx"):
+            raise AttributeError(f"__cuda_stream__: {self.device.name} is not a CUDA device")
+        return (0, int(self.handle or 0))
+
+    def __repr__(self) -> str:
+        return f"<sarek stream on {self.device.name}>"
+
+    def __del__(self) -> None:
+        if self._owned:
+            try:
+                self.device.destroy_stream(self.handle)
+            except Exception:
+                pass
+
+
+def _probe_warp_size(dev: Device) -> int:
+    """`warp_size` as a kernel of a block of 64 (or the device's largest) threads sees it; 1 where the device
+    refuses warp operations."""
+    from sarek.runtime.probe import warp_probe
+
+    out = np.zeros(1, np.int32)
+    try:
+        k = warp_probe()
+        dev.launch(k.module, k.name, [out], grid=1, block=min(64, dev.limits.max_threads_per_block))
+        dev.synchronize()
+    except SarekError:
+        return 1
+    return max(1, int(out[0]))
+
+
+def _show(d: Dim3) -> str:
+    t = d[:1] if d[1:] == (1, 1) else d[:2] if d[2] == 1 else d
+    return str(t[0]) if len(t) == 1 else str(tuple(t))
+
+
+def cdiv(a: int, b: int) -> int:
+    """Ceiling division for grids: `cdiv(n, 256)` blocks of 256 threads cover n."""
+    if not all(isinstance(x, int | np.integer) and not isinstance(x, bool) for x in (a, b)):
+        raise TypeError(f"cdiv(a, b) takes two ints, got {a!r}, {b!r}")
+    if b <= 0:
+        raise ValueError(f"cdiv(a, b): b must be positive, got {b}")
+    return -(-int(a) // int(b))
+
+
 class BufferDevice(Device):
     """A device with its own memory: arrays are uploaded for the launch and written ones copied back;
     `sarek.Vector`s stay resident and move only when another place needs them."""
 
-    def _launch(self, spec: KernelSpec, args: list[Any], grid: Dim3, block: Dim3) -> None:
+    def _launch_on(self, spec: KernelSpec, args: list[Any], grid: Dim3, block: Dim3, stream: Any) -> None:
+        """Binds the arguments and enqueues the kernel on `stream`. Waits only when numpy arrays were passed:
+        the written ones are copied back, and their temporary buffers are freed after the kernel ends."""
+        from sarek.runtime.interop import DeviceArray
         from sarek.runtime.vector import Vector
 
         bound: list[Any] = []
         temps: dict[int, tuple[Any, np.ndarray[Any, Any]]] = {}  # id(array) -> (buffer, array): one per array
-        written = {id(a) for p, a in zip(spec.params, args) if p.written}
+        for p, a in zip(spec.params, args):
+            if p.kind != "vec":
+                bound.append(a)
+            elif isinstance(a, Vector):
+                bound.append((a.device_buffer(self), a.size))
+            elif isinstance(a, DeviceArray):
+                bound.append((a.handle, a.size))
+            elif id(a) in temps:  # the same array passed twice: one buffer, as on the host
+                bound.append((temps[id(a)][0], a.size))
+            else:
+                dev_arr = to_device_layout(a)
+                buf = self._alloc(max(dev_arr.nbytes, 1))
+                temps[id(a)] = (buf, a)
+                if a.nbytes:
+                    self._upload(buf, dev_arr)
+                bound.append((buf, a.size))
         try:
-            for p, a in zip(spec.params, args):
-                if p.kind != "vec":
-                    bound.append(a)
-                elif isinstance(a, Vector):
-                    bound.append((a.device_buffer(self), a.size))
-                elif id(a) in temps:  # the same array passed twice: one buffer, as on the host
-                    bound.append((temps[id(a)][0], a.size))
-                else:
-                    dev_arr = to_device_layout(a)
-                    buf = self._alloc(max(dev_arr.nbytes, 1))
-                    temps[id(a)] = (buf, a)
-                    if a.nbytes:
-                        self._upload(buf, dev_arr)
-                    bound.append((buf, a.size))
-            self._run(spec, bound, grid, block)
+            self._run(spec, bound, grid, block, stream)
             for p, a in zip(spec.params, args):
                 if p.written and isinstance(a, Vector):
                     a.mark_written_on(self)
-            for key, (buf, host) in temps.items():
-                if key in written and host.nbytes:
-                    download_into(self, buf, host)
+            if temps:
+                self.synchronize_stream(stream)
+                written = {id(a) for p, a in zip(spec.params, args) if p.written}
+                for key, (buf, host) in temps.items():
+                    if key in written and host.nbytes:
+                        download_into(self, buf, host)
         finally:
             for buf, _ in temps.values():
                 self._free(buf)
 
-    def _run(self, spec: KernelSpec, bound: list[Any], grid: Dim3, block: Dim3) -> None:
-        """Launch with `bound`: (buffer, length) for vectors, numpy scalars / 1-element structured arrays."""
+    def _run(self, spec: KernelSpec, bound: list[Any], grid: Dim3, block: Dim3, stream: Any) -> None:
+        """Enqueue with `bound`: (buffer, length) for vectors, numpy scalars / 1-element structured arrays."""
         raise NotImplementedError
 
 

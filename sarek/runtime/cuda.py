@@ -19,7 +19,7 @@ import numpy as np
 
 from sarek.lowering.cfamily import entry_name
 from sarek.runtime import cache
-from sarek.runtime.core import BufferDevice, DeviceError, Dim3, KernelSpec, LaunchError, Limits
+from sarek.runtime.core import BufferDevice, DeviceError, Dim3, KernelSpec, LaunchError, Limits, Stream
 
 
 def _driver() -> Any:
@@ -214,6 +214,9 @@ class CudaDevice(BufferDevice):
             max_grid=(attr(A.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X), attr(A.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y),
                       attr(A.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)),
         )
+        self._warp_size = attr(A.CU_DEVICE_ATTRIBUTE_WARP_SIZE)
+        self._active = False
+        self._event: Any = None
         raw = check(d.cuDeviceGetName(256, self.dev), "cuDeviceGetName")
         self.device_name = bytes(raw).split(b"\x00")[0].decode(errors="replace")
 
@@ -229,11 +232,22 @@ class CudaDevice(BufferDevice):
     def limits(self) -> Limits:
         return self._limits
 
+    @property
+    def memory_space(self) -> tuple[Any, ...]:
+        return ("cuda", self.index)
+
+    @property
+    def buffer_key(self) -> Any:
+        return ("cuda", self.index)  # cuda:N and ptx:N share device N's primary context and its memory
+
     def activate(self) -> None:
+        """Make device N's primary context current (asked of the driver only when another is current)."""
         d = _driver()
         if self._ctx is None:
             self._ctx = check(d.cuDevicePrimaryCtxRetain(self.dev), "cuDevicePrimaryCtxRetain")
-        check(d.cuCtxSetCurrent(self._ctx), "cuCtxSetCurrent")
+        cur = check(d.cuCtxGetCurrent(), "cuCtxGetCurrent")
+        if cur is None or int(cur) != int(self._ctx):
+            check(d.cuCtxSetCurrent(self._ctx), "cuCtxSetCurrent")
 
     # -- buffers
 
@@ -250,6 +264,10 @@ class CudaDevice(BufferDevice):
         check(_driver().cuMemcpyDtoH(host.ctypes.data, buf, host.nbytes), "cuMemcpyDtoH")
 
     def _free(self, buf: Any) -> None:
+        from sarek.runtime.vector import Borrowed
+
+        if isinstance(buf, Borrowed):  # foreign memory (Vector.from_dlpack): its owner frees it
+            return
         try:
             self.activate()
             _driver().cuMemFree(buf)
@@ -259,7 +277,71 @@ class CudaDevice(BufferDevice):
     def synchronize(self) -> None:
         if self._ctx is not None:
             self.activate()
-            check(_driver().cuCtxSynchronize(), "cuCtxSynchronize")
+            check(_driver().cuCtxSynchronize(), f"synchronizing {self.name} (a kernel launched before failed)")
+
+    def synchronize_stream(self, handle: Any) -> None:
+        if self._ctx is not None:
+            self.activate()
+            check(_driver().cuStreamSynchronize(_stream(handle)),
+                  f"synchronizing a stream of {self.name} (a kernel launched before failed)")
+
+    # -- streams
+
+    def stream(self) -> Stream:
+        d = _driver()
+        self.activate()
+        h = check(d.cuStreamCreate(d.CUstream_flags.CU_STREAM_NON_BLOCKING.value), "cuStreamCreate")
+        return Stream(self, int(h), owned=True)
+
+    def destroy_stream(self, handle: Any) -> None:
+        _driver().cuStreamDestroy(_stream(handle))
+
+    def resolve_stream(self, stream: Any, values: list[Any]) -> Any:
+        """A CUstream handle (int; 0 is the legacy default stream) for `stream=`: a sarek stream, an object with
+        `__cuda_stream__` (CuPy, cuda.core), a PyTorch stream (`.cuda_stream`), a CuPy stream (`.ptr`) or a raw
+        handle. None: PyTorch's current stream when a torch tensor is an argument (as Triton does), else 0;
+        a CUDA-array-interface v3 producer stream other than ours is waited on with an event."""
+        if stream is None:
+            handle = 0
+            for a in values:
+                if getattr(a, "what", None) == "a PyTorch CUDA tensor":
+                    handle = _torch_stream(self.index)
+                    break
+        else:
+            handle = self._stream_handle(stream)
+        for a in values:
+            prod = getattr(a, "stream", None)
+            if prod is not None and isinstance(prod, int) and _legacy(prod) != _legacy(handle):
+                self._wait_for(prod, handle)
+        return handle
+
+    def _stream_handle(self, stream: Any) -> int:
+        if isinstance(stream, Stream):
+            if stream.device.buffer_key != self.buffer_key:
+                raise LaunchError(f"stream= is a stream of {stream.device.name}, the launch is on {self.name}")
+            return int(stream.handle or 0)
+        if isinstance(stream, int) and not isinstance(stream, bool):
+            return stream
+        proto = getattr(stream, "__cuda_stream__", None)
+        if proto is not None:
+            got = proto()
+            return int(got[1])
+        for attr in ("cuda_stream", "ptr", "handle"):
+            h = getattr(stream, attr, None)
+            if isinstance(h, int) and not isinstance(h, bool):
+                return h
+        if type(stream).__name__ == "CUstream":
+            return int(stream)
+        raise LaunchError(f"stream= must be a sarek stream, an object with __cuda_stream__, a CuPy or PyTorch "
+                          f"stream or a raw CUstream handle (int), got {type(stream).__name__}")
+
+    def _wait_for(self, producer: int, consumer: int) -> None:
+        d = _driver()
+        self.activate()
+        if self._event is None:
+            self._event = check(d.cuEventCreate(d.CUevent_flags.CU_EVENT_DISABLE_TIMING.value), "cuEventCreate")
+        check(d.cuEventRecord(self._event, _stream(producer)), "cuEventRecord")
+        check(d.cuStreamWaitEvent(_stream(consumer), self._event, 0), "cuStreamWaitEvent")
 
     # -- compile
 
@@ -313,17 +395,112 @@ class CudaDevice(BufferDevice):
                 storage.append(np.array([a], dtype=p.dtype))
         return storage
 
-    def _run(self, spec: KernelSpec, bound: list[Any], grid: Dim3, block: Dim3) -> None:
-        d = _driver()
-        fn = self._function(spec)[0]
-        A = d.CUfunction_attribute
-        fmax = int(check(d.cuFuncGetAttribute(A.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn), "cuFuncGetAttribute"))
-        if block[0] * block[1] * block[2] > fmax:
+    def _plan(self, spec: KernelSpec) -> _Plan:
+        """The launch plan of (kernel, this device): the function, its block limit and the argument buffer,
+        computed once; a launch only writes the values into the buffer."""
+        plan = spec.plans.get((self.kind, self.index))
+        if plan is None:
+            fn = self._function(spec)[0]
+            d = _driver()
+            A = d.CUfunction_attribute
+            fmax = int(check(d.cuFuncGetAttribute(A.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn),
+                             "cuFuncGetAttribute"))
+            plan = _Plan(spec, fn, fmax)
+            spec.plans[(self.kind, self.index)] = plan
+        return plan
+
+    def _run(self, spec: KernelSpec, bound: list[Any], grid: Dim3, block: Dim3, stream: Any) -> None:
+        plan = self._plan(spec)
+        if block[0] * block[1] * block[2] > plan.fmax:
             raise LaunchError(f"kernel {spec.name}: block {block} has {block[0] * block[1] * block[2]} threads; "
-                              f"this kernel allows at most {fmax} per block on {self.name}")
-        storage = self.pack_args(spec, bound)
-        ptrs = np.array([s.ctypes.data for s in storage], dtype=np.uint64)
+                              f"this kernel allows at most {plan.fmax} per block on {self.name}")
+        params = plan.pack(bound)
         self.activate()
-        check(d.cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0, 0,
-                               ptrs.ctypes.data, 0), f"launching kernel '{spec.name}' on {self.name}")
-        check(d.cuCtxSynchronize(), f"running kernel '{spec.name}' on {self.name}")
+        err = _driver().cuLaunchKernel(plan.fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0,
+                                       stream or 0, params, 0)
+        if int(err[0]) != 0:
+            check(err, f"launching kernel '{spec.name}' on {self.name}")
+        if _SYNC_EACH:  # SAREK_CUDA_SYNC=1: wait after each launch (errors at the launch that caused them)
+            self.synchronize_stream(stream)
+
+
+_SYNC_EACH = os.environ.get("SAREK_CUDA_SYNC") == "1"
+
+
+def _stream(handle: Any) -> Any:
+    return _driver().CUstream(int(handle or 0))
+
+
+def _legacy(h: int) -> int:
+    """CAI v3 names the legacy default stream 1; the driver API names it 0."""
+    return 0 if h in (0, 1) else h
+
+
+def _torch_stream(index: int) -> int:
+    """PyTorch's current stream on device `index` (its raw handle; the same call Triton makes)."""
+    import torch
+
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # pyright: ignore[reportPrivateUsage]
+    if raw is not None:
+        return int(raw(index))
+    return int(torch.cuda.current_stream(index).cuda_stream)
+
+
+class _Plan:
+    """How one kernel's arguments are packed for `cuLaunchKernel` (CUDA and PTX share the C convention):
+    one reused byte buffer holding every value at its aligned offset and the array of pointers into it."""
+
+    def __init__(self, spec: KernelSpec, fn: Any, fmax: int):
+        import struct
+
+        self.fn, self.fmax = fn, fmax
+        fmt, offsets, conv = "<", [], []  # struct format (with padding), each value's offset, per-param kind
+        size = 0
+
+        def field(code: str, nbytes: int, align: int) -> None:
+            nonlocal fmt, size
+            pad = (-size) % align
+            fmt += "x" * pad + code
+            size += pad
+            offsets.append(size)
+            size += nbytes
+
+        for p in spec.params:
+            if p.kind == "vec":
+                field("Q", 8, 8)
+                field("i", 4, 4)
+                conv.append("vec")
+            elif p.kind == "record":
+                n = p.dtype.itemsize
+                field(f"{n}s", n, max(1, min(16, p.dtype.alignment)))
+                conv.append("record")
+            elif p.dtype.kind == "b":
+                field("i", 4, 4)
+                conv.append("bool")
+            else:
+                code = {"i1": "b", "u1": "B", "i2": "h", "u2": "H", "i4": "i", "u4": "I", "i8": "q", "u8": "Q",
+                        "f2": "e", "f4": "f", "f8": "d"}[f"{p.dtype.kind}{p.dtype.itemsize}"]
+                field(code, p.dtype.itemsize, p.dtype.itemsize)
+                conv.append("scalar")
+        self.struct = struct.Struct(fmt)
+        self.buf = np.zeros(max(size, 8), np.uint8)
+        self.view = memoryview(self.buf)
+        base = self.buf.ctypes.data
+        self.ptrs = np.array([base + o for o in offsets], dtype=np.uint64)
+        self.params = self.ptrs.ctypes.data
+        self.conv = conv
+
+    def pack(self, bound: list[Any]) -> int:
+        vals: list[Any] = []
+        for c, a in zip(self.conv, bound):
+            if c == "vec":
+                vals.append(int(a[0]))
+                vals.append(a[1])
+            elif c == "record":
+                vals.append(np.ascontiguousarray(a).tobytes())
+            elif c == "bool":
+                vals.append(1 if a else 0)
+            else:
+                vals.append(a)
+        self.struct.pack_into(self.view, 0, *vals)
+        return self.params

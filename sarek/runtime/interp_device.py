@@ -13,7 +13,7 @@ class InterpDevice(Device):
 
     def __init__(self, executor: str = "fast", warp_size: int = 32):
         self.executor = executor
-        self.warp_size = warp_size
+        self._warp_size = warp_size
         self.name = "interp" if executor == "fast" else "interp-ref"
 
     @property
@@ -25,6 +25,7 @@ class InterpDevice(Device):
         return Limits(max_threads_per_block=1024, max_block=(1024, 1024, 64))
 
     def _launch(self, spec: KernelSpec, args: list[Any], grid: Dim3, block: Dim3) -> None:
+        """Runs to the end on the host: an interpreter launch is synchronous."""
         from sarek.interp import run
         from sarek.runtime.vector import Vector
 
@@ -37,7 +38,7 @@ class InterpDevice(Device):
                 values.append(a[0])
             else:
                 values.append(a)
-        run(spec.module, spec.name, values, grid, block, executor=self.executor, warp_size=self.warp_size)
+        run(spec.module, spec.name, values, grid, block, executor=self.executor, warp_size=self._warp_size)
         for p, a in zip(spec.params, args):
             if p.written and isinstance(a, Vector):
                 a.mark_written_on_host()

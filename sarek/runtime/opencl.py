@@ -20,7 +20,7 @@ import numpy as np
 
 from sarek.lowering.cfamily import entry_name
 from sarek.runtime import cache
-from sarek.runtime.core import BufferDevice, DeviceError, Dim3, KernelSpec, LaunchError, Limits
+from sarek.runtime.core import BufferDevice, DeviceError, Dim3, KernelSpec, LaunchError, Limits, Stream
 
 
 def _platform_pairs() -> list[tuple[Any, Any]]:
@@ -66,6 +66,7 @@ class OpenCLDevice(BufferDevice):
         self.device = device
         self._ctx: Any = None
         self._queue: Any = None
+        self._queues: dict[int, Any] = {}  # other queues launched on since the last synchronize()
 
     @property
     def description(self) -> str:
@@ -74,6 +75,10 @@ class OpenCLDevice(BufferDevice):
     @property
     def is_pocl(self) -> bool:
         return "portable computing language" in self.platform.name.lower() or "pocl" in self.platform.name.lower()
+
+    @property
+    def memory_space(self) -> tuple[Any, ...]:
+        return ("opencl", self.context)
 
     @property
     def limits(self) -> Limits:
@@ -124,6 +129,42 @@ class OpenCLDevice(BufferDevice):
     def synchronize(self) -> None:
         if self._queue is not None:
             self._queue.finish()
+        for q in list(self._queues.values()):
+            q.finish()
+        self._queues.clear()
+
+    def synchronize_stream(self, handle: Any) -> None:
+        (handle if handle is not None else self.queue).finish()
+
+    def stream(self) -> Stream:
+        import pyopencl as cl
+
+        return Stream(self, cl.CommandQueue(self.context, self.device))
+
+    def resolve_stream(self, stream: Any, values: list[Any]) -> Any:
+        """A pyopencl CommandQueue of this device's context: a sarek stream, a CommandQueue, or (stream None)
+        the queue of a pyopencl array argument, so the launch is ordered with that array's own operations."""
+        import pyopencl as cl
+
+        q: Any = None
+        if stream is None:
+            q = next((a.stream for a in values if getattr(a, "what", None) == "a pyopencl array"
+                      and a.stream is not None), None)
+        elif isinstance(stream, Stream):
+            if stream.device is not self:
+                raise LaunchError(f"stream= is a stream of {stream.device.name}, the launch is on {self.name}")
+            q = stream.handle
+        elif isinstance(stream, cl.CommandQueue):
+            q = stream
+        else:
+            raise LaunchError(f"stream= on {self.name} must be a sarek stream (device.stream()) or a pyopencl "
+                              f"CommandQueue, got {type(stream).__name__}")
+        if q is None or q == self.queue:
+            return None
+        if q.context != self.context:
+            raise LaunchError(f"stream=: the CommandQueue belongs to another OpenCL context than {self.name}'s")
+        self._queues[id(q)] = q
+        return q
 
     # -- compile
 
@@ -170,7 +211,7 @@ class OpenCLDevice(BufferDevice):
             prg = self._program(spec)
             names = [k.function_name for k in prg.all_kernels()]
             ename = entry_name(spec.name, "opencl")
-            name = ename if ename in names else (names[0] if len(names) == 1 else None)
+            name = ename if ename in names else None  # never another kernel of the program
             if name is None:
                 raise DeviceError(f"kernel '{spec.name}' not found in the OpenCL program (it has: "
                                   f"{', '.join(names)})", backend="opencl")
@@ -179,20 +220,31 @@ class OpenCLDevice(BufferDevice):
 
     # -- launch
 
-    def _run(self, spec: KernelSpec, bound: list[Any], grid: Dim3, block: Dim3) -> None:
+    def _plan(self, spec: KernelSpec) -> tuple[Any, int]:
+        """(kernel, its work-group limit), checked once per kernel: pocl aborts the whole process (an assertion
+        in pthread_utils.c) on a kernel whose shared arrays exceed the device's local memory, so that is
+        refused here."""
         import pyopencl as cl
 
-        k = self._kernel(spec)
-        wg = k.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, self.device)
+        key = ("opencl", id(self))
+        plan = spec.plans.get(key)
+        if plan is None:
+            k = self._kernel(spec)
+            wg = int(k.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, self.device))
+            local = int(k.get_work_group_info(cl.kernel_work_group_info.LOCAL_MEM_SIZE, self.device))
+            if local > int(self.device.local_mem_size):
+                raise LaunchError(f"kernel {spec.name} needs {local} bytes of shared memory per block; {self.name} "
+                                  f"has {int(self.device.local_mem_size)}")
+            plan = spec.plans[key] = (k, wg)
+        return plan
+
+    def _run(self, spec: KernelSpec, bound: list[Any], grid: Dim3, block: Dim3, stream: Any) -> None:
+        import pyopencl as cl
+
+        k, wg = self._plan(spec)
         if block[0] * block[1] * block[2] > wg:
             raise LaunchError(f"kernel {spec.name}: block {block} has {block[0] * block[1] * block[2]} threads; "
                               f"this kernel allows at most {wg} per work-group on {self.name}")
-        # pocl aborts the whole process (an assertion in pthread_utils.c) on a kernel whose shared arrays
-        # exceed the device's local memory: refuse it here
-        local = int(k.get_work_group_info(cl.kernel_work_group_info.LOCAL_MEM_SIZE, self.device))
-        if local > int(self.device.local_mem_size):
-            raise LaunchError(f"kernel {spec.name} needs {local} bytes of shared memory per block; {self.name} has "
-                              f"{int(self.device.local_mem_size)}")
         cargs: list[Any] = []
         for p, a in zip(spec.params, bound):
             if p.kind == "vec":
@@ -207,8 +259,7 @@ class OpenCLDevice(BufferDevice):
         k.set_args(*cargs)
         gsize = tuple(g * b for g, b in zip(grid, block))
         try:
-            cl.enqueue_nd_range_kernel(self.queue, k, gsize, block)
-            self.queue.finish()
+            cl.enqueue_nd_range_kernel(stream if stream is not None else self.queue, k, gsize, block)
         except cl.Error as e:
             raise DeviceError(f"OpenCL launch of kernel '{spec.name}' failed on {self.name}: {e}",
                               backend="opencl") from None

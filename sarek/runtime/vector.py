@@ -78,8 +78,10 @@ class Vector:
                             "float or a record/variant dtype)")
         self._host: np.ndarray[Any, Any] = arr
         self._host_valid = True
-        self._buffers: dict[int, tuple[Device, Any, BufferCodec]] = {}  # id(device) -> (device, buffer, codec)
-        self._valid: set[int] = set()  # ids of devices holding the latest data
+        self._buffers: dict[Any, tuple[Device, Any, BufferCodec]] = {}  # device.buffer_key -> (device, buffer, codec)
+        self._valid: set[Any] = set()  # buffer keys of the devices holding the latest data
+        #: a variant vector's tags were checked since the host last wrote it (check_args sets it)
+        self.tags_checked = False
         #: number of host<->device transfers so far (tests and benchmarks read it)
         self.transfers = 0
 
@@ -150,15 +152,14 @@ class Vector:
         if src.size != self.size:
             raise ValueError(f"copy_from: {src.size} elements into a Vector of {self.size}")
         self._host[...] = src
-        self._host_valid = True
-        self._valid.clear()
+        self.mark_written_on_host()
 
     @contextmanager
     def host(self) -> Generator[np.ndarray[Any, Any]]:
         """`with v.host() as a:` — the host array, writable; device copies are stale afterwards."""
         self._sync_host()
         yield self._host
-        self._valid.clear()
+        self.mark_written_on_host()
 
     # -- used by devices
 
@@ -170,10 +171,11 @@ class Vector:
     def mark_written_on_host(self) -> None:
         self._host_valid = True
         self._valid.clear()
+        self.tags_checked = False
 
     def device_buffer(self, dev: Device, codec: BufferCodec = NATIVE) -> Any:
         """The buffer on `dev` in `codec`'s layout, uploaded first when stale."""
-        key = id(dev)
+        key = dev.buffer_key
         held = self._buffers.get(key)
         if held is not None and held[2].key != codec.key:
             self.release(dev)  # another layout on the same device: bring the data home, drop that copy
@@ -191,16 +193,112 @@ class Vector:
         return buf
 
     def mark_written_on(self, dev: Device) -> None:
-        self._valid = {id(dev)}
+        self._valid = {dev.buffer_key}
         self._host_valid = False
 
     def release(self, dev: Device | None = None) -> None:
         """Free device copies (all, or `dev`'s), downloading first if that copy is the only valid one."""
         self._sync_host()
-        for key in [k for k in self._buffers if dev is None or k == id(dev)]:
+        for key in [k for k in self._buffers if dev is None or k == dev.buffer_key]:
             d, buf, _ = self._buffers.pop(key)
             self._valid.discard(key)
             d._free(buf)  # pyright: ignore[reportPrivateUsage]
+
+    # -- interop: zero-copy export and adoption (sarek.runtime.interop)
+
+    def _cuda_copy(self) -> tuple[Device, Any] | None:
+        """(device, pointer) of a valid copy on a CUDA device, or None."""
+        for key in self._valid:
+            dev, buf, codec = self._buffers[key]
+            if dev.kind in ("cuda", "ptx") and codec.key == "native":
+                return dev, buf
+        return None
+
+    def _exportable(self, what: str) -> None:
+        if self.dtype == np.bool_ or self.dtype.fields is not None:
+            raise AttributeError(f"sarek.Vector.{what}: {self.dtype} elements have no shared layout (bool is "
+                                 "int32 on devices; records and variants are structs)")
+
+    @property
+    def __cuda_array_interface__(self) -> dict[str, Any]:
+        """The CUDA memory of this vector (v3), while it is valid on a CUDA device: `cupy.asarray(v)`,
+        `torch.as_tensor(v, device="cuda")`, Numba share it. The consumer may write it, so the device copy
+        becomes the only valid one (the host copy is refreshed when next read)."""
+        self._exportable("__cuda_array_interface__")
+        held = self._cuda_copy()
+        if held is None:
+            raise AttributeError("sarek.Vector.__cuda_array_interface__: the vector is not valid on a CUDA device "
+                                 "(launch on one first, or use Vector.to_device('cuda'))")
+        dev, buf = held
+        dev.synchronize()  # stream None (v3): the data is ready when handed out
+        self.mark_written_on(dev)
+        return {"shape": (self.size,), "typestr": self.dtype.str, "data": (int(buf), False), "version": 3,
+                "strides": None, "stream": None}
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        from sarek.runtime.interop import DL_CPU, DL_CUDA
+
+        held = self._cuda_copy()
+        return (DL_CUDA, int(getattr(held[0], "index", 0))) if held is not None else (DL_CPU, 0)
+
+    def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+                   copy: Any = None) -> Any:
+        """A DLPack capsule of the vector's memory: its CUDA copy while valid on a CUDA device, else the host
+        array. Either way that copy becomes the only valid one (the consumer may write it)."""
+        from sarek.runtime.interop import DL_CUDA, export_capsule
+
+        self._exportable("__dlpack__")
+        if copy:
+            raise BufferError("sarek.Vector.__dlpack__(copy=True): sarek exports its memory, never a copy")
+        held = self._cuda_copy()
+        if held is None:
+            self._sync_host()
+            self.mark_written_on_host()
+            return self._host.__dlpack__()
+        dev, buf = held
+        if stream != -1:
+            dev.synchronize()
+        self.mark_written_on(dev)
+        return export_capsule(int(buf), self.size, self.dtype, (DL_CUDA, int(getattr(dev, "index", 0))), self)
+
+    @classmethod
+    def from_dlpack(cls, x: Any, device: Any = None) -> Vector:
+        """A Vector over `x`'s memory (no copy): a CUDA array (`__dlpack__`, `__cuda_array_interface__`) becomes
+        the vector's copy on that CUDA device (`device`: "cuda:N" or "ptx:N", default cuda), host memory its host
+        array. Writes through either side are seen by the other; `x` is kept alive."""
+        from sarek.runtime import get_device, interop
+
+        try:
+            got = interop.adapt(x)
+        except interop.ForeignError as e:
+            raise TypeError(f"Vector.from_dlpack: {interop.describe(x)} cannot be used: {e}") from None
+        if got is None:
+            raise TypeError(f"Vector.from_dlpack: {type(x).__name__} has no __dlpack__, __cuda_array_interface__ "
+                            "or __array_interface__")
+        if not isinstance(got, interop.DeviceArray):
+            if not got.flags.c_contiguous:
+                raise TypeError("Vector.from_dlpack: the array is not C-contiguous")
+            v = cls.__new__(cls)
+            cls._adopt_host(v, got.reshape(-1))
+            return v
+        if got.space[0] != "cuda" or not got.contiguous:
+            raise TypeError(f"Vector.from_dlpack: {got.what} must be C-contiguous CUDA memory")
+        dev = get_device(device if device is not None else f"cuda:{got.space[1]}")
+        if dev.memory_space != got.space:
+            raise TypeError(f"Vector.from_dlpack: the memory is on CUDA device {got.space[1]}, not {dev.name}")
+        v = cls.__new__(cls)
+        cls._adopt_host(v, np.empty(got.size, got.dtype))
+        v._buffers[dev.buffer_key] = (dev, Borrowed(int(got.handle), got.owner), NATIVE)
+        v.mark_written_on(dev)
+        return v
+
+    def _adopt_host(self, arr: np.ndarray[Any, Any]) -> None:
+        self._host = arr
+        self._host_valid = True
+        self._buffers = {}
+        self._valid = set()
+        self.tags_checked = False
+        self.transfers = 0
 
     def __del__(self) -> None:
         try:
@@ -208,6 +306,17 @@ class Vector:
                 d._free(buf)  # pyright: ignore[reportPrivateUsage]
         except Exception:
             pass
+
+
+class Borrowed(int):
+    """A device pointer a Vector uses but does not own (from_dlpack): devices never free it."""
+
+    owner: Any
+
+    def __new__(cls, ptr: int, owner: Any) -> Borrowed:
+        b = super().__new__(cls, ptr)
+        b.owner = owner
+        return b
 
 
 def _dtype(d: Any) -> np.dtype[Any]:

@@ -24,7 +24,6 @@ import importlib
 import json
 import os
 import tempfile
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -241,11 +240,21 @@ class VulkanDevice(Device):
     def _free(self, buf: Any) -> None:
         buf.destroy()
 
-    def launch(self, module: ModuleOp, kernel: str, args: Sequence[Any], grid: Any = 1, block: Any = 1) -> None:
-        try:
-            super().launch(module, kernel, args, grid, block)
-        except (SarekError, LaunchError):
-            raise
+    def synchronize(self) -> None:
+        """Waits for every command buffer submitted to the queue (launches are submitted and not waited for)."""
+        if self._device is None:
+            return
+        poll = getattr(self._device, "_poll_wait", None)  # wgpuDevicePoll(wait=true): the latest submission
+        if poll is not None:  # (queue.on_submitted_work_done_sync is broken in wgpu 0.32: a cffi type mismatch)
+            poll()
+        else:  # mapping a copy made after every submitted command waits for them (the queue is in order)
+            scratch = self._alloc(16)
+            self._device.queue.read_buffer(scratch)
+            scratch.destroy()
+
+    @property
+    def memory_space(self) -> tuple[Any, ...]:
+        return ("vulkan", id(self))
 
 
 def _refuse_used_cas(spec: KernelSpec, device: str) -> None:

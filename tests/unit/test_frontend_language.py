@@ -518,9 +518,9 @@ def test_record_and_variant_scalar_parameters_from_host_values():
                 out[1] = -1.0
 
     out = np.zeros(2, np.float32)
-    k.launch(P2(1.0, 2.0), S2.Circle(5.0), out, device="interp")
+    k.launch(P2(1.0, 2.0), S2.Circle(5.0), out, grid=1, device="interp")
     assert list(out) == [3.0, 5.0]
-    k.launch(P2(1.0, 2.0), S2.Empty(), out, device="interp")
+    k.launch(P2(1.0, 2.0), S2.Empty(), out, grid=1, device="interp")
     assert out[1] == -1.0
 
 
