@@ -1,6 +1,6 @@
 """`sarek-lower-glsl`: the sarek dialect to `sarek_glsl` (one GLSL 450 compute shader per kernel).
 
-The engine is shared with WGSL (sarek/lowering/shader.py, whose docstring lists the decisions; the options
+The engine is shared with WGSL (sarek/lowering/shader/, whose docstring lists the decisions; the options
 `block=X,Y,Z` and `kernel=NAME` are those of its `ShaderLoweringPass`).
 """
 

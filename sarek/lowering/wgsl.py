@@ -1,6 +1,6 @@
 """`sarek-lower-wgsl`: the sarek dialect to `sarek_wgsl` (one WGSL compute shader per kernel).
 
-The engine is shared with GLSL (sarek/lowering/shader.py, whose docstring lists the decisions; the options
+The engine is shared with GLSL (sarek/lowering/shader/, whose docstring lists the decisions; the options
 `block=X,Y,Z` and `kernel=NAME` are those of its `ShaderLoweringPass`).
 """
 

@@ -1,7 +1,7 @@
 """Structured-source target dialects shared by the shader backends (GLSL and WGSL).
 
 A lowered shader is a tree of statement/declaration ops whose operands are already-rendered source text:
-the lowering (sarek/lowering/shader.py) makes every decision — spellings, names, temporaries, layouts,
+the lowering (sarek/lowering/shader/) makes every decision — spellings, names, temporaries, layouts,
 bindings — and the printer only lays the text out (indentation, punctuation of the language). Each language
 gets its own dialect (`sarek_glsl`, `sarek_wgsl`) with the same op shapes, built by `make_shader_ops`.
 

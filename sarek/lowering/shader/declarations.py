@@ -1,0 +1,274 @@
+"""Module-scope declarations (records, variants, constructor functions), element layouts and whole-kernel analyses."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float64Type,
+    IntegerType,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from sarek.dialect import sarek as S
+from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.lowering.shader.language import err, sanitize
+from sarek.lowering.shader.layout import ElemLayout, Leaf, round_up, int_width, scalar_kind, scalar_size
+from sarek.lowering.shader.state import LoweringState
+
+
+class Declarations(LoweringState):
+    """Type declarations in dependency order, layouts, the type gate and the collections made before lowering."""
+
+    def decl_types(self) -> None:
+        """Records and variants in dependency order (records first on ties), with constructor functions."""
+        order: list[S.RecordOp | S.VariantOp] = [*self.records.values(), *self.variants.values()]
+        names = {(o.sym_name.data) for o in order}
+
+        def deps(o: S.RecordOp | S.VariantOp) -> set[str]:
+            ts: list[Attribute] = []
+            if isinstance(o, S.RecordOp):
+                ts = [t for _, t in o.fields]
+            else:
+                ts = [t for _, ps in o.ctors for t in ps]
+            out: set[str] = set()
+            for t in ts:
+                out |= set(S.referenced_decls(t))
+            return (out & names) - {o.sym_name.data}
+
+        placed: list[S.RecordOp | S.VariantOp] = []
+        done: set[str] = set()
+        rest = list(order)
+        while rest:
+            for o in rest:
+                if deps(o) <= done:
+                    placed.append(o)
+                    done.add(o.sym_name.data)
+                    rest.remove(o)
+                    break
+            else:
+                raise err("record/variant declarations form a cycle: " + ", ".join(
+                    ("record " if isinstance(o, S.RecordOp) else "variant ") + o.sym_name.data for o in rest), None, self.lang)
+        for o in placed:
+            if isinstance(o, S.RecordOp):
+                self.decl_record(o)
+            else:
+                self.decl_variant(o)
+
+    def fdecl(self, name: str, t: Attribute, op: Operation | None) -> str:
+        if not self.lang.glsl and t == IntegerType(1):
+            pass
+        return f"{self.ty(t, op)} {name}" if self.lang.glsl else f"{name} : {self.ty(t, op)}"
+
+    def decl_record(self, r: S.RecordOp) -> None:
+        nm = self.type_name(r.sym_name.data)
+        fields = [self.fdecl(self.field_name(r.sym_name.data, f), t, r) for f, t in r.fields]
+        self.struct_ops.append(self.O["struct"](nm, fields))
+
+    def decl_variant(self, v: S.VariantOp) -> None:
+        vn = v.sym_name.data
+        nm = self.type_name(vn)
+        g = self.lang.glsl
+        fields = [self.fdecl("tag", IntegerType(32), v)]
+        for c, ps in v.ctors:
+            if len(ps) == 1:
+                fields.append(self.fdecl(self.payload_path(vn, c, 1, 0), ps[0], v))
+            elif len(ps) > 1:
+                if g:
+                    pn = self.payload_struct(vn, c)
+                    self.struct_ops.append(self.O["struct"](pn, [self.fdecl(f"_{i}", p, v) for i, p in enumerate(ps)]))
+                    fields.append(f"{pn} {sanitize(c)}_v")
+                else:
+                    fields.extend(self.fdecl(self.payload_path(vn, c, len(ps), i), p, v) for i, p in enumerate(ps))
+        self.struct_ops.append(self.O["struct"](nm, fields))
+        vt = S.VariantType(vn)
+        for c, ps in v.ctors:
+            fn = self.reserve_global(f"make_{vn.replace('.', '_')}_{c}")
+            self.type_names[f"make\0{vn}\0{c}"] = fn
+            params = [self.fdecl(f"v{i}", p, v) for i, p in enumerate(ps)]
+            if g:
+                sig = f"{nm} {fn}({', '.join(params)})"
+                body = [f"{nm} r = {self.zero(vt)}", f"r.tag = {self.tag_const(vn, c)}"]
+            else:
+                sig = f"fn {fn}({', '.join(params)}) -> {nm}"
+                body = [f"var r : {nm}", f"r.tag = {self.tag_const(vn, c)}"]
+            for i in range(len(ps)):
+                body.append(f"r.{self.payload_path(vn, c, len(ps), i)} = v{i}")
+            body.append("return r")
+            f = self.O["func"](sig)
+            for s in body:
+                f.regions[0].block.add_op(self.O["stmt"](s))
+            self.ctor_funcs.append(f)
+
+    # ---- element layouts (host aligned C vs device)
+
+    def host_layout(self, t: Attribute, op: Operation | None) -> tuple[int, int, list[tuple[int, Attribute]]]:
+        """(size, align, [(offset, scalar type)]) per §4.9."""
+        if S.is_scalar_type(t):
+            s = scalar_size(t)
+            return s, s, [(0, t)]
+        if isinstance(t, S.RecordType):
+            return self._host_fields([ft for _, ft in self.records[t.decl_name].fields], op)
+        raise err(f"no host layout for {t}", op, self.lang)
+
+    def _host_fields(self, ts: Sequence[Attribute], op: Operation | None) -> tuple[int, int, list[tuple[int, Attribute]]]:
+        off, maxa = 0, 1
+        leaves: list[tuple[int, Attribute]] = []
+        for ft in ts:
+            if isinstance(ft, S.VariantType):
+                raise err("a variant nested in a record or payload has no layout (Nested_variant)", op, self.lang)
+            s, a, ls = self.host_layout(ft, op)
+            off = round_up(off, a)
+            leaves += [(off + o, lt) for o, lt in ls]
+            off += s
+            maxa = max(maxa, a)
+        return round_up(off, maxa), maxa, leaves
+
+    def _host_offsets(self, ts: Sequence[Attribute], op: Operation | None) -> list[int]:
+        off = 0
+        out: list[int] = []
+        for ft in ts:
+            sz, a, _ = self.host_layout(ft, op)
+            off = round_up(off, a)
+            out.append(off)
+            off += sz
+        return out
+
+    def dev_layout(self, t: Attribute, op: Operation | None) -> tuple[int, int, list[tuple[int, Attribute]]]:
+        """Device layout of the struct as declared here (std430 / WGSL storage): for scalars and records it
+        equals the host layout."""
+        return self.host_layout(t, op)
+
+    def elem_layout(self, t: Attribute, op: Operation | None) -> ElemLayout:
+        if isinstance(t, S.VariantType):
+            v = self.variants[t.decl_name]
+            # host: tag@0, payload at P = max(4, max align), each ctor's payload a record of its payloads
+            maxa = 4
+            pl: list[tuple[int, int, list[tuple[int, Attribute]]]] = []
+            for _, ps in v.ctors:
+                empty: tuple[int, int, list[tuple[int, Attribute]]] = (0, 1, [])
+                lay = self._host_fields(ps, op) if ps else empty
+                pl.append(lay)
+                maxa = max(maxa, lay[1])
+            P = maxa
+            host_size = round_up(P + max((x[0] for x in pl), default=0), maxa)
+            # device: tag, then per ctor (GLSL: scalar or nested struct; WGSL: flat fields), sequentially
+            off = 4
+            dmax = 4
+            ctors: list[list[Leaf]] = []
+            for (_, ps), lay in zip(v.ctors, pl):
+                cl: list[Leaf] = []
+                if ps:
+                    if self.lang.glsl and len(ps) > 1:
+                        a = lay[1]
+                        off = round_up(off, a)
+                        for (ho, lt) in lay[2]:
+                            cl.append(Leaf(P + ho, off + ho, scalar_size(lt), scalar_kind(lt)))
+                        off += lay[0]
+                        dmax = max(dmax, a)
+                    else:
+                        # flat (WGSL, or a single payload): each payload at its own alignment
+                        hoffs = self._host_offsets(ps, op)
+                        for j, p in enumerate(ps):
+                            s, a, ls = self.host_layout(p, op)
+                            off = round_up(off, a)
+                            for (lo, lt) in ls:
+                                cl.append(Leaf(P + hoffs[j] + lo, off + lo, scalar_size(lt), scalar_kind(lt)))
+                            off += s
+                            dmax = max(dmax, a)
+                ctors.append(cl)
+            dev_size = round_up(off, dmax)
+            return ElemLayout(host_size, dev_size, [Leaf(0, 0, 4, "i4")], ctors)
+        s, _, ls = self.host_layout(t, op)
+        return ElemLayout(s, s, [Leaf(o, o, scalar_size(x), scalar_kind(x)) for o, x in ls])
+
+    # -------------------------------------------------------------------------------- analysis
+
+    def check_features(self) -> None:
+        """Whole-kernel type gate (kernel, reachable helpers, declarations)."""
+        types: list[tuple[Attribute, Operation]] = []
+        for d in [*self.records.values(), *self.variants.values()]:
+            if isinstance(d, S.RecordOp):
+                types += [(t, d) for _, t in d.fields]
+            else:
+                types += [(t, d) for _, ps in d.ctors for t in ps]
+        funcs: list[Operation] = [self.kernel, *self.reachable_helpers()]
+        for f in funcs:
+            if isinstance(f, S.HelperOp):
+                types.append((f.return_type, f))
+            for op in f.walk():
+                for r in op.results:
+                    types.append((r.type, op))
+                for reg in op.regions:
+                    for b in reg.blocks:
+                        types += [(a.type, op) for a in b.args]
+                if isinstance(op, S.NativeOp):
+                    raise err("%native is refused: its source text is for a named framework and this "
+                              "generator is given none", op, self.lang)
+                if isinstance(op, S.CoopmatDeclOp | S.CoopmatLoadOp | S.CoopmatStoreOp | S.CoopmatMulAddOp):
+                    raise err("cooperative matrices are not supported on this backend", op, self.lang)
+        for t, op in types:
+            while isinstance(t, S.VecType | S.ArrayType | S.RefType):
+                t = t.element_type
+            if isinstance(t, Float16Type):
+                raise err(self.f16_message(), op, self.lang)
+            if isinstance(t, Float64Type):
+                if not self.lang.glsl:
+                    raise err("f64 not supported (WGSL has no 64-bit floats)", op, self.lang)
+                self.features.add("shader-f64")
+            if int_width(t) == 64:
+                if not self.lang.glsl:
+                    raise err("i64 not supported (WGSL has no 64-bit integers)", op, self.lang)
+                self.features.add("shader-int64")
+            if int_width(t) == 8:
+                raise err("ui8 is only a cooperative-matrix operand type; not supported on this backend", op, self.lang)
+
+    def reachable_helpers(self) -> list[S.HelperOp]:
+        seen: dict[str, S.HelperOp] = {}
+        stack: list[Operation] = [self.kernel]
+        while stack:
+            f = stack.pop()
+            for op in f.walk():
+                if isinstance(op, S.CallOp):
+                    h = self.helpers.get(op.callee_name)
+                    if h is None:
+                        raise err(f"call of an undeclared helper @{op.callee_name}", op, self.lang)
+                    if h.sym_name.data not in seen:
+                        seen[h.sym_name.data] = h
+                        stack.append(h)
+        return list(seen.values())
+
+    def collect_source_names(self) -> None:
+        for f in [self.kernel, *self.helpers.values()]:
+            self.all_source_names.update(n.data for n in f.param_names)
+            for op in f.walk():
+                n: object = getattr(op.properties.get("name"), "data", None)
+                if isinstance(n, str):
+                    self.all_source_names.add(n)
+                if isinstance(op, S.MatchOp | S.MatchExprOp):
+                    for _, bs, _ in op.case_list():
+                        self.all_source_names.update(bs)
+
+    def collect_atomics(self) -> None:
+        """Names of buffers/shared arrays used as an atomic target, resolved through helper calls."""
+
+        def walk(f: Operation, env: dict[SSAValue, str]) -> None:
+            for op in f.walk():
+                if isinstance(op, S.IntrinsicOp) and INTRINSICS[op.callee.data].category == Category.ATOMIC:
+                    base = op.args[0]
+                    if base in env:
+                        self.atomic_storage.add(env[base])
+                elif isinstance(op, S.AllocArrayOp):
+                    env[op.result] = f"alloc:{id(op)}"
+                elif isinstance(op, S.CallOp):
+                    h = self.helpers[op.callee_name]
+                    if h.sym_name.data in stack:
+                        continue
+                    sub: dict[SSAValue, str] = {a: env[x] for a, x in zip(h.body.block.args, op.args) if x in env}
+                    stack.append(h.sym_name.data)
+                    walk(h, sub)
+                    stack.pop()
+
+        stack: list[str] = []
+        walk(self.kernel, {a: f"param:{a.index}" for a in self.kernel.body.block.args if isinstance(a.type, S.VecType)})

@@ -1,0 +1,298 @@
+"""Value rendering: which values are inlined or get a temporary, expression text of pure ops, places, intrinsics."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from xdsl.dialects.builtin import Float16Type, Float64Type
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
+
+from sarek.dialect import sarek as S
+from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.lowering.shader.language import err
+from sarek.lowering.shader.layout import int_width
+from sarek.lowering.shader.polyfills import Polyfills
+from sarek.lowering.shader.state import PURE_INLINE, READ_OPS, Scope, Storage, is_pure_intrinsic, is_writer, nuses
+
+
+class Expressions(Polyfills):
+    """Expression text of values, and the statements that name them (`declare`, `materialize`)."""
+
+    # -------------------------------------------------------------------------------- value rendering
+
+    def needs_temp(self, op: Operation) -> bool:
+        if op in self.temp_cache:
+            return self.temp_cache[op]
+        r = self._needs_temp(op)
+        self.temp_cache[op] = r
+        return r
+
+    def _needs_temp(self, op: Operation) -> bool:
+        if isinstance(op, READ_OPS):
+            return not self._read_inlinable(op)
+        if isinstance(op, PURE_INLINE) or is_pure_intrinsic(op):
+            if isinstance(op, S.ElemRefOp | S.FieldRefOp | S.ConstantOp | S.ArrayLenOp):
+                return False
+            if isinstance(op, S.IntrinsicOp) and INTRINSICS[op.callee.data].category == Category.INDEX:
+                return False
+            if op.results and nuses(op.results[0]) > 1:
+                return True
+            return False
+        return True
+
+    def inline_depth(self, op: Operation) -> int:
+        """Nesting of `op`'s text with its not-yet-named operands printed inline; called as lower_op visits ops
+        in program order, so every operand has been visited (a named one, in `vals`, counts 0)."""
+        d = 0
+        for x in op.operands:
+            if x not in self.vals and isinstance(o := x.owner, Operation):
+                d = max(d, self.depth_cache.get(o, 0))
+        self.depth_cache[op] = d + 1
+        return d + 1
+
+    def _read_inlinable(self, op: Operation) -> bool:
+        blk = op.parent_block()
+        cur = op
+        while True:
+            res = cur.results[0]
+            uses = list(res.uses)
+            if len(uses) != 1:
+                return False
+            u = uses[0].operation
+            if u.parent_block() is not blk:
+                return False
+            if (isinstance(u, PURE_INLINE) or is_pure_intrinsic(u) or isinstance(u, READ_OPS)) and not (
+                    not isinstance(u, READ_OPS) and self.needs_temp(u)):
+                if isinstance(u, READ_OPS) and self.needs_temp(u):
+                    break
+                cur = u
+                continue
+            break
+        # u is the consumer statement; no writer strictly between op and u
+        assert blk is not None
+        o = op.next_op
+        while o is not None and o is not u:
+            if is_writer(o):
+                return False
+            o = o.next_op
+        return True
+
+    def expr(self, v: SSAValue) -> str:
+        if v in self.vals:
+            return self.vals[v]
+        if v in self.exprs:
+            return self.exprs[v]
+        if isinstance(v, BlockArgument):
+            raise err("internal: unbound block argument", None, self.lang)
+        op = cast(OpResult, v).op
+        text = self.render(op)
+        self.exprs[v] = text
+        return text
+
+    def place(self, v: SSAValue) -> tuple[str, Storage | None]:
+        """Text of a place (a `!sarek.ref` value) and the storage it lives in (None for locals)."""
+        if v in self.vals:
+            return self.vals[v], None
+        op = cast(OpResult, v).op
+        if isinstance(op, S.ElemRefOp):
+            st = self.storage_of(op.array, op)
+            return f"{st.name}[{self.index(op.index)}]", st
+        if isinstance(op, S.FieldRefOp):
+            base, st = self.place(op.base)
+            rt = cast(S.RefType, op.base.type).element_type
+            assert isinstance(rt, S.RecordType)
+            return f"{base}.{self.field_name(rt.decl_name, op.field.data)}", st
+        raise err(f"internal: {op.name} is not a place", op, self.lang)
+
+    def index(self, v: SSAValue) -> str:
+        t = self.expr(v)
+        if int_width(v.type) == 64:
+            return f"int({t})"
+        return t
+
+    def storage_of(self, v: SSAValue, op: Operation | None) -> Storage:
+        if v in self.storage:
+            return self.storage[v]
+        raise err("internal: unknown array", op, self.lang)
+
+    def read_place(self, text: str, st: Storage | None) -> str:
+        if st is None or st.repr == "plain":
+            return text
+        g = self.lang.glsl
+        if st.repr == "f32bits":
+            return f"uintBitsToFloat({text})" if g else f"bitcast<f32>(atomicLoad(&{text}))"
+        if st.repr == "atomic":
+            return f"atomicLoad(&{text})"
+        if st.repr == "boolbits":
+            return f"({text} != 0u)"
+        return text
+
+    def write_place(self, text: str, st: Storage | None, value: str) -> str:
+        if st is None or st.repr == "plain":
+            return f"{text} = {value}"
+        g = self.lang.glsl
+        if st.repr == "f32bits":
+            return f"{text} = floatBitsToUint({value})" if g else f"atomicStore(&{text}, bitcast<u32>({value}))"
+        if st.repr == "atomic":
+            return f"atomicStore(&{text}, {value})"
+        if st.repr == "boolbits":
+            return f"{text} = select(0u, 1u, {value})"
+        return f"{text} = {value}"
+
+    def render(self, op: Operation) -> str:
+        if isinstance(op, S.ConstantOp):
+            return self.lit(op)
+        if isinstance(op, S.BinOp):
+            return self.binop(op)
+        if isinstance(op, S.UnOp):
+            a = self.expr(op.operand)
+            sym = {"neg": "-", "not": "!", "bitnot": "~"}[op.kind.data.value]
+            return f"({sym}{a})"
+        if isinstance(op, S.CastOp):
+            src, dst = op.operand.type, op.result.type
+            a = self.expr(op.operand)
+            if src == dst:
+                return a
+            if isinstance(dst, Float16Type) or isinstance(src, Float16Type):
+                raise err(self.f16_message(), op, self.lang)
+            return f"{self.ty(dst, op)}({a})"
+        if isinstance(op, S.FieldOp):
+            rt = op.record.type
+            assert isinstance(rt, S.RecordType)
+            return f"{self.expr(op.record)}.{self.field_name(rt.decl_name, op.field.data)}"
+        if isinstance(op, S.PayloadOp):
+            vt = op.variant.type
+            assert isinstance(vt, S.VariantType)
+            ps = self.variants[vt.decl_name].payload(op.ctor.data) or []
+            return f"{self.expr(op.variant)}.{self.payload_path(vt.decl_name, op.ctor.data, len(ps), op.index.value.data)}"
+        if isinstance(op, S.MakeRecordOp):
+            return f"{self.ty(op.result.type, op)}({', '.join(self.expr(a) for a in op.fields)})"
+        if isinstance(op, S.MakeVariantOp):
+            vt = op.result.type
+            assert isinstance(vt, S.VariantType)
+            fn = self.type_names[f"make\0{vt.decl_name}\0{op.ctor.data}"]
+            return f"{fn}({', '.join(self.expr(a) for a in op.payload)})"
+        if isinstance(op, S.ArrayLenOp):
+            st = self.storage_of(op.array, op)
+            assert st.length is not None
+            return st.length
+        if isinstance(op, S.LoadOp):
+            t, st = self.place(op.ref)
+            return self.read_place(t, st)
+        if isinstance(op, S.ArrayReadOp):
+            st = self.storage_of(op.array, op)
+            return self.read_place(f"{st.name}[{self.index(op.index)}]", st)
+        if isinstance(op, S.IntrinsicOp):
+            return self.intrinsic(op)
+        raise err(f"internal: {op.name} has no expression form", op, self.lang)
+
+    def binop(self, op: S.BinOp) -> str:
+        g = self.lang.glsl
+        k = op.kind.data.value
+        a, b = self.expr(op.lhs), self.expr(op.rhs)
+        t = op.lhs.type
+        if k == "rem":
+            # GLSL % is undefined for negatives; WGSL % on i32 came out unsigned on NVIDIA (H200, naga -> SPIR-V)
+            self.need_poly("irem", t)
+            return f"sarek_irem({a}, {b})"
+        if k in ("shl", "shr") and not g:
+            return f"({a} {'<<' if k == 'shl' else '>>'} u32({b}))"
+        sym = {"add": "+", "sub": "-", "mul": "*", "div": "/", "eq": "==", "ne": "!=", "lt": "<", "le": "<=",
+               "gt": ">", "ge": ">=", "and": "&&", "or": "||", "shl": "<<", "shr": ">>", "bitand": "&",
+               "bitor": "|", "bitxor": "^"}[k]
+        return f"({a} {sym} {b})"
+
+    # -------------------------------------------------------------------------------- intrinsics
+
+    def intrinsic(self, op: S.IntrinsicOp) -> str:
+        name = op.callee.data
+        cat = INTRINSICS[name].category
+        if cat == Category.INDEX:
+            return self.index_intrinsic(name, op)
+        if name in ("lane_id", "warp_size"):
+            self.use_subgroups(op, shuffle=False)
+            if self.lang.glsl:
+                return "int(gl_SubgroupInvocationID)" if name == "lane_id" else "int(gl_SubgroupSize)"
+            return "i32(sarek_sg_lane)" if name == "lane_id" else "i32(sarek_sg_size)"
+        if cat == Category.MATH:
+            return self.math(op)
+        raise err(f"internal: intrinsic {name} is a statement", op, self.lang)
+
+    def index_intrinsic(self, name: str, op: Operation) -> str:
+        g = self.lang.glsl
+        if name == "global_thread_id":
+            name = "global_idx_x"
+        if name == "global_size":
+            name = "global_size_x"
+        base, d = name.rsplit("_", 1)
+        bx = dict(zip("xyz", self.block))[d]
+        if g:
+            m = {"thread_idx": f"int(gl_LocalInvocationID.{d})", "block_idx": f"int(gl_WorkGroupID.{d})",
+                 "block_dim": f"int(gl_WorkGroupSize.{d})", "grid_dim": f"int(gl_NumWorkGroups.{d})",
+                 "global_idx": f"int(gl_GlobalInvocationID.{d})",
+                 "global_size": f"int(gl_WorkGroupSize.{d} * gl_NumWorkGroups.{d})"}
+        else:
+            m = {"thread_idx": f"i32(sarek_lid.{d})", "block_idx": f"i32(sarek_wid.{d})",
+                 "block_dim": f"{bx}i", "grid_dim": f"i32(sarek_nwg.{d})",
+                 "global_idx": f"i32(sarek_gid.{d})", "global_size": f"i32(sarek_nwg.{d} * {bx}u)"}
+        if base not in m:
+            raise err(f"unknown index intrinsic '{name}'", op, self.lang)
+        return m[base]
+
+    def math(self, op: S.IntrinsicOp) -> str:
+        g = self.lang.glsl
+        name = op.callee.data
+        args = [self.expr(a) for a in op.args]
+        t = op.args[0].type
+        dbl = isinstance(t, Float64Type)
+        if dbl and name not in ("sqrt", "rsqrt", "floor", "ceil", "trunc", "round", "fabs", "fmin", "fmax", "fma",
+                                "abs", "min", "max", "fmod", "hypot", "copysign"):
+            raise err(f"'{name}' on f64 has no GLSL spelling (GLSL transcendental functions are float-only)",
+                      op, self.lang)
+        if int_width(t) == 64 and name in ("clz", "popcount"):
+            raise err(f"'{name}' on i64 is not supported on glsl", op, self.lang)
+        simple = {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "exp", "exp2", "log", "log2",
+                  "sqrt", "floor", "ceil", "trunc", "fma", "abs", "min", "max"}
+        if name in simple:
+            return f"{name}({', '.join(args)})"
+        a = args[0]
+        if name == "fabs":
+            return f"abs({a})"
+        if name == "rsqrt":
+            return f"inversesqrt({a})" if g else f"inverseSqrt({a})"
+        if name == "atan2":
+            return f"atan({args[0]}, {args[1]})" if g else f"atan2({args[0]}, {args[1]})"
+        if name == "fmin":
+            return f"min({args[0]}, {args[1]})"
+        if name == "fmax":
+            return f"max({args[0]}, {args[1]})"
+        if name == "log10":
+            return f"(log2({a}) * {'0.30102999566398120' if g else '0.30102999566398120f'})"
+        if name in ("fmod", "hypot", "cbrt", "round", "copysign", "expm1", "log1p", "pow"):
+            return f"{self.need_poly(name, t)}({', '.join(args)})"
+        if name == "clz":
+            return f"(({a} < 0) ? 0 : (31 - findMSB({a})))" if g else f"i32(countLeadingZeros(u32({a})))"
+        if name == "popcount":
+            return f"bitCount({a})" if g else f"i32(countOneBits(u32({a})))"
+        raise err(f"math intrinsic '{name}' has no {self.lang.name} spelling", op, self.lang)
+
+    # -------------------------------------------------------------------------------- statements
+
+    def stmt(self, out: Block, text: str) -> None:
+        out.add_op(self.O["stmt"](text))
+
+    def declare(self, out: Block, scope: Scope, name: str, t: Attribute, value: str | None, op: Operation,
+                mutable: bool) -> str:
+        T = self.ty(t, op)
+        if self.lang.glsl:
+            self.stmt(out, f"{T} {name} = {value}" if value is not None else f"{T} {name}")
+        else:
+            kw = "var" if mutable or value is None else "let"
+            self.stmt(out, f"{kw} {name} : {T} = {value}" if value is not None else f"var {name} : {T}")
+        return name
+
+    def materialize(self, op: Operation, out: Block, scope: Scope, text: str) -> None:
+        r = op.results[0]
+        n = self.temp(scope)
+        self.declare(out, scope, n, r.type, text, op, mutable=False)
+        self.vals[r] = n

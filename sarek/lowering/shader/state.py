@@ -1,0 +1,302 @@
+"""The lowering's per-kernel state and its naming, type-spelling, literal and declaration helpers."""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    UnitAttr,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from sarek.dialect import sarek as S
+from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.lowering.shader.language import Lang, sanitize, err
+
+
+# ------------------------------------------------------------------------------------------------ the engine
+
+
+def nuses(v: SSAValue) -> int:
+    return sum(1 for _ in v.uses)
+
+
+READ_OPS = (S.LoadOp, S.ArrayReadOp)
+# deepest expression printed inline (rendering recurses per level; compilers limit nesting): deeper trees are
+# split with temporaries
+MAX_INLINE_DEPTH = 64
+PURE_INLINE = (S.ConstantOp, S.BinOp, S.UnOp, S.CastOp, S.FieldOp, S.PayloadOp, S.MakeRecordOp, S.ArrayLenOp,
+               S.ElemRefOp, S.FieldRefOp)
+
+
+def is_pure_intrinsic(op: Operation) -> bool:
+    if not isinstance(op, S.IntrinsicOp):
+        return False
+    cat = INTRINSICS[op.callee.data].category
+    if cat in (Category.INDEX, Category.MATH):
+        return True
+    return op.callee.data in ("lane_id", "warp_size")
+
+
+def is_writer(op: Operation) -> bool:
+    """Ops that may change memory or move a convergent op (reads may not be moved across them)."""
+    if isinstance(op, S.IntrinsicOp):
+        return not is_pure_intrinsic(op)
+    if op.regions:
+        return True
+    return isinstance(op, S.StoreOp | S.CallOp | S.BarrierOp | S.WarpBarrierOp | S.MemFenceOp | S.NativeOp
+                      | S.ReturnOp | S.CoopmatLoadOp | S.CoopmatStoreOp | S.CoopmatMulAddOp)
+
+
+class Scope:
+    def __init__(self, parent: Scope | None = None):
+        self.parent = parent
+        self.names: set[str] = set()
+
+    def taken(self, n: str) -> bool:
+        s: Scope | None = self
+        while s is not None:
+            if n in s.names:
+                return True
+            s = s.parent
+        return False
+
+
+@dataclass
+class Storage:
+    """How a buffer/array holds its elements: 'plain', 'f32bits' (float as u32 bits, for float atomics),
+    'atomic' (WGSL atomic<i32>), 'boolbits' (WGSL bool as u32)."""
+
+    name: str
+    elem: Attribute
+    repr: str = "plain"
+    space: str = "global"  # global | shared | local
+    length: str | None = None  # expression of the length (vectors)
+
+
+class LoweringState:
+    """Per-kernel state of the lowering: declarations, names taken, rendered values, collected module-scope ops."""
+
+    def __init__(self, module: ModuleOp, kernel: S.KernelOp, lang: Lang, block: tuple[int, int, int], ops: Mapping[str, Callable[..., Operation]]):
+        self.module = module
+        self.kernel = kernel
+        self.lang = lang
+        self.block = block
+        self.O = ops
+        self.records: dict[str, S.RecordOp] = {}
+        self.variants: dict[str, S.VariantOp] = {}
+        self.helpers: dict[str, S.HelperOp] = {}
+        for op in module.body.block.ops:
+            if isinstance(op, S.RecordOp):
+                self.records[op.sym_name.data] = op
+            elif isinstance(op, S.VariantOp):
+                self.variants[op.sym_name.data] = op
+            elif isinstance(op, S.HelperOp):
+                self.helpers[op.sym_name.data] = op
+        self.globals: set[str] = set()
+        self.macros: set[str] = set()
+        self.all_source_names: set[str] = set()
+        self.features: set[str] = set()
+        self.extensions: list[str] = []
+        self.polyfills: dict[str, list[Operation]] = {}
+        self.warp_helpers: dict[str, Operation] = {}
+        self.shared_decls: list[Operation] = []
+        self.storage: dict[SSAValue, Storage] = {}  # vec/array values -> storage
+        self.vals: dict[SSAValue, str] = {}
+        self.exprs: dict[SSAValue, str] = {}
+        self.temp_cache: dict[Operation, bool] = {}
+        self.depth_cache: dict[Operation, int] = {}
+        self.type_names: dict[str, str] = {}
+        self.field_names: dict[tuple[str, str], str] = {}
+        self.ctor_funcs: list[Operation] = []
+        self.struct_ops: list[Operation] = []
+        self.uses_index_in_helpers = False
+        self.uses_subgroup = False
+        self.specs: dict[tuple[str, tuple[str, ...]], str] = {}
+        self.spec_ops: list[Operation] = []
+        self.spec_stack: list[str] = []
+        self.atomic_storage: set[str] = set()
+        self.cur_func_ret: Attribute | None = None
+        self.shared_names: dict[Operation, str] = {}
+        self.shared_declared: dict[Operation, Storage] = {}
+
+    # -------------------------------------------------------------------------------- names
+
+    def reserve_global(self, name: str) -> str:
+        base = self.lang.escape(name)
+        n = base
+        k = 0
+        while n in self.globals or n in self.macros:
+            k += 1
+            n = f"{base}_{k}"
+        self.globals.add(n)
+        return n
+
+    def local(self, name: str, scope: Scope) -> str:
+        base = self.lang.escape(name)
+        if self.lang.glsl and base in self.macros:
+            k = 1
+            while True:
+                n = f"sarek_pc_shadow_{base}_{k}"
+                if not (scope.taken(n) or n in self.globals or n in self.macros):
+                    break
+                k += 1
+            scope.names.add(n)
+            return n
+        n = base
+        k = 0
+        while scope.taken(n) or n in self.globals or n in self.macros or (k and n in self.all_source_names):
+            k += 1
+            n = f"{base}_{k}"
+        scope.names.add(n)
+        return n
+
+    def temp(self, scope: Scope, base: str = "sarek_t") -> str:
+        n = base
+        k = 0
+        while scope.taken(n) or n in self.globals or n in self.macros:
+            k += 1
+            n = f"{base}{k}"
+        scope.names.add(n)
+        return n
+
+    # -------------------------------------------------------------------------------- types
+
+    def type_name(self, decl: str) -> str:
+        if decl not in self.type_names:
+            self.type_names[decl] = self.reserve_global(decl.replace(".", "_"))
+        return self.type_names[decl]
+
+    def field_name(self, rec: str, f: str) -> str:
+        key = (rec, f)
+        if key not in self.field_names:
+            n = self.lang.escape(f)
+            while n in self.macros:
+                n = n + "_f"
+            self.field_names[key] = n
+        return self.field_names[key]
+
+    def ty(self, t: Attribute, op: Operation | None = None) -> str:
+        g = self.lang.glsl
+        if isinstance(t, IntegerType):
+            w = t.bitwidth
+            if w == 1:
+                return "bool"
+            if w == 32:
+                return "int" if g else "i32"
+            if w == 64:
+                if g:
+                    return "int64_t"
+                raise err("i64 is not supported on wgsl (WGSL has no 64-bit integers)", op, self.lang)
+            raise err("ui8 is only a cooperative-matrix operand type; not supported on this backend", op, self.lang)
+        if isinstance(t, Float32Type):
+            return "float" if g else "f32"
+        if isinstance(t, Float64Type):
+            if g:
+                return "double"
+            raise err("f64 is not supported on wgsl (WGSL has no 64-bit floats)", op, self.lang)
+        if isinstance(t, Float16Type):
+            raise err(self.f16_message(), op, self.lang)
+        if isinstance(t, S.RecordType | S.VariantType):
+            return self.type_name(t.decl_name)
+        if isinstance(t, S.UnitType):
+            return "void"
+        raise err(f"type {t} has no {self.lang.name} spelling", op, self.lang)
+
+    def f16_message(self) -> str:
+        if self.lang.glsl:
+            return "f16 not yet supported (#57 slice 2 — GLSL refuses f16 by measurement: narrowing is not RNE-exact on the drivers measured)"
+        return "f16 not yet supported (#57 slice 2 — needs `enable f16;` and the shader-f16 feature)"
+
+    # -------------------------------------------------------------------------------- literals
+
+    def lit(self, op: S.ConstantOp) -> str:
+        t, v = op.result.type, op.value
+        g = self.lang.glsl
+        if isinstance(t, S.UnitType) or isinstance(v, UnitAttr):
+            return "/* unit */"
+        if isinstance(t, IntegerType) and isinstance(v, IntegerAttr):
+            x = v.value.data
+            w = t.bitwidth
+            if w == 1:
+                return "true" if x else "false"
+            self.ty(op.result.type, op)
+            suf = ("" if g else "i") if w == 32 else "L"
+            lo = -(1 << (w - 1))
+            if x == lo:
+                return f"({x + 1}{suf} - 1{suf})"
+            return f"{x}{suf}" if x >= 0 else f"(-{-x}{suf})"
+        if isinstance(v, FloatAttr):
+            x = float(v.value.data)
+            self.ty(op.result.type, op)
+            dbl = isinstance(t, Float64Type)
+            if math.isnan(x) or math.isinf(x):
+                if dbl:
+                    bits = struct.unpack("<Q", struct.pack("<d", x))[0]
+                    return f"(uint64BitsToDouble({bits}UL))" if g else "0.0"
+                bits = struct.unpack("<I", struct.pack("<f", x))[0]
+                return f"uintBitsToFloat({bits}u)" if g else f"bitcast<f32>({bits}u)"
+            s = ("%.17g" % x) if dbl else ("%.9g" % x)
+            if "." not in s and "e" not in s and "n" not in s:
+                s += ".0"
+            if "e" in s and "." not in s.split("e")[0]:
+                m, e = s.split("e")
+                s = m + ".0e" + e
+            s += ("lf" if dbl else "") if g else "f"
+            return s if x >= 0 and not s.startswith("-") else f"({s})"
+        raise err(f"constant {v} has no {self.lang.name} spelling", op, self.lang)
+
+    def zero(self, t: Attribute, op: Operation | None = None) -> str:
+        g = self.lang.glsl
+        if isinstance(t, IntegerType):
+            if t.bitwidth == 1:
+                return "false"
+            return ("0" if g else "0i") if t.bitwidth == 32 else "0L"
+        if isinstance(t, Float32Type):
+            return "0.0" if g else "0.0f"
+        if isinstance(t, Float64Type):
+            return "0.0lf"
+        if isinstance(t, S.RecordType):
+            r = self.records[t.decl_name]
+            return f"{self.ty(t)}({', '.join(self.zero(ft) for _, ft in r.fields)})"
+        if isinstance(t, S.VariantType):
+            v = self.variants[t.decl_name]
+            parts = ["0" if g else "0i"]
+            for c, ps in v.ctors:
+                if g:
+                    if len(ps) == 1:
+                        parts.append(self.zero(ps[0]))
+                    elif len(ps) > 1:
+                        parts.append(f"{self.payload_struct(t.decl_name, c)}({', '.join(self.zero(p) for p in ps)})")
+                else:
+                    parts.extend(self.zero(p) for p in ps)
+            return f"{self.ty(t)}({', '.join(parts)})"
+        raise err(f"no zero value for {t}", op, self.lang)
+
+    # -------------------------------------------------------------------------------- declarations
+
+    def payload_struct(self, vname: str, ctor: str) -> str:
+        key = f"{vname}\0{ctor}"
+        if key not in self.type_names:
+            self.type_names[key] = self.reserve_global(f"{vname.replace('.', '_')}_{ctor}_payload")
+        return self.type_names[key]
+
+    def payload_path(self, vname: str, ctor: str, arity: int, i: int) -> str:
+        c = sanitize(ctor)
+        if arity <= 1:
+            return f"{c}_v"
+        return f"{c}_v._{i}" if self.lang.glsl else f"{c}_v_{i}"
+
+    def tag_const(self, vname: str, ctor: str) -> str:
+        v = self.variants[vname]
+        return f"{v.ctor_index(ctor)}" + ("" if self.lang.glsl else "i")

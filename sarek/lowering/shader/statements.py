@@ -1,0 +1,405 @@
+"""Statements and control flow: lets, stores, arrays, if/while/for/match, calls and helper specialisation."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from xdsl.dialects.builtin import Float32Type, IntegerAttr
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
+
+from sarek.dialect import sarek as S
+from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.lowering.shader.atomics import Atomics
+from sarek.lowering.shader.language import IDENT, err
+from sarek.lowering.shader.layout import int_width
+from sarek.lowering.shader.state import MAX_INLINE_DEPTH, PURE_INLINE, READ_OPS, Scope, Storage, is_pure_intrinsic, nuses
+
+
+class Statements(Atomics):
+    """One sarek op lowered to statements of the target dialect."""
+
+    def lower_block(self, block: Block, out: Block, scope: Scope) -> None:
+        for op in block.ops:
+            self.lower_op(op, out, scope)
+
+    def sub(self, region: Region, scope: Scope, out_op: Operation, idx: int) -> Scope:
+        s = Scope(scope)
+        self.lower_block(region.block, out_op.regions[idx].block, s)
+        return s
+
+    def lower_op(self, op: Operation, out: Block, scope: Scope) -> None:
+        g = self.lang.glsl
+        O = self.O
+        if isinstance(op, PURE_INLINE + READ_OPS) or is_pure_intrinsic(op):
+            if op.results and isinstance(op.results[0].type, S.RefType | S.VecType | S.ArrayType):
+                return
+            if self.needs_temp(op) or self.inline_depth(op) > MAX_INLINE_DEPTH:
+                self.materialize(op, out, scope, self.render(op))
+            return
+        if isinstance(op, S.MakeVariantOp):
+            if nuses(op.result) > 1:
+                self.materialize(op, out, scope, self.render(op))
+            return
+        if isinstance(op, S.LetOp):
+            if isinstance(op.value.type, S.VecType | S.ArrayType):
+                self.storage[op.result] = self.storage_of(op.value, op)
+                return
+            n = self.local(op.sym.data, scope)
+            self.declare(out, scope, n, op.result.type, self.expr(op.value), op, mutable=False)
+            self.vals[op.result] = n
+            return
+        if isinstance(op, S.LetMutOp):
+            n = self.local(op.sym.data, scope)
+            self.declare(out, scope, n, op.init.type, self.expr(op.init), op, mutable=True)
+            self.vals[op.result] = n
+            return
+        if isinstance(op, S.StoreOp):
+            p, st = self.place(op.place)
+            self.stmt(out, self.write_place(p, st, self.expr(op.value)))
+            return
+        if isinstance(op, S.AllocArrayOp):
+            self.alloc_array(op, out, scope)
+            return
+        if isinstance(op, S.IfOp):
+            o = O["if"](self.expr(op.cond))
+            self.sub(op.then_region, scope, o, 0)
+            if op.else_region.blocks:
+                self.sub(op.else_region, scope, o, 1)
+            out.add_op(o)
+            return
+        if isinstance(op, S.IfExprOp):
+            self.if_expr(op, out, scope)
+            return
+        if isinstance(op, S.WhileOp):
+            self.while_(op, out, scope)
+            return
+        if isinstance(op, S.ForOp):
+            self.for_(op, out, scope)
+            return
+        if isinstance(op, S.MatchOp | S.MatchExprOp):
+            self.match(op, out, scope)
+            return
+        if isinstance(op, S.CallOp):
+            self.call(op, out, scope)
+            return
+        if isinstance(op, S.ReturnOp):
+            if op.value:
+                self.stmt(out, f"return {self.expr(op.value[0])}")
+            else:
+                self.stmt(out, "return")
+            return
+        if isinstance(op, S.BarrierOp):
+            self.stmt(out, "barrier()" if g else "workgroupBarrier()")
+            return
+        if isinstance(op, S.WarpBarrierOp):
+            self.use_subgroups(op, shuffle=False)
+            if not g:
+                self.features.add("subgroup-barrier")
+            self.stmt(out, "subgroupBarrier()")
+            return
+        if isinstance(op, S.MemFenceOp):
+            if g:
+                self.stmt(out, "memoryBarrier()")
+                return
+            raise err("mem_fence has no WGSL spelling (WGSL has no memory-only fence; storageBarrier is a "
+                      "workgroup barrier)", op, self.lang)
+        if isinstance(op, S.PragmaOp):
+            out.add_op(O["comment"]("pragma " + " ".join(h.data for h in op.hints)))
+            b = O["block"]()
+            self.lower_block(op.body.block, b.regions[0].block, Scope(scope))
+            out.add_op(b)
+            return
+        if isinstance(op, S.BlockOp):
+            b = O["block"]()
+            self.lower_block(op.body.block, b.regions[0].block, Scope(scope))
+            out.add_op(b)
+            return
+        if isinstance(op, S.IntrinsicOp):
+            cat = INTRINSICS[op.callee.data].category
+            if cat == Category.ATOMIC:
+                self.atomic(op, out, scope)
+                return
+            if op.callee.data.startswith("warp_shuffle"):
+                fn = self.warp_helper(op)
+                self.materialize(op, out, scope, f"{fn}({', '.join(self.expr(a) for a in op.args)})")
+                return
+        if isinstance(op, S.YieldOp):
+            return
+        if isinstance(op, S.NativeOp):
+            raise err("%native is refused: its source text is for a named framework and this generator is "
+                      "given none", op, self.lang)
+        raise err(f"{op.name} is not supported on {self.lang.name}", op, self.lang)
+
+    def const_int(self, v: SSAValue) -> int | None:
+        if isinstance(v, OpResult):
+            op = v.op
+            c = op.value if isinstance(op, S.ConstantOp) else None
+            if isinstance(c, IntegerAttr):
+                return c.value.data
+            if isinstance(op, S.IntrinsicOp) and op.callee.data.startswith("block_dim_"):
+                return dict(zip("xyz", self.block))[op.callee.data[-1]]
+            if isinstance(op, S.LetOp):
+                return self.const_int(op.value)
+            if isinstance(op, S.BinOp) and op.kind.data.value in ("add", "sub", "mul", "div", "shl", "shr"):
+                a, b = self.const_int(op.lhs), self.const_int(op.rhs)
+                if a is None or b is None:
+                    return None
+                k = op.kind.data.value
+                if k == "div":
+                    return int(a / b) if b else None
+                return {"add": a + b, "sub": a - b, "mul": a * b, "shl": a << b, "shr": a >> b}[k]
+        return None
+
+    def alloc_array(self, op: S.AllocArrayOp, out: Block, scope: Scope) -> None:
+        g = self.lang.glsl
+        at = op.result.type
+        assert isinstance(at, S.ArrayType)
+        n = self.const_int(op.size)
+        if n is None or n <= 0:
+            raise err("array size must be a positive compile-time constant on this backend", op, self.lang)
+        et = at.element_type
+        if at.memspace == S.MemSpace.SHARED:
+            name = self.shared_names.get(op) or self.reserve_global(op.sym.data)
+            if op in self.shared_declared:
+                self.storage[op.result] = self.shared_declared[op]
+                return
+            rep = "plain"
+            key = f"alloc:{id(op)}"
+            if key in self.atomic_storage:
+                rep = self.atomic_repr(et, op)
+            ST = self.storage_type(et, rep, op)
+            if g:
+                self.shared_decls.append(self.O["global"](f"shared {ST} {name}[{n}];"))
+            else:
+                self.shared_decls.append(self.O["global"](f"var<workgroup> {name} : array<{ST}, {n}>;"))
+            self.storage[op.result] = Storage(name, et, rep, "shared")
+            self.shared_declared[op] = self.storage[op.result]
+            return
+        if f"alloc:{id(op)}" in self.atomic_storage:
+            raise err("atomics on a local (per-thread) array are not supported on this backend", op, self.lang)
+        name = self.local(op.sym.data, scope)
+        T = self.ty(et, op)
+        if g:
+            self.stmt(out, f"{T} {name}[{n}]")
+            i = self.temp(scope, "sarek_i")
+            f = self.O["for"](f"int {i} = 0; {i} < {n}; {i}++")
+            self.stmt(f.regions[0].block, f"{name}[{i}] = {self.zero(et, op)}")
+            out.add_op(f)
+        else:
+            self.stmt(out, f"var {name} : array<{T}, {n}>")
+        self.storage[op.result] = Storage(name, et, "plain", "local")
+
+    def atomic_repr(self, et: Attribute, op: Operation) -> str:
+        if isinstance(et, Float32Type):
+            return "f32bits"
+        if int_width(et) == 32:
+            return "plain" if self.lang.glsl else "atomic"
+        raise err(f"atomics on {et} elements are not supported on {self.lang.name}", op, self.lang)
+
+    def storage_type(self, et: Attribute, rep: str, op: Operation) -> str:
+        g = self.lang.glsl
+        if rep == "f32bits":
+            return "uint" if g else "atomic<u32>"
+        if rep == "atomic":
+            return "atomic<i32>"
+        if rep == "boolbits":
+            return "u32"
+        return self.ty(et, op)
+
+    def if_expr(self, op: S.IfExprOp, out: Block, scope: Scope) -> None:
+        g = self.lang.glsl
+        t = op.result.type
+        # try a pure conditional expression (only when both sides are expression ops: nothing to hoist)
+        tb, eb = Block(), Block()
+        saved_exprs = dict(self.exprs)
+        s1, s2 = Scope(scope), Scope(scope)
+
+        def simple(r: Region) -> bool:
+            return all(isinstance(o, PURE_INLINE + READ_OPS + (S.YieldOp,)) or is_pure_intrinsic(o) for o in r.block.ops)
+
+        if simple(op.then_region) and simple(op.else_region):
+            self.lower_block(op.then_region.block, tb, s1)
+            self.lower_block(op.else_region.block, eb, s2)
+        else:
+            tb.add_op(self.O["stmt"]("/* not an expression */"))
+        ty_ = cast(S.YieldOp, op.then_region.block.last_op)
+        ey = cast(S.YieldOp, op.else_region.block.last_op)
+        has_reads = any(isinstance(o, READ_OPS) for r in (op.then_region, op.else_region) for o in r.walk())
+        scalar = S.is_scalar_type(t)  # WGSL select takes scalars (and vectors) only
+        # GLSL `c ? buf[i] : T(...)` on a record: glslang selects between the buffer's explicitly laid out
+        # struct type and the function-local one and emits an OpStore spirv-val rejects; such a value is
+        # computed through an `if` instead (a record read from memory is copied member-wise by a store)
+        if not tb.ops and not eb.ops and ((g and (scalar or not has_reads)) or (not has_reads and scalar)):
+            a, b = self.expr(ty_.value), self.expr(ey.value)
+            c = self.expr(op.cond)
+            self.exprs[op.result] = f"({c} ? {a} : {b})" if g else f"select({b}, {a}, {c})"
+            if nuses(op.result) > 1:
+                self.materialize(op, out, scope, self.exprs.pop(op.result))
+            return
+        self.exprs = saved_exprs
+        n = self.temp(scope)
+        self.declare(out, scope, n, t, None, op, mutable=True)
+        o = self.O["if"](self.expr(op.cond))
+        for i, (reg, _) in enumerate(((op.then_region, tb), (op.else_region, eb))):
+            # re-lower into the real region (values of the trial lowering are discarded)
+            s = Scope(scope)
+            dst = o.regions[i].block
+            self.lower_block(reg.block, dst, s)
+            y = cast(S.YieldOp, reg.block.last_op)
+            self.stmt(dst, f"{n} = {self.expr(y.value)}")
+        out.add_op(o)
+        self.vals[op.result] = n
+
+    def while_(self, op: S.WhileOp, out: Block, scope: Scope) -> None:
+        cb = Block()
+        s = Scope(scope)
+        self.lower_block(op.cond_region.block, cb, s)
+        y = cast(S.YieldOp, op.cond_region.block.last_op)
+        c = self.expr(y.value)
+        if not cb.ops:
+            w = self.O["while"](c)
+            self.sub(op.body, scope, w, 0)
+            out.add_op(w)
+            return
+        loop = self.O["loop"]()
+        body = loop.regions[0].block
+        for o in list(cb.ops):
+            o.detach()
+            body.add_op(o)
+        brk = self.O["if"](f"!({c})")
+        self.stmt(brk.regions[0].block, "break")
+        body.add_op(brk)
+        s2 = Scope(s)
+        self.lower_block(op.body.block, body, s2)
+        out.add_op(loop)
+
+    def for_(self, op: S.ForOp, out: Block, scope: Scope) -> None:
+        g = self.lang.glsl
+        lo, hi = self.expr(op.lo), self.expr(op.hi)
+        if op.hi not in self.vals and self.const_int(op.hi) is None:  # evaluated once (Python range)
+            h = self.temp(scope, "sarek_hi")
+            self.declare(out, scope, h, op.hi.type, hi, op, mutable=False)
+            hi = h
+        s = Scope(scope)
+        i = self.local(op.sym.data, s)
+        idx = op.body.block.args[0]
+        self.vals[idx] = i
+        step = op.step_value
+        T = self.ty(op.lo.type, op)
+        cmp = "<" if step > 0 else ">"
+        one = "" if g else ("i" if T == "i32" else "")
+        inc = f"{i} += {step}{one}" if step > 0 else f"{i} -= {-step}{one}"
+        head = f"{T} {i} = {lo}; {i} {cmp} {hi}; {inc}" if g else f"var {i} : {T} = {lo}; {i} {cmp} {hi}; {inc}"
+        f = self.O["for"](head)
+        self.lower_block(op.body.block, f.regions[0].block, Scope(s))
+        out.add_op(f)
+
+    def match(self, op: S.MatchOp | S.MatchExprOp, out: Block, scope: Scope) -> None:
+        g = self.lang.glsl
+        vt = op.scrutinee.type
+        assert isinstance(vt, S.VariantType)
+        vd = self.variants[vt.decl_name]
+        scrut = self.expr(op.scrutinee)
+        if not IDENT.fullmatch(scrut):
+            n = self.temp(scope)
+            self.declare(out, scope, n, vt, scrut, op, mutable=False)
+            scrut = n
+        res = None
+        if isinstance(op, S.MatchExprOp):
+            res = self.temp(scope)
+            self.declare(out, scope, res, op.result.type, None, op, mutable=True)
+        cases = op.case_list()
+        sw = self.O["switch"](f"{scrut}.tag")
+        covered: set[str] = set()
+        for k, (c, bs, reg) in enumerate(cases):
+            last = k == len(cases) - 1
+            all_covered = last and (covered | {c}) >= {n for n, _ in vd.ctors}
+            if c == S.WILDCARD or (all_covered and not g):
+                label = "default"
+            else:
+                label = self.tag_const(vt.decl_name, c)
+            covered.add(c)
+            case = self.O["case"](label)
+            s = Scope(scope)
+            blk = case.regions[0].block
+            ps = vd.payload(c) or [] if c != S.WILDCARD else []
+            for j, (b, arg) in enumerate(zip(bs, reg.block.args)):
+                n = self.local(b, s)
+                if c == S.WILDCARD:
+                    val = scrut
+                else:
+                    val = f"{scrut}.{self.payload_path(vt.decl_name, c, len(ps), j)}"
+                self.declare(blk, s, n, arg.type, val, op, mutable=False)
+                self.vals[arg] = n
+            self.lower_block(reg.block, blk, s)
+            if res is not None:
+                y = cast(S.YieldOp, reg.block.last_op)
+                self.stmt(blk, f"{res} = {self.expr(y.value)}")
+            if g:
+                self.stmt(blk, "break")
+            sw.regions[0].block.add_op(case)
+        if not g and not any(cast(Any, c).text.data == "default" for c in sw.regions[0].block.ops):
+            sw.regions[0].block.add_op(self.O["case"]("default"))
+        out.add_op(sw)
+        if res is not None:
+            self.vals[cast(S.MatchExprOp, op).result] = res
+
+    def call(self, op: S.CallOp, out: Block, scope: Scope) -> None:
+        h = self.helpers[op.callee_name]
+        fname = self.specialize(h, op)
+        args = [self.expr(a) for a in op.args if not isinstance(a.type, S.VecType | S.ArrayType)]
+        text = f"{fname}({', '.join(args)})"
+        if op.res:
+            self.materialize(op, out, scope, text)
+        else:
+            self.stmt(out, text)
+
+    # -------------------------------------------------------------------------------- helpers
+
+    def specialize(self, h: S.HelperOp, call: S.CallOp) -> str:
+        hn = h.sym_name.data
+        if hn in self.spec_stack:
+            raise err(f"recursive helper @{hn}: recursion is not supported on {self.lang.name}", call, self.lang)
+        bufs: list[Storage] = []
+        for a in call.args:
+            if isinstance(a.type, S.VecType | S.ArrayType):
+                st = self.storage_of(a, call)
+                if st.space == "local":
+                    raise err(f"passing a local array to helper @{hn} is not supported on {self.lang.name}",
+                              call, self.lang)
+                bufs.append(st)
+        key = (hn, tuple(b.name for b in bufs))
+        if key in self.specs:
+            return self.specs[key]
+        fname = self.reserve_global(hn if not bufs else f"{hn}_{'_'.join(b.name for b in bufs)}")
+        self.specs[key] = fname
+        g = self.lang.glsl
+        # save per-function state
+        saved = (self.vals, self.exprs, self.cur_func_ret)
+        self.vals, self.exprs = {}, {}
+        scope = Scope()
+        params: list[str] = []
+        bi = iter(bufs)
+        for (pn, arg) in h.params:
+            if isinstance(arg.type, S.VecType | S.ArrayType):
+                self.storage[arg] = next(bi)
+                continue
+            n = self.local(pn, scope)
+            self.vals[arg] = n
+            params.append(f"{self.ty(arg.type, h)} {n}" if g else f"{n} : {self.ty(arg.type, h)}")
+        rt = h.return_type
+        unit = isinstance(rt, S.UnitType)
+        if g:
+            sig = f"{'void' if unit else self.ty(rt, h)} {fname}({', '.join(params)})"
+        else:
+            sig = f"fn {fname}({', '.join(params)})" + ("" if unit else f" -> {self.ty(rt, h)}")
+        f = self.O["func"](sig)
+        self.spec_stack.append(hn)
+        self.lower_block(h.body.block, f.regions[0].block, scope)
+        self.spec_stack.pop()
+        last = h.body.block.last_op
+        if not unit and not isinstance(last, S.ReturnOp):
+            self.stmt(f.regions[0].block, f"return {self.zero(rt, h)}")
+        self.vals, self.exprs, self.cur_func_ret = saved
+        self.spec_ops.append(f)
+        return fname
