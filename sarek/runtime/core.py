@@ -102,6 +102,8 @@ class KernelSpec:
     cache: dict[str, Any] = field(default_factory=dict)  # per-device compiled objects
     dims: dict[Any, Any] = field(default_factory=dict)  # launch (grid, block) resolved per values and device
     plans: dict[Any, Any] = field(default_factory=dict)  # per-device launch plans (packing, checks done once)
+    #: (vector, scalar) parameter pairs indexed as `if global_thread_id < n: v[global_thread_id]`
+    guards: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def signature(self) -> str:
@@ -146,7 +148,9 @@ def kernel_spec(module: ModuleOp, name: str) -> KernelSpec:
             params.append(Param(i, pname, t, "record", element_dtype(module, t), ntags=_ntags(module, t)))
         else:
             params.append(Param(i, pname, t, "scalar", element_dtype(module, t)))
-    spec = KernelSpec(module, name, params, module_hash(module))
+    from sarek.runtime.effects import guarded_indexing
+
+    spec = KernelSpec(module, name, params, module_hash(module), guards=guarded_indexing(module, name))
     per[name] = spec
     return spec
 
@@ -323,6 +327,20 @@ def _device_array_arg(where: str, p: Param, da: Any, device: Device | None) -> A
         raise LaunchError(f"{where}: a vector of {_type_text(p)} must be a numpy array or sarek.Vector (its tags "
                           "are checked on the host)")
     return da
+
+
+def check_guards(spec: KernelSpec, values: list[Any], grid: Dim3, block: Dim3) -> None:
+    """`if global_thread_id < n: v[global_thread_id]` with n beyond len(v) and enough threads to get there
+    reads or writes past the vector (on pocl that kills the process): refused here."""
+    threads = grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2]
+    for vi, si in spec.guards:
+        length = int(values[vi].size)
+        n = int(values[si])
+        if n > length and threads > length:
+            v, s = spec.params[vi], spec.params[si]
+            raise LaunchError(f"kernel {spec.name}: '{s.name}' = {n} but vector '{v.name}' has {length} elements; "
+                              f"the kernel indexes '{v.name}' with the thread id under `global_thread_id < {s.name}` "
+                              f"and {threads} threads are launched, so it would go past the end of '{v.name}'")
 
 
 def _check_tags(spec: KernelSpec, p: Param, arr: np.ndarray[Any, Any]) -> None:
@@ -502,6 +520,8 @@ class Device:
         spec = kernel_spec(module, kernel)
         g, b = self.launch_dims(spec, grid, block, threads, declared_block)
         values = check_args(spec, args, self)
+        if spec.guards:
+            check_guards(spec, values, g, b)
         self._launch_on(spec, values, g, b, self.resolve_stream(stream, values))
 
     def launch_dims(self, spec: KernelSpec, grid: Any, block: Any, threads: Any,

@@ -101,3 +101,63 @@ def written_params(module: ModuleOp, kernel: str) -> set[int]:
                         writes[name].add(m)
                         changed = True
     return writes[kernel]
+
+
+def _thread_id_value(v: SSAValue) -> bool:
+    """`v` is the 1-D global thread id (`global_thread_id` / `global_idx_x`, through `sarek.let`s)."""
+    from sarek.dialect.sarek import IntrinsicOp, LetOp
+
+    while isinstance(v.owner, LetOp):
+        v = v.owner.value
+    return isinstance(v.owner, IntrinsicOp) and v.owner.callee.data in ("global_thread_id", "global_idx_x")
+
+
+def _same(v: SSAValue, w: SSAValue) -> bool:
+    from sarek.dialect.sarek import LetOp
+
+    def base(x: SSAValue) -> SSAValue:
+        while isinstance(x.owner, LetOp):
+            x = x.owner.value
+        return x
+
+    return base(v) is base(w)
+
+
+def guarded_indexing(module: ModuleOp, kernel: str) -> list[tuple[int, int]]:
+    """(vector parameter, scalar parameter) pairs where the kernel indexes the vector with the global thread id
+    inside `if global_thread_id < n:` (n a scalar parameter): the launch must then have n <= len(vector) or no
+    more threads than the vector's length, else the kernel reads or writes past its end (which crashes pocl's
+    process). The runtime checks these at launch; other out-of-range indexing is not detected before debug
+    mode exists."""
+    from sarek.dialect.sarek import ArrayReadOp, BinOp, BinOpKind, IfOp
+
+    k = next((op for op in module.ops if isinstance(op, KernelOp) and op.sym_name.data == kernel), None)
+    if k is None:
+        return []
+    args = list(k.body.block.args)
+    found: set[tuple[int, int]] = set()
+
+    def conjuncts(v: SSAValue) -> list[BinOp]:
+        o = v.owner
+        if isinstance(o, BinOp) and o.kind.data == BinOpKind.AND:
+            return conjuncts(o.lhs) + conjuncts(o.rhs)
+        return [o] if isinstance(o, BinOp) else []
+
+    for op in k.walk():
+        if not isinstance(op, IfOp):
+            continue
+        for c in conjuncts(op.cond):
+            if c.kind.data == BinOpKind.LT:
+                tid, bound = c.lhs, c.rhs
+            elif c.kind.data == BinOpKind.GT:
+                tid, bound = c.rhs, c.lhs
+            else:
+                continue
+            if not (_thread_id_value(tid) and isinstance(bound, BlockArgument) and bound.owner is k.body.block):
+                continue
+            for inner in op.then_region.walk():
+                if isinstance(inner, ArrayReadOp | ElemRefOp) and _same(inner.index, tid):
+                    v = inner.array
+                    if isinstance(v, BlockArgument) and v.owner is k.body.block and isinstance(v.type, VecType):
+                        found.add((args.index(v), bound.index))
+    return sorted(found)

@@ -67,11 +67,11 @@ def _kind_of(a: Any) -> str:
         k = "cupy"
     elif mod == "pyopencl" and hasattr(a, "base_data") and hasattr(a, "context"):
         k = "clarray"
-    elif hasattr(t, "__cuda_array_interface__"):
+    elif hasattr(a, "__cuda_array_interface__"):
         k = "cai"
-    elif hasattr(t, "__dlpack__") and hasattr(t, "__dlpack_device__"):
+    elif hasattr(a, "__dlpack__") and hasattr(a, "__dlpack_device__"):
         k = "dlpack"
-    elif hasattr(t, "__array_interface__") or hasattr(t, "__array_struct__"):
+    elif hasattr(a, "__array_interface__") or hasattr(a, "__array_struct__"):
         k = "host"
     else:
         try:

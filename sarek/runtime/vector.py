@@ -254,7 +254,8 @@ class Vector:
         if held is None:
             self._sync_host()
             self.mark_written_on_host()
-            return self._host.__dlpack__()
+            kw = {"max_version": max_version} if max_version is not None else {}
+            return self._host.__dlpack__(stream=stream, **kw)
         dev, buf = held
         if stream != -1:
             dev.synchronize()

@@ -38,9 +38,15 @@ WANTED_FEATURES = ("shader-f64", "shader-int64", "subgroup", "subgroup-barrier",
 _KIND = {"i4": np.int32, "i8": np.int64, "f4": np.float32, "f8": np.float64, "b4": np.int32, "f2": np.float16}
 
 
+_WGPU: list[Any] = []
+
+
 def _wgpu() -> Any:
-    os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="sarek-xdg-"))
-    return importlib.import_module("wgpu")  # partly typed, without stubs
+    if not _WGPU:
+        if "XDG_RUNTIME_DIR" not in os.environ:
+            os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="sarek-xdg-")
+        _WGPU.append(importlib.import_module("wgpu"))  # partly typed, without stubs
+    return _WGPU[0]
 
 
 def vulkan_adapters() -> list[Any]:
@@ -69,6 +75,10 @@ class VulkanDevice(Device):
         self.features: set[str] = set(adapter.features)
         self._device: Any = None
         self._cache: dict[tuple[str, str, Dim3], tuple[Any, dict[str, Any], str]] = {}
+        #: bind groups of resident launches: (pipeline, buffers, parameter bytes) -> (bind group, buffers)
+        self._groups: dict[tuple[Any, ...], tuple[Any, tuple[Any, ...]]] = {}
+        self._codecs: dict[int, tuple[dict[str, Any], _ShaderCodec]] = {}
+        self._max_buffer: int | None = None
 
     @property
     def description(self) -> str:
@@ -179,7 +189,7 @@ class VulkanDevice(Device):
             for p_abi in abi["params"]:
                 a = args[p_abi["index"]]
                 if p_abi["kind"] == "vec":
-                    codec = _ShaderCodec(p_abi)
+                    codec = self._codec(p_abi)
                     self._check_buffer_size(spec, p_abi["name"], codec.device_nbytes(a))
                     if isinstance(a, Vector):
                         buf = a.device_buffer(self, codec)
@@ -196,10 +206,20 @@ class VulkanDevice(Device):
                 else:
                     raw = _scalar_bytes(a, p_abi)
                     params[p_abi["offset"]:p_abi["offset"] + len(raw)] = raw
-            if self.lang == "wgsl" and abi["params_size"]:
-                ubuf = dev.create_buffer_with_data(data=bytes(params), usage=wgpu.BufferUsage.UNIFORM)
-                entries.append({"binding": abi["params_binding"], "resource": {"buffer": ubuf}})
-            bg = dev.create_bind_group(layout=bgl, entries=entries)
+            bufs = tuple(e["resource"]["buffer"] for e in entries)
+            gkey = (id(pipe), *map(id, bufs), bytes(params)) if not temps else None
+            held = self._groups.get(gkey) if gkey is not None else None
+            if held is not None and all(x is y for x, y in zip(held[1], bufs)):
+                bg = held[0]
+            else:
+                if self.lang == "wgsl" and abi["params_size"]:
+                    ubuf = dev.create_buffer_with_data(data=bytes(params), usage=wgpu.BufferUsage.UNIFORM)
+                    entries.append({"binding": abi["params_binding"], "resource": {"buffer": ubuf}})
+                bg = dev.create_bind_group(layout=bgl, entries=entries)
+                if gkey is not None:  # resident buffers only (temporaries die with the launch)
+                    if len(self._groups) >= 64:
+                        self._groups.pop(next(iter(self._groups)))
+                    self._groups[gkey] = (bg, bufs)
             enc = dev.create_command_encoder()
             cp = enc.begin_compute_pass()
             cp.set_pipeline(pipe)
@@ -220,11 +240,21 @@ class VulkanDevice(Device):
             for _, buf, _ in temps.values():
                 self._free(buf)
 
+    def _codec(self, p_abi: dict[str, Any]) -> _ShaderCodec:
+        """One codec per parameter of a cached pipeline's abi (the abi dicts live as long as the pipeline)."""
+        held = self._codecs.get(id(p_abi))
+        if held is None or held[0] is not p_abi:
+            held = self._codecs[id(p_abi)] = (p_abi, _ShaderCodec(p_abi))
+        return held[1]
+
     def _check_buffer_size(self, spec: KernelSpec, name: str, nbytes: int) -> None:
         """A vector is one storage buffer binding: beyond the device's limit wgpu fails with a raw validation
         error at bind-group creation; say which vector and the limit instead."""
-        lim = self.device.limits
-        most = min(int(lim.get("max-storage-buffer-binding-size", 2**27)), int(lim.get("max-buffer-size", 2**28)))
+        most = self._max_buffer
+        if most is None:
+            lim = self.device.limits
+            most = self._max_buffer = min(int(lim.get("max-storage-buffer-binding-size", 2**27)),
+                                          int(lim.get("max-buffer-size", 2**28)))
         if nbytes > most:
             raise LaunchError(f"kernel {spec.name}: vector '{name}' takes {nbytes} bytes on {self.name}; a storage "
                               f"buffer there holds at most {most} bytes")
