@@ -300,12 +300,17 @@ class CudaDevice(BufferDevice):
         """A CUstream handle (int; 0 is the legacy default stream) for `stream=`: a sarek stream, an object with
         `__cuda_stream__` (CuPy, cuda.core), a PyTorch stream (`.cuda_stream`), a CuPy stream (`.ptr`) or a raw
         handle. None: PyTorch's current stream when a torch tensor is an argument (as Triton does), else 0;
-        a CUDA-array-interface v3 producer stream other than ours is waited on with an event."""
+        CuPy's current stream for CuPy arrays; a CUDA-array-interface v3 producer stream other than ours is waited
+        on with an event."""
         if stream is None:
             handle = 0
             for a in values:
-                if getattr(a, "what", None) == "a PyTorch CUDA tensor":
+                what = getattr(a, "what", None)
+                if what == "a PyTorch CUDA tensor":
                     handle = _torch_stream(self.index)
+                    break
+                if what == "a CuPy array":  # likewise CuPy's current stream (`with cupy.cuda.Stream():`)
+                    handle = _cupy_stream()
                     break
         else:
             handle = self._stream_handle(stream)
@@ -444,6 +449,12 @@ def _torch_stream(index: int) -> int:
     if raw is not None:
         return int(raw(index))
     return int(torch.cuda.current_stream(index).cuda_stream)
+
+
+def _cupy_stream() -> int:
+    import cupy
+
+    return int(cupy.cuda.get_current_stream().ptr)
 
 
 class _Plan:
