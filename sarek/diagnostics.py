@@ -6,6 +6,8 @@ it; the front end turns it into `sarek.CompileError` with the Python source line
 
 from __future__ import annotations
 
+from typing import Any
+
 from xdsl.dialects.builtin import FileLineColLoc, UnknownLoc
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
@@ -34,6 +36,19 @@ class SarekError(DiagnosticException):
         head = f"{self.location}: " if self.location else ""
         tag = f"{backend}: " if backend else ""
         super().__init__(f"{head}error: {tag}{message}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles with its text, message and location but not the op (another process, e.g. a Dask worker's
+        client, gets the same error without the IR around it)."""
+        state = {k: v for k, v in self.__dict__.items() if k != "op"}
+        return (_rebuild, (type(self), self.args), state)
+
+
+def _rebuild(cls: type[SarekError], args: tuple[Any, ...]) -> SarekError:
+    e = cls.__new__(cls)
+    Exception.__init__(e, *args)
+    e.op = None
+    return e
 
 
 def error(message: str, op: Operation | None = None, backend: str | None = None) -> SarekError:

@@ -9,4 +9,4 @@ if command -v apt-get >/dev/null 2>&1; then
     pocl-opencl-icd ocl-icd-libopencl1 clinfo mesa-vulkan-drivers glslang-tools spirv-tools clang >/dev/null
 fi
 python3 -m pip install -q --upgrade pip >/dev/null 2>&1 || true
-python3 -m pip install -q -e ".[dev,gpu]"
+python3 -m pip install -q -e ".[dev,gpu,dask]"

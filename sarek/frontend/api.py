@@ -156,6 +156,12 @@ class Kernel:
     def __repr__(self) -> str:
         return f"<sarek kernel {self.name}>"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles as its located IR text and name, not its Python function (Dask workers, other processes)."""
+        from sarek.dask import kernel_from_ir, kernel_ir_text
+
+        return (kernel_from_ir, (kernel_ir_text(self), self.name))
+
 
 def build_module(k: Kernel) -> ModuleOp:
     kc = _lower(k.fn, "kernel", k.name)
