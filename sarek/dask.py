@@ -61,15 +61,17 @@ def kernel_ir_text(k: Kernel) -> str:
 
 
 @lru_cache(maxsize=256)
-def kernel_from_ir(text: str, name: str) -> Kernel:
-    """The kernel `name` of the module `text` (what a pickled `Kernel` becomes): one object per text and name
-    in a process, so its per-device compiled code is kept across the tasks that launch it."""
+def kernel_from_ir(text: str, name: str, block: tuple[int, int, int] | None = None) -> Kernel:
+    """The kernel `name` of the module `text` with declared block `block` (what a pickled `Kernel` becomes):
+    one object per text, name and block in a process, so its per-device compiled code is kept across the tasks
+    that launch it."""
     from sarek.frontend.api import Kernel
     from sarek.tools.ir import parse_module
 
     k = Kernel.__new__(Kernel)
     k.fn = None  # no Python function on this side: the module is all there is
     k.name = name
+    k.declared_block = block
     k._module = parse_module(text, f"<kernel {name}>")  # pyright: ignore[reportPrivateUsage]
     return k
 
@@ -233,17 +235,16 @@ class _ChunkLaunch:
                 values.append(what.copy())
             else:
                 values.append(what)
-        block = _dims(self.block, shapes[0])
+        dims: dict[str, tuple[int, ...]] = {}
+        if self.block is not None:
+            dims["block"] = _dims(self.block, shapes[0])
         if self.grid is not None:
-            grid = _dims(self.grid, shapes[0])
+            dims["grid"] = _dims(self.grid, shapes[0])
         else:
-            threads = _dims(self.threads, shapes[0]) if self.threads is not None else (_size(shapes[0]),)
-            if len(threads) != len(block) and len(block) == 1:
-                block = block + (1,) * (len(threads) - 1)
-            grid = tuple(-(-t // b) for t, b in zip(threads, block))
-        if all(g > 0 for g in grid):  # an empty chunk launches nothing
+            dims["threads"] = _dims(self.threads, shapes[0]) if self.threads is not None else (_size(shapes[0]),)
+        if all(x > 0 for x in dims.get("grid", dims.get("threads", ()))):  # an empty chunk launches nothing
             dev = get_device(self.device)
-            self.kernel.launch(*values, grid=grid, block=block, device=dev)
+            self.kernel.launch(*values, device=dev, **dims)
             if xp is not np:  # foreign (CuPy) memory: the result must be complete before Dask hands it on
                 dev.synchronize()
             _COUNTS[dev.name] += 1
@@ -391,13 +392,14 @@ def _meta(arrays: list[Any], ndim: int, dtype: np.dtype[Any]) -> Any:
 
 
 def map_blocks(kernel: Any, *args: Any, out: Any = None, threads: Dims | None = None, grid: Dims | None = None,
-               block: Dims = 256, device: Any = None) -> Any:
+               block: Dims | None = None, device: Any = None) -> Any:
     """Launch `kernel` once per block of its Dask-array arguments; the outputs named by `out` (a mapping
     parameter -> `like(p)` / `Out(shape, dtype)`, or one description when the kernel writes one vector)
     are the result, a Dask array (a tuple of them for several outputs, in `out`'s order).
 
-    `threads` (default: the chunk's element count) or `grid`, and `block`, are an int, a tuple, or a function
-    of the chunk's shape; the grid covers `threads` with whole blocks."""
+    `threads` (default: the chunk's element count) or `grid`, and `block` (default: the kernel's declared
+    block, else the runtime's) are an int, a tuple, or a function of the chunk's shape; the grid covers
+    `threads` with whole blocks."""
     da = _da()
     task, arrays = _plan(kernel, args, out, threads, grid, block, device)
     arrays = _aligned(arrays)
@@ -412,7 +414,8 @@ def map_blocks(kernel: Any, *args: Any, out: Any = None, threads: Dims | None = 
 
 
 def map_overlap(kernel: Any, *args: Any, depth: Any, boundary: Any = "none", out: Any = None,
-                threads: Dims | None = None, grid: Dims | None = None, block: Dims = 256, device: Any = None) -> Any:
+                threads: Dims | None = None, grid: Dims | None = None, block: Dims | None = None,
+                device: Any = None) -> Any:
     """`map_blocks` over chunks extended by `depth` halo elements, with Dask's `map_overlap` (its `depth` and
     `boundary`: "none", "reflect", "periodic", "nearest" or a constant) and the halo trimmed off the result.
     The kernel sees the extended chunk; it has one output, shaped like a Dask-array argument."""

@@ -160,7 +160,7 @@ class Kernel:
         """Pickles as its located IR text and name, not its Python function (Dask workers, other processes)."""
         from sarek.dask import kernel_from_ir, kernel_ir_text
 
-        return (kernel_from_ir, (kernel_ir_text(self), self.name))
+        return (kernel_from_ir, (kernel_ir_text(self), self.name, self.declared_block))
 
 
 def build_module(k: Kernel) -> ModuleOp:

@@ -198,6 +198,12 @@ def test_kernel_pickles_as_ir_without_its_function():
     assert np.array_equal(out, x + 1)
 
 
+def test_declared_block_travels_with_the_kernel():
+    k = kernel(block=64)(_local_kernel().fn)
+    back = pickle.loads(pickle.dumps(k))
+    assert back.declared_block == (64, 1, 1) and back is not pickle.loads(pickle.dumps(_local_kernel()))
+
+
 def test_errors_pickle_with_message_and_location():
     e = CompileError("no such thing", __file__, 30, 9, "opencl")
     back = pickle.loads(pickle.dumps(e))
