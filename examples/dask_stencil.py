@@ -1,5 +1,5 @@
 """Dask: a 2-D Jacobi step over a chunked grid (`sarek.dask.map_overlap`, one-cell halos) and the squared
-residual as a Dask reduction over per-block partial sums (`sarek.dask.map_blocks`, `Out(blocks(256))`).
+residual as a Dask reduction over per-thread partial sums (`sarek.dask.map_blocks` with `Out((P,))`).
 
 As a corpus module the two kernels are ordinary cases (one array, one launch). Run as a script
 (`python examples/dask_stencil.py`, needs the `dask` extra) it starts a two-worker `distributed.LocalCluster`
@@ -8,11 +8,11 @@ and iterates the step over a chunked array; each worker launches on its `$SAREK_
 
 import numpy as np
 
-from sarek import Vec, f32, i32, kernel, superstep
+from sarek import Vec, f32, i32, kernel
 from sarek.frontend.corpus import Case
-from sarek.gpu import barrier, block_idx_x, global_idx_x, global_idx_y, global_thread_id, shared, thread_idx_x
+from sarek.gpu import global_idx_x, global_idx_y, global_size, global_thread_id
 
-B = 256
+P = 512  # threads (and partial sums) per sum_squares launch
 
 
 @kernel
@@ -29,19 +29,13 @@ def jacobi_step(u: Vec[f32], v: Vec[f32], nx: i32, ny: i32):
 
 @kernel
 def sum_squares(a: Vec[f32], partial: Vec[f32], n: i32):
-    sdata = shared(f32, B)
-    tid = thread_idx_x
-    gid = global_thread_id
-    with superstep():
-        sdata[tid] = a[gid] * a[gid] if gid < n else 0.0
-    s = B // 2
-    while s > 0:
-        if tid < s:
-            sdata[tid] += sdata[tid + s]
-        barrier()
-        s = s // 2
-    if tid == 0:
-        partial[block_idx_x] = sdata[0]
+    t = global_thread_id
+    acc = 0.0
+    i = t
+    while i < n:  # grid-stride: thread t sums the squares of a[t], a[t + P], ... (P threads in all)
+        acc += a[i] * a[i]
+        i += global_size
+    partial[t] = acc
 
 
 NX = 40
@@ -64,21 +58,20 @@ def _jacobi_args(n):
 
 
 def _squares_args(n):
-    return (_grid(1, n).reshape(-1), np.zeros(-(-n // B), np.float32), n)
+    return (_grid(1, n).reshape(-1), np.zeros(P, np.float32), n)
 
 
 def _squares_ref(a):
     x = a[0].astype(np.float64)
-    y = np.zeros(-(-len(x) // B) * B)
+    y = np.zeros(-(-len(x) // P) * P)
     y[:len(x)] = x * x
-    return {1: y.reshape(-1, B).sum(1)}
+    return {1: y.reshape(-1, P).sum(0)}
 
 
 CASES = [
     Case("jacobi_step", jacobi_step, _jacobi_args, lambda a: {1: jacobi_ref(a[0].reshape(-1, NX)).reshape(-1)},
          n=NX * 30, grid=(3, 2), block=(16, 16)),
-    Case("sum_squares", sum_squares, _squares_args, _squares_ref, n=1000, block=B, rtol=1e-4,
-         features=frozenset({"shared"})),
+    Case("sum_squares", sum_squares, _squares_args, _squares_ref, n=3000, grid=P // 64, block=64, rtol=1e-5),
 ]
 
 
@@ -96,7 +89,7 @@ def run(client, n=1024, chunk=256, steps=10):
                                     out={"v": sd.like("u")}, threads=sd.chunk_xyz, block=(16, 16))
         u = u.persist()
     diff = (u - prev).ravel().rechunk(chunk * chunk)
-    partials = sd.map_blocks(sum_squares, diff, sd.size, out=sd.Out(sd.blocks(B)), block=B)
+    partials = sd.map_blocks(sum_squares, diff, sd.size, out=sd.Out((P,)), threads=P, block=64)
     return u.compute(), float(partials.sum().compute())
 
 

@@ -4,7 +4,7 @@
     map_overlap(kernel, *args, depth=, boundary=, out=, ...)            stencils: halos by Dask's own map_overlap
     like(p), Out(shape, dtype)                                          output descriptions
     size, dim(axis), per_chunk(fn)                                      scalars computed from each chunk's shape
-    chunk_xyz, blocks(b)                                                threads / output shapes from it
+    chunk_xyz                                                           threads for n-D kernels
     launch_counts()                                                     launches per device in this process
 
 The kernel's parameters are filled in order by `args`, except the outputs that `out` names: each task
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from sarek.frontend.api import Kernel
     from sarek.runtime.core import Param
 
-__all__ = ["Out", "ChunkValue", "blocks", "chunk_xyz", "dim", "kernel_from_ir", "kernel_ir_text", "launch_counts", "like", "map_blocks",
+__all__ = ["Out", "ChunkValue", "chunk_xyz", "dim", "kernel_from_ir", "kernel_ir_text", "launch_counts", "like", "map_blocks",
            "map_overlap", "per_chunk", "size"]
 
 Shape = tuple[int, ...]
@@ -146,20 +146,6 @@ def _xyz(shape: Shape) -> Shape:
 
 #: the chunk's shape as thread counts, x along the last (fastest-varying) axis: `threads=chunk_xyz` for n-D kernels
 chunk_xyz = ChunkValue(_xyz, "chunk_xyz")
-
-
-@dataclass(frozen=True)
-class _Blocks:
-    block: int
-
-    def __call__(self, shape: Shape) -> Shape:
-        return (-(-_size(shape) // self.block),)
-
-
-def blocks(block: int) -> ChunkValue:
-    """A per-chunk shape: one element per `block`-thread block covering the chunk (per-block partials, for
-    `Out(blocks(256))` and a Dask reduction over them)."""
-    return ChunkValue(_Blocks(block), f"blocks({block})")
 
 
 # ------------------------------------------------------------------------------------------------ the task

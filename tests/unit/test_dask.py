@@ -125,9 +125,11 @@ def test_jacobi_map_overlap_equals_one_array(client, dev):
 
 
 def test_chunked_reduction(client):
+    """Per-thread partial sums of each chunk (P per chunk), added up by Dask's own sum."""
     x = da.random.default_rng(3).random(1_000_000, dtype=np.float32, chunks=300_000)
-    partials = sd.map_blocks(stencil.sum_squares, x, sd.size, out=sd.Out(sd.blocks(256)), block=256)
-    assert partials.chunks == ((1172, 1172, 1172, 391),)
+    p = stencil.P
+    partials = sd.map_blocks(stencil.sum_squares, x, sd.size, out=sd.Out((p,)), threads=p, block=64)
+    assert partials.chunks == ((p,) * 4,)
     total = client.compute(partials.sum()).result()
     xs = client.compute(x).result().astype(np.float64)
     assert total == pytest.approx(float((xs * xs).sum()), rel=1e-5)
