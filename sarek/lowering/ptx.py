@@ -13,6 +13,8 @@ Decisions (all made here; the printer only prints):
   Float: `div.rn`, `sqrt.rn` (correctly rounded, never .approx); f32 transcendentals go through an f64 core
   (sarek.targets.ptx.mathlib); f16 is storage only (arithmetic in f32, narrowing `cvt.rn.f16.f32`).
 - Helpers are inlined at each call (a `sarek.return` branches to the call's end label); recursion is refused.
+- Warp shuffles arrive as `sarek-lower-warp`'s helpers (the lane guard); only their in-range absolute
+  `warp_shuffle` is lowered here (`shfl.sync.idx.b32`); `lane_id` is `%laneid`, `warp_size` `WARP_SZ`.
 - A `sarek.native` op's `ptx` text is emitted verbatim.
 """
 
@@ -43,6 +45,7 @@ from xdsl.passes import ModulePass
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as sk
 from sarek.dialect.intrinsics import INTRINSICS, Category, is_integer_type
+from sarek.passes.lower_warp import IN_RANGE
 from sarek.targets.ptx import dialect as px
 from sarek.targets.ptx.dialect import AddrAttr, RegAttr, imm
 
@@ -1031,7 +1034,7 @@ class Lowering:
         if name == "warp_size":
             return Sc(i32, em.op1(px.MovOp, "u32", "s32", "WARP_SZ"))
         if info.category == Category.WARP:
-            return Sc(t, self.shuffle(st, name, args[0], args[1]))
+            return Sc(t, self.shuffle(st, op, args[0], args[1]))
         if info.category == Category.ATOMIC:
             return Sc(t, self.atomic(st, name, args, op))
         return Sc(t, mathlib.math(self, st, name, args, t, op))
@@ -1056,27 +1059,13 @@ class Lowering:
             return em.op2(px.MulOp, "lo.s32", "s32", ntid, nct)
         raise ptx_error(f"unknown index intrinsic '{name}'")
 
-    def shuffle(self, st: FnState, name: str, x: Sc, lane: Sc) -> RegAttr:
-        """Absolute-index shuffle at a guarded source lane (own lane when out of range), as the seed's warp
-        lowering: idx: lane x if 0 <= x < 32; down: lane+x if x >= 0 and lane+x < 32; up: lane-x if 0 <= x <=
-        lane; xor: lane^x if < 32."""
+    def shuffle(self, st: FnState, op: sk.IntrinsicOp, x: Sc, lane: Sc) -> RegAttr:
+        """The in-range absolute shuffle `sarek-lower-warp` leaves in its helpers (the lane guard is its
+        business): `shfl.sync.idx.b32`, twice for a 64-bit value."""
+        if op.callee.data != "warp_shuffle" or IN_RANGE not in op.attributes:
+            raise ptx_error(f"'{op.callee.data}' must be lowered by sarek-lower-warp before the PTX lowering", op)
         em = st.em
-        me = em.op1(px.MovOp, "u32", "u32", "%laneid")
-        xl = lane.r
-        if name == "warp_shuffle":
-            ok = em.setp("lt", "u32", xl, 32)
-            cand: Any = xl
-        elif name == "warp_shuffle_down":
-            room = em.op2(px.SubOp, "u32", "u32", 32, me)
-            ok = em.setp("lt", "u32", xl, room)
-            cand = em.op2(px.AddOp, "u32", "u32", me, xl)
-        elif name == "warp_shuffle_up":
-            ok = em.setp("le", "u32", xl, me)
-            cand = em.op2(px.SubOp, "u32", "u32", me, xl)
-        else:
-            cand = em.op2(px.XorOp, "b32", "u32", me, xl)
-            ok = em.setp("lt", "u32", cand, 32)
-        src = em.selp("u32", cand, me, ok)
+        src = lane.r
         rt = x.r.ty.data
         if rt in ("s32", "f32"):
             d = em.reg(rt)

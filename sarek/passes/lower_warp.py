@@ -11,10 +11,12 @@ operand, so no relative vendor shuffle is ever fed the raw operand):
     shuffle_up          lane - x      if 0 <= x <= lane          else own lane
     shuffle_xor         lane ^ x      if 0 <= lane ^ x < width   else own lane
 
-and reads the value there with an absolute `warp_shuffle` marked `{sarek.lane_in_range}`, which each
-backend lowers to its plain index shuffle (CUDA `__shfl_sync`, OpenCL `sub_group_shuffle`, MSL
-`simd_shuffle`, GLSL/WGSL `subgroupShuffle`). `lane_id` and `warp_size` are left to the backend. The pass
-is the same for every source target (`target` only names the caller); GLSL and WGSL lowering reuse it.
+and reads the value there with an absolute `warp_shuffle` marked `{sarek.lane_in_range}`: the lane guard
+lives here, once, and a backend lowers only that in-range shuffle to its plain index shuffle (CUDA
+`__shfl_sync`, HIP `__shfl`, OpenCL `sub_group_shuffle`, MSL `simd_shuffle`, PTX `shfl.sync.idx.b32`, GLSL/WGSL
+`subgroupShuffle` with the lane converted to unsigned), and refuses any other shuffle. `lane_id` and
+`warp_size` are left to the backend. The rewrite is the same for every target (`target` only names the
+caller); the C family and PTX pipelines run it before their lowering.
 """
 
 from __future__ import annotations

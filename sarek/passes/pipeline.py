@@ -50,6 +50,7 @@ PIPELINES: dict[str, list[tuple[str, dict[str, str]]]] = {
         ("sarek-reject-features", {"target": "ptx"}),
         ("sarek-verify-barriers", {}),
         ("sarek-order-type-decls", {}),
+        ("sarek-lower-warp", {"target": "ptx"}),
         ("sarek-lower-ptx", {}),
     ],
 }

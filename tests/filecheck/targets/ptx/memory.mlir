@@ -46,6 +46,10 @@ builtin.module {
 // CHECK-NEXT: st.global.b32 [[[V]]+8], [[W0]];
 // CHECK-NEXT: st.global.b32 [[[V]]+12], [[W1]];
 // CHECK:      atom.global.add.s32
-// CHECK:      mov.u32 [[LANE:%u[0-9]+]], %laneid;
-// CHECK:      shfl.sync.idx.b32 %s{{[0-9]+}}, %s{{[0-9]+}}, %u{{[0-9]+}}, 31, -1;
+// CHECK:      mov.u32 [[LANE:%s[0-9]+]], %laneid;
+// CHECK:      sub.s32 [[ROOM:%s[0-9]+]], {{%s[0-9]+}}, [[LANE]];
+// CHECK:      setp.lt.s32 {{%p[0-9]+}}, {{%s[0-9]+}}, [[ROOM]];
+// CHECK:      add.s32 [[CAND:%s[0-9]+]], [[LANE]], {{%s[0-9]+}};
+// CHECK-NEXT: selp.s32 [[SRC:%s[0-9]+]], [[CAND]], [[LANE]], {{%p[0-9]+}};
+// CHECK-NEXT: shfl.sync.idx.b32 %s{{[0-9]+}}, %s{{[0-9]+}}, [[SRC]], 31, -1;
 // CHECK:      st.local.s32
