@@ -111,6 +111,7 @@ class Kernel:
         self.name = fn.__name__
         self._module: ModuleOp | None = None
         self.declared_block = _declared_block(block)
+        self._fast: dict[Any, Any] = {}  # (device, grid, block, threads) -> runtime FastPath or None
         functools.update_wrapper(self, fn)
 
     # compilation
@@ -144,10 +145,23 @@ class Kernel:
 
     def launch(self, *args: Any, grid: Any = None, block: Any = UNSET, device: Any = None, threads: Any = None,
                stream: Any = None, **unknown: Any) -> None:
-        """Enqueue the kernel (sarek.runtime.launch): `grid=` blocks or `threads=` total threads, `block=`."""
+        """Enqueue the kernel (sarek.runtime.launch): `grid=` blocks or `threads=` total threads, `block=`.
+        Repeated launches with the same device and launch values reuse a cached plan (runtime.FastPath)."""
+        key: Any = None
+        if device is not None and stream is None and not unknown:
+            key = (device, grid, block, threads)
+            try:
+                fast = self._fast.get(key)
+            except TypeError:  # a list somewhere: not hashable
+                key = fast = None
+            if fast is not None and fast(args):
+                return
+        from sarek.runtime import fast_path
         from sarek.runtime import launch as runtime_launch
 
         runtime_launch(self, list(args), grid, block, device, threads=threads, stream=stream, **unknown)
+        if key is not None and key not in self._fast:
+            self._fast[key] = fast_path(self, device, grid, block, threads)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"kernel '{self.name}' is not called directly: use {self.name}.launch(*args, grid=..., "
@@ -248,6 +262,7 @@ def kernel(fn: Any = None, *, block: Any = None) -> Any:
     if isinstance(fn, Kernel):
         if block is not None:
             fn.declared_block = _declared_block(block)
+            fn._fast.clear()  # pyright: ignore[reportPrivateUsage]
         return fn
     return Kernel(fn, block)
 

@@ -201,6 +201,19 @@ def launch(kernel: Any, args: Sequence[Any], grid: Any = None, block: Any = UNSE
         raise CompileError.from_sarek_error(e) from None
 
 
+def fast_path(kernel: Any, device: Any, grid: Any, block: Any, threads: Any) -> Any:
+    """The cached launch plan (`FastPath`) for repeated launches of `kernel` with these launch values, or None
+    (Kernel.launch keeps it; a launch it does not cover takes the full path)."""
+    from sarek.runtime.core import resolve_kernel
+
+    module, name = resolve_kernel(kernel)
+    dev = get_device(device)
+    spec = kernel_spec(module, name)
+    g, b = dev.launch_dims(spec, grid, None if block is UNSET else block, threads,
+                           getattr(kernel, "declared_block", None))
+    return dev.fast_path(spec, g, b)
+
+
 def synchronize(device: Any = None) -> None:
     """Wait for every launch enqueued on `device` (default: every device used so far)."""
     if device is not None:

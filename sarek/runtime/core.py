@@ -613,6 +613,10 @@ class Device:
     def _launch_on(self, spec: KernelSpec, args: list[Any], grid: Dim3, block: Dim3, stream: Any) -> None:
         self._launch(spec, args, grid, block)
 
+    def fast_path(self, spec: KernelSpec, grid: Dim3, block: Dim3) -> FastPath | None:
+        """A launcher for repeated launches of resident Vectors and Python numbers (None: none here)."""
+        return None
+
     def _launch(self, spec: KernelSpec, args: list[Any], grid: Dim3, block: Dim3) -> None:
         raise NotImplementedError
 
@@ -748,6 +752,77 @@ class BufferDevice(Device):
     def _run(self, spec: KernelSpec, bound: list[Any], grid: Dim3, block: Dim3, stream: Any) -> None:
         """Enqueue with `bound`: (buffer, length) for vectors, numpy scalars / 1-element structured arrays."""
         raise NotImplementedError
+
+
+class FastPath:
+    """The cached launch plan of one (kernel, device, grid, block) for the common repeated launch: every vector a
+    `sarek.Vector` already valid on the device (native layout), every scalar a Python int or float in range.
+    `__call__(args)` checks exactly that and submits, or returns False (then the full launch path runs, and
+    it uploads, converts or words the error). `submit(bound)` is the device's enqueue of the bound values."""
+
+    def __init__(self, dev: Device, spec: KernelSpec, grid: Dim3, block: Dim3, submit: Any,
+                 codecs: dict[int, str] | None = None):
+        kinds: list[tuple[int, Any, Any]] = []
+        for p in spec.params:
+            d = p.dtype
+            if p.kind == "vec" and p.ntags is None and d != np.bool_:
+                kinds.append((0, d, (codecs or {}).get(p.index, "native")))
+            elif p.kind == "scalar" and d.kind in "iu" and d != np.bool_:
+                info = np.iinfo(d)
+                kinds.append((1, int(info.min), int(info.max)))
+            elif p.kind == "scalar" and d.kind == "f" and d.itemsize >= 4:
+                kinds.append((2, float(np.finfo(d).max), None))
+            else:
+                raise ValueError("no fast path")  # caught by make(): this kernel always takes the full path
+        self.kinds = kinds
+        self.n = len(kinds)
+        self.dev = dev
+        self.key = dev.buffer_key
+        self.submit = submit
+        self.written = [p.index for p in spec.params if p.written]
+        self.guards = spec.guards
+        self.threads = grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2]
+
+    @classmethod
+    def make(cls, dev: Device, spec: KernelSpec, grid: Dim3, block: Dim3, submit: Any,
+             codecs: dict[int, str] | None = None) -> FastPath | None:
+        """The plan, or None when a parameter is of a kind the fast path does not take (records, bool ...);
+        `codecs`: the buffer layout key of each vector parameter (default: the native layout)."""
+        try:
+            return cls(dev, spec, grid, block, submit, codecs)
+        except ValueError:
+            return None
+
+    def __call__(self, args: Sequence[Any]) -> bool:
+        from sarek.runtime.vector import Vector
+
+        if len(args) != self.n:
+            return False
+        bound: list[Any] = []
+        key = self.key
+        for (kind, a1, a2), a in zip(self.kinds, args):
+            if kind == 0:
+                if type(a) is not Vector or a.dtype != a1:
+                    return False
+                buf = a.resident_buffer(key, a2)
+                if buf is None:
+                    return False
+                bound.append((buf, a.size))
+            elif kind == 1:
+                if type(a) is not int or not a1 <= a <= a2:
+                    return False
+                bound.append(a)
+            else:
+                if type(a) is not float or not -a1 <= a <= a1:  # inf, nan, overflow: the full path decides
+                    return False
+                bound.append(a)
+        for vi, si in self.guards:
+            if args[si] > bound[vi][1] and self.threads > bound[vi][1]:
+                return False  # the full path words the refusal
+        self.submit(bound)
+        for i in self.written:
+            args[i].mark_written_on(self.dev)
+        return True
 
 
 def to_device_layout(host: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:

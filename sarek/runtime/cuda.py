@@ -19,12 +19,17 @@ import numpy as np
 
 from sarek.lowering.cfamily import entry_name
 from sarek.runtime import cache
-from sarek.runtime.core import BufferDevice, DeviceError, Dim3, KernelSpec, LaunchError, Limits, Stream
+from sarek.runtime.core import BufferDevice, DeviceError, Dim3, FastPath, KernelSpec, LaunchError, Limits, Stream
+
+
+_DRIVER: list[Any] = []
 
 
 def _driver() -> Any:
-    """`cuda.bindings.driver` (a Cython module without type stubs)."""
-    return importlib.import_module("cuda.bindings.driver")
+    """`cuda.bindings.driver` (a Cython module without type stubs), imported once."""
+    if not _DRIVER:
+        _DRIVER.append(importlib.import_module("cuda.bindings.driver"))
+    return _DRIVER[0]
 
 
 def _nvrtc() -> Any:
@@ -215,7 +220,7 @@ class CudaDevice(BufferDevice):
                       attr(A.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)),
         )
         self._warp_size = attr(A.CU_DEVICE_ATTRIBUTE_WARP_SIZE)
-        self._active = False
+        self._ctx_int = 0
         self._event: Any = None
         raw = check(d.cuDeviceGetName(256, self.dev), "cuDeviceGetName")
         self.device_name = bytes(raw).split(b"\x00")[0].decode(errors="replace")
@@ -245,8 +250,9 @@ class CudaDevice(BufferDevice):
         d = _driver()
         if self._ctx is None:
             self._ctx = check(d.cuDevicePrimaryCtxRetain(self.dev), "cuDevicePrimaryCtxRetain")
-        cur = check(d.cuCtxGetCurrent(), "cuCtxGetCurrent")
-        if cur is None or int(cur) != int(self._ctx):
+            self._ctx_int = int(self._ctx)
+        err, cur = d.cuCtxGetCurrent()
+        if cur is None or int(cur) != self._ctx_int:
             check(d.cuCtxSetCurrent(self._ctx), "cuCtxSetCurrent")
 
     # -- buffers
@@ -413,6 +419,27 @@ class CudaDevice(BufferDevice):
             plan = _Plan(spec, fn, fmax)
             spec.plans[(self.kind, self.index)] = plan
         return plan
+
+    def fast_path(self, spec: KernelSpec, grid: Dim3, block: Dim3) -> FastPath | None:
+        plan = self._plan(spec)
+        if block[0] * block[1] * block[2] > plan.fmax:
+            return None
+        d = _driver()
+        launch, fn, pack = d.cuLaunchKernel, plan.fn, plan.pack
+        g0, g1, g2 = grid
+        b0, b1, b2 = block
+        activate = self.activate
+
+        def submit(bound: list[Any]) -> None:
+            params = pack(bound)
+            activate()
+            err = launch(fn, g0, g1, g2, b0, b1, b2, 0, 0, params, 0)
+            if int(err[0]) != 0:
+                check(err, f"launching kernel '{spec.name}' on {self.name}")
+            if _SYNC_EACH:
+                self.synchronize_stream(0)
+
+        return FastPath.make(self, spec, grid, block, submit)
 
     def _run(self, spec: KernelSpec, bound: list[Any], grid: Dim3, block: Dim3, stream: Any) -> None:
         plan = self._plan(spec)

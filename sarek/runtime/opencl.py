@@ -20,7 +20,7 @@ import numpy as np
 
 from sarek.lowering.cfamily import entry_name
 from sarek.runtime import cache
-from sarek.runtime.core import BufferDevice, DeviceError, Dim3, KernelSpec, LaunchError, Limits, Stream
+from sarek.runtime.core import BufferDevice, DeviceError, Dim3, FastPath, KernelSpec, LaunchError, Limits, Stream
 
 
 def _platform_pairs() -> list[tuple[Any, Any]]:
@@ -237,6 +237,29 @@ class OpenCLDevice(BufferDevice):
                                   f"has {int(self.device.local_mem_size)}")
             plan = spec.plans[key] = (k, wg)
         return plan
+
+    def fast_path(self, spec: KernelSpec, grid: Dim3, block: Dim3) -> FastPath | None:
+        import pyopencl as cl
+
+        k, wg = self._plan(spec)
+        if block[0] * block[1] * block[2] > wg:
+            return None
+        gsize = tuple(g * b for g, b in zip(grid, block))
+        conv = [(p.kind == "vec", p.dtype.type) for p in spec.params]
+        enqueue, queue, set_args = cl.enqueue_nd_range_kernel, self.queue, k.set_args
+        i32 = np.int32
+
+        def submit(bound: list[Any]) -> None:
+            cargs: list[Any] = []
+            for (vec, t), a in zip(conv, bound):
+                if vec:
+                    cargs += [a[0], i32(a[1])]
+                else:
+                    cargs.append(t(a))
+            set_args(*cargs)
+            enqueue(queue, k, gsize, block)
+
+        return FastPath.make(self, spec, grid, block, submit)
 
     def _run(self, spec: KernelSpec, bound: list[Any], grid: Dim3, block: Dim3, stream: Any) -> None:
         import pyopencl as cl

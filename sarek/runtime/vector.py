@@ -192,6 +192,15 @@ class Vector:
             self._valid.add(key)
         return buf
 
+    def resident_buffer(self, key: Any, codec_key: str = "native") -> Any:
+        """The buffer (in the layout `codec_key`) of the device with buffer_key `key` when it holds the latest
+        data, else None (the launch fast path: no upload needed)."""
+        if key in self._valid:
+            held = self._buffers[key]
+            if held[2].key == codec_key:
+                return held[1]
+        return None
+
     def mark_written_on(self, dev: Device) -> None:
         self._valid = {dev.buffer_key}
         self._host_valid = False

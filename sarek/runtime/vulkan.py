@@ -30,7 +30,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from sarek.diagnostics import SarekError
-from sarek.runtime.core import Device, DeviceError, Dim3, KernelSpec, Limits, LaunchError
+from sarek.runtime.core import Device, DeviceError, Dim3, FastPath, KernelSpec, LaunchError, Limits
 
 WANTED_FEATURES = ("shader-f64", "shader-int64", "subgroup", "subgroup-barrier", "immediates",
                    "shader-float32-atomic")
@@ -206,29 +206,7 @@ class VulkanDevice(Device):
                 else:
                     raw = _scalar_bytes(a, p_abi)
                     params[p_abi["offset"]:p_abi["offset"] + len(raw)] = raw
-            bufs = tuple(e["resource"]["buffer"] for e in entries)
-            gkey = (id(pipe), *map(id, bufs), bytes(params)) if not temps else None
-            held = self._groups.get(gkey) if gkey is not None else None
-            if held is not None and all(x is y for x, y in zip(held[1], bufs)):
-                bg = held[0]
-            else:
-                if self.lang == "wgsl" and abi["params_size"]:
-                    ubuf = dev.create_buffer_with_data(data=bytes(params), usage=wgpu.BufferUsage.UNIFORM)
-                    entries.append({"binding": abi["params_binding"], "resource": {"buffer": ubuf}})
-                bg = dev.create_bind_group(layout=bgl, entries=entries)
-                if gkey is not None:  # resident buffers only (temporaries die with the launch)
-                    if len(self._groups) >= 64:
-                        self._groups.pop(next(iter(self._groups)))
-                    self._groups[gkey] = (bg, bufs)
-            enc = dev.create_command_encoder()
-            cp = enc.begin_compute_pass()
-            cp.set_pipeline(pipe)
-            cp.set_bind_group(0, bg)
-            if self.lang == "glsl" and abi["params_size"]:
-                cp.set_immediates(0, bytes(params), 0, abi["params_size"])
-            cp.dispatch_workgroups(*grid)
-            cp.end()
-            dev.queue.submit([enc.finish()])
+            self._dispatch(pipe, bgl, abi, entries, params, grid, cacheable=not temps)
             for p_abi in abi["params"]:
                 a = args[p_abi["index"]]
                 if p_abi["index"] in written and isinstance(a, Vector):
@@ -239,6 +217,55 @@ class VulkanDevice(Device):
         finally:
             for _, buf, _ in temps.values():
                 self._free(buf)
+
+    def _dispatch(self, pipe: Any, bgl: Any, abi: dict[str, Any], entries: list[dict[str, Any]],
+                  params: bytearray, grid: Dim3, cacheable: bool) -> None:
+        """Bind (a cached bind group when every buffer is resident), record one dispatch, submit."""
+        dev = self.device
+        bufs = tuple(e["resource"]["buffer"] for e in entries)
+        gkey = (id(pipe), *map(id, bufs), bytes(params)) if cacheable else None
+        held = self._groups.get(gkey) if gkey is not None else None
+        if held is not None and all(x is y for x, y in zip(held[1], bufs)):
+            bg = held[0]
+        else:
+            if self.lang == "wgsl" and abi["params_size"]:
+                ubuf = dev.create_buffer_with_data(data=bytes(params), usage=_wgpu().BufferUsage.UNIFORM)
+                entries = [*entries, {"binding": abi["params_binding"], "resource": {"buffer": ubuf}}]
+            bg = dev.create_bind_group(layout=bgl, entries=entries)
+            if gkey is not None:  # resident buffers only (temporaries die with the launch)
+                if len(self._groups) >= 64:
+                    self._groups.pop(next(iter(self._groups)))
+                self._groups[gkey] = (bg, bufs)
+        enc = dev.create_command_encoder()
+        cp = enc.begin_compute_pass()
+        cp.set_pipeline(pipe)
+        cp.set_bind_group(0, bg)
+        if self.lang == "glsl" and abi["params_size"]:
+            cp.set_immediates(0, bytes(params), 0, abi["params_size"])
+        cp.dispatch_workgroups(*grid)
+        cp.end()
+        dev.queue.submit([enc.finish()])
+
+    def fast_path(self, spec: KernelSpec, grid: Dim3, block: Dim3) -> FastPath | None:
+        (pipe, bgl), abi, _ = self._pipeline(spec, block)
+        size = max(abi["params_size"], 0)
+        codecs = {p["index"]: self._codec(p).key for p in abi["params"] if p["kind"] == "vec"}
+        order = [(p["index"], p) for p in abi["params"]]
+
+        def submit(bound: list[Any]) -> None:
+            params = bytearray(size)
+            entries: list[dict[str, Any]] = []
+            for i, p_abi in order:
+                if p_abi["kind"] == "vec":
+                    buf, n = bound[i]
+                    params[p_abi["len_offset"]:p_abi["len_offset"] + 4] = n.to_bytes(4, "little", signed=True)
+                    entries.append({"binding": p_abi["binding"], "resource": {"buffer": buf}})
+                else:
+                    raw = _scalar_bytes(bound[i], p_abi)
+                    params[p_abi["offset"]:p_abi["offset"] + len(raw)] = raw
+            self._dispatch(pipe, bgl, abi, entries, params, grid, cacheable=True)
+
+        return FastPath.make(self, spec, grid, block, submit, codecs)
 
     def _codec(self, p_abi: dict[str, Any]) -> _ShaderCodec:
         """One codec per parameter of a cached pipeline's abi (the abi dicts live as long as the pipeline)."""
