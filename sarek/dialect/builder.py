@@ -79,6 +79,9 @@ class BodyBuilder:
     def cast(self, x: SSAValue, type: Attribute) -> SSAValue:
         return self._v(s.CastOp(x, type))
 
+    def bitcast(self, x: SSAValue, type: Attribute) -> SSAValue:
+        return self._v(s.BitcastOp(x, type))
+
     def intrinsic(self, name: str, *args: SSAValue, type: Attribute | None = None) -> SSAValue:
         return self._v(s.IntrinsicOp(name, list(args), type))
 

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, ClassVar, Self, TypeVar, cast
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
+    Float16Type,
     Float32Type,
+    Float64Type,
     FloatAttr,
     IntegerAttr,
     IntegerType,
@@ -960,6 +962,52 @@ class CastOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> CastOp:
+        x = _operand(parser)
+        _parse_type_of(parser, x)
+        parser.parse_keyword("to")
+        return _parse_attrs(parser, cls(x, parser.parse_type()))
+
+
+def scalar_width(t: Attribute) -> int | None:
+    """Bit width of an i32, i64, f16, f32 or f64 (None for i1, ui8 and non-scalars): what a bitcast keeps."""
+    if is_integer_type(t) and t.width.data in (32, 64) and t.signedness.data != Signedness.UNSIGNED:
+        return t.width.data
+    if isinstance(t, Float16Type):
+        return 16
+    if isinstance(t, Float32Type):
+        return 32
+    return 64 if isinstance(t, Float64Type) else None
+
+
+@irdl_op_definition
+class BitcastOp(IRDLOperation):
+    """`%r = sarek.bitcast %a : f32 to i32` reinterprets a scalar's bits as another scalar type of the same
+    width (i32 <-> f32, i64 <-> f64); the bit manipulation of the math library (sarek-expand-math)."""
+
+    name = "sarek.bitcast"
+    operand = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, operand: SSAValue, type: Attribute):
+        super().__init__(operands=[operand], result_types=[type])
+
+    def verify_(self) -> None:
+        src, dst = self.operand.type, self.result.type
+        ws, wd = scalar_width(src), scalar_width(dst)
+        if ws is None or wd is None:
+            raise VerifyException(f"bitcast between {src} and {dst}: only i32, i64, f16, f32 and f64 reinterpret")
+        if ws != wd:
+            raise VerifyException(f"bitcast between {src} ({ws} bits) and {dst} ({wd} bits): widths differ")
+
+    def print(self, printer: Printer) -> None:
+        _print_typed_operand(printer, self.operand)
+        printer.print_string(" to ")
+        printer.print_attribute(self.result.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BitcastOp:
         x = _operand(parser)
         _parse_type_of(parser, x)
         parser.parse_keyword("to")
@@ -2336,9 +2384,9 @@ STATEMENT_OPS: tuple[type[Operation], ...] = (
 Sarek = Dialect(
     "sarek",
     [
-        RecordOp, VariantOp, KernelOp, HelperOp, ConstantOp, BinOp, UnOp, CastOp, IntrinsicOp, MakeRecordOp,
-        MakeVariantOp, FieldOp, PayloadOp, ArrayReadOp, ArrayLenOp, AllocArrayOp, CallOp, LetOp, LetMutOp,
-        LoadOp, StoreOp, ElemRefOp, FieldRefOp, YieldOp, IfOp, IfExprOp, WhileOp, ForOp, MatchOp, MatchExprOp,
+        RecordOp, VariantOp, KernelOp, HelperOp, ConstantOp, BinOp, UnOp, CastOp, BitcastOp, IntrinsicOp,
+        MakeRecordOp, MakeVariantOp, FieldOp, PayloadOp, ArrayReadOp, ArrayLenOp, AllocArrayOp, CallOp, LetOp,
+        LetMutOp, LoadOp, StoreOp, ElemRefOp, FieldRefOp, YieldOp, IfOp, IfExprOp, WhileOp, ForOp, MatchOp, MatchExprOp,
         ReturnOp, PragmaOp, BlockOp, BarrierOp, WarpBarrierOp, MemFenceOp, NativeOp, CoopmatDeclOp,
         CoopmatLoadOp, CoopmatStoreOp, CoopmatMulAddOp,
     ],

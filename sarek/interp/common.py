@@ -473,6 +473,28 @@ def popcount(x: int, bits: int) -> int:
     return bin(x & ((1 << bits) - 1)).count("1")
 
 
+_BITS = {"i32": np.int32, "i64": np.int64, "f16": np.float32, "f32": np.float32, "f64": np.float64}
+
+
+def bitcast(x: Any, dst: str) -> Any:
+    """sarek.bitcast: the same bits as numpy type `dst` (scalars and arrays; a Python int is read as the
+    integer of `dst`'s width). f16 only reinterprets as itself."""
+    if dst == "f16":
+        return x
+    dt = _BITS[dst]
+    src = np.asarray(x)
+    if src.dtype.kind in "iub":
+        src = src.astype(np.int32 if np.dtype(dt).itemsize == 4 else np.int64)
+    r = src.view(dt)
+    return r if isinstance(x, np.ndarray) else r[()]
+
+
+def bitcast_py(x: Any, dst: str) -> Any:
+    """`bitcast` for the reference executor, whose integers are Python ints."""
+    r = bitcast(x, dst)
+    return int(r) if dst in ("i32", "i64") else r
+
+
 # ------------------------------------------------------------------------------------------------ math
 # Numpy functions that work on numpy scalars and arrays alike, so both executors compute the same bits.
 

@@ -516,6 +516,8 @@ class _Exec:
                 env[op.result] = ~a
         elif isinstance(op, S.CastOp):
             env[op.result] = self.cast(op, env[op.operand])
+        elif isinstance(op, S.BitcastOp):
+            env[op.result] = C.bitcast(env[op.operand], kind(op.result.type))
         elif isinstance(op, S.IntrinsicOp):
             env[op.result] = self.intrinsic(op, [env[a] for a in op.args], m)
         elif isinstance(op, S.ArrayReadOp):

@@ -206,6 +206,9 @@ class _Compiler:
                 e(f"{n} = ~{a}")
         elif isinstance(op, S.CastOp):
             self.cast(op, e)
+        elif isinstance(op, S.BitcastOp):
+            n = self.define(op.result)
+            e(f"{n} = _bitcast({self.name(op.operand)}, {kind(op.result.type)!r})")
         elif isinstance(op, S.IntrinsicOp):
             self.intrinsic(op, e)
         elif isinstance(op, S.MakeRecordOp):
@@ -537,7 +540,7 @@ def _native(code: Any, ns: dict[str, Any], oid: int) -> None:
 _RUNTIME: dict[str, Any] = {
     "_np": np, "_Rec": C.Rec, "_Var": C.Var, "_Fault": Fault, "_oob": _oob, "_bad_payload": _bad_payload,
     "_detach": _detach, "_f16": C.f16, "_cdiv": C.cdiv, "_crem": C.crem, "_f2i": C.float_to_int, "_clz": C.clz,
-    "_popcount": C.popcount, "_M": C.MATH, "_native": _native,
+    "_popcount": C.popcount, "_bitcast": C.bitcast_py, "_M": C.MATH, "_native": _native,
 }
 
 

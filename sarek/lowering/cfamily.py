@@ -53,8 +53,8 @@ _BINOPS = {"add": "+", "sub": "-", "mul": "*", "div": "/", "rem": "%", "eq": "==
            "bitor": "|", "bitxor": "^"}
 _UNOPS = {"neg": "-", "not": "!", "bitnot": "~"}
 
-_EXPR_OPS = (s.ConstantOp, s.BinOp, s.UnOp, s.CastOp, s.IntrinsicOp, s.MakeRecordOp, s.MakeVariantOp, s.FieldOp,
-             s.PayloadOp, s.ArrayReadOp, s.ArrayLenOp, s.LoadOp, s.CallOp, s.IfExprOp, s.MatchExprOp)
+_EXPR_OPS = (s.ConstantOp, s.BinOp, s.UnOp, s.CastOp, s.BitcastOp, s.IntrinsicOp, s.MakeRecordOp, s.MakeVariantOp,
+             s.FieldOp, s.PayloadOp, s.ArrayReadOp, s.ArrayLenOp, s.LoadOp, s.CallOp, s.IfExprOp, s.MatchExprOp)
 _LOOPS = (s.WhileOp, s.ForOp)
 MAX_INLINE_DEPTH = 64  # deepest expression tree printed inline; deeper ones are split with temporaries
 METAL_BUFFER_SLOTS = 31  # [[buffer(0)]] .. [[buffer(30)]]: the Metal argument table of a kernel function
@@ -951,6 +951,11 @@ class CLowering:
             return self.emit(c.UnaryOp(_UNOPS[op.op.value], self.val(op.operand), ct)).results[0]
         if isinstance(op, s.CastOp):
             return self.cast(op)
+        if isinstance(op, s.BitcastOp):
+            src, dst = self.ctype(op.operand.type, op), self.ctype(op.result.type, op)
+            if src == dst:
+                return self.val(op.operand)
+            return self.tmpl(self.lang.bitcast[src, dst], [self.val(op.operand)], dst)
         if isinstance(op, s.IntrinsicOp):
             return self.intrinsic(op)
         if isinstance(op, s.MakeRecordOp):

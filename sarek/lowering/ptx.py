@@ -138,7 +138,7 @@ def _speculatable(r: Region) -> bool:
         if isinstance(o, sk.LoadOp):
             if not isinstance(o.ref.owner, sk.LetMutOp):
                 return False
-        elif not isinstance(o, sk.ConstantOp | sk.BinOp | sk.UnOp | sk.CastOp | sk.FieldOp | sk.YieldOp):
+        elif not isinstance(o, sk.ConstantOp | sk.BinOp | sk.UnOp | sk.CastOp | sk.BitcastOp | sk.FieldOp | sk.YieldOp):
             return False
     return True
 
@@ -722,6 +722,14 @@ class Lowering:
 
     def op_CastOp(self, st: FnState, op: sk.CastOp) -> Any:
         return Sc(op.result.type, self.cast(st, self.val(st, op.operand), op.result.type))
+
+    def op_BitcastOp(self, st: FnState, op: sk.BitcastOp) -> Any:
+        """`mov.b32`/`mov.b64` between registers of the two types (the same bits)."""
+        a = self.val(st, op.operand)
+        d = scalar_reg_type(op.result.type) or "?"
+        r = st.em.reg(d)
+        st.em.mov("f16" if d == "f16" else f"b{sk.scalar_width(op.result.type)}", r, a.r)
+        return Sc(op.result.type, r)
 
     def cast(self, st: FnState, a: Sc, to: Attribute) -> RegAttr:
         em = st.em

@@ -156,6 +156,15 @@ class Expressions(Polyfills):
             if isinstance(dst, Float16Type) or isinstance(src, Float16Type):
                 raise err(self.f16_message(), op, self.lang)
             return f"{self.ty(dst, op)}({a})"
+        if isinstance(op, S.BitcastOp):
+            a = self.expr(op.operand)
+            if op.operand.type == op.result.type:
+                return a
+            if not self.lang.glsl:
+                return f"bitcast<{self.ty(op.result.type, op)}>({a})"
+            fn = {"f32": "floatBitsToInt", "i32": "intBitsToFloat", "f64": "doubleBitsToInt64",
+                  "i64": "int64BitsToDouble"}[str(op.operand.type)]
+            return f"{fn}({a})"
         if isinstance(op, S.FieldOp):
             rt = op.record.type
             assert isinstance(rt, S.RecordType)

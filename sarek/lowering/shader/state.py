@@ -35,8 +35,8 @@ READ_OPS = (S.LoadOp, S.ArrayReadOp)
 # deepest expression printed inline (rendering recurses per level; compilers limit nesting): deeper trees are
 # split with temporaries
 MAX_INLINE_DEPTH = 64
-PURE_INLINE = (S.ConstantOp, S.BinOp, S.UnOp, S.CastOp, S.FieldOp, S.PayloadOp, S.MakeRecordOp, S.ArrayLenOp,
-               S.ElemRefOp, S.FieldRefOp)
+PURE_INLINE = (S.ConstantOp, S.BinOp, S.UnOp, S.CastOp, S.BitcastOp, S.FieldOp, S.PayloadOp, S.MakeRecordOp,
+               S.ArrayLenOp, S.ElemRefOp, S.FieldRefOp)
 
 
 def is_pure_intrinsic(op: Operation) -> bool:

@@ -47,6 +47,7 @@ class Language:
     warp_preamble: tuple[str, ...]   # top-level lines when a warp operation is used
     math: Callable[[str, str], str | None]       # (name, C type of the operands) -> template
     atomic: Callable[[str, str, str], str | None]  # (name, C element type, memspace) -> template
+    bitcast: dict[tuple[str, str], str] = field(default_factory=dict[tuple[str, str], str])  # (from, to) C types
     polyfills: dict[str, str] = field(default_factory=dict[str, str])  # function name -> its definition
     f16_preamble: tuple[str, ...] = ()
 
@@ -140,6 +141,8 @@ CUDA = Language(
                    "  return (int)lane;",
                    "}"),
     math=_cuda_math, atomic=_cuda_atomic, f16_preamble=_CUDA_F16,
+    bitcast={("float", "int"): "__float_as_int({0})", ("int", "float"): "__int_as_float({0})",
+             ("double", "long long"): "__double_as_longlong({0})", ("long long", "double"): "__longlong_as_double({0})"},
 )
 
 HIP = replace(
@@ -213,6 +216,8 @@ OPENCL = Language(
         "#endif",
     ),
     math=_c_math, atomic=_opencl_atomic,
+    bitcast={(a, b): f"as_{b}({{0}})" for a, b in (("float", "int"), ("int", "float"), ("double", "long"),
+                                                  ("long", "double"))},
 )
 
 # ------------------------------------------------------------------------------------------------ Metal
@@ -299,6 +304,7 @@ METAL = Language(
     lane_id="(int)__metal_lane", warp_size="(int)__metal_width", shuffle="simd_shuffle({0}, (ushort){1})",
     warp_preamble=(),
     math=_metal_math, atomic=_metal_atomic, polyfills=_METAL_POLYFILL,
+    bitcast={("float", "int"): "as_type<int>({0})", ("int", "float"): "as_type<float>({0})"},
 )
 
 LANGUAGES: dict[str, Language] = {lang.target: lang for lang in (CUDA, HIP, OPENCL, METAL)}
