@@ -258,7 +258,10 @@ def kernel(fn: Any = None, *, block: Any = None) -> Any:
     or `@kernel(block=(16, 16))` declares the block it is written for (the launch default; another block is a
     LaunchError)."""
     if fn is None:
-        return lambda f: kernel(f, block=block)
+        def with_block(f: Any) -> Any:
+            return kernel(f, block=block)
+
+        return with_block
     if isinstance(fn, Kernel):
         if block is not None:
             fn.declared_block = _declared_block(block)

@@ -697,7 +697,7 @@ def _show(d: Dim3) -> str:
     return str(t[0]) if len(t) == 1 else str(tuple(t))
 
 
-def cdiv(a: int, b: int) -> int:
+def cdiv(a: Any, b: Any) -> int:
     """Ceiling division for grids: `cdiv(n, 256)` blocks of 256 threads cover n."""
     if not all(isinstance(x, int | np.integer) and not isinstance(x, bool) for x in (a, b)):
         raise TypeError(f"cdiv(a, b) takes two ints, got {a!r}, {b!r}")

@@ -251,7 +251,7 @@ class CudaDevice(BufferDevice):
         if self._ctx is None:
             self._ctx = check(d.cuDevicePrimaryCtxRetain(self.dev), "cuDevicePrimaryCtxRetain")
             self._ctx_int = int(self._ctx)
-        err, cur = d.cuCtxGetCurrent()
+        _, cur = d.cuCtxGetCurrent()
         if cur is None or int(cur) != self._ctx_int:
             check(d.cuCtxSetCurrent(self._ctx), "cuCtxSetCurrent")
 
@@ -470,17 +470,15 @@ def _legacy(h: int) -> int:
 
 def _torch_stream(index: int) -> int:
     """PyTorch's current stream on device `index` (its raw handle; the same call Triton makes)."""
-    import torch
-
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # pyright: ignore[reportPrivateUsage]
+    torch: Any = importlib.import_module("torch")
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
     if raw is not None:
         return int(raw(index))
     return int(torch.cuda.current_stream(index).cuda_stream)
 
 
 def _cupy_stream() -> int:
-    import cupy
-
+    cupy: Any = importlib.import_module("cupy")
     return int(cupy.cuda.get_current_stream().ptr)
 
 
@@ -492,7 +490,9 @@ class _Plan:
         import struct
 
         self.fn, self.fmax = fn, fmax
-        fmt, offsets, conv = "<", [], []  # struct format (with padding), each value's offset, per-param kind
+        fmt = "<"  # struct format (with padding)
+        offsets: list[int] = []  # each value's offset
+        conv: list[str] = []  # per parameter: how its bound value is packed
         size = 0
 
         def field(code: str, nbytes: int, align: int) -> None:
@@ -522,7 +522,7 @@ class _Plan:
                 conv.append("scalar")
         self.struct = struct.Struct(fmt)
         self.buf = np.zeros(max(size, 8), np.uint8)
-        self.view = memoryview(self.buf)
+        self.view = self.buf.data
         base = self.buf.ctypes.data
         self.ptrs = np.array([base + o for o in offsets], dtype=np.uint64)
         self.params = self.ptrs.ctypes.data

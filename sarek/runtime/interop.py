@@ -17,6 +17,7 @@ look-up per argument. `DLPackExport` builds the capsule `sarek.Vector.__dlpack__
 from __future__ import annotations
 
 import ctypes
+import importlib
 import math
 from dataclasses import dataclass
 from typing import Any, cast
@@ -56,7 +57,7 @@ _KINDS: dict[type, str] = {}
 
 
 def _kind_of(a: Any) -> str:
-    t = type(a)
+    t: Any = type(cast(object, a))
     k = _KINDS.get(t)
     if k is not None:
         return k
@@ -88,7 +89,7 @@ def is_foreign(a: Any) -> bool:
 
 
 def describe(a: Any) -> str:
-    t = type(a)
+    t: Any = type(cast(object, a))
     return f"a {t.__module__.split('.')[0]}.{t.__name__}"
 
 
@@ -129,9 +130,8 @@ _TORCH_DTYPES: dict[Any, np.dtype[Any]] = {}
 def _torch(a: Any) -> np.ndarray[Any, Any] | DeviceArray:
     d = _TORCH_DTYPES.get(a.dtype)
     if d is None:
-        import torch
-
-        table = {torch.float16: np.float16, torch.float32: np.float32, torch.float64: np.float64,
+        torch: Any = importlib.import_module("torch")
+        table: dict[Any, Any] = {torch.float16: np.float16, torch.float32: np.float32, torch.float64: np.float64,
                  torch.int32: np.int32, torch.int64: np.int64, torch.uint8: np.uint8, torch.int8: np.int8,
                  torch.int16: np.int16, torch.bool: np.bool_}
         if a.dtype not in table:

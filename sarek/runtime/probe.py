@@ -1,20 +1,41 @@
-"""Small kernels the runtime runs to learn what a device's kernels see (`device.warp_size`). Imported only
-when needed (it uses the front end)."""
+"""Small kernels the runtime runs to learn what a device's kernels see (`device.warp_size`)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from sarek import Vec, i32, kernel
-from sarek.gpu import thread_idx_x, warp_size
+WARP_PROBE = """
+builtin.module {
+  sarek.kernel @sarek_warp_probe(%out : !sarek.vec<i32> "out") {
+    %t = sarek.intrinsic "thread_idx_x"() : () -> i32
+    %z = sarek.constant 0 : i32
+    %first = sarek.binop eq %t, %z : i32
+    sarek.if %first {
+      %w = sarek.intrinsic "warp_size"() : () -> i32
+      %p = sarek.elem_ref %out[%z] : !sarek.vec<i32>
+      sarek.store %p, %w : !sarek.ref<i32>
+    }
+  }
+}
+"""
 
 
-@kernel
-def sarek_warp_probe(out: Vec[i32]):
-    if thread_idx_x == 0:
-        out[0] = warp_size
+class _Probe:
+    """A launchable (module, name) pair: `.module`, `.name`, `.launch(out, grid=, block=, device=)`."""
+
+    def __init__(self, module: Any, name: str):
+        self.module, self.name = module, name
+
+    def launch(self, *args: Any, **kw: Any) -> None:
+        from sarek.runtime import launch
+
+        launch((self.module, self.name), list(args), **kw)
 
 
-def warp_probe() -> Any:
-    """A kernel writing `warp_size` to out[0]."""
-    return sarek_warp_probe
+@functools.cache
+def warp_probe() -> _Probe:
+    """A kernel writing `warp_size` to out[0] (thread 0 of block 0)."""
+    from sarek.tools.ir import parse_module
+
+    return _Probe(parse_module(WARP_PROBE, "<sarek warp probe>"), "sarek_warp_probe")

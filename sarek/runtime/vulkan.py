@@ -177,8 +177,6 @@ class VulkanDevice(Device):
         from sarek.runtime.vector import Vector
 
         (pipe, bgl), abi, _ = self._pipeline(spec, block)
-        wgpu = _wgpu()
-        dev = self.device
         params = bytearray(max(abi["params_size"], 0))
         # plain arrays: uploaded per launch, one buffer per (array, layout) (an array passed twice is one buffer)
         temps: dict[tuple[int, str], tuple[_ShaderCodec, Any, np.ndarray[Any, Any]]] = {}
