@@ -38,7 +38,7 @@ os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
 
 import sarek  # noqa: E402
 from sarek import Vec, f32, i32, kernel  # noqa: E402
-from sarek.gpu import (barrier, block_dim_x, block_dim_y, block_idx_x, block_idx_y, global_thread_id,  # noqa: E402
+from sarek.gpu import (block_dim_x, block_dim_y, block_idx_x, block_idx_y, global_thread_id,  # noqa: E402
                        shared, superstep, thread_idx_x, thread_idx_y)
 
 TILE = 16
@@ -53,34 +53,10 @@ def tiny(a: Vec[f32], n: i32):
 
 
 @kernel
-def vadd(a: Vec[f32], b: Vec[f32], c: Vec[f32], n: i32):
-    i = global_thread_id
-    if i < n:
-        c[i] = a[i] + b[i]
-
-
-@kernel
 def saxpy(x: Vec[f32], y: Vec[f32], a: f32, n: i32):
     i = global_thread_id
     if i < n:
         y[i] = a * x[i] + y[i]
-
-
-@kernel(block=B)
-def block_reduce(a: Vec[f32], out: Vec[f32], n: i32):
-    sdata = shared(f32, B)
-    tid = thread_idx_x
-    gid = global_thread_id
-    with superstep():
-        sdata[tid] = a[gid] if gid < n else 0.0
-    s = B // 2
-    while s > 0:
-        if tid < s:
-            sdata[tid] += sdata[tid + s]
-        barrier()
-        s = s // 2
-    if tid == 0:
-        out[block_idx_x] = sdata[0]
 
 
 @kernel(block=(TILE, TILE))
@@ -105,27 +81,26 @@ def jacobi(u: Vec[f32], v: Vec[f32], w: i32, h: i32):
         v[y * w + x] = 0.25 * (u[y * w + x - 1] + u[y * w + x + 1] + u[(y - 1) * w + x] + u[(y + 1) * w + x])
 
 
-@kernel(block=(TILE, TILE))
-def sgemm(a: Vec[f32], b: Vec[f32], c: Vec[f32], n: i32):
-    ta = shared(f32, TILE * TILE)
-    tb = shared(f32, TILE * TILE)
-    tx = thread_idx_x
-    ty = thread_idx_y
-    row = block_idx_y * TILE + ty
-    col = block_idx_x * TILE + tx
-    acc = 0.0
-    for t in range(n // TILE):
-        with superstep():
-            ta[ty * TILE + tx] = a[row * n + t * TILE + tx]
-            tb[ty * TILE + tx] = b[(t * TILE + ty) * n + col]
-        with superstep():
-            for k in range(TILE):
-                acc += ta[ty * TILE + k] * tb[k * TILE + tx]
-    c[row * n + col] = acc
+def _example(name: str) -> Any:
+    """examples/<name>.py as a module (the corpus kernels the benchmark shares)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"_sarek_example_{name}", ROOT / "examples" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+vadd = _example("vector_add").vector_add
+block_reduce = _example("reduce").reduce_sum  # 256-thread blocks, a shared-memory tree
+sgemm = _example("matmul").matmul_tiled  # 16x16 tiles in shared memory
 
 
 @kernel(block=(TILE, TILE))
 def mandelbrot(out: Vec[i32], w: i32, h: i32, max_iter: i32):
+    """examples/mandelbrot.py's kernel with the iteration count a parameter (the example fixes 64)."""
     px = block_idx_x * block_dim_x + thread_idx_x
     py = block_idx_y * block_dim_y + thread_idx_y
     if px < w and py < h:
@@ -276,13 +251,13 @@ def workloads(quick: bool) -> list[tuple[str, Any, Callable[[], tuple[Any, ...]]
     return [
         ("vadd (16M)", vadd, lambda: (r(n), r(n), np.zeros(n, np.float32), n), cd(n, 256), 256, 2),
         ("saxpy (16M)", saxpy, lambda: (r(n), r(n), np.float32(2.0), n), cd(n, 256), 256, 1),
-        ("block reduction (16M)", block_reduce, lambda: (r(n), np.zeros(cd(n, B), np.float32), n), cd(n, B), None, 1),
+        ("block reduction (16M)", block_reduce, lambda: (r(n), np.zeros(cd(n, B), np.float32), n), cd(n, B), B, 1),
         ("tiled transpose (4096^2)", transpose_tiled, lambda: (r(jw * jw), np.zeros(jw * jw, np.float32), jw, jw),
          (cd(jw, TILE), cd(jw, TILE)), None, 1),
         ("2-D Jacobi (4096^2)", jacobi, lambda: (r(jw * jw), np.zeros(jw * jw, np.float32), jw, jw),
          (cd(jw, TILE), cd(jw, TILE)), None, 1),
         (f"sgemm 16x16 tiles ({m})", sgemm, lambda: (r(m * m), r(m * m), np.zeros(m * m, np.float32), m),
-         (m // TILE, m // TILE), None, 2),
+         (m // TILE, m // TILE), (TILE, TILE), 2),
         ("Mandelbrot (4096^2, 256 it)", mandelbrot, lambda: (np.zeros(w * w, np.int32), w, w, 256),
          (cd(w, TILE), cd(w, TILE)), None, 0),
     ]

@@ -101,6 +101,13 @@ class DeviceFunction:
         return f"<sarek device function {self.name}>"
 
 
+def _dim3(x: Any, what: str) -> tuple[int, int, int]:
+    """An int or 1-3 tuple as a 3-tuple (the runtime's `dim3`, with its LaunchError, for callers outside it)."""
+    from sarek.runtime.core import dim3
+
+    return dim3(x, what)
+
+
 class Kernel:
     """A `@sarek.kernel`: `.launch(*args, grid=|threads=, block=, device=, stream=)`, `.source(target)`, `.ir()`,
     `.module`; `declared_block` is `@kernel(block=...)`'s block (None when not declared)."""

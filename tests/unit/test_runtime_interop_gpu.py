@@ -19,15 +19,20 @@ from sarek import Vec, f32, i32, kernel  # noqa: E402
 from sarek.gpu import global_thread_id  # noqa: E402
 from sarek.runtime import LaunchError  # noqa: E402
 
+def _sibling(name: str):
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(f"_{name}", Path(__file__).with_name(f"{name}.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+axpy = _sibling("test_runtime_interop").axpy  # the same kernel as the CPU interop tests
+
 pytestmark = pytest.mark.gpu
 CUDA = ["cuda", "ptx"]
-
-
-@kernel
-def axpy(x: Vec[f32], y: Vec[f32], a: f32, n: i32):
-    i = global_thread_id
-    if i < n:
-        y[i] = a * x[i] + y[i]
 
 
 @kernel
