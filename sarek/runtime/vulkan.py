@@ -74,7 +74,7 @@ class VulkanDevice(Device):
         self.name = f"vulkan:{index}" if lang == "wgsl" else f"vulkan-glsl:{index}"
         self.features: set[str] = set(adapter.features)
         self._device: Any = None
-        self._cache: dict[tuple[str, str, Dim3], tuple[Any, dict[str, Any], str]] = {}
+        self._cache: dict[tuple[str, str, Dim3, bool], tuple[Any, dict[str, Any], str]] = {}
         #: bind groups of resident launches: (pipeline, buffers, parameter bytes) -> (bind group, buffers)
         self._groups: dict[tuple[Any, ...], tuple[Any, tuple[Any, ...]]] = {}
         self._codecs: dict[int, tuple[dict[str, Any], _ShaderCodec]] = {}
@@ -108,14 +108,20 @@ class VulkanDevice(Device):
 
     # -------------------------------------------------------------------------------- compiling
 
-    def compile_source(self, module: ModuleOp, kernel: str, block: Dim3) -> tuple[str, dict[str, Any]]:
-        """(shader source, abi) for one kernel and block shape; refusals raise SarekError."""
+    def compile_source(self, module: ModuleOp, kernel: str, block: Dim3,
+                       fold: bool = False) -> tuple[str, dict[str, Any]]:
+        """(shader source, abi) for one kernel and block shape; refusals raise SarekError. `fold`: the kernel
+        through sarek-fold-grid first (a grid beyond the adapter's limit, run as several dispatches)."""
         from sarek.lowering.shader import shader_abi
         from sarek.targets.glsl import lower_shader
         from sarek.targets.glsl.printer import print_glsl, print_wgsl
         from sarek.tools.ir import make_context
 
         m = module.clone()
+        if fold:
+            from sarek.passes.fold_grid import fold_grid
+
+            fold_grid(m, kernel)
         lower_shader(make_context(), m, self.lang, ",".join(map(str, block)), kernel)
         abi = shader_abi(m, kernel)
         src = print_glsl(m) if self.lang == "glsl" else print_wgsl(m)
@@ -126,12 +132,12 @@ class VulkanDevice(Device):
 
         return self.compile_source(module, kernel, dim3(block, "block"))[0]
 
-    def _pipeline(self, spec: KernelSpec, block: Dim3) -> tuple[Any, dict[str, Any], str]:
-        key = (spec.ir_hash, spec.name, block)
+    def _pipeline(self, spec: KernelSpec, block: Dim3, fold: bool = False) -> tuple[Any, dict[str, Any], str]:
+        key = (spec.ir_hash, spec.name, block, fold)
         if key in self._cache:
             return self._cache[key]
         try:
-            src, abi = self.compile_source(spec.module, spec.name, block)
+            src, abi = self.compile_source(spec.module, spec.name, block, fold)
         except SarekError:
             raise
         if self.lang == "glsl":
@@ -176,7 +182,12 @@ class VulkanDevice(Device):
     def _launch(self, spec: KernelSpec, args: list[Any], grid: Dim3, block: Dim3) -> None:
         from sarek.runtime.vector import Vector
 
-        (pipe, bgl), abi, _ = self._pipeline(spec, block)
+        hw = self.limits.max_grid
+        fold = any(g > h for g, h in zip(grid, hw))
+        (pipe, bgl), abi, _ = self._pipeline(spec, block, fold)
+        chunks = _chunks(grid, hw) if fold else [((0, 0, 0), grid)]
+        if fold:  # sarek-fold-grid's parameters: filled per dispatch below
+            args = [*args, *(np.int32(0) for _ in range(3)), *(np.int32(g) for g in grid)]
         params = bytearray(max(abi["params_size"], 0))
         # plain arrays: uploaded per launch, one buffer per (array, layout) (an array passed twice is one buffer)
         temps: dict[tuple[int, str], tuple[_ShaderCodec, Any, np.ndarray[Any, Any]]] = {}
@@ -204,7 +215,12 @@ class VulkanDevice(Device):
                 else:
                     raw = _scalar_bytes(a, p_abi)
                     params[p_abi["offset"]:p_abi["offset"] + len(raw)] = raw
-            self._dispatch(pipe, bgl, abi, entries, params, grid, cacheable=not temps)
+            extra = [p for p in abi["params"] if p["index"] >= len(spec.params)]
+            for base, count in chunks:
+                for p_abi in extra[:3]:
+                    v = base[p_abi["index"] - len(spec.params)]
+                    params[p_abi["offset"]:p_abi["offset"] + 4] = v.to_bytes(4, "little", signed=True)
+                self._dispatch(pipe, bgl, abi, entries, params, count, cacheable=not temps)
             for p_abi in abi["params"]:
                 a = args[p_abi["index"]]
                 if p_abi["index"] in written and isinstance(a, Vector):
@@ -245,6 +261,8 @@ class VulkanDevice(Device):
         dev.queue.submit([enc.finish()])
 
     def fast_path(self, spec: KernelSpec, grid: Dim3, block: Dim3) -> FastPath | None:
+        if any(g > h for g, h in zip(grid, self.limits.max_grid)):
+            return None  # split dispatches: the full path
         (pipe, bgl), abi, _ = self._pipeline(spec, block)
         size = max(abi["params_size"], 0)
         codecs = {p["index"]: self._codec(p).key for p in abi["params"] if p["kind"] == "vec"}
@@ -310,6 +328,21 @@ class VulkanDevice(Device):
     @property
     def memory_space(self) -> tuple[Any, ...]:
         return ("vulkan", id(self))
+
+    @property
+    def grid_limit(self) -> Dim3:
+        """Beyond the adapter's workgroup count per dimension a launch is split into dispatches
+        (sarek-fold-grid recomputes the ids): only the i32 thread-id limit remains."""
+        return (2**31 - 1, 2**31 - 1, 2**31 - 1)
+
+
+def _chunks(grid: Dim3, hw: Dim3) -> list[tuple[Dim3, Dim3]]:
+    """The dispatches covering `grid` with at most `hw` workgroups per dimension: (first block, counts)."""
+    def spans(n: int, m: int) -> list[tuple[int, int]]:
+        return [(b, min(m, n - b)) for b in range(0, n, m)]
+
+    return [((x, y, z), (cx, cy, cz)) for z, cz in spans(grid[2], hw[2]) for y, cy in spans(grid[1], hw[1])
+            for x, cx in spans(grid[0], hw[0])]
 
 
 def _refuse_used_cas(spec: KernelSpec, device: str) -> None:

@@ -15,7 +15,7 @@ os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="sarek-xdg-"))
 
 import sarek  # noqa: E402
 from sarek import Vec, f32, i32, kernel, variant  # noqa: E402
-from sarek.gpu import block_dim_x, global_thread_id, thread_idx_x  # noqa: E402
+from sarek.gpu import block_dim_x, block_idx_x, block_idx_y, global_thread_id, grid_dim_x, grid_dim_y, thread_idx_x  # noqa: E402
 from sarek.runtime import LaunchError  # noqa: E402
 
 DEVICES = ["interp", "interp-ref", "opencl", "vulkan", "vulkan-glsl"]
@@ -243,3 +243,32 @@ def test_stream_argument(dev):
     assert (v.to_numpy() == 1).all()
     with pytest.raises(LaunchError, match="stream="):
         add_one.launch(v, 8, grid=1, block=8, device=d, stream="fast")
+
+
+@kernel
+def where_am_i(out: Vec[i32], n: i32):
+    i = global_thread_id
+    if i < n:
+        out[i] = block_idx_x * 2 + grid_dim_x
+
+
+@kernel
+def where_y(out: Vec[i32], n: i32):
+    j = block_idx_y
+    if j < n:
+        out[j] = j + grid_dim_y
+
+
+@pytest.mark.parametrize("dev", ["vulkan", "vulkan-glsl"])
+def test_vulkan_grid_beyond_65535_blocks(dev):
+    """Was refused (lavapipe and NVIDIA allow 65535 workgroups per dimension): now split into dispatches by
+    sarek-fold-grid, the kernel seeing the ids and grid of the one big launch."""
+    d = sarek.get_device(dev)
+    assert d.limits.max_grid[0] == 65535
+    g = 65535 + 3
+    out = np.zeros(g, np.int32)
+    where_am_i.launch(out, g, grid=g, block=1, device=d)
+    assert (out == np.arange(g) * 2 + g).all()
+    outy = np.zeros(g, np.int32)
+    where_y.launch(outy, g, grid=(1, g), block=1, device=d)
+    assert (outy == np.arange(g) + g).all()
