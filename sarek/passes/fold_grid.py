@@ -16,6 +16,7 @@ parameters per dispatch. Helpers that read those indices would need them passed 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -72,7 +73,7 @@ def _intr(name: str) -> s.IntrinsicOp:
     return s.IntrinsicOp(name, [], i32)
 
 
-def _rewrite(op: s.IntrinsicOp, base: list[SSAValue], dims: list[SSAValue]) -> None:
+def _rewrite(op: s.IntrinsicOp, base: Sequence[SSAValue], dims: Sequence[SSAValue]) -> None:
     kind, d = _axis(op.callee.data)
     xyz = "xyz"[d]
     new: list[Operation] = []

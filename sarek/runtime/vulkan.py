@@ -218,7 +218,7 @@ class VulkanDevice(Device):
             extra = [p for p in abi["params"] if p["index"] >= len(spec.params)]
             for base, count in chunks:
                 for p_abi in extra[:3]:
-                    v = base[p_abi["index"] - len(spec.params)]
+                    v: int = base[p_abi["index"] - len(spec.params)]
                     params[p_abi["offset"]:p_abi["offset"] + 4] = v.to_bytes(4, "little", signed=True)
                 self._dispatch(pipe, bgl, abi, entries, params, count, cacheable=not temps)
             for p_abi in abi["params"]:
