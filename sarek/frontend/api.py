@@ -101,7 +101,7 @@ class DeviceFunction:
         return f"<sarek device function {self.name}>"
 
 
-def _dim3(x: Any, what: str) -> tuple[int, int, int]:
+def _dim3(x: Any, what: str) -> tuple[int, int, int]:  # pyright: ignore[reportUnusedFunction]
     """An int or 1-3 tuple as a 3-tuple (the runtime's `dim3`, with its LaunchError, for callers outside it)."""
     from sarek.runtime.core import dim3
 

@@ -185,7 +185,7 @@ class VulkanDevice(Device):
         hw = self.limits.max_grid
         fold = any(g > h for g, h in zip(grid, hw))
         (pipe, bgl), abi, _ = self._pipeline(spec, block, fold)
-        chunks = _chunks(grid, hw) if fold else [((0, 0, 0), grid)]
+        chunks: list[tuple[Dim3, Dim3]] = _chunks(grid, hw) if fold else [((0, 0, 0), grid)]
         if fold:  # sarek-fold-grid's parameters: filled per dispatch below
             args = [*args, *(np.int32(0) for _ in range(3)), *(np.int32(g) for g in grid)]
         params = bytearray(max(abi["params_size"], 0))
@@ -218,7 +218,8 @@ class VulkanDevice(Device):
             extra = [p for p in abi["params"] if p["index"] >= len(spec.params)]
             for base, count in chunks:
                 for p_abi in extra[:3]:
-                    v: int = base[p_abi["index"] - len(spec.params)]
+                    axis: int = p_abi["index"] - len(spec.params)
+                    v = base[axis]
                     params[p_abi["offset"]:p_abi["offset"] + 4] = v.to_bytes(4, "little", signed=True)
                 self._dispatch(pipe, bgl, abi, entries, params, count, cacheable=not temps)
             for p_abi in abi["params"]:
