@@ -237,7 +237,7 @@ class Vector:
         held = self._cuda_copy()
         if held is None:
             raise AttributeError("sarek.Vector.__cuda_array_interface__: the vector is not valid on a CUDA device "
-                                 "(launch on one first, or use Vector.to_device('cuda'))")
+                                 "(launch a kernel on one with it first)")
         dev, buf = held
         dev.synchronize()  # stream None (v3): the data is ready when handed out
         self.mark_written_on(dev)
