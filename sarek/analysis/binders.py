@@ -27,8 +27,9 @@ def binder_value(op: NamedBinder) -> SSAValue:
 
 
 def set_hint(v: SSAValue, name: str) -> None:
-    """Mirror a binder's name as the SSA name hint where it is a valid one."""
-    v.name_hint = name if name.isidentifier() else None
+    """Mirror a binder's name as the SSA name hint where it is a valid one: xDSL keeps a hint without its
+    `_<digits>` suffix, so `_0` (nothing left) gets none."""
+    v.name_hint = name if name.isidentifier() and SSAValue.extract_valid_name(name) else None
 
 
 def rename_binder(op: NamedBinder, name: str) -> None:

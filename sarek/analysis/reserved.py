@@ -6,19 +6,14 @@ C++14-based), the CUDA C++ Programming Guide built-ins, OpenCL C 1.2/2.0 (keywor
 Shading Language 2/3 (address spaces, vector/matrix types, `simd_*`, `quad_*` functions), GLSL 4.50
 (keywords and reserved words, types, built-in functions and `gl_` variables) and WGSL (keywords, reserved
 words, predeclared types and built-in functions). A variable named like a built-in function hides it, so
-those count as reserved. `invalid_identifier` is the shared lexical test.
+those count as reserved. `GENERATED` holds the names sarek's own output declares (interface blocks), and
+every target reserves `GENERATED_PREFIX`, the prefix of sarek's helpers and temporaries. The rules that use
+these tables are sarek.analysis.namer.
 """
 
 from __future__ import annotations
 
-import re
-
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def invalid_identifier(name: str) -> bool:
-    """Not an identifier in any of the targets (`x'`, `1a`, ``, `a.b`)."""
-    return _IDENT.fullmatch(name) is None
+GENERATED_PREFIX = "sarek_"
 
 
 def _w(text: str) -> frozenset[str]:
@@ -44,6 +39,12 @@ cbrt cbrtf exp expf exp2 exp2f exp10 expm1 expm1f log logf log2 log2f log10 log1
 cos cosf tan tanf asin asinf acos acosf atan atanf atan2 atan2f sinh sinhf cosh coshf tanh tanhf floor floorf
 ceil ceilf round roundf trunc truncf fmod fmodf hypot hypotf copysign copysignf fma fmaf erf erff erfc lgamma
 tgamma ldexp frexp modf remainder nan isnan isinf isfinite signbit rint lrint nearbyint
+float_t double_t uint ulong ushort uchar u_int u_long u_short u_char register_t time_t clock_t off_t ssize_t pid_t
+uid_t gid_t mode_t dev_t ino_t key_t id_t select poll read write open close exit abort
+M_E M_LOG2E M_LOG10E M_LN2 M_LN10 M_PI M_PI_2 M_PI_4 M_1_PI M_2_PI M_2_SQRTPI M_SQRT2 M_SQRT1_2 INFINITY NAN
+HUGE_VAL HUGE_VALF FP_NAN FP_INFINITE FP_ZERO FP_NORMAL FP_SUBNORMAL INT_MAX INT_MIN UINT_MAX LONG_MAX LONG_MIN
+LLONG_MAX LLONG_MIN CHAR_BIT FLT_MAX FLT_MIN FLT_EPSILON DBL_MAX DBL_MIN DBL_EPSILON EOF RAND_MAX EXIT_SUCCESS
+EXIT_FAILURE
 """)
 CUDA_BUILTINS = _w("""
 threadIdx blockIdx blockDim gridDim warpSize __global__ __device__ __host__ __shared__ __constant__ __restrict__
@@ -82,6 +83,7 @@ isfinite isinf isnan isnormal isordered isunordered signbit any all bitselect se
 atomic_add atomic_sub atomic_xchg atomic_inc atomic_dec atomic_cmpxchg atomic_min atomic_max atomic_and
 atomic_or atomic_xor atom_add atom_sub atom_xchg atom_inc atom_dec atom_cmpxchg atom_min atom_max atom_and
 atom_or atom_xor convert_int convert_float convert_double as_int as_uint as_float as_double
+true false MAXFLOAT HUGE_VALF HUGE_VAL INFINITY NAN FP_ILOGB0 FP_ILOGBNAN FP_FAST_FMA FP_FAST_FMAF
 """) | _w(_CL_VECTOR)
 _MSL_VECTOR = " ".join(f"{t}{n}" for t in "bool char uchar short ushort int uint long ulong float half".split()
                        for n in (2, 3, 4)) + " " + " ".join(
@@ -127,7 +129,7 @@ uaddCarry usubBorrow umulExtended imulExtended bitfieldExtract bitfieldInsert bi
 findMSB atomicAdd atomicMin atomicMax atomicAnd atomicOr atomicXor atomicExchange atomicCompSwap barrier
 memoryBarrier memoryBarrierShared memoryBarrierBuffer groupMemoryBarrier subgroupBarrier subgroupShuffle
 subgroupShuffleXor subgroupShuffleUp subgroupShuffleDown subgroupBroadcast subgroupAll subgroupAny
-subgroupAdd subgroupElect texture imageLoad imageStore main
+subgroupAdd subgroupElect texture imageLoad imageStore main sampler
 """)
 WGSL_RESERVED = _w("""
 alias break case const const_assert continue continuing default diagnostic discard else enable false fn for if
@@ -153,18 +155,26 @@ modf normalize pow quantizeToF16 radians reflect refract reverseBits round satur
 smoothstep sqrt step tan tanh transpose trunc bitcast atomicLoad atomicStore atomicAdd atomicSub atomicMax
 atomicMin atomicAnd atomicOr atomicXor atomicExchange atomicCompareExchangeWeak workgroupBarrier storageBarrier
 textureBarrier workgroupUniformLoad subgroupShuffle subgroupShuffleXor subgroupShuffleUp subgroupShuffleDown
-subgroupBroadcast subgroupAll subgroupAny subgroupAdd pack2x16float unpack2x16float main params
+subgroupBroadcast subgroupAll subgroupAny subgroupAdd subgroupBarrier pack2x16float unpack2x16float main
+binding_array f64 i64 u64
 """)
+
+# names sarek's shader output declares itself: the push-constant block, the scalar-parameter struct
+GENERATED: dict[str, frozenset[str]] = {
+    "glsl": _w("pc PushConstants"),
+    "wgsl": _w("params Params"),
+}
 
 # name prefixes a target reserves (built-in families and implementation namespaces)
 PREFIXES: dict[str, tuple[str, ...]] = {
-    "cuda": ("__", "_Z", "sarek_"),
-    "hip": ("__", "_Z", "sarek_"),
+    "cuda": ("__", "_Z", GENERATED_PREFIX),
+    "hip": ("__", "_Z", GENERATED_PREFIX),
     "opencl": ("__", "get_", "half_", "native_", "atomic_", "atom_", "sub_group_", "work_group_", "convert_",
-               "as_", "vload", "vstore", "sarek_"),
-    "metal": ("__", "simd_", "quad_", "simdgroup_", "atomic_", "metal_", "sarek_"),
-    "glsl": ("gl_", "__", "subgroup", "sarek_"),
-    "wgsl": ("__", "sarek_"),
+               "as_", "vload", "vstore", "CLK_", "M_", "FLT_", "DBL_", "HALF_", "CHAR_", "SCHAR_", "UCHAR_",
+               "SHRT_", "USHRT_", "INT_", "UINT_", "LONG_", "ULONG_", GENERATED_PREFIX),
+    "metal": ("__", "simd_", "quad_", "simdgroup_", "atomic_", "metal_", "M_", "FLT_", "HALF_", GENERATED_PREFIX),
+    "glsl": ("gl_", "__", "subgroup", GENERATED_PREFIX),
+    "wgsl": ("__", GENERATED_PREFIX),
 }
 
 RESERVED: dict[str, frozenset[str]] = {
@@ -172,8 +182,8 @@ RESERVED: dict[str, frozenset[str]] = {
     "hip": C_KEYWORDS | CPP_KEYWORDS | C_LIBRARY | CUDA_BUILTINS,
     "opencl": C_KEYWORDS | OPENCL_RESERVED,
     "metal": C_KEYWORDS | CPP_KEYWORDS | C_LIBRARY | METAL_RESERVED,
-    "glsl": GLSL_RESERVED,
-    "wgsl": WGSL_RESERVED,
+    "glsl": GLSL_RESERVED | GENERATED["glsl"],
+    "wgsl": WGSL_RESERVED | GENERATED["wgsl"],
 }
 
 
@@ -200,17 +210,3 @@ def is_member_reserved(target: str, name: str) -> bool:
     return (name in MEMBER_RESERVED[target] or name.startswith(PREFIXES[target]) or name == "_"
             or (len(name) > 1 and name[0] == "_" and name[1].isupper()))
 
-
-def glsl_escape(name: str) -> str:
-    """The GLSL backend's escaper: a reserved word gets a `v` suffix (`int` -> `intv`), a name with the reserved
-    `gl_` prefix a `v` prefix (`gl_x` -> `vgl_x`)."""
-    if name.startswith("gl_"):
-        return "v" + name
-    return name + "v" if name in GLSL_RESERVED else name
-
-
-def wgsl_escape(name: str) -> str:
-    """The WGSL backend's escaper: `_`, `__*`, `sarek_*` and reserved words get a `sarek_` prefix."""
-    if name == "_" or name.startswith(("__", "sarek_")) or name in WGSL_RESERVED:
-        return "sarek_" + name
-    return name

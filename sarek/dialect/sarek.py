@@ -655,8 +655,8 @@ def _hint(v: SSAValue, name: str) -> None:
     """Mirror a source name as the SSA name hint where it is a valid one."""
     import re
 
-    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", name) and not re.fullmatch(r"[0-9]+", name):
-        v.name_hint = name
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", name) and SSAValue.extract_valid_name(name):
+        v.name_hint = name  # xDSL drops a `_<digits>` suffix: `_0` would leave an empty hint
 
 
 # ------------------------------------------------------------------------------------------------ expressions

@@ -17,9 +17,7 @@ gets a temporary `sarek_<hint>`.
 from __future__ import annotations
 
 import math
-import re
 import struct
-import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import cast
@@ -37,10 +35,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from sarek.analysis import namer
 from sarek.analysis.features import check_target, native_refusal, native_text
-from sarek.analysis.binders import all_binder_names
 from sarek.analysis.names import mangle_name
-from sarek.analysis.reserved import invalid_identifier, is_member_reserved, is_reserved
 from sarek.analysis.payload import PayloadLayout, payload_fields
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
@@ -60,124 +57,37 @@ MAX_INLINE_DEPTH = 64  # deepest expression tree printed inline; deeper ones are
 METAL_BUFFER_SLOTS = 31  # [[buffer(0)]] .. [[buffer(30)]]: the Metal argument table of a kernel function
 
 
-def sanitize(name: str) -> str:
-    """An ASCII identifier stem for `name` (sarek-legalize-names' rule): other characters become `_`, runs of
-    `_` collapse, no leading or trailing `_`, a leading digit (or nothing left) gets `v`."""
-    t = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", name)).strip("_")
-    return "v" + t if not t or t[0].isdigit() else t
-
-
 def entry_name(kernel: str, target: str) -> str:
-    """The C function name of kernel `kernel` on `target` (what a runtime looks up): the kernel's own name
-    unless the target reserves it (`main`, OpenCL's `kernel`, a built-in such as `sqrt`); then `sarek_<name>`
-    (sarek-legalize-names never gives a binder a `sarek_` name, so it clashes with nothing)."""
-    if invalid_identifier(kernel):  # `ünicode`: CUDA refuses universal characters in entity names
-        return f"sarek_{sanitize(kernel)}_{zlib.crc32(kernel.encode()):08x}"
-    return f"sarek_{kernel}" if is_reserved(target, kernel) else kernel
+    """The C function name of kernel `kernel` on `target` (what a runtime looks up): sarek.analysis.namer's."""
+    return namer.entry_name(kernel, target)
 
 
-def _ordinary_names(module: ModuleOp) -> set[str]:
-    """Names the C source declares in the ordinary identifier namespace besides types and tags: kernels,
-    helpers and every binder (a local named like an enumerator or a typedef would hide it in its scope)."""
-    out = all_binder_names(module)
-    out |= {op.sym_name.data for op in module.ops if isinstance(op, s.KernelOp | s.HelperOp)}
-    return out
-
-
-def _bad(target: str, name: str) -> bool:
-    """A name the C source cannot declare as it is: reserved by the target, or not an ASCII identifier."""
-    return invalid_identifier(name) or is_reserved(target, name)
-
-
-def _fresh(base: str, target: str, taken: set[str]) -> str:
-    """`base`, else `<base>_<k>` (k from 1), that `taken` lacks and `target` does not reserve; a stem in a
-    reserved family (`half_*` on OpenCL) becomes `v_<base>`."""
-    if is_reserved(target, base + "_1") and is_reserved(target, base + "_2"):
-        base = "v_" + base
-    name, k = base, 1
-    while name in taken or is_reserved(target, name):
-        name, k = f"{base}_{k}", k + 1
-    taken.add(name)
-    return name
-
-
-def type_names(module: ModuleOp, target: str, avoid: set[str]) -> dict[str, str]:
-    """C typedef name of each record/variant: its mangled name, unless the target reserves it (`float4` is a
-    CUDA vector type, `half` an OpenCL one) or a function or binder of the module has it; then a fresh
-    `<name>_t`. `avoid`: the module's _ordinary_names."""
-    decls = [op.sym_name.data for op in module.ops if isinstance(op, s.RecordOp | s.VariantOp)]
-    taken = {mangle_name(d) for d in decls} | avoid
-    out: dict[str, str] = {}
-    for d in decls:
-        name = mangle_name(d)
-        if _bad(target, name) or name in avoid:
-            name = _fresh(f"{sanitize(name)}_t", target, taken)
-        out[d] = name
-    return out
-
-
-def field_names(module: ModuleOp, target: str = "cuda") -> dict[tuple[str, str], str]:
-    """C member name of each (record, field): the field's name unless it cannot be a member (`int`, `half`,
-    `default`, a macro such as `NULL`; `min` or `length` can); then a fresh `<field>_f` (not another field)."""
-    out: dict[tuple[str, str], str] = {}
+def decl_names(module: ModuleOp) -> tuple[dict[str, str], dict[tuple[str, str], str], dict[tuple[str, str], str],
+                                          dict[tuple[str, str], str], dict[tuple[str, str], str]]:
+    """The names sarek-legalize-names recorded: per type its typedef name; per (record, field) its member;
+    per (variant, constructor) its enum tag, identifier and `make_<T>_<C>` function (a module it did not
+    name keeps its own names)."""
+    tn: dict[str, str] = {}
+    fields: dict[tuple[str, str], str] = {}
+    tags: dict[tuple[str, str], str] = {}
+    cids: dict[tuple[str, str], str] = {}
+    makes: dict[tuple[str, str], str] = {}
     for op in module.ops:
+        if isinstance(op, s.RecordOp | s.VariantOp):
+            d = op.sym_name.data
+            tn[d] = namer.decl_name(op, mangle_name(d))
         if isinstance(op, s.RecordOp):
             names = [n for n, _ in op.fields]
-            taken = set(names)
-            for n in names:
-                bad = invalid_identifier(n) or is_member_reserved(target, n)
-                out[op.sym_name.data, n] = _fresh(f"{sanitize(n)}_f", target, taken) if bad else n
-    return out
-
-
-def ctor_ids(module: ModuleOp) -> dict[tuple[str, str], str]:
-    """The identifier of each (variant, constructor) inside `make_<T>_<C>` and the union member `<C>_v`: the
-    constructor's name, or a fresh ASCII one for a name that is not an ASCII identifier (`Léer`)."""
-    out: dict[tuple[str, str], str] = {}
-    for op in module.ops:
-        if isinstance(op, s.VariantOp):
-            taken = {cn for cn, _ in op.ctors}
-            for cn, _ in op.ctors:
-                out[op.sym_name.data, cn] = _fresh(sanitize(cn), "cuda", taken) if invalid_identifier(cn) else cn
-    return out
-
-
-def make_names(module: ModuleOp, target: str, tn: dict[str, str], cids: dict[tuple[str, str], str],
-               avoid: set[str]) -> dict[tuple[str, str], str]:
-    """The constructor function of each (variant, constructor): `make_<T>_<C>`, unless a function, type or binder
-    of the module has that name (a helper the user called `make_Shape_Circle`) or another constructor got it;
-    then a fresh `make_<T>_<C>_<k>`. `tn`, `cids`, `avoid`: type_names, ctor_ids and _ordinary_names."""
-    taken = avoid | set(tn.values())
-    out: dict[tuple[str, str], str] = {}
-    for op in module.ops:
-        if isinstance(op, s.VariantOp):
+            fields |= {(op.sym_name.data, n): m for n, m in zip(names, namer.names_of(op, namer.FIELD_NAMES, names))}
+        elif isinstance(op, s.VariantOp):
             v = op.sym_name.data
-            for cn, _ in op.ctors:
-                out[v, cn] = _fresh(f"make_{tn[v]}_{cids[v, cn]}", target, taken)
-    return out
-
-
-def variant_tag_names(module: ModuleOp, target: str, tn: dict[str, str], avoid: set[str]) -> dict[tuple[str, str], str]:
-    """C enum tag of each (variant, constructor): the bare constructor name, as Sarek spells it, unless two
-    variants share that constructor name, the target reserves it (`default`, `int`), or a type, function or
-    binder of the module has it (C enumerators share one namespace with them); then it is qualified
-    `<Variant>_<Ctor>`. `tn`, `avoid`: type_names and _ordinary_names."""
-    variants = [op for op in module.ops if isinstance(op, s.VariantOp)]
-    avoid = avoid | set(tn.values())
-    count: dict[str, int] = {}
-    for v in variants:
-        for cn, _ in v.ctors:
-            count[cn] = count.get(cn, 0) + 1
-    bare = {cn for cn, k in count.items() if k == 1 and cn not in avoid and not _bad(target, cn)}
-    taken = set(bare) | avoid
-    out: dict[tuple[str, str], str] = {}
-    for v in variants:
-        for cn, _ in v.ctors:
-            name = cn
-            if cn not in bare:
-                name = _fresh(sanitize(f"{mangle_name(v.sym_name.data)}_{cn}"), target, taken)
-            out[v.sym_name.data, cn] = name
-    return out
+            ctors = [cn for cn, _ in op.ctors]
+            ids = namer.names_of(op, namer.CTOR_IDS, ctors)
+            defaults = [f"make_{tn[v]}_{i}" for i in ids]
+            for cn, tag, i, mk in zip(ctors, namer.names_of(op, namer.TAG_NAMES, ctors), ids,
+                                      namer.names_of(op, namer.MAKE_NAMES, defaults)):
+                tags[v, cn], cids[v, cn], makes[v, cn] = tag, i, mk
+    return tn, fields, tags, cids, makes
 
 
 # ------------------------------------------------------------------------------------------------ effects
@@ -289,12 +199,7 @@ class CLowering:
         self.helpers = self.effects.helpers
         self.decls: dict[str, s.RecordOp | s.VariantOp] = {
             op.sym_name.data: op for op in module.ops if isinstance(op, s.RecordOp | s.VariantOp)}
-        ordinary = _ordinary_names(module)
-        self.tnames = type_names(module, lang.target, ordinary)
-        self.tags = variant_tag_names(module, lang.target, self.tnames, ordinary)
-        self.fnames = field_names(module, lang.target)
-        self.cids = ctor_ids(module)
-        self.makes = make_names(module, lang.target, self.tnames, self.cids, ordinary)
+        self.tnames, self.fnames, self.tags, self.cids, self.makes = decl_names(module)
         self.inline: dict[Operation, bool] = {}
         self.depth: dict[Operation, int] = {}
         self.exprform: dict[Operation, bool] = {}
@@ -682,7 +587,8 @@ class CLowering:
                 params.append((t, n, sfx if kernel else ""))
                 roles.append((None, "hidden"))
         if kernel:
-            f = c.FuncOp(entry_name(op.sym_name.data, self.lang.target), self.lang.kernel_prefix, "void", params)
+            f = c.FuncOp(namer.decl_name(op, entry_name(op.sym_name.data, self.lang.target)), self.lang.kernel_prefix,
+                         "void", params)
         else:
             h = op
             f = c.FuncOp(h.sym_name.data, self.lang.helper_prefix, self.ctype(h.return_type, op), params)
@@ -702,13 +608,7 @@ class CLowering:
         return f
 
     def fresh(self, hint: str | None) -> str:
-        base = "sarek_" + (hint if hint and hint.isidentifier() and not hint.isdigit() else "t")
-        name, k = base, 0
-        while name in self.used_names:
-            k += 1
-            name = f"{base}_{k}"
-        self.used_names.add(name)
-        return name
+        return namer.temporary(hint, self.used_names)
 
     # -------------------------------------------------------------------------------------- statements
 

@@ -21,7 +21,6 @@ Decisions (all made here; the printer only prints):
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -42,6 +41,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
+from sarek.analysis import namer
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as sk
 from sarek.dialect.intrinsics import INTRINSICS, Category, is_integer_type
@@ -147,14 +147,9 @@ def is_f(t: Attribute) -> bool:
     return isinstance(t, Float16Type | Float32Type | Float64Type)
 
 
-def _ident(s: str) -> str:
-    s = re.sub(r"[^A-Za-z0-9_$]", "_", s)
-    return s if re.match(r"[A-Za-z_$]", s) else "_" + s
-
-
 def entry_name(kernel: str) -> str:
-    """The `.entry` name the PTX of kernel `kernel` declares (what a runtime looks up)."""
-    return _ident(kernel)
+    """The `.entry` name the PTX of kernel `kernel` declares (what a runtime looks up): sarek.analysis.namer's."""
+    return namer.entry_name(kernel, "ptx")
 
 
 # ------------------------------------------------------------------------------------------------ emitter
@@ -829,7 +824,7 @@ class Lowering:
         size, align = self.size_align(at.element_type, op)
         space = at.memspace.value
         em.narrays += 1
-        sym = f"{em.fname}_{_ident(op.sym.data)}_{em.narrays}"
+        sym = f"{em.fname}_{namer.symbol_part(op.sym.data)}_{em.narrays}"
         em.decls.append(px.ArrayDeclOp(space, sym, size * n, max(align, 4)))
         base = em.reg("u64")
         em.mov("u64", base, sym)
@@ -1004,7 +999,7 @@ class Lowering:
             raise ptx_error(f"helper @{name} is recursive ({chain}); the PTX backend inlines helpers and cannot "
                        "inline recursion", op)
         res = None if h.returns_unit else self.fresh(st, h.return_type, op)
-        frame = Frame(name, res, em.label(f"ret_{_ident(name)}"))
+        frame = Frame(name, res, em.label(f"ret_{namer.symbol_part(name)}"))
         saved = st.env
         st.env = dict(saved)
         for a, v in zip(h.body.block.args, op.operands):

@@ -1,4 +1,10 @@
-"""sarek-legalize-names: binder names the target language can declare (Sarek_ir_names.legalize)."""
+"""sarek-legalize-names: every name the target source declares, decided once (Sarek_ir_names.legalize).
+
+Binders (lets, let_muts, for indices, match binders, shared/local arrays, parameters, helper names) are renamed
+in place; the names of types, fields, enum tags, constructor identifiers, constructor functions and entry
+points are recorded as attributes (sarek.analysis.namer: `NAME`, `FIELD_NAMES`, `TAG_NAMES`, `CTOR_IDS`,
+`MAKE_NAMES`, `ENTRY_NAME`) that the lowerings read. The rules are sarek.analysis.namer's.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +23,22 @@ from sarek.analysis.binders import (
     rename_match_binder,
     rename_param,
 )
-from sarek.analysis.reserved import RESERVED, invalid_identifier, is_reserved
+from sarek.analysis.namer import (
+    CTOR_IDS,
+    ENTRY_NAME,
+    FIELD_NAMES,
+    MAKE_NAMES,
+    NAME,
+    TAG_NAMES,
+    Namer,
+    entry_name,
+    invalid_identifier,
+    sanitize,
+    set_names,
+    too_long,
+)
+from sarek.analysis.names import mangle_name
+from sarek.analysis.reserved import GENERATED_PREFIX, RESERVED
 from sarek.diagnostics import SarekError
 from sarek.dialect.sarek import (
     AllocArrayOp,
@@ -31,46 +52,42 @@ from sarek.dialect.sarek import (
     MatchOp,
     NativeOp,
     PragmaOp,
+    RecordOp,
+    VariantOp,
     VecType,
 )
 
 C_TARGETS = ("cuda", "hip", "opencl", "metal")
 SHADER_TARGETS = ("glsl", "wgsl")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
-
-def sanitize(name: str) -> str:
-    """A valid identifier stem for `name`: invalid characters become `_`, runs of `_` collapse, no leading or
-    trailing `_`, a leading digit gets `v` (`x'` -> `x`, `1a` -> `v1a`)."""
-    s = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", name)).strip("_")
-    return "v" + s if not s or s[0].isdigit() else s
+__all__ = ["LegalizeNamesPass", "sanitize"]
 
 
 @dataclass
 class _Renamer:
     target: str
     shader: bool
-    used: set[str]
+    namer: Namer
+    frozen: set[str] = field(default_factory=set[str])  # names a `sarek.native` text of this target mentions
     scopes: list[set[str]] = field(default_factory=lambda: [set()])
 
     def bad(self, name: str) -> bool:
-        """A name this mode renames whatever the scope: not an identifier, or (C targets) reserved."""
-        return invalid_identifier(name) or (not self.shader and is_reserved(self.target, name))
+        """A name renamed whatever the scope: not an ASCII identifier, too long, sarek's own prefix, or (C
+        targets) reserved; shading languages escape reserved words when they print (namer.escape)."""
+        if self.shader:
+            return invalid_identifier(name) or name.startswith(GENERATED_PREFIX) or too_long(self.target, name)
+        return self.namer.bad(name)
 
-    def fresh(self, name: str) -> str:
-        """`<stem>_<k>`, k >= 1 the smallest giving a name no binder of the module uses and the target does not
-        reserve; a stem in a reserved family (`get_*` on OpenCL) becomes `v_<stem>`."""
-        stem, k = sanitize(name), 1
-        if is_reserved(self.target, stem + "_1") and is_reserved(self.target, stem + "_2"):
-            stem = "v_" + stem
-        while (c := f"{stem}_{k}") in self.used or is_reserved(self.target, c):
-            k += 1
-        self.used.add(c)
-        return c
-
-    def declare(self, name: str, rename: Callable[[str], None]) -> None:
-        """Declare `name` in the innermost scope, renamed when it is bad or already names a binder in scope."""
-        if self.bad(name) or any(name in s for s in self.scopes):
-            name = self.fresh(name)
+    def declare(self, name: str, rename: Callable[[str], None], what: str, op: Operation) -> None:
+        """Declare `name` in the innermost scope, renamed when it is bad or already names a binder in scope;
+        a name the function's native text mentions keeps its name (the text refers to it) and must be good."""
+        if name in self.frozen:
+            if self.bad(name):
+                raise SarekError(f"{what} '{name}' is reserved and cannot be renamed: the sarek.native text of "
+                                 "its function mentions it", op, self.target)
+        elif self.bad(name) or any(name in s for s in self.scopes):
+            name = self.namer.fresh(sanitize(name), bare=False)
             rename(name)
         self.scopes[-1].add(name)
 
@@ -84,10 +101,10 @@ class _Renamer:
 
     def op(self, op: Operation) -> None:
         if isinstance(op, LetOp | LetMutOp | AllocArrayOp):
-            self.declare(op.sym.data, lambda n, op=op: rename_binder(op, n))
+            self.declare(op.sym.data, lambda n, op=op: rename_binder(op, n), "local", op)
         elif isinstance(op, ForOp):
             self.scopes.append(set())
-            self.declare(op.sym.data, lambda n, op=op: rename_binder(op, n))
+            self.declare(op.sym.data, lambda n, op=op: rename_binder(op, n), "loop index", op)
             self.block(op.body.block, new_scope=False)
             self.scopes.pop()
             return
@@ -95,7 +112,7 @@ class _Renamer:
             for i, (_, bs, region) in enumerate(op.case_list()):
                 self.scopes.append(set())
                 for j, b in enumerate(bs):
-                    self.declare(b, lambda n, i=i, j=j, op=op: rename_match_binder(op, i, j, n))
+                    self.declare(b, lambda n, i=i, j=j, op=op: rename_match_binder(op, i, j, n), "match binder", op)
                 self.block(region.block, new_scope=False)
                 self.scopes.pop()
             return
@@ -105,34 +122,93 @@ class _Renamer:
 
     def function(self, f: KernelOp | HelperOp) -> None:
         """Parameters and the body's top block are one scope, inside the file scope (helper names)."""
+        self.frozen = _native_words(f, self.target)
         self.scopes.append(set())
         for i, (name, arg) in enumerate(f.params):
             buffer = self.shader and isinstance(arg.type, VecType)
             if buffer:
                 self.scopes[-1].add(name)  # a shader buffer: never renamed, always avoided
             elif isinstance(f, HelperOp) or not self.shader:
-                self.declare(name, lambda n, i=i: rename_param(f, i, n))
+                self.declare(name, lambda n, i=i: rename_param(f, i, n), "parameter", f)
             # shader kernel scalars keep their names and are not avoided (sarek-rename-shadowing-locals)
         self.block(f.body.block, new_scope=False)
         self.scopes.pop()
+        self.frozen = set()
 
 
-def _has_native(op: Operation) -> bool:
-    return any(isinstance(o, NativeOp) for o in op.walk())
+def _native_words(op: Operation, target: str) -> set[str]:
+    """The identifiers the `sarek.native` texts for `target` inside `op` mention."""
+    return {w for o in op.walk() if isinstance(o, NativeOp) for w in _WORD.findall(o.text_for(target) or "")}
+
+
+def _ordinary_names(module: ModuleOp) -> set[str]:
+    """Names the C source declares in the ordinary identifier namespace besides types and tags: kernels,
+    helpers and every binder (a local named like an enumerator or a typedef would hide it in its scope)."""
+    return all_binder_names(module) | {op.sym_name.data for op in module.ops if isinstance(op, KernelOp | HelperOp)}
+
+
+def _name_c_decls(module: ModuleOp, target: str) -> None:
+    """Record the C names of types, fields, tags, constructors and entry points (after the binders are final)."""
+    avoid = _ordinary_names(module)
+    records = [op for op in module.ops if isinstance(op, RecordOp)]
+    variants = [op for op in module.ops if isinstance(op, VariantOp)]
+    decls = [op for op in module.ops if isinstance(op, RecordOp | VariantOp)]
+    # typedef names: the mangled name, unless reserved or a function or binder has it; then a fresh `<name>_t`
+    types = Namer(target, {mangle_name(d.sym_name.data) for d in decls} | avoid)
+    tn: dict[str, str] = {}
+    for d in decls:
+        name = mangle_name(d.sym_name.data)
+        if types.bad(name) or name in avoid:
+            name = types.fresh(f"{sanitize(name)}_t")
+        tn[d.sym_name.data] = name
+        d.attributes[NAME] = StringAttr(name)
+    for r in records:  # members: the field's name unless it cannot be a member, then `<field>_f`
+        fields = Namer(target, [n for n, _ in r.fields])
+        set_names(r, FIELD_NAMES, [fields.member(n) for n, _ in r.fields])
+    # enum tags: the bare constructor name (as Sarek spells it) unless two variants share it, the target
+    # reserves it or a type, function or binder has it (enumerators share their namespace); then `<T>_<C>`
+    avoid_tags = avoid | set(tn.values())
+    count: dict[str, int] = {}
+    for v in variants:
+        for cn, _ in v.ctors:
+            count[cn] = count.get(cn, 0) + 1
+    bare = {cn for cn, k in count.items() if k == 1 and cn not in avoid_tags and not Namer(target).bad(cn)}
+    tags = Namer(target, bare | avoid_tags)
+    makes = Namer(target, avoid | set(tn.values()))
+    for v in variants:
+        vn = v.sym_name.data
+        ids = _ctor_ids(v, target)
+        set_names(v, CTOR_IDS, ids)
+        set_names(v, TAG_NAMES, [cn if cn in bare else tags.fresh(sanitize(f"{mangle_name(vn)}_{cn}"))
+                                 for cn, _ in v.ctors])
+        set_names(v, MAKE_NAMES, [makes.fresh(f"make_{tn[vn]}_{i}") for i in ids])
+    for k in module.ops:
+        if isinstance(k, KernelOp):
+            k.attributes[ENTRY_NAME] = StringAttr(entry_name(k.sym_name.data, target))
+
+
+def _ctor_ids(v: VariantOp, target: str) -> list[str]:
+    """Each constructor's identifier (union member `<id>_v`, payload fields): its name, or a fresh ASCII one
+    for a name that is not an ASCII identifier (`Léer`, `π`)."""
+    ids = Namer(target, [cn for cn, _ in v.ctors])
+    return [ids.fresh(sanitize(cn)) if invalid_identifier(cn) or too_long(target, cn) else cn for cn, _ in v.ctors]
 
 
 @dataclass(frozen=True)
 class LegalizeNamesPass(ModulePass):
-    """Rename binders the target cannot declare to `<name>_<k>` (k the smallest unused, from 1).
+    """Decide every name the target declares: rename bad binders to `<name>_<k>`, record the rest as attributes.
 
     Options: `target` = cuda, hip, opencl, metal (C rules: invalid identifiers, reserved words, keywords,
-    types and built-in functions of the language, any redeclaration or shadowing of a binder in scope,
-    kernel parameters included) or glsl, wgsl (shader rules: only invalid identifiers and locals that
+    types and built-in functions of the language, names over the language's length limit, sarek's own
+    `sarek_` prefix, any redeclaration or shadowing of a binder in scope, kernel parameters included) or
+    glsl, wgsl (shader rules: only invalid identifiers, over-long names, `sarek_` names and locals that
     redeclare or shadow a binder in scope; kernel parameters keep their names, vector parameters (buffers)
-    are avoided; reserved words stay with the backend's escaper). Binders: lets, let_muts, for indices,
-    match binders, shared/local arrays, parameters and helper names (calls follow). Fields, constructors,
-    type and fragment names are left alone. A function containing `sarek.native` is left unchanged, and
-    then so are all helper names (the text may call them).
+    are avoided; reserved words stay with the backend's escaper). k is the smallest unused, from 1.
+    Binders: lets, let_muts, for indices, match binders, shared/local arrays, parameters and helper names
+    (calls follow). A name that a function's `sarek.native` text mentions keeps its name (an error if the
+    target cannot declare it). C targets then get `sarek.name` on records and variants, `sarek.field_names`,
+    `sarek.tag_names`, `sarek.ctor_ids`, `sarek.make_names` and `sarek.entry_name` on kernels; shader
+    targets get `sarek.ctor_ids`.
     """
 
     name = "sarek-legalize-names"
@@ -143,18 +219,20 @@ class LegalizeNamesPass(ModulePass):
         if self.target not in RESERVED:
             raise SarekError(f"sarek-legalize-names: no name rules for target '{self.target}' "
                              f"(known: {', '.join(C_TARGETS + SHADER_TARGETS)})")
-        r = _Renamer(self.target, self.target in SHADER_TARGETS, all_binder_names(op))
+        r = _Renamer(self.target, self.target in SHADER_TARGETS, Namer(self.target, all_binder_names(op)))
         funcs = [f for f in op.ops if isinstance(f, KernelOp | HelperOp)]
-        frozen = {id(f) for f in funcs if _has_native(f)}
+        r.frozen = _native_words(op, self.target)  # helper names any native text may call
         for h in [f for f in funcs if isinstance(f, HelperOp)]:
             old = h.sym_name.data
-            if frozen:
-                r.scopes[0].add(old)
-                continue
-            r.declare(old, lambda n, old=old: _rename_helper(op, old, n))
+            r.declare(old, lambda n, old=old: _rename_helper(op, old, n), "helper", h)
         for f in funcs:
-            if id(f) not in frozen:
-                r.function(f)
+            r.function(f)
+        if self.target in C_TARGETS:
+            _name_c_decls(op, self.target)
+        else:
+            for v in op.ops:
+                if isinstance(v, VariantOp):
+                    set_names(v, CTOR_IDS, _ctor_ids(v, self.target))
 
 
 def _rename_helper(module: ModuleOp, old: str, new: str) -> None:

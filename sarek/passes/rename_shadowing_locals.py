@@ -11,7 +11,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from sarek.analysis.binders import rename_binder, rename_match_binder
-from sarek.analysis.reserved import glsl_escape, wgsl_escape
+from sarek.analysis.namer import escape
 from sarek.diagnostics import SarekError
 from sarek.dialect.sarek import AllocArrayOp, ForOp, HelperOp, KernelOp, LetMutOp, LetOp, MatchExprOp, MatchOp, VecType
 
@@ -20,19 +20,19 @@ def shadow_names(kernel: KernelOp, target: str) -> set[str]:
     """Names a kernel's parameters occupy in the shader: GLSL `#define` macros (escaped scalar parameters
     and `<vector>_len`), WGSL scalar parameter names (read as `params.<name>`)."""
     if target == "glsl":
-        return {glsl_escape(n) + "_len" if isinstance(a.type, VecType) else glsl_escape(n) for n, a in kernel.params}
+        return {escape("glsl", n) + ("_len" if isinstance(a.type, VecType) else "") for n, a in kernel.params}
     return {n for n, a in kernel.params if not isinstance(a.type, VecType)}
 
 
 def collides(name: str, target: str, names: set[str]) -> bool:
-    return (glsl_escape(name) if target == "glsl" else name) in names
+    return (escape("glsl", name) if target == "glsl" else name) in names
 
 
 def fresh_name(name: str, n: int, target: str) -> str:
     """The n-th (1-based) shadow name for binder `name`."""
     if target == "glsl":
-        return f"sarek_pc_shadow_{glsl_escape(name)}_{n}"
-    return f"sarek_scalar_shadow_{wgsl_escape(name)}_{n}"
+        return f"sarek_pc_shadow_{escape('glsl', name)}_{n}"
+    return f"sarek_scalar_shadow_{escape('wgsl', name)}_{n}"
 
 
 def rename_locals(f: KernelOp | HelperOp, target: str, names: set[str]) -> int:

@@ -344,9 +344,9 @@ def gl_hunt(gl_v: Vec[i32], gl_rs: Vec[gl_HuntR], gl_n: i32):
 
 
 def test_glsl_gl_prefixed_names():
-    from sarek.analysis.reserved import glsl_escape
+    from sarek.analysis.namer import escape
 
-    assert glsl_escape("gl_x") == "vgl_x" and glsl_escape("int") == "intv"
+    assert escape("glsl", "gl_x") == "vgl_x" and escape("glsl", "int") == "intv"
     glsl.check(gl_hunt.source("glsl"))
     _validate_all(gl_hunt)
     rs = np.zeros(4, gl_HuntR.dtype)

@@ -74,7 +74,7 @@ builtin.module {
     %b = sarek.let "double" %n : i32
   }
 }
-// C:       sarek.kernel @k(%v: !sarek.vec<f32> "v", %double: i32 "double_1") {
+// C:       sarek.kernel @k(%v: !sarek.vec<f32> "v", %double: i32 "double_1") attributes {sarek.entry_name = "k"} {
 // C-NEXT:    sarek.let "v_1" %double
 // C-NEXT:    sarek.let "double_2" %double
 // SH:      sarek.kernel @k(%v: !sarek.vec<f32> "v", %n: i32 "double") {
@@ -115,21 +115,27 @@ builtin.module {
 // SH-NEXT:  sarek.let "float_1" %
 
 // -----
-// A kernel containing native code is left unchanged, and so are the helper names its text may call.
+// A function holding native code: the names its text mentions keep theirs (the text refers to them), the
+// others are renamed as anywhere else (it used to skip the whole function: `int int = 3;`).
 builtin.module {
-  sarek.helper @int(%x : i32 "x") -> i32 {
+  sarek.helper @twice(%x : i32 "x") -> i32 {
     %y = sarek.let "x" %x : i32
     sarek.return %y : i32
   }
-  sarek.kernel @k(%n : i32 "int") {
+  sarek.kernel @k(%n : i32 "n") {
     %a = sarek.let "int" %n : i32
-    sarek.native {cuda = "int_helper();", opencl = "", metal = "", glsl = "", wgsl = ""}
+    %b = sarek.let "acc" %n : i32
+    sarek.native {cuda = "acc = twice(acc);", opencl = "acc = twice(acc);", metal = "acc = twice(acc);", glsl = "acc = twice(acc);", wgsl = "acc = twice(acc);"}
   }
 }
-// CHECK:      sarek.helper @int(%x: i32 "x") -> i32 {
+// CHECK:      sarek.helper @twice(%x: i32 "x") -> i32 {
 // CHECK-NEXT:   %{{.*}} = sarek.let "x_1" %x : i32
-// CHECK:      sarek.kernel @k(%n: i32 "int") {
-// CHECK-NEXT:   %a = sarek.let "int" %n : i32
+// CHECK:      sarek.kernel @k(%n: i32 "n")
+// C-NEXT:       sarek.let "int_1" %n : i32
+// CL-NEXT:      sarek.let "int_1" %n : i32
+// MSL-NEXT:     sarek.let "int_1" %n : i32
+// SH-NEXT:      sarek.let "int" %n : i32
+// CHECK-NEXT:   sarek.let "acc" %n : i32
 
 // -----
 // A shader helper's vector parameter is a buffer of its name: never renamed, and locals avoid it; on C

@@ -1,0 +1,187 @@
+"""The naming stage's rules, once (naga's `proc::Namer`): how a sarek name becomes a target identifier.
+
+- the reserved words of each language are one table, `sarek.analysis.reserved` (naga's `back/<lang>/keywords.rs`);
+- `sanitize` is the one stem rule: an ASCII identifier for any name (`x'` -> `x`, `1a` -> `v1a`, `π` -> `v`);
+- `Namer.fresh` is the one uniqueness rule: `<stem>` (where allowed) else `<stem>_<k>`, k from 1, the first the
+  module does not use and the target does not reserve;
+- `LENGTH_LIMIT` bounds every identifier per language; `shorten` cuts a longer one stably (a crc32 suffix keeps
+  two long names distinct);
+- `GENERATED_PREFIX` (`sarek_`) starts every helper, temporary and renamed entry point sarek makes; every target
+  reserves it, so sarek-legalize-names renames a user name that has it and the two can never collide;
+- `entry_name` is the entry point of a kernel (what a runtime looks up), a function of the kernel's name only;
+- `escape` is the shading languages' spelling rule for a name the shader lowering declares as it is.
+
+sarek-legalize-names (sarek/passes/legalize_names.py) applies these rules to a module and records the result
+as IR attributes (`NAME`, `FIELD_NAMES`, `TAG_NAMES`, `CTOR_IDS`, `MAKE_NAMES`, `ENTRY_NAME`); the lowerings
+read them (`decl_name`, `names_of`) and decide no names of their own besides their `sarek_`-prefixed temporaries.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Iterable
+from typing import cast
+
+from xdsl.dialects.builtin import ArrayAttr, StringAttr
+from xdsl.ir import Attribute, Operation
+
+from sarek.analysis.reserved import GENERATED_PREFIX, RESERVED, is_member_reserved, is_reserved
+
+# The longest identifier each language's tools take. glslang refuses names over 1024 characters; pocl aborts
+# the process (SIGABRT) building a kernel whose name has 255 or more (it names files after it), so OpenCL
+# identifiers stay well below; the others are held to GLSL's bound.
+LENGTH_LIMIT: dict[str, int] = {"cuda": 1024, "hip": 1024, "opencl": 200, "metal": 1024, "glsl": 1024,
+                                "wgsl": 1024, "ptx": 1024}
+_SUFFIX_ROOM = 8  # room left under the limit for a `_<k>` suffix
+
+# IR attributes sarek-legalize-names writes and the lowerings read (discardable attributes, printed by sarek-opt)
+NAME = "sarek.name"                # record / variant: the target's type name
+FIELD_NAMES = "sarek.field_names"  # record: the member name of each field, in declaration order
+TAG_NAMES = "sarek.tag_names"      # variant: the C enum tag of each constructor
+CTOR_IDS = "sarek.ctor_ids"        # variant: each constructor's identifier (`<id>_v` union member / payload)
+MAKE_NAMES = "sarek.make_names"    # variant: each constructor's C function `make_<T>_<C>`
+ENTRY_NAME = "sarek.entry_name"    # kernel: the entry point's name
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def invalid_identifier(name: str) -> bool:
+    """Not an ASCII identifier, so no target can declare it as it is (`x'`, `1a`, ``, `a.b`, `π`)."""
+    return _IDENT.fullmatch(name) is None
+
+
+def sanitize(name: str) -> str:
+    """A valid identifier stem for `name`: other characters become `_`, runs of `_` collapse, no leading or
+    trailing `_`, a leading digit (or nothing left) gets `v` (`x'` -> `x`, `1a` -> `v1a`, `π` -> `v`)."""
+    s = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", name)).strip("_")
+    return "v" + s if not s or s[0].isdigit() else s
+
+
+def crc(name: str) -> str:
+    """A stable 8-hex-digit digest of `name` (keeps shortened or transliterated names distinct)."""
+    return f"{zlib.crc32(name.encode()):08x}"
+
+
+def shorten(name: str, limit: int) -> str:
+    """`name` if it has at most `limit` characters, else its first characters + `_<crc32 of name>`."""
+    return name if len(name) <= limit else f"{name[:limit - 9]}_{crc(name)}"
+
+
+def too_long(target: str, name: str) -> bool:
+    return len(name) > LENGTH_LIMIT[target]
+
+
+def entry_name(kernel: str, target: str) -> str:
+    """The entry point of kernel `kernel` on `target` (what a runtime looks up): the kernel's own name unless
+    it is not an ASCII identifier (`π`: CUDA refuses universal characters in entity names) or is too long,
+    then `sarek_<stem>_<crc32>`; or the target reserves it (`main`, OpenCL's `kernel`, `sqrt`), then
+    `sarek_<name>`. Binders never get a `sarek_` name, so it clashes with nothing."""
+    limit = LENGTH_LIMIT[target] - 20
+    if invalid_identifier(kernel) or len(kernel) > limit:
+        return f"{GENERATED_PREFIX}{shorten(sanitize(kernel), limit)}_{crc(kernel)}"
+    return GENERATED_PREFIX + kernel if target != "ptx" and is_reserved(target, kernel) else kernel
+
+
+def symbol_part(name: str) -> str:
+    """`name` as part of a generated symbol or label (`<entry>_<array>_<k>`, `ret_<helper>`): the name itself
+    when it is a short ASCII identifier, else a short stem and its crc32 (`π` -> `v_<crc>`)."""
+    if invalid_identifier(name) or len(name) > 64:
+        return f"{sanitize(name)[:48]}_{crc(name)}"
+    return name
+
+
+class Namer:
+    """Fresh names for one target, avoiding `taken` (which grows with every name given)."""
+
+    def __init__(self, target: str, taken: Iterable[str] = ()):
+        self.target = target
+        self.taken = set(taken)
+
+    def reserved(self, name: str) -> bool:
+        """The target cannot declare `name`: a reserved word or prefix, or too long."""
+        return is_reserved(self.target, name) or too_long(self.target, name)
+
+    def bad(self, name: str) -> bool:
+        """`name` cannot be declared as it is."""
+        return invalid_identifier(name) or self.reserved(name)
+
+    def fresh(self, base: str, bare: bool = True) -> str:
+        """`base` (when `bare`), else `<base>_<k>`, k from 1: the first `taken` lacks and the target allows.
+        `base` is shortened to fit; one in a reserved family (`half_*` on OpenCL) becomes `v_<base>`."""
+        base = shorten(base, LENGTH_LIMIT[self.target] - _SUFFIX_ROOM)
+        if self.reserved(base + "_1") and self.reserved(base + "_2"):
+            base = "v_" + base
+        name, k = (base, 1) if bare else (f"{base}_1", 2)
+        while name in self.taken or self.reserved(name):
+            name, k = f"{base}_{k}", k + 1
+        self.taken.add(name)
+        return name
+
+    def legal(self, name: str, bare: bool = True) -> str:
+        """`name` if it can be declared as it is and is not taken, else a fresh name from its stem."""
+        if self.bad(name) or name in self.taken:
+            return self.fresh(sanitize(name), bare)
+        self.taken.add(name)
+        return name
+
+    def member(self, name: str) -> str:
+        """A C struct member for field `name` (`taken` holds the record's fields): the name unless it cannot be a
+        member (`int`, `half`, a macro such as `NULL`; `min` or `length` can), then `<field>_f`[`_<k>`]."""
+        if invalid_identifier(name) or is_member_reserved(self.target, name) or too_long(self.target, name):
+            return self.fresh(f"{sanitize(name)}_f")
+        return name
+
+
+def temporary(hint: str | None, taken: set[str]) -> str:
+    """A generated temporary `sarek_<hint>` (`sarek_t` without a usable hint), `_<k>` until `taken` lacks it."""
+    base = GENERATED_PREFIX + (hint if hint and hint.isidentifier() and not hint.isdigit() else "t")
+    name, k = base, 0
+    while name in taken:
+        k += 1
+        name = f"{base}_{k}"
+    taken.add(name)
+    return name
+
+
+def escape(target: str, name: str) -> str:
+    """The spelling of `name` in a shading language (`target` glsl or wgsl), for names declared unrenamed.
+
+    GLSL: a reserved word gets a `v` suffix (`int` -> `intv`), a `gl_` name a `v` prefix (`gl_x` -> `vgl_x`),
+    runs of `_` collapse (GLSL reserves `__`). WGSL: `_`, `__*`, `sarek_*` (other than the shadow names
+    sarek-rename-shadowing-locals mints) and reserved words get a `sarek_` prefix."""
+    s = re.sub(r"[^A-Za-z0-9_]", "_", name) or "v"
+    if s[0].isdigit():
+        s = "v" + s
+    if target == "glsl":
+        if s.startswith("gl_"):  # a suffix would leave the reserved `gl_` prefix
+            s = "v" + s
+        elif s in RESERVED["glsl"]:
+            s = s + "v"
+        return re.sub(r"__+", "_", s)
+    minted = s.startswith(("sarek_scalar_shadow_", "sarek_pc_shadow_"))
+    if s == "_" or s.startswith("__") or (s.startswith(GENERATED_PREFIX) and not minted) or s in RESERVED["wgsl"]:
+        s = GENERATED_PREFIX + s
+    return s
+
+
+# ------------------------------------------------------------------------------------------------ reading names
+
+
+def decl_name(op: Operation, default: str) -> str:
+    """The target name sarek-legalize-names gave a declaration (`NAME`, `ENTRY_NAME`), else `default`."""
+    a = op.attributes.get(NAME) or op.attributes.get(ENTRY_NAME)
+    return a.data if isinstance(a, StringAttr) else default
+
+
+def names_of(op: Operation, key: str, default: list[str]) -> list[str]:
+    """The per-field / per-constructor names sarek-legalize-names recorded under `key`, else `default`."""
+    a = op.attributes.get(key)
+    if isinstance(a, ArrayAttr):
+        items = cast(ArrayAttr[Attribute], a).data
+        return [x.data for x in items if isinstance(x, StringAttr)]
+    return default
+
+
+def set_names(op: Operation, key: str, names: list[str]) -> None:
+    op.attributes[key] = ArrayAttr(StringAttr(n) for n in names)
