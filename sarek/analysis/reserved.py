@@ -41,8 +41,7 @@ ceil ceilf round roundf trunc truncf fmod fmodf hypot hypotf copysign copysignf 
 tgamma ldexp frexp modf remainder nan isnan isinf isfinite signbit rint lrint nearbyint
 float_t double_t uint ulong ushort uchar u_int u_long u_short u_char register_t time_t clock_t off_t ssize_t pid_t
 uid_t gid_t mode_t dev_t ino_t key_t id_t select poll read write open close exit abort
-M_E M_LOG2E M_LOG10E M_LN2 M_LN10 M_PI M_PI_2 M_PI_4 M_1_PI M_2_PI M_2_SQRTPI M_SQRT2 M_SQRT1_2 INFINITY NAN
-HUGE_VAL HUGE_VALF FP_NAN FP_INFINITE FP_ZERO FP_NORMAL FP_SUBNORMAL INT_MAX INT_MIN UINT_MAX LONG_MAX LONG_MIN
+INFINITY NAN HUGE_VAL HUGE_VALF FP_NAN FP_INFINITE FP_ZERO FP_NORMAL FP_SUBNORMAL INT_MAX INT_MIN UINT_MAX LONG_MAX LONG_MIN
 LLONG_MAX LLONG_MIN CHAR_BIT FLT_MAX FLT_MIN FLT_EPSILON DBL_MAX DBL_MIN DBL_EPSILON EOF RAND_MAX EXIT_SUCCESS
 EXIT_FAILURE
 """)
@@ -59,6 +58,9 @@ half half2 nv_half nv_half2 __half_raw __half2_raw
 make_int2 make_int3 make_int4 make_float2 make_float3 make_float4 make_double2 sarek_f32_barrier
 hipThreadIdx_x hipBlockIdx_x hipBlockDim_x hipGridDim_x
 """)
+# math.h / OpenCL C / Metal constants (`M_PI`, OpenCL's `M_PI_F`, Metal's `M_PI_H`): object-like macros
+_MATH_MACROS = " ".join(f"M_{c}{sfx}" for c in "E LOG2E LOG10E LN2 LN10 PI PI_2 PI_4 1_PI 2_PI 2_SQRTPI SQRT2 SQRT1_2"
+                        .split() for sfx in ("", "_F", "_H"))
 _CL_VECTOR = " ".join(f"{t}{n}" for t in "char uchar short ushort int uint long ulong float double half".split()
                       for n in (2, 3, 4, 8, 16))
 _OPENCL_TYPES = _w("""
@@ -170,18 +172,18 @@ PREFIXES: dict[str, tuple[str, ...]] = {
     "cuda": ("__", "_Z", GENERATED_PREFIX),
     "hip": ("__", "_Z", GENERATED_PREFIX),
     "opencl": ("__", "get_", "half_", "native_", "atomic_", "atom_", "sub_group_", "work_group_", "convert_",
-               "as_", "vload", "vstore", "CLK_", "M_", "FLT_", "DBL_", "HALF_", "CHAR_", "SCHAR_", "UCHAR_",
+               "as_", "vload", "vstore", "CLK_", "FLT_", "DBL_", "HALF_", "CHAR_", "SCHAR_", "UCHAR_",
                "SHRT_", "USHRT_", "INT_", "UINT_", "LONG_", "ULONG_", GENERATED_PREFIX),
-    "metal": ("__", "simd_", "quad_", "simdgroup_", "atomic_", "metal_", "M_", "FLT_", "HALF_", GENERATED_PREFIX),
+    "metal": ("__", "simd_", "quad_", "simdgroup_", "atomic_", "metal_", "FLT_", "HALF_", GENERATED_PREFIX),
     "glsl": ("gl_", "__", "subgroup", GENERATED_PREFIX),
     "wgsl": ("__", GENERATED_PREFIX),
 }
 
 RESERVED: dict[str, frozenset[str]] = {
-    "cuda": C_KEYWORDS | CPP_KEYWORDS | C_LIBRARY | CUDA_BUILTINS,
-    "hip": C_KEYWORDS | CPP_KEYWORDS | C_LIBRARY | CUDA_BUILTINS,
-    "opencl": C_KEYWORDS | OPENCL_RESERVED,
-    "metal": C_KEYWORDS | CPP_KEYWORDS | C_LIBRARY | METAL_RESERVED,
+    "cuda": C_KEYWORDS | CPP_KEYWORDS | C_LIBRARY | CUDA_BUILTINS | _w(_MATH_MACROS),
+    "hip": C_KEYWORDS | CPP_KEYWORDS | C_LIBRARY | CUDA_BUILTINS | _w(_MATH_MACROS),
+    "opencl": C_KEYWORDS | OPENCL_RESERVED | _w(_MATH_MACROS),
+    "metal": C_KEYWORDS | CPP_KEYWORDS | C_LIBRARY | METAL_RESERVED | _w(_MATH_MACROS),
     "glsl": GLSL_RESERVED | GENERATED["glsl"],
     "wgsl": WGSL_RESERVED | GENERATED["wgsl"],
 }
@@ -197,11 +199,12 @@ def is_reserved(target: str, name: str) -> bool:
 
 # what a C struct member may not be called: keywords, type names and object-like macros. A function's name is a
 # fine member (`r.min` calls nothing), so record fields named `min`, `length` or `dot` keep their names.
+_MACROS = _w(_MATH_MACROS + " NULL true false INFINITY NAN HUGE_VAL HUGE_VALF MAXFLOAT")
 MEMBER_RESERVED: dict[str, frozenset[str]] = {
-    "cuda": C_KEYWORDS | CPP_KEYWORDS | _w("NULL half half2 dim3"),
-    "hip": C_KEYWORDS | CPP_KEYWORDS | _w("NULL half half2 dim3"),
-    "opencl": C_KEYWORDS | _OPENCL_TYPES | _w("NULL") | _w(_CL_VECTOR),
-    "metal": C_KEYWORDS | CPP_KEYWORDS | _METAL_TYPES | _w("NULL") | _w(_MSL_VECTOR),
+    "cuda": C_KEYWORDS | CPP_KEYWORDS | _MACROS | _w("half half2 dim3"),
+    "hip": C_KEYWORDS | CPP_KEYWORDS | _MACROS | _w("half half2 dim3"),
+    "opencl": C_KEYWORDS | _OPENCL_TYPES | _MACROS | _w(_CL_VECTOR),
+    "metal": C_KEYWORDS | CPP_KEYWORDS | _METAL_TYPES | _MACROS | _w(_MSL_VECTOR),
 }
 
 

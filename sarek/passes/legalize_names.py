@@ -166,7 +166,7 @@ def _name_c_decls(module: ModuleOp, target: str) -> None:
         fields = Namer(target, [n for n, _ in r.fields])
         set_names(r, FIELD_NAMES, [fields.member(n) for n, _ in r.fields])
     # enum tags: the bare constructor name (as Sarek spells it) unless two variants share it, the target
-    # reserves it or a type, function or binder has it (enumerators share their namespace); then `<T>_<C>`
+    # reserves it or a type, function or binder has it (enumerators share their namespace); then `<T>_<id>`
     avoid_tags = avoid | set(tn.values())
     count: dict[str, int] = {}
     for v in variants:
@@ -179,8 +179,8 @@ def _name_c_decls(module: ModuleOp, target: str) -> None:
         vn = v.sym_name.data
         ids = _ctor_ids(v, target)
         set_names(v, CTOR_IDS, ids)
-        set_names(v, TAG_NAMES, [cn if cn in bare else tags.fresh(sanitize(f"{mangle_name(vn)}_{cn}"))
-                                 for cn, _ in v.ctors])
+        set_names(v, TAG_NAMES, [cn if cn in bare else tags.fresh(sanitize(f"{mangle_name(vn)}_{i}"))
+                                 for (cn, _), i in zip(v.ctors, ids)])
         set_names(v, MAKE_NAMES, [makes.fresh(f"make_{tn[vn]}_{i}") for i in ids])
     for k in module.ops:
         if isinstance(k, KernelOp):

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sarek import Vec, f32, i32, kernel, record, variant
+from sarek import Vec, device, f32, i32, kernel, record, variant
 from sarek.analysis import namer
 from sarek.gpu import global_thread_id
 from sarek.validate import cuda
@@ -238,3 +238,29 @@ def test_every_target_reserves_the_generated_prefix(target):
     if target != "ptx":
         assert namer.Namer(target).bad("sarek_t")
     assert namer.entry_name("main", target) in ("sarek_main", "main")
+
+
+# sarek's own prefix: a local `sarek_irem` collided with GLSL's `%` polyfill ("can't use function syntax on
+# variable") and a helper `sarek_t` with a temporary; user names with the prefix are renamed on every target.
+
+
+@device
+def sarek_t(x: i32) -> i32:
+    return x % 3
+
+
+@kernel
+def name_generated_prefix(o: Vec[i32], n: i32):
+    i = global_thread_id
+    sarek_irem = i % 5
+    sarek_t0 = sarek_t(i)
+    if i < n:
+        o[i] = sarek_irem * 10 + sarek_t0
+
+
+def test_user_names_never_take_the_generated_prefix():
+    _validate_all(name_generated_prefix)
+    for d in _devices():
+        o = np.zeros(8, np.int32)
+        name_generated_prefix.launch(o, 8, grid=1, block=8, device=d)
+        assert list(o) == [(i % 5) * 10 + i % 3 for i in range(8)], d

@@ -1,4 +1,5 @@
 // RUN: sarek-opt %s -p 'sarek-legalize-names{target=cuda}' --split-input-file | filecheck %s --check-prefixes=CHECK,C
+// RUN: sarek-opt %s -p 'sarek-legalize-names{target=hip}' --split-input-file | filecheck %s --check-prefixes=CHECK,C
 // RUN: sarek-opt %s -p 'sarek-legalize-names{target=opencl}' --split-input-file | filecheck %s --check-prefixes=CHECK,CL
 // RUN: sarek-opt %s -p 'sarek-legalize-names{target=metal}' --split-input-file | filecheck %s --check-prefixes=CHECK,MSL
 // RUN: sarek-opt %s -p 'sarek-legalize-names{target=glsl}' --split-input-file | filecheck %s --check-prefixes=CHECK,SH
