@@ -100,7 +100,9 @@ class VulkanDevice(Device):
     def device(self) -> Any:
         if self._device is None:
             feats = [f for f in WANTED_FEATURES if f in self.features]
-            limits: dict[str, int] = {}
+            lim = self.adapter.limits  # storage buffers up to the adapter's maximum (wgpu's defaults are lower)
+            limits: dict[str, int] = {k: int(lim[k]) for k in ("max-storage-buffer-binding-size", "max-buffer-size")
+                                      if k in lim}
             if "immediates" in feats:
                 limits["max-immediate-size"] = int(self.adapter.limits.get("max-immediate-size", 128))
             self._device = self.adapter.request_device_sync(required_features=feats, required_limits=limits)
