@@ -148,8 +148,8 @@ def escape(target: str, name: str) -> str:
     """The spelling of `name` in a shading language (`target` glsl or wgsl), for names declared unrenamed.
 
     GLSL: a reserved word gets a `v` suffix (`int` -> `intv`), a `gl_` name a `v` prefix (`gl_x` -> `vgl_x`),
-    runs of `_` collapse (GLSL reserves `__`). WGSL: `_`, `__*`, `sarek_*` (other than the shadow names
-    sarek-rename-shadowing-locals mints) and reserved words get a `sarek_` prefix."""
+    runs of `_` collapse (GLSL reserves `__`). WGSL: `_`, `__*` and reserved words get a `sarek_` prefix.
+    A `sarek_` name is sarek's own (sarek-legalize-names renames user names that have the prefix), kept."""
     s = re.sub(r"[^A-Za-z0-9_]", "_", name) or "v"
     if s[0].isdigit():
         s = "v" + s
@@ -159,8 +159,7 @@ def escape(target: str, name: str) -> str:
         elif s in RESERVED["glsl"]:
             s = s + "v"
         return re.sub(r"__+", "_", s)
-    minted = s.startswith(("sarek_scalar_shadow_", "sarek_pc_shadow_"))
-    if s == "_" or s.startswith("__") or (s.startswith(GENERATED_PREFIX) and not minted) or s in RESERVED["wgsl"]:
+    if s == "_" or s.startswith("__") or s in RESERVED["wgsl"]:
         s = GENERATED_PREFIX + s
     return s
 
