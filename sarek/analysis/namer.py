@@ -118,13 +118,6 @@ class Namer:
         self.taken.add(name)
         return name
 
-    def legal(self, name: str, bare: bool = True) -> str:
-        """`name` if it can be declared as it is and is not taken, else a fresh name from its stem."""
-        if self.bad(name) or name in self.taken:
-            return self.fresh(sanitize(name), bare)
-        self.taken.add(name)
-        return name
-
     def member(self, name: str) -> str:
         """A C struct member for field `name` (`taken` holds the record's fields): the name unless it cannot be a
         member (`int`, `half`, a macro such as `NULL`; `min` or `length` can), then `<field>_f`[`_<k>`]."""
