@@ -6,7 +6,9 @@
 - `types` / `type_order`: `referenced_type_names`, the dependency order of type declarations.
 - `payload`: where a constructor's payloads live per target layout (`payload_fields`).
 - `names`: `mangle_name`, the one place `Module.point` becomes `Module_point`.
-- `reserved`: each target language's reserved identifiers and the shader escapers.
+- `reserved`: each target language's reserved identifiers (the one keyword table).
+- `namer`: the naming rules, once: `sanitize`, `Namer.fresh` (`_<k>`), length limits, `entry_name`, the shader
+  `escape`, and the attributes sarek-legalize-names records for the lowerings to read.
 - `binders`: binder names of a module and in-place renaming.
 - `convergence`: collective operations under thread-divergent control flow.
 """
