@@ -6,12 +6,16 @@
 #   bash scripts/gpu_run.sh python3 -m pytest -m gpu tests/unit
 set -euo pipefail
 cd "$(dirname "$0")/.."
-grep -qx "/.whl/" .git/info/exclude 2>/dev/null || echo "/.whl/" >> .git/info/exclude
-grep -qx "/.gl/" .git/info/exclude 2>/dev/null || echo "/.gl/" >> .git/info/exclude
+EXCLUDE="$(git rev-parse --git-path info/exclude)"  # a worktree has no .git/ folder
+grep -qx "/.whl/" "$EXCLUDE" 2>/dev/null || echo "/.whl/" >> "$EXCLUDE"
+grep -qx "/.gl/" "$EXCLUDE" 2>/dev/null || echo "/.gl/" >> "$EXCLUDE"
 mkdir -p .whl .gl
 WHEELS="xdsl==0.74.0 immutabledict==4.3.1 ordered-set==4.1.0 pyopencl==2026.1.4 pytools==2026.1.1 \
 platformdirs==4.14.8 siphash24==1.9 typing_extensions==4.15.0 wgpu==0.32.0 cffi==2.0.0 pycparser==2.23 \
 rendercanvas==2.7.2"
+# sarek.dask on the H200 (its image has cloudpickle, toolz, msgpack, psutil, pyyaml ... but not these)
+WHEELS="$WHEELS dask==2026.8.0 distributed==2026.8.0 partd==1.4.2 locket==1.0.0 tornado==6.6.1 tblib==3.2.2 \
+zict==3.0.0 cloudpickle==3.1.2 toolz==1.2.0"
 for w in $WHEELS; do
   python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
     --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 --platform manylinux_2_17_x86_64 \

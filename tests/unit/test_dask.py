@@ -251,4 +251,3 @@ X2 = da.ones((10, 10), dtype=np.float32, chunks=((4, 6), (3, 7)))
 def test_client_side_errors(call, message):
     with pytest.raises(LaunchError, match=message):
         call()
-
