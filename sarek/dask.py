@@ -68,10 +68,12 @@ def kernel_from_ir(text: str, name: str, block: tuple[int, int, int] | None = No
     from sarek.frontend.api import Kernel
     from sarek.tools.ir import parse_module
 
-    k = Kernel.__new__(Kernel)
-    k.fn = None  # no Python function on this side: the module is all there is
-    k.name = name
-    k.declared_block = block
+    def stub() -> None:  # Kernel() sets up every attribute it has; the module replaces the function
+        pass
+
+    stub.__name__ = stub.__qualname__ = name
+    k = Kernel(stub, block)
+    k.fn = None
     k._module = parse_module(text, f"<kernel {name}>")  # pyright: ignore[reportPrivateUsage]
     return k
 
