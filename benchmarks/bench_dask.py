@@ -95,7 +95,10 @@ def _check(client: Any, r: Any, n: int) -> None:
     got = client.compute(r[:: max(n // 1000, 1)]).result()
     got = got.get() if hasattr(got, "get") else got
     want = 2.0 * np.arange(n, dtype=np.float32)[:: max(n // 1000, 1)] + 1
-    assert np.array_equal(np.asarray(got), want), "wrong saxpy result"
+    got = np.asarray(got)
+    bad = np.flatnonzero(got != want)
+    assert not bad.size, f"wrong saxpy result at {bad.size} of {want.size} sampled elements (first: index " \
+        f"{bad[0] * max(n // 1000, 1)}: got {got[bad[0]]}, want {want[bad[0]]})"
 
 
 def cpu_rows(client: Any, quick: bool = False, devices: tuple[str, ...] = ("interp", "opencl:0"),
