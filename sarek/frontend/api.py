@@ -157,8 +157,9 @@ class Kernel:
         key: Any = None
         if device is not None and stream is None and not unknown:
             key = (device, grid, block, threads)
+            cache: dict[Any, Any] = self.__dict__.setdefault("_fast", {})  # (Kernels made by __new__ too)
             try:
-                fast = self._fast.get(key)
+                fast = cache.get(key)
             except TypeError:  # a list somewhere: not hashable
                 key = fast = None
             if fast is not None and fast(args):
@@ -167,8 +168,8 @@ class Kernel:
         from sarek.runtime import launch as runtime_launch
 
         runtime_launch(self, list(args), grid, block, device, threads=threads, stream=stream, **unknown)
-        if key is not None and key not in self._fast:
-            self._fast[key] = fast_path(self, device, grid, block, threads)
+        if key is not None and key not in self.__dict__["_fast"]:
+            self.__dict__["_fast"][key] = fast_path(self, device, grid, block, threads)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"kernel '{self.name}' is not called directly: use {self.name}.launch(*args, grid=..., "
@@ -272,7 +273,7 @@ def kernel(fn: Any = None, *, block: Any = None) -> Any:
     if isinstance(fn, Kernel):
         if block is not None:
             fn.declared_block = _declared_block(block)
-            fn._fast.clear()  # pyright: ignore[reportPrivateUsage]
+            fn.__dict__.pop("_fast", None)
         return fn
     return Kernel(fn, block)
 
