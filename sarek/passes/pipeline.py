@@ -1,76 +1,67 @@
-"""sarek-pipeline{target=T}: the passes target T needs, then its lowering to the target dialect."""
+"""sarek-pipeline{target=T}: the passes target T needs, then its lowering to the target dialect.
+
+The one entry point every target uses (the Targets run it on sarek-dialect input, sarek-opt with
+`-p 'sarek-pipeline{target=T}'`). The pass list depends on the target's family (sarek.registry.TARGETS); an
+option value `{x}` is the pipeline's option x, or `{layout}`, the target's payload layout.
+"""
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from sarek.diagnostics import SarekError
+from sarek.registry import Family, make_pass, target_info
 
-# target -> [(pass name, options)]; "{target}" in an option value is the pipeline's target.
-_C_FAMILY: list[tuple[str, dict[str, str]]] = [
-    ("sarek-reject-features", {"target": "{target}"}),
-    ("sarek-verify-barriers", {}),
-    ("sarek-order-type-decls", {"first": "variants"}),
-    ("sarek-subst-match-payloads", {"layout": "c"}),
-    ("sarek-legalize-names", {"target": "{target}"}),
-    ("sarek-lower-warp", {"target": "{target}"}),
-    ("sarek-lower-cfamily", {"target": "{target}"}),
-]
+PassSpec = tuple[str, dict[str, str]]
 
-PIPELINES: dict[str, list[tuple[str, dict[str, str]]]] = {
-    "cuda": _C_FAMILY,
-    "hip": _C_FAMILY,
-    "opencl": _C_FAMILY,
-    "metal": _C_FAMILY,
-    "glsl": [
-        ("sarek-reject-features", {"target": "glsl"}),
+PIPELINES: dict[Family, list[PassSpec]] = {
+    "c": [
+        ("sarek-reject-features", {"target": "{target}"}),
         ("sarek-verify-barriers", {}),
-        ("sarek-order-type-decls", {"first": "records"}),
-        ("sarek-subst-match-payloads", {"layout": "glsl"}),
-        ("sarek-legalize-names", {"target": "glsl"}),
-        ("sarek-rename-shadowing-locals", {"target": "glsl"}),
-        ("sarek-lower-glsl", {}),
+        ("sarek-order-type-decls", {"first": "variants"}),
+        ("sarek-subst-match-payloads", {"layout": "{layout}"}),
+        ("sarek-legalize-names", {"target": "{target}"}),
+        ("sarek-lower-warp", {"target": "{target}"}),
+        ("sarek-lower-cfamily", {"target": "{target}"}),
     ],
-    "wgsl": [
-        ("sarek-reject-features", {"target": "wgsl"}),
+    "shader": [
+        ("sarek-reject-features", {"target": "{target}"}),
         ("sarek-verify-barriers", {}),
         ("sarek-order-type-decls", {"first": "records"}),
-        ("sarek-subst-match-payloads", {"layout": "wgsl"}),
-        ("sarek-legalize-names", {"target": "wgsl"}),
-        ("sarek-rename-shadowing-locals", {"target": "wgsl"}),
-        ("sarek-lower-wgsl", {}),
+        ("sarek-subst-match-payloads", {"layout": "{layout}"}),
+        ("sarek-legalize-names", {"target": "{target}"}),
+        ("sarek-rename-shadowing-locals", {"target": "{target}"}),
+        ("sarek-lower-{target}", {"block": "{block}", "kernel": "{kernel}"}),
     ],
     "ptx": [
-        ("sarek-reject-features", {"target": "ptx"}),
+        ("sarek-reject-features", {"target": "{target}"}),
         ("sarek-verify-barriers", {}),
         ("sarek-order-type-decls", {}),
-        ("sarek-lower-warp", {"target": "ptx"}),
+        ("sarek-lower-warp", {"target": "{target}"}),
         ("sarek-lower-ptx", {}),
+        ("sarek-contract", {"fma": "{fma}"}),
     ],
 }
 
 
-def pipeline_passes(target: str) -> list[ModulePass]:
-    """The pass instances of `target`'s pipeline; a pass whose module does not exist yet is skipped."""
-    from sarek.passes import PASSES
+def holds_sarek(module: ModuleOp) -> bool:
+    """True while the module still holds sarek-dialect declarations (a Target then runs the pipeline)."""
+    return any(op.name.startswith("sarek.") for op in module.ops)
 
-    if target not in PIPELINES:
-        raise SarekError(f"sarek-pipeline: unknown target '{target}' (known: {', '.join(sorted(PIPELINES))})")
+
+def pipeline_passes(target: str, block: str | tuple[int, ...] = "256,1,1", kernel: str = "",
+                    fma: str = "off") -> list[ModulePass]:
+    """The pass instances of `target`'s pipeline (an unknown target is a SarekError)."""
+    info = target_info(target, "sarek-pipeline")
+    values: dict[str, object] = {"target": target, "layout": info.payload_layout, "block": block,
+                                 "kernel": kernel, "fma": fma}
     out: list[ModulePass] = []
-    for name, opts in PIPELINES[target]:
-        if name not in PASSES:
-            continue
-        mod, cls = PASSES[name]
-        if importlib.util.find_spec(mod) is None:
-            continue
-        pass_cls = getattr(importlib.import_module(mod), cls)
-        out.append(pass_cls(**{k: v.replace("{target}", target) for k, v in opts.items()}))
+    for name, opts in PIPELINES[info.family]:
+        args = {k: values[v[1:-1]] if v.startswith("{") else v for k, v in opts.items()}
+        out.append(make_pass(name.replace("{target}", target), **args))
     return out
 
 
@@ -80,8 +71,10 @@ class PipelinePass(ModulePass):
 
     Options: `target` (cuda, hip, opencl, metal, glsl, wgsl, ptx); `verify-each` (default false: the module
     is verified once, after the lowering; true verifies it after every pass, like mlir-opt's -verify-each, to
-    find the pass that breaks it). The pass list per target is `PIPELINES` in sarek/passes/pipeline.py;
-    `sarek-opt k.mlir -p 'sarek-pipeline{target=cuda}' -t cuda` prints the CUDA source.
+    find the pass that breaks it); for glsl and wgsl `block=X,Y,Z` and `kernel=NAME` (the shader lowering's
+    options); for ptx `fma=on|off` (sarek-contract's option, default off). The pass list per target family is
+    `PIPELINES` in sarek/passes/pipeline.py; `sarek-opt k.mlir -p 'sarek-pipeline{target=cuda}' -t cuda`
+    prints the CUDA source.
     """
 
     name = "sarek-pipeline"
@@ -91,9 +84,16 @@ class PipelinePass(ModulePass):
     # every pass is verified on its own by its lit tests, and tests/unit/test_pipeline_verify_each.py runs
     # the corpus with verify-each.
     verify_each: bool = False
+    block: str | tuple[int, ...] = "256,1,1"  # `block=64,4,1` unquoted parses to a tuple
+    kernel: str = ""
+    fma: str = "off"
+
+    def passes(self) -> list[ModulePass]:
+        """The passes this pipeline runs, in order."""
+        return pipeline_passes(self.target, self.block, self.kernel, self.fma)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for p in pipeline_passes(self.target):
+        for p in self.passes():
             p.apply(ctx, op)
             if self.verify_each:
                 op.verify()

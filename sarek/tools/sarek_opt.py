@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from io import BytesIO
 from typing import IO, Any, cast
 
-from xdsl.dialects.builtin import Builtin, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 
@@ -32,12 +32,12 @@ class SarekOptMain(xDSLOptMain):
         from xdsl.passes import ModulePass, PassPipeline
 
         from sarek.diagnostics import SarekError
-        from sarek.passes.pipeline import PipelinePass, pipeline_passes
+        from sarek.passes.pipeline import PipelinePass
 
         passes: list[ModulePass] = []
         for p in self.pipeline.passes:
             try:
-                passes += pipeline_passes(p.target) if isinstance(p, PipelinePass) else [p]
+                passes += p.passes() if isinstance(p, PipelinePass) else [p]
             except SarekError:  # an unknown target: reported when the pass runs, as without the option
                 passes.append(p)
         self.pipeline = PassPipeline(tuple(passes), self.pipeline.callback)
@@ -59,20 +59,18 @@ class SarekOptMain(xDSLOptMain):
         self.available_frontends["mlir"] = parse_mlir
 
     def register_all_dialects(self) -> None:
-        from sarek.universe import get_all_dialects
+        from sarek.registry import register_dialects
 
-        self.ctx.register_dialect("builtin", lambda: Builtin)
-        for name, factory in get_all_dialects().items():
-            self.ctx.register_dialect(name, factory)
+        register_dialects(self.ctx)
 
     def register_all_passes(self) -> None:
-        from sarek.passes import get_all_passes
+        from sarek.registry import get_all_passes
 
         for name, factory in get_all_passes().items():
             self.register_pass(name, factory)
 
     def register_all_targets(self) -> None:
-        from sarek.targets import get_all_targets
+        from sarek.registry import get_all_targets
 
         super().register_all_targets()
         keep = {"mlir"}
@@ -98,8 +96,8 @@ def _first_line(doc: str | None) -> str:
 
 def _description() -> str:
     """--help lists every sarek pass and target with its docstring's first line."""
-    from sarek.passes import get_all_passes
-    from sarek.targets import get_all_targets
+    from sarek.registry import get_all_passes
+    from sarek.registry import get_all_targets
 
     lines = ["Sarek kernel compiler driver (xdsl-opt conventions).", "", "passes (-p):"]
     for name, f in sorted(get_all_passes().items()):
@@ -118,8 +116,8 @@ def _option_error_text(argv: Sequence[str], e: Exception) -> str:
 
     from xdsl.utils.arg_spec import ArgSpec, parse_pipeline, parse_spec
 
-    from sarek.passes import get_all_passes
-    from sarek.targets import get_all_targets
+    from sarek.registry import get_all_passes
+    from sarek.registry import get_all_targets
 
     ap = argparse.ArgumentParser(add_help=False)
     ap.add_argument("-p", "--passes", default="")

@@ -12,7 +12,7 @@ from sarek.analysis.namer import escape, invalid_identifier, sanitize
 from sarek.analysis.reserved import RESERVED, is_reserved
 from sarek.diagnostics import SarekError
 from sarek.dialect.sarek import ArrayLenOp, MatchOp
-from sarek.passes import PASSES, get_all_passes
+from sarek.registry import PASSES, get_all_passes
 from sarek.passes.rename_shadowing_locals import fresh_name
 from sarek.passes.subst_match_payloads import SubstMatchPayloadsPass
 from sarek.tools.ir import parse_module

@@ -13,17 +13,14 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
+from sarek.passes.pipeline import PipelinePass, holds_sarek
 from sarek.targets.cfamily.dialect import SarekC
 from sarek.targets.cfamily.printer import print_c
 
 
 def lower_to_c(ctx: Context, module: ModuleOp, target: str) -> ModuleOp:
     """Run `sarek-pipeline{target=...}` on a module that still holds sarek-dialect ops."""
-    from sarek.dialect.sarek import Sarek
-
-    if any(op.dialect_name() == Sarek.name for op in module.walk()):
-        from sarek.passes.pipeline import PipelinePass
-
+    if holds_sarek(module):
         PipelinePass(target=target).apply(ctx, module)
     return module
 

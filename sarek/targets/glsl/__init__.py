@@ -7,44 +7,19 @@ Vulkan device compiles one shader per (module, kernel, block shape).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING
+from typing import IO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
+from sarek.passes.pipeline import PipelinePass, holds_sarek
 from sarek.targets.glsl.printer import print_glsl
-
-if TYPE_CHECKING:
-    from sarek.lowering.shader import ShaderLoweringPass
-
-
-def is_sarek(module: ModuleOp) -> bool:
-    return any(op.name.startswith("sarek.") for op in module.ops)
 
 
 def lower_shader(ctx: Context, module: ModuleOp, target: str, block: str | tuple[int, ...], kernel: str) -> None:
-    """`sarek-pipeline{target=...}` with the lowering's block/kernel options, in place."""
-    import importlib.util
-
-    lower_name = f"sarek-lower-{target}"
-    if importlib.util.find_spec("sarek.passes.pipeline") is not None:
-        from sarek.passes.pipeline import pipeline_passes
-
-        for p in pipeline_passes(target):
-            if p.name == lower_name:
-                continue
-            p.apply(ctx, module)
-    lowering: type[ShaderLoweringPass]
-    if target == "glsl":
-        from sarek.lowering.glsl import LowerGlslPass
-
-        lowering = LowerGlslPass
-    else:
-        from sarek.lowering.wgsl import LowerWgslPass
-
-        lowering = LowerWgslPass
-    lowering(block=block, kernel=kernel).apply(ctx, module)
+    """`sarek-pipeline{target=... block=... kernel=...}`, in place."""
+    PipelinePass(target=target, block=block, kernel=kernel).apply(ctx, module)
 
 
 @dataclass(frozen=True)
@@ -60,7 +35,7 @@ class ShaderTarget(Target):
         raise NotImplementedError
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        if is_sarek(module):
+        if holds_sarek(module):
             lower_shader(ctx, module, self.name, self.block, self.kernel)
         output.write(self.print_source(module))
 

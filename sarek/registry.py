@@ -1,0 +1,183 @@
+"""What sarek is made of, in one module: targets, dialects, passes, the context, parse and print.
+
+- `TARGETS`: one `TargetInfo` per target (`-t NAME`, `sarek-pipeline{target=NAME}`): its display name (the
+  backend tag of diagnostics), its family, its Target class, the payload layout of its variants and the
+  `sarek.native` keys it reads. Every other list of targets is derived from it.
+- `DIALECTS`, `PASSES`: name -> (module, attribute), imported only when used. A pass or dialect whose module
+  does not exist is an error when it is asked for (tests/unit/test_registry.py imports every one).
+- `make_context`, `parse_module`, `print_module`, `emit_source`: what library code, tools and tests use to
+  read and write IR and to get a target's source.
+
+Nothing here imports a pass, a dialect or a target at module level, so any module may import the registry.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from io import StringIO
+from typing import TYPE_CHECKING, Literal, cast
+
+from sarek.diagnostics import SarekError
+
+if TYPE_CHECKING:
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.ir import Dialect
+    from xdsl.passes import ModulePass
+    from xdsl.utils.target import Target
+
+Family = Literal["c", "shader", "ptx"]
+
+
+@dataclass(frozen=True)
+class TargetInfo:
+    """One target: everything outside its lowering that differs between targets."""
+
+    name: str
+    display: str  # the backend tag of diagnostics: "error: CUDA: ..."
+    family: Family
+    target_class: tuple[str, str]  # (module, class) of its xDSL Target
+    # `layout` option of sarek-subst-match-payloads (how a variant's payload fields are spelled); None: the
+    # lowering lays payloads out itself (PTX, in memory)
+    payload_layout: str | None
+    native_keys: tuple[str, ...]  # the sarek.native keys it reads, in order of preference
+
+
+def _c(name: str, display: str, cls: str, native: tuple[str, ...] = ()) -> TargetInfo:
+    return TargetInfo(name, display, "c", ("sarek.targets.cfamily", cls), "c", native or (name,))
+
+
+def _shader(name: str, display: str, cls: str) -> TargetInfo:
+    return TargetInfo(name, display, "shader", (f"sarek.targets.{name}", cls), name, (name,))
+
+
+TARGETS: dict[str, TargetInfo] = {t.name: t for t in (
+    _c("cuda", "CUDA", "CudaTarget"),
+    _c("hip", "HIP", "HipTarget", ("hip", "cuda")),  # HIP compiles CUDA text
+    _c("opencl", "OpenCL", "OpenCLTarget"),
+    _c("metal", "Metal", "MetalTarget"),
+    _shader("glsl", "GLSL", "GlslTarget"),
+    _shader("wgsl", "WGSL", "WgslTarget"),
+    TargetInfo("ptx", "PTX", "ptx", ("sarek.targets.ptx", "PtxTarget"), None, ("ptx",)),
+)}
+TARGET_NAMES: tuple[str, ...] = tuple(TARGETS)
+C_TARGETS: tuple[str, ...] = tuple(n for n, t in TARGETS.items() if t.family == "c")
+SHADER_TARGETS: tuple[str, ...] = tuple(n for n, t in TARGETS.items() if t.family == "shader")
+
+
+def target_info(name: str, who: str = "") -> TargetInfo:
+    """The target called `name`; an unknown name is a SarekError listing the known ones (`who: ` first)."""
+    info = TARGETS.get(name)
+    if info is None:
+        raise SarekError(f"{who + ': ' if who else ''}unknown target '{name}' (known: {', '.join(sorted(TARGETS))})")
+    return info
+
+
+def display_name(target: str) -> str:
+    """The backend tag diagnostics carry for `target` ("CUDA", "GLSL", ...)."""
+    return target_info(target).display
+
+
+# dialect name -> (module, Dialect object name)
+DIALECTS: dict[str, tuple[str, str]] = {
+    "sarek": ("sarek.dialect", "Sarek"),
+    "sarek_c": ("sarek.targets.cfamily.dialect", "SarekC"),
+    "sarek_glsl": ("sarek.targets.glsl.dialect", "SarekGlsl"),
+    "sarek_wgsl": ("sarek.targets.wgsl.dialect", "SarekWgsl"),
+    "sarek_ptx": ("sarek.targets.ptx.dialect", "SarekPtx"),
+}
+
+# pass name -> (module, class); one module per pass (lowerings live under sarek.lowering)
+PASSES: dict[str, tuple[str, str]] = {
+    "sarek-reject-features": ("sarek.passes.reject_features", "RejectFeaturesPass"),
+    "sarek-order-type-decls": ("sarek.passes.order_type_decls", "OrderTypeDeclsPass"),
+    "sarek-subst-match-payloads": ("sarek.passes.subst_match_payloads", "SubstMatchPayloadsPass"),
+    "sarek-legalize-names": ("sarek.passes.legalize_names", "LegalizeNamesPass"),
+    "sarek-rename-shadowing-locals": ("sarek.passes.rename_shadowing_locals", "RenameShadowingLocalsPass"),
+    "sarek-lower-warp": ("sarek.passes.lower_warp", "LowerWarpPass"),
+    "sarek-verify-barriers": ("sarek.passes.verify_barriers", "VerifyBarriersPass"),
+    "sarek-fold-grid": ("sarek.passes.fold_grid", "FoldGridPass"),
+    "sarek-pipeline": ("sarek.passes.pipeline", "PipelinePass"),
+    "sarek-contract": ("sarek.passes.contract", "ContractPass"),
+    "sarek-lower-glsl": ("sarek.lowering.glsl", "LowerGlslPass"),
+    "sarek-lower-wgsl": ("sarek.lowering.wgsl", "LowerWgslPass"),
+    "sarek-lower-cfamily": ("sarek.lowering.cfamily", "LowerCFamilyPass"),
+    "sarek-lower-ptx": ("sarek.lowering.ptx", "LowerPtxPass"),
+}
+
+
+def _lazy(mod: str, attr: str) -> Callable[[], object]:
+    return lambda: getattr(importlib.import_module(mod), attr)
+
+
+def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
+    """Dialect name -> lazy loader (the parser imports a dialect's module when it first meets its ops)."""
+    return {n: _lazy(m, a) for n, (m, a) in DIALECTS.items()}  # pyright: ignore[reportReturnType]
+
+
+def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Pass name -> lazy class loader."""
+    return {n: _lazy(m, c) for n, (m, c) in PASSES.items()}  # pyright: ignore[reportReturnType]
+
+
+def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
+    """Target name -> lazy Target class loader."""
+    return {n: _lazy(*t.target_class) for n, t in TARGETS.items()}  # pyright: ignore[reportReturnType]
+
+
+def pass_class(name: str) -> type[ModulePass]:
+    """The class of the registered pass `name` (its module is imported now; a missing module is an error)."""
+    mod, cls = PASSES[name]
+    return getattr(importlib.import_module(mod), cls)
+
+
+def make_pass(name: str, **options: object) -> ModulePass:
+    """An instance of the registered pass `name` with `options` (field names, as in Python)."""
+    return cast("Callable[..., ModulePass]", pass_class(name))(**options)
+
+
+def register_dialects(ctx: Context) -> Context:
+    """Register builtin, sarek and the target dialects (lazily) in `ctx`; returns it."""
+    from xdsl.dialects.builtin import Builtin
+
+    ctx.register_dialect("builtin", lambda: Builtin)
+    for name, factory in get_all_dialects().items():
+        ctx.register_dialect(name, factory)
+    return ctx
+
+
+def make_context() -> Context:
+    """A context knowing builtin, sarek and the target dialects, all registered lazily."""
+    from xdsl.context import Context
+
+    return register_dialects(Context())
+
+
+def parse_module(text: str, name: str = "<text>", ctx: Context | None = None) -> ModuleOp:
+    """The module in `text` (sarek and target dialects known)."""
+    from xdsl.parser import Parser
+
+    return Parser(ctx or make_context(), text, name).parse_module()
+
+
+def print_module(m: ModuleOp, generic: bool = False) -> str:
+    """`m` as MLIR text (custom syntax unless `generic`)."""
+    from xdsl.printer import Printer
+
+    out = StringIO()
+    Printer(stream=out, print_generic_format=generic).print_op(m)
+    return out.getvalue()
+
+
+def emit_source(module: ModuleOp, target: str, **options: object) -> str:
+    """Source text for `target` from a sarek-dialect module (the module is cloned, not changed).
+
+    The Target runs `sarek-pipeline{target=...}` itself when it is given sarek-dialect IR.
+    """
+    info = target_info(target)
+    cls: type[Target] = getattr(importlib.import_module(info.target_class[0]), info.target_class[1])
+    out = StringIO()
+    cls(**options).emit(make_context(), module.clone(), out)
+    return out.getvalue()
