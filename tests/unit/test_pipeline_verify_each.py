@@ -10,8 +10,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import VerifyException
 
 from sarek.diagnostics import SarekError
-from sarek.passes.pipeline import PIPELINES, PipelinePass
-from sarek.tools.ir import make_context
+from sarek.passes.pipeline import PipelinePass
+from sarek.registry import TARGET_NAMES, make_context
 
 
 def _modules() -> list[tuple[str, ModuleOp]]:
@@ -28,7 +28,7 @@ def _modules() -> list[tuple[str, ModuleOp]]:
     return list(out.values())
 
 
-@pytest.mark.parametrize("target", sorted(PIPELINES))
+@pytest.mark.parametrize("target", sorted(TARGET_NAMES))
 def test_every_pass_leaves_valid_ir(target: str) -> None:
     mods = _modules()
     assert len(mods) >= 20

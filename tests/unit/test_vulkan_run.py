@@ -330,7 +330,8 @@ def test_float_atomics_lowering_runs_when_not_refused(monkeypatch: Any):
 
     dev = next(d for d in devices() if d.lang == "wgsl")
     real = pl.pipeline_passes
-    monkeypatch.setattr(pl, "pipeline_passes", lambda t: [p for p in real(t) if p.name != "sarek-reject-features"])
+    monkeypatch.setattr(pl, "pipeline_passes",
+                        lambda *a, **k: [p for p in real(*a, **k) if p.name != "sarek-reject-features"])
     m = load(INPUTS / "shader_atomic_float.mlir")
     n = 1000
     vals = (rng().random(n, dtype=np.float32) * 4).round() / 4  # exact sums in any order
