@@ -66,7 +66,7 @@ def kernel_from_ir(text: str, name: str, block: tuple[int, int, int] | None = No
     one object per text, name and block in a process, so its per-device compiled code is kept across the tasks
     that launch it."""
     from sarek.frontend.api import Kernel
-    from sarek.tools.ir import parse_module
+    from sarek.registry import parse_module
 
     def stub() -> None:  # Kernel() sets up every attribute it has; the module replaces the function
         pass

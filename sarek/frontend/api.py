@@ -134,7 +134,7 @@ class Kernel:
         return self
 
     def ir(self, generic: bool = False) -> str:
-        from sarek.tools.ir import print_module
+        from sarek.registry import print_module
 
         return print_module(self.module, generic)
 

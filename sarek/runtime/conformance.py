@@ -243,7 +243,7 @@ def written_outputs(case: Case, args: list[Any]) -> list[int]:
 
 
 def _parse(name: str, folder: Path = EXAMPLES) -> Any:
-    from sarek.tools.ir import parse_module
+    from sarek.registry import parse_module
 
     path = folder / name
     return parse_module(path.read_text(), str(path))

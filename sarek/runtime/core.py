@@ -114,7 +114,7 @@ _SPECS: weakref.WeakKeyDictionary[ModuleOp, dict[str, KernelSpec]] = weakref.Wea
 
 
 def module_hash(module: ModuleOp) -> str:
-    from sarek.tools.ir import print_module
+    from sarek.registry import print_module
 
     return hashlib.sha256(print_module(module, generic=True).encode()).hexdigest()
 

@@ -22,7 +22,7 @@ def _kernels() -> list[tuple[str, Any, str]]:
     """(example file, module, kernel name) for every example kernel, IR and Python."""
     from sarek.runtime.conformance import EXAMPLES, _load_example  # pyright: ignore[reportPrivateUsage]
     from sarek.runtime.core import kernel_names
-    from sarek.tools.ir import parse_module
+    from sarek.registry import parse_module
 
     out: list[tuple[str, Any, str]] = []
     for p in sorted(EXAMPLES.glob("*.mlir")):

@@ -36,6 +36,6 @@ class _Probe:
 @functools.cache
 def warp_probe() -> _Probe:
     """A kernel writing `warp_size` to out[0] (thread 0 of block 0)."""
-    from sarek.tools.ir import parse_module
+    from sarek.registry import parse_module
 
     return _Probe(parse_module(WARP_PROBE, "<sarek warp probe>"), "sarek_warp_probe")

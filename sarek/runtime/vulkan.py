@@ -117,7 +117,7 @@ class VulkanDevice(Device):
         from sarek.lowering.shader import shader_abi
         from sarek.targets.glsl import lower_shader
         from sarek.targets.glsl.printer import print_glsl, print_wgsl
-        from sarek.tools.ir import make_context
+        from sarek.registry import make_context
 
         m = module.clone()
         if fold:

@@ -3,6 +3,8 @@ a pass whose module is missing is an error, not skipped."""
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from sarek import registry
@@ -52,3 +54,20 @@ def test_family_lists_are_derived_from_the_table():
     assert registry.C_TARGETS == ("cuda", "hip", "opencl", "metal")
     assert registry.SHADER_TARGETS == ("glsl", "wgsl")
     assert set(registry.TARGET_NAMES) == set(registry.C_TARGETS) | set(registry.SHADER_TARGETS) | {"ptx"}
+
+
+def test_library_code_does_not_import_the_tools():
+    import ast
+    import pathlib
+
+    root = pathlib.Path(importlib.import_module("sarek").__file__ or "").parent
+    bad: list[str] = []
+    for p in root.rglob("*.py"):
+        if p.parts[len(root.parts)] == "tools":
+            continue
+        for n in ast.walk(ast.parse(p.read_text())):
+            mod = n.module if isinstance(n, ast.ImportFrom) else None
+            names = [a.name for a in n.names] if isinstance(n, ast.Import) else []
+            if any((m or "").startswith("sarek.tools") for m in [mod, *names]):
+                bad.append(f"{p.relative_to(root)}:{getattr(n, 'lineno', 0)}")
+    assert not bad, f"library modules import sarek.tools: {bad}"
