@@ -40,6 +40,7 @@ from sarek.analysis.namer import (
 from sarek.analysis.names import mangle_name
 from sarek.analysis.reserved import GENERATED_PREFIX, RESERVED
 from sarek.diagnostics import SarekError
+from sarek.registry import C_TARGETS, SHADER_TARGETS
 from sarek.dialect.sarek import (
     AllocArrayOp,
     CallOp,
@@ -57,8 +58,6 @@ from sarek.dialect.sarek import (
     VecType,
 )
 
-C_TARGETS = ("cuda", "hip", "opencl", "metal")
-SHADER_TARGETS = ("glsl", "wgsl")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 __all__ = ["LegalizeNamesPass", "sanitize"]
