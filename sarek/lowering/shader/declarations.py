@@ -56,6 +56,17 @@ class Declarations(LoweringState):
             else:
                 self.decl_variant(o)
 
+    def variant_members(self) -> set[str]:
+        """The member names of the variant structs (`tag`, payload fields and `_<i>`), which a GLSL macro must
+        not take."""
+        out: set[str] = set()
+        for v in self.variants.values():
+            out.add("tag")
+            for c, ps in v.ctors:
+                out.update(self.payload_path(v.sym_name.data, c, len(ps), i).split(".")[0] for i in range(len(ps)))
+                out.update(f"_{i}" for i in range(len(ps)) if len(ps) > 1)
+        return out
+
     def fdecl(self, name: str, t: Attribute, op: Operation | None) -> str:
         if not self.lang.glsl and t == IntegerType(1):
             pass

@@ -155,6 +155,11 @@ class Expressions(Polyfills):
                 return a
             if isinstance(dst, Float16Type) or isinstance(src, Float16Type):
                 raise err(self.f16_message(), op, self.lang)
+            if self.lang.glsl and int_width(src) == 32 and int_width(dst) == 64:
+                # sign extension from zero extensions: lavapipe (Mesa 22.3 llvmpipe) compares `int64_t(i32)`
+                # against a constant wrongly (`int64_t(-3) < 0L` is false); glslang's SPIR-V and the H200's
+                # Vulkan are right, so the fault is Mesa's
+                return f"(int64_t(uint({a})) - (int64_t(uint({a}) >> 31u) << 32))"
             return f"{self.ty(dst, op)}({a})"
         if isinstance(op, S.BitcastOp):
             a = self.expr(op.operand)
@@ -262,6 +267,8 @@ class Expressions(Polyfills):
             raise err(f"'{name}' on i64 is not supported on glsl", op, self.lang)
         simple = {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "exp", "exp2", "log", "log2",
                   "sqrt", "floor", "ceil", "trunc", "fma", "abs", "min", "max"}
+        if name == "abs" and int_width(t) == 64:  # glslang 12 folds abs of an int64_t constant to the constant
+            return f"{self.need_poly('iabs', t)}({', '.join(args)})"
         if name in simple:
             return f"{name}({', '.join(args)})"
         a = args[0]

@@ -47,10 +47,12 @@ class ShaderLowering(Statements):
                 self.macros.add(ln)
             len_names[a] = ln
         scalar_names: dict[BlockArgument, str] = {}
+        members = self.variant_members()
         for n, a in scalars:
             e = self.lang.escape(n)
-            # a GLSL macro named like a swizzle (`x`, `xy`, `rgb` ...) would rewrite `gl_GlobalInvocationID.x`
-            while e in self.globals or e in self.macros or e in len_names.values() or (g and is_swizzle(e)):
+            # a GLSL macro named like a swizzle (`x`, `xy`, `rgb` ...) would rewrite `gl_GlobalInvocationID.x`,
+            # one named like a variant member (`tag`, `C_v`, `_0`) every `v.tag`
+            while e in self.globals or e in self.macros or e in len_names.values() or (g and (is_swizzle(e) or e in members)):
                 e = e + "_"
             if g:
                 self.macros.add(e)

@@ -66,6 +66,11 @@ def sanitize(name: str) -> str:
     return s
 
 
+def minted_name(s: str) -> bool:
+    """Names sarek's passes mint on purpose (they keep their `sarek_` prefix)."""
+    return s.startswith("sarek_scalar_shadow_") or s.startswith("sarek_pc_shadow_")
+
+
 @dataclass
 class Lang:
     name: str
@@ -82,9 +87,9 @@ class Lang:
             elif s in GLSL_KEYWORDS:
                 s = s + "v"
             s = re.sub(r"__+", "_", s)  # GLSL reserves names with two consecutive underscores
-            return s
-        minted = s.startswith("sarek_scalar_shadow_") or s.startswith("sarek_pc_shadow_")
-        if s == "_" or s.startswith("__") or (s.startswith("sarek_") and not minted) or s in WGSL_KEYWORDS:
+            # `sarek_` names belong to the lowering (polyfills `sarek_irem`, temporaries `sarek_t`)
+            return "sarek_" + s if s.startswith("sarek_") and not minted_name(s) else s
+        if s == "_" or s.startswith("__") or (s.startswith("sarek_") and not minted_name(s)) or s in WGSL_KEYWORDS:
             s = "sarek_" + s
         return s
 

@@ -49,6 +49,7 @@ class Polyfills(Declarations):
         if g:
             bodies = {
                 "irem": (f"{T} sarek_irem({T} a, {T} b)", [f"return a - b * (a / b)"]),
+                "iabs": (f"{T} sarek_iabs({T} x)", ["return (x < 0L) ? -x : x"]),
                 "fmod": (f"{T} sarek_fmod({T} x, {T} y)", ["return x - y * trunc(x / y)"]),
                 "hypot": (f"{T} sarek_hypot({T} x, {T} y)",
                           [*hyp, f"return (m == {zero} || isinf(m)) ? m : m * sqrt({one} + r * r)"]),

@@ -35,6 +35,10 @@ READ_OPS = (S.LoadOp, S.ArrayReadOp)
 # deepest expression printed inline (rendering recurses per level; compilers limit nesting): deeper trees are
 # split with temporaries
 MAX_INLINE_DEPTH = 64
+# deepest statement nesting of a function (if/else chains, conditional expressions, loops, match). Measured on
+# lavapipe through wgpu 0.32 (naga): an if/else chain runs its branches nested deeper than 79 wrong, silently
+# (the H200's Vulkan too, the same naga SPIR-V); WGSL allows 127 nested braces. Deeper code is refused.
+MAX_NESTING = 64
 PURE_INLINE = (S.ConstantOp, S.BinOp, S.UnOp, S.CastOp, S.BitcastOp, S.FieldOp, S.PayloadOp, S.MakeRecordOp,
                S.ArrayLenOp, S.ElemRefOp, S.FieldRefOp)
 
@@ -127,6 +131,7 @@ class LoweringState:
         self.spec_stack: list[str] = []
         self.atomic_storage: set[str] = set()
         self.cur_func_ret: Attribute | None = None
+        self.nesting = 0  # statement nesting of the function being lowered
         self.shared_names: dict[Operation, str] = {}
         self.shared_declared: dict[Operation, Storage] = {}
 

@@ -12,15 +12,22 @@ from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.lowering.shader.atomics import Atomics
 from sarek.lowering.shader.language import IDENT, err
 from sarek.lowering.shader.layout import int_width
-from sarek.lowering.shader.state import MAX_INLINE_DEPTH, PURE_INLINE, READ_OPS, Scope, Storage, is_pure_intrinsic, nuses
+from sarek.lowering.shader.state import MAX_INLINE_DEPTH, MAX_NESTING, PURE_INLINE, READ_OPS, Scope, Storage, is_pure_intrinsic, nuses
 
 
 class Statements(Atomics):
     """One sarek op lowered to statements of the target dialect."""
 
     def lower_block(self, block: Block, out: Block, scope: Scope) -> None:
+        self.nesting += 1
+        if self.nesting > MAX_NESTING:
+            raise err(f"statements nested more than {MAX_NESTING} deep (if/elif chains, conditional expressions, "
+                      f"loops, match) are refused: Vulkan through wgpu 0.32 runs if/else "
+                      "branches nested deeper than 79 wrong (lavapipe and the H200) and WGSL allows 127 nested "
+                      "braces; use a lookup table or a loop", block.parent_op(), self.lang)
         for op in block.ops:
             self.lower_op(op, out, scope)
+        self.nesting -= 1
 
     def sub(self, region: Region, scope: Scope, out_op: Operation, idx: int) -> Scope:
         s = Scope(scope)
@@ -376,6 +383,7 @@ class Statements(Atomics):
         g = self.lang.glsl
         # save per-function state
         saved = (self.vals, self.exprs, self.cur_func_ret)
+        saved_nesting, self.nesting = self.nesting, 0
         self.vals, self.exprs = {}, {}
         scope = Scope()
         params: list[str] = []
@@ -401,5 +409,6 @@ class Statements(Atomics):
         if not unit and not isinstance(last, S.ReturnOp):
             self.stmt(f.regions[0].block, f"return {self.zero(rt, h)}")
         self.vals, self.exprs, self.cur_func_ret = saved
+        self.nesting = saved_nesting
         self.spec_ops.append(f)
         return fname
