@@ -6,7 +6,6 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
     Float16Type,
-    Float64Type,
     IntegerType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -15,7 +14,7 @@ from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.lowering.shader.language import err, sanitize
 from sarek.lowering.shader.layout import ElemLayout, Leaf, round_up, int_width, scalar_kind, scalar_size
-from sarek.lowering.shader.state import LoweringState
+from sarek.lowering.shader.state import LoweringState, scalar_key
 
 
 class Declarations(LoweringState):
@@ -68,9 +67,7 @@ class Declarations(LoweringState):
         return out
 
     def fdecl(self, name: str, t: Attribute, op: Operation | None) -> str:
-        if not self.lang.glsl and t == IntegerType(1):
-            pass
-        return f"{self.ty(t, op)} {name}" if self.lang.glsl else f"{name} : {self.ty(t, op)}"
+        return self.lang.field.format(t=self.ty(t, op), n=name)
 
     def decl_record(self, r: S.RecordOp) -> None:
         nm = self.type_name(r.sym_name.data)
@@ -80,16 +77,15 @@ class Declarations(LoweringState):
     def decl_variant(self, v: S.VariantOp) -> None:
         vn = v.sym_name.data
         nm = self.type_name(vn)
-        g = self.lang.glsl
         fields = [self.fdecl("tag", IntegerType(32), v)]
         for c, ps in v.ctors:
             if len(ps) == 1:
                 fields.append(self.fdecl(self.payload_path(vn, c, 1, 0), ps[0], v))
             elif len(ps) > 1:
-                if g:
+                if self.nested_payloads:
                     pn = self.payload_struct(vn, c)
                     self.struct_ops.append(self.O["struct"](pn, [self.fdecl(f"_{i}", p, v) for i, p in enumerate(ps)]))
-                    fields.append(f"{pn} {sanitize(c)}_v")
+                    fields.append(self.lang.field.format(t=pn, n=f"{sanitize(c)}_v"))
                 else:
                     fields.extend(self.fdecl(self.payload_path(vn, c, len(ps), i), p, v) for i, p in enumerate(ps))
         self.struct_ops.append(self.O["struct"](nm, fields))
@@ -98,12 +94,10 @@ class Declarations(LoweringState):
             fn = self.reserve_global(f"make_{vn.replace('.', '_')}_{c}")
             self.type_names[f"make\0{vn}\0{c}"] = fn
             params = [self.fdecl(f"v{i}", p, v) for i, p in enumerate(ps)]
-            if g:
-                sig = f"{nm} {fn}({', '.join(params)})"
-                body = [f"{nm} r = {self.zero(vt)}", f"r.tag = {self.tag_const(vn, c)}"]
-            else:
-                sig = f"fn {fn}({', '.join(params)}) -> {nm}"
-                body = [f"var r : {nm}", f"r.tag = {self.tag_const(vn, c)}"]
+            L = self.lang
+            sig = L.func.format(r=nm, n=fn, p=", ".join(params))
+            r = L.var_uninit.format(t=nm, n="r") if L.locals_zeroed else L.var.format(t=nm, n="r", v=self.zero(vt))
+            body = [r, f"r.tag = {self.tag_const(vn, c)}"]
             for i in range(len(ps)):
                 body.append(f"r.{self.payload_path(vn, c, len(ps), i)} = v{i}")
             body.append("return r")
@@ -171,7 +165,7 @@ class Declarations(LoweringState):
             for (_, ps), lay in zip(v.ctors, pl):
                 cl: list[Leaf] = []
                 if ps:
-                    if self.lang.glsl and len(ps) > 1:
+                    if self.nested_payloads and len(ps) > 1:
                         a = lay[1]
                         off = round_up(off, a)
                         for (ho, lt) in lay[2]:
@@ -224,14 +218,12 @@ class Declarations(LoweringState):
                 t = t.element_type
             if isinstance(t, Float16Type):
                 raise err(self.f16_message(), op, self.lang)
-            if isinstance(t, Float64Type):
-                if not self.lang.glsl:
-                    raise err("f64 not supported (WGSL has no 64-bit floats)", op, self.lang)
-                self.features.add("shader-f64")
-            if int_width(t) == 64:
-                if not self.lang.glsl:
-                    raise err("i64 not supported (WGSL has no 64-bit integers)", op, self.lang)
-                self.features.add("shader-int64")
+            key = scalar_key(t)
+            if key in ("f64", "i64"):
+                if self.lang.scalar[key] is None:
+                    what = "integers" if key == "i64" else "floats"
+                    raise err(f"{key} not supported (WGSL has no 64-bit {what})", op, self.lang)
+                self.features.add("shader-f64" if key == "f64" else "shader-int64")
             if int_width(t) == 8:
                 raise err("ui8 is only a cooperative-matrix operand type; not supported on this backend", op, self.lang)
 

@@ -118,9 +118,9 @@ class Expressions(Polyfills):
     def read_place(self, text: str, st: Storage | None) -> str:
         if st is None or st.repr == "plain":
             return text
-        g = self.lang.glsl
+        L = self.lang
         if st.repr == "f32bits":
-            return f"uintBitsToFloat({text})" if g else f"bitcast<f32>(atomicLoad(&{text}))"
+            return L.f32_from_bits.format(L.atomic_load.format(text))
         if st.repr == "atomic":
             return f"atomicLoad(&{text})"
         if st.repr == "boolbits":
@@ -130,9 +130,9 @@ class Expressions(Polyfills):
     def write_place(self, text: str, st: Storage | None, value: str) -> str:
         if st is None or st.repr == "plain":
             return f"{text} = {value}"
-        g = self.lang.glsl
+        L = self.lang
         if st.repr == "f32bits":
-            return f"{text} = floatBitsToUint({value})" if g else f"atomicStore(&{text}, bitcast<u32>({value}))"
+            return L.atomic_store.format(p=text, v=L.f32_to_bits.format(value))
         if st.repr == "atomic":
             return f"atomicStore(&{text}, {value})"
         if st.repr == "boolbits":
@@ -201,7 +201,6 @@ class Expressions(Polyfills):
         raise err(f"internal: {op.name} has no expression form", op, self.lang)
 
     def binop(self, op: S.BinOp) -> str:
-        g = self.lang.glsl
         k = op.kind.data.value
         a, b = self.expr(op.lhs), self.expr(op.rhs)
         t = op.lhs.type
@@ -209,8 +208,8 @@ class Expressions(Polyfills):
             # GLSL % is undefined for negatives; WGSL % on i32 came out unsigned on NVIDIA (H200, naga -> SPIR-V)
             self.need_poly("irem", t)
             return f"sarek_irem({a}, {b})"
-        if k in ("shl", "shr") and not g:
-            return f"({a} {'<<' if k == 'shl' else '>>'} u32({b}))"
+        if k in ("shl", "shr"):
+            b = self.lang.shift_rhs.format(b)
         sym = {"add": "+", "sub": "-", "mul": "*", "div": "/", "eq": "==", "ne": "!=", "lt": "<", "le": "<=",
                "gt": ">", "ge": ">=", "and": "&&", "or": "||", "shl": "<<", "shr": ">>", "bitand": "&",
                "bitor": "|", "bitxor": "^"}[k]
@@ -225,36 +224,24 @@ class Expressions(Polyfills):
             return self.index_intrinsic(name, op)
         if name in ("lane_id", "warp_size"):
             self.use_subgroups(op, shuffle=False)
-            if self.lang.glsl:
-                return "int(gl_SubgroupInvocationID)" if name == "lane_id" else "int(gl_SubgroupSize)"
-            return "i32(sarek_sg_lane)" if name == "lane_id" else "i32(sarek_sg_size)"
+            return self.lang.lane_id if name == "lane_id" else self.lang.warp_size
         if cat == Category.MATH:
             return self.math(op)
         raise err(f"internal: intrinsic {name} is a statement", op, self.lang)
 
     def index_intrinsic(self, name: str, op: Operation) -> str:
-        g = self.lang.glsl
         if name == "global_thread_id":
             name = "global_idx_x"
         if name == "global_size":
             name = "global_size_x"
         base, d = name.rsplit("_", 1)
         bx = dict(zip("xyz", self.block))[d]
-        if g:
-            m = {"thread_idx": f"int(gl_LocalInvocationID.{d})", "block_idx": f"int(gl_WorkGroupID.{d})",
-                 "block_dim": f"int(gl_WorkGroupSize.{d})", "grid_dim": f"int(gl_NumWorkGroups.{d})",
-                 "global_idx": f"int(gl_GlobalInvocationID.{d})",
-                 "global_size": f"int(gl_WorkGroupSize.{d} * gl_NumWorkGroups.{d})"}
-        else:
-            m = {"thread_idx": f"i32(sarek_lid.{d})", "block_idx": f"i32(sarek_wid.{d})",
-                 "block_dim": f"{bx}i", "grid_dim": f"i32(sarek_nwg.{d})",
-                 "global_idx": f"i32(sarek_gid.{d})", "global_size": f"i32(sarek_nwg.{d} * {bx}u)"}
-        if base not in m:
+        if base not in self.lang.index:
             raise err(f"unknown index intrinsic '{name}'", op, self.lang)
-        return m[base]
+        return self.lang.index[base].format(d=d, bx=bx)
 
     def math(self, op: S.IntrinsicOp) -> str:
-        g = self.lang.glsl
+        L = self.lang
         name = op.callee.data
         args = [self.expr(a) for a in op.args]
         t = op.args[0].type
@@ -275,21 +262,21 @@ class Expressions(Polyfills):
         if name == "fabs":
             return f"abs({a})"
         if name == "rsqrt":
-            return f"inversesqrt({a})" if g else f"inverseSqrt({a})"
+            return f"{L.rsqrt}({a})"
         if name == "atan2":
-            return f"atan({args[0]}, {args[1]})" if g else f"atan2({args[0]}, {args[1]})"
+            return f"{L.atan2}({args[0]}, {args[1]})"
         if name == "fmin":
             return f"min({args[0]}, {args[1]})"
         if name == "fmax":
             return f"max({args[0]}, {args[1]})"
         if name == "log10":
-            return f"(log2({a}) * {'0.30102999566398120' if g else '0.30102999566398120f'})"
+            return f"(log2({a}) * {L.log10_factor})"
         if name in ("fmod", "hypot", "cbrt", "round", "copysign", "expm1", "log1p", "pow"):
             return f"{self.need_poly(name, t)}({', '.join(args)})"
         if name == "clz":
-            return f"(({a} < 0) ? 0 : (31 - findMSB({a})))" if g else f"i32(countLeadingZeros(u32({a})))"
+            return L.clz.format(a=a)
         if name == "popcount":
-            return f"bitCount({a})" if g else f"i32(countOneBits(u32({a})))"
+            return L.popcount.format(a=a)
         raise err(f"math intrinsic '{name}' has no {self.lang.name} spelling", op, self.lang)
 
     # -------------------------------------------------------------------------------- statements
@@ -299,12 +286,11 @@ class Expressions(Polyfills):
 
     def declare(self, out: Block, scope: Scope, name: str, t: Attribute, value: str | None, op: Operation,
                 mutable: bool) -> str:
-        T = self.ty(t, op)
-        if self.lang.glsl:
-            self.stmt(out, f"{T} {name} = {value}" if value is not None else f"{T} {name}")
+        T, L = self.ty(t, op), self.lang
+        if value is None:
+            self.stmt(out, L.var_uninit.format(t=T, n=name))
         else:
-            kw = "var" if mutable or value is None else "let"
-            self.stmt(out, f"{kw} {name} : {T} = {value}" if value is not None else f"var {name} : {T}")
+            self.stmt(out, (L.var if mutable else L.let).format(t=T, n=name, v=value))
         return name
 
     def materialize(self, op: Operation, out: Block, scope: Scope, text: str) -> None:

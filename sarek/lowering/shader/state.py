@@ -19,12 +19,24 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from sarek.analysis.payload import PayloadLayout, payload_fields
 from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.lowering.shader.language import Lang, sanitize, err
 
 
 # ------------------------------------------------------------------------------------------------ the engine
+
+
+def scalar_key(t: Attribute) -> str | None:
+    """The key of a scalar type in `Lang.scalar` (i1, i32, i64, f32, f64); None for any other type."""
+    if isinstance(t, IntegerType) and t.bitwidth in (1, 32, 64):
+        return f"i{t.bitwidth}"
+    if isinstance(t, Float32Type):
+        return "f32"
+    if isinstance(t, Float64Type):
+        return "f64"
+    return None
 
 
 def nuses(v: SSAValue) -> int:
@@ -192,24 +204,15 @@ class LoweringState:
         return self.field_names[key]
 
     def ty(self, t: Attribute, op: Operation | None = None) -> str:
-        g = self.lang.glsl
+        key = scalar_key(t)
+        if key is not None:
+            spelled = self.lang.scalar[key]
+            if spelled is None:
+                what = "integers" if key == "i64" else "floats"
+                raise err(f"{key} is not supported on {self.lang.name} (WGSL has no 64-bit {what})", op, self.lang)
+            return spelled
         if isinstance(t, IntegerType):
-            w = t.bitwidth
-            if w == 1:
-                return "bool"
-            if w == 32:
-                return "int" if g else "i32"
-            if w == 64:
-                if g:
-                    return "int64_t"
-                raise err("i64 is not supported on wgsl (WGSL has no 64-bit integers)", op, self.lang)
             raise err("ui8 is only a cooperative-matrix operand type; not supported on this backend", op, self.lang)
-        if isinstance(t, Float32Type):
-            return "float" if g else "f32"
-        if isinstance(t, Float64Type):
-            if g:
-                return "double"
-            raise err("f64 is not supported on wgsl (WGSL has no 64-bit floats)", op, self.lang)
         if isinstance(t, Float16Type):
             raise err(self.f16_message(), op, self.lang)
         if isinstance(t, S.RecordType | S.VariantType):
@@ -227,7 +230,7 @@ class LoweringState:
 
     def lit(self, op: S.ConstantOp) -> str:
         t, v = op.result.type, op.value
-        g = self.lang.glsl
+        L = self.lang
         if isinstance(t, S.UnitType) or isinstance(v, UnitAttr):
             return "/* unit */"
         if isinstance(t, IntegerType) and isinstance(v, IntegerAttr):
@@ -236,7 +239,7 @@ class LoweringState:
             if w == 1:
                 return "true" if x else "false"
             self.ty(op.result.type, op)
-            suf = ("" if g else "i") if w == 32 else "L"
+            suf = L.i32_suffix if w == 32 else L.i64_suffix
             lo = -(1 << (w - 1))
             if x == lo:
                 return f"({x + 1}{suf} - 1{suf})"
@@ -248,27 +251,27 @@ class LoweringState:
             if math.isnan(x) or math.isinf(x):
                 if dbl:
                     bits = struct.unpack("<Q", struct.pack("<d", x))[0]
-                    return f"(uint64BitsToDouble({bits}UL))" if g else "0.0"
+                    return L.f64_from_bits.format(bits)
                 bits = struct.unpack("<I", struct.pack("<f", x))[0]
-                return f"uintBitsToFloat({bits}u)" if g else f"bitcast<f32>({bits}u)"
+                return L.f32_from_bits.format(f"{bits}u")
             s = ("%.17g" % x) if dbl else ("%.9g" % x)
             if "." not in s and "e" not in s and "n" not in s:
                 s += ".0"
             if "e" in s and "." not in s.split("e")[0]:
                 m, e = s.split("e")
                 s = m + ".0e" + e
-            s += ("lf" if dbl else "") if g else "f"
+            s += L.f64_suffix if dbl else L.f32_suffix
             return s if x >= 0 and not s.startswith("-") else f"({s})"
         raise err(f"constant {v} has no {self.lang.name} spelling", op, self.lang)
 
     def zero(self, t: Attribute, op: Operation | None = None) -> str:
-        g = self.lang.glsl
+        L = self.lang
         if isinstance(t, IntegerType):
             if t.bitwidth == 1:
                 return "false"
-            return ("0" if g else "0i") if t.bitwidth == 32 else "0L"
+            return "0" + (L.i32_suffix if t.bitwidth == 32 else L.i64_suffix)
         if isinstance(t, Float32Type):
-            return "0.0" if g else "0.0f"
+            return "0.0" + L.f32_suffix
         if isinstance(t, Float64Type):
             return "0.0lf"
         if isinstance(t, S.RecordType):
@@ -276,9 +279,9 @@ class LoweringState:
             return f"{self.ty(t)}({', '.join(self.zero(ft) for _, ft in r.fields)})"
         if isinstance(t, S.VariantType):
             v = self.variants[t.decl_name]
-            parts = ["0" if g else "0i"]
+            parts = ["0" + L.i32_suffix]
             for c, ps in v.ctors:
-                if g:
+                if self.nested_payloads:
                     if len(ps) == 1:
                         parts.append(self.zero(ps[0]))
                     elif len(ps) > 1:
@@ -296,12 +299,15 @@ class LoweringState:
             self.type_names[key] = self.reserve_global(f"{vname.replace('.', '_')}_{ctor}_payload")
         return self.type_names[key]
 
+    @property
+    def nested_payloads(self) -> bool:
+        """Whether a several-payload constructor is one field of a hoisted struct (GLSL) or flat fields."""
+        return self.lang.payload == PayloadLayout.GLSL
+
     def payload_path(self, vname: str, ctor: str, arity: int, i: int) -> str:
-        c = sanitize(ctor)
-        if arity <= 1:
-            return f"{c}_v"
-        return f"{c}_v._{i}" if self.lang.glsl else f"{c}_v_{i}"
+        """The member chain of payload `i` inside the variant struct (analysis/payload.py's layout)."""
+        return ".".join(payload_fields(self.lang.payload, sanitize(ctor), arity, i))
 
     def tag_const(self, vname: str, ctor: str) -> str:
         v = self.variants[vname]
-        return f"{v.ctor_index(ctor)}" + ("" if self.lang.glsl else "i")
+        return f"{v.ctor_index(ctor)}{self.lang.i32_suffix}"

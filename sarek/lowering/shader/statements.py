@@ -96,7 +96,7 @@ class Statements(Atomics):
                 self.stmt(out, "return")
             return
         if isinstance(op, S.BarrierOp):
-            self.stmt(out, "barrier()" if g else "workgroupBarrier()")
+            self.stmt(out, self.lang.barrier)
             return
         if isinstance(op, S.WarpBarrierOp):
             self.use_subgroups(op, shuffle=False)
@@ -239,7 +239,7 @@ class Statements(Atomics):
         if not tb.ops and not eb.ops and ((g and (scalar or not has_reads)) or (not has_reads and scalar)):
             a, b = self.expr(ty_.value), self.expr(ey.value)
             c = self.expr(op.cond)
-            self.exprs[op.result] = f"({c} ? {a} : {b})" if g else f"select({b}, {a}, {c})"
+            self.exprs[op.result] = self.lang.select.format(c=c, a=a, b=b)
             if nuses(op.result) > 1:
                 self.materialize(op, out, scope, self.exprs.pop(op.result))
             return
@@ -281,7 +281,6 @@ class Statements(Atomics):
         out.add_op(loop)
 
     def for_(self, op: S.ForOp, out: Block, scope: Scope) -> None:
-        g = self.lang.glsl
         lo, hi = self.expr(op.lo), self.expr(op.hi)
         if op.hi not in self.vals and self.const_int(op.hi) is None:  # evaluated once (Python range)
             h = self.temp(scope, "sarek_hi")
@@ -294,9 +293,9 @@ class Statements(Atomics):
         step = op.step_value
         T = self.ty(op.lo.type, op)
         cmp = "<" if step > 0 else ">"
-        one = "" if g else ("i" if T == "i32" else "")
+        one = self.lang.i32_suffix if int_width(op.lo.type) == 32 else ""
         inc = f"{i} += {step}{one}" if step > 0 else f"{i} -= {-step}{one}"
-        head = f"{T} {i} = {lo}; {i} {cmp} {hi}; {inc}" if g else f"var {i} : {T} = {lo}; {i} {cmp} {hi}; {inc}"
+        head = f"{self.lang.var.format(t=T, n=i, v=lo)}; {i} {cmp} {hi}; {inc}"
         f = self.O["for"](head)
         self.lower_block(op.body.block, f.regions[0].block, Scope(s))
         out.add_op(f)
@@ -380,7 +379,6 @@ class Statements(Atomics):
             return self.specs[key]
         fname = self.reserve_global(hn if not bufs else f"{hn}_{'_'.join(b.name for b in bufs)}")
         self.specs[key] = fname
-        g = self.lang.glsl
         # save per-function state
         saved = (self.vals, self.exprs, self.cur_func_ret)
         saved_nesting, self.nesting = self.nesting, 0
@@ -394,13 +392,11 @@ class Statements(Atomics):
                 continue
             n = self.local(pn, scope)
             self.vals[arg] = n
-            params.append(f"{self.ty(arg.type, h)} {n}" if g else f"{n} : {self.ty(arg.type, h)}")
+            params.append(self.lang.field.format(t=self.ty(arg.type, h), n=n))
         rt = h.return_type
         unit = isinstance(rt, S.UnitType)
-        if g:
-            sig = f"{'void' if unit else self.ty(rt, h)} {fname}({', '.join(params)})"
-        else:
-            sig = f"fn {fname}({', '.join(params)})" + ("" if unit else f" -> {self.ty(rt, h)}")
+        sig = (self.lang.proc if unit else self.lang.func).format(r="" if unit else self.ty(rt, h), n=fname,
+                                                                    p=", ".join(params))
         f = self.O["func"](sig)
         self.spec_stack.append(hn)
         self.lower_block(h.body.block, f.regions[0].block, scope)
