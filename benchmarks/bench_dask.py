@@ -91,14 +91,16 @@ def _inputs(client: Any, n: int, chunk: int, cupy: Any = None) -> tuple[Any, Any
     return _persisted(client, x), _persisted(client, y)
 
 
-def _check(client: Any, r: Any, n: int) -> None:
-    got = client.compute(r[:: max(n // 1000, 1)]).result()
-    got = got.get() if hasattr(got, "get") else got
-    want = 2.0 * np.arange(n, dtype=np.float32)[:: max(n // 1000, 1)] + 1
-    got = np.asarray(got)
+def _check(client: Any, r: Any, x: Any, y: Any) -> None:
+    """The result against `2 * x + y` of the same chunks, on a sample (float32 aranges past 2**24 round, and
+    Dask's chunked arange rounds like itself, not like one np.arange)."""
+    step = max(x.shape[0] // 1000, 1)
+    got, xs, ys = (np.asarray(a.get() if hasattr(a, "get") else a)
+                   for a in client.compute([r[::step], x[::step], y[::step]], sync=True))
+    want = np.float32(2.0) * xs + ys
     bad = np.flatnonzero(got != want)
     assert not bad.size, f"wrong saxpy result at {bad.size} of {want.size} sampled elements (first: index " \
-        f"{bad[0] * max(n // 1000, 1)}: got {got[bad[0]]}, want {want[bad[0]]})"
+        f"{bad[0] * step}: got {got[bad[0]]}, want {want[bad[0]]})"
 
 
 def cpu_rows(client: Any, quick: bool = False, devices: tuple[str, ...] = ("interp", "opencl:0"),
@@ -117,7 +119,7 @@ def cpu_rows(client: Any, quick: bool = False, devices: tuple[str, ...] = ("inte
             def make(dev: str = dev) -> Any:
                 return sd.map_blocks(saxpy, 2.0, x, y, sd.size, out=sd.like("x"), device=dev)
 
-            _check(client, make(), n)
+            _check(client, make(), x, y)
             t_sk = _best(_run(client, make), repeat) / nchunks
             xs, ys, out = (np.arange(chunk, dtype=np.float32), np.ones(chunk, np.float32),
                            np.zeros(chunk, np.float32))
@@ -144,7 +146,7 @@ def cuda_rows(client: Any, quick: bool = False, repeat: int = 5) -> list[dict[st
         def make() -> Any:
             return sd.map_blocks(saxpy, 2.0, x, y, sd.size, out=sd.like("x"), device="cuda:0")
 
-        _check(client, make(), n)
+        _check(client, make(), x, y)
         t_dask = _best(_run(client, make), repeat)
         t_cupy = _best(_run(client, lambda: _np_map(x, y, meta=cupy.empty((0,), np.float32))), repeat)
         xs, ys = cupy.arange(n, dtype=cupy.float32), cupy.ones(n, cupy.float32)
