@@ -4,7 +4,7 @@ Shared engine of `sarek-lower-glsl` and `sarek-lower-wgsl` (sarek/lowering/glsl.
 languages differ only by the `Lang` spelling tables (language.py). One `shader` op is produced per kernel.
 
 Modules, each one layer of `ShaderLowering` (a chain of classes, later layers call earlier ones):
-  language.py      the two languages: reserved words, name escaping, `Lang`, `GLSL`, `WGSL`
+  language.py      the two languages: the `Lang` spelling table, `GLSL`, `WGSL` (names: sarek.analysis.namer)
   layout.py        element layouts (host aligned C vs device) as the runtime's abi describes them
   state.py         `LoweringState`: per-kernel state, names, type spellings, literals, zero values
   declarations.py  records/variants/constructors in dependency order, layouts, type gate, pre-collections
@@ -32,7 +32,7 @@ Decisions made here (the printer decides nothing):
 - Variants: a struct with `tag` and one field per constructor payload: GLSL `C_v` (one payload) or a hoisted
   `<T>_<C>_payload` struct (several); WGSL flattened `C_v_<i>`. Constructor functions `make_<T>_<C>`. Device
   layouts differ from the host's aligned union layout; `abi` describes both so the runtime repacks.
-- Names: escaped (GLSL `v` suffix, WGSL `sarek_` prefix), then made unique against the globals, macros and
+- Names: sarek-legalize-names records declaration names; others are escaped by `namer.escape` (GLSL `v` suffix, WGSL `sarek_` prefix), then made unique against the globals, macros and
   enclosing scopes (`<name>_<k>`; GLSL locals colliding with a push-constant macro `sarek_pc_shadow_<n>_<k>`).
 """
 

@@ -12,7 +12,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, Category
-from sarek.lowering.shader.language import err, sanitize
+from sarek.lowering.shader.language import err
 from sarek.lowering.shader.layout import ElemLayout, Leaf, round_up, int_width, scalar_kind, scalar_size
 from sarek.lowering.shader.state import LoweringState, scalar_key
 
@@ -85,7 +85,7 @@ class Declarations(LoweringState):
                 if self.nested_payloads:
                     pn = self.payload_struct(vn, c)
                     self.struct_ops.append(self.O["struct"](pn, [self.fdecl(f"_{i}", p, v) for i, p in enumerate(ps)]))
-                    fields.append(self.lang.field.format(t=pn, n=f"{sanitize(c)}_v"))
+                    fields.append(self.lang.field.format(t=pn, n=f"{self.ctor_id(vn, c)}_v"))
                 else:
                     fields.extend(self.fdecl(self.payload_path(vn, c, len(ps), i), p, v) for i, p in enumerate(ps))
         self.struct_ops.append(self.O["struct"](nm, fields))

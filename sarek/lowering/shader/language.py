@@ -1,4 +1,4 @@
-"""The two shader languages (GLSL 450 compute, WGSL): reserved words, name escaping, the `Lang` table."""
+"""The two shader languages (GLSL 450 compute, WGSL): the `Lang` spelling table; names escape through sarek.analysis.namer."""
 
 from __future__ import annotations
 
@@ -8,69 +8,14 @@ from dataclasses import dataclass
 
 from xdsl.ir import Operation
 
+from sarek.analysis import namer
 from sarek.analysis.payload import PayloadLayout
 from sarek.diagnostics import SarekError
 
 
 # ------------------------------------------------------------------------------------------------ languages
 
-GLSL_KEYWORDS = set("""
-attribute const uniform varying buffer shared coherent volatile restrict readonly writeonly atomic_uint layout
-centroid flat smooth noperspective patch sample break continue do for while switch case default if else
-subroutine in out inout float double int void bool true false invariant precise discard return mat2 mat3 mat4
-dmat2 dmat3 dmat4 mat2x2 mat2x3 mat2x4 mat3x2 mat3x3 mat3x4 mat4x2 mat4x3 mat4x4 vec2 vec3 vec4 ivec2 ivec3
-ivec4 bvec2 bvec3 bvec4 dvec2 dvec3 dvec4 uint uvec2 uvec3 uvec4 lowp mediump highp precision sampler1D
-sampler2D sampler3D samplerCube image1D image2D image3D struct common partition active asm class union enum
-typedef template this resource goto inline noinline public static extern external interface long short half
-fixed unsigned superp input output hvec2 hvec3 hvec4 fvec2 fvec3 fvec4 sampler3DRect filter sizeof cast
-namespace using int64_t uint64_t float16_t main texture sampler
-radians degrees sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh pow exp log exp2 log2 sqrt
-inversesqrt abs sign floor trunc round roundEven ceil fract mod modf min max clamp mix step smoothstep isnan
-isinf floatBitsToInt floatBitsToUint intBitsToFloat uintBitsToFloat fma frexp ldexp length distance dot cross
-normalize reflect refract bitCount findMSB findLSB bitfieldExtract bitfieldInsert bitfieldReverse uaddCarry
-usubBorrow umulExtended imulExtended barrier memoryBarrier memoryBarrierShared memoryBarrierBuffer
-groupMemoryBarrier atomicAdd atomicMin atomicMax atomicAnd atomicOr atomicXor atomicExchange atomicCompSwap
-any all not equal lessThan greaterThan packHalf2x16 unpackHalf2x16 pc PushConstants
-""".split())
-
-WGSL_KEYWORDS = set("""
-alias break case const const_assert continue continuing default diagnostic discard else enable false fn for if
-let loop override requires return struct switch true var while
-NULL Self abstract active alignas alignof as asm asm_fragment async attribute auto await become binding_array
-cast catch class co_await co_return co_yield coherent column_major common compile compile_fragment concept
-const_cast consteval constexpr constinit crate debugger decltype delete demote demote_to_helper do dynamic_cast
-enum explicit export extends extern external fallthrough filter final finally friend from fxgroup get goto
-groupshared highp impl implements import inline instanceof interface layout lowp macro macro_rules match
-mediump meta mod module move mut mutable namespace new nil noexcept noinline nointerpolation noperspective null
-nullptr of operator package packoffset partition pass patch pixelfragment precise precision premerge priv
-protected pub public readonly ref regardless register reinterpret_cast require resource restrict self set
-shared sizeof smooth snorm static static_assert static_cast std subroutine super target template this
-thread_local throw trait try type typedef typeid typename typeof union unless unorm unsafe unsized use using
-varying virtual volatile wgsl where with writeonly yield
-bool f16 f32 f64 i32 i64 u32 u64 vec2 vec3 vec4 mat2x2 mat3x3 mat4x4 array atomic ptr sampler texture_2d
-abs acos acosh asin asinh atan atanh atan2 ceil clamp cos cosh countLeadingZeros countOneBits
-countTrailingZeros cross degrees determinant distance dot exp exp2 extractBits faceForward firstLeadingBit
-firstTrailingBit floor fma fract frexp insertBits inverseSqrt ldexp length log log2 max min mix modf normalize
-pow quantizeToF16 radians reflect refract reverseBits round saturate select sign sin sinh smoothstep sqrt step
-tan tanh transpose trunc all any arrayLength bitcast workgroupBarrier storageBarrier atomicLoad atomicStore
-atomicAdd atomicSub atomicMax atomicMin atomicAnd atomicOr atomicXor atomicExchange atomicCompareExchangeWeak
-subgroupShuffle subgroupBarrier main params Params read write read_write storage uniform workgroup private
-function
-""".split())
-
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def sanitize(name: str) -> str:
-    s = re.sub(r"[^A-Za-z0-9_]", "_", name) or "v"
-    if s[0].isdigit():
-        s = "v" + s
-    return s
-
-
-def minted_name(s: str) -> bool:
-    """Names sarek's passes mint on purpose (they keep their `sarek_` prefix)."""
-    return s.startswith("sarek_scalar_shadow_") or s.startswith("sarek_pc_shadow_")
 
 
 @dataclass(frozen=True)
@@ -115,18 +60,8 @@ class Lang:
         return self.name == "glsl"
 
     def escape(self, name: str) -> str:
-        s = sanitize(name)
-        if self.glsl:
-            if s.startswith("gl_"):  # a suffix would leave the reserved `gl_` prefix
-                s = "v" + s
-            elif s in GLSL_KEYWORDS:
-                s = s + "v"
-            s = re.sub(r"__+", "_", s)  # GLSL reserves names with two consecutive underscores
-            # `sarek_` names belong to the lowering (polyfills `sarek_irem`, temporaries `sarek_t`)
-            return "sarek_" + s if s.startswith("sarek_") and not minted_name(s) else s
-        if s == "_" or s.startswith("__") or (s.startswith("sarek_") and not minted_name(s)) or s in WGSL_KEYWORDS:
-            s = "sarek_" + s
-        return s
+        """The spelling of a name declared unrenamed (the one rule, sarek.analysis.namer.escape)."""
+        return namer.escape(self.name, name)
 
 
 GLSL = Lang(

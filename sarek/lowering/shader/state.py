@@ -19,10 +19,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from sarek.analysis import namer
 from sarek.analysis.payload import PayloadLayout, payload_fields
 from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, Category
-from sarek.lowering.shader.language import Lang, sanitize, err
+from sarek.lowering.shader.language import Lang, err
 
 
 # ------------------------------------------------------------------------------------------------ the engine
@@ -304,9 +305,15 @@ class LoweringState:
         """Whether a several-payload constructor is one field of a hoisted struct (GLSL) or flat fields."""
         return self.lang.payload == PayloadLayout.GLSL
 
+    def ctor_id(self, vname: str, ctor: str) -> str:
+        """The constructor's identifier sarek-legalize-names recorded (`π` -> `v`)."""
+        v = self.variants[vname]
+        ctors = [n for n, _ in v.ctors]
+        return namer.names_of(v, namer.CTOR_IDS, ctors)[ctors.index(ctor)]
+
     def payload_path(self, vname: str, ctor: str, arity: int, i: int) -> str:
         """The member chain of payload `i` inside the variant struct (analysis/payload.py's layout)."""
-        return ".".join(payload_fields(self.lang.payload, sanitize(ctor), arity, i))
+        return ".".join(payload_fields(self.lang.payload, self.ctor_id(vname, ctor), arity, i))
 
     def tag_const(self, vname: str, ctor: str) -> str:
         v = self.variants[vname]

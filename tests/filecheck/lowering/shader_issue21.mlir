@@ -1,4 +1,4 @@
-// RUN: sarek-opt %s -p sarek-lower-glsl | filecheck %s
+// RUN: sarek-opt %s -p 'sarek-pipeline{target=glsl}' | filecheck %s
 // The sarek_glsl / sarek_wgsl IR of the shader bugs of issue 21 (the lowering decides every spelling).
 
 // glslang 12 folds abs of an int64_t constant to the constant: i64 abs goes through a helper
@@ -7,14 +7,14 @@
 // a scalar parameter named like a variant member (`tag`) would capture `o.tag` as a macro: renamed
 // CHECK:      sarek_glsl.global "layout(push_constant) uniform PushConstants { int a_len; int outv_len; int tag_; } pc;"
 // CHECK:      sarek_glsl.directive "#define tag_ pc.tag_"
-// user names starting with `sarek_` are the lowering's (helpers, temporaries): escaped
-// CHECK:      sarek_glsl.func "int sarek_sarek_t(int x)" {
+// user names starting with `sarek_` are the lowering's (helpers, temporaries): renamed by sarek-legalize-names
+// CHECK:      sarek_glsl.func "int v_sarek_t_1(int x)" {
 // CHECK:      sarek_glsl.stmt "int64_t v = sarek_iabs((-10L))"
 // lavapipe compares a sign-extended i32 against a constant wrongly: i32 -> i64 from zero extensions
 // CHECK-NEXT: sarek_glsl.stmt "int64_t x = (int64_t(uint(a[i])) - (int64_t(uint(a[i]) >> 31u) << 32))"
-// CHECK-NEXT: sarek_glsl.stmt "int sarek_sarek_irem = sarek_irem(a[i], 3)"
+// CHECK-NEXT: sarek_glsl.stmt "int v_sarek_irem_1 = sarek_irem(a[i], 3)"
 // CHECK:      sarek_glsl.switch "o.tag" {
-// CHECK:        sarek_glsl.stmt "int sarek_t1 = sarek_sarek_t((sarek_sarek_irem + s))"
+// CHECK:        sarek_glsl.stmt "int sarek_t1 = v_sarek_t_1((v_sarek_irem_1 + o.Some_v))"
 
 
 builtin.module {

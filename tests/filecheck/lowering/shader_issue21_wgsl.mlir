@@ -1,11 +1,11 @@
-// RUN: sarek-opt %s -p sarek-lower-wgsl | filecheck %s
-// WGSL side of shader_issue21.mlir (no i64 on WGSL): user `sarek_` names escaped, `tag` kept (no macros).
+// RUN: sarek-opt %s -p 'sarek-pipeline{target=wgsl}' | filecheck %s
+// WGSL side of shader_issue21.mlir (no i64 on WGSL): user `sarek_` names renamed, `tag` kept (no macros).
 
-// CHECK:      sarek_wgsl.func "fn sarek_sarek_t(x : i32) -> i32" {
-// CHECK:      sarek_wgsl.stmt "let sarek_sarek_irem : i32 = sarek_irem(a[i], 3i)"
+// CHECK:      sarek_wgsl.func "fn v_sarek_t_1(x : i32) -> i32" {
+// CHECK:      sarek_wgsl.stmt "let v_sarek_irem_1 : i32 = sarek_irem(a[i], 3i)"
 // CHECK:      sarek_wgsl.stmt "sarek_t = make_Opt_Some(params.tag)"
 // CHECK:      sarek_wgsl.switch "o.tag" {
-// CHECK:        sarek_wgsl.stmt "let sarek_t1 : i32 = sarek_sarek_t((sarek_sarek_irem + s))"
+// CHECK:        sarek_wgsl.stmt "let sarek_t1 : i32 = v_sarek_t_1((v_sarek_irem_1 + o.Some_v))"
 
 builtin.module {
   sarek.variant @Opt {Some(i32), Nothing}
