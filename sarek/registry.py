@@ -104,6 +104,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "sarek-lower-glsl": ("sarek.lowering.glsl", "LowerGlslPass"),
     "sarek-lower-wgsl": ("sarek.lowering.wgsl", "LowerWgslPass"),
     "sarek-lower-cfamily": ("sarek.lowering.cfamily", "LowerCFamilyPass"),
+    "sarek-c-form-expressions": ("sarek.passes.c_form_expressions", "CFormExpressionsPass"),
     "sarek-lower-ptx": ("sarek.lowering.ptx", "LowerPtxPass"),
 }
 

@@ -8,18 +8,19 @@ layout, sarek.analysis.payload), helpers in dependency order, shared arrays hois
 barriers, fences, atomics, math, warp operations, f16 as a storage type (f32 arithmetic, round-to-nearest-even
 narrowing through `sarek_f32_barrier`) and per-target `sarek.native` text.
 
-Readable output: a value used once is printed inline where that does not move it across a write it could
-observe (or, for an atomic or a helper call with effects, across anything but pure arithmetic); literals,
-names and cheap builtins are printed at every use; binders keep their (legalized) names; every other value
-gets a temporary `sarek_<hint>`.
+One op per value: every value gets its own `sarek_c.decl` temporary (`sarek_c.temp`, named `sarek_<hint>`)
+and every value-if/match an if/switch assigning one (`sarek_c.value`); calls and builtin templates that read
+or write memory say so (`sarek_c.effects`, from sarek.analysis.effects). Which temporaries fold into the
+expression that uses them is decided after, by `sarek-c-form-expressions`. Binders keep their (legalized)
+names.
 """
 
 from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import cast
 
 from xdsl.context import Context
@@ -31,11 +32,14 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     ModuleOp,
     Signedness,
+    StringAttr,
+    UnitAttr,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from sarek.analysis import namer
+from sarek.analysis.effects import Effect, HelperEffects, op_effect
 from sarek.analysis.features import check_target, native_refusal, native_text
 from sarek.analysis.names import mangle_name
 from sarek.analysis.payload import PayloadLayout, payload_fields
@@ -53,7 +57,6 @@ _UNOPS = {"neg": "-", "not": "!", "bitnot": "~"}
 _EXPR_OPS = (s.ConstantOp, s.BinOp, s.UnOp, s.CastOp, s.BitcastOp, s.IntrinsicOp, s.MakeRecordOp, s.MakeVariantOp,
              s.FieldOp, s.PayloadOp, s.ArrayReadOp, s.ArrayLenOp, s.LoadOp, s.CallOp, s.IfExprOp, s.MatchExprOp)
 _LOOPS = (s.WhileOp, s.ForOp)
-MAX_INLINE_DEPTH = 64  # deepest expression tree printed inline; deeper ones are split with temporaries
 METAL_BUFFER_SLOTS = 31  # [[buffer(0)]] .. [[buffer(30)]]: the Metal argument table of a kernel function
 
 
@@ -90,101 +93,6 @@ def decl_names(module: ModuleOp) -> tuple[dict[str, str], dict[tuple[str, str], 
     return tn, fields, tags, cids, makes
 
 
-# ------------------------------------------------------------------------------------------------ effects
-
-
-@dataclass
-class Summary:
-    """What evaluating an expression tree reads or does."""
-
-    vars: set[Operation] = field(default_factory=set[Operation])  # let_mut places read
-    mem: bool = False      # reads vector/array memory
-    effect: bool = False   # writes memory, synchronises, or exchanges values between lanes
-
-    def __or__(self, o: Summary) -> Summary:
-        return Summary(self.vars | o.vars, self.mem or o.mem, self.effect or o.effect)
-
-    @property
-    def pure(self) -> bool:
-        return not self.vars and not self.mem and not self.effect
-
-
-def _place_root(v: SSAValue) -> Operation | None:
-    op = v.owner
-    while isinstance(op, s.FieldRefOp):
-        op = op.base.owner
-    return op if isinstance(op, Operation) else None
-
-
-def _is_mem_root(op: Operation | None) -> bool:
-    return isinstance(op, s.ElemRefOp)
-
-
-class HelperEffects:
-    """Per helper: does a call write memory / synchronise (effect), or only read memory?"""
-
-    def __init__(self, module: ModuleOp):
-        self.helpers = {op.sym_name.data: op for op in module.ops if isinstance(op, s.HelperOp)}
-        self.cache: dict[str, Summary] = {}
-
-    def of(self, name: str) -> Summary:
-        if name in self.cache:
-            return self.cache[name]
-        self.cache[name] = Summary(effect=True)  # recursion: assume the worst
-        out = Summary()
-        for o in self.helpers[name].walk():
-            if isinstance(o, s.StoreOp) and _is_mem_root(_place_root(o.place)):
-                out.effect = True
-            elif isinstance(o, s.IntrinsicOp) and o.callee.data in INTRINSICS and \
-                    INTRINSICS[o.callee.data].category in (Category.ATOMIC, Category.WARP) and \
-                    o.callee.data not in ("lane_id", "warp_size"):
-                out.effect = True
-            elif isinstance(o, s.BarrierOp | s.WarpBarrierOp | s.MemFenceOp | s.NativeOp | s.CoopmatStoreOp):
-                out.effect = True
-            elif isinstance(o, s.CallOp):
-                out = out | self.of(o.callee_name)
-            elif isinstance(o, s.ArrayReadOp) or (isinstance(o, s.LoadOp) and not isinstance(_place_root(o.ref), s.LetMutOp)):
-                out.mem = True
-        out = Summary(mem=out.mem or out.effect, effect=out.effect)
-        self.cache[name] = out
-        return out
-
-
-def _writes(op: Operation, summ: Summary, effects: HelperEffects) -> bool:
-    """Could running `op` change what an expression with summary `summ` reads?"""
-    for o in op.walk():
-        if isinstance(o, s.StoreOp):
-            root = _place_root(o.place)
-            if (root in summ.vars) or (summ.mem and _is_mem_root(root)):
-                return True
-        elif isinstance(o, s.CallOp):
-            if summ.mem and effects.of(o.callee_name).effect:
-                return True
-        elif isinstance(o, s.IntrinsicOp):
-            info = INTRINSICS.get(o.callee.data)
-            if summ.mem and info is not None and info.category == Category.ATOMIC:
-                return True
-        elif isinstance(o, s.BarrierOp | s.WarpBarrierOp | s.MemFenceOp | s.CoopmatStoreOp):
-            if summ.mem:
-                return True
-        elif isinstance(o, s.NativeOp):
-            return True
-    return False
-
-
-def _ancestor_in(op: Operation, block: Block) -> Operation | None:
-    cur: Operation | None = op
-    while cur is not None and cur.parent_block() is not block:
-        cur = cur.parent_op()
-    return cur
-
-
-def _between(a: Operation, b: Operation) -> Iterator[Operation]:
-    """Ops strictly after `a` and before `b` in their (common) block."""
-    o = a.next_op
-    while o is not None and o is not b:
-        yield o
-        o = o.next_op
 
 
 # ------------------------------------------------------------------------------------------------ the lowering
@@ -200,10 +108,6 @@ class CLowering:
         self.decls: dict[str, s.RecordOp | s.VariantOp] = {
             op.sym_name.data: op for op in module.ops if isinstance(op, s.RecordOp | s.VariantOp)}
         self.tnames, self.fnames, self.tags, self.cids, self.makes = decl_names(module)
-        self.inline: dict[Operation, bool] = {}
-        self.depth: dict[Operation, int] = {}
-        self.exprform: dict[Operation, bool] = {}
-        self.summ: dict[Operation, Summary] = {}
         self.vals: dict[SSAValue, SSAValue] = {}
         self.lens: dict[SSAValue, SSAValue] = {}
         self.block: Block = Block()
@@ -266,8 +170,15 @@ class CLowering:
     def call(self, fn: str, args: Sequence[SSAValue], ctype: str) -> SSAValue:
         return self.emit(c.CallOp(fn, args, ctype)).results[0]
 
-    def tmpl(self, template: str, args: Sequence[SSAValue], ctype: str) -> SSAValue:
-        return self.emit(c.TemplateOp(template, args, ctype)).results[0]
+    def tmpl(self, template: str, args: Sequence[SSAValue], ctype: str, effect: Effect = Effect.NONE) -> SSAValue:
+        return self.mark(self.emit(c.TemplateOp(template, args, ctype)), effect)
+
+    @staticmethod
+    def mark(op: Operation, effect: Effect) -> SSAValue:
+        """Say on a call/template what it reads or does, for sarek-c-form-expressions."""
+        if effect != Effect.NONE:
+            op.attributes[c.EFFECTS] = StringAttr("write" if effect == Effect.WRITE else "read")
+        return op.results[0]
 
     def spell(self, name_or_template: str, args: Sequence[SSAValue], ctype: str) -> SSAValue:
         if "{" in name_or_template:
@@ -301,132 +212,6 @@ class CLowering:
         if isinstance(t, Float16Type):
             return self.call("__float2half", [f32], "__half")
         return f32
-
-    # -------------------------------------------------------------------------------------- analysis
-
-    def own_summary(self, op: Operation) -> Summary:
-        if isinstance(op, s.LoadOp):
-            root = _place_root(op.ref)
-            return Summary(vars={root}) if isinstance(root, s.LetMutOp) else Summary(mem=True)
-        if isinstance(op, s.ArrayReadOp):
-            return Summary(mem=True)
-        if isinstance(op, s.CallOp):
-            return self.effects.of(op.callee_name)
-        if isinstance(op, s.IntrinsicOp):
-            info = INTRINSICS[op.callee.data]
-            if info.category == Category.ATOMIC or op.callee.data.startswith("warp_shuffle"):
-                return Summary(mem=True, effect=True)
-        return Summary()
-
-    def tree_summary(self, op: Operation) -> Summary:
-        out = self.own_summary(op)
-        for v in op.operands:
-            out = out | self.value_summary(v)
-        for r in op.regions:
-            for o in r.walk():
-                if o in self.summ and self.inline.get(o, False):
-                    out = out | self.summ[o]
-                elif isinstance(o, s.StoreOp | s.LetOp | s.LetMutOp):
-                    out = out | Summary(effect=True)
-        return out
-
-    def value_summary(self, v: SSAValue) -> Summary:
-        o = v.owner
-        if isinstance(o, s.ElemRefOp | s.FieldRefOp):
-            return self.tree_summary(o) if isinstance(o, s.ElemRefOp) else self.value_summary(o.base)
-        if isinstance(o, Operation) and self.inline.get(o, False):
-            return self.summ[o]
-        return Summary()
-
-    def is_name(self, v: SSAValue) -> bool:
-        o = v.owner
-        if isinstance(v, BlockArgument) or isinstance(o, s.LetOp | s.LetMutOp | s.AllocArrayOp):
-            return True
-        return isinstance(o, Operation) and o in self.inline and (not self.inline[o] or self.trivial(o))
-
-    def trivial(self, op: Operation) -> bool:
-        if isinstance(op, s.ConstantOp | s.ArrayLenOp):
-            return not isinstance(op.results[0].type, Float16Type)
-        if isinstance(op, s.LoadOp):
-            return isinstance(_place_root(op.ref), s.LetMutOp)
-        if isinstance(op, s.IntrinsicOp):
-            tmpl = self.lang.builtins.get(_alias(op.callee.data))
-            return tmpl is not None and " " not in tmpl
-        if isinstance(op, s.FieldOp):
-            return self.is_name(op.record)
-        if isinstance(op, s.PayloadOp):
-            return self.is_name(op.variant)
-        return False
-
-    def decide_block(self, block: Block) -> None:
-        for op in block.ops:
-            for r in op.regions:
-                for b in r.blocks:
-                    self.decide_block(b)
-            if isinstance(op, _EXPR_OPS) and op.results:
-                self.decide(op)
-
-    def decide(self, op: Operation) -> None:
-        if isinstance(op, s.IfExprOp | s.MatchExprOp):
-            ok = all(isinstance(o, s.YieldOp) or (isinstance(o, _EXPR_OPS) and self.inline.get(o, False))
-                     for r in op.regions for o in r.walk())
-            self.exprform[op] = ok
-            if not ok:
-                self.inline[op] = False
-                self.summ[op] = Summary()
-                return
-        summ = self.tree_summary(op)
-        self.summ[op] = summ
-        v = op.results[0]
-        users = _final_users(v)
-        n = len(users)
-        for u in users:
-            if isinstance(u, s.MatchOp | s.MatchExprOp):
-                n += 1  # the tag test and the payload reads each print the scrutinee
-        # nesting of the printed tree: a deeper one gets a temporary (clang stops at 256 brackets, OpenCL and
-        # Metal included; a 400-term sum printed inline did not compile)
-        depth = 1 + max((self.depth.get(o, 0) for x in op.operands
-                         if isinstance(o := x.owner, Operation) and self.inline.get(o, False)), default=0)
-        self.depth[op] = depth
-        if n == 0 or depth > MAX_INLINE_DEPTH:
-            self.inline[op] = False
-        elif self.trivial(op):
-            self.inline[op] = all(self.safe(op, u, summ) for u in users)
-        elif n == 1:
-            self.inline[op] = self.safe(op, users[0], summ)
-        else:
-            self.inline[op] = False
-
-    def safe(self, d: Operation, u: Operation, summ: Summary) -> bool:
-        """May `d`'s expression tree be evaluated at its use `u` instead of where `d` stands?"""
-        if summ.pure:
-            return True
-        block = d.parent_block()
-        assert block is not None
-        anc = _ancestor_in(u, block)
-        if anc is None:
-            return False
-        if summ.effect:
-            return anc is u and all(isinstance(o, s.ElemRefOp | s.FieldRefOp) or (
-                isinstance(o, _EXPR_OPS) and not o.regions and self.own_summary(o).pure) for o in _between(d, u))
-        if any(_writes(o, summ, self.effects) for o in _between(d, anc)):
-            return False
-        if isinstance(u, s.ForOp) and _writes(u, summ, self.effects):
-            return False  # the bound is printed in the loop header, evaluated every iteration
-        cur = anc
-        while cur is not u:
-            if isinstance(cur, _LOOPS):
-                return not _writes(cur, summ, self.effects)
-            region = next(r for r in cur.regions if _ancestor_in(u, r.block) is not None)
-            child = _ancestor_in(u, region.block)
-            assert child is not None
-            o = region.block.first_op
-            while o is not None and o is not child:
-                if _writes(o, summ, self.effects):
-                    return False
-                o = o.next_op
-            cur = child
-        return True
 
     # -------------------------------------------------------------------------------------- module
 
@@ -602,7 +387,6 @@ class CLowering:
         self.used_names = {n for _, n, _ in params} | _binder_names(op)
         self.func_block = f.body.block
         self.hoisted = 0
-        self.decide_block(op.body.block)
         self.block = f.body.block
         self.lower_block(op.body.block)
         return f
@@ -675,12 +459,12 @@ class CLowering:
         elif isinstance(op, s.PragmaOp):
             self.pragma(op)
         elif isinstance(op, s.BarrierOp):
-            self.emit(c.EvalOp(self.tmpl(self.lang.barrier, [], "void")))
+            self.emit(c.EvalOp(self.tmpl(self.lang.barrier, [], "void", Effect.WRITE)))
         elif isinstance(op, s.WarpBarrierOp):
             self.uses_warp = True
-            self.emit(c.EvalOp(self.tmpl(self.lang.warp_barrier, [], "void")))
+            self.emit(c.EvalOp(self.tmpl(self.lang.warp_barrier, [], "void", Effect.WRITE)))
         elif isinstance(op, s.MemFenceOp):
-            self.emit(c.EvalOp(self.tmpl(self.lang.mem_fence, [], "void")))
+            self.emit(c.EvalOp(self.tmpl(self.lang.mem_fence, [], "void", Effect.WRITE)))
         elif isinstance(op, s.NativeOp):
             text = native_text(op, self.lang.target)
             if text is None:
@@ -788,23 +572,27 @@ class CLowering:
         return self.ctype(cast(s.VecType, arr.type).element_type, op, storage=True)
 
     def expr_op(self, op: Operation) -> None:
+        """One value, one temporary (sarek-c-form-expressions folds it later); an unused call or effect is
+        evaluated for its effect, any other unused value is not printed."""
         v = op.results[0]
-        if isinstance(op, s.IfExprOp | s.MatchExprOp) and not self.exprform.get(op, False):
+        if isinstance(op, s.IfExprOp | s.MatchExprOp):
             self.value_region_stmt(op)
             return
         cv = self.expr(op)
-        if self.inline.get(op, False):
-            self.vals[v] = cv
-        elif list(v.uses):
+        if list(v.uses):
             d = self.emit(c.DeclOp(self.ctype(v.type, op), self.fresh(v.name_hint), cv))
+            d.attributes[c.TEMP] = StringAttr(v.name_hint or "")
             self.vals[v] = d.results[0]
-        elif self.own_summary(op).effect or isinstance(op, s.CallOp):
+        elif op_effect(op, self.effects) == Effect.WRITE or isinstance(op, s.CallOp):
             self.emit(c.EvalOp(cv))
 
     def value_region_stmt(self, op: s.IfExprOp | s.MatchExprOp) -> None:
-        """`T tmp; if (c) { ...; tmp = a; } else { ...; tmp = b; }` (a switch for a match)."""
+        """`T tmp; if (c) { ...; tmp = a; } else { ...; tmp = b; }` (a switch for a match), marked
+        `sarek_c.value` so that sarek-c-form-expressions can make it `(c ? a : b)`."""
         v = op.result
-        tmp = self.emit(c.DeclOp(self.ctype(v.type, op), self.fresh(v.name_hint))).results[0]
+        tmp_decl = self.emit(c.DeclOp(self.ctype(v.type, op), self.fresh(v.name_hint)))
+        tmp_decl.attributes[c.TEMP] = StringAttr(v.name_hint or "")
+        tmp = tmp_decl.results[0]
         self.vals[v] = tmp
 
         def arm(target: Block, region_block: Block) -> None:
@@ -819,6 +607,7 @@ class CLowering:
 
         if isinstance(op, s.IfExprOp):
             i = cast(c.IfOp, self.emit(c.IfOp(self.val(op.cond), True)))
+            i.attributes[c.VALUE] = UnitAttr()
             arm(i.then_region.block, op.then_region.block)
             arm(i.else_region.block, op.else_region.block)
             return
@@ -828,12 +617,15 @@ class CLowering:
         labels = ["" if (cn == s.WILDCARD or k == len(cases) - 1) else self.tags[decl.sym_name.data, cn]
                   for k, (cn, _, _) in enumerate(cases)]
         sw = cast(c.SwitchOp, self.emit(c.SwitchOp(self.emit(c.MemberOp(scrut, "tag", "int")).results[0], labels)))
+        sw.attributes[c.VALUE] = UnitAttr()
         for (cn, binders, region), target in zip(cases, sw.cases):
             saved = self.block
             self.block = target.block
             for j, (a, bn) in enumerate(zip(region.block.args, binders)):
                 if bn != "_" and list(a.uses):
-                    self.vals[a] = self.emit(c.DeclOp(self.ctype(a.type, op), bn, self.payload(scrut, decl, cn, j))).results[0]
+                    bd = self.emit(c.DeclOp(self.ctype(a.type, op), bn, self.payload(scrut, decl, cn, j)))
+                    bd.attributes[c.BINDER] = UnitAttr()
+                    self.vals[a] = bd.results[0]
             self.block = saved
             arm(target.block, region.block)
 
@@ -884,41 +676,7 @@ class CLowering:
             return self.val(op.ref)
         if isinstance(op, s.CallOp):
             return self.call_helper(op)
-        if isinstance(op, s.IfExprOp):
-            cond = self.val(op.cond)
-            a = self.region_value(op.then_region.block)
-            b = self.region_value(op.else_region.block)
-            return self.emit(c.SelectOp(cond, a, b, self.ctype(op.result.type, op))).results[0]
-        if isinstance(op, s.MatchExprOp):
-            return self.match_expr(op)
         raise self.err(f"{op.name} is not supported by the {self.backend} backend", op)
-
-    def region_value(self, block: Block, binds: dict[SSAValue, SSAValue] | None = None) -> SSAValue:
-        if binds:
-            self.vals.update(binds)
-        for o in block.ops:
-            if isinstance(o, s.YieldOp):
-                return self.val(o.value)
-            self.lower_op(o)
-        raise self.err("value region without sarek.yield", block.parent_op())
-
-    def match_expr(self, op: s.MatchExprOp) -> SSAValue:
-        scrut = self.val(op.scrutinee)
-        decl = cast(s.VariantOp, self.decls[cast(s.VariantType, op.scrutinee.type).decl_name])
-        ct = self.ctype(op.result.type, op)
-        arms: list[tuple[str, SSAValue]] = []
-        for cn, _, region in op.case_list():
-            binds: dict[SSAValue, SSAValue] = {a: self.payload(scrut, decl, cn, j) for j, a in enumerate(region.block.args)}
-            arms.append((cn, self.region_value(region.block, binds)))
-        acc = arms[-1][1]
-        for cn, v in reversed(arms[:-1]):
-            if cn == s.WILDCARD:
-                acc = v
-                continue
-            tag = self.emit(c.MemberOp(scrut, "tag", "int")).results[0]
-            test = self.emit(c.BinaryOp("==", tag, self.lit(self.tags[decl.sym_name.data, cn], "int"), "int")).results[0]
-            acc = self.emit(c.SelectOp(test, v, acc, ct)).results[0]
-        return acc
 
     def binop(self, op: s.BinOp) -> SSAValue:
         t = op.lhs.type
@@ -966,7 +724,8 @@ class CLowering:
             tmpl = self.lang.builtins.get(name)
             if tmpl is None:
                 raise self.err(f"unknown intrinsic '{name}'", op)
-            return self.tmpl(tmpl, [], "int")
+            # a name-like builtin (`threadIdx.x`, `get_local_id(0)`) is printed like a name, at every use
+            return self.lit(tmpl, "int") if " " not in tmpl else self.tmpl(tmpl, [], "int")
         if info.category == Category.MATH:
             t = op.args[0].type
             if isinstance(t, Float16Type):
@@ -981,7 +740,7 @@ class CLowering:
         if name == "warp_size":
             return self.tmpl(self.lang.warp_size, [], "int")
         if name == "warp_shuffle" and "sarek.lane_in_range" in op.attributes:
-            return self.tmpl(self.lang.shuffle, args, rt)
+            return self.tmpl(self.lang.shuffle, args, rt, Effect.WRITE)
         raise self.err(f"'{name}' must be lowered by sarek-lower-warp before the {self.backend} lowering", op)
 
     def math(self, name: str, ct: str, args: list[SSAValue], op: Operation) -> SSAValue:
@@ -1010,7 +769,7 @@ class CLowering:
         if rt == "long" and self.lang.target == "opencl":
             self.uses_i64_atomics = True
         place = self.emit(c.IndexOp(args[0], args[1], rt)).results[0]
-        return self.tmpl(tmpl, [place, *args[2:]], rt)
+        return self.tmpl(tmpl, [place, *args[2:]], rt, Effect.WRITE)
 
     def call_helper(self, op: s.CallOp) -> SSAValue:
         args: list[SSAValue] = []
@@ -1022,19 +781,7 @@ class CLowering:
             for t, n, _ in self.lang.entry_params:
                 args.append(self.lit(n, t))
         rt = self.ctype(op.res[0].type, op) if op.res else "void"
-        return self.call(op.callee_name, args, rt)
-
-
-def _final_users(v: SSAValue) -> list[Operation]:
-    """The ops where `v` is printed: a place (elem_ref, field_ref) is printed at each of its own uses."""
-    out: list[Operation] = []
-    for use in v.uses:
-        u = use.operation
-        if isinstance(u, s.ElemRefOp | s.FieldRefOp):
-            out += _final_users(u.result)
-        else:
-            out.append(u)
-    return out
+        return self.mark(self.emit(c.CallOp(op.callee_name, args, rt)), self.effects.of(op.callee_name))
 
 
 def _alias(name: str) -> str:
@@ -1088,7 +835,8 @@ class LowerCFamilyPass(ModulePass):
     """Lower the sarek dialect to the sarek_c target dialect (CUDA, HIP, OpenCL C or Metal spellings).
 
     Options: `target` (cuda, hip, opencl, metal). Expects the passes of `sarek-pipeline{target=...}` to have
-    run before (feature gate, type order, payload substitution, legal names, warp lowering).
+    run before (feature gate, type order, payload substitution, legal names, warp lowering); every value gets
+    a temporary, folded into expressions by `sarek-c-form-expressions` after.
     """
 
     name = "sarek-lower-cfamily"

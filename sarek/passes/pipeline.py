@@ -26,6 +26,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
         ("sarek-legalize-names", {"target": "{target}"}),
         ("sarek-lower-warp", {"target": "{target}"}),
         ("sarek-lower-cfamily", {"target": "{target}"}),
+        ("sarek-c-form-expressions", {}),
     ],
     "shader": [
         ("sarek-reject-features", {"target": "{target}"}),

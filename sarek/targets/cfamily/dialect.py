@@ -4,10 +4,19 @@ Everything language-specific is already decided when these ops exist: every type
 (`!sarek_c.val<"float">`), every builtin, qualifier and parameter declaration is spelled out, and every
 temporary is an explicit `sarek_c.decl`. The printer (sarek/targets/cfamily/printer.py) only prints.
 
-Expressions are SSA values: an expression op is printed where it is used (the lowering only lets an
-expression be used once unless it is a name or a literal); statement ops are printed in order. Names: the
-result of `sarek_c.decl`/`sarek_c.array_decl` and the block arguments of `sarek_c.func` (named by
-`param_names`) and `sarek_c.for` (named by `name`) print as their name.
+Expressions are SSA values: an expression op is printed where it is used; statement ops are printed in
+order. Names: the result of `sarek_c.decl`/`sarek_c.array_decl` and the block arguments of `sarek_c.func`
+(named by `param_names`) and `sarek_c.for` (named by `name`) print as their name.
+
+The lowering gives every value its own `sarek_c.decl` temporary; `sarek-c-form-expressions`
+(sarek/passes/c_form_expressions.py) then folds the single-use (or trivial) ones into the expression that
+uses them. The discardable attributes it reads:
+    sarek_c.temp = "x"         on a decl: a temporary the lowering made for a value named `x`; foldable
+    sarek_c.value              on an if/switch: it computes the value of the temporary its arms assign last;
+                               it becomes a `sarek_c.select` (chain) once everything in its arms folded
+    sarek_c.binder             on a decl in a `sarek_c.value` switch case: a match binder (its payload read)
+    sarek_c.effects = "read"   on a call/expr: it reads memory ("write": writes, synchronises or exchanges
+                               values between lanes); without it a call or expr is pure
 
 Custom syntax (round-trips; tests/filecheck/targets/cfamily_dialect/roundtrip.mlir has every op):
     sarek_c.func "__kernel" "void" @vector_add(%a : "__global float* restrict" "a", %n : "int" "n") { ... }
@@ -54,6 +63,11 @@ from sarek.dialect.syntax import print_operand_list as _print_operand_list
 from sarek.dialect.syntax import print_subscript as _print_subscript
 from sarek.dialect.syntax import raise_since as _raise_since
 from sarek.dialect.syntax import strings as _strs
+
+TEMP = "sarek_c.temp"
+VALUE = "sarek_c.value"
+BINDER = "sarek_c.binder"
+EFFECTS = "sarek_c.effects"
 
 
 @irdl_attr_definition
