@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from sarek.analysis.type_order import sort_type_decls
 from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.lowering.shader.language import err
@@ -21,34 +22,9 @@ class Declarations(LoweringState):
     """Type declarations in dependency order, layouts, the type gate and the collections made before lowering."""
 
     def decl_types(self) -> None:
-        """Records and variants in dependency order (records first on ties), with constructor functions."""
-        order: list[S.RecordOp | S.VariantOp] = [*self.records.values(), *self.variants.values()]
-        names = {(o.sym_name.data) for o in order}
-
-        def deps(o: S.RecordOp | S.VariantOp) -> set[str]:
-            ts: list[Attribute] = []
-            if isinstance(o, S.RecordOp):
-                ts = [t for _, t in o.fields]
-            else:
-                ts = [t for _, ps in o.ctors for t in ps]
-            out: set[str] = set()
-            for t in ts:
-                out |= set(S.referenced_decls(t))
-            return (out & names) - {o.sym_name.data}
-
-        placed: list[S.RecordOp | S.VariantOp] = []
-        done: set[str] = set()
-        rest = list(order)
-        while rest:
-            for o in rest:
-                if deps(o) <= done:
-                    placed.append(o)
-                    done.add(o.sym_name.data)
-                    rest.remove(o)
-                    break
-            else:
-                raise err("record/variant declarations form a cycle: " + ", ".join(
-                    ("record " if isinstance(o, S.RecordOp) else "variant ") + o.sym_name.data for o in rest), None, self.lang)
+        """Records and variants in dependency order (records first on ties: sarek.analysis.type_order, the
+        order-type-decls pass's rule), with constructor functions."""
+        placed = sort_type_decls([*self.records.values(), *self.variants.values()])
         for o in placed:
             if isinstance(o, S.RecordOp):
                 self.decl_record(o)
