@@ -35,6 +35,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
         ("sarek-subst-match-payloads", {"layout": "{layout}"}),
         ("sarek-legalize-names", {"target": "{target}"}),
         ("sarek-rename-shadowing-locals", {"target": "{target}"}),
+        ("sarek-lower-warp", {"target": "{target}"}),
         ("sarek-lower-{target}", {"block": "{block}", "kernel": "{kernel}"}),
     ],
     "ptx": [

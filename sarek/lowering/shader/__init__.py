@@ -8,7 +8,7 @@ Modules, each one layer of `ShaderLowering` (a chain of classes, later layers ca
   layout.py        element layouts (host aligned C vs device) as the runtime's abi describes them
   state.py         `LoweringState`: per-kernel state, names, type spellings, literals, zero values
   declarations.py  records/variants/constructors in dependency order, layouts, type gate, pre-collections
-  polyfills.py     `sarek_<fn>` math polyfills and warp-shuffle helpers
+  polyfills.py     `sarek_<fn>` math polyfills; the in-range warp shuffle (sarek-lower-warp guards)
   expressions.py   inline-or-temporary decisions, expression text, places, intrinsics
   atomics.py       atomics (native, float CAS loops, WGSL CAS loops)
   statements.py    statements, control flow, calls and helper specialisation

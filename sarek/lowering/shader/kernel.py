@@ -157,9 +157,6 @@ class ShaderLowering(Statements):
         for fs in self.polyfills.values():
             for o in fs:
                 body.add_op(o)
-        if g:  # before the push-constant macros, which would rewrite their parameter names
-            for o in self.warp_helpers.values():
-                body.add_op(o)
         for n, a in vecs:
             st = self.storage[a]
             T = self.storage_type(st.elem, st.repr, k)
@@ -194,9 +191,6 @@ class ShaderLowering(Statements):
             if self.uses_subgroup:
                 body.add_op(O["global"]("var<private> sarek_sg_lane : u32;"))
                 body.add_op(O["global"]("var<private> sarek_sg_size : u32;"))
-        if not g:
-            for o in self.warp_helpers.values():
-                body.add_op(o)
         for o in self.spec_ops:
             body.add_op(o)
         if not g:

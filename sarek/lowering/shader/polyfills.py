@@ -1,4 +1,5 @@
-"""Helper functions the lowering emits: math polyfills (`sarek_<fn>`) and warp shuffles with the lane guard."""
+"""Helper functions the lowering emits: math polyfills (`sarek_<fn>`); the in-range warp shuffle (its lane guard
+is sarek-lower-warp's helper)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from sarek.dialect import sarek as S
 from sarek.lowering.shader.declarations import Declarations
 from sarek.lowering.shader.language import err
 from sarek.lowering.shader.layout import int_width
+from sarek.passes.lower_warp import IN_RANGE
 
 
 class Polyfills(Declarations):
-    """Math polyfills and warp-shuffle helpers, declared once per (name, type)."""
+    """Math polyfills, declared once per (name, type); the in-range warp shuffle."""
 
     def need_poly(self, name: str, t: Attribute) -> str:
         """Declare a polyfill helper for type t; returns its name."""
@@ -112,38 +114,16 @@ class Polyfills(Declarations):
             if shuffle and "#extension GL_KHR_shader_subgroup_shuffle : require" not in self.extensions:
                 self.extensions.append("#extension GL_KHR_shader_subgroup_shuffle : require")
 
-    def warp_helper(self, op: S.IntrinsicOp) -> str:
-        g = self.lang.glsl
+    def warp_shuffle(self, op: S.IntrinsicOp, v: str, src: str) -> str:
+        """The in-range absolute shuffle `sarek-lower-warp` leaves in its helpers (the lane guard is its
+        business): `subgroupShuffle` with the lane converted to unsigned; any other shuffle is refused."""
         name = op.callee.data
+        if name != "warp_shuffle" or IN_RANGE not in op.attributes:
+            raise err(f"'{name}' must be lowered by sarek-lower-warp before the {self.lang.name} lowering", op,
+                      self.lang)
         t = op.result.type
         if not (isinstance(t, Float32Type) or (int_width(t) == 32)
-                or (g and isinstance(t, Float64Type))):
+                or (self.lang.glsl and isinstance(t, Float64Type))):
             raise err(f"'{name}' on {t} is not supported on {self.lang.name}", op, self.lang)
         self.use_subgroups(op, shuffle=True)
-        if g:
-            self.features.add("subgroup")
-        T = self.ty(t, op)
-        kind = name.removeprefix("warp_shuffle").lstrip("_") or "idx"
-        fname = f"sarek_{name}_{T}"
-        if fname in self.warp_helpers:
-            return fname
-        # (condition for a valid source lane, the source lane)
-        ux, ok = ("uint(x)", "x >= 0") if g else ("u32(x)", "x >= 0i")
-        c, s = {
-            "idx": (f"{ok} && {ux} < w", ux),
-            "down": (f"{ok} && lane + {ux} < w", f"lane + {ux}"),
-            "up": (f"{ok} && {ux} <= lane", f"lane - {ux}"),
-            "xor": (f"{ok} && (lane ^ {ux}) < w", f"lane ^ {ux}"),
-        }[kind]
-        if g:
-            f = self.O["func"](f"{T} {fname}({T} v, int x)")
-            body = ["uint lane = gl_SubgroupInvocationID", "uint w = gl_SubgroupSize",
-                    f"uint src = ({c}) ? ({s}) : lane", "return subgroupShuffle(v, src)"]
-        else:
-            f = self.O["func"](f"fn {fname}(v : {T}, x : i32) -> {T}")
-            body = ["let lane : u32 = sarek_sg_lane", "let w : u32 = sarek_sg_size",
-                    f"let src : u32 = select(lane, {s}, {c})", "return subgroupShuffle(v, src)"]
-        for st in body:
-            f.regions[0].block.add_op(self.O["stmt"](st))
-        self.warp_helpers[fname] = f
-        return fname
+        return f"subgroupShuffle({v}, {'uint' if self.lang.glsl else 'u32'}({src}))"

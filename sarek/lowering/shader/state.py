@@ -126,7 +126,6 @@ class LoweringState:
         self.features: set[str] = set()
         self.extensions: list[str] = []
         self.polyfills: dict[str, list[Operation]] = {}
-        self.warp_helpers: dict[str, Operation] = {}
         self.shared_decls: list[Operation] = []
         self.storage: dict[SSAValue, Storage] = {}  # vec/array values -> storage
         self.vals: dict[SSAValue, str] = {}

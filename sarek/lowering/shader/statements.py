@@ -127,8 +127,7 @@ class Statements(Atomics):
                 self.atomic(op, out, scope)
                 return
             if op.callee.data.startswith("warp_shuffle"):
-                fn = self.warp_helper(op)
-                self.materialize(op, out, scope, f"{fn}({', '.join(self.expr(a) for a in op.args)})")
+                self.materialize(op, out, scope, self.warp_shuffle(op, *(self.expr(a) for a in op.args)))
                 return
         if isinstance(op, S.YieldOp):
             return

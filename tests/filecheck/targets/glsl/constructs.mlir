@@ -142,7 +142,8 @@ sarek.kernel @k(%v : !sarek.vec<f64> "v", %w : !sarek.vec<i64> "w") {
 
 // -----
 
-// Warp operations through subgroup operations: one guarded helper per (op, type).
+// Warp operations through subgroup operations: sarek-lower-warp's guarded helper per (op, type), its
+// in-range shuffle a subgroupShuffle with the lane converted to unsigned.
 sarek.kernel @k(%v : !sarek.vec<f32> "v") {
   %t = sarek.intrinsic "thread_idx_x"() : () -> i32
   %x = sarek.array_read %v[%t] : !sarek.vec<f32>
@@ -154,12 +155,14 @@ sarek.kernel @k(%v : !sarek.vec<f32> "v") {
 }
 // CHECK:      #extension GL_KHR_shader_subgroup_basic : require
 // CHECK-NEXT: #extension GL_KHR_shader_subgroup_shuffle : require
-// CHECK:      float sarek_warp_shuffle_xor_float(float v, int x) {
-// CHECK-NEXT:   uint lane = gl_SubgroupInvocationID;
-// CHECK-NEXT:   uint w = gl_SubgroupSize;
-// CHECK-NEXT:   uint src = (x >= 0 && (lane ^ uint(x)) < w) ? (lane ^ uint(x)) : lane;
-// CHECK-NEXT:   return subgroupShuffle(v, src);
-// CHECK:      float sarek_t = sarek_warp_shuffle_xor_float(v[int(gl_LocalInvocationID.x)], 1);
+// CHECK:      float sarek_warp_shuffle_xor_f32(float v_1, int x) {
+// CHECK-NEXT:   int lane = int(gl_SubgroupInvocationID);
+// CHECK-NEXT:   int width = int(gl_SubgroupSize);
+// CHECK-NEXT:   int mixed = (lane ^ x);
+// CHECK-NEXT:   int src = (((mixed >= 0) && (mixed < width)) ? mixed : lane);
+// CHECK-NEXT:   float sarek_t = subgroupShuffle(v_1, uint(src));
+// CHECK-NEXT:   return sarek_t;
+// CHECK:      float sarek_t = sarek_warp_shuffle_xor_f32(v[int(gl_LocalInvocationID.x)], 1);
 // CHECK-NEXT: v[int(gl_SubgroupInvocationID)] = sarek_t;
 
 // -----

@@ -111,7 +111,8 @@ sarek.kernel @k(%x : f32 "x", %i : i32 "i", %o : !sarek.vec<f32> "o", %oi : !sar
 
 // -----
 
-// Warp operations through subgroup operations: one guarded helper per (op, type).
+// Warp operations through subgroup operations: sarek-lower-warp's guarded helper per (op, type), its
+// in-range shuffle a subgroupShuffle with the lane converted to unsigned.
 sarek.kernel @k(%v : !sarek.vec<f32> "v") {
   %t = sarek.intrinsic "thread_idx_x"() : () -> i32
   %x = sarek.array_read %v[%t] : !sarek.vec<f32>
@@ -122,11 +123,13 @@ sarek.kernel @k(%v : !sarek.vec<f32> "v") {
   sarek.store %p, %y : !sarek.ref<f32>
 }
 // CHECK:      var<private> sarek_sg_lane : u32;
-// CHECK:      fn sarek_warp_shuffle_xor_f32(v : f32, x : i32) -> f32 {
-// CHECK-NEXT:   let lane : u32 = sarek_sg_lane;
-// CHECK-NEXT:   let w : u32 = sarek_sg_size;
-// CHECK-NEXT:   let src : u32 = select(lane, lane ^ u32(x), x >= 0i && (lane ^ u32(x)) < w);
-// CHECK-NEXT:   return subgroupShuffle(v, src);
+// CHECK:      fn sarek_warp_shuffle_xor_f32(v_1 : f32, x : i32) -> f32 {
+// CHECK-NEXT:   let lane : i32 = i32(sarek_sg_lane);
+// CHECK-NEXT:   let width : i32 = i32(sarek_sg_size);
+// CHECK-NEXT:   let mixed : i32 = (lane ^ x);
+// CHECK-NEXT:   let src : i32 = select(lane, mixed, ((mixed >= 0i) && (mixed < width)));
+// CHECK-NEXT:   let sarek_t : f32 = subgroupShuffle(v_1, u32(src));
+// CHECK-NEXT:   return sarek_t;
 // CHECK:      fn main({{.*}}@builtin(subgroup_invocation_id) sarek_sg_lane_in : u32, @builtin(subgroup_size) sarek_sg_size_in : u32) {
 // CHECK:        v[i32(sarek_sg_lane)] = sarek_t;
 
