@@ -98,6 +98,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "sarek-rename-shadowing-locals": ("sarek.passes.rename_shadowing_locals", "RenameShadowingLocalsPass"),
     "sarek-lower-warp": ("sarek.passes.lower_warp", "LowerWarpPass"),
     "sarek-verify-barriers": ("sarek.passes.verify_barriers", "VerifyBarriersPass"),
+    "sarek-expand-math": ("sarek.passes.expand_math", "ExpandMathPass"),
     "sarek-fold-grid": ("sarek.passes.fold_grid", "FoldGridPass"),
     "sarek-pipeline": ("sarek.passes.pipeline", "PipelinePass"),
     "sarek-contract": ("sarek.passes.contract", "ContractPass"),

@@ -511,13 +511,65 @@ def _cround(x: Any) -> Any:
     return _like(np.where(np.abs(x - t) >= 0.5, t + np.sign(x), t), x)
 
 
+def _two_sum(a: Any, b: Any) -> tuple[Any, Any]:
+    """s + e == a + b exactly (Knuth), s the rounded sum."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _round_odd(a: Any, b: Any) -> Any:
+    """a + b rounded to odd: an inexact sum takes the neighbour whose last mantissa bit is 1."""
+    s, e = _two_sum(a, b)
+    even = (s.view(np.int64) & 1) == 0
+    return np.where((e != 0) & even, np.nextafter(s, np.where(e > 0, np.inf, -np.inf)), s)
+
+
+def _fma64(a: Any, b: Any, c: Any) -> Any:
+    """Correctly rounded a * b + c in float64 (Boldo and Melquiond's emulation: an exact product by Dekker's
+    split, an exact sum, the tail rounded to odd), falling back to exact rationals where the split could
+    overflow or the product's tail underflow."""
+    from fractions import Fraction
+
+    shape = np.broadcast_shapes(*(np.shape(v) for v in (a, b, c)))
+    arrs: list[np.ndarray[Any, np.dtype[np.float64]]] = [
+        np.array(np.broadcast_to(np.asarray(v, np.float64), shape)).reshape(-1) for v in (a, b, c)]
+    a, b, c = arrs
+    with np.errstate(all="ignore"):
+        p = a * b
+        split = 134217729.0  # 2^27 + 1
+        ta, tb = split * a, split * b
+        ah, bh = ta - (ta - a), tb - (tb - b)
+        al, bl = a - ah, b - bh
+        pl = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+        th, tl = _two_sum(c, p)
+        z = cast(Any, np.where((pl == 0) & (tl == 0), th, th + _round_odd(tl, pl)))
+        fin = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
+        safe = fin & (np.abs(a) < 2.0 ** 995) & (np.abs(b) < 2.0 ** 995) & (np.abs(c) < 2.0 ** 1000) \
+            & (np.abs(p) < 2.0 ** 1000) & ((np.abs(p) > 2.0 ** -960) | (p == 0))
+        # an infinite addend with a finite product (even one that overflows) is the result
+        special = cast(Any, np.where(np.isfinite(a) & np.isfinite(b) & np.isinf(c), c, a * b + c))
+        z = cast(Any, np.where(fin, z, special))
+    z = np.array(z, np.float64)
+    for i in zip(*np.nonzero(fin & ~safe)):
+        exact = Fraction(float(a[i])) * Fraction(float(b[i])) + Fraction(float(c[i]))
+        try:
+            z[i] = float(exact) if exact != 0 else float(a[i]) * float(b[i]) + float(c[i])
+        except OverflowError:
+            z[i] = np.inf if exact > 0 else -np.inf
+    return z.reshape(shape)
+
+
 def _fma(x: Any, y: Any, z: Any) -> Any:
-    """x * y + z; float32 through float64 (the product is exact there), float64 as a plain expression."""
+    """x * y + z with one rounding (float32: the product is exact in float64, the sum rounded to odd there,
+    then to nearest float32, which is the correctly rounded result)."""
     if np.asarray(x).dtype == np.float32:
-        r = np.asarray(x, np.float64) * np.asarray(y, np.float64) + np.asarray(z, np.float64)
-        r = r.astype(np.float32)
-        return r if r.ndim else r[()]
-    return x * y + z
+        with np.errstate(all="ignore"):
+            r = _round_odd(*np.broadcast_arrays(np.asarray(x, np.float64) * np.asarray(y, np.float64),
+                                                np.asarray(z, np.float64))).astype(np.float32)
+    else:
+        r = _fma64(x, y, z)
+    return r if isinstance(x, np.ndarray) or isinstance(y, np.ndarray) or isinstance(z, np.ndarray) else r[()]
 
 
 def _rsqrt(x: Any) -> Any:

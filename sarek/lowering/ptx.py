@@ -10,8 +10,8 @@ Decisions (all made here; the printer only prints):
   C backends); elements are addressed `base + index * size` with sizes and field offsets from the aligned
   layout (sarek.analysis.layout), so records/variants in memory match the host and the C structs byte for byte.
 - Integer semantics of C: `div.s32`/`rem.s32` truncate, `shr.s32` is arithmetic, wrapping add/mul.
-  Float: `div.rn`, `sqrt.rn` (correctly rounded, never .approx); f32 transcendentals go through an f64 core
-  (sarek.targets.ptx.mathlib); f16 is storage only (arithmetic in f32, narrowing `cvt.rn.f16.f32`).
+  Float: `div.rn`, `sqrt.rn` (correctly rounded, never .approx); transcendentals arrive as calls to the sarek
+  math library (`sarek-expand-math`), the exact math ops are sarek.targets.ptx.mathlib's; f16 is storage only (arithmetic in f32, narrowing `cvt.rn.f16.f32`).
 - Helpers are inlined at each call (a `sarek.return` branches to the call's end label); recursion is refused.
 - Warp shuffles arrive as `sarek-lower-warp`'s helpers (the lane guard); only their in-range absolute
   `warp_shuffle` is lowered here (`shfl.sync.idx.b32`); `lane_id` is `%laneid`, `warp_size` `WARP_SZ`.

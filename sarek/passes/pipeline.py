@@ -21,6 +21,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
     "c": [
         ("sarek-reject-features", {"target": "{target}"}),
         ("sarek-verify-barriers", {}),
+        ("sarek-expand-math", {"target": "{target}"}),
         ("sarek-order-type-decls", {"first": "variants"}),
         ("sarek-subst-match-payloads", {"layout": "{layout}"}),
         ("sarek-legalize-names", {"target": "{target}"}),
@@ -31,6 +32,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
     "shader": [
         ("sarek-reject-features", {"target": "{target}"}),
         ("sarek-verify-barriers", {}),
+        ("sarek-expand-math", {"target": "{target}"}),
         ("sarek-order-type-decls", {"first": "records"}),
         ("sarek-subst-match-payloads", {"layout": "{layout}"}),
         ("sarek-legalize-names", {"target": "{target}"}),
@@ -41,6 +43,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
     "ptx": [
         ("sarek-reject-features", {"target": "{target}"}),
         ("sarek-verify-barriers", {}),
+        ("sarek-expand-math", {"target": "{target}"}),
         ("sarek-order-type-decls", {}),
         ("sarek-lower-warp", {"target": "{target}"}),
         ("sarek-lower-ptx", {}),

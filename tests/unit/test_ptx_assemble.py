@@ -65,16 +65,24 @@ def test_math_f32_f16_assembles(t: str):
     check(srcs[0].split(".address_size 64", 1)[0] + ".address_size 64\n" + body)
 
 
-def test_math_f64_exact_or_refused():
-    from sarek.targets.ptx.mathlib import EXACT_F64
+def test_math_f64_assembles_or_refused():
+    """f64: exact operations are PTX instructions, transcendentals the math library's routines (assembled as
+    one module); what the native-math table refuses (pow, fmod) is refused with its reason."""
+    from xdsl.dialects.builtin import f64
 
+    from sarek.analysis.native_math import Refusal, math_support
+
+    srcs: list[str] = []
     for n, a in MATH:
         text = _math_kernel(n, a, "f64")
-        if n in EXACT_F64:
-            check(emit_ptx(parse_module(text)))
-        else:
-            with pytest.raises(SarekError, match=f"f64 '{n}' not yet supported"):
+        if isinstance(math_support("ptx", n, f64), Refusal):
+            with pytest.raises(SarekError, match=f"PTX: '{n}' on f64 not yet supported — "):
                 emit_ptx(parse_module(text))
+        else:
+            srcs.append(emit_ptx(parse_module(text)))
+    body = "\n".join(s.split(".address_size 64", 1)[1].replace(".entry m(", f".entry m{i}(")
+                     .replace("m_param_", f"m{i}_param_") for i, s in enumerate(srcs))
+    check(srcs[0].split(".address_size 64", 1)[0] + ".address_size 64\n" + body)
 
 
 def test_integer_intrinsics_assemble():

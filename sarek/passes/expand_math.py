@@ -1,0 +1,88 @@
+"""sarek-expand-math: replace the math intrinsics a target lacks by calls to the sarek math library."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import Float16Type, Float32Type, ModuleOp, f32, f64
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from sarek.analysis.features import BACKEND_NAMES, TARGETS
+from sarek.analysis.native_math import Refusal, math_support
+from sarek.diagnostics import SarekError
+from sarek.dialect import sarek as s
+from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.mathlib.routines import build_helper, helper_name
+
+
+@dataclass(frozen=True)
+class ExpandMathPass(ModulePass):
+    """Replace math intrinsics the target lacks by calls to double-precision helpers built in sarek IR.
+
+    Options: `target` (cuda, hip, opencl, metal, glsl, wgsl, ptx). The native-math table
+    (sarek/analysis/native_math.py) says, per (function, type), whether the target computes an intrinsic
+    itself, through a library routine (sarek/mathlib/routines.py) or not at all (a located error). A
+    replaced `sarek.intrinsic "sin"(%x) : (f32) -> f32` becomes `sarek.cast` to f64, `sarek.call
+    @sarek_sin_f64` and a cast back (f16 through f32); each helper is added once, before the first function.
+    The interpreter runs the expanded module with the same bits as the target's device.
+    """
+
+    name = "sarek-expand-math"
+
+    target: str = "cuda"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.target not in TARGETS:
+            raise SarekError(f"sarek-expand-math: unknown target '{self.target}' (known: {', '.join(TARGETS)})")
+        todo: list[tuple[s.IntrinsicOp, str]] = []
+        for f in op.ops:
+            if not isinstance(f, s.KernelOp | s.HelperOp):
+                continue
+            for o in f.walk():
+                if not isinstance(o, s.IntrinsicOp) or INTRINSICS[o.callee.data].category != Category.MATH:
+                    continue
+                how = math_support(self.target, o.callee.data, o.result.type)
+                if isinstance(how, Refusal):
+                    t = o.result.type
+                    raise SarekError(f"'{o.callee.data}' on {t} not yet supported — {how.reason}", o,
+                                     BACKEND_NAMES[self.target])
+                if how is not None:
+                    todo.append((o, how.routine))
+        helpers: dict[str, s.HelperOp] = {}
+        for o, routine in todo:
+            if routine not in helpers:
+                helpers[routine] = build_helper(routine)
+            _replace(o, routine)
+        if helpers:
+            first = next((f for f in op.ops if isinstance(f, s.KernelOp | s.HelperOp)), None)
+            for h in sorted(helpers):
+                if first is None:
+                    op.body.block.add_op(helpers[h])
+                else:
+                    op.body.block.insert_op_before(helpers[h], first)
+
+
+def _replace(o: s.IntrinsicOp, routine: str) -> None:
+    """`f(x...)` -> `cast(call @helper(cast(x, f64)...), T)`; f16 rounds through f32 like the f16 rule."""
+    t = o.result.type
+    new: list[Operation] = []
+
+    def add(op: Operation) -> SSAValue:
+        new.append(op)
+        return op.results[0]
+
+    args = [a if a.type == f64 else add(s.CastOp(a, f64)) for a in o.args]
+    r = add(s.CallOp(helper_name(routine), args, f64))
+    if isinstance(t, Float32Type | Float16Type):
+        r = add(s.CastOp(r, f32))
+    if isinstance(t, Float16Type):
+        r = add(s.CastOp(r, t))
+    for n in new:
+        n.location = o.location
+    block = o.parent_block()
+    assert block is not None
+    block.insert_ops_before(new, o)
+    o.result.replace_all_uses_with(r)
+    block.erase_op(o)
