@@ -7,12 +7,13 @@ from typing import cast
 from xdsl.dialects.builtin import Float16Type, Float64Type
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 
+from sarek.analysis.effects import is_pure_intrinsic, may_write as is_writer
 from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.lowering.shader.language import err
 from sarek.lowering.shader.layout import int_width
 from sarek.lowering.shader.polyfills import Polyfills
-from sarek.lowering.shader.state import PURE_INLINE, READ_OPS, Scope, Storage, is_pure_intrinsic, is_writer, nuses
+from sarek.lowering.shader.state import PURE_INLINE, READ_OPS, Scope, Storage, nuses
 
 
 class Expressions(Polyfills):

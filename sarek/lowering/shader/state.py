@@ -22,7 +22,6 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from sarek.analysis import namer
 from sarek.analysis.payload import PayloadLayout, payload_fields
 from sarek.dialect import sarek as S
-from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.lowering.shader.language import Lang, err
 
 
@@ -45,34 +44,12 @@ def nuses(v: SSAValue) -> int:
 
 
 READ_OPS = (S.LoadOp, S.ArrayReadOp)
-# deepest expression printed inline (rendering recurses per level; compilers limit nesting): deeper trees are
-# split with temporaries
-MAX_INLINE_DEPTH = 64
 # deepest statement nesting of a function (if/else chains, conditional expressions, loops, match). Measured on
 # lavapipe through wgpu 0.32 (naga): an if/else chain runs its branches nested deeper than 79 wrong, silently
 # (the H200's Vulkan too, the same naga SPIR-V); WGSL allows 127 nested braces. Deeper code is refused.
 MAX_NESTING = 64
 PURE_INLINE = (S.ConstantOp, S.BinOp, S.UnOp, S.CastOp, S.BitcastOp, S.FieldOp, S.PayloadOp, S.MakeRecordOp,
                S.ArrayLenOp, S.ElemRefOp, S.FieldRefOp)
-
-
-def is_pure_intrinsic(op: Operation) -> bool:
-    if not isinstance(op, S.IntrinsicOp):
-        return False
-    cat = INTRINSICS[op.callee.data].category
-    if cat in (Category.INDEX, Category.MATH):
-        return True
-    return op.callee.data in ("lane_id", "warp_size")
-
-
-def is_writer(op: Operation) -> bool:
-    """Ops that may change memory or move a convergent op (reads may not be moved across them)."""
-    if isinstance(op, S.IntrinsicOp):
-        return not is_pure_intrinsic(op)
-    if op.regions:
-        return True
-    return isinstance(op, S.StoreOp | S.CallOp | S.BarrierOp | S.WarpBarrierOp | S.MemFenceOp | S.NativeOp
-                      | S.ReturnOp | S.CoopmatLoadOp | S.CoopmatStoreOp | S.CoopmatMulAddOp)
 
 
 class Scope:

@@ -7,12 +7,13 @@ from typing import Any, cast
 from xdsl.dialects.builtin import Float32Type, IntegerAttr
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 
+from sarek.analysis.effects import MAX_INLINE_DEPTH, is_pure_intrinsic
 from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.lowering.shader.atomics import Atomics
 from sarek.lowering.shader.language import IDENT, err
 from sarek.lowering.shader.layout import int_width
-from sarek.lowering.shader.state import MAX_INLINE_DEPTH, MAX_NESTING, PURE_INLINE, READ_OPS, Scope, Storage, is_pure_intrinsic, nuses
+from sarek.lowering.shader.state import MAX_NESTING, PURE_INLINE, READ_OPS, Scope, Storage, nuses
 
 
 class Statements(Atomics):
