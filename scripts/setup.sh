@@ -6,7 +6,8 @@ if command -v apt-get >/dev/null 2>&1; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends \
-    pocl-opencl-icd ocl-icd-libopencl1 clinfo mesa-vulkan-drivers glslang-tools spirv-tools clang >/dev/null
+    pocl-opencl-icd ocl-icd-libopencl1 clinfo mesa-vulkan-drivers glslang-tools spirv-tools clang \
+    hipcc libamdhip64-dev rocm-device-libs >/dev/null  # hipcc: ROCm 5.2, validates HIP for gfx90a/gfx1030
 fi
 python3 -m pip install -q --upgrade pip >/dev/null 2>&1 || true
 python3 -m pip install -q -e ".[dev,gpu,dask]"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 from typing import cast
+from collections.abc import Callable
 
 Path = tuple[tuple[int, int], ...]
 
@@ -220,20 +221,24 @@ def _anchor_stmt(body: list[ast.stmt], path: Path) -> int:
     return id(lists[lst_id][idx])
 
 
-def always_returns(stmts: list[ast.stmt]) -> bool:
-    """Every path through the statements ends in a `return` (for helpers that return a value)."""
+def always_returns(stmts: list[ast.stmt], exhaustive: Callable[[ast.Match], bool] = lambda m: True) -> bool:
+    """Every path through the statements ends in a `return` (for helpers that return a value).
+
+    `exhaustive(match)` says whether a `match` without `case _:` covers every constructor (the lowering knows
+    the variant; this pass does not)."""
     for s in stmts:
         if isinstance(s, ast.Return):
             return True
-        if isinstance(s, ast.If) and s.orelse and always_returns(s.body) and always_returns(s.orelse):
+        if isinstance(s, ast.If) and s.orelse and always_returns(s.body, exhaustive) \
+                and always_returns(s.orelse, exhaustive):
             return True
-        if isinstance(s, ast.Match) and s.cases and all(always_returns(c.body) for c in s.cases):
+        if isinstance(s, ast.Match) and s.cases and all(always_returns(c.body, exhaustive) for c in s.cases):
             last = s.cases[-1].pattern
             if isinstance(last, ast.MatchAs) and last.pattern is None:
                 return True
-            # every constructor covered is checked by the lowering (it knows the variant); assume so here
-            return True
-        if isinstance(s, ast.With) and always_returns(s.body):
+            if exhaustive(s):
+                return True
+        if isinstance(s, ast.With) and always_returns(s.body, exhaustive):
             return True
         if isinstance(s, ast.While) and isinstance(s.test, ast.Constant) and s.test.value is True:
             return True  # `while True:` only ends through a return (break is not supported)

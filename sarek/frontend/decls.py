@@ -118,15 +118,60 @@ def ir_type(t: Any) -> Attribute:
     raise TypeError(f"not a sarek type: {t}")
 
 
-def _eval_annotation(cls: type, ann: Any) -> Any:
-    if isinstance(ann, str):
-        mod = sys.modules.get(cls.__module__)
-        return eval(ann, dict(vars(mod)) if mod else {}, dict(vars(cls)))  # noqa: S307 - an annotation
-    return ann
+def _annotations(cls: type, what: str) -> dict[str, Any]:
+    """The class's annotations evaluated; a name that is not defined yet is a located CompileError (the class
+    itself resolves, so a self-reference is reported as such by the caller)."""
+    out: dict[str, Any] = {}
+    for k, v in cls.__dict__.get("__annotations__", {}).items():
+        try:
+            if isinstance(v, str):
+                mod = sys.modules.get(cls.__module__)
+                out[k] = eval(v, dict(vars(mod)) if mod else {}, {**vars(cls), cls.__name__: cls})  # noqa: S307
+            else:
+                out[k] = v
+        except NameError as e:
+            raise _decl_error(cls, k, f"{what} {cls.__name__}: '{k}' names an unknown type ({e}); a type can only "
+                                      "use types defined before it, so declarations cannot be mutually "
+                                      "recursive") from None
+        except Exception as e:
+            raise _decl_error(cls, k, f"{what} {cls.__name__}: cannot evaluate the annotation of '{k}' "
+                                      f"({type(e).__name__}: {e})") from None
+    return out
 
 
-def _annotations(cls: type) -> dict[str, Any]:
-    return {k: _eval_annotation(cls, v) for k, v in cls.__dict__.get("__annotations__", {}).items()}
+def _decl_error(cls: type, member: str | None, message: str) -> Exception:
+    """A CompileError located at the member's line of the class (else the class line)."""
+    import inspect
+
+    from sarek.frontend.errors import CompileError
+
+    loc = _class_location(cls)
+    if loc is None:
+        return CompileError(message)
+    file, line, col = loc
+    if member is not None:
+        try:
+            lines, first = inspect.getsourcelines(cls)
+            for i, text in enumerate(lines):
+                stripped = text.lstrip()
+                if i > 0 and (stripped.startswith(f"{member}:") or stripped.startswith(f"{member} :")):
+                    line, col = first + i, len(text) - len(stripped) + 1
+                    break
+        except (OSError, TypeError):
+            pass
+    return CompileError(message, file, line, col)
+
+
+def _element(cls: type, what: str, member: str, t: Any) -> Any:
+    """A field or payload type, checked: a sarek element type, never the class being declared."""
+    if t is cls:
+        kind = "record" if what == "@record" else "variant"
+        raise _decl_error(cls, member, f"{what} {cls.__name__}: '{member}' has the type {cls.__name__} itself; a "
+                                       f"{kind} cannot contain itself (store an index into a Vec instead)")
+    try:
+        return normalize_element(t)
+    except TypeError as e:
+        raise _decl_error(cls, member, f"{what} {cls.__name__}: '{member}': {e}") from None
 
 
 # ------------------------------------------------------------------------------------------------ layout
@@ -297,12 +342,9 @@ def _unpack(t: Any, array: np.ndarray) -> list[Any]:
 
 def record(cls: type) -> type:
     """Declare a record: annotated fields in order; a dataclass on the host with `dtype`, `pack`, `unpack`."""
-    try:
-        fields = [(n, normalize_element(t)) for n, t in _annotations(cls).items()]
-    except TypeError as e:
-        raise TypeError(f"@record {cls.__name__}: {e}") from None
+    fields = [(n, _element(cls, "@record", n, t)) for n, t in _annotations(cls, "@record").items()]
     if not fields:
-        raise TypeError(f"@record {cls.__name__} declares no field")
+        raise _decl_error(cls, None, f"@record {cls.__name__} declares no field")
     cls = cast(type, dataclasses.dataclass(cls))
     info = RecordInfo(cls, cls.__name__, fields)
     cls.__sarek_record__ = info
@@ -387,19 +429,17 @@ class VariantCtor:
 def variant(cls: type) -> type:
     """Declare a variant: one constructor per annotation, its payload a type, a tuple of types or `()`."""
     ctors: list[tuple[str, list[Any]]] = []
-    try:
-        for n, t in _annotations(cls).items():
-            if t is None or t == ():
-                ps: list[Any] = []
-            elif isinstance(t, tuple | list):
-                ps = [normalize_element(p) for p in cast("tuple[Any, ...] | list[Any]", t)]
-            else:
-                ps = [normalize_element(t)]
-            ctors.append((n, ps))
-    except TypeError as e:
-        raise TypeError(f"@variant {cls.__name__}: {e}") from None
+    for n, t in _annotations(cls, "@variant").items():
+        if t is None or t == ():
+            ps: list[Any] = []
+        elif isinstance(t, tuple | list):
+            ps = [_element(cls, "@variant", n, p) for p in cast("tuple[Any, ...] | list[Any]", t)]
+        else:
+            ps = [_element(cls, "@variant", n, t)]
+        ctors.append((n, ps))
     if not ctors:
-        raise TypeError(f"@variant {cls.__name__} declares no constructor")
+        raise _decl_error(cls, None, f"@variant {cls.__name__} declares no constructor (write one per line, "
+                                     "e.g. 'Circle: f32', 'Empty: ()')")
     info = VariantInfo(cls, cls.__name__, ctors)
     cls.__sarek_variant__ = info
     for i, (n, ps) in enumerate(ctors):

@@ -13,6 +13,8 @@ import weakref
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
+import numpy as np
+
 from xdsl.dialects.builtin import (
     AnyFloat,
     Float16Type,
@@ -214,6 +216,7 @@ class FunctionLowerer:
         self.types: list[Any] = []           # record/variant classes used
         self.vars: dict[str, Binding] = {}
         self.assigned: set[str] = set()
+        self.partial_matches: dict[int, list[str]] = {}  # id(ast.Match) -> constructors it does not cover
         self.terminated = False
         self.node: ast.AST = self.src.fdef
         self.block: Block = Block()
@@ -286,7 +289,15 @@ class FunctionLowerer:
                 raise self.err(node, f"integer literal {value} does not fit in {tname(t)}")
             return self.v(s.ConstantOp(IntegerAttr(value, cast(IntegerType, t)), t), node)
         if is_float(t):
-            return self.v(s.ConstantOp(FloatAttr(float(value), cast(AnyFloat, t)), t), node)
+            value = float(value)
+            narrow = _NARROW_FLOATS.get(tname(t))
+            if narrow is not None and np.isfinite(value):
+                with np.errstate(over="ignore"):
+                    overflows = bool(np.isinf(narrow(value)))
+                if overflows:
+                    raise self.err(node, f"float literal {value!r} does not fit in {tname(t)} (its largest finite "
+                                         f"value is {float(np.finfo(narrow).max)!r}); use f64 or a smaller value")
+            return self.v(s.ConstantOp(FloatAttr(value, cast(AnyFloat, t)), t), node)
         raise self.err(node, f"no literal of type {tname(t)}")
 
     def default(self, t: Attribute, node: ast.AST | None) -> list[Operation]:
@@ -367,7 +378,8 @@ class FunctionLowerer:
                 return None
             return -x if isinstance(node.op, ast.USub) else x
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub | ast.Mult | ast.Div | ast.FloorDiv
-                                                      | ast.Mod | ast.LShift | ast.RShift):
+                                                      | ast.Mod | ast.LShift | ast.RShift | ast.BitAnd | ast.BitOr
+                                                      | ast.BitXor):
             a, b = self.const_eval(node.left), self.const_eval(node.right)
             if a is None or b is None or isinstance(a, bool) or isinstance(b, bool):
                 return None
@@ -376,8 +388,13 @@ class FunctionLowerer:
                 if ints:
                     return None
                 return a / b if b != 0 else None
+            if isinstance(node.op, ast.BitAnd | ast.BitOr | ast.BitXor):
+                if not ints:
+                    return None
+                return {ast.BitAnd: lambda: a & b, ast.BitOr: lambda: a | b, ast.BitXor: lambda: a ^ b}[type(node.op)]()
             if isinstance(node.op, ast.FloorDiv | ast.Mod | ast.LShift | ast.RShift):
-                if not ints or b == 0 or (not isinstance(node.op, ast.FloorDiv | ast.Mod) and not 0 <= b < 64):
+                divides = isinstance(node.op, ast.FloorDiv | ast.Mod)
+                if not ints or (divides and b == 0) or (not divides and not 0 <= b < 64):
                     return None
                 if isinstance(node.op, ast.LShift | ast.RShift):  # 0 <= b < 64 (checked above)
                     return a << b if isinstance(node.op, ast.LShift) else a >> b
@@ -457,6 +474,10 @@ class FunctionLowerer:
         params = {n for n, _ in sig.params}
         try:
             self.info: BodyInfo = analyze(f.body, params)
+            for n in sorted(params & self.info.locals):
+                site = _first_store(f.body, n)
+                raise self.err(site, f"cannot assign to parameter '{n}' (parameters are read-only; copy it to a "
+                                     "new local first)")
             for n, where in self.info.conflicts.items():
                 what = "a parameter" if n in params else "also assigned"
                 raise self.err(where, f"'{n}' is a loop index or match binder and {what}; use another name")
@@ -471,7 +492,13 @@ class FunctionLowerer:
             if isinstance(sig.ret, s.UnitType):
                 if not self.terminated:
                     self.emit(s.ReturnOp(), f)
-            elif not always_returns(f.body):
+            elif not always_returns(f.body, lambda m: id(m) not in self.partial_matches):
+                partial = [m for m in ast.walk(f) if isinstance(m, ast.Match) and id(m) in self.partial_matches]
+                if partial:
+                    missing = ", ".join(self.partial_matches[id(partial[0])])
+                    raise self.err(partial[0], f"device function '{self.name}' returns {tname(sig.ret)} but this "
+                                               f"match does not cover {missing}: add the missing case(s) or a "
+                                               "'case _:' that returns")
                 raise self.err(f, f"device function '{self.name}' returns {tname(sig.ret)} but can reach its end "
                                   "without a return")
         return op
@@ -755,6 +782,9 @@ class FunctionLowerer:
         et = self.ty(elt, call.args[0])
         if not s.is_element_type(et):
             raise self.err(call.args[0], f"{type_name(elt)} cannot be an array element type")
+        c = self.const_eval(call.args[1])
+        if isinstance(c, int) and not isinstance(c, bool) and c <= 0:
+            raise self.err(call.args[1], f"{fn.name}() needs a positive size, got {c}")
         size = self.expr(call.args[1], i32)
         if size.type != i32:
             raise self.err(call.args[1], f"type mismatch: an array size is i32, got {tname(size.type)}")
@@ -926,6 +956,7 @@ class FunctionLowerer:
                     self.vars[n] = b
         if not has_default and set(cases) != set(ctors):
             outs.append((set(self.assigned), False))
+            self.partial_matches[id(st)] = [f"{vt.decl_name}.{c}" for c in ctors if c not in cases]
         self.join(outs)
 
     def stmt_With(self, st: ast.With) -> None:
@@ -1058,6 +1089,9 @@ class FunctionLowerer:
         if lc is not None and rc is None:
             r = self.expr(right, hint)
             return self.expr(left, r.type), r
+        if hint is None and _wider_literal(rc, lc):
+            r = self.expr(right, None)
+            return self.expr(left, r.type), r
         lv = self.expr(left, hint)
         return lv, self.expr(right, lv.type)
 
@@ -1116,9 +1150,9 @@ class FunctionLowerer:
         if is_float(t):
             if kind in ("shl", "shr", "bitand", "bitor", "bitxor"):
                 raise self.err(node, f"operator '{sym}' needs integers, got {tname(t)}")
-            if sym == "//":
+            if sym == "//":  # truncating, like integer `//` and like `%` (C's fmod): (x // y) * y + x % y == x
                 q = self.v(s.BinOp("div", lv, rv), node)
-                return self.v(s.IntrinsicOp("floor", [q]), node)
+                return self.v(s.IntrinsicOp("trunc", [q]), node)
             if kind == "rem":
                 return self.v(s.IntrinsicOp("fmod", [lv, rv]), node)
             if kind == "pow":
@@ -1196,8 +1230,22 @@ class FunctionLowerer:
         return self.v(s.BinOp(k, lv, rv), node)
 
     def expr_Compare(self, node: ast.Compare, hint: Attribute | None) -> SSAValue:
-        lv, rv = self.operands(node.left, node.comparators[0], None)
+        chain_hint = None
+        if self.const_eval(node.left) is not None and self.const_eval(node.comparators[0]) is not None:
+            rest = [e for e in node.comparators[1:] if self.const_eval(e) is None]
+            if rest:  # `7 != 1 <= a[i]`: the literals take a[i]'s type (found without emitting it twice)
+                chain_hint = self.type_of(rest[0])
+        lv, rv = self.operands(node.left, node.comparators[0], chain_hint)
         return self._chain(self.compare(node.ops[0], lv, rv, node), rv, node.ops[1:], node.comparators[1:], node)
+
+    def type_of(self, node: ast.expr) -> Attribute:
+        """The type `node` lowers to, found by lowering it into a scratch block that is then discarded."""
+        scratch = Block()
+        v = self.in_block(scratch, lambda: self.expr(node))
+        t = v.type
+        for op in reversed(list(scratch.ops)):
+            scratch.erase_op(op, safe_erase=False)
+        return t
 
     def _chain(self, res: SSAValue, prev: SSAValue, ops: list[ast.cmpop], comps: list[ast.expr],
                node: ast.AST) -> SSAValue:
@@ -1336,6 +1384,8 @@ class FunctionLowerer:
         if len(node.args) != 1:
             raise self.err(node, f"{fname}() takes 1 argument, {len(node.args)} given")
         c = self.const_eval(node.args[0])
+        if isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, bool) and t != i1:
+            c = int(node.args[0].value)  # i32(True) is 1, f32(False) is 0.0 (a number, not a bool)
         if c is not None and t != i1:
             if is_int(t) and isinstance(c, float):
                 c = int(c)
@@ -1498,6 +1548,24 @@ class FunctionLowerer:
                 raise self.err(node, f"{fname}() returns nothing and has no value")
             return None
         return op.results[0]
+
+
+#: float types a finite Python float can overflow (rounding to infinity)
+_NARROW_FLOATS: dict[str, Any] = {"f32": np.float32, "f16": np.float16}
+
+
+def _first_store(body: list[ast.stmt], name: str) -> ast.AST | None:
+    """The first assignment (plain or augmented) to `name` in `body`, in source order."""
+    hits = [n for st in body for n in ast.walk(st)
+            if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)]
+    return min(hits, key=lambda n: (n.lineno, n.col_offset), default=None)
+
+
+def _wider_literal(a: Any, b: Any) -> bool:
+    """Integer constant `a` needs i64 while `b` fits in i32."""
+    def wide(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool) and not -(1 << 31) <= x < (1 << 31)
+    return wide(a) and not wide(b)
 
 
 def module_decls(types: list[Any]) -> list[Operation]:

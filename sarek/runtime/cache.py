@@ -3,8 +3,10 @@
 A key is the SHA-256 of its parts: the IR's hash, the pipeline, the target and the toolchain versions
 (the sarek compiler's own fingerprint among them, so an edited backend never serves stale code). An entry
 is written to a temporary file in the same folder and renamed into place (`os.replace` is atomic), so a
-reader sees a whole entry or none; every entry carries a checksum of its payload and a damaged one is
-ignored and removed. Only successful results are stored: `get_or_build` stores what `build` returned and
+reader sees a whole entry or none; every entry carries its own key and a checksum of its payload: a damaged
+one, or one whose stored key is not the key asked for (an entry copied or renamed over another), is ignored
+and removed. Only regular files are read, opened non-blocking (a FIFO or device node put where an entry
+should be is a miss, never a hang). Only successful results are stored: `get_or_build` stores what `build` returned and
 stores nothing when it raises.
 
 Location: `$SAREK_CACHE_DIR`, else the user cache directory (platformdirs, else `$XDG_CACHE_HOME/sarek`,
@@ -15,12 +17,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import tempfile
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
 
-_MAGIC = b"sarek-cache-1\n"
+_MAGIC = b"sarek-cache-2\n"  # then the key (64 hex digits), the payload's SHA-256 (64 hex digits), the payload
+_HEAD = len(_MAGIC) + 128
 
 
 def cache_dir() -> Path:
@@ -57,20 +61,39 @@ def get(kind: str, key: str) -> bytes | None:
     if not enabled():
         return None
     p = _path(kind, key)
-    try:
-        data = p.read_bytes()
-    except OSError:
+    data = _read_regular(p)
+    if data is None:
         return None
-    if data.startswith(_MAGIC) and len(data) >= len(_MAGIC) + 64:
-        digest = data[len(_MAGIC):len(_MAGIC) + 64].decode("ascii", "replace")
-        payload = data[len(_MAGIC) + 64:]
-        if hashlib.sha256(payload).hexdigest() == digest:
+    if data.startswith(_MAGIC) and len(data) >= _HEAD:
+        stored_key = data[len(_MAGIC):len(_MAGIC) + 64].decode("ascii", "replace")
+        digest = data[len(_MAGIC) + 64:_HEAD].decode("ascii", "replace")
+        payload = data[_HEAD:]
+        if stored_key == key and hashlib.sha256(payload).hexdigest() == digest:
             return payload
     try:  # damaged (a foreign or truncated file): drop it
         p.unlink()
     except OSError:
         pass
     return None
+
+
+def _read_regular(p: Path) -> bytes | None:
+    """The bytes of `p` when it is a regular file (opened non-blocking, symlinks not followed), else None."""
+    try:
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb") as f:
+            fd = -1
+            return f.read()
+    except OSError:
+        return None
+    finally:
+        if fd >= 0:
+            os.close(fd)
 
 
 def put(kind: str, key: str, payload: bytes) -> None:
@@ -83,7 +106,7 @@ def put(kind: str, key: str, payload: bytes) -> None:
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=p.parent)
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(_MAGIC + hashlib.sha256(payload).hexdigest().encode() + payload)
+                f.write(_MAGIC + key.encode() + hashlib.sha256(payload).hexdigest().encode() + payload)
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, p)

@@ -1,5 +1,5 @@
-"""Every C-family output compiles with the real tools: CUDA and HIP with nvcc -arch=sm_90 (HIP over our
-hip_runtime shim), OpenCL C on pocl, Metal with clang++ over our metal_stdlib shim. A missing tool fails."""
+"""Every C-family output compiles with the real tools: CUDA with nvcc -arch=sm_90, HIP with ROCm's hipcc for
+gfx90a (wave64) and gfx1030 (wave32), OpenCL C on pocl, Metal with clang++ over our metal_stdlib shim. A missing tool fails."""
 
 from pathlib import Path
 
@@ -8,7 +8,7 @@ import pytest
 from sarek.diagnostics import SarekError
 from sarek.targets import emit_source
 from sarek.tools.ir import parse_module
-from sarek.validate import cuda, metal, opencl
+from sarek.validate import cuda, hip, metal, opencl
 
 ROOT = Path(__file__).parents[2]
 INPUTS = ROOT / "tests" / "filecheck" / "targets" / "Inputs"
@@ -31,7 +31,7 @@ KERNELS = {
     "types": INPUTS / "cf_types.mlir",
     "shuffles": ROOT / "tests" / "unit" / "interp_kernels" / "warp.mlir",
 }
-CHECKS = {"cuda": cuda.check, "hip": cuda.check_hip, "opencl": opencl.check, "metal": metal.check}
+CHECKS = {"cuda": cuda.check, "hip": hip.check, "opencl": opencl.check, "metal": metal.check}
 # (kernel, target) -> the refusal it must give instead of source
 REFUSED = {
     ("f16_storage", "opencl"): "OpenCL: float16 not yet supported",

@@ -7,9 +7,9 @@ import sarek
 from sarek import Vec, device, f16, f32, i32, kernel, record, variant
 from sarek import math as sm
 from sarek.gpu import barrier, global_thread_id, shared, thread_idx_x
-from sarek.validate import cuda, glsl, metal, opencl, ptx, wgsl
+from sarek.validate import cuda, glsl, hip, metal, opencl, ptx, wgsl
 
-TARGETS = {"cuda": cuda.check, "hip": cuda.check_hip, "opencl": opencl.check, "metal": metal.check,
+TARGETS = {"cuda": cuda.check, "hip": hip.check, "opencl": opencl.check, "metal": metal.check,
            "glsl": glsl.check, "wgsl": wgsl.check, "ptx": ptx.check}
 
 

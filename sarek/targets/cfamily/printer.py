@@ -177,7 +177,10 @@ class CPrinter:
         if isinstance(op, c.BinaryOp):
             return f"({self.expr(op.lhs)} {op.op.data} {self.expr(op.rhs)})"
         if isinstance(op, c.UnaryOp):
-            return f"({op.op.data}{self.expr(op.operand)})"
+            inner = self.expr(op.operand)
+            if inner[:1] in "-+":  # a signed literal: `-(-7.0f)`, never the decrement `--7.0f`
+                inner = f"({inner})"
+            return f"({op.op.data}{inner})"
         if isinstance(op, c.CallOp):
             return f"{op.callee.data}({', '.join(self.expr(a) for a in op.args)})"
         if isinstance(op, c.CastOp):

@@ -1,0 +1,45 @@
+"""Pass blame: which pass of a target's pipeline changes a kernel's result.
+
+`blame(file, device, reference)` runs the failing device's pipeline (`sarek.passes.pipeline.pipeline_passes`)
+one pass at a time on a clone of the kernel's module and runs the interpreter on the IR after each pass that
+still produces sarek-dialect IR; the first pass whose output changes the result (or whose IR the interpreter
+cannot run) is named. When the IR stays right up to the lowering, the fault is in "lowering/printer" (the
+target dialect's lowering, its printer, or the device's compiler and driver).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+
+def blame(path: Path, device: str, reference: str = "interp") -> str:
+    from sarek.passes.pipeline import pipeline_passes
+    from sarek.testing.fuzz import DEVICE_TARGET, compare, device_kind, load_kernel, run_module_interp
+    from sarek.tools.ir import make_context
+
+    target = DEVICE_TARGET.get(device_kind(device))
+    if target is None:
+        return f"no pipeline: {device} is an interpreter (compare interp with interp-ref by hand)"
+    kernel, case = load_kernel(path)
+    module: Any = kernel.module.clone()
+    want = run_module_interp(module, kernel.name, kernel, case)
+    ctx = make_context()
+    for p in pipeline_passes(target):
+        name = str(getattr(p, "name", type(p).__name__))
+        if name.startswith("sarek-lower-") and name != "sarek-lower-warp":
+            return f"lowering/printer ({name} or the {target} printer, compiler or driver): the sarek IR after " \
+                   f"every earlier pass still gives the reference result"
+        try:
+            p.apply(ctx, module)
+            module.verify()
+        except Exception as e:
+            return f"{name}: raised {type(e).__name__}: {str(e)[:300]}"
+        try:
+            got = run_module_interp(module, kernel.name, kernel, case)
+        except Exception as e:
+            return f"{name}: the interpreter cannot run its output ({type(e).__name__}: {str(e)[:200]})"
+        d = compare(want, got, case, reference)
+        if d is not None:
+            return f"{name}: changes the result ({d})"
+    return f"lowering/printer (the {target} printer, compiler or driver)"

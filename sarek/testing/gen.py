@@ -1,0 +1,882 @@
+"""Random well-defined sarek kernels (Csmith-style) as Python source, for the differential fuzzer.
+
+`generate(seed)` returns a `Program`: the text of a Python module holding a `@kernel` (named `fz<seed>`), the
+`@device` helpers, `@record` and `@variant` types it uses, and a `CASE` dict (grid, block, n, output sizes, the
+float tolerance scale). The text is the reproducer: `sarek.testing.fuzz` imports it from a file.
+
+Well-definedness, by construction (no run-time checks are needed):
+- integers: every expression carries a static interval; an operation whose interval could leave the type is
+  given reduced operands (`x % 1009`) instead, so nothing overflows; divisors are provably non-zero (`(e | 1)`,
+  `(abs(e) % 13 + 1)`), shift counts are constants or masked below the width, left shifts apply to
+  non-negative values only; every integer local stays within +-STORE (assignments reduce with `% 32749`).
+- floats: a value is *exact* when built from quarter-integers by + - * min max abs floor within 2^20 (no
+  rounding: every device must give the same bits); only exact values are compared, cast to int, floored, or
+  used with float `%` and `//` (a discontinuous operation on a rounded value could flip). Inexact values come
+  from `/` by `abs(y) + 1.0` and math intrinsics on safe domains (sqrt of abs, log of abs + 1, exp of a
+  clamped value, asin of a clamped value); they are clamped to +-1000 so the tolerance can be absolute.
+- memory: inputs are read at `(e % n + n) % n`; each thread writes only its own output slots; shared memory is
+  written at the thread's own index, read after a top-level barrier; atomics are commutative (add, min, max,
+  and, or, xor) on an accumulator whose final value is order-independent, their results unused; warp
+  shuffles use xor masks below 4 (a 4-lane group exists in every device's warp); private arrays are filled
+  before they are read.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+I32_MAX = 2**31 - 1
+I64_MAX = 2**63 - 1
+STORE = {"i32": 32749, "i64": 2**40}
+RED = {"i32": 1009, "i64": 1000003}
+LIMIT = {"i32": 2**30, "i64": 2**61}
+EXACT_FLOAT = {"f32": 2.0**20, "f64": 2.0**40}
+FCLAMP = 1000.0
+FB_MAX = 4
+
+UNARY_SAFE = ("sin", "cos", "atan", "tanh")
+
+
+@dataclass
+class IE:
+    """An integer expression: its text, type and a static interval holding every value it can take."""
+
+    text: str
+    ty: str
+    lo: int
+    hi: int
+    lit: bool = False
+
+    @property
+    def mag(self) -> int:
+        return max(abs(self.lo), abs(self.hi))
+
+
+@dataclass
+class FE:
+    """A float expression: text, type, whether it is exact (never rounded), its fraction bits and a bound."""
+
+    text: str
+    ty: str
+    exact: bool
+    fb: int
+    bound: float
+    lit: bool = False
+
+
+@dataclass
+class Var:
+    name: str
+    ty: str
+    exact: bool = False  # float locals: exact (fb <= FB_MAX, |v| <= 256) or inexact (|v| <= FCLAMP)
+    ro: bool = False  # parameters and match binders are not assigned
+
+
+@dataclass
+class Helper:
+    name: str
+    params: list[tuple[str, str]]
+    ret: str
+
+
+@dataclass
+class Program:
+    """One generated kernel: the module's source and its launch description."""
+
+    seed: int
+    source: str
+    case: dict[str, Any] = field(default_factory=lambda: {})
+
+    @property
+    def name(self) -> str:
+        return f"fz{self.seed}"
+
+
+class Gen:
+    """Builds one kernel module; `self.lines` collects the source."""
+
+    def __init__(self, seed: int, features: frozenset[str] | None = None):
+        self.seed = seed
+        self.r = random.Random(seed)
+        r = self.r
+        self.n = 0
+        self.block = r.choice([32, 64])
+        self.grid = r.choice([1, 2])
+        self.n = self.block * self.grid
+        all_feats = {"i64", "f64", "helpers", "records", "variants", "loops", "shared", "warp", "atomics",
+                     "math", "local", "floatops"}
+        self.feats = set(features) if features is not None else {
+            f for f in all_feats if r.random() < {"i64": 0.35, "f64": 0.2, "shared": 0.25, "warp": 0.2}.get(f, 0.5)}
+        self.barrier_mode = bool({"shared", "warp"} & self.feats)
+        self.out: list[str] = []
+        self.vars: list[Var] = []
+        self.ivars_ro: list[IE] = []  # read-only ints in scope (loop counters, binders with known ranges)
+        self.helpers: list[Helper] = []
+        self.counter = 0
+        self.depth = 0
+        self.in_helper = False
+        self.uses_lowprec = False  # uses intrinsics lavapipe computes with low precision
+        self.rec = f"Fz{seed}R"
+        self.var_t = f"Fz{seed}V"
+        self.has_rec = "records" in self.feats
+        self.has_var = "variants" in self.feats
+        self.p_ready = False  # the record local `p` is assigned (from then on it may be read)
+        self.int_types = ["i32", "i64"] if "i64" in self.feats else ["i32"]
+        self.float_types = ["f32", "f64"] if "f64" in self.feats else ["f32"]
+        self.imports: set[str] = {"global_thread_id"}
+
+    # -- names and lines -----------------------------------------------------------------------------------
+
+    def fresh(self, base: str) -> str:
+        self.counter += 1
+        return f"{base}{self.counter}"
+
+    def emit(self, line: str) -> None:
+        self.out.append("    " * self.depth + line)
+
+    def chance(self, p: float) -> bool:
+        return self.r.random() < p
+
+    # -- integer expressions -------------------------------------------------------------------------------
+
+    def ilit(self, ty: str) -> IE:
+        r = self.r
+        v = r.choice([0, 1, 2, 3, 5, 7, -1, -2, -7, 13, 100, -100, 255, 1000]) if r.random() < 0.7 else r.randint(-50, 50)
+        if ty == "i64" and r.random() < 0.3:
+            v = r.choice([3000000000, -3000000000, 2**33 + 5, 12345678901])
+        text = str(v) if v >= 0 else f"-{-v}" if r.random() < 0.8 else f"({v})"
+        if ty == "i64" and r.random() < 0.5:
+            return IE(f"i64({text})", ty, v, v)
+        return IE(text, ty, v, v, lit=True)
+
+    def typed(self, e: IE) -> IE:
+        """`e` as a value of its own type even when it is a bare literal (an i64 literal needs a cast)."""
+        if e.lit and e.ty == "i64":
+            return IE(f"i64({e.text})", e.ty, e.lo, e.hi)
+        if e.lit and abs(e.lo) > I32_MAX:
+            return IE(f"i64({e.text})", e.ty, e.lo, e.hi)
+        return e
+
+    def reduce(self, e: IE) -> IE:
+        m = RED[e.ty]
+        if e.mag < m:
+            return e
+        e = self.typed(e)
+        return IE(f"({e.text} % {m})", e.ty, max(e.lo, -(m - 1)) if e.lo < 0 else 0, min(e.hi, m - 1) if e.hi > 0 else 0)
+
+    def store(self, e: IE) -> IE:
+        """`e` reduced to the locals' range."""
+        s = STORE[e.ty]
+        e = self.typed(e)
+        if e.mag <= s:
+            return e
+        return IE(f"({e.text} % {s})", e.ty, -(s - 1) if e.lo < 0 else 0, s - 1 if e.hi > 0 else 0)
+
+    def index(self, e: IE, n: str = "n") -> str:
+        e = self.store(self.as_i32(e))
+        if self.chance(0.5):
+            return f"({e.text} % {n} + {n}) % {n}"
+        return f"abs({e.text}) % {n}"
+
+    def as_i32(self, e: IE) -> IE:
+        if e.ty == "i32":
+            return e
+        e = self.typed(self.reduce(e))
+        return IE(f"i32({e.text})", "i32", e.lo, e.hi)
+
+    def ileaf(self, ty: str) -> IE:
+        r = self.r
+        opts: list[Any] = []
+        for v in self.vars:
+            if v.ty == ty:
+                opts.append(IE(v.name, ty, -STORE[ty], STORE[ty]))
+        for e in self.ivars_ro:
+            if e.ty == ty:
+                opts.append(e)
+        if ty == "i32" and not self.in_helper:
+            opts.append(IE("i", ty, 0, self.n - 1))
+            if self.barrier_mode:
+                opts.append(IE("t", ty, 0, self.block - 1))
+        if not self.in_helper and r.random() < 0.5:
+            src = "ai" if ty == "i32" else "al"
+            bound = 100 if ty == "i32" else 5 * 10**9
+            idx = self.index(self.iexpr("i32", 1)) if r.random() < 0.6 else "i"
+            opts.append(IE(f"{src}[{idx}]", ty, -bound, bound))
+        if self.p_ready and not self.in_helper and ty == "i32" and r.random() < 0.3:
+            opts.append(IE("p.a", ty, -STORE[ty], STORE[ty]))
+        if r.random() < 0.3 or not opts:
+            return self.ilit(ty)
+        return r.choice(opts)
+
+    def iexpr(self, ty: str, depth: int) -> IE:
+        r = self.r
+        if depth <= 0 or r.random() < 0.25:
+            return self.ileaf(ty)
+        k = r.random()
+        if k < 0.40:
+            return self.ibin(ty, depth)
+        if k < 0.48:
+            a = self.iexpr(ty, depth - 1)
+            if r.random() < 0.5:
+                return IE(f"(-{a.text})", ty, -a.hi, -a.lo, a.lit)
+            a = self.typed(a) if a.lit and r.random() < 0.5 else a
+            return IE(f"abs({a.text})", ty, 0 if a.lo <= 0 <= a.hi else min(abs(a.lo), abs(a.hi)), a.mag)
+        if k < 0.54:
+            a, b = self.iexpr(ty, depth - 1), self.iexpr(ty, depth - 1)
+            if a.lit and b.lit:
+                a = self.typed(a)
+            f = r.choice(["min", "max"])
+            return IE(f"{f}({a.text}, {b.text})", ty, min(a.lo, b.lo), max(a.hi, b.hi))
+        if k < 0.62:
+            c = self.bexpr(depth - 1)
+            a, b = self.iexpr(ty, depth - 1), self.iexpr(ty, depth - 1)
+            if a.lit and b.lit:
+                a = self.typed(a)
+            return IE(f"({a.text} if {c} else {b.text})", ty, min(a.lo, b.lo), max(a.hi, b.hi))
+        if k < 0.72:
+            return self.icast(ty, depth)
+        if k < 0.78 and ty == "i32" and "math" in self.feats:
+            a = self.iexpr("i32", depth - 1)
+            f = r.choice(["clz", "popcount"])
+            self.imports.add("sm")
+            return IE(f"sm.{f}({self.typed(a).text})", ty, 0, 32)
+        if k < 0.84 and self.helpers:
+            h = r.choice(self.helpers)
+            if h.ret == ty:
+                return IE(self.call(h), ty, -STORE[ty], STORE[ty])
+        if k < 0.88 and ty == "i32":
+            c = self.bexpr(depth - 1)
+            return IE(f"i32({c})", ty, 0, 1)
+        if k < 0.92 and ty == "i32" and not self.in_helper:
+            return IE(f"len({r.choice(['ai', 'af'])})", ty, self.n, self.n)
+        return self.ibin(ty, depth)
+
+    def icast(self, ty: str, depth: int) -> IE:
+        r = self.r
+        if r.random() < 0.5 and "floatops" in self.feats:
+            f = self.fexpr(r.choice(self.float_types), depth - 1, need_exact=True)
+            if f.exact and f.bound < 2**30:
+                b = int(f.bound) + 1
+                return IE(f"{ty}({f.text})", ty, -b, b)
+        other = "i64" if ty == "i32" else "i32"
+        if other not in self.int_types:
+            return self.ileaf(ty)
+        a = self.iexpr(other, depth - 1)
+        if ty == "i32":
+            a = self.typed(self.reduce(a)) if a.mag > I32_MAX else a
+        return IE(f"{ty}({a.text})", ty, a.lo, a.hi)
+
+    def ibin(self, ty: str, depth: int) -> IE:
+        r = self.r
+        op = r.choice(["+", "-", "*", "//", "%", "&", "|", "^", ">>", "<<", "+", "-", "*"])
+        a, b = self.iexpr(ty, depth - 1), self.iexpr(ty, depth - 1)
+        width = 32 if ty == "i32" else 64
+        if op in ("+", "-", "*"):
+            for _ in range(2):
+                cands = [a.lo + b.lo, a.lo + b.hi, a.hi + b.lo, a.hi + b.hi] if op == "+" else \
+                    [a.lo - b.hi, a.hi - b.lo] if op == "-" else [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi]
+                lo, hi = min(cands), max(cands)
+                if max(abs(lo), abs(hi)) <= LIMIT[ty]:
+                    if a.lit and b.lit:
+                        a = self.typed(a)
+                    return IE(f"({a.text} {op} {b.text})", ty, lo, hi)
+                a, b = self.reduce(a), self.reduce(b)
+            return self.reduce(a)
+        if op in ("//", "%"):
+            d = self.divisor(ty, depth - 1)
+            if a.lit:
+                a = self.typed(a)
+            m = a.mag
+            if op == "//":
+                return IE(f"({a.text} // {d.text})", ty, -m, m)
+            dm = d.mag
+            return IE(f"({a.text} % {d.text})", ty, max(-m, -(dm - 1)) if a.lo < 0 else 0, min(m, dm - 1) if a.hi > 0 else 0)
+        if op in ("&", "|", "^"):
+            if a.lit and b.lit:
+                a = self.typed(a)
+            p = 1
+            while p <= max(a.mag, b.mag):
+                p *= 2
+            lo = -p if (a.lo < 0 or b.lo < 0) else 0
+            if op == "&" and (a.lo >= 0 or b.lo >= 0):
+                lo = 0
+            return IE(f"({a.text} {op} {b.text})", ty, lo, p)
+        if op == ">>":
+            a = self.typed(a)
+            if r.random() < 0.5:
+                k = r.randint(0, width - 1)
+                return IE(f"({a.text} >> {k})", ty, min(a.lo, 0), max(a.hi, 0))
+            c = self.iexpr(ty, depth - 1)
+            return IE(f"({a.text} >> ({self.typed(c).text} & {width // 2 - 1}))", ty, min(a.lo, 0), max(a.hi, 0))
+        # <<: a non-negative value of at most 10 bits, shifted by a small count
+        a = self.typed(a)
+        k = r.randint(0, 12 if ty == "i32" else 40)
+        return IE(f"(({a.text} & 1023) << {k})", ty, 0, 1023 << k)
+
+    def divisor(self, ty: str, depth: int) -> IE:
+        r = self.r
+        e = self.typed(self.store(self.iexpr(ty, depth)))
+        k = r.random()
+        if k < 0.35:
+            return IE(f"({e.text} | 1)", ty, -(e.mag + 1), e.mag + 1)
+        if k < 0.7:
+            return IE(f"(abs({e.text}) % 13 + 1)", ty, 1, 13)
+        if k < 0.85:
+            v = r.choice([1, 2, 3, 7, -1, -3, 16, -16])
+            return IE(str(v) if v > 0 else f"({v})", ty, v, v)
+        return IE(f"(-(abs({e.text}) % 5 + 2))", ty, -6, -2)
+
+    # -- float expressions ---------------------------------------------------------------------------------
+
+    def flit(self, ty: str) -> FE:
+        r = self.r
+        v = r.choice([0.0, 0.5, 1.0, 1.5, 2.0, -0.25, -1.0, -3.5, 7.0, -7.0, 0.75, 100.0])
+        text = repr(v)
+        if r.random() < 0.15:  # the negative-literal / cast shapes of issue 21
+            iv = r.choice([7, -7, 3, -2])
+            text, v = (f"-{ty}({iv})", -float(iv)) if r.random() < 0.5 else (f"{ty}({iv})", float(iv))
+            return FE(text, ty, True, 0, abs(v))
+        if v < 0 and r.random() < 0.3:
+            text, v = f"-({v!r})", -v
+        if ty == "f64" and r.random() < 0.5:
+            return FE(f"f64({text})", ty, True, 2, abs(v))
+        return FE(text, ty, True, 2, abs(v), lit=True)
+
+    def ftyped(self, e: FE) -> FE:
+        if e.lit and e.ty == "f64":
+            return FE(f"f64({e.text})", e.ty, e.exact, e.fb, e.bound)
+        return e
+
+    def fleaf(self, ty: str) -> FE:
+        r = self.r
+        opts: list[FE] = []
+        for v in self.vars:
+            if v.ty == ty:
+                opts.append(FE(v.name, ty, v.exact, FB_MAX if v.exact else 0, 256.0 if v.exact else FCLAMP))
+        if not self.in_helper and r.random() < 0.6:
+            src = "af" if ty == "f32" else "ad"
+            idx = self.index(self.iexpr("i32", 1)) if r.random() < 0.6 else "i"
+            opts.append(FE(f"{src}[{idx}]", ty, True, 2, 8.0))
+        if self.p_ready and not self.in_helper and ty == "f32" and r.random() < 0.3:
+            opts.append(FE("p.b", ty, False, 0, FCLAMP))
+        if r.random() < 0.2:
+            e = self.store(self.iexpr(self.r.choice(self.int_types), 1))
+            lim = 2**24 if ty == "f32" else 2**53
+            if e.mag <= min(lim, STORE["i32"]):
+                opts.append(FE(f"{ty}({self.typed(e).text})", ty, True, 0, float(e.mag)))
+        if r.random() < 0.25 or not opts:
+            return self.flit(ty)
+        return r.choice(opts)
+
+    def fclamp(self, e: FE, lim: float = FCLAMP) -> FE:
+        if e.bound <= lim:
+            return e
+        self.imports.add("sm")
+        e = self.ftyped(e)
+        return FE(f"sm.fmin(sm.fmax({e.text}, -{lim!r}), {lim!r})", e.ty, e.exact, e.fb, lim)
+
+    def exactness(self, e: FE) -> FE:
+        if e.exact and (e.fb > 12 or e.bound * 2.0**e.fb > EXACT_FLOAT[e.ty]):
+            e.exact = False
+        return e
+
+    def fexpr(self, ty: str, depth: int, need_exact: bool = False) -> FE:
+        """A float expression; with need_exact, an exact one (or a literal when that fails)."""
+        for _ in range(4):
+            e = self._fexpr(ty, depth, need_exact)
+            if e.exact or not need_exact:
+                return e
+        return self.flit(ty)
+
+    def _fexpr(self, ty: str, depth: int, ex: bool) -> FE:
+        r = self.r
+        if depth <= 0 or r.random() < 0.25:
+            return self.fleaf(ty)
+        k = r.random()
+        if k < 0.40:
+            op = r.choice(["+", "-", "*"])
+            a, b = self.fexpr(ty, depth - 1, ex), self.fexpr(ty, depth - 1, ex)
+            a, b = self.fclamp(a, 1e4), self.fclamp(b, 1e4)
+            if a.lit and b.lit:
+                a = self.ftyped(a)
+            if op == "*":
+                return self.exactness(FE(f"({a.text} * {b.text})", ty, a.exact and b.exact, a.fb + b.fb, a.bound * b.bound))
+            return self.exactness(FE(f"({a.text} {op} {b.text})", ty, a.exact and b.exact, max(a.fb, b.fb), a.bound + b.bound))
+        if k < 0.48:
+            a = self.fexpr(ty, depth - 1, ex)
+            if r.random() < 0.5:
+                return FE(f"(-{a.text})", ty, a.exact, a.fb, a.bound, a.lit)
+            return FE(f"abs({self.ftyped(a).text})", ty, a.exact, a.fb, a.bound)
+        if k < 0.54:
+            a, b = self.fexpr(ty, depth - 1, ex), self.fexpr(ty, depth - 1, ex)
+            if a.lit and b.lit:
+                a = self.ftyped(a)
+            f = r.choice(["min", "max", "sm.fmin", "sm.fmax"])
+            if f.startswith("sm."):
+                self.imports.add("sm")
+            return FE(f"{f}({a.text}, {b.text})", ty, a.exact and b.exact, max(a.fb, b.fb), max(a.bound, b.bound))
+        if k < 0.60:
+            c = self.bexpr(depth - 1)
+            a, b = self.fexpr(ty, depth - 1, ex), self.fexpr(ty, depth - 1, ex)
+            if a.lit and b.lit:
+                a = self.ftyped(a)
+            return FE(f"({a.text} if {c} else {b.text})", ty, a.exact and b.exact, max(a.fb, b.fb), max(a.bound, b.bound))
+        if k < 0.68 and not ex:
+            a, b = self.fexpr(ty, depth - 1), self.fexpr(ty, depth - 1)
+            a = self.ftyped(a)
+            return FE(f"({a.text} / (abs({self.ftyped(b).text}) + 1.0))", ty, False, 0, a.bound)
+        if k < 0.78 and "math" in self.feats:
+            return self.fmath(ty, depth, ex)
+        if k < 0.84 and "floatops" in self.feats:
+            a = self.fclamp(self.fexpr(ty, depth - 1, True), 1e4)
+            b = self.fclamp(self.fexpr(ty, depth - 1, True), 1e4)
+            if a.exact and b.exact:
+                a = self.ftyped(a)
+                op = r.choice(["//", "%"])
+                d = f"(abs({self.ftyped(b).text}) + 1.0)"
+                if op == "//":
+                    return FE(f"({a.text} // {d})", ty, True, 0, a.bound)
+                return FE(f"({a.text} % {d})", ty, True, max(a.fb, b.fb), a.bound)
+        if k < 0.90:
+            other = [t for t in self.float_types if t != ty]
+            if other and r.random() < 0.5:
+                a = self.fexpr(other[0], depth - 1, ex)
+                exact = a.exact and (ty == "f64" or a.bound * 2.0**a.fb <= EXACT_FLOAT["f32"])
+                return FE(f"{ty}({self.ftyped(a).text})", ty, exact, a.fb, a.bound)
+            e = self.store(self.iexpr(r.choice(self.int_types), depth - 1))
+            return FE(f"{ty}({self.typed(e).text})", ty, True, 0, float(e.mag))
+        if k < 0.95 and self.helpers:
+            h = r.choice(self.helpers)
+            if h.ret == ty:
+                return FE(self.call(h), ty, False, 0, FCLAMP)
+        return self.fleaf(ty)
+
+    def fmath(self, ty: str, depth: int, ex: bool) -> FE:
+        r = self.r
+        self.imports.add("sm")
+        a = self.ftyped(self.fclamp(self.fexpr(ty, depth - 1, ex), 1e4))
+        if ex:
+            f = r.choice(["floor", "ceil", "trunc", "fabs"])
+            if a.exact:
+                return FE(f"sm.{f}({a.text})", ty, True, 0 if f != "fabs" else a.fb, a.bound + 1)
+            return self.flit(ty)
+        if a.exact and r.random() < 0.3:
+            f = r.choice(["floor", "ceil", "trunc", "round"])
+            return FE(f"sm.{f}({a.text})", ty, True, 0, a.bound + 1)
+        f = r.choice(["sqrt", "exp", "log", "sin", "cos", "atan", "tanh", "asin", "acos", "fma", "sinh", "atan2",
+                      "hypot", "pow"])
+        if f in ("asin", "acos", "atan", "atan2", "sinh"):
+            self.uses_lowprec = True
+        if f == "sqrt":
+            return FE(f"sm.sqrt(abs({a.text}))", ty, False, 0, max(1.0, a.bound ** 0.5))
+        if f == "exp":
+            return FE(f"sm.exp(sm.fmin(sm.fmax({a.text}, -4.0), 4.0))", ty, False, 0, 55.0)
+        if f == "sinh":
+            return FE(f"sm.sinh(sm.fmin(sm.fmax({a.text}, -3.0), 3.0))", ty, False, 0, 11.0)
+        if f == "log":
+            return FE(f"sm.log(abs({a.text}) + 1.0)", ty, False, 0, 10.0)
+        if f in ("asin", "acos"):
+            return FE(f"sm.{f}(sm.fmin(sm.fmax({a.text}, -0.9), 0.9))", ty, False, 0, 3.2)
+        if f in ("atan2", "hypot"):
+            b = self.ftyped(self.fclamp(self.fexpr(ty, depth - 1), 1e4))
+            if f == "atan2":  # away from the branch cut: x > 0
+                return FE(f"sm.atan2({a.text}, abs({b.text}) + 0.5)", ty, False, 0, 3.2)
+            return FE(f"sm.hypot({a.text}, {b.text})", ty, False, 0, a.bound + b.bound)
+        if f == "pow":
+            return FE(f"sm.pow(abs(sm.fmin(sm.fmax({a.text}, -4.0), 4.0)) + 1.0, 2.0)", ty, False, 0, 25.0)
+        if f == "fma":
+            b = self.ftyped(self.fclamp(self.fexpr(ty, depth - 1), 100.0))
+            c = self.ftyped(self.fclamp(self.fexpr(ty, depth - 1), 100.0))
+            a = self.fclamp(a, 100.0)
+            return FE(f"sm.fma({a.text}, {b.text}, {c.text})", ty, False, 0, a.bound * b.bound + c.bound)
+        return FE(f"sm.{f}({a.text})", ty, False, 0, min(a.bound, 1.6) if f == "atan" else 1.0)
+
+    # -- conditions ----------------------------------------------------------------------------------------
+
+    def bexpr(self, depth: int) -> str:
+        r = self.r
+        k = r.random()
+        if depth <= 0 or k < 0.45:
+            if r.random() < 0.7 or "floatops" not in self.feats:
+                ty = r.choice(self.int_types)
+                a, b = self.iexpr(ty, max(depth - 1, 0)), self.iexpr(ty, max(depth - 1, 0))
+                if a.lit and b.lit:
+                    a = self.typed(a)
+                op = r.choice(["<", "<=", ">", ">=", "==", "!="])
+                if r.random() < 0.15:  # a chained comparison with a literal in the middle
+                    lit = self.ilit("i32")
+                    return f"({a.text} {op} {lit.text} {r.choice(['<', '<=', '!='])} {b.text})"
+                return f"({a.text} {op} {b.text})"
+            ty = r.choice(self.float_types)
+            a, b = self.fexpr(ty, depth - 1, True), self.fexpr(ty, depth - 1, True)
+            if a.lit and b.lit:
+                a = self.ftyped(a)
+            return f"({a.text} {r.choice(['<', '<=', '>', '>=', '==', '!='])} {b.text})"
+        if k < 0.65:
+            return f"({self.bexpr(depth - 1)} {r.choice(['and', 'or'])} {self.bexpr(depth - 1)})"
+        if k < 0.75:
+            return f"(not {self.bexpr(depth - 1)})"
+        if k < 0.8:
+            return r.choice(["True", "False"])
+        return self.bexpr(0)
+
+    # -- statements ----------------------------------------------------------------------------------------
+
+    def assign(self, v: Var, depth: int = 2) -> None:
+        if v.ty in ("i32", "i64"):
+            r = self.r
+            k = r.random()
+            if k < 0.2:
+                op = r.choice(["%=", "//=", "&=", "|=", "^=", ">>="])
+                if op in ("%=", "//="):
+                    d = self.divisor(v.ty, depth - 1)
+                    self.emit(f"{v.name} {op} {d.text}")
+                elif op == ">>=":
+                    self.emit(f"{v.name} >>= {r.randint(0, 5)}")
+                else:
+                    e = self.typed(self.store(self.iexpr(v.ty, depth)))
+                    self.emit(f"{v.name} {op} {e.text}")
+                return
+            self.emit(f"{v.name} = {self.store(self.iexpr(v.ty, depth)).text}")
+            return
+        if v.exact:
+            e = self.fexpr(v.ty, depth, need_exact=True)
+            if e.fb > FB_MAX:
+                self.imports.add("sm")
+                e = FE(f"sm.floor({self.ftyped(e).text})", e.ty, True, 0, e.bound + 1)
+            e = self.ftyped(self.fclamp(e, 256.0))
+            if self.chance(0.2):
+                self.imports.add("sm")
+                self.emit(f"{v.name} = sm.fmin(sm.fmax({v.name} + {e.text}, -256.0), 256.0)")
+            else:
+                self.emit(f"{v.name} = {e.text}")
+            return
+        e = self.ftyped(self.fclamp(self.fexpr(v.ty, depth)))
+        if self.chance(0.25):
+            op = self.r.choice(["+=", "-=", "*="])
+            if op == "*=":
+                e = self.ftyped(self.fclamp(e, 2.0))
+            self.emit(f"{v.name} {op} {e.text}")
+            self.imports.add("sm")
+            self.emit(f"{v.name} = sm.fmin(sm.fmax({v.name}, -{FCLAMP!r}), {FCLAMP!r})")
+        else:
+            self.emit(f"{v.name} = {e.text}")
+
+    def stmt(self, budget: int, nest: int) -> int:
+        """Emit one statement (possibly compound); returns the statement count used."""
+        r = self.r
+        k = r.random()
+        mutable = [v for v in self.vars if not v.ro]
+        if k < 0.35 or nest >= 3 or budget <= 1:
+            if mutable:
+                self.assign(r.choice(mutable))
+            else:
+                self.emit("pass")
+            return 1
+        if k < 0.55:
+            self.emit(f"if {self.bexpr(2)}:")
+            used = self.suite(budget // 2, nest + 1)
+            while self.chance(0.3):
+                self.emit(f"elif {self.bexpr(2)}:")
+                used += self.suite(budget // 3, nest + 1)
+            if self.chance(0.5):
+                self.emit("else:")
+                used += self.suite(budget // 3, nest + 1)
+            return used + 1
+        if k < 0.68 and "loops" in self.feats:
+            j = self.fresh("j")
+            lo = r.randint(-3, 3)
+            step = r.choice([1, 1, 2, -1, 3])
+            trips = r.randint(0, 5)
+            hi = lo + step * trips
+            rng = f"range({hi})" if lo == 0 and step == 1 and r.random() < 0.5 else \
+                f"range({lo}, {hi})" if step == 1 else f"range({lo}, {hi}, {step})"
+            self.emit(f"for {j} in {rng}:")
+            vals = [lo + step * t for t in range(trips)] or [lo]
+            self.ivars_ro.append(IE(j, "i32", min(vals), max(vals)))
+            used = self.suite(budget // 2, nest + 1)
+            self.ivars_ro.pop()
+            return used + 1
+        if k < 0.76 and "loops" in self.feats:
+            w = self.fresh("w")
+            trips = r.randint(0, 4)
+            self.emit(f"{w} = 0")
+            self.emit(f"while {w} < {trips}:")
+            self.depth += 1
+            self.ivars_ro.append(IE(w, "i32", 0, max(trips - 1, 0)))
+            used = self.suite(budget // 2, nest + 1, indent=False)
+            self.ivars_ro.pop()
+            self.emit(f"{w} += 1")
+            self.depth -= 1
+            return used + 2
+        if k < 0.82 and self.has_var and not self.in_helper:
+            return self.match_stmt(nest) + 1
+        if k < 0.88 and "atomics" in self.feats and not self.in_helper:
+            self.imports.add("atomic")
+            f = r.choice(["atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor"])
+            e = self.typed(self.store(self.iexpr("i32", 2)))
+            idx = self.index(self.iexpr("i32", 1), "8")
+            self.atomics.add(f)
+            self.emit(f"{f}(acc, {idx}, {e.text})")
+            return 1
+        if k < 0.94 and self.has_rec and not self.in_helper:
+            if r.random() < 0.5:
+                self.emit(f"p.a = {self.store(self.iexpr('i32', 2)).text}")
+            else:
+                self.emit(f"p.b = {self.ftyped(self.fclamp(self.fexpr('f32', 2))).text}")
+            return 1
+        if mutable:
+            self.assign(r.choice(mutable))
+        return 1
+
+    def suite(self, budget: int, nest: int, indent: bool = True) -> int:
+        if indent:
+            self.depth += 1
+        used = 0
+        n = max(1, min(budget, self.r.randint(1, 3)))
+        for _ in range(n):
+            used += self.stmt(max(budget - used, 1), nest)
+        if indent:
+            self.depth -= 1
+        return used
+
+    def match_stmt(self, nest: int) -> int:
+        r = self.r
+        vt = self.var_t
+        self.emit(f"match vv:")
+        self.depth += 1
+        cases = ["A", "B", "C"]
+        r.shuffle(cases)
+        wild = r.random() < 0.5
+        if wild:
+            cases = cases[: r.randint(1, 2)]
+        for c in cases:
+            if c == "A":
+                m = self.fresh("m")
+                self.emit(f"case {vt}.A({m}):")
+                self.ivars_ro.append(IE(m, "i32", -STORE["i32"], STORE["i32"]))
+            elif c == "B":
+                m1, m2 = self.fresh("m"), self.fresh("m")
+                self.emit(f"case {vt}.B({m1}, {m2}):")
+                self.ivars_ro.append(IE(m2, "i32", -STORE["i32"], STORE["i32"]))
+                self.vars.append(Var(m1, "f32", False, ro=True))
+            else:
+                self.emit(f"case {vt}.C():")
+            self.suite(2, nest + 1)
+            if c == "A":
+                self.ivars_ro.pop()
+            elif c == "B":
+                self.ivars_ro.pop()
+                self.vars.pop()
+        if wild:
+            self.emit("case _:")
+            self.suite(1, nest + 1)
+        self.depth -= 1
+        return 1
+
+    def call(self, h: Helper) -> str:
+        args: list[str] = []
+        for _, ty in h.params:
+            if ty in ("i32", "i64"):
+                args.append(self.typed(self.store(self.iexpr(ty, 1))).text)
+            else:
+                args.append(self.ftyped(self.fclamp(self.fexpr(ty, 1))).text)
+        return f"{h.name}({', '.join(args)})"
+
+    # -- top level -----------------------------------------------------------------------------------------
+
+    def helper(self, idx: int) -> list[str]:
+        r = self.r
+        name = f"fz{self.seed}_h{idx}"
+        params = [(f"x{k}", r.choice(self.int_types + self.float_types)) for k in range(r.randint(1, 3))]
+        ret = r.choice(self.int_types + self.float_types)
+        self.out = []
+        self.depth = 1
+        self.in_helper = True
+        saved = self.vars
+        self.vars = []
+        ro: list[IE] = []
+        for pn, ty in params:
+            if ty in ("i32", "i64"):
+                ro.append(IE(pn, ty, -STORE[ty], STORE[ty]))
+        self.ivars_ro = ro
+        # float parameters are read-only inexact values
+        fparams = [Var(pn, ty, False, ro=True) for pn, ty in params if ty not in ("i32", "i64")]
+        locs: list[Var] = []
+        for ty in {ty for _, ty in params}:
+            if ty in ("i32", "i64"):
+                v = Var(self.fresh("y"), ty)
+                self.emit(f"{v.name} = {self.store(self.iexpr(ty, 2)).text}")
+                locs.append(v)
+        self.vars = fparams + locs
+        # parameters may not be assigned: only the locals are mutable
+        for _ in range(r.randint(0, 3)):
+            mutable = [v for v in locs]
+            if not mutable:
+                break
+            self.stmt(3, 1)
+        if r.random() < 0.4:
+            self.emit(f"if {self.bexpr(1)}:")
+            self.depth += 1
+            self.emit(f"return {self.ret_expr(ret)}")
+            self.depth -= 1
+        self.emit(f"return {self.ret_expr(ret)}")
+        self.vars = [v for v in locs]  # params are not mutable
+        body = self.out
+        self.vars = saved
+        self.ivars_ro = []
+        self.in_helper = False
+        sig = ", ".join(f"{pn}: {ty}" for pn, ty in params)
+        self.helpers.append(Helper(name, params, ret))
+        return ["@device", f"def {name}({sig}) -> {ret}:", *body, ""]
+
+    def ret_expr(self, ty: str) -> str:
+        if ty in ("i32", "i64"):
+            return self.store(self.iexpr(ty, 2)).text
+        return self.ftyped(self.fclamp(self.fexpr(ty, 2))).text
+
+    def kernel(self) -> list[str]:
+        r = self.r
+        self.out = []
+        self.depth = 1
+        self.atomics: set[str] = set()
+        self.emit("i = global_thread_id")
+        if self.barrier_mode:
+            self.imports.add("thread_idx_x")
+            self.emit("t = thread_idx_x")
+        ints = [Var(self.fresh("v"), r.choice(self.int_types)) for _ in range(r.randint(1, 3))]
+        floats = [Var(self.fresh("g"), r.choice(self.float_types), r.random() < 0.5) for _ in range(r.randint(1, 3))]
+        if not self.barrier_mode:
+            self.emit("if i < n:")
+            self.depth += 1
+        for v in ints:
+            self.emit(f"{v.name} = {self.store(self.typed(self.iexpr(v.ty, 2))).text}")
+            self.vars.append(v)
+        for v in floats:
+            if v.exact:
+                e = self.fexpr(v.ty, 2, need_exact=True)
+                if e.fb > FB_MAX:
+                    self.imports.add("sm")
+                    e = FE(f"sm.floor({self.ftyped(e).text})", e.ty, True, 0, e.bound + 1)
+                e = self.fclamp(e, 256.0)
+            else:
+                e = self.fclamp(self.fexpr(v.ty, 2))
+            self.emit(f"{v.name} = {self.ftyped(e).text}")
+            self.vars.append(v)
+        if self.has_rec:
+            self.emit(f"p = {self.rec}(a={self.store(self.iexpr('i32', 1)).text}, "
+                      f"b={self.ftyped(self.fclamp(self.fexpr('f32', 1))).text})")
+            self.p_ready = True
+        if self.has_var:
+            self.emit(f"vv = {self.var_t}.C()")
+            self.emit(f"if {self.bexpr(1)}:")
+            self.depth += 1
+            self.emit(f"vv = {self.var_t}.A({self.store(self.iexpr('i32', 1)).text})")
+            self.depth -= 1
+            self.emit(f"elif {self.bexpr(1)}:")
+            self.depth += 1
+            self.emit(f"vv = {self.var_t}.B({self.ftyped(self.fclamp(self.fexpr('f32', 1))).text}, "
+                      f"{self.store(self.iexpr('i32', 1)).text})")
+            self.depth -= 1
+        if "local" in self.feats:
+            self.imports.add("local_array")
+            self.emit("la = local_array(i32, 4)")
+            q = self.fresh("q")
+            self.emit(f"for {q} in range(4):")
+            self.depth += 1
+            self.ivars_ro.append(IE(q, "i32", 0, 3))
+            self.emit(f"la[{q}] = {self.store(self.iexpr('i32', 2)).text}")
+            self.ivars_ro.pop()
+            self.depth -= 1
+        if self.barrier_mode:
+            self.barrier_stage(ints, floats)
+        if "local" in self.feats:
+            v = r.choice(ints)
+            if v.ty == "i32":
+                self.emit(f"{v.name} = la[{self.index(self.iexpr('i32', 1), '4')}]")
+        budget = r.randint(2, 10)
+        used = 0
+        while used < budget:
+            used += self.stmt(budget - used, 0)
+        self.outputs = {"oi": [v for v in ints if v.ty == "i32"], "ol": [v for v in ints if v.ty == "i64"],
+                        "of": [v for v in floats if v.ty == "f32"], "od": [v for v in floats if v.ty == "f64"]}
+        if self.has_rec:
+            self.outputs["oi"].append(Var("p.a", "i32"))
+            self.outputs["of"].append(Var("p.b", "f32"))
+        for vec, vs in self.outputs.items():
+            for j, v in enumerate(vs):
+                self.emit(f"{vec}[i * {len(vs)} + {j}] = {v.name}")
+        return self.out
+
+    def barrier_stage(self, ints: list[Var], floats: list[Var]) -> None:
+        r = self.r
+        if "shared" in self.feats:
+            self.imports.update({"shared", "barrier"})
+            for ty, vs in (("i32", [v for v in ints if v.ty == "i32"]), ("f32", [v for v in floats if v.ty == "f32"])):
+                if not vs:
+                    continue
+                s = self.fresh("s")
+                self.emit(f"{s} = shared({ty}, {self.block})")
+                src = r.choice(vs)
+                self.emit(f"{s}[t] = {src.name}")
+                self.emit("barrier()")
+                dst = r.choice(vs)
+                k = r.randint(1, self.block - 1)
+                if dst.exact or ty == "i32" or True:
+                    # reading a neighbour's value: same kind (exact stays exact) only when src and dst match
+                    dst = src
+                self.emit(f"{dst.name} = {s}[(t + {k}) % {self.block}]")
+                self.emit("barrier()")
+        if "warp" in self.feats:
+            for v in ints + floats:
+                if v.ty in ("i32", "f32") and r.random() < 0.7:
+                    f = r.choice(["warp_shuffle_xor", "warp_shuffle"])
+                    self.imports.add(f)
+                    m = r.randint(1, 3)
+                    if f == "warp_shuffle":
+                        self.imports.add("lane_id")
+                        self.emit(f"{v.name} = warp_shuffle({v.name}, lane_id - lane_id % 4 + {m})")
+                    else:
+                        self.emit(f"{v.name} = warp_shuffle_xor({v.name}, {m})")
+
+    def program(self) -> Program:
+        r = self.r
+        decls: list[str] = []
+        if self.has_rec:
+            decls += ["@record", f"class {self.rec}:", "    a: i32", "    b: f32", ""]
+        if self.has_var:
+            decls += ["@variant", f"class {self.var_t}:", "    A: i32", "    B: (f32, i32)", "    C: ()", ""]
+        helpers: list[str] = []
+        if "helpers" in self.feats:
+            for h in range(r.randint(1, 3)):
+                helpers += self.helper(h)
+        body = self.kernel()
+        params = ["ai: Vec[i32]", "af: Vec[f32]"]
+        if "i64" in self.feats:
+            params.append("al: Vec[i64]")
+        if "f64" in self.feats:
+            params.append("ad: Vec[f64]")
+        outs: dict[str, int] = {}
+        for vec, vs in self.outputs.items():
+            if vs:
+                params.append(f"{vec}: Vec[{ {'oi': 'i32', 'ol': 'i64', 'of': 'f32', 'od': 'f64'}[vec]}]")
+                outs[vec] = len(vs)
+        params += ["acc: Vec[i32]", "n: i32"]
+        gpu = sorted(x for x in self.imports if x not in ("sm", "atomic"))
+        gpu += sorted(self.atomics)
+        head = [f'"""sarek fuzz kernel, seed {self.seed} (a reproducer: python -m sarek.testing.fuzz --replay FILE)."""',
+                "", "from sarek import Vec, device, f32, f64, i32, i64, kernel, record, variant",
+                "from sarek import math as sm", f"from sarek.gpu import {', '.join(sorted(set(gpu)))}", "", ""]
+        lines = head + decls + helpers + ["@kernel", f"def fz{self.seed}({', '.join(params)}):", *body, "", ""]
+        case = {"seed": self.seed, "grid": self.grid, "block": self.block, "n": self.n, "outputs": outs,
+                "i64": "i64" in self.feats, "f64": "f64" in self.feats, "lowprec": self.uses_lowprec,
+                "features": sorted(self.feats)}
+        lines.append(f"CASE = {case!r}")
+        return Program(self.seed, "\n".join(lines) + "\n", case)
+
+
+def generate(seed: int, features: frozenset[str] | None = None) -> Program:
+    """The kernel of `seed` (deterministic)."""
+    return Gen(seed, features).program()

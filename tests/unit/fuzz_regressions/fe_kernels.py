@@ -1,0 +1,109 @@
+"""Kernels from issue 21's fuzz campaign (the minimal reproducers), used by tests/unit/test_fuzz_regressions.py."""
+
+from sarek import Vec, device, f32, f64, i32, i64, kernel, variant
+from sarek.gpu import global_thread_id, local_array, shared
+
+
+@kernel
+def neg_literal(out: Vec[f32], oi: Vec[i64], n: i32):
+    i = global_thread_id
+    if i < n:
+        out[i] = -f32(-7) + (-(-7.5))
+        oi[i] = -i64(-7)
+
+
+@kernel
+def bool_cast(o: Vec[i32]):
+    i = global_thread_id
+    o[i] = i32(True) + 1 + i32(False)
+
+
+@kernel
+def bitwise_const_cast(o: Vec[f32]):
+    i = global_thread_id
+    o[i] = f32(5 & 3) + f32(2 >> 0) * 10.0 + f32(6 | 1) * 100.0 + f32(6 ^ 3) * 1000.0
+
+
+@kernel
+def chained_literals(a: Vec[i64], o: Vec[i32]):
+    i = global_thread_id
+    o[i] = i32(7 != 1 <= a[i]) + 10 * i32(1 < 3000000000) + 100 * i32(3000000000 > a[i])
+
+
+@device
+def bump(x: i32) -> i32:
+    x = x + 1
+    return x
+
+
+@kernel
+def assigns_param(o: Vec[i32]):
+    i = global_thread_id
+    o[i] = bump(i)
+
+
+@kernel
+def big_f32(o: Vec[f32]):
+    i = global_thread_id
+    o[i] = 1e39
+
+
+@kernel
+def big_f64_ok(o: Vec[f32]):
+    i = global_thread_id
+    x: f64 = 1e39
+    o[i] = f32(x > f64(0.0))
+
+
+@kernel
+def shared_zero(o: Vec[f32]):
+    s = shared(f32, 0)
+    o[0] = s[0]
+
+
+@kernel
+def local_negative(o: Vec[i32]):
+    t = local_array(i32, -4)
+    o[0] = t[0]
+
+
+@variant
+class Fzr:
+    A: f32
+    B: i32
+
+
+@device
+def partial(s: Fzr) -> f32:
+    match s:
+        case Fzr.A(r):
+            return r
+
+
+@kernel
+def uses_partial(a: Vec[Fzr], o: Vec[f32]):
+    i = global_thread_id
+    o[i] = partial(a[i])
+
+
+@device
+def complete(s: Fzr) -> f32:
+    match s:
+        case Fzr.A(r):
+            return r
+        case Fzr.B(k):
+            return f32(k)
+
+
+@kernel
+def uses_complete(a: Vec[Fzr], o: Vec[f32]):
+    i = global_thread_id
+    o[i] = complete(a[i])
+
+
+@kernel
+def div_mod_identity(x: Vec[f32], y: Vec[f32], q: Vec[f32], r: Vec[f32], back: Vec[f32]):
+    i = global_thread_id
+    q[i] = x[i] // y[i]
+    r[i] = x[i] % y[i]
+    back[i] = (x[i] // y[i]) * y[i] + x[i] % y[i]

@@ -1,0 +1,190 @@
+"""Issue 21's fuzz findings, each a test that failed on the old code (reproducers in fuzz_regressions/)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sarek
+from sarek.frontend.errors import CompileError
+from sarek.validate import cuda, hip, metal, opencl
+
+sys.path.insert(0, str(Path(__file__).parent / "fuzz_regressions"))
+import fe_kernels as K  # noqa: E402
+
+CPU_DEVICES = ["interp", "interp-ref", "opencl:0", "vulkan-glsl:0"]
+
+
+def _launch(k, args, devices, threads: int = 4):
+    outs = []
+    for d in devices:
+        copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        k.launch(*copies, grid=1, block=threads, device=d)
+        outs.append(copies)
+    return outs
+
+
+def test_negating_a_negative_literal_is_not_a_decrement():
+    """`-f32(-7)` printed `(--7.0f)` in CUDA, HIP, OpenCL and Metal: a pre-decrement, a compile error."""
+    for target, chk in (("cuda", cuda.check), ("hip", hip.check), ("opencl", opencl.check), ("metal", metal.check)):
+        src = K.neg_literal.source(target)
+        assert "--" not in src.replace("// ", "")
+        chk(src)
+    out = np.zeros(4, np.float32)
+    oi = np.zeros(4, np.int64)
+    for d in ("interp", "opencl:0"):
+        K.neg_literal.launch(out, oi, 4, grid=1, block=4, device=d)
+        assert np.all(out == 14.5) and np.all(oi == 7), d
+
+
+def test_bool_literal_cast_is_a_number():
+    for (o,) in _launch(K.bool_cast, [np.zeros(4, np.int32)], CPU_DEVICES):
+        assert list(o) == [2] * 4
+
+
+def test_cast_of_constant_bitwise_and_zero_shift_folds():
+    for (o,) in _launch(K.bitwise_const_cast, [np.zeros(4, np.float32)], CPU_DEVICES):
+        assert list(o) == [1.0 + 20.0 + 700.0 + 5000.0] * 4
+
+
+def test_chained_comparison_literals_take_the_operand_type_and_wide_literals_are_i64():
+    a = np.array([0, 1, 5, 4000000000], np.int64)
+    for _, o in _launch(K.chained_literals, [a, np.zeros(4, np.int32)], ["interp", "interp-ref", "opencl:0"]):
+        assert list(o) == [110, 111, 111, 11]
+
+
+def test_assigning_a_helper_parameter_says_parameters_are_read_only():
+    with pytest.raises(CompileError, match=r"fe_kernels.py:\d+:5: error: cannot assign to parameter 'x' "
+                                           r"\(parameters are read-only"):
+        K.assigns_param.compile()
+
+
+def test_float_literal_overflowing_f32_is_located():
+    with pytest.raises(CompileError, match=r"fe_kernels.py:\d+:\d+: error: float literal 1e\+39 does not fit in f32"):
+        K.big_f32.compile()
+    K.big_f64_ok.compile()
+
+
+def test_float_literal_overflowing_f16_is_located(tmp_path: Path):
+    p = tmp_path / "f16k.py"
+    p.write_text("from sarek import Vec, f16, kernel\n\n\n@kernel\ndef f16k(o: Vec[f16]):\n    o[0] = f16(70000.0)\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import f16k
+    finally:
+        sys.path.remove(str(tmp_path))
+    with pytest.raises(CompileError, match=r"f16k.py:6:\d+: error: float literal 70000.0 does not fit in f16"):
+        f16k.f16k.compile()
+
+
+def test_shared_and_local_arrays_need_a_positive_size():
+    with pytest.raises(CompileError, match=r"fe_kernels.py:\d+:\d+: error: shared\(\) needs a positive size, got 0"):
+        K.shared_zero.compile()
+    with pytest.raises(CompileError, match=r"error: local_array\(\) needs a positive size, got -4"):
+        K.local_negative.compile()
+
+
+def test_non_exhaustive_match_in_a_value_helper_is_refused():
+    with pytest.raises(CompileError, match=r"fe_kernels.py:\d+:5: error: device function 'partial' returns f32 but "
+                                           r"this match does not cover Fzr.B"):
+        K.uses_partial.compile()
+    K.uses_complete.compile()  # every constructor covered: no catch-all needed
+
+
+def test_float_floor_division_and_remainder_agree():
+    """Float `//` truncates like C's fmod-based `%` (and like integer `//`): (x // y) * y + x % y == x."""
+    x = np.array([7.5, -7.5, 7.5, -7.5], np.float32)
+    y = np.array([2.0, 2.0, -2.0, -2.0], np.float32)
+    for _, _, q, r, back in _launch(K.div_mod_identity, [x, y] + [np.zeros(4, np.float32) for _ in range(3)],
+                                    CPU_DEVICES + ["vulkan:0"]):
+        assert list(q) == [3.0, -3.0, -3.0, 3.0]
+        assert list(r) == [1.5, -1.5, 1.5, -1.5]
+        assert np.allclose(back, x)
+
+
+def test_cache_entry_swapped_for_another_valid_entry_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from sarek.runtime import cache
+
+    monkeypatch.setenv("SAREK_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("SAREK_CACHE", "1")
+    k1, k2 = cache.make_key("a"), cache.make_key("b")
+    cache.put("t", k1, b"one")
+    cache.put("t", k2, b"two")
+    p1 = tmp_path / "t" / k1[:2] / k1
+    p2 = tmp_path / "t" / k2[:2] / k2
+    p1.write_bytes(p2.read_bytes())  # a valid entry (right checksum) under another key
+    assert cache.get("t", k1) is None and not p1.exists()
+    assert cache.get("t", k2) == b"two"
+
+
+def test_cache_fifo_is_a_miss_not_a_hang(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from sarek.runtime import cache
+
+    monkeypatch.setenv("SAREK_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("SAREK_CACHE", "1")
+    key = cache.make_key("fifo")
+    p = tmp_path / "t" / key[:2] / key
+    p.parent.mkdir(parents=True)
+    os.mkfifo(p)
+
+    def timeout(*_: object) -> None:
+        raise TimeoutError("cache.get blocked on a FIFO")
+
+    old = signal.signal(signal.SIGALRM, timeout)
+    signal.alarm(10)
+    try:
+        assert cache.get("t", key) is None
+        assert cache.get_or_build("t", key, lambda: b"built") == b"built"
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert cache.get("t", key) == b"built"
+
+
+def test_missing_hipcc_fails(monkeypatch: pytest.MonkeyPatch):
+    from sarek.validate import ValidationError
+
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.setattr(hip.os.path, "exists", lambda p: False)
+    with pytest.raises(ValidationError, match="hipcc not found"):
+        hip.check("__global__ void k() {}")
+
+
+def test_hip_warp_code_compiles_for_wave64_and_wave32():
+    from sarek.tools.ir import parse_module
+    from sarek.targets import emit_source
+
+    path = Path(__file__).parent / "interp_kernels" / "warp.mlir"
+    src = emit_source(parse_module(path.read_text(), str(path)), "hip")
+    assert "warpSize" in src or "__lane_id" in src
+    assert [w for _, w in hip.ARCHS] == [64, 32]
+    hip.check(src)
+
+
+@pytest.mark.parametrize("case, line, message", [
+    ("SELF_RECORD", 8, r"@record Node: 'next' has the type Node itself; a record cannot contain itself"),
+    ("MUTUAL_RECORDS", 7, r"@record A: 'b' names an unknown type .*cannot be mutually recursive"),
+    ("STR_FIELD", 7, r"@record S: 'name': 'str' is not a sarek type"),
+    ("VEC_FIELD", 7, r"@record V: 'xs': 'Vec\[f32\]' cannot be an element type"),
+    ("NO_CTORS", 5, r"@variant Nothing declares no constructor"),
+    ("VEC_PAYLOAD", 7, r"@variant P: 'Many': 'Vec\[f32\]' cannot be an element type"),
+    ("STR_PAYLOAD", 7, r"@variant Q: 'Pair': 'str' is not a sarek type"),
+])
+def test_bad_declarations_are_located_compile_errors(tmp_path: Path, case: str, line: int, message: str):
+    import importlib.util
+
+    import bad_decls
+
+    path = tmp_path / f"{case.lower()}.py"
+    path.write_text(getattr(bad_decls, case))
+    spec = importlib.util.spec_from_file_location(f"bad_{case.lower()}", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # as an import does: the class's source is found through its module
+    with pytest.raises(CompileError, match=rf"{case.lower()}.py:{line}:\d+: error: {message}"):
+        spec.loader.exec_module(mod)
