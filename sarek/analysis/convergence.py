@@ -26,13 +26,14 @@ errs on the side of reporting.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
+from sarek.diagnostics import SarekError
 from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.dialect.sarek import (
     ArrayReadOp,
@@ -62,6 +63,10 @@ from sarek.dialect.sarek import (
 )
 
 THREAD_VARYING = {f"{b}_{d}" for b in ("thread_idx", "global_idx") for d in "xyz"} | {"global_thread_id", "lane_id"}
+
+#: the deepest call chain accepted (kernel -> helper -> ... counts each call); deeper chains are refused with a
+#: located error rather than exhausting Python's stack in the analyses, the interpreter and the printers
+MAX_CALL_DEPTH = 32
 
 
 def collective_kind(op: Operation) -> str | None:
@@ -278,6 +283,8 @@ class ConvergenceAnalysis:
     helpers: dict[str, HelperOp] = field(default_factory=dict[str, HelperOp])
     _done: set[tuple[str, tuple[bool, ...]]] = field(default_factory=set[tuple[str, tuple[bool, ...]]])
     _reported: set[int] = field(default_factory=set[int])
+    _collective: dict[str, str | None] = field(default_factory=dict[str, "str | None"])
+    _varying: dict[str, str | None] = field(default_factory=dict[str, "str | None"])
 
     def __post_init__(self) -> None:
         self.helpers = {h.sym_name.data: h for h in self.module.ops if isinstance(h, HelperOp)}
@@ -288,6 +295,7 @@ class ConvergenceAnalysis:
             self.findings.append(finding)
 
     def run(self) -> list[Finding]:
+        self.check_call_depth()
         for f in self.module.ops:
             if isinstance(f, KernelOp):
                 _Function(self).run(f.body.block, None)
@@ -305,25 +313,74 @@ class ConvergenceAnalysis:
             f.mark(arg, r and f"parameter '{h.param_names.data[arg.index].data}' ({r})")
         f.run(h.body.block, None)
 
-    def collective_in(self, h: HelperOp, seen: frozenset[str] = frozenset()) -> str | None:
-        """The first collective op in `h` or the helpers it calls, as text."""
-        for op in h.walk():
-            if (k := collective_kind(op)) is not None:
-                return k
-            if isinstance(op, CallOp) and op.callee_name not in seen and (c := self.helpers.get(op.callee_name)):
-                if (k := self.collective_in(c, seen | {h.sym_name.data})) is not None:
-                    return k
-        return None
+    def check_call_depth(self) -> None:
+        """Refuse call chains deeper than MAX_CALL_DEPTH: this analysis, the interpreter and the printers
+        recurse once per call level (a 200-helper chain exhausted Python's stack). Iterative; a recursive call
+        graph is left to the refusals of recursion (this is a depth limit, not a recursion check)."""
+        funcs = [f for f in self.module.ops if isinstance(f, KernelOp | HelperOp)]
+        calls: dict[str, list[tuple[str, CallOp]]] = {}
+        for f in funcs:
+            name = f.sym_name.data
+            calls[name] = [(op.callee_name, op) for op in f.walk()
+                           if isinstance(op, CallOp) and op.callee_name in self.helpers]
+        indeg = {n: 0 for n in calls}
+        for edges in calls.values():
+            for callee, _ in edges:
+                indeg[callee] = indeg.get(callee, 0) + 1
+        order = [n for n, d in indeg.items() if d == 0]
+        depth = {n: 1 for n in order}
+        k = 0
+        while k < len(order):
+            caller = order[k]
+            k += 1
+            for callee, op in calls.get(caller, []):
+                d = depth[caller] + 1
+                if d > MAX_CALL_DEPTH:
+                    raise SarekError(f"this call chain is more than {MAX_CALL_DEPTH} calls deep (through "
+                                     f"@{callee}); sarek's limit is {MAX_CALL_DEPTH}: merge some helpers", op)
+                depth[callee] = max(depth.get(callee, 0), d)
+                indeg[callee] -= 1
+                if indeg[callee] == 0:
+                    order.append(callee)
 
-    def varying_in(self, h: HelperOp, seen: frozenset[str] = frozenset()) -> str | None:
+    def _summary(self, h: HelperOp, memo: dict[str, str | None], local: Callable[[Operation], str | None]) -> str | None:
+        """The first `local(op)` in `h` or (in walk order) the helpers it calls; memoized and iterative (a call
+        chain of any length, each helper summarised once)."""
+        order: list[HelperOp] = []
+        stack: list[tuple[HelperOp, bool]] = [(h, False)]
+        seen: set[str] = set(memo)
+        while stack:
+            fn, done = stack.pop()
+            if done:
+                order.append(fn)
+                continue
+            if fn.sym_name.data in seen:
+                continue
+            seen.add(fn.sym_name.data)
+            stack.append((fn, True))
+            for op in fn.walk():
+                if isinstance(op, CallOp) and (c := self.helpers.get(op.callee_name)) is not None:
+                    stack.append((c, False))
+        for fn in order:  # callees first
+            found: str | None = None
+            for op in fn.walk():
+                if (k := local(op)) is not None:
+                    found = k
+                    break
+                if isinstance(op, CallOp) and (k := memo.get(op.callee_name)) is not None:
+                    found = k
+                    break
+            memo[fn.sym_name.data] = found
+        return memo.get(h.sym_name.data)
+
+    def collective_in(self, h: HelperOp) -> str | None:
+        """The first collective op in `h` or the helpers it calls, as text."""
+        return self._summary(h, self._collective, collective_kind)
+
+    def varying_in(self, h: HelperOp) -> str | None:
         """Whether `h` (or a helper it calls) reads a thread-varying source, so its result may vary."""
-        for op in h.walk():
-            if (s := _source(op)) is not None or isinstance(op, NativeOp):
-                return s or "native code"
-            if isinstance(op, CallOp) and op.callee_name not in seen and (c := self.helpers.get(op.callee_name)):
-                if (s := self.varying_in(c, seen | {h.sym_name.data})) is not None:
-                    return s
-        return None
+        return self._summary(h, self._varying, lambda op: _source(op) or ("native code" if isinstance(op, NativeOp)
+                                                                           else None))
 
 
 def convergence_findings(module: ModuleOp) -> list[Finding]:

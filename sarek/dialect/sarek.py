@@ -324,6 +324,15 @@ def lookup_decl(op: Operation, name: str) -> Operation | None:
     return SymbolTable.lookup_symbol(mod, name)
 
 
+def _check_not_recursive(decl: RecordOp) -> None:
+    """A record cannot contain itself: it would have no finite layout. (A cycle through other declarations is
+    reported by sarek-order-type-decls, which names every declaration on it.)"""
+    name = decl.sym_name.data
+    for f, t in decl.fields:
+        if name in referenced_decls(t):
+            raise VerifyException(f"record @{name} contains itself (field '{f}'): a record cannot be recursive")
+
+
 def record_decl(op: Operation, t: RecordType) -> RecordOp:
     d = lookup_decl(op, t.decl_name)
     if not isinstance(d, RecordOp):
@@ -389,6 +398,7 @@ class RecordOp(IRDLOperation):
             seen.add(n)
             if not is_element_type(t):
                 raise VerifyException(f"record field '{n}' has type {t}, not a scalar, record or variant")
+        _check_not_recursive(self)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -1376,6 +1386,11 @@ class AllocArrayOp(IRDLOperation):
         _check_name(self.sym, "array")
         if self.array_type.memspace == MemSpace.GLOBAL:
             raise VerifyException("sarek.alloc_array allocates shared or local arrays, not global ones")
+        c = self.size.owner
+        if isinstance(c, ConstantOp) and isinstance(c.value, IntegerAttr):
+            n = cast("IntegerAttr[IntegerType]", c.value).value.data
+            if n <= 0:
+                raise VerifyException(f"sarek.alloc_array needs a positive size, got {n}")
 
     def print(self, printer: Printer) -> None:
         _print_name(printer, self.sym)

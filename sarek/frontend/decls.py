@@ -143,11 +143,11 @@ def _decl_error(cls: type, member: str | None, message: str) -> Exception:
     """A CompileError located at the member's line of the class (else the class line)."""
     import inspect
 
-    from sarek.frontend.errors import CompileError
+    from sarek.frontend.errors import DeclarationError
 
     loc = _class_location(cls)
     if loc is None:
-        return CompileError(message)
+        return DeclarationError(message)
     file, line, col = loc
     if member is not None:
         try:
@@ -159,7 +159,7 @@ def _decl_error(cls: type, member: str | None, message: str) -> Exception:
                     break
         except (OSError, TypeError):
             pass
-    return CompileError(message, file, line, col)
+    return DeclarationError(message, file, line, col)
 
 
 def _element(cls: type, what: str, member: str, t: Any) -> Any:

@@ -74,6 +74,9 @@ def python_error(f: Finding) -> CompileError:
 
 def check_divergence(module: ModuleOp) -> None:
     """Raise the first convergence error of `module` (as sarek-verify-barriers would) worded for Python."""
-    findings = convergence_findings(module)
+    try:
+        findings = convergence_findings(module)
+    except SarekError as e:  # a refused module (a call chain over the depth limit)
+        raise CompileError.from_sarek_error(e) from None
     if findings:
         raise python_error(findings[0])

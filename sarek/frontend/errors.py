@@ -59,3 +59,9 @@ def _loc_of(op: Operation | None) -> FileLineColLoc | None:
 
 def make_loc(file: str, line: int, col: int) -> FileLineColLoc:
     return FileLineColLoc(StringAttr(file), IntAttr(line), IntAttr(col))
+
+
+class DeclarationError(CompileError, TypeError):
+    """A bad `@record`/`@variant` definition, located at the class or the member; also a TypeError, which such
+    definitions raised before they were located."""
+

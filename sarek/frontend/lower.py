@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
+from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
 from sarek.dialect.intrinsics import INTRINSICS, Category, is_float, is_int, is_integer_type
 from sarek.frontend.analysis import BodyInfo, always_returns, analyze
@@ -488,6 +489,11 @@ class FunctionLowerer:
             raise self.err(self.node, "this statement nests too deeply for the compiler (an expression of several "
                                       "hundred levels, e.g. a long chain of + or *): split it into several "
                                       "statements") from None
+        if (deep := _nested_too_deep(op)) is not None:
+            raise CompileError.from_sarek_error(SarekError(
+                f"control flow nests more than {MAX_NESTING} levels deep here (each if/elif, conditional "
+                f"expression, loop and match adds a level); sarek's limit is {MAX_NESTING}: flatten it, e.g. "
+                "with a lookup in a Vec or local_array", deep))
         if self.kind == "helper":
             if isinstance(sig.ret, s.UnitType):
                 if not self.terminated:
@@ -1552,6 +1558,27 @@ class FunctionLowerer:
 
 #: float types a finite Python float can overflow (rounding to infinity)
 _NARROW_FLOATS: dict[str, Any] = {"f32": np.float32, "f16": np.float16}
+
+
+#: the deepest nesting of regions (if, if_expr, for, while, match ...) a function may have: xDSL's printer and
+#: parser, the interpreter and the shader compilers recurse once per level (a 200-deep conditional expression
+#: exhausted Python's stack at launch, and WGSL was invalid from about 150 levels)
+MAX_NESTING = 64
+
+
+def _nested_too_deep(fn: Operation) -> Operation | None:
+    """The first op nested more than MAX_NESTING regions deep inside `fn` (walked iteratively), else None."""
+    stack: list[tuple[Operation, int]] = [(fn, 0)]
+    while stack:
+        op, d = stack.pop()
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.ops:
+                    if inner.regions:
+                        if d + 1 > MAX_NESTING:
+                            return inner
+                        stack.append((inner, d + 1))
+    return None
 
 
 def _first_store(body: list[ast.stmt], name: str) -> ast.AST | None:

@@ -19,7 +19,7 @@ from sarek.testing.shrink import shrink
 ROOT = Path(__file__).parents[2]
 #: CI's seed set: kernels 0..CI_COUNT-1, sources of every CI_VALIDATE_EVERY-th one through all 7 validators
 #: (the cost is measured in BENCHMARKS.md, "Fuzzing")
-CI_COUNT = 120
+CI_COUNT = 40
 CI_VALIDATE_EVERY = 2
 CPU_DEVICES = ["interp", "interp-ref", "opencl:0", "vulkan:0", "vulkan-glsl:0"]
 
@@ -28,7 +28,8 @@ def test_ci_seed_set(tmp_path: Path):
     """Every generated kernel compiles, validates on all 7 targets and agrees on every CPU device."""
     out = tmp_path / "fuzz"
     r = subprocess.run([sys.executable, "-m", "sarek.testing.fuzz", "--count", str(CI_COUNT), "--devices",
-                        ",".join(CPU_DEVICES), "--validate-every", str(CI_VALIDATE_EVERY), "--out", str(out),
+                        ",".join(CPU_DEVICES), "--targets", ",".join(fuzz.TARGETS), "--validate-every",
+                        str(CI_VALIDATE_EVERY), "--out", str(out),
                         "--shrink-seconds", "60"], capture_output=True, text=True, cwd=ROOT)
     summary = json.loads((out / "summary.json").read_text())
     assert r.returncode == 0, r.stdout[-6000:] + r.stderr[-3000:]
@@ -38,6 +39,7 @@ def test_ci_seed_set(tmp_path: Path):
     for t in fuzz.TARGETS:
         assert summary["validated"].get(t, 0) >= CI_COUNT // CI_VALIDATE_EVERY // 4, (t, summary["validated"])
     assert summary["agreements"] >= CI_COUNT // 2
+    assert sum(len(v) for v in summary["known"].values()) <= 2, summary["known"]  # known bugs stay rare
 
 
 def test_generator_is_deterministic_and_covers_the_language():

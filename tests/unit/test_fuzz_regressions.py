@@ -188,3 +188,77 @@ def test_bad_declarations_are_located_compile_errors(tmp_path: Path, case: str, 
     sys.modules[spec.name] = mod  # as an import does: the class's source is found through its module
     with pytest.raises(CompileError, match=rf"{case.lower()}.py:{line}:\d+: error: {message}"):
         spec.loader.exec_module(mod)
+
+
+def test_hip_popcount_is_int_so_abs_is_not_ambiguous():
+    """fuzz seed 8 (real hipcc): `abs(__popc(v))` is ambiguous, HIP's __popc returns unsigned int."""
+    src = K.popcount_abs.source("hip")
+    assert "(int)__popc(" in src and "(int)__clz(" in src
+    hip.check(src)
+    o = np.zeros(4, np.int32)
+    K.popcount_abs.launch(np.array([7, -1, 0, 255], np.int32), o, grid=1, block=4)
+    assert list(o) == [3 + 29, 32 + 0, 0 + 32, 8 + 24]
+
+
+def _write_kernel(tmp_path: Path, name: str, body: list[str]) -> object:
+    import importlib.util
+
+    path = tmp_path / f"{name}.py"
+    path.write_text("\n".join(["from sarek import Vec, device, i32, kernel", "from sarek.gpu import global_thread_id",
+                               "", "", *body, ""]))
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return getattr(mod, name)
+
+
+def _deep_conditional(depth: int) -> list[str]:
+    expr = " ".join(f"{k} if a[i] == {k} else" for k in range(depth)) + " -1"
+    return ["@kernel", "def NAME(a: Vec[i32], o: Vec[i32]):", "    i = global_thread_id", f"    o[i] = {expr}"]
+
+
+def test_deep_conditional_expression_is_refused_with_the_limit(tmp_path: Path):
+    """A 200-deep conditional expression compiled, then every launch raised RecursionError (interp too)."""
+    from sarek.frontend.lower import MAX_NESTING
+
+    ok = _write_kernel(tmp_path, "deep_ok", [ln.replace("NAME", "deep_ok") for ln in _deep_conditional(MAX_NESTING - 1)])
+    a = np.array([0, MAX_NESTING - 2, 99, 5], np.int32)
+    for d in ("interp", "interp-ref", "opencl:0", "vulkan:0", "vulkan-glsl:0"):
+        o = np.zeros(4, np.int32)
+        ok.launch(a, o, grid=1, block=4, device=d)  # type: ignore[attr-defined]
+        assert list(o) == [0, MAX_NESTING - 2, -1, 5], d
+    bad = _write_kernel(tmp_path, "deep_bad", [ln.replace("NAME", "deep_bad") for ln in _deep_conditional(200)])
+    with pytest.raises(CompileError, match=rf"deep_bad.py:8:\d+: error: control flow nests more than {MAX_NESTING} "
+                                           rf"levels deep here .* sarek's limit is {MAX_NESTING}"):
+        bad.compile()  # type: ignore[attr-defined]
+
+
+def test_long_helper_chain_is_refused_with_the_limit(tmp_path: Path):
+    """200 chained helpers crashed the front end with RecursionError in convergence.py."""
+    from sarek.analysis.convergence import MAX_CALL_DEPTH
+
+    def chain(name: str, n: int) -> list[str]:
+        body = ["@device", "def h0(x: i32) -> i32:", "    return x + 1", ""]
+        for k in range(1, n - 1):
+            body += ["@device", f"def h{k}(x: i32) -> i32:", f"    return h{k - 1}(x) + 1", ""]
+        return body + ["@kernel", f"def {name}(a: Vec[i32], o: Vec[i32]):", "    i = global_thread_id",
+                       f"    o[i] = h{n - 2}(a[i])"]
+
+    ok = _write_kernel(tmp_path, "chain_ok", chain("chain_ok", MAX_CALL_DEPTH))
+    o = np.zeros(2, np.int32)
+    ok.launch(np.array([0, 5], np.int32), o, grid=1, block=2)  # type: ignore[attr-defined]
+    assert list(o) == [MAX_CALL_DEPTH - 1, MAX_CALL_DEPTH + 4]
+    bad = _write_kernel(tmp_path, "chain_bad", chain("chain_bad", 200))
+    with pytest.raises(CompileError, match=rf"chain_bad.py:\d+:\d+: error: this call chain is more than "
+                                           rf"{MAX_CALL_DEPTH} calls deep .*sarek's limit is {MAX_CALL_DEPTH}"):
+        bad.compile()  # type: ignore[attr-defined]
+
+
+def test_hip_i64_min_max_use_the_overloads():
+    """fuzz seeds 32 and 36 (real hipcc): HIP has no llmax/llmin."""
+    src = K.minmax_i64.source("hip")
+    assert "llmax" not in src and "llmin" not in src
+    hip.check(src)
+    assert "llmax" in K.minmax_i64.source("cuda")  # CUDA keeps its own names

@@ -145,9 +145,19 @@ CUDA = Language(
              ("double", "long long"): "__double_as_longlong({0})", ("long long", "double"): "__longlong_as_double({0})"},
 )
 
+def _hip_math(name: str, t: str) -> str | None:
+    """CUDA's names, except: HIP's __popc/__popcll/__clzll return unsigned int (CUDA's return int), so the result
+    is cast back (`abs(__popc(x))` is ambiguous for hipcc); HIP has no llmin/llmax, its min/max are overloaded
+    for long long."""
+    if name in ("min", "max") and t == "long long":
+        return name
+    f = _cuda_math(name, t)
+    return f"(int){f}" if f is not None and name in ("popcount", "clz") else f
+
+
 HIP = replace(
     CUDA,
-    target="hip", backend="HIP", header=("#include <hip/hip_runtime.h>",),
+    target="hip", backend="HIP", header=("#include <hip/hip_runtime.h>",), math=_hip_math,
     lane_id="(int)__lane_id()", shuffle="__shfl({0}, {1})", warp_barrier="__builtin_amdgcn_wave_barrier()",
     warp_preamble=(), f16_preamble=("#include <hip/hip_fp16.h>", *_CUDA_F16[3:]),
 )

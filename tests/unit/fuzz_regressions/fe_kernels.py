@@ -1,6 +1,7 @@
 """Kernels from issue 21's fuzz campaign (the minimal reproducers), used by tests/unit/test_fuzz_regressions.py."""
 
 from sarek import Vec, device, f32, f64, i32, i64, kernel, variant
+from sarek import math as sm
 from sarek.gpu import global_thread_id, local_array, shared
 
 
@@ -107,3 +108,15 @@ def div_mod_identity(x: Vec[f32], y: Vec[f32], q: Vec[f32], r: Vec[f32], back: V
     q[i] = x[i] // y[i]
     r[i] = x[i] % y[i]
     back[i] = (x[i] // y[i]) * y[i] + x[i] % y[i]
+
+
+@kernel
+def popcount_abs(a: Vec[i32], o: Vec[i32]):
+    i = global_thread_id
+    o[i] = abs(sm.popcount(a[i])) + abs(sm.clz(a[i]))
+
+
+@kernel
+def minmax_i64(a: Vec[i64], o: Vec[i64]):
+    i = global_thread_id
+    o[i] = max(a[i], i64(3)) + min(a[i], i64(-3000000000))
