@@ -16,7 +16,7 @@ from typing import Any
 def blame(path: Path, device: str, reference: str = "interp") -> str:
     from sarek.passes.pipeline import pipeline_passes
     from sarek.testing.fuzz import DEVICE_TARGET, compare, device_kind, load_kernel, run_module_interp
-    from sarek.tools.ir import make_context
+    from sarek.registry import make_context
 
     target = DEVICE_TARGET.get(device_kind(device))
     if target is None:
@@ -25,7 +25,7 @@ def blame(path: Path, device: str, reference: str = "interp") -> str:
     module: Any = kernel.module.clone()
     want = run_module_interp(module, kernel.name, kernel, case)
     ctx = make_context()
-    for p in pipeline_passes(target):
+    for p in pipeline_passes(target, block=f"{case['block']},1,1", kernel=kernel.name):
         name = str(getattr(p, "name", type(p).__name__))
         if name.startswith("sarek-lower-") and name != "sarek-lower-warp":
             return f"lowering/printer ({name} or the {target} printer, compiler or driver): the sarek IR after " \

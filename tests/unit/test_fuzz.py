@@ -98,7 +98,7 @@ def test_blame_names_the_pass_that_changes_the_result(tmp_path: Path, monkeypatc
                     o.kind = s.BinOpKindAttr(s.BinOpKind.SUB)
 
     real = pl.pipeline_passes
-    monkeypatch.setattr(pl, "pipeline_passes", lambda t: [real(t)[0], AddToSub(), *real(t)[1:]])
+    monkeypatch.setattr(pl, "pipeline_passes", lambda t, **kw: [real(t, **kw)[0], AddToSub(), *real(t, **kw)[1:]])
     assert blame.blame(path, "opencl:0").startswith("test-add-to-sub: changes the result")
 
 
