@@ -7,6 +7,11 @@ vector parameter or an f16 helper return would otherwise pass silently.
 
 Adding a width (bf16) is one `Feature` member, its detection in `_op_uses`, and one row per target in
 `CAPABILITIES`.
+
+This is the one place a target refuses a feature (`check_target`, run by `sarek-reject-features` first in
+every pipeline): the widths and kinds above, recursive helpers, arrays of run-time size, shared arrays in
+helpers, %native, and the atomics a target lacks per element type (`ATOMIC_GAPS`). The lowerings assert what
+the gate guarantees instead of re-checking it.
 """
 
 from __future__ import annotations
@@ -16,22 +21,29 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import cast
 
-from xdsl.dialects.builtin import ArrayAttr, Float16Type, Float32Type, Float64Type, ModuleOp, Signedness
+from xdsl.dialects.builtin import ArrayAttr, Float16Type, Float32Type, Float64Type, IntegerAttr, ModuleOp, Signedness
 from xdsl.ir import Attribute, Operation, TypeAttribute
 
 from sarek.diagnostics import SarekError
+from sarek.registry import C_TARGETS, SHADER_TARGETS, TARGET_NAMES
+from sarek.registry import TARGETS as TARGET_INFO
+from sarek.registry import target_info
 from sarek.dialect.intrinsics import INTRINSICS, Category, is_integer_type
 from sarek.dialect.sarek import (
+    AllocArrayOp,
     ArrayType,
     CallOp,
     CoopmatDeclOp,
     CoopmatLoadOp,
     CoopmatMulAddOp,
     CoopmatStoreOp,
+    ConstantOp,
     HelperOp,
     IntrinsicOp,
     KernelOp,
+    LetOp,
     MemFenceOp,
+    MemSpace,
     NativeOp,
     RefType,
     VecType,
@@ -40,7 +52,11 @@ from sarek.dialect.sarek import (
 
 
 class Feature(Enum):
-    """Capabilities a target may lack; the value is the name diagnostics use."""
+    """Capabilities a target may lack; the value is the name diagnostics use.
+
+    The first nine are the seed's (SAREK_SPEC 4.1: refused as `<name> not yet supported (#57 slice 2 — hint)`);
+    the others are refused with their own located message (`_structural_refusals`).
+    """
 
     FLOAT16 = "float16"
     FLOAT64 = "float64"
@@ -51,15 +67,19 @@ class Feature(Enum):
     WARP = "warp operations"
     WARP_BARRIER = "warp barriers"
     MEM_FENCE = "device memory fences"
+    RECURSION = "recursive helpers"
+    DYNAMIC_ARRAY = "arrays of non-constant size"
+    HELPER_SHARED_ARRAY = "shared arrays declared in helpers"
+    NATIVE = "%native"
+    ATOMIC_KIND = "atomics of a kind or element type"
 
 
 def feature_name(feature: Feature) -> str:
     return feature.value
 
 
-TARGETS = ("cuda", "hip", "opencl", "metal", "glsl", "wgsl", "ptx")
-BACKEND_NAMES = {"cuda": "CUDA", "hip": "HIP", "opencl": "OpenCL", "metal": "Metal", "glsl": "GLSL",
-                 "wgsl": "WGSL", "ptx": "PTX"}
+TARGETS = TARGET_NAMES
+BACKEND_NAMES = {n: t.display for n, t in TARGET_INFO.items()}
 
 
 @dataclass(frozen=True)
@@ -76,6 +96,17 @@ _OPENCL_F16 = "measured: OpenCL devices fuse the f32 -> f16 narrowing, so stores
 _GLSL_F16 = "measured: Vulkan drivers fuse the f32 -> f16 narrowing, so stores are not correctly rounded"
 _COOPMAT = "cooperative matrices need the Vulkan GL_KHR_cooperative_matrix path, which is not implemented"
 _UINT8 = "ui8 exists only as a cooperative-matrix operand type"
+_RECURSION = {"cuda": "sarek emits CUDA helpers callees first, without prototypes",
+              "hip": "sarek emits HIP helpers callees first, without prototypes",
+              "opencl": "OpenCL C forbids recursion", "metal": "Metal forbids recursion",
+              "glsl": "GLSL forbids recursion", "wgsl": "WGSL forbids recursion",
+              "ptx": "the PTX backend inlines helpers"}
+# the shader lowerings fold sizes with the block shape they are specialised for, and check them themselves
+_DYNAMIC_ARRAY = {**{t: "C arrays are declared with a constant size; pass a Vector for data of run-time size"
+                     for t in C_TARGETS},
+                  "ptx": "PTX .shared/.local arrays need a constant size; pass a Vector for data of run-time size"}
+_NATIVE = ("its source text is for a named framework and the shader generators are given none; "
+           "write the code in Python instead")
 
 # (target, feature) -> SUPPORTED or Refused(hint); a missing pair is supported.
 CAPABILITIES: dict[tuple[str, Feature], Support] = {
@@ -94,7 +125,51 @@ CAPABILITIES: dict[tuple[str, Feature], Support] = {
     ("wgsl", Feature.FLOAT_ATOMICS): Refused("WGSL atomics are i32/u32 only"),
     ("wgsl", Feature.WARP_BARRIER): Refused("WGSL has no subgroup barrier"),
     ("wgsl", Feature.MEM_FENCE): Refused("WGSL has no device-scope memory fence"),
+    **{(t, Feature.RECURSION): Refused(h) for t, h in _RECURSION.items()},
+    **{(t, Feature.DYNAMIC_ARRAY): Refused(h) for t, h in _DYNAMIC_ARRAY.items()},
+    **{(t, Feature.HELPER_SHARED_ARRAY): Refused("C-family shared memory is declared at kernel scope; declare it in the kernel "
+                                                   "and pass it to the helper")
+       for t in C_TARGETS},
+    **{(t, Feature.NATIVE): Refused(_NATIVE) for t in SHADER_TARGETS},
 }
+
+_ALL_ATOMICS = frozenset({"atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_exch", "atomic_and",
+                          "atomic_or", "atomic_xor", "atomic_inc", "atomic_dec", "atomic_cas"})
+_MINMAX = frozenset({"atomic_min", "atomic_max"})
+_BITWISE = frozenset({"atomic_and", "atomic_or", "atomic_xor"})
+_FLOAT_MINMAX = "no float atomic min/max; use atomic_cas on the bits in a loop"
+_FLOAT_BITWISE = "bitwise atomics need an integer element type"
+
+
+def _c_float_gaps(t: str) -> list[tuple[str, frozenset[str], str]]:
+    d = TARGET_INFO[t].display
+    return [("f32", _MINMAX, f"{d} has {_FLOAT_MINMAX}"), ("f64", _MINMAX, f"{d} has {_FLOAT_MINMAX}"),
+            ("f32", _BITWISE, _FLOAT_BITWISE), ("f64", _BITWISE, _FLOAT_BITWISE),
+            ("f32", frozenset({"atomic_cas"}), f"{d} has no float atomicCAS; use atomic_cas on an integer array"),
+            ("f64", frozenset({"atomic_cas", "atomic_exch"}),
+             f"{d} has no double atomicCAS/atomicExch; use an integer array")]
+
+
+# target -> [(element type, atomics it lacks on that type, why)], beyond Feature.FLOAT_ATOMICS (checked first)
+ATOMIC_GAPS: dict[str, list[tuple[str, frozenset[str], str]]] = {
+    "cuda": _c_float_gaps("cuda"),
+    "hip": _c_float_gaps("hip"),
+    "metal": [("i64", _ALL_ATOMICS, "Metal atomics are 32-bit")],
+    "glsl": [("i64", _ALL_ATOMICS, "GLSL atomics are 32-bit (GL_EXT_shader_atomic_int64 is not used)")],
+    "ptx": [("f32", _MINMAX, f"PTX has {_FLOAT_MINMAX}"), ("f64", _MINMAX, f"PTX has {_FLOAT_MINMAX}"),
+            ("f32", _BITWISE, _FLOAT_BITWISE), ("f64", _BITWISE, _FLOAT_BITWISE)],
+}
+
+
+def atomic_gap(target: str, name: str, element: Attribute) -> str | None:
+    """Why `target` lacks the atomic `name` on `element` (an ATOMIC_GAPS row), or None."""
+    key = {Float32Type: "f32", Float64Type: "f64"}.get(type(element))
+    if key is None and is_integer_type(element):
+        key = f"i{element.width.data}"
+    for t, names, why in ATOMIC_GAPS.get(target, []):
+        if t == key and name in names:
+            return why
+    return None
 
 
 def support(target: str, feature: Feature) -> Support:
@@ -103,7 +178,8 @@ def support(target: str, feature: Feature) -> Support:
 
 
 def refusal_message(feature: Feature, hint: str | None) -> str:
-    """`<feature name> not yet supported (#57 slice 2[ — <hint>])`; SarekError prefixes the backend."""
+    """The seed's wording (SAREK_SPEC 4.1), pinned by tests: `<feature name> not yet supported (#57 slice 2[ —
+    <hint>])`; SarekError prefixes the backend."""
     detail = f" — {hint}" if hint else ""
     return f"{feature_name(feature)} not yet supported (#57 slice 2{detail})"
 
@@ -212,7 +288,7 @@ def kernel_uses(feature: Feature, module: ModuleOp, kernel: str | None = None) -
 # ------------------------------------------------------------------------------------------------ the gate
 
 # the sarek.native keys a target reads, in order of preference (HIP compiles CUDA text)
-NATIVE_KEYS: dict[str, tuple[str, ...]] = {t: (t,) for t in TARGETS} | {"hip": ("hip", "cuda")}
+NATIVE_KEYS: dict[str, tuple[str, ...]] = {n: t.native_keys for n, t in TARGET_INFO.items()}
 
 
 def native_text(op: NativeOp, target: str) -> str | None:
@@ -234,9 +310,7 @@ def check_target(module: ModuleOp, target: str, kernel: str | None = None) -> No
 
     Errors are `SarekError`s tagged with the backend's display name and located at the using op.
     """
-    if target not in TARGETS:
-        raise SarekError(f"unknown target '{target}' (known: {', '.join(TARGETS)})")
-    backend = BACKEND_NAMES[target]
+    backend = target_info(target).display
     for op in kernel_ops(module, kernel):
         if isinstance(op, NativeOp) and native_text(op, target) is None:
             raise SarekError(native_refusal(target), op, backend)
@@ -244,7 +318,80 @@ def check_target(module: ModuleOp, target: str, kernel: str | None = None) -> No
             s = support(target, f)
             if isinstance(s, Refused):
                 raise SarekError(refusal_message(f, s.hint), op, backend)
+        if (m := _structural_refusal(module, op, target)) is not None:
+            raise SarekError(m, op, backend)
+    _check_recursion(module, target, kernel)
     _check_shared_size(module, target, kernel)
+
+
+def constant_size(op: AllocArrayOp) -> int | None:
+    """The array's size when it is an integer constant (through `sarek.let`s), else None."""
+    c = op.size.owner
+    while isinstance(c, LetOp):
+        c = c.value.owner
+    if isinstance(c, ConstantOp) and isinstance(c.value, IntegerAttr):
+        return cast(IntegerAttr, c.value).value.data
+    return None
+
+
+def _refused(target: str, feature: Feature) -> str | None:
+    s = support(target, feature)
+    return s.hint if isinstance(s, Refused) else None
+
+
+def _structural_refusal(module: ModuleOp, op: Operation, target: str) -> str | None:
+    """The message of a refusal that names the op's parts (arrays, %native), or None."""
+    if isinstance(op, AllocArrayOp):
+        n = constant_size(op)
+        name = op.sym.data
+        if n is None and (h := _refused(target, Feature.DYNAMIC_ARRAY)) is not None:
+            return f"the size of array '{name}' must be a constant ({h})"
+        if op.array_type.memspace == MemSpace.SHARED and isinstance(_function_of(op), HelperOp) \
+                and (h := _refused(target, Feature.HELPER_SHARED_ARRAY)) is not None:
+            return f"shared array '{name}' must be declared in a kernel, not in a helper ({h})"
+    if isinstance(op, NativeOp) and (h := _refused(target, Feature.NATIVE)) is not None:
+        return f"%native is refused: {h}"
+    if isinstance(op, IntrinsicOp) and op.args and (info := INTRINSICS.get(op.callee.data)) is not None \
+            and info.category == Category.ATOMIC and isinstance(base := op.args[0].type, VecType | ArrayType):
+        name = op.callee.data
+        if (h := atomic_gap(target, name, base.element_type)) is not None:
+            return f"'{name}' on {base.element_type} is not supported ({h})"
+    return None
+
+
+def _function_of(op: Operation) -> Operation | None:
+    p = op.parent_op()
+    while p is not None and not isinstance(p, KernelOp | HelperOp):
+        p = p.parent_op()
+    return p
+
+
+def _check_recursion(module: ModuleOp, target: str, kernel: str | None) -> None:
+    """Refuse a helper that calls itself, directly or not: the call closing the first cycle, helpers visited in
+    module order, callees in call order."""
+    hint = _refused(target, Feature.RECURSION)
+    if hint is None:
+        return
+    funcs = [op for op in kernel_ops(module, kernel) if isinstance(op, HelperOp)]
+    helpers = {h.sym_name.data: h for h in funcs}
+    done: set[str] = set()
+
+    def visit(name: str, stack: list[str]) -> None:
+        stack.append(name)
+        for c in helpers[name].walk():
+            if not isinstance(c, CallOp) or c.callee_name not in helpers or c.callee_name in done:
+                continue
+            if c.callee_name in stack:
+                chain = " -> ".join([*stack[stack.index(c.callee_name):], c.callee_name])
+                raise SarekError(f"recursive helper @{c.callee_name} is not supported ({chain}): {hint}; write "
+                                 "the recursion as a loop", c, target_info(target).display)
+            visit(c.callee_name, stack)
+        stack.pop()
+        done.add(name)
+
+    for h in funcs:
+        if h.sym_name.data not in done:
+            visit(h.sym_name.data, [])
 
 
 # static shared (threadgroup) memory a kernel may declare, in bytes, where the language fixes it: CUDA's static
@@ -255,7 +402,6 @@ SHARED_LIMITS = {"cuda": 48 * 1024, "ptx": 48 * 1024, "hip": 64 * 1024, "metal":
 
 def _check_shared_size(module: ModuleOp, target: str, kernel: str | None) -> None:
     from sarek.analysis.layout import layout_of
-    from sarek.dialect.sarek import AllocArrayOp, ConstantOp, MemSpace
 
     limit = SHARED_LIMITS.get(target)
     if limit is None:
@@ -266,8 +412,7 @@ def _check_shared_size(module: ModuleOp, target: str, kernel: str | None) -> Non
         total = 0
         for op in k.walk():
             if isinstance(op, AllocArrayOp) and op.array_type.memspace == MemSpace.SHARED \
-                    and isinstance(c := op.size.owner, ConstantOp):
-                n = cast(int, getattr(c.value, "value").data)
+                    and (n := constant_size(op)) is not None:
                 total += n * layout_of(module, op.array_type.element_type).size
                 if total > limit:
                     raise SarekError(f"kernel '{k.sym_name.data}' declares {total} bytes of shared arrays up to "

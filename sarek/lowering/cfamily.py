@@ -40,7 +40,7 @@ from xdsl.passes import ModulePass
 
 from sarek.analysis import namer
 from sarek.analysis.effects import Effect, HelperEffects, op_effect
-from sarek.analysis.features import check_target, native_refusal, native_text
+from sarek.analysis.features import constant_size, native_text
 from sarek.analysis.names import mangle_name
 from sarek.analysis.payload import PayloadLayout, payload_fields
 from sarek.diagnostics import SarekError
@@ -126,8 +126,7 @@ class CLowering:
     def ctype(self, t: Attribute, op: Operation | None = None, storage: bool = False) -> str:
         if is_integer_type(t):
             w = t.width.data
-            if w == 8 and t.signedness.data == Signedness.UNSIGNED:
-                raise self.err("ui8 exists only as a cooperative-matrix operand type", op)
+            assert not (w == 8 and t.signedness.data == Signedness.UNSIGNED), "ui8: refused by the feature gate"
             key = {1: "i1", 32: "i32", 64: "i64"}[w]
             if key == "i1" and storage:
                 return self.lang.bool_storage
@@ -135,8 +134,7 @@ class CLowering:
         if isinstance(t, Float16Type | Float32Type | Float64Type):
             key = {Float16Type: "f16", Float32Type: "f32", Float64Type: "f64"}[type(t)]
             ct = self.lang.types[key]
-            if ct is None:
-                raise self.err(f"{'float16' if key == 'f16' else 'float64'} is not supported by {self.backend}", op)
+            assert ct is not None, f"{key} on {self.backend}: refused by the feature gate"
             if key == "f16":
                 self.uses_f16 = True
             if key == "f64":
@@ -216,7 +214,6 @@ class CLowering:
     # -------------------------------------------------------------------------------------- module
 
     def run(self) -> list[Operation]:
-        check_target(self.module, self.lang.target)
         tops: list[Operation] = []
         types: list[Operation] = []
         for op in self.module.ops:
@@ -261,8 +258,7 @@ class CLowering:
         def visit(name: str, site: Operation | None) -> None:
             if state.get(name) == 2:
                 return
-            if state.get(name) == 1:
-                raise self.err(f"recursive helper @{name} is not supported", site)
+            assert state.get(name) != 1, f"recursive helper @{name}: refused by the feature gate"
             state[name] = 1
             for o in self.helpers[name].walk():
                 if isinstance(o, s.CallOp):
@@ -467,8 +463,7 @@ class CLowering:
             self.emit(c.EvalOp(self.tmpl(self.lang.mem_fence, [], "void", Effect.WRITE)))
         elif isinstance(op, s.NativeOp):
             text = native_text(op, self.lang.target)
-            if text is None:
-                raise self.err(native_refusal(self.lang.target), op)
+            assert text is not None, "a %native without text for the target: refused by the feature gate"
             self.emit(c.VerbatimOp(text))
         elif isinstance(op, s.YieldOp):
             raise self.err("sarek.yield outside a value region", op)
@@ -494,17 +489,16 @@ class CLowering:
         self.block = saved
 
     def alloc(self, op: s.AllocArrayOp) -> None:
-        size = op.size.owner
-        if not isinstance(size, s.ConstantOp) or not isinstance(size.value, IntegerAttr):
-            raise self.err(f"the size of array '{op.sym.data}' must be a constant", op)
+        count = constant_size(op)
+        assert count is not None, "an array of non-constant size: refused by the feature gate"
         t = op.array_type
         elt = self.ctype(t.element_type, op, storage=True)
         if t.memspace == s.MemSpace.SHARED:
-            if self.func_block.parent_op() is None or cast(c.FuncOp, self.func_block.parent_op()).prefix.data != self.lang.kernel_prefix:
-                raise self.err(f"shared array '{op.sym.data}' must be declared in a kernel, not in a helper", op)
+            assert self.func_block.parent_op() is not None and cast(c.FuncOp, self.func_block.parent_op()).prefix.data \
+                == self.lang.kernel_prefix, "a shared array in a helper: refused by the feature gate"
             saved = self.block
             self.block = Block()
-            n = self.lit(str(cast(IntegerAttr, size.value).value.data), "int")
+            n = self.lit(str(count), "int")
             d = c.ArrayDeclOp(self.lang.shared_decl.format(t=elt), op.sym.data, n)
             self.block.add_op(d)
             ops = list(self.block.ops)
@@ -521,7 +515,7 @@ class CLowering:
             self.hoisted += len(ops)
             self.block = saved
         else:
-            n = self.lit(str(cast(IntegerAttr, size.value).value.data), "int")
+            n = self.lit(str(count), "int")
             d = cast(c.ArrayDeclOp, self.emit(c.ArrayDeclOp(elt, op.sym.data, n, "{0}")))
         self.vals[op.result] = d.result
 
@@ -763,8 +757,7 @@ class CLowering:
         arr_t = cast(s.VecType | s.ArrayType, op.args[0].type)
         space = "global" if isinstance(arr_t, s.VecType) else arr_t.memspace.value
         tmpl = self.lang.atomic(name, rt, space)
-        if tmpl is None:
-            raise self.err(f"'{name}' on {arr_t.element_type} is not supported", op)
+        assert tmpl is not None, f"'{name}' on {arr_t.element_type}: refused by the feature gate (ATOMIC_GAPS)"
         self.polyfill(tmpl)
         if rt == "long" and self.lang.target == "opencl":
             self.uses_i64_atomics = True

@@ -42,6 +42,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from sarek.analysis import namer
+from sarek.analysis.features import constant_size
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as sk
 from sarek.dialect.intrinsics import INTRINSICS, Category, is_integer_type
@@ -817,10 +818,8 @@ class Lowering:
     def op_AllocArrayOp(self, st: FnState, op: sk.AllocArrayOp) -> Any:
         em = st.em
         at = op.array_type
-        n = _const_int(op.size)
-        if n is None:
-            raise ptx_error(f"array '{op.sym.data}' has a size that is not a compile-time constant; PTX .shared/.local "
-                       "arrays need a constant size", op)
+        n = constant_size(op)
+        assert n is not None, "an array of non-constant size: refused by the feature gate"
         size, align = self.size_align(at.element_type, op)
         space = at.memspace.value
         em.narrays += 1
@@ -979,10 +978,7 @@ class Lowering:
 
     def op_NativeOp(self, st: FnState, op: sk.NativeOp) -> Any:
         text = op.text_for("ptx")
-        if text is None:
-            from sarek.analysis.features import native_refusal
-
-            raise ptx_error(native_refusal("ptx"), op)
+        assert text is not None, "a %native without PTX text: refused by the feature gate"
         st.em.ops.append(px.RawOp(text))
         return None
 
@@ -994,10 +990,7 @@ class Lowering:
         h = self.helpers.get(name)
         if h is None:
             raise ptx_error(f"call of unknown helper @{name}", op)
-        if any(f.helper == name for f in st.frames):
-            chain = " -> ".join([f.helper for f in st.frames] + [name])
-            raise ptx_error(f"helper @{name} is recursive ({chain}); the PTX backend inlines helpers and cannot "
-                       "inline recursion", op)
+        assert all(f.helper != name for f in st.frames), f"recursive helper @{name}: refused by the feature gate"
         res = None if h.returns_unit else self.fresh(st, h.return_type, op)
         frame = Frame(name, res, em.label(f"ret_{namer.symbol_part(name)}"))
         saved = st.env
@@ -1105,15 +1098,12 @@ class Lowering:
                 v = em.op1(px.NegOp, rt, rt, v)
             em.emit(px.AtomOp, f"{sp}.add.{itype}", d, addr, v)
         elif kind in ("min", "max"):
-            if isf:
-                raise ptx_error(f"'{name}' on {t}: PTX has no float atom.min/max on sm_90 (and CUDA C no atomicMin on "
-                           "float); use atomic_cas in a loop", op)
+            assert not isf, f"'{name}' on {t}: refused by the feature gate (ATOMIC_GAPS)"
             em.emit(px.AtomOp, f"{sp}.{kind}.{'s32' if rt == 's32' else 's64'}", d, addr, args[2].r)
         elif kind == "exch":
             em.emit(px.AtomOp, f"{sp}.exch.{bits}", d, addr, args[2].r)
         elif kind in ("and", "or", "xor"):
-            if isf:
-                raise ptx_error(f"'{name}' on {t}: bitwise atomics need an integer element type", op)
+            assert not isf, f"'{name}' on {t}: refused by the feature gate (ATOMIC_GAPS)"
             em.emit(px.AtomOp, f"{sp}.{kind}.{bits}", d, addr, args[2].r)
         elif kind == "cas":
             em.emit(px.AtomOp, f"{sp}.cas.{bits}", d, addr, args[2].r, args[3].r)
@@ -1124,8 +1114,7 @@ class Lowering:
     # coopmat
 
     def _coopmat(self, st: FnState, op: Operation) -> Any:
-        raise ptx_error("cooperative matrices not yet supported (#57 slice 2 — cooperative matrices need the Vulkan "
-                   "GL_KHR_cooperative_matrix path, which is not implemented)", op)
+        raise AssertionError(f"{op.name}: cooperative matrices are refused by the feature gate")
 
     op_CoopmatDeclOp = op_CoopmatLoadOp = op_CoopmatStoreOp = op_CoopmatMulAddOp = _coopmat
 

@@ -13,6 +13,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from sarek.diagnostics import SarekError
 from sarek.registry import Family, make_pass, target_info
 
 PassSpec = tuple[str, dict[str, str]]
@@ -57,6 +58,16 @@ def holds_sarek(module: ModuleOp) -> bool:
     return any(op.name.startswith("sarek.") for op in module.ops)
 
 
+def check_one_module(module: ModuleOp, target: str) -> None:
+    """A target takes one module: an input of several (the parser wraps them in one) is refused, not emitted
+    as nothing."""
+    inner = [op for op in module.ops if isinstance(op, ModuleOp)]
+    if inner:
+        raise SarekError(f"the input holds {len(inner)} modules; a target takes one (put the kernels in one "
+                         "builtin.module, or split the file with `// -----` and --split-input-file)",
+                         inner[-1], target_info(target).display)
+
+
 def pipeline_passes(target: str, block: str | tuple[int, ...] = "256,1,1", kernel: str = "",
                     fma: str = "off") -> list[ModulePass]:
     """The pass instances of `target`'s pipeline (an unknown target is a SarekError)."""
@@ -98,6 +109,7 @@ class PipelinePass(ModulePass):
         return pipeline_passes(self.target, self.block, self.kernel, self.fma)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        check_one_module(op, self.target)
         for p in self.passes():
             p.apply(ctx, op)
             if self.verify_each:

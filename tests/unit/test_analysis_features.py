@@ -81,3 +81,55 @@ def test_native_text_per_target():
     op = NativeOp({"cuda": "a();", "ptx": "b;"})
     assert native_text(op, "cuda") == "a();" and native_text(op, "hip") == "a();"
     assert native_text(op, "ptx") == "b;" and native_text(op, "opencl") is None
+
+
+ATOMICS = ["atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_exch", "atomic_and", "atomic_or",
+           "atomic_xor", "atomic_inc", "atomic_dec", "atomic_cas"]
+
+
+@pytest.mark.parametrize("target", ["cuda", "hip", "opencl", "metal"])
+def test_the_gate_and_the_c_atomic_tables_agree(target: str):
+    """Every atomic the gate lets through has a spelling in the target's Language (the lowering asserts it),
+    and every one the Language cannot spell is refused by the gate."""
+    from xdsl.dialects.builtin import f32, f64, i32, i64
+
+    from sarek.analysis.features import atomic_gap
+    from sarek.targets.cfamily.languages import LANGUAGES
+
+    lang = LANGUAGES[target]
+    for t, key in ((i32, "i32"), (i64, "i64"), (f32, "f32"), (f64, "f64")):
+        ct = lang.types[key]
+        gated = {"i64": [Feature.INT64], "f32": [Feature.FLOAT_ATOMICS],
+                 "f64": [Feature.FLOAT64, Feature.FLOAT_ATOMICS]}.get(key, [])
+        if ct is None or any(isinstance(support(target, f), Refused) for f in gated):
+            continue
+        for name in ATOMICS:
+            for space in ("global", "shared"):
+                spelled = lang.atomic(name, ct, space) is not None
+                assert spelled == (atomic_gap(target, name, t) is None), (target, name, key, space)
+
+
+def test_recursion_is_found_through_helpers_in_module_order():
+    m = parse_module("""builtin.module {
+      sarek.helper @a(%n : i32 "n") -> i32 {
+        %r = sarek.call @b(%n) : (i32) -> i32
+        sarek.return %r : i32
+      }
+      sarek.helper @b(%n : i32 "n") -> i32 {
+        %r = sarek.call @c(%n) : (i32) -> i32
+        sarek.return %r : i32
+      }
+      sarek.helper @c(%n : i32 "n") -> i32 {
+        %r = sarek.call @b(%n) : (i32) -> i32
+        sarek.return %r : i32
+      }
+      sarek.kernel @k(%n : i32 "n") {
+        %r = sarek.call @a(%n) : (i32) -> i32
+      }
+      sarek.kernel @plain(%n : i32 "n") {
+      }
+    }""")
+    for t in TARGETS:
+        with pytest.raises(SarekError, match=r"recursive helper @b is not supported \(b -> c -> b\)"):
+            check_target(m, t)
+        check_target(m, t, "plain")  # a kernel that calls none of them is fine

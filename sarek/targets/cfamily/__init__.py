@@ -13,7 +13,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
-from sarek.passes.pipeline import PipelinePass, holds_sarek
+from sarek.passes.pipeline import PipelinePass, check_one_module, holds_sarek
 from sarek.targets.cfamily.dialect import SarekC
 from sarek.targets.cfamily.printer import print_c
 
@@ -29,6 +29,7 @@ class _CFamilyTarget(Target):
     language: ClassVar[str]
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        check_one_module(module, self.language)
         output.write(print_c(lower_to_c(ctx, module, self.language)))
 
 

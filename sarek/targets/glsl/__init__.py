@@ -13,7 +13,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
-from sarek.passes.pipeline import PipelinePass, holds_sarek
+from sarek.passes.pipeline import PipelinePass, check_one_module, holds_sarek
 from sarek.targets.glsl.printer import print_glsl
 
 
@@ -35,6 +35,7 @@ class ShaderTarget(Target):
         raise NotImplementedError
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        check_one_module(module, self.name)
         if holds_sarek(module):
             lower_shader(ctx, module, self.name, self.block, self.kernel)
         output.write(self.print_source(module))

@@ -9,7 +9,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
-from sarek.passes.pipeline import PipelinePass, holds_sarek
+from sarek.passes.pipeline import PipelinePass, check_one_module, holds_sarek
 from sarek.registry import make_pass
 from sarek.targets.ptx.printer import PTX_TARGET, PTX_VERSION, print_ptx
 
@@ -29,6 +29,7 @@ class PtxTarget(Target):
     fmad: bool = False
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        check_one_module(module, "ptx")
         fma = "on" if self.fmad else "off"
         if holds_sarek(module):
             PipelinePass(target="ptx", fma=fma).apply(ctx, module)

@@ -4,4 +4,4 @@ builtin.module {
   sarek.kernel @k(%n : i32 "n") {
   }
 }
-// CHECK: error: unknown target 'vulkan' (known: cuda, hip, opencl, metal, glsl, wgsl, ptx)
+// CHECK: error: unknown target 'vulkan' (known: cuda, glsl, hip, metal, opencl, ptx, wgsl)

@@ -43,7 +43,7 @@ builtin.module {
     %r = sarek.call @f(%z) : (i32) -> i32
   }
 }
-// CHECK: error: PTX: helper @f is recursive (f -> f); the PTX backend inlines helpers and cannot inline recursion
+// CHECK: error: PTX: recursive helper @f is not supported (f -> f): the PTX backend inlines helpers; write the recursion as a loop
 
 // -----
 
@@ -52,7 +52,7 @@ builtin.module {
     %s = sarek.alloc_array "s"[%n] : !sarek.array<f32, shared>
   }
 }
-// CHECK: error: PTX: array 's' has a size that is not a compile-time constant
+// CHECK: error: PTX: the size of array 's' must be a constant (PTX .shared/.local arrays need a constant size; pass a Vector for data of run-time size)
 
 // -----
 
@@ -63,4 +63,4 @@ builtin.module {
     %o = sarek.intrinsic "atomic_min"(%a, %z, %x) : (!sarek.vec<f32>, i32, f32) -> f32
   }
 }
-// CHECK: error: PTX: 'atomic_min' on f32: PTX has no float atom.min/max
+// CHECK: error: PTX: 'atomic_min' on f32 is not supported (PTX has no float atomic min/max; use atomic_cas on the bits in a loop)
