@@ -163,9 +163,8 @@ ATOMIC_GAPS: dict[str, list[tuple[str, frozenset[str], str]]] = {
 
 def atomic_gap(target: str, name: str, element: Attribute) -> str | None:
     """Why `target` lacks the atomic `name` on `element` (an ATOMIC_GAPS row), or None."""
-    key = {Float32Type: "f32", Float64Type: "f64"}.get(type(element))
-    if key is None and is_integer_type(element):
-        key = f"i{element.width.data}"
+    key = "f32" if isinstance(element, Float32Type) else "f64" if isinstance(element, Float64Type) \
+        else f"i{element.width.data}" if is_integer_type(element) else None
     for t, names, why in ATOMIC_GAPS.get(target, []):
         if t == key and name in names:
             return why
