@@ -1,4 +1,4 @@
-// RUN: sarek-opt %s -p 'sarek-lower-cfamily{target=cuda}' -t cuda | filecheck %s
+// RUN: sarek-opt %s -p 'sarek-lower-cfamily{target=cuda},sarek-c-form-expressions' -t cuda | filecheck %s
 
 // The C lowering decides no names: it prints those sarek-legalize-names recorded (here written by hand).
 builtin.module {
