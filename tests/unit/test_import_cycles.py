@@ -22,8 +22,6 @@ CHECKED = ("sarek.registry", "sarek.universe", "sarek.tools", "sarek.targets", "
 KNOWN: list[frozenset[str]] = [
     # the dialect's verifier reads the intrinsic table, whose atomic rule reads the dialect's vector types
     frozenset({"sarek.dialect.intrinsics", "sarek.dialect.sarek"}),
-    # the PTX math routines report errors through the lowering's ptx_error (goes with sarek-expand-math)
-    frozenset({"sarek.lowering.ptx", "sarek.targets.ptx.mathlib"}),
 ]
 
 

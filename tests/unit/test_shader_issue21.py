@@ -142,6 +142,8 @@ def test_deeper_chains_are_refused_with_the_reason(tmp_path: Path, mode: str, ta
     with pytest.raises(SarekError) as e:
         k.source(target)
     msg = str(e.value)
-    assert "statements nested more than 64 deep" in msg and "deeper than 79" in msg
+    # the front end's nesting limit (64, located) now refuses Python kernels first, on every target; the shader
+    # lowering's own refusal with the measured Vulkan reason remains for IR input (sarek-opt)
+    assert "control flow nests more than" in msg and "limit is 64" in msg
     assert f"chain_150_{mode}.py:" in msg  # located in the kernel's source
     assert sarek is not None
