@@ -6,7 +6,10 @@ it; the front end turns it into `sarek.CompileError` with the Python source line
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any, TypeVar, cast
 
 from xdsl.dialects.builtin import FileLineColLoc, UnknownLoc
 from xdsl.ir import Operation
@@ -27,6 +30,8 @@ def location_text(op: Operation | None) -> str | None:
 
 class SarekError(DiagnosticException):
     """A located diagnostic: `[file:line:col: ]error: [backend: ]message`, with the op kept for callers."""
+
+    __module__ = "sarek"  # tracebacks print `sarek.SarekError`
 
     def __init__(self, message: str, op: Operation | None = None, backend: str | None = None):
         self.message = message
@@ -54,3 +59,95 @@ def _rebuild(cls: type[SarekError], args: tuple[Any, ...]) -> SarekError:
 def error(message: str, op: Operation | None = None, backend: str | None = None) -> SarekError:
     """Build (not raise) a SarekError; callers write `raise error(...)`."""
     return SarekError(message, op, backend)
+
+
+# ------------------------------------------------------------------------------------------------ tracebacks
+
+@functools.cache
+def _internal_dirs() -> tuple[str, ...]:
+    """Directories whose frames are sarek's internals in a user error's traceback: sarek and xDSL."""
+    import os
+
+    import xdsl
+
+    return tuple(os.path.dirname(os.path.abspath(p)) + os.sep for p in (__file__, xdsl.__file__))
+
+
+def _is_internal(tb: TracebackType) -> bool:
+    import os
+
+    return os.path.abspath(tb.tb_frame.f_code.co_filename).startswith(_internal_dirs())
+
+
+def _raised_by_sarek(tb: TracebackType | None) -> bool:
+    """Whether the innermost frame that is sarek's or the user's (other libraries' frames aside) is sarek's:
+    an exception sarek raised, or a library raised when sarek called it."""
+    import os
+    import sysconfig
+
+    libs = tuple(os.path.abspath(sysconfig.get_path(k)) + os.sep for k in ("stdlib", "purelib", "platlib"))
+    last = False
+    while tb is not None:
+        if _is_internal(tb):
+            last = True
+        elif not os.path.abspath(tb.tb_frame.f_code.co_filename).startswith(libs):
+            last = False
+        tb = tb.tb_next
+    return last
+
+
+def filter_traceback(tb: TracebackType | None) -> TracebackType | None:
+    """`tb` without sarek's and xDSL's frames (what a user error shows: the user's own frames)."""
+    kept: list[TracebackType] = []
+    while tb is not None:
+        if not _is_internal(tb):
+            kept.append(tb)
+        tb = tb.tb_next
+    out: TracebackType | None = None
+    for t in reversed(kept):
+        out = TracebackType(out, t.tb_frame, t.tb_lasti, t.tb_lineno)
+    return out
+
+
+FILTERED_NOTE = "(sarek hid its internal frames; SAREK_TRACEBACK=full shows them)"
+BUG_NOTE = ("internal error: this is a bug in sarek, not in your code; please report it with this traceback "
+            "and the kernel")
+
+
+def present_error(e: BaseException) -> None:
+    """Shape an exception leaving a public sarek call (JAX's traceback filtering is the model): a user error
+    (`SarekError`: CompileError, LaunchError, ...) keeps only the user's frames unless SAREK_TRACEBACK=full; any
+    other exception raised inside sarek is a bug, keeps its full traceback and says so. Idempotent."""
+    import os
+
+    if isinstance(e, SarekError):
+        if os.environ.get("SAREK_TRACEBACK", "").strip().lower() != "full":
+            e.with_traceback(filter_traceback(e.__traceback__))  # again at each boundary it leaves
+            if FILTERED_NOTE not in getattr(e, "__notes__", ()):
+                e.add_note(FILTERED_NOTE)
+        return
+    if getattr(e, "_sarek_presented", False):
+        return
+    if _raised_by_sarek(e.__traceback__):
+        try:
+            e.add_note(BUG_NOTE)
+            e._sarek_presented = True  # pyright: ignore[reportAttributeAccessIssue]
+        except AttributeError:  # exceptions without a __dict__ (built with __slots__)
+            pass
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def user_api(fn: _F) -> _F:
+    """Mark a public entry point: exceptions leaving it go through `present_error` (free when none is raised)."""
+
+    @functools.wraps(fn)
+    def boundary(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except Exception as e:
+            present_error(e)
+            raise
+
+    return cast(_F, boundary)

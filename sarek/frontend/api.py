@@ -13,7 +13,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
-from sarek.diagnostics import SarekError
+from sarek.diagnostics import SarekError, user_api
 from sarek.frontend.decls import decl_ops
 from sarek.frontend.errors import CompileError
 from sarek.frontend.lower import FunctionLowerer, Signature
@@ -76,8 +76,9 @@ def _user_frame() -> tuple[str | None, int | None]:
 class DeviceFunction:
     """A `@sarek.device` helper: compiled (once) into a `sarek.helper` when a kernel calls it."""
 
-    def __init__(self, fn: Any):
+    def __init__(self, fn: Any, source: str | None = None):
         _check_function(fn, "@sarek.device")
+        _given_source(fn, source)
         self.fn = fn
         self.name = fn.__name__
         self._sig: Signature | None = None
@@ -112,8 +113,9 @@ class Kernel:
     """A `@sarek.kernel`: `.launch(*args, grid=|threads=, block=, device=, stream=)`, `.source(target)`, `.ir()`,
     `.module`; `declared_block` is `@kernel(block=...)`'s block (None when not declared)."""
 
-    def __init__(self, fn: Any, block: Any = None):
+    def __init__(self, fn: Any, block: Any = None, source: str | None = None):
         _check_function(fn, "@sarek.kernel")
+        _given_source(fn, source)
         self.fn = fn
         self.name = fn.__name__
         self._module: ModuleOp | None = None
@@ -124,20 +126,24 @@ class Kernel:
     # compilation
 
     @property
+    @user_api
     def module(self) -> ModuleOp:
         if self._module is None:
             self._module = build_module(self)
         return self._module
 
+    @user_api
     def compile(self) -> Kernel:
         _ = self.module
         return self
 
+    @user_api
     def ir(self, generic: bool = False) -> str:
         from sarek.registry import print_module
 
         return print_module(self.module, generic)
 
+    @user_api
     def source(self, target: str = "cuda", **options: Any) -> str:
         from sarek.targets import emit_source
 
@@ -150,6 +156,7 @@ class Kernel:
 
     # execution
 
+    @user_api
     def launch(self, *args: Any, grid: Any = None, block: Any = UNSET, device: Any = None, threads: Any = None,
                stream: Any = None, **unknown: Any) -> None:
         """Enqueue the kernel (sarek.runtime.launch): `grid=` blocks or `threads=` total threads, `block=`.
@@ -261,30 +268,57 @@ def _declared_block(block: Any) -> tuple[int, int, int] | None:
         raise CompileError(e.message, file, line, 1 if line else None) from None
 
 
-def kernel(fn: Any = None, *, block: Any = None) -> Any:
+@user_api
+def kernel(fn: Any = None, *, block: Any = None, source: str | None = None) -> Any:
     """Mark a kernel: every parameter annotated; compiled from its source at first use. `@kernel(block=256)`
     or `@kernel(block=(16, 16))` declares the block it is written for (the launch default; another block is a
-    LaunchError)."""
+    LaunchError). `source=` gives the source text where Python keeps none (`exec`, `python -c`, generated
+    code): the text of the `def`, or the whole text that was executed."""
     if fn is None:
         def with_block(f: Any) -> Any:
-            return kernel(f, block=block)
+            return kernel(f, block=block, source=source)
 
         return with_block
     if isinstance(fn, Kernel):
         if block is not None:
             fn.declared_block = _declared_block(block)
             fn.__dict__.pop("_fast", None)
+        if source is not None:
+            _given_source(fn.fn, source)
+            fn._module = None  # pyright: ignore[reportPrivateUsage]
         return fn
-    return Kernel(fn, block)
+    return Kernel(fn, block, source)
 
 
-def device(fn: Any) -> DeviceFunction:
-    """Mark a device function (helper) callable from kernels and other device functions."""
+@user_api
+def device(fn: Any = None, *, source: str | None = None) -> Any:
+    """Mark a device function (helper) callable from kernels and other device functions; `source=` as for
+    `kernel`."""
+    if fn is None:
+        def with_source(f: Any) -> Any:
+            return device(f, source=source)
+
+        return with_source
     if isinstance(fn, DeviceFunction):
+        if source is not None:
+            _given_source(fn.fn, source)
         return fn
-    return DeviceFunction(fn)
+    return DeviceFunction(fn, source)
 
 
+def _given_source(fn: Any, source: str | None) -> None:
+    """Parse `source=` now (a bad text is a CompileError at the decorator), for the lowering to use."""
+    if source is None:
+        return
+    if not isinstance(source, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise CompileError(f"source= takes the function's source text (a str), got {type(source).__name__}",
+                           *_user_frame(), 1)
+    from sarek.frontend.lower import source_of
+
+    source_of(fn, source)
+
+
+@user_api
 def compile(fn: Any) -> Kernel | DeviceFunction:  # noqa: A001 - the public name
     """Compile eagerly (raising CompileError now); a plain function is taken as a kernel."""
     if isinstance(fn, DeviceFunction):

@@ -17,6 +17,7 @@ import numpy as np
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType, i1, i32, i64
 from xdsl.ir import Attribute, Operation
 
+from sarek.diagnostics import user_api
 from sarek.types import SCALARS, ArrayOf, ScalarType, VecOf
 
 
@@ -340,6 +341,7 @@ def _unpack(t: Any, array: np.ndarray) -> list[Any]:
 # ------------------------------------------------------------------------------------------------ @record
 
 
+@user_api
 def record(cls: type) -> type:
     """Declare a record: annotated fields in order; a dataclass on the host with `dtype`, `pack`, `unpack`."""
     fields = [(n, _element(cls, "@record", n, t)) for n, t in _annotations(cls, "@record").items()]
@@ -426,6 +428,7 @@ class VariantCtor:
         return f"{self.variant.__name__}.{self.name}"
 
 
+@user_api
 def variant(cls: type) -> type:
     """Declare a variant: one constructor per annotation, its payload a type, a tuple of types or `()`."""
     ctors: list[tuple[str, list[Any]]] = []

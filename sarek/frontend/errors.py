@@ -26,6 +26,8 @@ class CompileError(SarekError):
     DiagnosticException), so tools that print diagnostics print it unchanged.
     """
 
+    __module__ = "sarek"  # tracebacks print `sarek.CompileError`
+
     def __init__(self, message: str, file: str | None = None, line: int | None = None, col: int | None = None,
                  backend: str | None = None):
         self.message = message

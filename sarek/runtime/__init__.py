@@ -23,6 +23,7 @@ from typing import Any
 from sarek.runtime.core import (UNSET, BufferDevice, Device, DeviceError, KernelSpec, LaunchError, Limits, Stream,
                                 cdiv, kernel_spec)
 from sarek.runtime.vector import Vector
+from sarek.diagnostics import user_api
 
 __all__ = [
     "BufferDevice", "Device", "DeviceError", "KernelSpec", "LaunchError", "Limits", "Vector", "default_device",
@@ -117,6 +118,7 @@ def device_names() -> list[str]:
     return [d.name for d in devices()]
 
 
+@user_api
 def get_device(name: str | Device | None = None) -> Device:
     """A device by name; a bare kind ("opencl", "cuda") is its first device; None is the default."""
     if name is None:
@@ -164,6 +166,7 @@ def default_device() -> Device:
 LAUNCH_KEYWORDS = ("grid", "block", "threads", "device", "stream")
 
 
+@user_api
 def launch(kernel: Any, args: Sequence[Any], grid: Any = None, block: Any = UNSET, device: Any = None, *,
            threads: Any = None, stream: Any = None, **unknown: Any) -> None:
     """Enqueue `kernel` (a front-end kernel, `(ModuleOp, name)` or a one-kernel ModuleOp) on `device`.
@@ -214,6 +217,7 @@ def fast_path(kernel: Any, device: Any, grid: Any, block: Any, threads: Any) -> 
     return dev.fast_path(spec, g, b)
 
 
+@user_api
 def synchronize(device: Any = None) -> None:
     """Wait for every launch enqueued on `device` (default: every device used so far)."""
     if device is not None:

@@ -21,7 +21,7 @@ import numpy as np
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, ModuleOp
 from xdsl.ir import Attribute
 
-from sarek.diagnostics import SarekError
+from sarek.diagnostics import SarekError, user_api
 from sarek.dialect.intrinsics import is_integer_type
 from sarek.types import is_ndarray
 
@@ -29,9 +29,13 @@ from sarek.types import is_ndarray
 class LaunchError(SarekError):
     """A launch the runtime refuses (bad arguments, grid/block beyond limits, unknown device)."""
 
+    __module__ = "sarek"
+
 
 class DeviceError(SarekError):
     """A device failed to compile or run a kernel (the toolchain's message is included)."""
+
+    __module__ = "sarek"
 
 
 # ------------------------------------------------------------------------------------------------ types
@@ -187,7 +191,9 @@ def resolve_kernel(kernel: Any) -> tuple[ModuleOp, str]:
             raise LaunchError(f"the module has {len(names)} kernels ({', '.join(names) or 'none'}); "
                               "pass (module, kernel_name)")
         return kernel, names[0]
-    module = getattr(kernel, "module", None)
+    # a class's `module` property is read directly: getattr's default would hide an error raised inside it
+    obj: Any = kernel
+    module = obj.module if hasattr(obj.__class__, "module") else getattr(obj, "module", None)
     name = getattr(kernel, "name", None)
     if isinstance(module, ModuleOp) and isinstance(name, str):
         return module, name
@@ -513,6 +519,7 @@ class Device:
 
     # -- the public entry point
 
+    @user_api
     def launch(self, module: ModuleOp, kernel: str, args: Sequence[Any], grid: Any = None, block: Any = None,
                threads: Any = None, stream: Any = None, declared_block: Dim3 | None = None) -> None:
         """Enqueue one launch (see `sarek.runtime.launch`); returns before the kernel ends where the device is
