@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr,
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 
 from sarek.dialect import sarek as s
+from sarek.dialect.syntax import hint
 
 
 @dataclass
@@ -258,7 +259,7 @@ class MatchBuilder:
         """`ctor` is a constructor name or `_` (default)."""
         block = Block(arg_types=list(types))
         for a, n in zip(block.args, binders):
-            s._hint(a, n)  # pyright: ignore[reportPrivateUsage]
+            hint(a, n)
         self.cases.append(ctor)
         self.binders.append(list(binders))
         self.regions.append(Region(block))

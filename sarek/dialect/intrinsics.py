@@ -10,10 +10,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from typing_extensions import TypeIs
-
-from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType, Signedness, i32
+from xdsl.dialects.builtin import Float32Type, Float64Type, i32
 from xdsl.ir import Attribute
+
+from sarek.dialect.types import ArrayType, VecType, is_float, is_int
+from sarek.dialect.types import is_integer_type as is_integer_type
 
 
 class Category(Enum):
@@ -35,20 +36,6 @@ class Intrinsic:
     @property
     def pure(self) -> bool:
         return self.category != Category.ATOMIC
-
-
-def is_integer_type(t: Attribute) -> TypeIs[IntegerType]:
-    """`isinstance(t, IntegerType)`, narrowing to `IntegerType[int, Signedness]` (a bare isinstance leaves the
-    width and signedness parameters unknown to the type checker)."""
-    return isinstance(t, IntegerType)
-
-
-def is_float(t: Attribute) -> bool:
-    return isinstance(t, Float16Type | Float32Type | Float64Type)
-
-
-def is_int(t: Attribute) -> bool:
-    return is_integer_type(t) and t.width.data in (32, 64) and t.signedness.data != Signedness.UNSIGNED
 
 
 def _index(_: Sequence[Attribute]) -> Attribute | str:
@@ -81,8 +68,6 @@ def _int_count(ts: Sequence[Attribute]) -> Attribute | str:
 
 def _atomic(extra: int) -> Callable[[Sequence[Attribute]], Attribute | str]:
     def check(ts: Sequence[Attribute]) -> Attribute | str:
-        from sarek.dialect.sarek import ArrayType, VecType
-
         base = ts[0]
         if not isinstance(base, VecType | ArrayType):
             return f"expects a vector or array as first operand, got {base}"

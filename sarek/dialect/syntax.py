@@ -20,11 +20,13 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar, NoReturn, Self, TypeVar, cast
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.utils.exceptions import VerifyException
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.lexer import Position
+from xdsl.utils.hints import isa
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 OpT = TypeVar("OpT", bound=Operation)
@@ -154,18 +156,78 @@ def keep_textual_names(op: Operation) -> None:
         r.name_hint = None
 
 
+def print_name(printer: Printer, name: StringAttr) -> None:
+    """` "name"`."""
+    printer.print_string(" ")
+    printer.print_string_literal(name.data)
+
+
+def print_params(printer: Printer, args: Sequence[BlockArgument], names: ArrayAttr[StringAttr]) -> None:
+    """`(%a : T "a", ...)`: block arguments with their source names."""
+    printer.print_string("(")
+    for i, (a, n) in enumerate(zip(args, names)):
+        if i:
+            printer.print_string(", ")
+        printer.print_block_argument(a)
+        printer.print_string(" ")
+        printer.print_string_literal(n.data)
+    printer.print_string(")")
+
+
+def parse_params(parser: Parser) -> tuple[list[Parser.Argument], list[str]]:
+    """What `print_params` prints: the arguments and their names."""
+    args: list[Parser.Argument] = []
+    names: list[str] = []
+
+    def one() -> None:
+        args.append(parser.parse_argument())
+        names.append(parser.parse_str_literal())
+
+    parser.parse_comma_separated_list(Parser.Delimiter.PAREN, one)
+    return args, names
+
+
+def parse_str_array(parser: Parser, what: str) -> list[str]:
+    """`["a", "b"]`, or a parse error naming `what`."""
+    pos = parser.pos
+    a = parser.parse_attribute()
+    if not isa(a, ArrayAttr[StringAttr]):
+        raise_since(parser, f"{what} must be an array of strings, got {a}", pos)
+    return [x.data for x in a.data]
+
+
+def check_name(name: StringAttr, what: str) -> None:
+    """A verifier error when a binder or declaration name is empty."""
+    if not name.data:
+        raise VerifyException(f"{what} name must not be empty")
+
+
+def hint(v: SSAValue, name: str) -> None:
+    """Mirror a source name as the SSA name hint where it is a valid one."""
+    import re
+
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", name) and SSAValue.extract_valid_name(name):
+        v.name_hint = name  # xDSL drops a `_<digits>` suffix: `_0` would leave an empty hint
+
+
+def symbol_text(name: str) -> str:
+    """Symbol names are printed quoted unless they are bare identifiers (escaped as Printer does)."""
+    import re
+
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", name):
+        return name
+    esc = "".join("\\\\" if b == 0x5C else f"\\{b:02X}" if b < 0x20 or b > 0x7E or b == 0x22 else chr(b)
+                  for b in name.encode("utf-8"))
+    return '"' + esc + '"'
+
+
 # ------------------------------------------------------------------------------------------------ op shapes
 
 
 class NullarySyntax(IRDLOperation):
-    """Nothing but the attributes; built as `cls()`."""
+    """Nothing but the attributes (a declarative format); built as `cls()`."""
 
-    def print(self, printer: Printer) -> None:
-        print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        return parse_attrs(parser, cast(Callable[[], Self], cls)())
+    assembly_format = "attr-dict-with-keyword"
 
 
 class OperandSyntax(IRDLOperation):

@@ -1,0 +1,623 @@
+"""Control flow and other statements of the sarek dialect: yield, if/if_expr, while, for, match/match_expr,
+return, pragma, block (scopes and supersteps), barriers, fences and native text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, IntegerType, StringAttr, i1, i32
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.irdl import (
+    AnyAttr,
+    IRDLOperation,
+    VarConstraint,
+    VarRegion,
+    irdl_op_definition,
+    lazy_traits_def,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_region_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import HasParent, IsTerminator, NoTerminator
+from xdsl.utils.exceptions import VerifyException
+
+from sarek.dialect.syntax import NullarySyntax
+from sarek.dialect.syntax import TypedOperandSyntax
+from sarek.dialect.syntax import OpT as _OpT
+from sarek.dialect.syntax import operand as _operand
+from sarek.dialect.syntax import parse_attr_dict as _parse_attr_dict
+from sarek.dialect.syntax import optional_defined_operand as _optional_operand
+from sarek.dialect.syntax import parse_attrs as _parse_attrs
+from sarek.dialect.syntax import parse_type_of as _parse_type_of
+from sarek.dialect.syntax import print_attrs as _print_attrs
+from sarek.dialect.syntax import print_typed_operand as _print_typed_operand
+from sarek.dialect.syntax import raise_since as _raise_since
+from sarek.dialect.syntax import strings as _names
+from sarek.dialect.syntax import print_name as _print_name
+from sarek.dialect.syntax import print_params as _print_params
+from sarek.dialect.syntax import parse_params as _parse_params
+from sarek.dialect.syntax import parse_str_array as _parse_str_array
+from sarek.dialect.syntax import check_name as _check_name
+from sarek.dialect.syntax import hint as _hint
+from sarek.dialect.types import UnitType, VariantType, is_int
+from sarek.dialect.declarations import HelperOp, enclosing_function, variant_decl
+
+
+@irdl_op_definition
+class YieldOp(TypedOperandSyntax):
+    """`sarek.yield %v : T` ends the regions of if_expr, match_expr and the while condition."""
+
+    name = "sarek.yield"
+    value = operand_def()
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(IfExprOp, MatchExprOp, WhileOp)))
+
+    def __init__(self, value: SSAValue):
+        super().__init__(operands=[value])
+
+
+def _yield_of(region: Region, what: str) -> YieldOp:
+    if not region.blocks or not isinstance(region.block.last_op, YieldOp):
+        raise VerifyException(f"{what} must end with sarek.yield")
+    return region.block.last_op
+
+
+def _print_stmt_region(printer: Printer, region: Region) -> None:
+    printer.print_region(region, print_entry_block_args=False, print_empty_block=False)
+
+
+def _parse_stmt_region(parser: Parser, args: Sequence[Parser.Argument] = ()) -> Region:
+    region = parser.parse_region(args)
+    if not region.blocks:
+        region.add_block(Block())
+    return region
+
+
+@irdl_op_definition
+class IfOp(IRDLOperation):
+    """`sarek.if %c { ... } else { ... }` — a statement conditional (else optional)."""
+
+    name = "sarek.if"
+    cond = operand_def(i1)
+    then_region = region_def("single_block")
+    else_region = region_def()
+    traits = traits_def(NoTerminator())
+
+    def __init__(self, cond: SSAValue, then_region: Region | None = None, else_region: Region | None = None):
+        super().__init__(operands=[cond], regions=[then_region or Region(Block()), else_region or Region()])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.cond)
+        printer.print_string(" ")
+        _print_stmt_region(printer, self.then_region)
+        if self.else_region.blocks:
+            printer.print_string(" else ")
+            _print_stmt_region(printer, self.else_region)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IfOp:
+        c = _operand(parser)
+        then = _parse_stmt_region(parser)
+        els = _parse_stmt_region(parser) if parser.parse_optional_keyword("else") is not None else Region()
+        return _parse_attrs(parser, cls(c, then, els))
+
+    def verify_(self) -> None:
+        if len(self.else_region.blocks) > 1:
+            raise VerifyException("else region must have at most one block")
+
+
+@irdl_op_definition
+class IfExprOp(IRDLOperation):
+    """`%r = sarek.if_expr %c -> f32 { ... sarek.yield %a : f32 } else { ... sarek.yield %b : f32 }` —
+    only the taken side is evaluated."""
+
+    name = "sarek.if_expr"
+    cond = operand_def(i1)
+    result = result_def()
+    then_region = region_def("single_block")
+    else_region = region_def("single_block")
+
+    def __init__(self, cond: SSAValue, type: Attribute, then_region: Region, else_region: Region):
+        super().__init__(operands=[cond], result_types=[type], regions=[then_region, else_region])
+
+    def verify_(self) -> None:
+        for r, w in ((self.then_region, "then"), (self.else_region, "else")):
+            y = _yield_of(r, f"if_expr {w} region")
+            if y.value.type != self.result.type:
+                raise VerifyException(f"if_expr {w} region yields {y.value.type}, result is {self.result.type}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.cond)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+        printer.print_string(" ")
+        printer.print_region(self.then_region, print_entry_block_args=False)
+        printer.print_string(" else ")
+        printer.print_region(self.else_region, print_entry_block_args=False)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IfExprOp:
+        c = _operand(parser)
+        parser.parse_punctuation("->")
+        t = parser.parse_type()
+        then = parser.parse_region()
+        parser.parse_keyword("else")
+        els = parser.parse_region()
+        return _parse_attrs(parser, cls(c, t, then, els))
+
+
+@irdl_op_definition
+class WhileOp(IRDLOperation):
+    """`sarek.while { ... sarek.yield %c : i1 } do { ... }` — the condition region is re-evaluated before
+    every iteration."""
+
+    name = "sarek.while"
+    cond_region = region_def("single_block")
+    body = region_def("single_block")
+    traits = traits_def(NoTerminator())
+
+    def __init__(self, cond_region: Region, body: Region | None = None):
+        super().__init__(regions=[cond_region, body or Region(Block())])
+
+    def verify_(self) -> None:
+        y = _yield_of(self.cond_region, "while condition")
+        if y.value.type != i1:
+            raise VerifyException(f"while condition yields {y.value.type}, not i1")
+        if self.body.blocks and isinstance(self.body.block.last_op, YieldOp):
+            raise VerifyException("while body must not end with sarek.yield")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_region(self.cond_region, print_entry_block_args=False)
+        printer.print_string(" do ")
+        _print_stmt_region(printer, self.body)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> WhileOp:
+        cond = parser.parse_region()
+        parser.parse_keyword("do")
+        return _parse_attrs(parser, cls(cond, _parse_stmt_region(parser)))
+
+
+@irdl_op_definition
+class ForOp(IRDLOperation):
+    """`sarek.for "i" %i = %lo to %hi step 1 : i32 { ... }` — half-open, constant non-zero step (Python
+    `range`); the index is the body's block argument."""
+
+    name = "sarek.for"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    sym = prop_def(StringAttr, prop_name="name")
+    step = prop_def(IntegerAttr)
+    lo = operand_def(T)
+    hi = operand_def(T)
+    body = region_def("single_block")
+    traits = traits_def(NoTerminator())
+
+    def __init__(self, name: str, lo: SSAValue, hi: SSAValue, step: int = 1, body: Region | None = None):
+        if body is None:
+            body = Region(Block(arg_types=[lo.type]))
+            _hint(body.block.args[0], name)
+        super().__init__(operands=[lo, hi], regions=[body],
+                         properties={"name": StringAttr(name), "step": IntegerAttr(step, cast(IntegerType, lo.type) if is_int(lo.type) else i32)})
+
+    @property
+    def index(self) -> BlockArgument:
+        return self.body.block.args[0]
+
+    @property
+    def step_value(self) -> int:
+        return self.step.value.data
+
+    def verify_(self) -> None:
+        _check_name(self.sym, "for index")
+        if not is_int(self.lo.type):
+            raise VerifyException(f"for bounds must be i32 or i64, got {self.lo.type}")
+        if self.step_value == 0:
+            raise VerifyException("for step must be non-zero")
+        if len(self.body.block.args) != 1 or self.body.block.args[0].type != self.lo.type:
+            raise VerifyException(f"for body must take one {self.lo.type} argument (the index)")
+
+    def print(self, printer: Printer) -> None:
+        _print_name(printer, self.sym)
+        printer.print_string(" ")
+        printer.print_operand(self.index)
+        printer.print_string(" = ")
+        printer.print_operand(self.lo)
+        printer.print_string(" to ")
+        printer.print_operand(self.hi)
+        printer.print_string(f" step {self.step_value} : ")
+        printer.print_attribute(self.lo.type)
+        printer.print_string(" ")
+        _print_stmt_region(printer, self.body)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ForOp:
+        name = parser.parse_str_literal()
+        idx = parser.parse_argument(expect_type=False)
+        parser.parse_punctuation("=")
+        lo = _operand(parser)
+        parser.parse_keyword("to")
+        hi = _operand(parser)
+        parser.parse_keyword("step")
+        step = parser.parse_integer()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        body = _parse_stmt_region(parser, [idx.resolve(t)])
+        if not body.block.args:
+            body.block.insert_arg(t, 0)
+        return _parse_attrs(parser, cls(name, lo, hi, step, body))
+
+
+WILDCARD = "_"
+
+
+class _MatchMixin:
+    """Cases of sarek.match / sarek.match_expr: `cases` names each case's constructor (`_` = any),
+    `binders` each case's binder names; a case region's block arguments are its binders. A `_` case with
+    one binder binds the whole scrutinee."""
+
+    if TYPE_CHECKING:  # defined by each op class
+        scrutinee: SSAValue
+        cases: ArrayAttr[StringAttr]
+        binders: ArrayAttr[ArrayAttr[StringAttr]]
+        case_regions: VarRegion
+
+    def case_list(self) -> list[tuple[str, list[str], Region]]:
+        return [(c.data, [b.data for b in bs], r) for c, bs, r in zip(self.cases, self.binders, self.case_regions)]
+
+    def _verify_cases(self, what: str) -> None:
+        op = cast(Operation, self)
+        d = variant_decl(op, cast(VariantType, self.scrutinee.type))
+        if not (len(self.cases) == len(self.binders) == len(self.case_regions)):
+            raise VerifyException(f"{what}: cases, binders and regions differ in number")
+        if not self.cases.data:
+            raise VerifyException(f"{what} needs at least one case")
+        seen: set[str] = set()
+        for i, (c, bs, r) in enumerate(self.case_list()):
+            if c in seen:
+                raise VerifyException(f"{what}: constructor '{c}' matched twice")
+            seen.add(c)
+            if c == WILDCARD:
+                if i != len(self.cases) - 1:
+                    raise VerifyException(f"{what}: the '_' case must be the last")
+                if len(bs) > 1:
+                    raise VerifyException(f"{what}: a '_' case binds at most the whole scrutinee")
+                want = [self.scrutinee.type] * len(bs)
+            else:
+                ps = d.payload(c)
+                if ps is None:
+                    raise VerifyException(f"{what}: variant @{d.sym_name.data} has no constructor '{c}'")
+                if bs and len(bs) != len(ps):
+                    raise VerifyException(f"{what}: constructor '{c}' has {len(ps)} payload(s), "
+                                          f"the case binds {len(bs)}")
+                want = ps if bs else []
+            for b in bs:
+                _check_name(StringAttr(b), "match binder")
+            if len(r.blocks) != 1 or [a.type for a in r.block.args] != want:
+                raise VerifyException(f"{what}: case '{c}' region must take arguments ({', '.join(map(str, want))})")
+
+    def _print_match(self, printer: Printer, result_type: Attribute | None) -> None:
+        """` %s : T[ -> R] attributes {...} { case "C"(%x : T "x") { ... } ... default { ... } }`; the case
+        regions of a statement match (no result type) may be empty."""
+        _print_typed_operand(printer, self.scrutinee)
+        if result_type is not None:
+            printer.print_string(" -> ")
+            printer.print_attribute(result_type)
+        _print_attrs(printer, cast(Operation, self))
+        stmt = result_type is None
+        printer.print_string(" {")
+        with printer.indented():
+            for c, bs, r in self.case_list():
+                printer.print_string("\n")
+                printer.print_string("default" if c == WILDCARD else "case ")
+                if c != WILDCARD:
+                    printer.print_string_literal(c)
+                if bs:
+                    _print_params(printer, r.block.args, _names(bs))
+                printer.print_string(" ")
+                printer.print_region(r, print_entry_block_args=False, print_empty_block=not stmt)
+        printer.print_string("\n}")
+
+    @staticmethod
+    def _parse_match(parser: Parser, returns: bool,
+                     make: Callable[[SSAValue, Attribute, list[str], list[list[str]], list[Region]], _OpT]) -> _OpT:
+        """What `_print_match` prints; `make(scrutinee, result type (unit without one), cases, binders,
+        regions)`."""
+        s = _operand(parser)
+        _parse_type_of(parser, s, "scrutinee")
+        rt: Attribute = UnitType()
+        if returns:
+            parser.parse_punctuation("->")
+            rt = parser.parse_type()
+        attrs = _parse_attr_dict(parser)
+        op = make(s, rt, *_MatchMixin._parse_cases(parser))
+        op.attributes |= attrs
+        return op
+
+    @staticmethod
+    def _parse_cases(parser: Parser) -> tuple[list[str], list[list[str]], list[Region]]:
+        cases: list[str] = []
+        binders: list[list[str]] = []
+        regions: list[Region] = []
+        parser.parse_punctuation("{")
+        while parser.parse_optional_punctuation("}") is None:
+            if parser.parse_optional_keyword("default") is not None:
+                c = WILDCARD
+            else:
+                parser.parse_keyword("case")
+                c = parser.parse_str_literal()
+            args: list[Parser.Argument] = []
+            names: list[str] = []
+            if parser._current_token.text == "(":  # pyright: ignore[reportPrivateUsage]
+                args, names = _parse_params(parser)
+            r = _parse_stmt_region(parser, args)
+            if not r.block.args and args:
+                for a in args:
+                    r.block.insert_arg(a.type, len(r.block.args))
+            cases.append(c)
+            binders.append(names)
+            regions.append(r)
+        return cases, binders, regions
+
+
+def _match_props(cases: Sequence[str], binders: Sequence[Sequence[str]]) -> dict[str, Attribute]:
+    return {"cases": _names(cases), "binders": ArrayAttr(_names(b) for b in binders)}
+
+
+@irdl_op_definition
+class MatchOp(_MatchMixin, IRDLOperation):
+    """`sarek.match %s : !sarek.variant<@shape> { case "Circle"(%r : f32 "r") { ... } default { ... } }`."""
+
+    name = "sarek.match"
+    scrutinee = operand_def(VariantType)
+    cases = prop_def(ArrayAttr[StringAttr])
+    binders = prop_def(ArrayAttr[ArrayAttr[StringAttr]])
+    case_regions = var_region_def("single_block")
+    traits = traits_def(NoTerminator())
+
+    def __init__(self, scrutinee: SSAValue, cases: Sequence[str], binders: Sequence[Sequence[str]],
+                 regions: Sequence[Region]):
+        super().__init__(operands=[scrutinee], regions=[list(regions)], properties=_match_props(cases, binders))
+
+    def verify_(self) -> None:
+        self._verify_cases("match")
+
+    def print(self, printer: Printer) -> None:
+        self._print_match(printer, None)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MatchOp:
+        return cls._parse_match(parser, False, lambda s, _, cases, binders, regions: cls(s, cases, binders, regions))
+
+
+@irdl_op_definition
+class MatchExprOp(_MatchMixin, IRDLOperation):
+    """`%r = sarek.match_expr %s : !sarek.variant<@shape> -> f32 { case "Circle"(%r : f32 "r") { ...
+    sarek.yield %v : f32 } ... }` — the last case needs no tag test."""
+
+    name = "sarek.match_expr"
+    scrutinee = operand_def(VariantType)
+    cases = prop_def(ArrayAttr[StringAttr])
+    binders = prop_def(ArrayAttr[ArrayAttr[StringAttr]])
+    result = result_def()
+    case_regions = var_region_def("single_block")
+
+    def __init__(self, scrutinee: SSAValue, type: Attribute, cases: Sequence[str],
+                 binders: Sequence[Sequence[str]], regions: Sequence[Region]):
+        super().__init__(operands=[scrutinee], result_types=[type], regions=[list(regions)],
+                         properties=_match_props(cases, binders))
+
+    def verify_(self) -> None:
+        self._verify_cases("match_expr")
+        for c, _, r in self.case_list():
+            y = _yield_of(r, f"match_expr case '{c}'")
+            if y.value.type != self.result.type:
+                raise VerifyException(f"match_expr case '{c}' yields {y.value.type}, result is {self.result.type}")
+
+    def print(self, printer: Printer) -> None:
+        self._print_match(printer, self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MatchExprOp:
+        return cls._parse_match(parser, True, cls)
+
+
+@irdl_op_definition
+class ReturnOp(IRDLOperation):
+    """`sarek.return %v : f32` / `sarek.return` — leaves the enclosing helper (any nesting depth)."""
+
+    name = "sarek.return"
+    value = var_operand_def()
+
+    def __init__(self, value: SSAValue | None = None):
+        super().__init__(operands=[[value] if value is not None else []])
+
+    def verify_(self) -> None:
+        f = enclosing_function(self)
+        if not isinstance(f, HelperOp):
+            raise VerifyException("sarek.return is only allowed inside a sarek.helper")
+        want = [] if f.returns_unit else [f.return_type]
+        got = [v.type for v in self.value]
+        if got != want:
+            raise VerifyException(f"helper @{f.sym_name.data} returns {f.return_type}, "
+                                  f"the return gives {', '.join(map(str, got)) or 'nothing'}")
+
+    def print(self, printer: Printer) -> None:
+        if self.value:
+            _print_typed_operand(printer, self.value[0])
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ReturnOp:
+        v = _optional_operand(parser)
+        if v is not None:
+            _parse_type_of(parser, v)
+        return _parse_attrs(parser, cls(v))
+
+
+@irdl_op_definition
+class PragmaOp(IRDLOperation):
+    """`sarek.pragma ["unroll"] { ... }` — hints for the enclosed statements (printed as `#pragma`)."""
+
+    name = "sarek.pragma"
+    hints = prop_def(ArrayAttr[StringAttr])
+    body = region_def("single_block")
+    traits = traits_def(NoTerminator())
+
+    def __init__(self, hints: Sequence[str], body: Region | None = None):
+        super().__init__(properties={"hints": _names(hints)}, regions=[body or Region(Block())])
+
+    def verify_(self) -> None:
+        for h in self.hints:
+            _check_name(h, "pragma hint")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.hints)
+        printer.print_string(" ")
+        _print_stmt_region(printer, self.body)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PragmaOp:
+        hints = _parse_str_array(parser, "pragma hints")
+        return _parse_attrs(parser, cls(hints, _parse_stmt_region(parser)))
+
+
+@irdl_op_definition
+class BlockOp(IRDLOperation):
+    """`sarek.block { ... }` — an explicit scope; `sarek.block superstep { ... }` /
+    `sarek.block superstep divergent { ... }` — the body of a superstep (Sarek's `let%superstep` /
+    `let%superstep [@divergent]`, Python's `with superstep():` / `with superstep(divergent=True):`), which
+    the superstep's implicit barrier, a separate `sarek.barrier`, must immediately follow.
+
+    The optional `superstep` property is "" for a superstep, "divergent" for a divergent one; it changes
+    nothing at run time (interpreters and lowerings treat the op as a scope) and is what
+    sarek-verify-barriers checks: a non-divergent superstep's body may not branch on a thread-varying
+    value.
+    """
+
+    name = "sarek.block"
+    body = region_def("single_block")
+    superstep = opt_prop_def(StringAttr)
+    traits = traits_def(NoTerminator())
+
+    SUPERSTEP_KINDS: ClassVar[tuple[str, ...]] = ("", "divergent")
+
+    def __init__(self, body: Region | None = None, superstep: str | None = None):
+        props: dict[str, Attribute] = {} if superstep is None else {"superstep": StringAttr(superstep)}
+        super().__init__(regions=[body or Region(Block())], properties=props)
+
+    @property
+    def is_superstep(self) -> bool:
+        return self.superstep is not None
+
+    @property
+    def is_divergent_superstep(self) -> bool:
+        return self.superstep is not None and self.superstep.data == "divergent"
+
+    def verify_(self) -> None:
+        if self.superstep is None:
+            return
+        if self.superstep.data not in self.SUPERSTEP_KINDS:
+            raise VerifyException(f"superstep kind must be \"\" or \"divergent\", got \"{self.superstep.data}\"")
+        if not isinstance(self.next_op, BarrierOp):
+            raise VerifyException("a superstep sarek.block must be followed by its implicit sarek.barrier")
+
+    def print(self, printer: Printer) -> None:
+        if self.superstep is not None:
+            printer.print_string(" superstep")
+            if self.superstep.data == "divergent":
+                printer.print_string(" divergent")
+            elif self.superstep.data:  # not a valid kind: kept as a string so that the verifier can name it
+                printer.print_string(" ")
+                printer.print_string_literal(self.superstep.data)
+        printer.print_string(" ")
+        _print_stmt_region(printer, self.body)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BlockOp:
+        kind = None
+        if parser.parse_optional_keyword("superstep") is not None:
+            kind = "divergent" if parser.parse_optional_keyword("divergent") is not None else \
+                parser.parse_optional_str_literal() or ""
+        op = cls(_parse_stmt_region(parser), kind)
+        _parse_attrs(parser, op)
+        return op
+
+
+class _NullaryStmt(NullarySyntax):
+    def __init__(self):
+        super().__init__()
+
+
+@irdl_op_definition
+class BarrierOp(_NullaryStmt):
+    """`sarek.barrier` — block-wide barrier; every thread of the block must reach it."""
+
+    name = "sarek.barrier"
+
+
+@irdl_op_definition
+class WarpBarrierOp(_NullaryStmt):
+    """`sarek.warp_barrier` — warp/subgroup synchronisation."""
+
+    name = "sarek.warp_barrier"
+
+
+@irdl_op_definition
+class MemFenceOp(_NullaryStmt):
+    """`sarek.mem_fence` — device-scope memory fence."""
+
+    name = "sarek.mem_fence"
+
+
+@irdl_op_definition
+class NativeOp(IRDLOperation):
+    """`sarek.native {cuda = "...", ptx = "..."}` — verbatim source per target; a backend without text
+    for itself refuses the kernel."""
+
+    name = "sarek.native"
+    texts = prop_def(DictionaryAttr)
+
+    def __init__(self, texts: dict[str, str]):
+        super().__init__(properties={"texts": DictionaryAttr({k: StringAttr(v) for k, v in texts.items()})})
+
+    def text_for(self, target: str) -> str | None:
+        v = self.texts.data.get(target)
+        return v.data if isinstance(v, StringAttr) else None
+
+    def verify_(self) -> None:
+        for k, v in self.texts.data.items():
+            if not isinstance(v, StringAttr):
+                raise VerifyException(f"native text for '{k}' must be a string")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attr_dict(self.texts.data)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> NativeOp:
+        pos = parser.pos
+        d = parser.parse_optional_attr_dict()
+        texts: dict[str, str] = {}
+        for k, v in d.items():
+            if not isinstance(v, StringAttr):
+                _raise_since(parser, f"native text for '{k}' must be a string", pos)
+            texts[k] = v.data
+        return _parse_attrs(parser, cls(texts))

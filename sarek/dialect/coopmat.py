@@ -1,0 +1,214 @@
+"""Cooperative-matrix (tensor core) statements of the sarek dialect: fragment declarations, loads, stores and
+the multiply-accumulate."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, Self, cast
+
+from xdsl.dialects.builtin import IntegerAttr, StringAttr, i32
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import AnyAttr, IRDLOperation, irdl_op_definition, operand_def, prop_def
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from sarek.dialect.syntax import operand as _operand
+from sarek.dialect.syntax import parse_attrs as _parse_attrs
+from sarek.dialect.syntax import parse_subscript as _parse_subscript
+from sarek.dialect.syntax import parse_type_of as _parse_type_of
+from sarek.dialect.syntax import print_attrs as _print_attrs
+from sarek.dialect.syntax import print_subscript as _print_subscript
+from sarek.dialect.syntax import raise_since as _raise_since
+from sarek.dialect.syntax import print_name as _print_name
+from sarek.dialect.syntax import check_name as _check_name
+from sarek.dialect.types import ArrayType, VecType, is_scalar_type
+from sarek.dialect.declarations import enclosing_function
+
+
+class FragUse(StrEnum):
+    A = "a"
+    B = "b"
+    ACC = "acc"
+
+
+@irdl_op_definition
+class CoopmatDeclOp(IRDLOperation):
+    """`sarek.coopmat_decl "fa" a 16x16 : f16` — declares a cooperative-matrix fragment (fragments are a
+    namespace of their own: not values, never indexed, passed or assigned)."""
+
+    name = "sarek.coopmat_decl"
+    frag = prop_def(StringAttr)
+    use = prop_def(StringAttr)
+    rows = prop_def(IntegerAttr)
+    cols = prop_def(IntegerAttr)
+    element_type = prop_def(AnyAttr())
+
+    def __init__(self, frag: str, use: str, rows: int, cols: int, element_type: Attribute):
+        super().__init__(properties={"frag": StringAttr(frag), "use": StringAttr(use), "rows": IntegerAttr(rows, i32),
+                                     "cols": IntegerAttr(cols, i32), "element_type": element_type})
+
+    def verify_(self) -> None:
+        _check_name(self.frag, "fragment")
+        if self.use.data not in {u.value for u in FragUse}:
+            raise VerifyException(f"fragment use must be a, b or acc, got '{self.use.data}'")
+        if self.rows.value.data <= 0 or self.cols.value.data <= 0:
+            raise VerifyException("fragment shape must be positive")
+        if not is_scalar_type(self.element_type):
+            raise VerifyException(f"fragment element type must be a scalar, got {self.element_type}")
+
+    def print(self, printer: Printer) -> None:
+        _print_name(printer, self.frag)
+        printer.print_string(f" {self.use.data} {self.rows.value.data}x{self.cols.value.data} : ")
+        printer.print_attribute(self.element_type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CoopmatDeclOp:
+        frag = parser.parse_str_literal()
+        use = parser.parse_identifier()
+        rows, cols = _parse_shape(parser)
+        parser.parse_punctuation(":")
+        return _parse_attrs(parser, cls(frag, use, rows, cols, parser.parse_type()))
+
+
+def _parse_shape(parser: Parser) -> tuple[int, int]:
+    """ROWSxCOLS, lexed as an integer then a bare identifier `xCOLS`."""
+    pos = parser.pos
+    rows = parser.parse_integer(allow_negative=False)
+    x = parser.parse_identifier()
+    if not (x.startswith("x") and x[1:].isdigit()):
+        _raise_since(parser, "expected ROWSxCOLS", pos)
+    return rows, int(x[1:])
+
+
+def _frag_decl(op: Operation, frag: str) -> CoopmatDeclOp:
+    f = enclosing_function(op)
+    if f is not None:
+        for o in f.walk():
+            if isinstance(o, CoopmatDeclOp) and o.frag.data == frag:
+                return o
+    raise VerifyException(f"fragment '{frag}' is not declared by a sarek.coopmat_decl")
+
+
+class _CoopmatMemMixin:
+    if TYPE_CHECKING:  # defined by _CoopmatMemOp
+        frag: StringAttr
+        array: SSAValue
+        index: SSAValue
+        stride: SSAValue
+
+    def _verify_mem(self) -> None:
+        op = cast(Operation, self)
+        d = _frag_decl(op, self.frag.data)
+        elt = cast(VecType, self.array.type).element_type
+        if elt != d.element_type:
+            raise VerifyException(f"fragment '{self.frag.data}' holds {d.element_type}, the buffer {elt}")
+
+    def _print_mem(self, printer: Printer, word: str) -> None:
+        _print_name(printer, self.frag)
+        printer.print_string(f" {word} ")
+        printer.print_operand(self.array)
+        _print_subscript(printer, self.index)
+        printer.print_string(" stride ")
+        printer.print_operand(self.stride)
+        printer.print_string(" : ")
+        printer.print_attribute(self.array.type)
+        _print_attrs(printer, cast(Operation, self))
+
+    @staticmethod
+    def _parse_mem(parser: Parser, word: str) -> tuple[str, SSAValue, SSAValue, SSAValue]:
+        frag = parser.parse_str_literal()
+        parser.parse_keyword(word)
+        a = _operand(parser)
+        i = _parse_subscript(parser)
+        parser.parse_keyword("stride")
+        s = _operand(parser)
+        _parse_type_of(parser, a, "buffer")
+        return frag, a, i, s
+
+
+class _CoopmatMemOp(_CoopmatMemMixin, IRDLOperation):
+    """Shared shape of coopmat_load / coopmat_store: a fragment, a buffer, an index and a row stride."""
+
+    WORD: ClassVar[str] = ""
+    frag = prop_def(StringAttr)
+    array = operand_def(VecType | ArrayType)
+    index = operand_def(i32)
+    stride = operand_def(i32)
+
+    def __init__(self, frag: str, array: SSAValue, index: SSAValue, stride: SSAValue):
+        super().__init__(operands=[array, index, stride], properties={"frag": StringAttr(frag)})
+
+    def verify_(self) -> None:
+        self._verify_mem()
+
+    def print(self, printer: Printer) -> None:
+        self._print_mem(printer, self.WORD)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        return _parse_attrs(parser, cls(*cls._parse_mem(parser, cls.WORD)))
+
+
+@irdl_op_definition
+class CoopmatLoadOp(_CoopmatMemOp):
+    """`sarek.coopmat_load "fa" from %v[%i] stride %s : !sarek.vec<f16>` — row-major, stride in elements."""
+
+    name = "sarek.coopmat_load"
+    WORD: ClassVar[str] = "from"
+
+
+@irdl_op_definition
+class CoopmatStoreOp(_CoopmatMemOp):
+    """`sarek.coopmat_store "fc" to %v[%i] stride %s : !sarek.vec<f32>`."""
+
+    name = "sarek.coopmat_store"
+    WORD: ClassVar[str] = "to"
+
+
+@irdl_op_definition
+class CoopmatMulAddOp(IRDLOperation):
+    """`sarek.coopmat_muladd "fd" = "fa" * "fb" + "fc"` — D = A·B + C."""
+
+    name = "sarek.coopmat_muladd"
+    d = prop_def(StringAttr)
+    a = prop_def(StringAttr)
+    b = prop_def(StringAttr)
+    c = prop_def(StringAttr)
+
+    def __init__(self, d: str, a: str, b: str, c: str):
+        super().__init__(properties={k: StringAttr(v) for k, v in zip("dabc", (d, a, b, c))})
+
+    def verify_(self) -> None:
+        fd, fa, fb, fc = (_frag_decl(self, x.data) for x in (self.d, self.a, self.b, self.c))
+        for f, u in ((fa, FragUse.A), (fb, FragUse.B), (fc, FragUse.ACC), (fd, FragUse.ACC)):
+            if f.use.data != u.value:
+                raise VerifyException(f"fragment '{f.frag.data}' is a '{f.use.data}' fragment, '{u.value}' expected")
+        m, k = fa.rows.value.data, fa.cols.value.data
+        k2, n = fb.rows.value.data, fb.cols.value.data
+        if k != k2 or (fc.rows.value.data, fc.cols.value.data) != (m, n) or \
+                (fd.rows.value.data, fd.cols.value.data) != (m, n):
+            raise VerifyException(f"fragment shapes do not compose: A {m}x{k}, B {k2}x{n}, "
+                                  f"C {fc.rows.value.data}x{fc.cols.value.data}, D {fd.rows.value.data}x{fd.cols.value.data}")
+
+    def print(self, printer: Printer) -> None:
+        _print_name(printer, self.d)
+        printer.print_string(" = ")
+        printer.print_string_literal(self.a.data)
+        printer.print_string(" * ")
+        printer.print_string_literal(self.b.data)
+        printer.print_string(" + ")
+        printer.print_string_literal(self.c.data)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CoopmatMulAddOp:
+        d = parser.parse_str_literal()
+        parser.parse_punctuation("=")
+        a = parser.parse_str_literal()
+        parser.parse_punctuation("*")
+        b = parser.parse_str_literal()
+        parser.parse_punctuation("+")
+        c = parser.parse_str_literal()
+        return _parse_attrs(parser, cls(d, a, b, c))
