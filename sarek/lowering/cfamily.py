@@ -41,6 +41,7 @@ from xdsl.passes import ModulePass
 from sarek.analysis import namer
 from sarek.analysis.effects import Effect, HelperEffects, op_effect
 from sarek.analysis.features import constant_size, native_text
+from sarek.analysis.motion import binder_names
 from sarek.analysis.names import mangle_name
 from sarek.analysis.payload import PayloadLayout, payload_fields
 from sarek.diagnostics import SarekError
@@ -380,7 +381,7 @@ class CLowering:
                 self.lens[v] = carg
             elif role in ("ptr", "val"):
                 self.vals[v] = carg
-        self.used_names = {n for _, n, _ in params} | _binder_names(op)
+        self.used_names = {n for _, n, _ in params} | binder_names(op)
         self.func_block = f.body.block
         self.hoisted = 0
         self.block = f.body.block
@@ -779,18 +780,6 @@ class CLowering:
 
 def _alias(name: str) -> str:
     return {"global_thread_id": "global_idx_x", "global_size": "global_size_x"}.get(name, name)
-
-
-def _binder_names(op: Operation) -> set[str]:
-    out: set[str] = set()
-    for o in op.walk():
-        if isinstance(o, s.LetOp | s.LetMutOp | s.ForOp | s.AllocArrayOp):
-            out.add(o.sym.data)
-        elif isinstance(o, s.MatchOp | s.MatchExprOp):
-            out |= {b.data for bs in o.binders for b in bs}
-        elif isinstance(o, s.KernelOp | s.HelperOp):
-            out |= {n.data for n in o.param_names}
-    return out
 
 
 def _to_f32(x: float) -> float:

@@ -26,6 +26,7 @@ from typing import Any, cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -33,6 +34,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     ModuleOp,
     StringAttr,
+    UnitAttr,
     f32,
     f64,
     i1,
@@ -172,6 +174,40 @@ class Emitter:
         self.counts: dict[str, int] = {}
         self.nlabels = 0
         self.narrays = 0
+        #: registers holding a scalar constant -> the constant as an immediate operand (instructions take it
+        #: directly; the constant's own `mov` is dropped when nothing reads the register, `drop_dead_consts`)
+        self.imms: dict[RegAttr, Attribute] = {}
+
+    def imm(self, r: RegAttr) -> Attribute:
+        """The immediate a constant's register stands for, else the register."""
+        return self.imms.get(r, r)
+
+    def drop_dead_consts(self) -> None:
+        """Remove the `mov` of every constant whose register no instruction reads (they all took the immediate)."""
+        read: set[Attribute] = set()
+
+        def walk(a: Attribute) -> None:
+            if isinstance(a, RegAttr):
+                read.add(a)
+            elif isinstance(a, AddrAttr):
+                walk(a.base)
+            elif isinstance(a, ArrayAttr):
+                for x in cast(ArrayAttr[Attribute], a).data:
+                    walk(x)
+
+        defs: dict[int, RegAttr] = {}
+        for i, o in enumerate(self.ops):
+            if not isinstance(o, px.Instr):
+                continue
+            args = o.args.data
+            if isinstance(o, px.MovOp) and args and isinstance(args[0], RegAttr) and args[0] in self.imms:
+                defs[i] = args[0]
+                args = args[1:]
+            for a in args:
+                walk(a)
+            if o.guard is not None:
+                read.add(o.guard)
+        self.ops = [o for i, o in enumerate(self.ops) if i not in defs or defs[i] in read]
 
     def reg(self, ty: str) -> RegAttr:
         n = self.counts.get(ty, 0) + 1
@@ -266,7 +302,9 @@ class FnState:
     quotients: list[dict[tuple[str, int, int], RegAttr]] = field(default_factory=lambda: [{}])
 
     def quotient(self, a: RegAttr, b: RegAttr) -> RegAttr | None:
-        key = (a.ty.data, a.n.data, b.n.data)
+        return self.quotient_of((a.ty.data, a.n.data, b.n.data))
+
+    def quotient_of(self, key: tuple[str, int, int]) -> RegAttr | None:
         for scope in reversed(self.quotients):
             if key in scope:
                 return scope[key]
@@ -370,6 +408,7 @@ class Lowering:
                     st.env[arg] = Sc(t, r)
         self.block(st, k.body.block)
         em.emit(px.RetOp, "")
+        em.drop_dead_consts()
         entry = px.EntryOp(name, params)
         for op in em.decls + em.ops:
             entry.body.block.add_op(op)
@@ -395,7 +434,7 @@ class Lowering:
         if dst is None:
             return
         if isinstance(dst, Sc):
-            em.mov(dst.r.ty.data, dst.r, src.r)
+            em.mov(dst.r.ty.data, dst.r, em.imm(src.r))
         elif isinstance(dst, Rec):
             for d, s in zip(dst.fields, src.fields):
                 self.copy(st, d, s)
@@ -476,8 +515,22 @@ class Lowering:
                                "4- and 8-byte payload scalars only (f16/ui8 payloads are not implemented)", op)
 
     def elem_addr(self, st: FnState, buf: Buf, idx: Sc, op: Operation) -> RegAttr:
-        em = st.em
+        """base + idx * size, computed once per (array, index register) in a block and the blocks it dominates
+        (the quotient cache's scopes: index registers are not reassigned within them)."""
         size, _ = self.size_align(buf.elt, op)
+        key = (f"addr.{buf.base.ty.data}.{idx.r.ty.data}.{size}", buf.base.n.data, idx.r.n.data)
+        a = st.quotient_of(key)
+        if a is None:
+            a = st.quotients[-1][key] = self._elem_addr(st, buf, idx, size)
+        return a
+
+    def _elem_addr(self, st: FnState, buf: Buf, idx: Sc, size: int) -> RegAttr:
+        em = st.em
+        if buf.base.ty.data == "u32":  # shared / local: base + index * size in 32 bits
+            i32r = idx.r if idx.r.ty.data == "s32" else em.cvt("u32.s64", "u32", idx.r)
+            a32 = em.reg("u32")
+            em.emit(px.MadOp, "lo.s32", a32, i32r, size, buf.base)
+            return a32
         t = em.reg("u64")
         if idx.r.ty.data == "s32":
             em.emit(px.MulOp, "wide.s32", t, idx.r, size)
@@ -599,9 +652,12 @@ class Lowering:
         elif rt in ("s32", "s64"):
             assert isinstance(v, IntegerAttr)
             em.mov(rt, r, v.value.data)
+            em.imms[r] = _imm_attr(v.value.data)
         elif rt in ("f32", "f64"):
             assert isinstance(v, FloatAttr)
-            em.mov(rt, r, FloatAttr(v.value.data, f32 if rt == "f32" else f64))
+            fa = FloatAttr(v.value.data, f32 if rt == "f32" else f64)
+            em.mov(rt, r, fa)
+            em.imms[r] = fa
         elif rt == "f16":
             import numpy as np
 
@@ -624,11 +680,17 @@ class Lowering:
             if k in ("eq", "ne", "lt", "le", "gt", "ge"):
                 return Sc(i1, r)
             return Sc(t, em.cvt("rn.f16.f32", "f16", r))
-        r = self._binop(st, k, t, rt or "?", a.r, b.r, op)
+        x, y = a.r, b.r
+        if k in _COMMUTATIVE and x in em.imms and y not in em.imms:
+            x, y = y, x
+        r = self._binop(st, k, t, rt or "?", x, y, op)
         return Sc(i1 if k in ("eq", "ne", "lt", "le", "gt", "ge") else t, r)
 
     def _binop(self, st: FnState, k: str, t: Attribute, rt: str, a: RegAttr, b: RegAttr, op: Operation) -> RegAttr:
+        """`a k b`; a constant second operand is written as an immediate (ptxas folds it into the instruction;
+        through a register it often does not, e.g. a division by a register holding a constant)."""
         em = st.em
+        bi = em.imm(b)
         if rt == "pred":
             if k in ("and", "or"):
                 return em.op2(px.AndOp if k == "and" else px.OrOp, "pred", "pred", a, b)
@@ -642,21 +704,21 @@ class Lowering:
         if is_f(t):
             if k in cmp:
                 # C: != is true on NaN (unordered), the others are ordered
-                return em.setp("neu" if k == "ne" else cmp[k], rt, a, b)
+                return em.setp("neu" if k == "ne" else cmp[k], rt, a, bi)
             # .rn: IEEE add/sub/mul, never contracted into fma by ptxas, so results are bit-identical to
-            # the interpreter and numpy (CUDA C with --fmad=true contracts where NVCC chooses)
+            # the interpreter and numpy; sarek-contract{fma=on} (the default fp policy) drops it afterwards
             if k == "add":
-                return em.op2(px.AddOp, f"rn.{rt}", rt, a, b)
+                return em.op2(px.AddOp, f"rn.{rt}", rt, a, bi)
             if k == "sub":
-                return em.op2(px.SubOp, f"rn.{rt}", rt, a, b)
+                return em.op2(px.SubOp, f"rn.{rt}", rt, a, bi)
             if k == "mul":
-                return em.op2(px.MulOp, f"rn.{rt}", rt, a, b)
+                return em.op2(px.MulOp, f"rn.{rt}", rt, a, bi)
             if k == "div":
-                return em.op2(px.DivOp, f"rn.{rt}", rt, a, b)
+                return em.op2(px.DivOp, f"rn.{rt}", rt, a, bi)
             raise ptx_error(f"'{k}' on {t}", op)
         w = "32" if rt == "s32" else "64"
         if k in cmp:
-            return em.setp(cmp[k], rt, a, b)
+            return em.setp(cmp[k], rt, a, bi)
         if k in ("div", "rem"):
             # C truncating division; rem = a - (a / b) * b (sign of the dividend, as rem.sNN) shares the
             # quotient with a div of the same operands, like NVCC (integer division is a long sequence)
@@ -675,11 +737,14 @@ class Lowering:
                   "bitor": (px.OrOp, f"b{w}"), "bitxor": (px.XorOp, f"b{w}")}
         if k in simple:
             cls, mods = simple[k]
-            return em.op2(cls, mods, rt, a, b)
+            return em.op2(cls, mods, rt, a, bi)
         if k in ("shl", "shr"):
-            amount: Any = b
+            amount: Any = bi
+            c = _const_int(op.operands[1]) if len(op.operands) == 2 else None
             if rt == "s64":
-                amount = em.cvt("u32.s64", "u32", b)
+                amount = c & 63 if c is not None else em.cvt("u32.s64", "u32", b)
+            elif c is not None:
+                amount = c & 31
             if k == "shl":
                 return em.op2(px.ShlOp, f"b{w}", rt, a, amount)
             return em.op2(px.ShrOp, rt, rt, a, amount)  # arithmetic on signed types
@@ -790,7 +855,26 @@ class Lowering:
 
     def op_ElemRefOp(self, st: FnState, op: sk.ElemRefOp) -> Any:
         buf = self.val(st, op.array)
-        return MemPlace(buf.elt, buf.space, self.elem_addr(st, buf, self.val(st, op.index), op), 0)
+        return MemPlace(buf.elt, buf.space, *self.elem_place(st, buf, op.index, op))
+
+    def elem_place(self, st: FnState, buf: Buf, index: SSAValue, op: Operation) -> tuple[RegAttr, int]:
+        """(address register, byte offset) of element `index`: a constant index of a shared or local array is
+        the array's base with an immediate offset (`[%u1+12]`), anything else an address computed here."""
+        size = self.size_align(buf.elt, op)[0]
+        c = _const_int(index)
+        if c is not None and buf.base.ty.data == "u32" and isinstance(buf.length, int) and 0 <= c < buf.length:
+            return buf.base, c * size
+        # `x + c` / `x - c`: the address of element x and an immediate offset (a[i-1], a[i+1] and a[i] share
+        # one address computation, as NVCC's do); the index arithmetic is the same unless x + c overflows,
+        # which is outside the array either way
+        x = index.owner
+        while isinstance(x, sk.LetOp):
+            x = x.value.owner
+        if isinstance(x, sk.BinOp) and x.op in (sk.BinOpKind.ADD, sk.BinOpKind.SUB):
+            k = _const_int(x.rhs)
+            if k is not None and abs(k) < 1 << 16:
+                return self.elem_addr(st, buf, self.val(st, x.lhs), op), (k if x.op == sk.BinOpKind.ADD else -k) * size
+        return self.elem_addr(st, buf, self.val(st, index), op), 0
 
     def op_FieldRefOp(self, st: FnState, op: sk.FieldRefOp) -> Any:
         p = self.val(st, op.base)
@@ -804,8 +888,8 @@ class Lowering:
 
     def op_ArrayReadOp(self, st: FnState, op: sk.ArrayReadOp) -> Any:
         buf = self.val(st, op.array)
-        a = self.elem_addr(st, buf, self.val(st, op.index), op)
-        return self.load_mem(st, buf.elt, "global.nc" if buf.readonly else buf.space, a, 0, op)
+        a, off = self.elem_place(st, buf, op.index, op)
+        return self.load_mem(st, buf.elt, "global.nc" if buf.readonly else buf.space, a, off, op)
 
     def op_ArrayLenOp(self, st: FnState, op: sk.ArrayLenOp) -> Any:
         buf = self.val(st, op.operands[0])
@@ -825,8 +909,10 @@ class Lowering:
         em.narrays += 1
         sym = f"{em.fname}_{namer.symbol_part(op.sym.data)}_{em.narrays}"
         em.decls.append(px.ArrayDeclOp(space, sym, size * n, max(align, 4)))
-        base = em.reg("u64")
-        em.mov("u64", base, sym)
+        # shared and local memory are addressed with 32 bits (their windows are below 4 GiB), as NVCC does:
+        # index arithmetic stays 32-bit and needs no widening
+        base = em.reg("u32")
+        em.mov("u32", base, sym)
         return Buf(at.element_type, space, base, n)
 
     # records and variants
@@ -861,18 +947,38 @@ class Lowering:
     def op_IfOp(self, st: FnState, op: sk.IfOp) -> Any:
         em = st.em
         c = self.val(st, op.operands[0])
+        regions = list(op.regions)
+        has_else = bool(len(regions) > 1 and regions[1].blocks and any(True for _ in regions[1].block.ops))
+        arms = [self.lowered(st, regions[0].block)] + ([self.lowered(st, regions[1].block)] if has_else else [])
+        if all(_predicable(a) for a in arms):
+            # a small statement `if`: every instruction of the then (else) arm guarded by @p (@!p) instead of
+            # branches around them, as NVCC if-converts (no label, branch, barrier or atomic in the arms)
+            for neg, arm in zip((False, True), arms):
+                for o in arm:
+                    o.properties["guard"] = c.r
+                    if neg:
+                        o.properties["guard_neg"] = UnitAttr()
+                    em.ops.append(o)
+            return None
         els = em.label("else")
         end = em.label("endif")
-        regions = list(op.regions)
-        has_else = len(regions) > 1 and regions[1].blocks and any(True for _ in regions[1].block.ops)
         em.bra(els if has_else else end, guard=c.r, neg=True)
-        self.block(st, regions[0].block)
+        em.ops += arms[0]
         if has_else:
             em.bra(end)
             em.place_label(els)
-            self.block(st, regions[1].block)
+            em.ops += arms[1]
         em.place_label(end)
         return None
+
+    def lowered(self, st: FnState, b: Block) -> list[Operation]:
+        """The instructions of a statement block, lowered aside (not yet in the function's list)."""
+        saved, st.em.ops = st.em.ops, []
+        try:
+            self.block(st, b)
+            return st.em.ops
+        finally:
+            st.em.ops = saved
 
     def op_IfExprOp(self, st: FnState, op: sk.IfExprOp) -> Any:
         em = st.em
@@ -884,7 +990,7 @@ class Lowering:
             # becomes, instead of a (possibly divergent) branch; the arms cannot fault or write anything
             a = self.region_value(st, op.regions[0])
             b = self.region_value(st, op.regions[1])
-            return Sc(op.results[0].type, em.selp("b16" if rt == "f16" else rt, a.r, b.r, c.r))
+            return Sc(op.results[0].type, em.selp("b16" if rt == "f16" else rt, em.imm(a.r), em.imm(b.r), c.r))
         res = self.fresh(st, op.results[0].type, op)
         els, end = em.label("else"), em.label("endif")
         em.bra(els, guard=c.r, neg=True)
@@ -912,10 +1018,10 @@ class Lowering:
         rt = lo.r.ty.data
         step = op.step_value
         i = em.reg(rt)
-        em.mov(rt, i, lo.r)
+        em.mov(rt, i, em.imm(lo.r))
         head, end = em.label("for"), em.label("endfor")
         em.place_label(head)
-        done = em.setp("ge" if step > 0 else "le", rt, i, hi.r)
+        done = em.setp("ge" if step > 0 else "le", rt, i, em.imm(hi.r))
         em.bra(end, guard=done)
         st.env[op.index] = Sc(op.lo.type, i)
         self.block(st, op.body.block)
@@ -1117,6 +1223,18 @@ class Lowering:
         raise AssertionError(f"{op.name}: cooperative matrices are refused by the feature gate")
 
     op_CoopmatDeclOp = op_CoopmatLoadOp = op_CoopmatStoreOp = op_CoopmatMulAddOp = _coopmat
+
+
+PREDICATE_MAX = 6  # instructions an arm of a statement `if` may hold to be guarded instead of branched around
+_UNPREDICABLE = (px.LabelOp, px.BraOp, px.BarOp, px.AtomOp, px.ShflOp, px.MembarOp, px.RetOp, px.RawOp)
+
+
+def _predicable(arm: list[Operation]) -> bool:
+    return len(arm) <= PREDICATE_MAX and all(
+        isinstance(o, px.Instr) and not isinstance(o, _UNPREDICABLE) and o.guard is None for o in arm)
+
+
+_COMMUTATIVE = frozenset({"add", "mul", "bitand", "bitor", "bitxor", "eq", "ne", "and", "or"})
 
 
 def _const_int(v: SSAValue) -> int | None:

@@ -18,11 +18,28 @@ from sarek.registry import Family, make_pass, target_info
 
 PassSpec = tuple[str, dict[str, str]]
 
+#: the optimisation passes every target runs before its own passes (`opt=off` drops them): fold and merge,
+#: unroll small loops, fold again what unrolling made constant, move invariants out, turn index products into
+#: sums, and merge and clean up what moved
+OPT: list[PassSpec] = [
+    ("sarek-canonicalize", {}),
+    ("sarek-cse", {}),
+    ("sarek-unroll", {}),
+    ("sarek-canonicalize", {}),
+    ("sarek-licm", {}),
+    ("sarek-strength-reduce", {}),
+    ("sarek-cse", {}),
+    ("sarek-canonicalize", {}),
+]
+OPT_NAMES = frozenset(n for n, _ in OPT)
+FP_POLICIES = ("default", "exact")
+
 PIPELINES: dict[Family, list[PassSpec]] = {
     "c": [
         ("sarek-reject-features", {"target": "{target}"}),
         ("sarek-verify-barriers", {}),
         ("sarek-expand-math", {"target": "{target}"}),
+        *OPT,
         ("sarek-order-type-decls", {"first": "variants"}),
         ("sarek-subst-match-payloads", {"layout": "{layout}"}),
         ("sarek-legalize-names", {"target": "{target}"}),
@@ -34,6 +51,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
         ("sarek-reject-features", {"target": "{target}"}),
         ("sarek-verify-barriers", {}),
         ("sarek-expand-math", {"target": "{target}"}),
+        *OPT,
         ("sarek-order-type-decls", {"first": "records"}),
         ("sarek-subst-match-payloads", {"layout": "{layout}"}),
         ("sarek-legalize-names", {"target": "{target}"}),
@@ -45,6 +63,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
         ("sarek-reject-features", {"target": "{target}"}),
         ("sarek-verify-barriers", {}),
         ("sarek-expand-math", {"target": "{target}"}),
+        *OPT,
         ("sarek-order-type-decls", {}),
         ("sarek-lower-warp", {"target": "{target}"}),
         ("sarek-lower-ptx", {}),
@@ -68,14 +87,26 @@ def check_one_module(module: ModuleOp, target: str) -> None:
                          inner[-1], target_info(target).display)
 
 
+def contraction(fp: str, fma: str = "") -> str:
+    """sarek-contract's `fma` for a floating-point policy: on at `default` (what NVRTC does), off at `exact`;
+    an explicit `fma` (on|off) wins."""
+    if fp not in FP_POLICIES:
+        raise SarekError(f"sarek-pipeline: fp must be one of {', '.join(FP_POLICIES)}, not '{fp}'")
+    return fma or ("on" if fp == "default" else "off")
+
+
 def pipeline_passes(target: str, block: str | tuple[int, ...] = "256,1,1", kernel: str = "",
-                    fma: str = "off") -> list[ModulePass]:
+                    fma: str = "", opt: str = "on", fp: str = "default") -> list[ModulePass]:
     """The pass instances of `target`'s pipeline (an unknown target is a SarekError)."""
     info = target_info(target, "sarek-pipeline")
+    if opt not in ("on", "off"):
+        raise SarekError(f"sarek-pipeline: opt must be on or off, not '{opt}'")
     values: dict[str, object] = {"target": target, "layout": info.payload_layout, "block": block,
-                                 "kernel": kernel, "fma": fma}
+                                 "kernel": kernel, "fma": contraction(fp, fma), "fp": fp}
     out: list[ModulePass] = []
     for name, opts in PIPELINES[info.family]:
+        if opt == "off" and name in OPT_NAMES:
+            continue
         args = {k: values[v[1:-1]] if v.startswith("{") else v for k, v in opts.items()}
         out.append(make_pass(name.replace("{target}", target), **args))
     return out
@@ -88,8 +119,11 @@ class PipelinePass(ModulePass):
     Options: `target` (cuda, hip, opencl, metal, glsl, wgsl, ptx); `verify-each` (default false: the module
     is verified once, after the lowering; true verifies it after every pass, like mlir-opt's -verify-each, to
     find the pass that breaks it); for glsl and wgsl `block=X,Y,Z` and `kernel=NAME` (the shader lowering's
-    options); for ptx `fma=on|off` (sarek-contract's option, default off). The pass list per target family is
-    `PIPELINES` in sarek/passes/pipeline.py; `sarek-opt k.mlir -p 'sarek-pipeline{target=cuda}' -t cuda`
+    options); `opt=on|off` (default on: the optimisation passes `OPT` run first, after the feature gate and
+    sarek-expand-math); `fp=default|exact`, the floating-point policy (default: what nvcc/NVRTC users get,
+    multiply-add contracted into fma on ptx; exact: every operation separately rounded, bit-identical to the
+    interpreter); for ptx `fma=on|off` overrides the policy's contraction (sarek-contract's option). The pass
+    list per target family is `PIPELINES` in sarek/passes/pipeline.py; `sarek-opt k.mlir -p 'sarek-pipeline{target=cuda}' -t cuda`
     prints the CUDA source.
     """
 
@@ -102,11 +136,13 @@ class PipelinePass(ModulePass):
     verify_each: bool = False
     block: str | tuple[int, ...] = "256,1,1"  # `block=64,4,1` unquoted parses to a tuple
     kernel: str = ""
-    fma: str = "off"
+    fma: str = ""
+    opt: str = "on"
+    fp: str = "default"
 
     def passes(self) -> list[ModulePass]:
         """The passes this pipeline runs, in order."""
-        return pipeline_passes(self.target, self.block, self.kernel, self.fma)
+        return pipeline_passes(self.target, self.block, self.kernel, self.fma, self.opt, self.fp)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_one_module(op, self.target)

@@ -119,8 +119,12 @@ def device_names() -> list[str]:
 
 
 @user_api
-def get_device(name: str | Device | None = None) -> Device:
-    """A device by name; a bare kind ("opencl", "cuda") is its first device; None is the default."""
+def get_device(name: str | Device | None = None, fp: str | None = None) -> Device:
+    """A device by name; a bare kind ("opencl", "cuda") is its first device; None is the default. `fp="exact"`
+    gives the device at the exact floating-point policy (cuda/ptx: every operation separately rounded,
+    bit-identical to the interpreter; see Device.fp), `fp="default"` the default policy."""
+    if fp is not None:
+        return get_device(name).with_fp(fp)
     if name is None:
         return default_device()
     if isinstance(name, Device):

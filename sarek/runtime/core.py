@@ -474,6 +474,12 @@ class Device:
     kind: str = "?"  # interp | opencl | cuda | ptx | vulkan
     #: target language compiled for this device (None: runs the IR)
     target: str | None = None
+    #: the floating-point policy of what this device compiles: "default" (what nvcc/NVRTC users get: multiply-add
+    #: contracted into fma, fast f32 math on ptx) or "exact" (every operation separately rounded, bit-identical
+    #: to the interpreter); `get_device(name, fp="exact")` / `device.with_fp("exact")` give the exact variant
+    fp: str = "default"
+    #: the kinds whose compilers take the policy (the interpreters are always exact)
+    FP_KINDS = ("cuda", "ptx")
 
     def __repr__(self) -> str:
         return f"<sarek device {self.name}: {self.description}>"
@@ -497,6 +503,31 @@ class Device:
     @property
     def limits(self) -> Limits:
         return Limits()
+
+    def with_fp(self, fp: str) -> Device:
+        """This device at floating-point policy `fp` ("default" or "exact"): the same device (memory, streams)
+        compiling with that policy; a LaunchError where the device cannot honour it."""
+        if fp not in ("default", "exact"):
+            raise LaunchError(f"fp must be 'default' or 'exact', not {fp!r}")
+        if fp == self.fp or self.kind.startswith("interp"):
+            return self
+        if self.kind not in self.FP_KINDS:
+            raise LaunchError(f"fp={fp!r}: {self.name} has one floating-point policy (its driver's); "
+                              f"fp= is for the {' and '.join(self.FP_KINDS)} devices")
+        variants = cast("dict[str, Device]", self.__dict__.setdefault("_fp_variants", {}))
+        if fp not in variants:
+            import copy
+
+            v = copy.copy(self)
+            v.__dict__.pop("_fp_variants", None)
+            v.fp = fp
+            variants[fp] = v
+        return variants[fp]
+
+    @property
+    def fp_key(self) -> str:
+        """`kind:index` of this device plus `:exact` at the exact policy: what its compiled-code caches key on."""
+        return f"{self.name}{':exact' if self.fp == 'exact' else ''}"
 
     @property
     def warp_size(self) -> int:

@@ -109,7 +109,8 @@ def nvrtc_version() -> str:
     return p.stdout.strip() if p.returncode == 0 else "unknown"
 
 
-def nvrtc_compile(source: str, arch: str, name: str = "kernel.cu", output: str = "cubin") -> bytes:
+def nvrtc_compile(source: str, arch: str, name: str = "kernel.cu", output: str = "cubin",
+                  extra: list[str] | None = None) -> bytes:
     """CUDA C -> cubin (or PTX) with NVRTC; cached by source + arch + NVRTC version. Errors carry the log.
 
     NVRTC runs in a child process unless SAREK_NVRTC_INPROCESS=1: once NVRTC has run in a process, NVIDIA's
@@ -118,7 +119,7 @@ def nvrtc_compile(source: str, arch: str, name: str = "kernel.cu", output: str =
     child runs once per kernel.
     """
     incs = cuda_include_dirs()
-    opts = [f"--gpu-architecture={arch}", "-default-device", "--std=c++17"] + [f"-I{d}" for d in incs]
+    opts = [f"--gpu-architecture={arch}", "-default-device", "--std=c++17"] + [f"-I{d}" for d in incs] + (extra or [])
 
     def build() -> bytes:
         if os.environ.get("SAREK_NVRTC_INPROCESS") == "1":
@@ -363,13 +364,15 @@ class CudaDevice(BufferDevice):
         return generated_source(kernel_spec(module, kernel), self.target or "cuda")
 
     def _image(self, spec: KernelSpec) -> bytes:
-        """The module image to load: a cubin compiled by NVRTC from the generated CUDA C."""
+        """The module image to load: a cubin compiled by NVRTC from the generated CUDA C (at fp="exact" with
+        --fmad=false, so no multiply-add is contracted)."""
         from sarek.runtime.opencl import generated_source
 
-        return nvrtc_compile(generated_source(spec, "cuda"), self.arch, f"{spec.name}.cu")
+        extra = ["--fmad=false"] if self.fp == "exact" else []
+        return nvrtc_compile(generated_source(spec, "cuda"), self.arch, f"{spec.name}.cu", extra=extra)
 
     def _function(self, spec: KernelSpec) -> Any:
-        key = f"{self.kind}-function:{self.index}"
+        key = f"{self.kind}-function:{self.fp_key}"
         if key in spec.cache:
             return spec.cache[key]
         d = _driver()
@@ -409,7 +412,7 @@ class CudaDevice(BufferDevice):
     def _plan(self, spec: KernelSpec) -> _Plan:
         """The launch plan of (kernel, this device): the function, its block limit and the argument buffer,
         computed once; a launch only writes the values into the buffer."""
-        plan = spec.plans.get((self.kind, self.index))
+        plan = spec.plans.get((self.kind, self.fp_key))
         if plan is None:
             fn = self._function(spec)[0]
             d = _driver()
@@ -417,7 +420,7 @@ class CudaDevice(BufferDevice):
             fmax = int(check(d.cuFuncGetAttribute(A.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn),
                              "cuFuncGetAttribute"))
             plan = _Plan(spec, fn, fmax)
-            spec.plans[(self.kind, self.index)] = plan
+            spec.plans[(self.kind, self.fp_key)] = plan
         return plan
 
     def fast_path(self, spec: KernelSpec, grid: Dim3, block: Dim3) -> FastPath | None:

@@ -39,19 +39,21 @@ def ptx_devices() -> list[PtxDevice]:
     return [PtxDevice(i) for i in range(n)]
 
 
-def ptx_source(spec: KernelSpec) -> str:
-    """The PTX of the spec's module (every kernel in it), through the compile cache when there is one."""
+def ptx_source(spec: KernelSpec, fp: str = "default") -> str:
+    """The PTX of the spec's module (every kernel in it) at floating-point policy `fp`, through the compile
+    cache when there is one."""
     override = spec.cache.get("source:ptx")
     if override is not None:
         return override
     from sarek.targets.ptx import emit_ptx
 
+    key = "ptx" if fp == "default" else f"ptx-fp-{fp}"
     try:
         from sarek.runtime import cache
 
-        return cache.source_for(spec.ir_hash, "ptx", lambda: emit_ptx(spec.module))
+        return cache.source_for(spec.ir_hash, key, lambda: emit_ptx(spec.module, fp=fp))
     except (ImportError, AttributeError):
-        return emit_ptx(spec.module)
+        return emit_ptx(spec.module, fp=fp)
 
 
 class PtxDevice(CudaDevice):
@@ -65,10 +67,10 @@ class PtxDevice(CudaDevice):
     def source(self, module: Any, kernel: str) -> str:
         from sarek.runtime.core import kernel_spec
 
-        return ptx_source(kernel_spec(module, kernel))
+        return ptx_source(kernel_spec(module, kernel), self.fp)
 
     def _image(self, spec: KernelSpec) -> bytes:
-        return ptx_source(spec).encode()
+        return ptx_source(spec, self.fp).encode()
 
     # -- loading
 
@@ -100,12 +102,12 @@ class PtxDevice(CudaDevice):
         raise AssertionError("unreachable")
 
     def _function(self, spec: KernelSpec) -> Any:
-        key = f"ptx-function:{self.index}"
+        key = f"ptx-function:{self.fp_key}"
         if key in spec.cache:
             return spec.cache[key]
         from sarek.lowering.ptx import entry_name
 
-        mod = self.load(ptx_source(spec))
+        mod = self.load(ptx_source(spec, self.fp))
         ename = entry_name(spec.name)
         err, fn = _driver().cuModuleGetFunction(mod, ename.encode())
         if int(err) != 0:

@@ -33,7 +33,7 @@ from sarek.diagnostics import SarekError
 from sarek.runtime.core import Device, DeviceError, Dim3, FastPath, KernelSpec, LaunchError, Limits
 
 WANTED_FEATURES = ("shader-f64", "shader-int64", "subgroup", "subgroup-barrier", "immediates",
-                   "shader-float32-atomic")
+                   "shader-float32-atomic", "timestamp-query")
 
 _KIND = {"i4": np.int32, "i8": np.int64, "f4": np.float32, "f8": np.float64, "b4": np.int32, "f2": np.float16}
 
@@ -74,6 +74,8 @@ class VulkanDevice(Device):
         self.name = f"vulkan:{index}" if lang == "wgsl" else f"vulkan-glsl:{index}"
         self.features: set[str] = set(adapter.features)
         self._device: Any = None
+        #: wgpu `timestamp_writes` of the next dispatch's compute pass (None: none; set by benchmarks/bench_gpu.py)
+        self.timestamp_writes: dict[str, Any] | None = None
         self._cache: dict[tuple[str, str, Dim3, bool], tuple[Any, dict[str, Any], str]] = {}
         #: bind groups of resident launches: (pipeline, buffers, parameter bytes) -> (bind group, buffers)
         self._groups: dict[tuple[Any, ...], tuple[Any, tuple[Any, ...]]] = {}
@@ -254,7 +256,8 @@ class VulkanDevice(Device):
                     self._groups.pop(next(iter(self._groups)))
                 self._groups[gkey] = (bg, bufs)
         enc = dev.create_command_encoder()
-        cp = enc.begin_compute_pass()
+        ts = self.timestamp_writes  # GPU timestamps around this pass (benchmarks/bench_gpu.py), when set
+        cp = enc.begin_compute_pass(timestamp_writes=ts) if ts else enc.begin_compute_pass()
         cp.set_pipeline(pipe)
         cp.set_bind_group(0, bg)
         if self.lang == "glsl" and abi["params_size"]:

@@ -135,7 +135,7 @@ def test_lowered_ir_roundtrips_and_prints_same_ptx():
 
 def test_fmad_option_drops_rn_only_on_float_add_sub_mul():
     m = parse_module((ROOT / "examples" / "vector_add.mlir").read_text())
-    exact, fused = emit_ptx(m), emit_ptx(m, fmad=True)
+    exact, fused = emit_ptx(m, fp="exact"), emit_ptx(m)
     assert "add.rn.f32" in exact and "add.rn.f32" not in fused and "add.f32" in fused
     check(fused)
 

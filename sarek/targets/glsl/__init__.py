@@ -17,18 +17,20 @@ from sarek.passes.pipeline import PipelinePass, check_one_module, holds_sarek
 from sarek.targets.glsl.printer import print_glsl
 
 
-def lower_shader(ctx: Context, module: ModuleOp, target: str, block: str | tuple[int, ...], kernel: str) -> None:
-    """`sarek-pipeline{target=... block=... kernel=...}`, in place."""
-    PipelinePass(target=target, block=block, kernel=kernel).apply(ctx, module)
+def lower_shader(ctx: Context, module: ModuleOp, target: str, block: str | tuple[int, ...], kernel: str,
+                 opt: str = "on") -> None:
+    """`sarek-pipeline{target=... block=... kernel=... opt=...}`, in place."""
+    PipelinePass(target=target, block=block, kernel=kernel, opt=opt).apply(ctx, module)
 
 
 @dataclass(frozen=True)
 class ShaderTarget(Target):
     """Shared by the glsl and wgsl targets: a sarek module is lowered (`sarek-pipeline{target=<name>}`, options
-    block=X,Y,Z and kernel=NAME), then printed in the target's language."""
+    block=X,Y,Z, kernel=NAME and opt=on|off), then printed in the target's language."""
 
     block: str | tuple[int, ...] = "256,1,1"  # `block=64,4,1` unquoted parses to a tuple
     kernel: str = ""
+    opt: str = "on"
 
     def print_source(self, module: ModuleOp) -> str:
         """The source text of a lowered module."""
@@ -37,7 +39,7 @@ class ShaderTarget(Target):
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         check_one_module(module, self.name)
         if holds_sarek(module):
-            lower_shader(ctx, module, self.name, self.block, self.kernel)
+            lower_shader(ctx, module, self.name, self.block, self.kernel, self.opt)
         output.write(self.print_source(module))
 
 

@@ -9,7 +9,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
-from sarek.passes.pipeline import PipelinePass, check_one_module, holds_sarek
+from sarek.passes.pipeline import PipelinePass, check_one_module, contraction, holds_sarek
 from sarek.registry import make_pass
 from sarek.targets.ptx.printer import PTX_TARGET, PTX_VERSION, print_ptx
 
@@ -18,31 +18,34 @@ from sarek.targets.ptx.printer import PTX_TARGET, PTX_VERSION, print_ptx
 class PtxTarget(Target):
     """PTX assembly for sm_90 (.version 9.0, ptxas 13.0): kernels as .entry, helpers inlined.
 
-    Options: `version` (PTX ISA, default 9.0), `arch` (default sm_90), `fmad` (default false: float add/sub/mul
-    are `.rn`, bit-identical to the interpreter; true lets ptxas contract them into fma like NVRTC: the
-    pipeline's `sarek-contract{fma=on}`).
+    Options: `version` (PTX ISA, default 9.0), `arch` (default sm_90), `fp` (the floating-point policy:
+    `default` lets ptxas contract float multiply and add into fma, as NVRTC does; `exact` keeps every add/sub/
+    mul `.rn`, bit-identical to the interpreter), `fmad` (true/false overrides the policy's contraction:
+    the pipeline's `sarek-contract{fma=on|off}`), `opt` (on|off: the optimisation passes).
     """
 
     name = "ptx"
     version: str = PTX_VERSION
     arch: str = PTX_TARGET
-    fmad: bool = False
+    fp: str = "default"
+    fmad: bool | None = None
+    opt: str = "on"
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         check_one_module(module, "ptx")
-        fma = "on" if self.fmad else "off"
+        fma = contraction(self.fp, "" if self.fmad is None else ("on" if self.fmad else "off"))
         if holds_sarek(module):
-            PipelinePass(target="ptx", fma=fma).apply(ctx, module)
+            PipelinePass(target="ptx", fma=fma, opt=self.opt, fp=self.fp).apply(ctx, module)
         else:  # already sarek_ptx: only the contraction policy is left to apply
             make_pass("sarek-contract", fma=fma).apply(ctx, module)
         output.write(print_ptx(module, self.version, self.arch))
 
 
-def emit_ptx(module: ModuleOp, fmad: bool = False) -> str:
+def emit_ptx(module: ModuleOp, fmad: bool | None = None, fp: str = "default", opt: str = "on") -> str:
     """PTX text for a sarek-dialect module (the module is cloned, not changed)."""
     from sarek.registry import emit_source
 
-    return emit_source(module, "ptx", fmad=fmad)
+    return emit_source(module, "ptx", fmad=fmad, fp=fp, opt=opt)
 
 
 __all__ = ["PtxTarget", "emit_ptx", "print_ptx"]

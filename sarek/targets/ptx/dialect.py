@@ -94,7 +94,7 @@ class AddrAttr(ParametrizedAttribute):
     def text(self) -> str:
         b = self.base.text if isinstance(self.base, RegAttr) else cast(StringAttr, self.base).data
         o = self.offset.data
-        return f"[{b}]" if o == 0 else f"[{b}+{o}]" if o > 0 else f"[{b}{o}]"
+        return f"[{b}]" if o == 0 else f"[{b}+{o}]"  # a negative offset is `[%r+-4]` (ptxas's syntax)
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<")

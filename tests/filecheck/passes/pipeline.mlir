@@ -34,3 +34,23 @@ builtin.module {
 // SRC-NEXT: }
 
 // BAD: error: sarek-pipeline: unknown target 'vulkan' (known: cuda, glsl, hip, metal, opencl, ptx, wgsl)
+
+// RUN: sarek-opt %s -p 'sarek-pipeline{target=cuda}' --print-between-passes 2>&1 | filecheck %s --check-prefix=STEPS
+// RUN: sarek-opt %s -p 'sarek-pipeline{target=cuda opt=off}' --print-between-passes 2>&1 | filecheck %s --check-prefix=NOOPT
+// RUN: sarek-opt %s -p 'sarek-pipeline{target=cuda opt=maybe}' --verify-diagnostics | filecheck %s --check-prefix=BADOPT
+// The optimisation passes run after the feature gate and sarek-expand-math, each shown as a step; opt=off
+// drops them.
+// STEPS:      IR after sarek-expand-math:
+// STEPS:      IR after sarek-canonicalize:
+// STEPS:      IR after sarek-cse:
+// STEPS:      IR after sarek-unroll:
+// STEPS:      IR after sarek-canonicalize:
+// STEPS:      IR after sarek-licm:
+// STEPS:      IR after sarek-strength-reduce:
+// STEPS:      IR after sarek-cse:
+// STEPS:      IR after sarek-canonicalize:
+// STEPS:      IR after sarek-order-type-decls:
+// NOOPT:      IR after sarek-expand-math:
+// NOOPT-NEXT: builtin.module
+// NOOPT-NOT:  IR after sarek-canonicalize:
+// BADOPT: error: sarek-pipeline: opt must be on or off, not 'maybe'

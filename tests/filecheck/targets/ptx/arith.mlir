@@ -1,4 +1,4 @@
-// RUN: sarek-opt %s -t ptx | filecheck %s
+// RUN: sarek-opt %s -t 'ptx{opt=off fp=exact}' | filecheck %s
 
 // C semantics: truncating div/rem, arithmetic shr on signed, correctly rounded float div/sqrt (never .approx),
 // C casts (truncation to int, rn to float and f16), i64 shift amounts as u32, NaN-true !=.

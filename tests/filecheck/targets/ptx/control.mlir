@@ -1,4 +1,4 @@
-// RUN: sarek-opt %s -t ptx | filecheck %s
+// RUN: sarek-opt %s -t 'ptx{opt=off fp=exact}' | filecheck %s
 
 // Structured control flow -> labels and guarded branches: for (half-open, step sign picks the exit test),
 // while (condition re-evaluated at the head), match (tag compare chain, default last), inlined helper whose
@@ -48,10 +48,10 @@ builtin.module {
   }
 }
 
-// CHECK:      mov.f32 [[ACC:%f[0-9]+]], %f{{[0-9]+}};
+// CHECK:      mov.f32 [[ACC:%f[0-9]+]], 0f00000000;
 // CHECK:      mov.s32 [[I:%s[0-9]+]], %s{{[0-9]+}};
 // CHECK-NEXT: [[FOR:\$L_for_[0-9]+]]:
-// CHECK-NEXT: setp.le.s32 [[DONE:%p[0-9]+]], [[I]], %s{{[0-9]+}};
+// CHECK-NEXT: setp.le.s32 [[DONE:%p[0-9]+]], [[I]], -1;
 // CHECK-NEXT: @[[DONE]] bra [[ENDFOR:\$L_endfor_[0-9]+]];
 // CHECK:      ld.global.nc.s32 [[TAG:%s[0-9]+]],
 // CHECK:      setp.ne.s32 [[NOTC:%p[0-9]+]], [[TAG]], 0;

@@ -1,6 +1,6 @@
-// RUN: sarek-opt %s -t ptx | filecheck %s
+// RUN: sarek-opt %s -t 'ptx{opt=off fp=exact}' | filecheck %s
 
-// Records and variants in vectors at their aligned-layout offsets; shared/local arrays; barrier; fence;
+// Records and variants in vectors at their aligned-layout offsets; shared/local arrays (32-bit addresses); barrier; fence;
 // atomics (old value); warp shuffles with the guarded source lane; record parameter by value.
 builtin.module {
   sarek.record @pt {x : f32, k : i64}
@@ -34,11 +34,12 @@ builtin.module {
 // CHECK-NEXT: .local .align 4 .b8 memory_loc_2[256];
 // CHECK:      ld.param.f32 %f{{[0-9]+}}, [memory_param_6];
 // CHECK-NEXT: ld.param.s64 %sd{{[0-9]+}}, [memory_param_6+8];
-// CHECK:      mov.u64 [[TILE:%ud[0-9]+]], memory_tile_1;
+// CHECK:      mov.u32 [[TILE:%u[0-9]+]], memory_tile_1;
 // CHECK:      mul.wide.s32 %ud{{[0-9]+}}, %s{{[0-9]+}}, 16;
 // CHECK:      ld.global.nc.f32 %f{{[0-9]+}}, [[[E:%ud[0-9]+]]];
 // CHECK-NEXT: ld.global.nc.s64 %sd{{[0-9]+}}, [[[E]]+8];
-// CHECK:      st.shared.f32
+// CHECK:      mad.lo.s32 [[SH:%u[0-9]+]], %s{{[0-9]+}}, 4, [[TILE]];
+// CHECK-NEXT: st.shared.f32 [[[SH]]]
 // CHECK:      bar.sync 0;
 // CHECK-NEXT: membar.gl;
 // CHECK:      mov.b64 {[[W0:%r[0-9]+]], [[W1:%r[0-9]+]]}, %fd{{[0-9]+}};
@@ -49,7 +50,7 @@ builtin.module {
 // CHECK:      mov.u32 [[LANE:%s[0-9]+]], %laneid;
 // CHECK:      sub.s32 [[ROOM:%s[0-9]+]], {{%s[0-9]+}}, [[LANE]];
 // CHECK:      setp.lt.s32 {{%p[0-9]+}}, {{%s[0-9]+}}, [[ROOM]];
-// CHECK:      add.s32 [[CAND:%s[0-9]+]], [[LANE]], {{%s[0-9]+}};
+// CHECK:      add.s32 [[CAND:%s[0-9]+]], [[LANE]], {{.*}};
 // CHECK-NEXT: selp.s32 [[SRC:%s[0-9]+]], [[CAND]], [[LANE]], {{%p[0-9]+}};
 // CHECK-NEXT: shfl.sync.idx.b32 %s{{[0-9]+}}, %s{{[0-9]+}}, [[SRC]], 31, -1;
 // CHECK:      st.local.s32

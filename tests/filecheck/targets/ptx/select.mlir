@@ -1,4 +1,4 @@
-// RUN: sarek-opt %s -t ptx | filecheck %s
+// RUN: sarek-opt %s -t 'ptx{opt=off fp=exact}' | filecheck %s
 
 // An if_expr whose arms only compute in registers (constants, arithmetic, casts, fields, mutable-local reads;
 // at most 12 ops together) becomes selp on both arms' values, as CUDA C's `c ? a : b` does, so a thread-varying

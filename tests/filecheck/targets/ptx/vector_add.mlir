@@ -1,4 +1,4 @@
-// RUN: sarek-opt %s -t ptx | filecheck %s
+// RUN: sarek-opt %s -t 'ptx{opt=off fp=exact}' | filecheck %s
 // RUN: sarek-opt %s -p sarek-lower-ptx | filecheck %s --check-prefix=IR
 
 // Header, .param space (vector = u64 pointer + s32 length), global index, guarded branch, element addressing.

@@ -1,0 +1,126 @@
+// RUN: sarek-opt %s -p sarek-canonicalize --split-input-file | filecheck %s
+
+// Folding with the interpreter's semantics: i32 wraps, div truncates, f32 rounds to f32; a division by zero,
+// a shift by the width and a non-finite result stay as written.
+builtin.module {
+  sarek.kernel @fold(%o : !sarek.vec<i32> "o", %f : !sarek.vec<f32> "f") {
+    %big = sarek.constant 2147483647 : i32
+    %one = sarek.constant 1 : i32
+    %m7 = sarek.constant -7 : i32
+    %two = sarek.constant 2 : i32
+    %z = sarek.constant 0 : i32
+    %w = sarek.constant 32 : i32
+    %wrap = sarek.binop add %big, %one : i32
+    %q = sarek.binop div %m7, %two : i32
+    %r = sarek.binop rem %m7, %two : i32
+    %dz = sarek.binop div %one, %z : i32
+    %sh = sarek.binop shl %one, %w : i32
+    %t = sarek.constant 0.1 : f32
+    %s = sarek.binop add %t, %t : f32
+    %h = sarek.constant 3.0e38 : f32
+    %inf = sarek.binop mul %h, %h : f32
+    %c = sarek.cast %q : i32 to f32
+    %e0 = sarek.elem_ref %o[%z] : !sarek.vec<i32>
+    sarek.store %e0, %wrap : !sarek.ref<i32>
+    sarek.store %e0, %q : !sarek.ref<i32>
+    sarek.store %e0, %r : !sarek.ref<i32>
+    sarek.store %e0, %dz : !sarek.ref<i32>
+    sarek.store %e0, %sh : !sarek.ref<i32>
+    %e1 = sarek.elem_ref %f[%z] : !sarek.vec<f32>
+    sarek.store %e1, %s : !sarek.ref<f32>
+    sarek.store %e1, %inf : !sarek.ref<f32>
+    sarek.store %e1, %c : !sarek.ref<f32>
+  }
+}
+// CHECK-LABEL: sarek.kernel @fold
+// CHECK-DAG:   %{{.*}} = sarek.constant -2147483648 : i32
+// CHECK-DAG:   %{{.*}} = sarek.constant -3 : i32
+// CHECK-DAG:   %{{.*}} = sarek.constant -1 : i32
+// CHECK-DAG:   sarek.binop div %{{.*}}, %{{.*}} : i32
+// CHECK-DAG:   sarek.binop shl %{{.*}}, %{{.*}} : i32
+// CHECK-DAG:   %{{.*}} = sarek.constant 0.2 : f32
+// CHECK-DAG:   sarek.binop mul %{{.*}}, %{{.*}} : f32
+// CHECK-DAG:   %{{.*}} = sarek.constant -3.0 : f32
+
+// -----
+
+// Identities: exact ones only. x+0.0 stays (it turns -0.0 into +0.0); x-0.0, x*1.0, x/1.0 go; x*-1.0 is -x.
+builtin.module {
+  sarek.kernel @ident(%f : !sarek.vec<f32> "f", %o : !sarek.vec<i32> "o", %x : f32 "x", %i : i32 "i") {
+    %z = sarek.constant 0.0 : f32
+    %nz = sarek.constant -0.0 : f32
+    %one = sarek.constant 1.0 : f32
+    %m1 = sarek.constant -1.0 : f32
+    %a = sarek.binop add %x, %z : f32
+    %b = sarek.binop sub %a, %z : f32
+    %c = sarek.binop mul %b, %one : f32
+    %d = sarek.binop div %c, %one : f32
+    %e = sarek.binop add %d, %nz : f32
+    %g = sarek.binop mul %e, %m1 : f32
+    %iz = sarek.constant 0 : i32
+    %i1 = sarek.constant 1 : i32
+    %p = sarek.binop mul %i, %i1 : i32
+    %q = sarek.binop add %iz, %p : i32
+    %r = sarek.binop sub %q, %q : i32
+    %s = sarek.binop mul %q, %iz : i32
+    %t = sarek.binop rem %q, %i1 : i32
+    %u = sarek.binop bitor %q, %r : i32
+    %e0 = sarek.elem_ref %f[%i] : !sarek.vec<f32>
+    sarek.store %e0, %g : !sarek.ref<f32>
+    %e1 = sarek.elem_ref %o[%u] : !sarek.vec<i32>
+    sarek.store %e1, %s : !sarek.ref<i32>
+    sarek.store %e1, %t : !sarek.ref<i32>
+  }
+}
+// CHECK-LABEL: sarek.kernel @ident
+// CHECK:       %[[A:.*]] = sarek.binop add %x, %{{.*}} : f32
+// CHECK-NEXT:  %[[G:.*]] = sarek.unop neg %[[A]] : f32
+// CHECK-NEXT:  %[[S:.*]] = sarek.constant 0 : i32
+// CHECK-NEXT:  %[[T:.*]] = sarek.constant 0 : i32
+// CHECK-NEXT:  sarek.elem_ref %f[%i]
+// CHECK-NEXT:  sarek.store %{{.*}}, %[[G]]
+// CHECK-NEXT:  sarek.elem_ref %o[%i]
+// CHECK-NEXT:  sarek.store %{{.*}}, %[[S]]
+// CHECK-NEXT:  sarek.store %{{.*}}, %[[T]]
+
+// -----
+
+// Control: an `if` on a constant becomes its branch (scoped when it declares names), a loop that never runs
+// and dead code go; an if_expr on a constant is its branch's value.
+builtin.module {
+  sarek.kernel @ctrl(%o : !sarek.vec<i32> "o", %n : i32 "n") {
+    %t = sarek.constant true
+    %z = sarek.constant 0 : i32
+    %dead = sarek.binop mul %n, %n : i32
+    %unused = sarek.array_read %o[%n] : !sarek.vec<i32>
+    sarek.if %t {
+      %v = sarek.let "v" %n : i32
+      %e = sarek.elem_ref %o[%z] : !sarek.vec<i32>
+      sarek.store %e, %v : !sarek.ref<i32>
+    } else {
+      %e = sarek.elem_ref %o[%n] : !sarek.vec<i32>
+      sarek.store %e, %n : !sarek.ref<i32>
+    }
+    sarek.for "i" %i = %n to %n step 1 : i32 {
+      %e = sarek.elem_ref %o[%i] : !sarek.vec<i32>
+      sarek.store %e, %i : !sarek.ref<i32>
+    }
+    %x = sarek.if_expr %t -> i32 {
+      sarek.yield %n : i32
+    } else {
+      sarek.yield %z : i32
+    }
+    %e2 = sarek.elem_ref %o[%x] : !sarek.vec<i32>
+    sarek.store %e2, %x : !sarek.ref<i32>
+  }
+}
+// CHECK-LABEL: sarek.kernel @ctrl
+// CHECK-NOT:   binop mul
+// CHECK-NOT:   array_read
+// CHECK:       sarek.block {
+// CHECK-NEXT:    %v = sarek.let "v" %n : i32
+// CHECK:       }
+// CHECK-NOT:   sarek.for
+// CHECK-NOT:   if_expr
+// CHECK:       sarek.elem_ref %o[%n]
+// CHECK-NEXT:  sarek.store %{{.*}}, %n

@@ -1,0 +1,69 @@
+// RUN: sarek-opt %s -p sarek-unroll --split-input-file | filecheck %s
+// RUN: sarek-opt %s -p 'sarek-unroll{max-trip=2}' --split-input-file | filecheck %s --check-prefix=TWO
+// RUN: sarek-opt %s -p 'sarek-unroll{max-trip=-1}' --verify-diagnostics --split-input-file | filecheck %s --check-prefix=BAD
+
+// A constant 3-trip loop becomes 3 scoped copies, each binding the index name to its value; with
+// max-trip=2 it stays.
+builtin.module {
+  sarek.kernel @k(%a : !sarek.vec<i32> "a") {
+    %lo = sarek.constant 1 : i32
+    %hi = sarek.constant 7 : i32
+    sarek.for "i" %i = %lo to %hi step 2 : i32 {
+      %v = sarek.let "v" %i : i32
+      %e = sarek.elem_ref %a[%i] : !sarek.vec<i32>
+      sarek.store %e, %v : !sarek.ref<i32>
+    }
+  }
+}
+// CHECK-LABEL: sarek.kernel @k
+// CHECK:       sarek.block {
+// CHECK-NEXT:    %[[C:.*]] = sarek.constant 1 : i32
+// CHECK-NEXT:    %i = sarek.let "i" %[[C]] : i32
+// CHECK-NEXT:    %v = sarek.let "v" %i : i32
+// CHECK:       sarek.block {
+// CHECK-NEXT:    sarek.constant 3 : i32
+// CHECK:       sarek.block {
+// CHECK-NEXT:    sarek.constant 5 : i32
+// CHECK-NOT:   sarek.for
+// TWO:         sarek.for "i"
+// BAD:         error: sarek-unroll: max-trip and max-ops must be >= 0, got -1 and 512
+
+// -----
+
+// `for k in range(t, t + 4)` under pragma unroll: 4 copies at t+0..t+3, run only when t + 4 did not wrap;
+// "unroll 1" keeps the loop; a body with a shared array stays rolled.
+builtin.module {
+  sarek.kernel @p(%a : !sarek.vec<f32> "a", %t : i32 "t") {
+    %four = sarek.constant 4 : i32
+    %hi = sarek.binop add %t, %four : i32
+    sarek.pragma ["unroll"] {
+      sarek.for "k" %k = %t to %hi step 1 : i32 {
+        %e = sarek.elem_ref %a[%k] : !sarek.vec<f32>
+        %x = sarek.array_read %a[%k] : !sarek.vec<f32>
+        sarek.store %e, %x : !sarek.ref<f32>
+      }
+    }
+    sarek.pragma ["unroll 1"] {
+      sarek.for "k" %k = %t to %hi step 1 : i32 {
+        %x = sarek.array_read %a[%k] : !sarek.vec<f32>
+      }
+    }
+    %lo = sarek.constant 0 : i32
+    sarek.for "j" %j = %lo to %four step 1 : i32 {
+      %c = sarek.constant 8 : i32
+      %s = sarek.alloc_array "s"[%c] : !sarek.array<f32, shared>
+    }
+  }
+}
+// CHECK-LABEL: sarek.kernel @p
+// CHECK:       sarek.pragma ["unroll"] {
+// CHECK-NEXT:    %[[G:.*]] = sarek.binop lt %t, %hi : i32
+// CHECK-NEXT:    sarek.if %[[G]] {
+// CHECK-NEXT:      sarek.block {
+// CHECK-NEXT:        %[[O:.*]] = sarek.constant 0 : i32
+// CHECK-NEXT:        %[[K:.*]] = sarek.binop add %t, %[[O]] : i32
+// CHECK-NEXT:        %k = sarek.let "k" %[[K]] : i32
+// CHECK:             sarek.constant 3 : i32
+// CHECK:         sarek.pragma ["unroll 1"] {
+// CHECK-NEXT:      sarek.for "k"
+// CHECK:         sarek.for "j"
