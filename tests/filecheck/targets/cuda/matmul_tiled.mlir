@@ -1,4 +1,4 @@
-// RUN: sarek-opt %S/../Inputs/matmul_tiled.mlir -p 'sarek-pipeline{target=cuda}' -t cuda | filecheck %s --match-full-lines
+// RUN: sarek-opt %S/../Inputs/matmul_tiled.mlir -p 'sarek-pipeline{target=cuda opt=off}' -t cuda | filecheck %s --match-full-lines
 // cuda source of matmul_tiled.mlir (the whole output, line by line)
 
 // CHECK: extern "C" __global__ void matmul(float* __restrict__ a, int sarek_a_length, float* __restrict__ b, int sarek_b_length, float* __restrict__ c, int sarek_c_length, int n) {

@@ -1,4 +1,4 @@
-// RUN: sarek-opt %S/../Inputs/cf_misc.mlir -p 'sarek-pipeline{target=cuda}' -t cuda | filecheck %s --match-full-lines
+// RUN: sarek-opt %S/../Inputs/cf_misc.mlir -p 'sarek-pipeline{target=cuda opt=off}' -t cuda | filecheck %s --match-full-lines
 // cuda source of cf_misc.mlir (the whole output, line by line)
 
 // CHECK: enum { None = 0, Some = 1 };

@@ -1,4 +1,4 @@
-// RUN: sarek-opt %S/../Inputs/cf_misc.mlir -p 'sarek-pipeline{target=metal}' -t metal | filecheck %s --match-full-lines
+// RUN: sarek-opt %S/../Inputs/cf_misc.mlir -p 'sarek-pipeline{target=metal opt=off}' -t metal | filecheck %s --match-full-lines
 // metal source of cf_misc.mlir (the whole output, line by line)
 
 // CHECK: #include <metal_stdlib>

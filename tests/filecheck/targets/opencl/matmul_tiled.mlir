@@ -1,4 +1,4 @@
-// RUN: sarek-opt %S/../Inputs/matmul_tiled.mlir -p 'sarek-pipeline{target=opencl}' -t opencl | filecheck %s --match-full-lines
+// RUN: sarek-opt %S/../Inputs/matmul_tiled.mlir -p 'sarek-pipeline{target=opencl opt=off}' -t opencl | filecheck %s --match-full-lines
 // opencl source of matmul_tiled.mlir (the whole output, line by line)
 
 // CHECK: __kernel void matmul(__global float* restrict a, int sarek_a_length, __global float* restrict b, int sarek_b_length, __global float* restrict c, int sarek_c_length, int n) {

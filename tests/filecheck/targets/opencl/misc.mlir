@@ -1,4 +1,4 @@
-// RUN: sarek-opt %S/../Inputs/cf_misc.mlir -p 'sarek-pipeline{target=opencl}' -t opencl | filecheck %s --match-full-lines
+// RUN: sarek-opt %S/../Inputs/cf_misc.mlir -p 'sarek-pipeline{target=opencl opt=off}' -t opencl | filecheck %s --match-full-lines
 // opencl source of cf_misc.mlir (the whole output, line by line)
 
 // CHECK: enum { None = 0, Some = 1 };
