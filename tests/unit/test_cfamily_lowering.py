@@ -7,7 +7,7 @@ from sarek.tools.ir import parse_module
 
 def cuda(body: str, params: str = '%v : !sarek.vec<i32> "v", %w : !sarek.vec<i32> "w"', helpers: str = "") -> str:
     text = f"builtin.module {{\n{helpers}\n  sarek.kernel @k({params}) {{\n{body}\n  }}\n}}"
-    src = emit_source(parse_module(text), "cuda")
+    src = emit_source(parse_module(text), "cuda", opt="off")  # the lowering itself, not the optimisation passes
     start = src.index("__global__")
     return src[src.index("{", start) + 1:src.rindex("}")].strip()
 
