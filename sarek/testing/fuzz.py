@@ -1,16 +1,21 @@
 """Differential fuzzer: random well-defined kernels (sarek.testing.gen) run on every device and compiled for
 every target, each source checked by its real validator.
 
-    python -m sarek.testing.fuzz --count N | --seconds S [--seed S0] [--devices interp,opencl:0,...]
-                                 [--targets cuda,hip,...] [--out DIR] [--jobs J] [--timeout T]
+    python -m sarek.testing.fuzz --count N | --seconds S | --seeds A,B,.. [--seed S0] [--devices interp,opencl:0,...]
+                                 [--targets cuda,hip,...] [--validate-every K] [--batch B] [--jobs J]
+                                 [--out DIR] [--timeout T] [--shrink-seconds T]
     python -m sarek.testing.fuzz --replay FILE [--devices ...]     # one kernel file (a reproducer)
 
 Each device (and the validators) runs in its own worker process (NVRTC and NVIDIA OpenCL clash in one process;
 a crash or hang of one device must not take the campaign with it). A worker that dies is a *crash*, one that
 does not answer within --timeout is a *hang*; both are restarted for the next kernel. The first device
 (`interp` by default) is the reference: integer outputs must match it exactly, float outputs within
-`TOLERANCE` (see docs). A failure (front-end refusal of a generated kernel, internal error, validator
-failure, device error, crash, hang, disagreement) writes `OUT/failures/fz<seed>/` with the kernel
+`TOLERANCE` (README "Fuzzing" has the table per device). The validators run after the devices: a target a
+device already built with the same compiler (`SAME_TOOL`: OpenCL, GLSL) is counted, not rebuilt; CUDA, HIP and
+Metal sources are collected and checked B kernels at a time in one compiler run each (sarek.testing.batch).
+`--jobs J` runs J campaigns (`--job j/J`, each over every J-th seed, in `DIR/job<j>`) in parallel and merges
+their summaries and failures into DIR. A failure (front-end refusal of a generated kernel, internal error,
+validator failure, device error, crash, hang, disagreement) writes `OUT/failures/fz<seed>/` with the kernel
 (`kernel.py`), the shrunk kernel (`kernel_min.py`) and `report.json` (for a disagreement: the pass blame,
 `sarek.testing.blame`). `OUT/summary.json` and `OUT/summary.txt` hold the totals. Exit status 1 on any
 failure.
@@ -29,11 +34,12 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, cast
 
 import numpy as np
 
-from sarek.testing.gen import Program, generate
+from sarek.testing.gen import ACC_INIT, Program, generate
 
 TARGETS = ("cuda", "hip", "opencl", "metal", "glsl", "wgsl", "ptx")
 #: device kind -> the target whose pipeline it runs (for pass blame)
@@ -55,6 +61,9 @@ KNOWN_ISSUES: list[tuple[str, str, str]] = []
 #: the tool each target's validator needs (`--targets auto` keeps the targets whose tool is installed)
 TOOLS = {"cuda": "nvcc", "hip": "hipcc", "opencl": "", "metal": "clang++", "glsl": "glslangValidator", "wgsl": "",
          "ptx": "ptxas"}
+#: device kind -> the target whose source it builds with that target's validator tool (pocl's OpenCL compiler,
+#: glslang + spirv-val): when the device ran a kernel, its validation of that target is counted, not repeated
+SAME_TOOL = {"opencl": "opencl", "vulkan-glsl": "glsl"}
 #: a device refusing a kernel's feature (f64 on WGSL ...) with one of these words is "n/a", not a failure
 REFUSAL_WORDS = ("not supported", "not yet supported", "unsupported", "does not support", "has no", "refuse")
 
@@ -86,7 +95,7 @@ def make_args(kernel: Any, case: dict[str, Any]) -> list[Any]:
         "af": np.asarray(rng.integers(-32, 33, n) / 4.0, np.float32),
         "al": np.asarray(rng.integers(-5 * 10**9, 5 * 10**9 + 1, n), np.int64),
         "ad": np.asarray(rng.integers(-32, 33, n) / 4.0, np.float64),
-        "acc": np.zeros(8, np.int32), "n": n,
+        "acc": np.array(ACC_INIT, np.int32), "n": n,
     }
     for vec, dt in (("oi", np.int32), ("ol", np.int64), ("of", np.float32), ("od", np.float64)):
         if vec in outs:
@@ -154,25 +163,24 @@ def describe(e: BaseException) -> str:
 # -- the worker process ---------------------------------------------------------------------------------------
 
 
-def _validators() -> dict[str, Any]:
-    from sarek.validate import cuda, glsl, hip, metal, opencl, ptx, wgsl
-
-    return {"cuda": cuda.check, "hip": hip.check, "opencl": opencl.check, "metal": metal.check,
-            "glsl": glsl.check, "wgsl": wgsl.check, "ptx": ptx.check}
-
-
-def validate_kernel(kernel: Any, targets: list[str]) -> dict[str, Any]:
-    """Each target's source through its validator: {target: "ok" | ["n/a", why] | ["fail", kind, message]}."""
+def validate_kernel(kernel: Any, targets: list[str], skip: dict[str, str] | None = None,
+                    defer: list[tuple[str, str]] | None = None) -> dict[str, Any]:
+    """Each target's source through its validator: {target: "ok" | ["n/a", why] | ["fail", kind, message] |
+    ["device", name] | "pending"}. `skip`: targets whose source a device already built with the same tool (name
+    of the device); `defer`: when given, the sources of batched targets (sarek.testing.batch) are appended to it
+    as (target, source) and marked "pending" (checked together later, `check_deferred`)."""
     from sarek.diagnostics import SarekError
-    from sarek.validate import ValidationError
+    from sarek.testing.batch import BATCHED, check_one
 
-    checks = _validators()
     out: dict[str, Any] = {}
     try:
         _ = kernel.module
     except Exception as e:
         return {"frontend": ["fail", "frontend", describe(e) + "\n" + traceback.format_exc()[-2000:]]}
     for t in targets:
+        if skip and t in skip:  # the device emitted and built this target's source already
+            out[t] = ["device", skip[t]]
+            continue
         try:
             src = kernel.source(t)
         except SarekError as e:
@@ -181,13 +189,37 @@ def validate_kernel(kernel: Any, targets: list[str]) -> dict[str, Any]:
         except Exception as e:
             out[t] = ["fail", "internal", describe(e) + "\n" + traceback.format_exc()[-2000:]]
             continue
+        if defer is not None and t in BATCHED:
+            defer.append((t, src))
+            out[t] = "pending"
+        else:
+            out[t] = verdict(lambda: check_one(t, src))
+    return out
+
+
+def verdict(check: Callable[[], str | None]) -> Any:
+    """"ok" or ["fail", "validator" | "internal", message] for one validator run."""
+    try:
+        msg = check()
+    except Exception as e:
+        return ["fail", "internal", describe(e)]
+    return "ok" if msg is None else ["fail", "validator", msg[:6000]]
+
+
+def check_deferred(pending: list[tuple[str, str, str]]) -> dict[str, dict[str, Any]]:
+    """Verdicts for deferred (path, target, source) triples, one batched run per target: {path: {target: v}}."""
+    from sarek.testing.batch import check_many
+
+    out: dict[str, dict[str, Any]] = {}
+    for t in dict.fromkeys(t for _, t, _ in pending):
+        items = [(p, src) for p, tt, src in pending if tt == t]
         try:
-            checks[t](src)
-            out[t] = "ok"
-        except ValidationError as e:
-            out[t] = ["fail", "validator", str(e)[:6000]]
+            got: list[Any] = ["ok" if m is None else ["fail", "validator", m[:6000]]
+                              for m in check_many(t, [src for _, src in items])]
         except Exception as e:
-            out[t] = ["fail", "internal", describe(e)]
+            got = [["fail", "internal", describe(e)]] * len(items)
+        for (p, _), v in zip(items, got):
+            out.setdefault(p, {})[t] = v
     return out
 
 
@@ -235,15 +267,22 @@ def worker(role: str) -> int:
 
         dev = rt.get_device(role)
     lanes = warp_lanes(dev) if dev is not None else 0
+    pending: list[tuple[str, str, str]] = []  # the validator's deferred (path, target, source)
     print(MARK + json.dumps({"ready": role}), flush=True)
     for line in sys.stdin:
         req = json.loads(line)
+        if req.get("flush"):
+            print(MARK + json.dumps({"batch": check_deferred(pending)}), flush=True)
+            pending = []
+            continue
         path = Path(req["path"])
         res: dict[str, Any] = {"path": str(path)}
         try:
             kernel, case = load_kernel(path)
             if dev is None:
-                res["validate"] = validate_kernel(kernel, targets)
+                defer: list[tuple[str, str]] | None = None if req.get("now") else []
+                res["validate"] = validate_kernel(kernel, targets, req.get("skip"), defer)
+                pending += [(str(path), t, src) for t, src in defer or []]
             elif "warp" in case.get("features", ()) and lanes < 4:
                 res["na"] = f"warp size {lanes} on {role}: the kernel's shuffles assume groups of 4 lanes"
             else:
@@ -260,6 +299,14 @@ def worker(role: str) -> int:
     return 0
 
 
+def worker_env() -> dict[str, str]:
+    """The environment of a child process: this checkout's sarek first on PYTHONPATH."""
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = root + os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else root
+    return env
+
+
 class Worker:
     """A worker subprocess for one role, with per-request timeouts; restarted after a crash or hang."""
 
@@ -269,12 +316,9 @@ class Worker:
         self.buf = ""
 
     def start(self) -> None:
-        env = dict(os.environ)
-        root = str(Path(__file__).resolve().parents[2])
-        env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "") if env.get("PYTHONPATH") else root
         self.proc = subprocess.Popen([sys.executable, "-m", "sarek.testing.fuzz", "--worker", self.role],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     text=True, env=env, bufsize=1)
+                                     text=True, env=worker_env(), bufsize=1)
         self.buf = ""
         first = self._read(120.0)
         if first is None or "ready" not in first:
@@ -309,23 +353,34 @@ class Worker:
                 return {"crash": rc}
             self.buf += chunk
 
-    def ask(self, path: Path) -> dict[str, Any]:
+    def send(self, req: dict[str, Any]) -> bool:
+        """Write one request (starting the process if needed); False when the process is gone."""
         if self.proc is None:
             self.start()
         assert self.proc is not None and self.proc.stdin is not None
         try:
-            self.proc.stdin.write(json.dumps({"path": str(path)}) + "\n")
+            self.proc.stdin.write(json.dumps(req) + "\n")
             self.proc.stdin.flush()
         except BrokenPipeError:
             self.stop()
-            return {"crash": "broken pipe"}
-        res = self._read(self.timeout)
+            return False
+        return True
+
+    def answer(self, timeout: float | None = None) -> dict[str, Any]:
+        """The answer to the last request: {"hang": s} after `timeout`, {"crash": rc} when the process died."""
+        res = self._read(self.timeout if timeout is None else timeout)
         if res is None:
             self.stop()
-            return {"hang": self.timeout}
+            return {"hang": self.timeout if timeout is None else timeout}
         if "crash" in res:
             self.stop()
         return res
+
+    def ask(self, path: Path) -> dict[str, Any]:
+        """One kernel, answered now (a validator checks every target at once, nothing deferred)."""
+        if not self.send({"path": str(path), "now": True}):
+            return {"crash": "broken pipe"}
+        return self.answer()
 
 
 # -- comparison -----------------------------------------------------------------------------------------------
@@ -381,9 +436,13 @@ class Campaign:
     workers: dict[str, Worker] = field(default_factory=lambda: {})
     candidates: int = 0
     known: dict[str, list[int]] = field(default_factory=lambda: {})
-
-    def roles(self) -> list[str]:
-        return list(self.devices) + ([f"validate:{','.join(self.targets)}"] if self.targets else [])
+    #: (kernel, its file, its results) whose batched validation is still to come (`flush`)
+    deferred: list[tuple[Program, Path, dict[str, dict[str, Any]]]] = field(default_factory=lambda: [])
+    #: the targets validated when a kernel is validated at all (`targets` is [] for the kernels skipped by
+    #: --validate-every); the validator process's role names them
+    all_targets: list[str] = field(default_factory=lambda: [])
+    #: validations counted in `validated` that a device did with the same tool (SAME_TOOL)
+    by_device: dict[str, int] = field(default_factory=lambda: {})
 
     def worker(self, role: str) -> Worker:
         if role not in self.workers:
@@ -395,30 +454,52 @@ class Campaign:
             w.stop()
 
     def results(self, path: Path) -> dict[str, dict[str, Any]]:
-        """Every role's answer for one kernel file (the roles run concurrently)."""
+        """Every role's answer for one kernel file: the devices concurrently, then the validators (told which
+        targets a device already built with the validator's own tool: OpenCL on pocl, GLSL on vulkan-glsl)."""
         out: dict[str, dict[str, Any]] = {}
         pending: list[tuple[str, Worker]] = []
-        for role in self.roles():
+        for role in self.devices:
             w = self.worker(role)
             try:
-                if w.proc is None:
-                    w.start()
-                assert w.proc is not None and w.proc.stdin is not None
-                w.proc.stdin.write(json.dumps({"path": str(path)}) + "\n")
-                w.proc.stdin.flush()
-                pending.append((role, w))
+                if w.send({"path": str(path)}):
+                    pending.append((role, w))
+                else:
+                    out[role] = {"crash": "broken pipe"}
             except Exception as e:
                 out[role] = {"error": f"worker: {describe(e)}"}
                 w.stop()
         for role, w in pending:
-            res = w._read(self.timeout)  # pyright: ignore[reportPrivateUsage]
-            if res is None:
+            out[role] = w.answer()
+        if self.targets:
+            role = self.validator_role()
+            skip = {t: d for d in self.devices if "outputs" in out.get(d, {})
+                    for t in [SAME_TOOL.get(device_kind(d), "")] if t in self.targets}
+            w = self.worker(role)
+            try:
+                out[role] = w.answer() if w.send({"path": str(path), "skip": skip}) else {"crash": "broken pipe"}
+            except Exception as e:
+                out[role] = {"error": f"worker: {describe(e)}"}
                 w.stop()
-                res = {"hang": self.timeout}
-            elif "crash" in res:
-                w.stop()
-            out[role] = res
         return out
+
+    def validator_role(self) -> str:
+        return f"validate:{','.join(self.all_targets or self.targets)}"
+
+    def judge_validation(self, seed: int, v: dict[str, Any]) -> list[Failure]:
+        fails: list[Failure] = []
+        for t, st in v.items():
+            if st == "ok" or st[0] == "device":
+                self.validated[t] = self.validated.get(t, 0) + 1
+                if st != "ok":
+                    self.by_device[t] = self.by_device.get(t, 0) + 1
+            elif st == "pending":
+                continue
+            elif st[0] == "n/a":
+                key = f"{t}: {reason(st[1])}"
+                self.na[key] = self.na.get(key, 0) + 1
+            else:
+                fails.append(Failure(seed, st[1], t, st[2]))
+        return fails
 
     def judge(self, seed: int, case: dict[str, Any], res: dict[str, dict[str, Any]]) -> list[Failure]:
         fails: list[Failure] = []
@@ -426,15 +507,7 @@ class Campaign:
         ref: dict[str, list[Any]] | None = None
         for role, r in res.items():
             if role.startswith("validate"):
-                v = cast("dict[str, Any]", r.get("validate", {}))
-                for t, st in v.items():
-                    if st == "ok":
-                        self.validated[t] = self.validated.get(t, 0) + 1
-                    elif st[0] == "n/a":
-                        key = f"{t}: {reason(st[1])}"
-                        self.na[key] = self.na.get(key, 0) + 1
-                    else:
-                        fails.append(Failure(seed, st[1], t, st[2]))
+                fails += self.judge_validation(seed, cast("dict[str, Any]", r.get("validate", {})))
                 for k in ("error", "crash", "hang"):
                     if k in r:
                         fails.append(Failure(seed, k if k != "error" else "internal", "validators", str(r[k])))
@@ -477,6 +550,7 @@ class Campaign:
         return kept
 
     def run_one(self, prog: Program) -> list[Failure]:
+        """Run one kernel; its failures so far (those of batched validators come with `flush`)."""
         kdir = self.out / "kernels"
         kdir.mkdir(parents=True, exist_ok=True)
         path = kdir / f"fz{prog.seed}.py"
@@ -486,11 +560,41 @@ class Campaign:
         fails = self.judge(prog.seed, prog.case, res)
         if fails:
             self.record(prog, path, fails, res)
+        deferred = any(st == "pending" for r in res.values() for st in cast("dict[str, Any]", r.get("validate", {})).values())
+        if deferred:
+            self.deferred.append((prog, path, res))
         else:
-            path.unlink()
+            path.unlink(missing_ok=True)
+        return fails
+
+    def flush(self) -> list[Failure]:
+        """Check the deferred sources (one compiler run per batched target); their failures."""
+        if not self.deferred:
+            return []
+        todo, self.deferred = self.deferred, []
+        role = self.validator_role()
+        w = self.worker(role)
+        timeout = self.timeout * 4
+        r = w.answer(timeout) if w.send({"flush": True}) else {"crash": "broken pipe"}
+        batch = cast("dict[str, dict[str, Any]]", r.get("batch") or {})
+        fails: list[Failure] = []
+        for prog, path, res in todo:
+            if "batch" not in r:
+                kind = "crash" if "crash" in r else "hang" if "hang" in r else "internal"
+                mine = [Failure(prog.seed, kind, "validators (batched)", str(r.get(kind, r)))]
+            else:
+                v: dict[str, Any] = batch.get(str(path), {})
+                cast("dict[str, Any]", res[role].setdefault("validate", {})).update(v)
+                mine = self.judge_validation(prog.seed, v)
+            if mine:
+                self.record(prog, path, mine, res)
+            path.unlink(missing_ok=True)
+            fails += mine
         return fails
 
     def record(self, prog: Program, path: Path, fails: list[Failure], res: dict[str, dict[str, Any]]) -> None:
+        """Write OUT/failures/fz<seed>/ (kernel, shrunk kernel, report.json; a second call for the same seed, from
+        the batched validators, adds its failures to the report)."""
         from sarek.testing.shrink import shrink
 
         fdir = self.out / "failures" / f"fz{prog.seed}"
@@ -507,14 +611,17 @@ class Campaign:
         except Exception as e:  # shrinking is best effort; the full kernel is kept
             small = prog.source
             first.shrunk = f"shrinking failed: {describe(e)}"
-        (fdir / "kernel_min.py").write_text(small)
-        first.shrunk = first.shrunk or str(fdir / "kernel_min.py")
-        report = {"seed": prog.seed, "case": prog.case, "failures": [f.__dict__ for f in fails],
-                  "results": res, "replay": f"python -m sarek.testing.fuzz --replay {fdir / 'kernel_min.py'} "
+        name = "kernel_min.py" if not (fdir / "kernel_min.py").exists() else f"kernel_min_{first.where}.py"
+        (fdir / name).write_text(small)
+        first.shrunk = first.shrunk or str(fdir / name)
+        earlier: list[Any] = []
+        if (fdir / "report.json").exists():
+            earlier = cast("list[Any]", json.loads((fdir / "report.json").read_text())["failures"])
+        report = {"seed": prog.seed, "case": prog.case, "failures": earlier + [f.__dict__ for f in fails],
+                  "results": res, "replay": f"python -m sarek.testing.fuzz --replay {fdir / name} "
                                             f"--devices {','.join(self.devices)}"}
         (fdir / "report.json").write_text(json.dumps(report, indent=1, default=str))
         self.failures.extend(fails)
-        path.unlink(missing_ok=True)
 
     def same_failure(self, src: str, f: Failure) -> bool:
         """Does `src` (a shrinking candidate) fail the same way at the same place?"""
@@ -562,7 +669,7 @@ class Campaign:
             by[f"{f.kind} on {f.where}"] = by.get(f"{f.kind} on {f.where}", 0) + 1
         return {"kernels": self.kernels, "seconds": round(elapsed, 1), "devices": self.devices,
                 "targets": self.targets, "agreements": self.agreements, "ran": self.ran,
-                "validated": self.validated, "not_applicable": self.na, "known": self.known, "failures": by,
+                "validated": self.validated, "validated_by_device": self.by_device, "not_applicable": self.na, "known": self.known, "failures": by,
                 "failed_seeds": sorted({f.seed for f in self.failures}),
                 "failure_details": [{"seed": f.seed, "kind": f.kind, "where": f.where, "message": f.message[:500],
                                      "blame": f.blame} for f in self.failures]}
@@ -576,10 +683,10 @@ def default_devices() -> list[str]:
     return ["interp"] + [n for n in names if n != "interp"]
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="python -m sarek.testing.fuzz", description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("--count", type=int, help="kernels to generate")
-    ap.add_argument("--seconds", type=float, help="run for this long")
+    ap.add_argument("--count", type=int, help="kernels to generate (with --seconds: whichever ends first)")
+    ap.add_argument("--seconds", type=float, help="run for this long (no new kernel starts after it)")
     ap.add_argument("--seed", type=int, default=0, help="first seed (kernels use seed, seed+1, ...)")
     ap.add_argument("--seeds", help="an explicit comma-separated seed list")
     ap.add_argument("--devices", help="comma-separated device names, the first is the reference "
@@ -587,34 +694,65 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--targets", default="auto", help="comma-separated targets whose source is validated ('' for "
                                                       "none; default auto: every target whose tool is installed)")
     ap.add_argument("--validate-every", type=int, default=1, help="validate the sources of every k-th kernel")
+    ap.add_argument("--batch", type=int, default=32, help="kernels whose CUDA/HIP/Metal sources one compiler run "
+                                                          "checks (sarek.testing.batch)")
+    ap.add_argument("--jobs", type=int, default=1, help="campaigns in parallel processes over disjoint seeds "
+                                                        "(job j takes every jobs-th seed), one merged report")
+    ap.add_argument("--job", help=argparse.SUPPRESS)  # "j/N": this process is job j of N (set by --jobs)
     ap.add_argument("--out", default="fuzz-out", help="directory for failures and the summary")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds a device may take for one kernel")
     ap.add_argument("--shrink-seconds", type=float, default=120.0, help="time budget for shrinking one failure")
     ap.add_argument("--replay", help="run one kernel file (a reproducer) instead of generating")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
+    if not (a.worker or a.replay or a.count is not None or a.seconds is not None or a.seeds):
+        ap.error("give --count, --seconds, --seeds or --replay")
+    if a.jobs < 1 or a.batch < 1 or a.validate_every < 1:
+        ap.error("--jobs, --batch and --validate-every must be at least 1")
+    a.target_list = choose_targets(ap, a.targets)
+    return a
+
+
+def choose_targets(ap: argparse.ArgumentParser, spec: str) -> list[str]:
+    if spec != "auto":
+        targets = [t for t in spec.split(",") if t]
+        for t in targets:
+            if t not in TARGETS:
+                ap.error(f"unknown target {t!r} (known: {', '.join(TARGETS)})")
+        return targets
+    import shutil
+
+    targets = [t for t in TARGETS if not TOOLS[t] or shutil.which(TOOLS[t]) or
+               (TOOLS[t] in ("nvcc", "ptxas") and os.path.exists(f"/usr/local/cuda/bin/{TOOLS[t]}"))]
+    skipped = [t for t in TARGETS if t not in targets]
+    if skipped:
+        print(f"not validating {', '.join(skipped)}: {', '.join(TOOLS[t] for t in skipped)} not installed "
+              "(--targets names them to make a missing tool a failure)", flush=True)
+    return targets
+
+
+def job_seeds(a: argparse.Namespace) -> tuple[list[int] | None, int, int, int]:
+    """(explicit seeds or None, first index, step, end index or -1) of this process's share of the seeds."""
+    j, n = (int(x) for x in a.job.split("/")) if a.job else (0, 1)
+    seeds = [int(x) for x in a.seeds.split(",")] if a.seeds else None
+    count = len(seeds) if seeds else a.count
+    return seeds, j, n, -1 if count is None else count
+
+
+def main(argv: list[str] | None = None) -> int:
+    a = parse_args(argv)
     if a.worker:
         return worker(a.worker)
+    if a.jobs > 1 and not a.replay:
+        return run_jobs(a, list(sys.argv[1:] if argv is None else argv))
     devices = a.devices.split(",") if a.devices else default_devices()
     if "interp" not in devices:  # the interpreter is the reference (and pass blame runs it)
         devices = ["interp", *devices]
-    if a.targets == "auto":
-        import shutil
-
-        targets = [t for t in TARGETS if not TOOLS[t] or shutil.which(TOOLS[t]) or
-                   (TOOLS[t] in ("nvcc", "ptxas") and os.path.exists(f"/usr/local/cuda/bin/{TOOLS[t]}"))]
-        skipped = [t for t in TARGETS if t not in targets]
-        if skipped:
-            print(f"not validating {', '.join(skipped)}: {', '.join(TOOLS[t] for t in skipped)} not installed "
-                  "(--targets names them to make a missing tool a failure)", flush=True)
-    else:
-        targets = [t for t in a.targets.split(",") if t]
-    for t in targets:
-        if t not in TARGETS:
-            ap.error(f"unknown target {t!r} (known: {', '.join(TARGETS)})")
+    targets: list[str] = a.target_list
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
-    camp = Campaign(devices, targets, out, a.timeout, a.shrink_seconds)
+    camp = Campaign(devices, targets, out, a.timeout, a.shrink_seconds, all_targets=list(targets))
+    tag = f"[job {a.job}] " if a.job else ""
     t0 = time.monotonic()
     try:
         if a.replay:
@@ -623,29 +761,34 @@ def main(argv: list[str] | None = None) -> int:
             _, case = load_kernel(path)
             fails = camp.judge(case["seed"], case, res)
             camp.kernels = 1
+            camp.deferred = []  # the batched targets, checked now:
+            if targets:
+                answer = camp.worker(camp.validator_role()).ask(path)
+                fails += camp.judge_validation(case["seed"], cast("dict[str, Any]", answer.get("validate", {})))
             for f in fails:
                 print(f"FAIL {f.kind} on {f.where}: {f.message[:2000]}")
             print("agree" if not fails else f"{len(fails)} failure(s)")
             return 1 if fails else 0
-        seeds = [int(s) for s in a.seeds.split(",")] if a.seeds else None
-        count = len(seeds) if seeds else a.count
-        if count is None and a.seconds is None:
-            ap.error("give --count, --seconds, --seeds or --replay")
-        k = 0
-        while True:
-            if count is not None and k >= count:
-                break
+        seeds, k, step, end = job_seeds(a)
+
+        def report(fails: list[Failure]) -> None:
+            for f in fails:
+                print(f"{tag}FAIL seed {f.seed}: {f.kind} on {f.where}: {f.message.splitlines()[0][:300]}"
+                      + (f" [blame: {f.blame}]" if f.blame else ""), flush=True)
+
+        while end < 0 or k < end:
             if a.seconds is not None and time.monotonic() - t0 >= a.seconds:
                 break
             seed = seeds[k] if seeds else a.seed + k
-            camp.targets = targets if k % max(a.validate_every, 1) == 0 else []
-            fails = camp.run_one(generate(seed))
-            for f in fails:
-                print(f"FAIL seed {seed}: {f.kind} on {f.where}: {f.message.splitlines()[0][:300]}"
-                      + (f" [blame: {f.blame}]" if f.blame else ""), flush=True)
-            k += 1
-            if k % 25 == 0:
-                print(f"{k} kernels, {len(camp.failures)} failures, {time.monotonic() - t0:.0f} s", flush=True)
+            camp.targets = targets if k % a.validate_every == 0 else []
+            report(camp.run_one(generate(seed)))
+            k += step
+            if len(camp.deferred) >= a.batch:
+                report(camp.flush())
+            if camp.kernels % 25 == 0:
+                print(f"{tag}{camp.kernels} kernels, {len(camp.failures)} failures, {time.monotonic() - t0:.0f} s",
+                      flush=True)
+        report(camp.flush())
     finally:
         camp.close()
     camp.targets = targets
@@ -653,15 +796,81 @@ def main(argv: list[str] | None = None) -> int:
     (out / "summary.json").write_text(json.dumps(s, indent=1))
     text = format_summary(s)
     (out / "summary.txt").write_text(text)
-    print(text)
+    print(text, flush=True)
     return 1 if camp.failures else 0
 
 
+def run_jobs(a: argparse.Namespace, argv: list[str]) -> int:
+    """--jobs N: N campaigns (`--job j/N`, OUT/job<j>) in parallel processes; their summaries merged into OUT."""
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    rest: list[str] = []
+    skip_next = False
+    for x in argv:  # this command line less --jobs / --out (each job gets its own)
+        if skip_next:
+            skip_next = False
+        elif x in ("--jobs", "--out"):
+            skip_next = True
+        elif not x.startswith(("--jobs=", "--out=")):
+            rest.append(x)
+    t0 = time.monotonic()
+    procs = [subprocess.Popen([sys.executable, "-m", "sarek.testing.fuzz", *rest, "--job", f"{j}/{a.jobs}",
+                               "--out", str(out / f"job{j}")], env=worker_env()) for j in range(a.jobs)]
+    rcs = [p.wait() for p in procs]
+    parts: list[dict[str, Any]] = []
+    died: list[str] = []
+    for j, rc in enumerate(rcs):
+        f = out / f"job{j}" / "summary.json"
+        if f.exists():
+            parts.append(cast("dict[str, Any]", json.loads(f.read_text())))
+        else:
+            died.append(f"job {j} exited {rc} without a summary")
+        fdir = out / f"job{j}" / "failures"
+        if fdir.is_dir():
+            (out / "failures").mkdir(exist_ok=True)
+            for d in fdir.iterdir():
+                os.replace(d, out / "failures" / d.name)
+    s = merge_summaries(parts, time.monotonic() - t0)
+    s["jobs"] = a.jobs
+    if died:
+        s["failures"]["job died"] = len(died)
+        s["failure_details"] += [{"seed": -1, "kind": "crash", "where": "job", "message": m, "blame": ""}
+                                 for m in died]
+    (out / "summary.json").write_text(json.dumps(s, indent=1))
+    text = format_summary(s)
+    (out / "summary.txt").write_text(text)
+    print(text, flush=True)
+    return 1 if s["failures"] else 0
+
+
+def merge_summaries(parts: list[dict[str, Any]], elapsed: float) -> dict[str, Any]:
+    """One summary of several jobs' (counts added, lists joined)."""
+    m: dict[str, Any] = {"kernels": 0, "seconds": round(elapsed, 1), "devices": [], "targets": [], "agreements": 0,
+                         "ran": {}, "validated": {}, "validated_by_device": {}, "not_applicable": {}, "known": {},
+                         "failures": {}, "failed_seeds": [], "failure_details": []}
+    for p in parts:
+        m["devices"] = m["devices"] or p["devices"]
+        m["targets"] = m["targets"] or p["targets"]
+        m["kernels"] += p["kernels"]
+        m["agreements"] += p["agreements"]
+        for key in ("ran", "validated", "validated_by_device", "not_applicable", "failures"):
+            for k, v in cast("dict[str, int]", p.get(key, {})).items():
+                m[key][k] = m[key].get(k, 0) + v
+        for k, v in cast("dict[str, list[int]]", p["known"]).items():
+            m["known"][k] = sorted(m["known"].get(k, []) + v)
+        m["failed_seeds"] = sorted(m["failed_seeds"] + p["failed_seeds"])
+        m["failure_details"] += p["failure_details"]
+    return m
+
+
 def format_summary(s: dict[str, Any]) -> str:
-    lines = [f"sarek fuzz: {s['kernels']} kernels in {s['seconds']} s on {', '.join(s['devices'])}; "
+    jobs = f" ({s['jobs']} jobs)" if s.get("jobs") else ""
+    lines = [f"sarek fuzz: {s['kernels']} kernels in {s['seconds']} s{jobs} on {', '.join(s['devices'])}; "
              f"targets validated: {', '.join(s['targets']) or 'none'}",
              f"  all devices agreed on {s['agreements']} kernels; runs per device: {s['ran']}",
-             f"  sources validated per target: {s['validated']}"]
+             f"  sources validated per target: {s['validated']}"
+             + (f" (of which built by the device running them: {s['validated_by_device']})"
+                if s.get("validated_by_device") else "")]
     if s["not_applicable"]:
         lines.append("  refused (n/a): " + "; ".join(f"{k} x{v}" for k, v in sorted(s["not_applicable"].items())))
     for why, seeds in s.get("known", {}).items():

@@ -16,9 +16,9 @@ Well-definedness, by construction (no run-time checks are needed):
   clamped value, asin of a clamped value); they are clamped to +-1000 so the tolerance can be absolute.
 - memory: inputs are read at `(e % n + n) % n`; each thread writes only its own output slots; shared memory is
   written at the thread's own index, read after a top-level barrier; atomics are commutative (add, min, max,
-  and, or, xor) on an accumulator whose final value is order-independent, their results unused; warp
-  shuffles use xor masks below 4 (a 4-lane group exists in every device's warp); private arrays are filled
-  before they are read.
+  and, or, xor), each op on its own accumulator slots (`ATOMIC_OPS`), so the final value is order-independent,
+  their results unused; warp shuffles use xor masks below 4 (a 4-lane group exists in every device's warp);
+  private arrays are filled before they are read.
 """
 
 from __future__ import annotations
@@ -37,6 +37,15 @@ FCLAMP = 1000.0
 FB_MAX = 4
 
 UNARY_SAFE = ("sin", "cos", "atan", "tanh")
+#: the features a kernel may use, each drawn with probability FEATURE_P (default 0.5), in this order
+FEATURES = ("i64", "f64", "helpers", "records", "variants", "loops", "shared", "warp", "atomics", "math", "local",
+            "floatops")
+FEATURE_P = {"i64": 0.35, "f64": 0.2, "shared": 0.25, "warp": 0.2}
+#: the integer atomics; op j owns the accumulator slots 2j and 2j+1 (two different ops on one slot race: their
+#: final value depends on the schedule, which is how the H200 campaign's 5 "interpreter is wrong" seeds came about)
+ATOMIC_OPS = ("atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor")
+#: the accumulator's initial slots (fuzz.make_args): identity-ish starts so min/max/and change something
+ACC_INIT = (0, 0, 100000, 100000, -100000, -100000, -1, -1, 0, 0, 0, 0)
 
 
 @dataclass
@@ -105,10 +114,10 @@ class Gen:
         self.block = r.choice([32, 64])
         self.grid = r.choice([1, 2])
         self.n = self.block * self.grid
-        all_feats = {"i64", "f64", "helpers", "records", "variants", "loops", "shared", "warp", "atomics",
-                     "math", "local", "floatops"}
+        # a fixed order (FEATURES is a tuple): iterating a set of strings depends on PYTHONHASHSEED, which made
+        # a seed's kernel differ between processes (the H200 campaign's seeds did not reproduce here)
         self.feats = set(features) if features is not None else {
-            f for f in all_feats if r.random() < {"i64": 0.35, "f64": 0.2, "shared": 0.25, "warp": 0.2}.get(f, 0.5)}
+            f for f in FEATURES if r.random() < FEATURE_P.get(f, 0.5)}
         self.barrier_mode = bool({"shared", "warp"} & self.feats)
         self.out: list[str] = []
         self.vars: list[Var] = []
@@ -615,11 +624,12 @@ class Gen:
             return self.match_stmt(nest) + 1
         if k < 0.88 and "atomics" in self.feats and not self.in_helper:
             self.imports.add("atomic")
-            f = r.choice(["atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor"])
+            j = r.randrange(len(ATOMIC_OPS))
+            f = ATOMIC_OPS[j]
             e = self.typed(self.store(self.iexpr("i32", 2)))
-            idx = self.index(self.iexpr("i32", 1), "8")
+            idx = self.index(self.iexpr("i32", 1), "2")
             self.atomics.add(f)
-            self.emit(f"{f}(acc, {idx}, {e.text})")
+            self.emit(f"{f}(acc, {2 * j} + {idx}, {e.text})")
             return 1
         if k < 0.94 and self.has_rec and not self.in_helper:
             if r.random() < 0.5:
@@ -705,7 +715,7 @@ class Gen:
         # float parameters are read-only inexact values
         fparams = [Var(pn, ty, False, ro=True) for pn, ty in params if ty not in ("i32", "i64")]
         locs: list[Var] = []
-        for ty in {ty for _, ty in params}:
+        for ty in dict.fromkeys(ty for _, ty in params):  # ordered (a set is not)
             if ty in ("i32", "i64"):
                 v = Var(self.fresh("y"), ty)
                 self.emit(f"{v.name} = {self.store(self.iexpr(ty, 2)).text}")

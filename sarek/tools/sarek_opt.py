@@ -156,8 +156,41 @@ def _option_error_text(argv: Sequence[str], e: Exception) -> str:
     return str(e)
 
 
+#: Python frames and stack bytes the driver's thread may use: xDSL's parser, verifier and printer recurse per
+#: nesting level (about 7 frames a `sarek.if`), so 140 nested ifs overflowed the default limit (issue 21)
+RECURSION_LIMIT = 60000
+STACK_BYTES = 512 << 20
+
+
 def main() -> None:
-    """Run the driver; user errors (bad IR, bad pipeline, refused kernels) end with a message, no traceback."""
+    """Run the driver in a thread with a deep stack (`RECURSION_LIMIT`); exit with its status."""
+    import sys
+    import threading
+
+    status: list[int] = []
+
+    def body() -> None:
+        try:
+            _main()
+            status.append(0)
+        except SystemExit as e:
+            status.append(e.code if isinstance(e.code, int) else 0 if e.code is None else 1)
+            if isinstance(e.code, str):
+                print(e.code, file=sys.stderr)
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
+    old = threading.stack_size(STACK_BYTES)
+    try:
+        t = threading.Thread(target=body, name="sarek-opt")
+        t.start()
+        t.join()
+    finally:
+        threading.stack_size(old)
+    sys.exit(status[0] if status else 1)
+
+
+def _main() -> None:
+    """The driver; user errors (bad IR, bad pipeline, refused kernels) end with a message, no traceback."""
     import sys
 
     from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
@@ -178,6 +211,12 @@ def main() -> None:
         sys.exit(1)
     except OSError as e:  # an input or output file that cannot be opened
         print(f"error: {e.strerror}: {e.filename}", file=sys.stderr)
+        sys.exit(1)
+    except RecursionError:
+        from sarek.frontend.lower import MAX_NESTING
+
+        print(f"error: the input nests too deeply for sarek-opt (more than its limit of {RECURSION_LIMIT} Python "
+              f"frames; the front end refuses kernels nested more than {MAX_NESTING} levels deep)", file=sys.stderr)
         sys.exit(1)
 
 
