@@ -61,11 +61,23 @@ REFUSED: dict[tuple[str, str], dict[str, Refusal]] = {
 }
 
 
-def math_support(target: str, name: str, t: Attribute) -> Polyfill | Refusal | None:
-    """None when `target` spells intrinsic `name` on type `t` itself; else the routine or the refusal."""
+#: at the default floating-point policy (fp=default): (target, type) -> function -> the single-precision routine
+#: (sarek/mathlib/fast32.py, CUDA's accuracy at f32 speed) used instead of POLYFILLED's f64-core one
+FAST: dict[tuple[str, str], dict[str, Polyfill]] = {
+    ("ptx", "f32"): {n: Polyfill(f"{n}_f32") for n in ("exp", "exp2", "log", "log2", "log10", "sin", "cos")},
+}
+
+
+def math_support(target: str, name: str, t: Attribute, fp: str = "exact") -> Polyfill | Refusal | None:
+    """None when `target` spells intrinsic `name` on type `t` itself; else the routine or the refusal. At
+    `fp="default"` a FAST routine wins over the f64-core one."""
     key = _type_key(t)
     if key is None:
         return None
+    if fp == "default":
+        fast = FAST.get((target, key), {}).get(name)
+        if fast is not None:
+            return fast
     refused = REFUSED.get((target, key), {}).get(name)
     if refused is not None:
         return refused

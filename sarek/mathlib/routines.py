@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math as _m
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from xdsl.dialects.builtin import f64
 
@@ -95,16 +96,30 @@ def expm1(o: Ops, x: V) -> V:
 # ------------------------------------------------------------------------------------------------ log
 
 
-def _log_reduce(o: Ops, x: V) -> tuple[V, V]:
+@dataclass(frozen=True)
+class FloatFormat:
+    """What `_log_reduce` needs of a binary float format (Ops and the format's widths must agree)."""
+
+    mant_bits: int
+    bias: int
+    tiny: float  # smallest normal
+    scale: int  # subnormals are multiplied by 2^scale first
+    sqrt2: float  # sqrt(2) in the format
+
+
+F64_FORMAT = FloatFormat(52, 1023, TINY, 54, SQRT2)
+
+
+def _log_reduce(o: Ops, x: V, fmt: FloatFormat = F64_FORMAT) -> tuple[V, V]:
     """x = 2^k (1 + f) with 1 + f in [sqrt(2)/2, sqrt(2)): (k, f), both exact; subnormals scaled first."""
-    tiny = o.cmp("lt", x, TINY)
-    xs = o.sel(tiny, o.mul(x, 2.0 ** 54), x)
+    tiny = o.cmp("lt", x, fmt.tiny)
+    xs = o.sel(tiny, o.mul(x, 2.0 ** fmt.scale), x)
     bits = o.bits(xs)
-    e = o.ibin("sub", o.ibin("shr", bits, 52), 1023)
-    m = o.from_bits(o.ibin("bitor", o.ibin("bitand", bits, 0x000FFFFFFFFFFFFF), 0x3FF0000000000000))
-    big = o.cmp("gt", m, SQRT2)
+    e = o.ibin("sub", o.ibin("shr", bits, fmt.mant_bits), fmt.bias)
+    m = o.from_bits(o.ibin("bitor", o.ibin("bitand", bits, (1 << fmt.mant_bits) - 1), fmt.bias << fmt.mant_bits))
+    big = o.cmp("gt", m, fmt.sqrt2)
     m = o.sel(big, o.mul(m, 0.5), m)
-    k = o.add(o.add(o.to_float(e), o.sel(tiny, -54.0, 0.0)), o.sel(big, 1.0, 0.0))
+    k = o.add(o.add(o.to_float(e), o.sel(tiny, float(-fmt.scale), 0.0)), o.sel(big, 1.0, 0.0))
     return k, o.sub(m, 1.0)
 
 

@@ -14,6 +14,7 @@ from sarek.analysis.native_math import Refusal, math_support
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
 from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.mathlib import fast32
 from sarek.mathlib.routines import build_helper, helper_name
 
 
@@ -21,7 +22,9 @@ from sarek.mathlib.routines import build_helper, helper_name
 class ExpandMathPass(ModulePass):
     """Replace math intrinsics the target lacks by calls to double-precision helpers built in sarek IR.
 
-    Options: `target` (cuda, hip, opencl, metal, glsl, wgsl, ptx). The native-math table
+    Options: `target` (cuda, hip, opencl, metal, glsl, wgsl, ptx), `fp` (exact: the f64-core routines;
+    default: the table's FAST single-precision routines where it has them, sarek/mathlib/fast32.py). The
+    native-math table
     (sarek/analysis/native_math.py) says, per (function, type), whether the target computes an intrinsic
     itself, through a library routine (sarek/mathlib/routines.py) or not at all (a located error). A
     replaced `sarek.intrinsic "sin"(%x) : (f32) -> f32` becomes `sarek.cast` to f64, `sarek.call
@@ -32,10 +35,15 @@ class ExpandMathPass(ModulePass):
     name = "sarek-expand-math"
 
     target: str = "cuda"
+    # the floating-point policy: "exact" (the f64-core routines, the default of this pass alone) or "default"
+    # (sarek-pipeline's default: the native-math table's FAST f32 routines where it has them)
+    fp: str = "exact"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.target not in TARGETS:
             raise SarekError(f"sarek-expand-math: unknown target '{self.target}' (known: {', '.join(TARGETS)})")
+        if self.fp not in ("default", "exact"):
+            raise SarekError(f"sarek-expand-math: fp must be default or exact, not '{self.fp}'")
         todo: list[tuple[s.IntrinsicOp, str]] = []
         for f in op.ops:
             if not isinstance(f, s.KernelOp | s.HelperOp):
@@ -43,7 +51,7 @@ class ExpandMathPass(ModulePass):
             for o in f.walk():
                 if not isinstance(o, s.IntrinsicOp) or INTRINSICS[o.callee.data].category != Category.MATH:
                     continue
-                how = math_support(self.target, o.callee.data, o.result.type)
+                how = math_support(self.target, o.callee.data, o.result.type, self.fp)
                 if isinstance(how, Refusal):
                     t = o.result.type
                     raise SarekError(f"'{o.callee.data}' on {t} not yet supported — {how.reason}", o,
@@ -52,9 +60,15 @@ class ExpandMathPass(ModulePass):
                     todo.append((o, how.routine))
         helpers: dict[str, s.HelperOp] = {}
         for o, routine in todo:
+            fast = routine.removesuffix("_f32") if routine.endswith("_f32") else None
             if routine not in helpers:
-                helpers[routine] = build_helper(routine)
-            _replace(o, routine)
+                helpers[routine] = fast32.build_helper(fast) if fast else build_helper(routine)
+                for dep in fast32.NEEDS.get(fast or "", ()):
+                    helpers.setdefault(dep, build_helper(dep))
+            if fast:
+                _replace_f32(o, fast)
+            else:
+                _replace(o, routine)
         if helpers:
             first = next((f for f in op.ops if isinstance(f, s.KernelOp | s.HelperOp)), None)
             for h in sorted(helpers):
@@ -62,6 +76,17 @@ class ExpandMathPass(ModulePass):
                     op.body.block.add_op(helpers[h])
                 else:
                     op.body.block.insert_op_before(helpers[h], first)
+
+
+def _replace_f32(o: s.IntrinsicOp, fn: str) -> None:
+    """`f(x)` on f32 -> `call @sarek_<fn>_f32(x)` (the fast single-precision routine)."""
+    call = s.CallOp(fast32.helper_name(fn), list(o.args), f32)
+    call.location = o.location
+    block = o.parent_block()
+    assert block is not None
+    block.insert_op_before(call, o)
+    o.result.replace_all_uses_with(call.res[0])
+    block.erase_op(o)
 
 
 def _replace(o: s.IntrinsicOp, routine: str) -> None:

@@ -38,7 +38,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
     "c": [
         ("sarek-reject-features", {"target": "{target}"}),
         ("sarek-verify-barriers", {}),
-        ("sarek-expand-math", {"target": "{target}"}),
+        ("sarek-expand-math", {"target": "{target}", "fp": "{fp}"}),
         *OPT,
         ("sarek-order-type-decls", {"first": "variants"}),
         ("sarek-subst-match-payloads", {"layout": "{layout}"}),
@@ -50,7 +50,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
     "shader": [
         ("sarek-reject-features", {"target": "{target}"}),
         ("sarek-verify-barriers", {}),
-        ("sarek-expand-math", {"target": "{target}"}),
+        ("sarek-expand-math", {"target": "{target}", "fp": "{fp}"}),
         *OPT,
         ("sarek-order-type-decls", {"first": "records"}),
         ("sarek-subst-match-payloads", {"layout": "{layout}"}),
@@ -62,7 +62,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
     "ptx": [
         ("sarek-reject-features", {"target": "{target}"}),
         ("sarek-verify-barriers", {}),
-        ("sarek-expand-math", {"target": "{target}"}),
+        ("sarek-expand-math", {"target": "{target}", "fp": "{fp}"}),
         *OPT,
         ("sarek-order-type-decls", {}),
         ("sarek-lower-warp", {"target": "{target}"}),
