@@ -26,6 +26,8 @@ T = 16  # sgemm / transpose tile
 #: the corpus's kernels of these algorithms (examples/*.py): vector_add, reduce_sum (256-slot shared tree),
 #: matmul_tiled (16x16 tiles), mandelbrot (64 iterations)
 EX = load_examples()
+#: 1-D sizes: 65535 blocks of 256 (Vulkan's grid limit per dimension is 65535 workgroups)
+N1D = 65535 * B
 
 
 @kernel
@@ -155,7 +157,7 @@ def _f(rng: np.random.Generator, n: int) -> np.ndarray:
 
 def cases(scale: int = 1) -> list[Case]:
     """The seven algorithm kernels; `scale` < 1 shrinks them (CPU-side tests)."""
-    n = (1 << 24) // scale
+    n = N1D // scale
     s2 = 4096 // scale  # transpose / jacobi side
     g = 1024 // scale  # sgemm side
     m = 2048 // scale  # mandelbrot side
@@ -192,7 +194,7 @@ def mlir_cases(scale: int = 1) -> list[Case]:
 
     from sarek.registry import parse_module
 
-    n = (1 << 24) // scale
+    n = N1D // scale
     texts = [(p.stem, p.read_text()) for p in sorted((ROOT / "tests" / "unit" / "ptx_kernels").glob("*.mlir"))]
     texts.append(("math_mix", bench_ptx.EXTRA_KERNELS["math_mix"]))
     out: list[Case] = []
