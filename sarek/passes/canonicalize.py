@@ -10,7 +10,8 @@ before and after):
   exact for every x, NaN and -0.0 included: `x*1.0`, `x/1.0`, `x-0.0`, `x+(-0.0)` are `x`; `x*-1.0` is `-x`
   (`x+0.0` is not `x`: -0.0 + 0.0 is +0.0). `neg(neg x)`, `not(not x)`, `bitnot(bitnot x)`, a cast to the
   same type.
-- short circuits: an i1 `if_expr` that is `c and x` / `c or x` with x a few speculatable ops becomes
+- short circuits: an i1 `if_expr` that is `c and x` / `c or x` with x a few speculatable ops (or reads of
+  local variables) becomes
   `binop and`/`or` (no branch).
 - control: an `if`/`if_expr` on a constant condition becomes the taken branch (in a `sarek.block` when the
   branch declares names, so scopes are kept); a `for` that runs zero times, an empty `for`, `if` or plain
@@ -274,10 +275,15 @@ class EraseDead(RewritePattern):
 SHORT_CIRCUIT_MAX = 8
 
 
+def _var_read(op: Operation) -> bool:
+    """A read of a local variable (`load` of a `let_mut`): evaluated a little earlier, it reads the same."""
+    return isinstance(op, s.LoadOp) and isinstance(op.ref.owner, s.LetMutOp)
+
+
 class ShortCircuitToBool(RewritePattern):
     """`c and x` / `c or x` spelled as `if_expr` (the front end's short circuit) whose other arm is a few
-    speculatable ops (no memory, no fault: sarek.analysis.motion) become `binop and`/`or` on i1: the same
-    value, no branch."""
+    speculatable ops or reads of local variables (no memory, no fault: sarek.analysis.motion) become
+    `binop and`/`or` on i1: the same value, no branch."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: s.IfExprOp, rewriter: PatternRewriter) -> None:
@@ -294,7 +300,7 @@ class ShortCircuitToBool(RewritePattern):
         else:
             return
         body = [o for o in arm.ops if o is not y]
-        if len(body) > SHORT_CIRCUIT_MAX or not all(speculatable(o) for o in body):
+        if len(body) > SHORT_CIRCUIT_MAX or not all(speculatable(o) or _var_read(o) for o in body):
             return
         v = y.value
         rewriter.erase(y)

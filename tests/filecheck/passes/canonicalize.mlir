@@ -124,3 +124,31 @@ builtin.module {
 // CHECK-NOT:   if_expr
 // CHECK:       sarek.elem_ref %o[%n]
 // CHECK-NEXT:  sarek.store %{{.*}}, %n
+
+// -----
+
+// A short circuit whose right side reads local variables and computes without faulting becomes `and`.
+builtin.module {
+  sarek.kernel @sc(%o : !sarek.vec<i32> "o", %n : i32 "n") {
+    %z = sarek.constant 0.0 : f32
+    %x = sarek.let_mut "x" %z : f32
+    %c = sarek.binop lt %n, %n : i32
+    %b = sarek.if_expr %c -> i1 {
+      %v = sarek.load %x : !sarek.ref<f32>
+      %s = sarek.binop mul %v, %v : f32
+      %l = sarek.binop le %s, %z : f32
+      sarek.yield %l : i1
+    } else {
+      %f = sarek.constant false
+      sarek.yield %f : i1
+    }
+    sarek.if %b {
+      %e = sarek.elem_ref %o[%n] : !sarek.vec<i32>
+      sarek.store %e, %n : !sarek.ref<i32>
+    }
+  }
+}
+// CHECK-LABEL: sarek.kernel @sc
+// CHECK:       %[[L:.*]] = sarek.binop le
+// CHECK-NEXT:  %[[B:.*]] = sarek.binop and %c, %[[L]] : i1
+// CHECK-NEXT:  sarek.if %[[B]]
