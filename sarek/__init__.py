@@ -1,7 +1,7 @@
 """sarek: a multi-backend GPU kernel compiler built on xDSL.
 
 Public API (see /work/shared/FRONTEND.md): `kernel`, `device`, `record`, `variant`, `compile`, `Vec`, the
-scalar types, `CompileError`, `SarekError` (the base of every sarek diagnostic); `Vector`, `devices`,
+scalar types, `TypeVar` (dtype-generic kernels), `bitcast`, `CompileError`, `SarekError` (the base of every sarek diagnostic); `Vector`, `devices`,
 `default_device`, `Device`, `get_device`, `launch`, `LaunchError`, `DeviceError`, `cdiv`, `synchronize`,
 `Stream` come from `sarek.runtime`
 (imported lazily).
@@ -15,6 +15,7 @@ from sarek.diagnostics import SarekError
 from sarek.frontend.api import DeviceFunction, Kernel, compile, device, kernel
 from sarek.frontend.decls import record, variant
 from sarek.frontend.errors import CompileError
+from sarek.frontend.generics import TypeVar
 from sarek.types import Local, Shared, Vec, f16, f32, f64, i32, i64
 
 _RUNTIME_NAMES = ("Vector", "devices", "default_device", "Device", "get_device", "launch", "LaunchError",
@@ -42,7 +43,9 @@ from sarek import math as math  # noqa: E402  (shadows nothing: `sarek.math`)
 
 pragma = gpu.pragma
 superstep = gpu.superstep
+bitcast = gpu.bitcast
 
 __all__ = ["kernel", "device", "record", "variant", "compile", "Vec", "Shared", "Local", "f16", "f32", "f64",
            "i32", "i64", "CompileError", "SarekError", "Kernel", "DeviceFunction", "gpu", "math", "pragma", "superstep",
+           "bitcast", "TypeVar",
            *_RUNTIME_NAMES]  # pyright: ignore[reportUnsupportedDunderAll]

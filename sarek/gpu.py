@@ -30,7 +30,7 @@ class GpuFunction:
 
     def __init__(self, name: str, kind: str, arity: int | None = None):
         self.name = name
-        self.kind = kind          # "stmt" | "intrinsic" | "alloc" | "context"
+        self.kind = kind          # "stmt" | "intrinsic" | "alloc" | "context" | "cast"
         self.arity = arity
 
     def __repr__(self) -> str:
@@ -77,6 +77,7 @@ for _n in ("atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_exch"
            "atomic_xor"):
     _fn(_n, "intrinsic", 3)
 atomic_cas = _fn("atomic_cas", "intrinsic", 4)
+bitcast = _fn("bitcast", "cast", 2)  # bitcast(x, T): x's bits as T (same width); also `sarek.bitcast`
 atomic_inc = _fn("atomic_inc", "intrinsic", 2)
 atomic_dec = _fn("atomic_dec", "intrinsic", 2)
 for _n in ("warp_shuffle", "warp_shuffle_up", "warp_shuffle_down", "warp_shuffle_xor"):

@@ -105,6 +105,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "sarek-licm": ("sarek.passes.licm", "LicmPass"),
     "sarek-unroll": ("sarek.passes.unroll", "UnrollPass"),
     "sarek-strength-reduce": ("sarek.passes.strength_reduce", "StrengthReducePass"),
+    "sarek-strip-asserts": ("sarek.passes.strip_asserts", "StripAssertsPass"),
+    "sarek-hoist-match-breaks": ("sarek.passes.hoist_match_breaks", "HoistMatchBreaksPass"),
     "sarek-pipeline": ("sarek.passes.pipeline", "PipelinePass"),
     "sarek-contract": ("sarek.passes.contract", "ContractPass"),
     "sarek-lower-glsl": ("sarek.lowering.glsl", "LowerGlslPass"),

@@ -7,8 +7,10 @@ on an atomic's or a warp shuffle's result, or on a mutable local assigned a vary
 under divergent control. Block-uniform values are fine: constants, scalar and vector parameters (kernel
 arguments are uniform), vector lengths, `block_idx_*`, `block_dim_*`, `grid_dim_*`, `global_size*`,
 `warp_size`. Control is divergent inside an if / if_expr / match / match_expr whose condition or scrutinee
-varies, a for loop whose bounds vary, a while loop whose condition varies, and after a helper's return under
-divergent control. Helpers are analysed per call with the divergence of their arguments; a call of a
+varies, a for loop whose bounds or step vary, a while loop whose condition varies, after a return under
+divergent control (for the rest of the function), after a break under divergent control (for the rest of the
+loop, its later iterations included) and after a continue under divergent control (for the rest of that
+iteration). Helpers are analysed per call with the divergence of their arguments; a call of a
 helper containing a collective op under divergent control is reported at the call.
 
 Supersteps (`sarek.block superstep { ... }`, followed by its implicit `sarek.barrier`): inside a non-divergent
@@ -39,7 +41,9 @@ from sarek.dialect.sarek import (
     ArrayReadOp,
     BarrierOp,
     BlockOp,
+    BreakOp,
     CallOp,
+    ContinueOp,
     CoopmatLoadOp,
     CoopmatMulAddOp,
     CoopmatStoreOp,
@@ -153,6 +157,10 @@ class _Function:
     exited: Divergence | None = None
     changed: bool = False
     superstep: BlockOp | None = None  # the innermost enclosing superstep, None when none or divergent
+    # the innermost loop: a break / a continue under divergent control in its body (the rest of the body, and
+    # after a break the later iterations, run on fewer threads)
+    broke: Divergence | None = None
+    continued: Divergence | None = None
 
     def reason(self, vs: Sequence[SSAValue]) -> str | None:
         return next((r for v in vs if (r := self.div.get(v)) is not None), None)
@@ -170,7 +178,7 @@ class _Function:
 
     def block(self, block: Block, ctrl: Divergence | None) -> None:
         for op in block.ops:
-            self.op(op, ctrl or self.exited)
+            self.op(op, ctrl or self.exited or self.broke or self.continued)
 
     def op(self, op: Operation, ctrl: Divergence | None) -> None:
         a = self.analysis
@@ -179,6 +187,11 @@ class _Function:
             a.report(Finding(op, "collective", kind, ctrl, f"{kind} under thread-divergent control flow ({ctrl.text})"))
         if isinstance(op, ReturnOp) and ctrl is not None and self.exited is None:
             self.exited = Divergence("a return under thread-divergent control precedes it", "a return", ctrl.cause, op)
+        if isinstance(op, BreakOp) and ctrl is not None and self.broke is None:
+            self.broke = Divergence("a break under thread-divergent control precedes it", "a break", ctrl.cause, op)
+        if isinstance(op, ContinueOp) and ctrl is not None and self.continued is None:
+            self.continued = Divergence("a continue under thread-divergent control precedes it", "a continue",
+                                        ctrl.cause, op)
         if isinstance(op, StoreOp):
             root = _root(op.place)
             r = self.div.get(op.value)
@@ -209,8 +222,9 @@ class _Function:
                     self.mark(arg, self.div.get(op.scrutinee))
                 self.block(region.block, ctrl or inner)
         elif isinstance(op, ForOp):
-            self.mark(op.index, self.reason([op.lo, op.hi]))
-            inner = self.decide(op, op.lo, "a bound") or self.decide(op, op.hi, "a bound")
+            self.mark(op.index, self.reason([op.lo, op.hi, *op.step_operands]))
+            inner = self.decide(op, op.lo, "a bound") or self.decide(op, op.hi, "a bound") or next(
+                (d for x in op.step_operands if (d := self.decide(op, x, "the step")) is not None), None)
             self.loop(op, [op.body.block], ctrl or inner)
         elif isinstance(op, WhileOp):
             y = op.cond_region.block.last_op
@@ -251,11 +265,20 @@ class _Function:
 
     def loop(self, op: Operation, blocks: list[Block], ctrl: Divergence | None) -> None:
         before = self.exited
+        outer = (self.broke, self.continued)
+        self.broke = self.continued = None
         for b in blocks:
             self.block(b, ctrl)
-        if before is None and self.exited is not None and ctrl is None:
-            for b in blocks:  # threads that returned skip the later iterations
-                self.block(b, self.exited)
+        self.continued = None  # the threads that continued are back for the next iteration
+        if ctrl is None:
+            if before is None and self.exited is not None:
+                for b in blocks:  # threads that returned skip the later iterations
+                    self.block(b, self.exited)
+            elif self.broke is not None:
+                for b in blocks:  # so do threads that broke out
+                    self.block(b, self.broke)
+                    self.continued = None
+        self.broke, self.continued = outer  # after the loop, the threads that broke out are back
 
     def call(self, op: CallOp, ctrl: Divergence | None) -> None:
         a = self.analysis

@@ -54,8 +54,8 @@ from sarek.dialect.sarek import (
 class Feature(Enum):
     """Capabilities a target may lack; the value is the name diagnostics use.
 
-    The first nine are the seed's (SAREK_SPEC 4.1: refused as `<name> not yet supported (#57 slice 2 — hint)`);
-    the others are refused with their own located message (`_structural_refusals`).
+    The first nine are the seed's (SAREK_SPEC 4.1: refused as `<name> not yet supported (<hint>); <instead>`,
+    see `refusal_message`); the others are refused with their own located message (`_structural_refusals`).
     """
 
     FLOAT16 = "float16"
@@ -176,11 +176,28 @@ def support(target: str, feature: Feature) -> Support:
     return CAPABILITIES.get((target, feature), SUPPORTED)
 
 
+#: what to write instead when a target refuses a feature (the last part of every gate refusal)
+INSTEAD: dict[Feature, str] = {
+    Feature.FLOAT16: "compute in f32 here (CUDA, HIP and PTX have float16)",
+    Feature.FLOAT64: "use f32 here, or a target with float64 (CUDA, HIP, OpenCL, GLSL, PTX)",
+    Feature.INT64: "use i32 here, or a target with 64-bit integers (every other one)",
+    Feature.UINT8: "use i32 elements",
+    Feature.COOPMAT: "write the tile product with shared memory and loops",
+    Feature.FLOAT_ATOMICS: "accumulate in an integer (fixed point) with an integer atomic, or loop on atomic_cas "
+                           "over the bits (sarek.bitcast)",
+    Feature.WARP: "exchange values through shared memory with barrier()",
+    Feature.WARP_BARRIER: "use barrier() (a block barrier)",
+    Feature.MEM_FENCE: "use barrier() to order memory within a block, or split the work into two launches",
+}
+
+
 def refusal_message(feature: Feature, hint: str | None) -> str:
-    """The seed's wording (SAREK_SPEC 4.1), pinned by tests: `<feature name> not yet supported (#57 slice 2[ —
-    <hint>])`; SarekError prefixes the backend."""
-    detail = f" — {hint}" if hint else ""
-    return f"{feature_name(feature)} not yet supported (#57 slice 2{detail})"
+    """`<feature name> not yet supported (<why>); <what to do instead>` — the seed's wording (SAREK_SPEC 4.1,
+    `<name> not yet supported`) without its tracker reference, saying what to write instead; SarekError
+    prefixes the backend."""
+    why = f" ({hint})" if hint else ""
+    instead = INSTEAD.get(feature)
+    return f"{feature_name(feature)} not yet supported{why}" + (f"; {instead}" if instead else "")
 
 
 # ------------------------------------------------------------------------------------------------ the fold

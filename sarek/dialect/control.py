@@ -1,12 +1,12 @@
 """Control flow and other statements of the sarek dialect: yield, if/if_expr, while, for, match/match_expr,
-return, pragma, block (scopes and supersteps), barriers, fences and native text."""
+return, break/continue, assert, pragma, block (scopes and supersteps), barriers, fences and native text."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar, cast
 
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, IntegerType, StringAttr, i1, i32
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr, i1, i32
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.irdl import (
     AnyAttr,
@@ -48,7 +48,7 @@ from sarek.dialect.syntax import parse_str_array as _parse_str_array
 from sarek.dialect.syntax import check_name as _check_name
 from sarek.dialect.syntax import hint as _hint
 from sarek.dialect.types import UnitType, VariantType, is_int
-from sarek.dialect.declarations import HelperOp, enclosing_function, variant_decl
+from sarek.dialect.declarations import HelperOp, KernelOp, enclosing_function, variant_decl
 
 
 @irdl_op_definition
@@ -193,37 +193,58 @@ class WhileOp(IRDLOperation):
 
 @irdl_op_definition
 class ForOp(IRDLOperation):
-    """`sarek.for "i" %i = %lo to %hi step 1 : i32 { ... }` — half-open, constant non-zero step (Python
-    `range`); the index is the body's block argument."""
+    """`sarek.for "i" %i = %lo to %hi step 1 : i32 { ... }` — half-open, a constant non-zero step (Python
+    `range`); `... step %s : i32 { ... }` — a run-time step `%s` (Python `range` too: its sign decides the
+    direction; a zero step runs no iteration, debug builds check it before the loop). The index is the body's
+    block argument."""
 
     name = "sarek.for"
     T: ClassVar = VarConstraint("T", AnyAttr())
     sym = prop_def(StringAttr, prop_name="name")
-    step = prop_def(IntegerAttr)
+    step = opt_prop_def(IntegerAttr)
     lo = operand_def(T)
     hi = operand_def(T)
+    dyn_step = var_operand_def(T)
     body = region_def("single_block")
     traits = traits_def(NoTerminator())
 
-    def __init__(self, name: str, lo: SSAValue, hi: SSAValue, step: int = 1, body: Region | None = None):
+    def __init__(self, name: str, lo: SSAValue, hi: SSAValue, step: int | SSAValue = 1, body: Region | None = None):
         if body is None:
             body = Region(Block(arg_types=[lo.type]))
             _hint(body.block.args[0], name)
-        super().__init__(operands=[lo, hi], regions=[body],
-                         properties={"name": StringAttr(name), "step": IntegerAttr(step, cast(IntegerType, lo.type) if is_int(lo.type) else i32)})
+        props: dict[str, Attribute] = {"name": StringAttr(name)}
+        if not isinstance(step, SSAValue):
+            props["step"] = IntegerAttr(step, cast(IntegerType, lo.type) if is_int(lo.type) else i32)
+        super().__init__(operands=[lo, hi, [step] if isinstance(step, SSAValue) else []], regions=[body],
+                         properties=props)
 
     @property
     def index(self) -> BlockArgument:
         return self.body.block.args[0]
 
     @property
-    def step_value(self) -> int:
-        return self.step.value.data
+    def step_value(self) -> int | None:
+        """The constant step; None for a run-time step (`step_operand`)."""
+        return self.step.value.data if self.step is not None else None
+
+    @property
+    def step_operand(self) -> SSAValue:
+        """The run-time step (only when `step_value` is None)."""
+        return self.dyn_step[0]
+
+    @property
+    def step_operands(self) -> tuple[SSAValue, ...]:
+        """The run-time step, if any, as a tuple (empty for a constant step)."""
+        return tuple(self.dyn_step)
 
     def verify_(self) -> None:
         _check_name(self.sym, "for index")
         if not is_int(self.lo.type):
             raise VerifyException(f"for bounds must be i32 or i64, got {self.lo.type}")
+        if (self.step is None) == (len(self.dyn_step) == 0):
+            raise VerifyException("for needs one step: a constant or an operand")
+        if len(self.dyn_step) > 1:
+            raise VerifyException("for takes at most one step operand")
         if self.step_value == 0:
             raise VerifyException("for step must be non-zero")
         if len(self.body.block.args) != 1 or self.body.block.args[0].type != self.lo.type:
@@ -237,7 +258,12 @@ class ForOp(IRDLOperation):
         printer.print_operand(self.lo)
         printer.print_string(" to ")
         printer.print_operand(self.hi)
-        printer.print_string(f" step {self.step_value} : ")
+        printer.print_string(" step ")
+        if self.dyn_step:
+            printer.print_operand(self.dyn_step[0])
+        else:
+            printer.print_string(str(self.step_value))
+        printer.print_string(" : ")
         printer.print_attribute(self.lo.type)
         printer.print_string(" ")
         _print_stmt_region(printer, self.body)
@@ -252,7 +278,8 @@ class ForOp(IRDLOperation):
         parser.parse_keyword("to")
         hi = _operand(parser)
         parser.parse_keyword("step")
-        step = parser.parse_integer()
+        dyn = _optional_operand(parser)
+        step: int | SSAValue = dyn if dyn is not None else parser.parse_integer()
         parser.parse_punctuation(":")
         t = parser.parse_type()
         body = _parse_stmt_region(parser, [idx.resolve(t)])
@@ -437,7 +464,8 @@ class MatchExprOp(_MatchMixin, IRDLOperation):
 
 @irdl_op_definition
 class ReturnOp(IRDLOperation):
-    """`sarek.return %v : f32` / `sarek.return` — leaves the enclosing helper (any nesting depth)."""
+    """`sarek.return %v : f32` / `sarek.return` — leaves the enclosing helper or kernel (any nesting depth; a
+    kernel's return has no value)."""
 
     name = "sarek.return"
     value = var_operand_def()
@@ -447,8 +475,12 @@ class ReturnOp(IRDLOperation):
 
     def verify_(self) -> None:
         f = enclosing_function(self)
+        if isinstance(f, KernelOp):
+            if self.value:
+                raise VerifyException(f"kernel @{f.sym_name.data} returns nothing, the return gives {self.value[0].type}")
+            return
         if not isinstance(f, HelperOp):
-            raise VerifyException("sarek.return is only allowed inside a sarek.helper")
+            raise VerifyException("sarek.return is only allowed inside a sarek.kernel or sarek.helper")
         want = [] if f.returns_unit else [f.return_type]
         got = [v.type for v in self.value]
         if got != want:
@@ -584,6 +616,86 @@ class MemFenceOp(_NullaryStmt):
     """`sarek.mem_fence` — device-scope memory fence."""
 
     name = "sarek.mem_fence"
+
+
+def enclosing_loop(op: Operation) -> ForOp | WhileOp | str:
+    """The loop whose body holds `op` (at any depth of statement regions), or why there is none: "function"
+    (no loop in its function), "value" (an if_expr / match_expr region comes first) or "condition" (a while
+    condition comes first)."""
+    region = op.parent_region()
+    while region is not None:
+        p = region.parent_op()
+        if p is None or isinstance(p, KernelOp | HelperOp | ModuleOp):
+            return "function"
+        if isinstance(p, ForOp):
+            return p
+        if isinstance(p, WhileOp):
+            return p if region is p.body else "condition"
+        if isinstance(p, IfExprOp | MatchExprOp):
+            return "value"
+        region = p.parent_region()
+    return "function"
+
+
+class _LoopExit(_NullaryStmt):
+    """`sarek.break` / `sarek.continue`: leave the innermost enclosing loop / its current iteration."""
+
+    @property
+    def loop(self) -> ForOp | WhileOp:
+        """The loop this op leaves (the op verifies)."""
+        loop = enclosing_loop(self)
+        assert not isinstance(loop, str), f"{self.name} outside a loop"
+        return loop
+
+    def verify_(self) -> None:
+        where = enclosing_loop(self)
+        if where == "function":
+            raise VerifyException(f"{self.name} must be inside the body of a sarek.while or sarek.for of its function")
+        if where == "value":
+            raise VerifyException(f"{self.name} cannot leave a value region (sarek.if_expr / sarek.match_expr)")
+        if where == "condition":
+            raise VerifyException(f"{self.name} cannot be in the condition of a sarek.while")
+
+
+@irdl_op_definition
+class BreakOp(_LoopExit):
+    """`sarek.break` — leaves the innermost enclosing `sarek.while` / `sarek.for` (any statement nesting)."""
+
+    name = "sarek.break"
+
+
+@irdl_op_definition
+class ContinueOp(_LoopExit):
+    """`sarek.continue` — ends the current iteration of the innermost enclosing loop (a `for` then steps its
+    index, a `while` re-evaluates its condition)."""
+
+    name = "sarek.continue"
+
+
+@irdl_op_definition
+class AssertOp(IRDLOperation):
+    """`sarek.assert %c, "message"` — a checked condition: in debug mode a false `%c` fails the launch with
+    `message`, located at the op; release pipelines remove it (sarek-strip-asserts), so it costs nothing."""
+
+    name = "sarek.assert"
+    cond = operand_def(i1)
+    message = prop_def(StringAttr)
+
+    def __init__(self, cond: SSAValue, message: str):
+        super().__init__(operands=[cond], properties={"message": StringAttr(message)})
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.cond)
+        printer.print_string(", ")
+        printer.print_string_literal(self.message.data)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AssertOp:
+        c = _operand(parser)
+        parser.parse_punctuation(",")
+        return _parse_attrs(parser, cls(c, parser.parse_str_literal()))
 
 
 @irdl_op_definition

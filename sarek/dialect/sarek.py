@@ -52,9 +52,9 @@ _DECLARATIONS: tuple[type[Operation], ...] = (RecordOp, VariantOp, KernelOp, Hel
 
 
 STATEMENT_OPS: tuple[type[Operation], ...] = (
-    LetOp, LetMutOp, StoreOp, IfOp, WhileOp, ForOp, MatchOp, ReturnOp, PragmaOp, BlockOp, BarrierOp,
-    WarpBarrierOp, MemFenceOp, NativeOp, AllocArrayOp, CoopmatDeclOp, CoopmatLoadOp, CoopmatStoreOp,
-    CoopmatMulAddOp,
+    LetOp, LetMutOp, StoreOp, IfOp, WhileOp, ForOp, MatchOp, ReturnOp, BreakOp, ContinueOp, AssertOp, PragmaOp,
+    BlockOp, BarrierOp, WarpBarrierOp, MemFenceOp, NativeOp, AllocArrayOp, CoopmatDeclOp, CoopmatLoadOp,
+    CoopmatStoreOp, CoopmatMulAddOp,
 )
 
 Sarek = Dialect(
@@ -63,8 +63,8 @@ Sarek = Dialect(
         RecordOp, VariantOp, KernelOp, HelperOp, ConstantOp, BinOp, UnOp, CastOp, BitcastOp, IntrinsicOp,
         MakeRecordOp, MakeVariantOp, FieldOp, PayloadOp, ArrayReadOp, ArrayLenOp, AllocArrayOp, CallOp, LetOp,
         LetMutOp, LoadOp, StoreOp, ElemRefOp, FieldRefOp, YieldOp, IfOp, IfExprOp, WhileOp, ForOp, MatchOp, MatchExprOp,
-        ReturnOp, PragmaOp, BlockOp, BarrierOp, WarpBarrierOp, MemFenceOp, NativeOp, CoopmatDeclOp,
-        CoopmatLoadOp, CoopmatStoreOp, CoopmatMulAddOp,
+        ReturnOp, BreakOp, ContinueOp, AssertOp, PragmaOp, BlockOp, BarrierOp, WarpBarrierOp, MemFenceOp, NativeOp,
+        CoopmatDeclOp, CoopmatLoadOp, CoopmatStoreOp, CoopmatMulAddOp,
     ],
     [MemSpaceAttr, UnitType, RecordType, VariantType, VecType, ArrayType, RefType, BinOpKindAttr, UnOpKindAttr],
 )

@@ -240,6 +240,27 @@ def always_returns(stmts: list[ast.stmt], exhaustive: Callable[[ast.Match], bool
                 return True
         if isinstance(s, ast.With) and always_returns(s.body, exhaustive):
             return True
-        if isinstance(s, ast.While) and isinstance(s.test, ast.Constant) and s.test.value is True:
-            return True  # `while True:` only ends through a return (break is not supported)
+        if isinstance(s, ast.While) and isinstance(s.test, ast.Constant) and s.test.value is True \
+                and not breaks_out(s.body):
+            return True  # a `while True:` without a break of its own only ends through a return
+    return False
+
+
+def breaks_out(stmts: list[ast.stmt]) -> bool:
+    """Some `break` in the statements leaves the loop they are the body of (not one of a nested loop)."""
+    for s in stmts:
+        if isinstance(s, ast.Break):
+            return True
+        if isinstance(s, ast.For | ast.While):
+            if breaks_out(s.orelse):
+                return True
+            continue
+        if isinstance(s, ast.Match):
+            if any(breaks_out(c.body) for c in s.cases):
+                return True
+            continue
+        for f in ("body", "orelse"):
+            sub = getattr(s, f, None)
+            if isinstance(sub, list) and breaks_out(cast("list[ast.stmt]", sub)):
+                return True
     return False

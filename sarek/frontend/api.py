@@ -7,15 +7,18 @@ the kernel itself, every op located in the Python source.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, cast
+
+import numpy as np
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
 from sarek.diagnostics import SarekError, user_api
-from sarek.frontend.decls import decl_ops
+from sarek.frontend.decls import decl_ops, normalize_type, type_name
 from sarek.frontend.errors import CompileError
+from sarek.frontend.generics import Inference, TypeVar, dtype_type, substitute, suffix, type_vars
 from sarek.frontend.lower import FunctionLowerer, Signature
 from sarek.runtime.core import UNSET
 
@@ -25,7 +28,7 @@ class _Compiled:
         self.op, self.deps, self.types = op, deps, types
 
 
-def _lower(fn: Any, kind: str, name: str) -> _Compiled:
+def _lower(fn: Any, kind: str, name: str, binding: dict[TypeVar, Any] | None = None) -> _Compiled:
     deps: list[tuple[DeviceFunction, CompileError]] = []
 
     def resolve_device(obj: Any, node: Any, lowerer: FunctionLowerer) -> Signature | None:
@@ -37,7 +40,7 @@ def _lower(fn: Any, kind: str, name: str) -> _Compiled:
         deps.append((obj, lowerer.err(node, "")))
         return obj.signature()
 
-    lw = FunctionLowerer(fn, kind, resolve_device, name)
+    lw = FunctionLowerer(fn, kind, resolve_device, name, binding)
     op = lw.lower()
     return _Compiled(op, deps, lw.types)
 
@@ -73,26 +76,68 @@ def _user_frame() -> tuple[str | None, int | None]:
     return (f.f_code.co_filename, f.f_lineno) if f is not None else (None, None)
 
 
-class DeviceFunction:
-    """A `@sarek.device` helper: compiled (once) into a `sarek.helper` when a kernel calls it."""
+class _Generic:
+    """What generic kernels and helpers share: the type variables of the annotations (found at first use, as
+    annotations may name types defined after the function) and one instance per binding."""
 
-    def __init__(self, fn: Any, source: str | None = None):
+    fn: Any
+    name: str
+    binding: dict[TypeVar, Any]
+
+    def annotations(self) -> list[tuple[Any, Any]]:
+        """(ast.arg, annotation object) per parameter."""
+        return FunctionLowerer(self.fn, "helper", None, self.name).annotations()[0]
+
+    @property
+    def type_params(self) -> list[TypeVar]:
+        """The type variables, in order of first appearance ([] for a plain function or an instance)."""
+        tp: list[TypeVar] | None = self.__dict__.get("_type_params")
+        if tp is None:
+            if self.fn is None or self.binding:
+                tp = []
+            else:
+                params, ret = FunctionLowerer(self.fn, "helper", None, self.name).annotations()
+                tp = type_vars([a for _, a in params] + [ret])
+            self.__dict__["_type_params"] = tp
+        return tp
+
+    def _instance_key(self, binding: dict[TypeVar, Any]) -> tuple[int, ...]:
+        return tuple(id(binding[v]) for v in self.type_params)
+
+
+class DeviceFunction(_Generic):
+    """A `@sarek.device` helper: compiled (once) into a `sarek.helper` when a kernel calls it; a generic one
+    (sarek.TypeVar annotations) once per binding of its type variables (`instance`)."""
+
+    def __init__(self, fn: Any, source: str | None = None, name: str | None = None,
+                 binding: dict[TypeVar, Any] | None = None):
         _check_function(fn, "@sarek.device")
         _given_source(fn, source)
         self.fn = fn
-        self.name = fn.__name__
+        self.binding = dict(binding or {})
         self._sig: Signature | None = None
         self._compiled: _Compiled | None = None
+        self._instances: dict[tuple[int, ...], DeviceFunction] = {}
         functools.update_wrapper(self, fn)
+        self.name = name or fn.__name__
+
+    def instance(self, binding: dict[TypeVar, Any]) -> DeviceFunction:
+        """The helper with its type variables bound (named `<name>_<types>`, e.g. `axpy_f64`)."""
+        key = self._instance_key(binding)
+        inst = self._instances.get(key)
+        if inst is None:
+            inst = self._instances[key] = DeviceFunction(
+                self.fn, name=f"{self.name}_{suffix(binding, self.type_params)}", binding=binding)
+        return inst
 
     def signature(self) -> Signature:
         if self._sig is None:
-            self._sig = FunctionLowerer(self.fn, "helper", None, self.name).lower_signature()
+            self._sig = FunctionLowerer(self.fn, "helper", None, self.name, self.binding).lower_signature()
         return self._sig
 
     def compiled(self) -> _Compiled:
         if self._compiled is None:
-            self._compiled = _lower(self.fn, "helper", self.name)
+            self._compiled = _lower(self.fn, "helper", self.name, self.binding)
         return self._compiled
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -109,19 +154,90 @@ def _dim3(x: Any, what: str) -> tuple[int, int, int]:  # pyright: ignore[reportU
     return dim3(x, what)
 
 
-class Kernel:
+class Kernel(_Generic):
     """A `@sarek.kernel`: `.launch(*args, grid=|threads=, block=, device=, stream=)`, `.source(target)`, `.ir()`,
-    `.module`; `declared_block` is `@kernel(block=...)`'s block (None when not declared)."""
+    `.module`; `declared_block` is `@kernel(block=...)`'s block (None when not declared). A generic kernel
+    (sarek.TypeVar annotations) is compiled per binding of its type variables: `k[f64]` is that instance,
+    `k.launch(...)` picks it from the arguments' dtypes."""
 
-    def __init__(self, fn: Any, block: Any = None, source: str | None = None):
+    def __init__(self, fn: Any, block: Any = None, source: str | None = None,
+                 binding: dict[TypeVar, Any] | None = None):
         _check_function(fn, "@sarek.kernel")
         _given_source(fn, source)
         self.fn = fn
         self.name = fn.__name__
+        self.binding = dict(binding or {})
         self._module: ModuleOp | None = None
         self.declared_block = _declared_block(block)
         self._fast: dict[Any, Any] = {}  # (device, grid, block, threads) -> runtime FastPath or None
+        self._instances: dict[tuple[int, ...], Kernel] = {}
         functools.update_wrapper(self, fn)
+
+    # generic kernels
+
+    @user_api
+    def __getitem__(self, types: Any) -> Kernel:
+        """`k[f64]` / `k[f32, i64]`: the instance with the type variables (in order of first appearance in the
+        signature) bound to these types."""
+        tps = self.type_params
+        given: tuple[Any, ...] = cast("tuple[Any, ...]", types) if isinstance(types, tuple) else (types,)
+        if not tps:
+            raise self._error(f"kernel '{self.name}' is not generic (no sarek.TypeVar in its annotations): use "
+                              f"{self.name} itself")
+        if len(given) != len(tps):
+            raise self._error(f"kernel '{self.name}' has {len(tps)} type variable(s) ({', '.join(v.name for v in tps)}), "
+                              f"{len(given)} type(s) given")
+        binding: dict[TypeVar, Any] = {}
+        for v, t in zip(tps, given):
+            try:
+                nt = normalize_type(t)
+            except TypeError as e:
+                raise self._error(f"{self.name}[...]: {e}") from None
+            if not v.allows(nt):
+                raise self._error(f"{self.name}[{type_name(nt)}]: type variable {v.name} is one of {v.allowed_text()}")
+            binding[v] = nt
+        return self.instance(binding)
+
+    def instance(self, binding: dict[TypeVar, Any]) -> Kernel:
+        key = self._instance_key(binding)
+        inst = self._instances.get(key)
+        if inst is None:
+            inst = self._instances[key] = Kernel(self.fn, self.declared_block, binding=binding)
+        return inst
+
+    def _error(self, message: str) -> CompileError:
+        from sarek.frontend.lower import source_of
+
+        src = source_of(self.fn)
+        return src.error(src.fdef, message)
+
+    def bind_launch(self, args: tuple[Any, ...]) -> Kernel:
+        """The instance for these launch arguments: each type variable takes the dtype of the arrays and numpy
+        scalars given for it; a Python number binds only what nothing else does."""
+        from sarek.runtime.core import LaunchError
+
+        params = self.annotations()
+        if len(args) != len(params):
+            return self  # the runtime reports the count against the first instance
+        inf = Inference(self.type_params)
+        for (p, ann), a in zip(params, args):
+            tvs = type_vars([ann])
+            if not tvs:
+                continue
+            if isinstance(a, bool | int | float) and isinstance(ann, TypeVar):
+                inf.literal(ann, a, p.arg)
+                continue
+            ft = launch_type(ann, a)
+            if ft is None:
+                raise LaunchError(f"kernel {self.name}: cannot tell {tvs[0].name} from argument '{p.arg}' "
+                                  f"({type(a).__name__}); pass a numpy array or scalar, or launch {self.name}[T]")
+            if (clash := inf.bind(ann, ft, p.arg)) is not None:
+                raise LaunchError(f"kernel {self.name}: {clash}")
+        if (bad := inf.finish()) is not None:
+            hint = f"; launch {self.name}[T] with T one of {self.type_params[0].allowed_text()}" if bad[1] is None else ""
+            raise LaunchError(f"kernel {self.name}: {bad[0]}{hint}")
+        binding = inf.binding
+        return self.instance(binding)
 
     # compilation
 
@@ -129,6 +245,11 @@ class Kernel:
     @user_api
     def module(self) -> ModuleOp:
         if self._module is None:
+            if self.type_params:
+                v = self.type_params[0]
+                raise self._error(f"kernel '{self.name}' is generic in {v.name} ({v.allowed_text()}): compile an "
+                                  f"instance, e.g. {self.name}[{_example(v)}].source(\"cuda\"), or launch it "
+                                  "(the arguments' dtypes pick the instance)")
             self._module = build_module(self)
         return self._module
 
@@ -160,7 +281,15 @@ class Kernel:
     def launch(self, *args: Any, grid: Any = None, block: Any = UNSET, device: Any = None, threads: Any = None,
                stream: Any = None, **unknown: Any) -> None:
         """Enqueue the kernel (sarek.runtime.launch): `grid=` blocks or `threads=` total threads, `block=`.
-        Repeated launches with the same device and launch values reuse a cached plan (runtime.FastPath)."""
+        Repeated launches with the same device and launch values reuse a cached plan (runtime.FastPath); a
+        generic kernel launches the instance its arguments' dtypes pick (compiled once per type tuple)."""
+        generic = self.__dict__.get("_generic")
+        if generic is None:
+            generic = self.__dict__["_generic"] = bool(self.__dict__.get("fn") is not None and self.type_params)
+        if generic:
+            self.bind_launch(args).launch(*args, grid=grid, block=block, device=device, threads=threads,
+                                           stream=stream, **unknown)
+            return
         key: Any = None
         if device is not None and stream is None and not unknown:
             key = (device, grid, block, threads)
@@ -192,8 +321,35 @@ class Kernel:
         return (kernel_from_ir, (kernel_ir_text(self), self.name, self.declared_block))
 
 
+def _example(v: TypeVar) -> str:
+    return type_name(v.constraints[0]) if v.constraints else "f32"
+
+
+def launch_type(ann: Any, a: Any) -> Any:
+    """The front-end type launch argument `a` has for parameter annotation `ann` (Vec[...] for an array, an
+    element type for a numpy scalar), or None when its dtype says nothing."""
+    tv = next(iter(type_vars([ann])))
+    if isinstance(ann, TypeVar):
+        return dtype_type(cast(Any, a).dtype, tv) if isinstance(a, np.generic) else None
+    dt = getattr(a, "dtype", None)
+    try:
+        np.dtype(dt)
+    except TypeError:  # a torch dtype and the like: the interop layer knows it
+        from sarek.runtime.interop import adapt
+
+        try:
+            x = adapt(a)
+        except Exception:  # noqa: BLE001 - not an array: the runtime's argument check reports it
+            return None
+        dt = None if x is None else x.dtype
+    if dt is None:
+        return None
+    et = dtype_type(dt, tv)
+    return None if et is None else substitute(ann, {tv: et}) if isinstance(ann.element, TypeVar) else None
+
+
 def build_module(k: Kernel) -> ModuleOp:
-    kc = _lower(k.fn, "kernel", k.name)
+    kc = _lower(k.fn, "kernel", k.name, k.binding)
     order: list[DeviceFunction] = []
     state: dict[int, str] = {}
     stack: list[DeviceFunction] = []

@@ -38,8 +38,8 @@ def _cause(why: Divergence) -> str:
     cause = re.sub(r"mutable '([^']*)'", r"variable '\1'", why.cause)
     cause = re.sub(r"the result of (?:@(\w+)|'(\w+)')", lambda m: f"the result of {m[1] or m[2]}()", cause)
     at = f" at line {line}" if line is not None else ""
-    if isinstance(why.at, s.ReturnOp):
-        return f"a return{at} under thread-divergent control precedes it"
+    if isinstance(why.at, s.ReturnOp | s.BreakOp | s.ContinueOp):
+        return f"{why.what}{at} under thread-divergent control precedes it"
     return f"{why.what}{at} depends on {cause}"
 
 

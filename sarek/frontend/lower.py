@@ -43,9 +43,10 @@ from sarek.frontend.decls import (
     variant_info,
 )
 from sarek.frontend.errors import CompileError, make_loc
+from sarek.frontend.generics import Inference, TypeVar, substitute, type_vars
 from sarek.gpu import GpuFunction, GpuValue
 from sarek.math import MathFunction
-from sarek.types import ArrayOf, ScalarType, VecOf
+from sarek.types import SCALARS, ArrayOf, ScalarType, VecOf
 
 # ------------------------------------------------------------------------------------------------ source
 
@@ -197,11 +198,8 @@ BUILTIN_CASTS = {int: i32, float: Float32Type(), bool: i1}
 
 def _unsupported_messages() -> dict[type, str]:
     return {
-        ast.Break: "'break' is not supported in kernels (use a while loop whose condition stops it)",
-        ast.Continue: "'continue' is not supported in kernels (use an if around the rest of the loop body)",
         ast.Try: "'try' is not supported in kernels",
         ast.Raise: "'raise' is not supported in kernels",
-        ast.Assert: "'assert' is not supported in kernels",
         ast.Global: "'global' is not supported in kernels",
         ast.Nonlocal: "'nonlocal' is not supported in kernels",
         ast.FunctionDef: "nested functions (closures) are not supported: declare a @sarek.device function at "
@@ -241,7 +239,9 @@ class FunctionLowerer:
     """Lowers one function. `resolve_device(obj)` gives the Signature of a @device function (and records the
     dependency); `kind` is "kernel" or "helper"."""
 
-    def __init__(self, fn: Any, kind: str, resolve_device: Any, name: str | None = None):
+    def __init__(self, fn: Any, kind: str, resolve_device: Any, name: str | None = None,
+                 binding: dict[TypeVar, Any] | None = None):
+        self.binding: dict[TypeVar, Any] = binding or {}  # a generic function's instantiation
         self.src = source_of(fn)
         self.fn = self.src.fn
         self.kind = kind
@@ -253,6 +253,7 @@ class FunctionLowerer:
         self.assigned: set[str] = set()
         self.partial_matches: dict[int, list[str]] = {}  # id(ast.Match) -> constructors it does not cover
         self.terminated = False
+        self.loops: list[list[set[str]]] = []  # per enclosing loop: the assigned names at each of its breaks
         self.node: ast.AST = self.src.fdef
         self.block: Block = Block()
         self.ret_type: Attribute = s.UnitType()
@@ -274,6 +275,11 @@ class FunctionLowerer:
         return op.results[0]
 
     def ty(self, pytype: Any, node: ast.AST | None = None) -> Attribute:
+        pytype = substitute(pytype, self.binding)
+        unbound = type_vars([pytype])
+        if unbound:
+            raise self.err(node, f"type variable {unbound[0].name} has no type here (only the parameters' "
+                                 "annotations bind it)")
         try:
             t = normalize_type(pytype)
             self._register(t)
@@ -452,7 +458,9 @@ class FunctionLowerer:
 
     # -------------------------------------------------------------------------------------------- entry
 
-    def lower_signature(self) -> Signature:
+    def annotations(self) -> tuple[list[tuple[ast.arg, Any]], Any]:
+        """The parameters with their annotations (Python objects, strings evaluated) and the return annotation
+        (None when there is none)."""
         f = self.src.fdef
         a = f.args
         if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
@@ -460,24 +468,28 @@ class FunctionLowerer:
         if a.defaults:
             raise self.err(a.defaults[0], "default parameter values are not supported")
         anns = dict(getattr(self.fn, "__annotations__", {}))
-        params: list[tuple[str, Attribute]] = []
+        params: list[tuple[ast.arg, Any]] = []
         for arg in a.args:
             ann = anns.get(arg.arg)
             if ann is None:
                 raise self.err(arg, f"parameter '{arg.arg}' needs a type annotation (e.g. '{arg.arg}: f32' or "
                                     f"'{arg.arg}: Vec[f32]')")
-            if isinstance(ann, str):
-                ann = self._eval_ann(ann, arg)
+            params.append((arg, self._eval_ann(ann, arg) if isinstance(ann, str) else ann))
+        r = anns.get("return")
+        return params, self._eval_ann(r, f) if isinstance(r, str) else r
+
+    def lower_signature(self) -> Signature:
+        f = self.src.fdef
+        anns, r = self.annotations()
+        params: list[tuple[str, Attribute]] = []
+        for arg, ann in anns:
             t = self.ty(ann, arg)
             if self.kind == "kernel" and isinstance(t, s.ArrayType):
                 raise self.err(arg, f"kernel parameter '{arg.arg}' cannot be an array; use Vec[T]")
             params.append((arg.arg, t))
         ret: Attribute = s.UnitType()
-        if "return" in anns and anns["return"] is not None:
-            r = anns["return"]
-            if isinstance(r, str):
-                r = self._eval_ann(r, f)
-            if r is not None and r is not type(None):
+        if r is not None:
+            if r is not type(None):
                 if self.kind == "kernel":
                     raise self.err(f.returns or f, "a kernel returns nothing (remove the return annotation)")
                 ret = self.ty(r, f.returns or f)
@@ -560,6 +572,8 @@ class FunctionLowerer:
                 self.in_block(op.then_region.block, lambda: self.stmts(body[i + 1:], top=True))
                 return
             self.stmt(st)
+            if isinstance(st, ast.Break | ast.Continue | ast.Return):
+                return  # what follows in this block is never reached (and would follow a terminator)
 
     def in_block(self, block: Block, fn: Any) -> Any:
         saved = self.block
@@ -580,6 +594,35 @@ class FunctionLowerer:
     def stmt_Pass(self, st: ast.Pass) -> None:
         pass
 
+    def stmt_Break(self, st: ast.Break) -> None:
+        self.loop_exit(st, s.BreakOp(), "break")
+
+    def stmt_Continue(self, st: ast.Continue) -> None:
+        self.loop_exit(st, s.ContinueOp(), "continue")
+
+    def loop_exit(self, st: ast.stmt, op: Operation, what: str) -> None:
+        """`break` / `continue`: the op, and (for the definite-assignment rule) the path ends here; a `break`
+        records what it has assigned, which is what a `while True:` loop has assigned after it."""
+        if not self.loops:
+            raise self.err(st, f"'{what}' outside a loop")
+        if what == "break":
+            self.loops[-1].append(set(self.assigned))
+        self.emit(op, st)
+        self.terminated = True
+
+    def stmt_Assert(self, st: ast.Assert) -> None:
+        """`assert cond, "message"`: checked in debug mode (the message, else the condition's text, located
+        here); release builds drop it."""
+        c = self.cond(st.test)
+        if st.msg is None:
+            msg = f"assert {ast.unparse(st.test)}"
+        elif isinstance(st.msg, ast.Constant) and isinstance(st.msg.value, str):
+            msg = st.msg.value
+        else:
+            raise self.err(st.msg, "the message of 'assert' must be a string literal, e.g. assert i < n, \"i out "
+                                   "of range\"")
+        self.emit(s.AssertOp(c, msg), st)
+
     def stmt_Expr(self, st: ast.Expr) -> None:
         e = st.value
         if isinstance(e, ast.Constant):
@@ -593,9 +636,11 @@ class FunctionLowerer:
 
     def stmt_Return(self, st: ast.Return) -> None:
         if self.kind == "kernel":
-            raise self.err(st, "a kernel cannot return here: only `if cond: return` at the top level of a kernel "
-                               "is supported (kernels return nothing)")
-        if isinstance(self.ret_type, s.UnitType):
+            if st.value is not None and not (isinstance(st.value, ast.Constant) and st.value.value is None):
+                raise self.err(st, "a kernel returns nothing: write a bare 'return' to end this thread's work "
+                                   "(results go into its vectors)")
+            self.emit(s.ReturnOp(), st)
+        elif isinstance(self.ret_type, s.UnitType):
             if st.value is not None and not (isinstance(st.value, ast.Constant) and st.value.value is None):
                 raise self.err(st, f"device function '{self.name}' returns nothing (annotate its return type to "
                                    "return a value)")
@@ -882,7 +927,22 @@ class FunctionLowerer:
 
         self.in_block(cond_block, mk)
         self.emit(op, st)
-        self.branch(op.body.block, st.body)
+        breaks = self.loop_body(op.body.block, st.body)
+        if isinstance(st.test, ast.Constant) and st.test.value is True:
+            # `while True:` ends only through a break: what every break has assigned is assigned after it
+            if not breaks:
+                self.terminated = True
+            else:
+                self.assigned = breaks[0].intersection(*breaks[1:])
+
+    def loop_body(self, block: Block, body: list[ast.stmt]) -> list[set[str]]:
+        """Lower a loop body; gives what each `break` of this loop had assigned."""
+        self.loops.append([])
+        try:
+            self.branch(block, body)
+        finally:
+            breaks = self.loops.pop()
+        return breaks
 
     def stmt_For(self, st: ast.For) -> None:
         if st.orelse:
@@ -897,12 +957,16 @@ class FunctionLowerer:
         if it.keywords or not 1 <= len(it.args) <= 3:
             raise self.err(it, f"range() takes 1 to 3 arguments, {len(it.args)} given")
         args = it.args
-        step = 1
+        step: int | SSAValue = 1
+        step_v = None
         if len(args) == 3:
             step_v = self.const_eval(args[2])
-            if not isinstance(step_v, int) or isinstance(step_v, bool) or step_v == 0:
-                raise self.err(args[2], "the range step must be a non-zero integer constant")
-            step = step_v
+            if isinstance(step_v, bool) or isinstance(step_v, float):
+                raise self.err(args[2], f"the range step must be an integer, got {step_v!r}")
+            if step_v == 0:
+                raise self.err(args[2], "the range step must not be zero")
+            if isinstance(step_v, int):
+                step = step_v
         if len(args) == 1:
             hi = self.expr(args[0], i32)
             lo = self.const(0, hi.type if is_int(hi.type) else i32, args[0])
@@ -919,12 +983,20 @@ class FunctionLowerer:
                 raise self.err(n, f"range bounds must be integers, got {tname(v.type)}")
         if lo.type != hi.type:
             raise self.err(it, f"type mismatch: range bounds are {tname(lo.type)} and {tname(hi.type)}")
+        if len(args) == 3 and step_v is None:
+            step = self.expr(args[2], lo.type)
+            if step.type != lo.type:
+                raise self.err(args[2], f"type mismatch: the range bounds are {tname(lo.type)}, the step is "
+                                        f"{tname(step.type)}")
+            # a zero step is Python's ValueError: checked in debug mode, no iteration otherwise
+            nonzero = self.v(s.BinOp("ne", step, self.const(0, step.type, args[2])), args[2])
+            self.emit(s.AssertOp(nonzero, "range() step must not be zero"), args[2])
         op = s.ForOp(st.target.id, lo, hi, step)
         self.emit(op, st)
         name = st.target.id
         saved = self.vars.get(name)
         self.vars[name] = Binding("val", op.index, lo.type)
-        self.branch(op.body.block, st.body)
+        self.loop_body(op.body.block, st.body)
         if saved is None:
             del self.vars[name]
         else:
@@ -1343,6 +1415,10 @@ class FunctionLowerer:
             return self.gpu_call(fn, node, hint, statement)
         if any(k.arg is None for k in node.keywords):
             raise self.err(node, "'**' arguments are not supported")
+        if isinstance(fn, TypeVar):  # `T(x)` in a generic function: a cast to (or record of) T's type
+            fn = substitute(fn, self.binding)
+            if isinstance(fn, TypeVar):
+                raise self.err(node.func, f"type variable {fn.name} has no type here")
         if isinstance(fn, ScalarType) or fn in BUILTIN_CASTS:
             self.no_kw(node, fname)
             t = fn.ir if isinstance(fn, ScalarType) else BUILTIN_CASTS[fn]
@@ -1403,6 +1479,8 @@ class FunctionLowerer:
         if (vinfo := variant_info(fn)) is not None:
             raise self.err(node, f"build a {fname} value with one of its constructors, e.g. "
                                  f"{fname}.{vinfo.ctors[0][0]}(...)")
+        if getattr(fn, "type_params", None):  # a generic @device function: the instance for these arguments
+            fn = fn.instance(self.infer_binding(fn, node, fname))
         sig = self.resolve_device(fn, node, self)
         if sig is not None:
             for t in sig.types:
@@ -1439,6 +1517,27 @@ class FunctionLowerer:
             z = self.const(0, x.type, node)
             return self.v(s.BinOp("ne", x, z), node)
         return self.v(s.CastOp(x, t), node)
+
+    def bitcast(self, node: ast.Call, fname: str) -> SSAValue:
+        """`bitcast(x, T)`: x's bits read as the scalar type T of the same width (i32 <-> f32, i64 <-> f64)."""
+        self.no_kw(node, fname)
+        if len(node.args) != 2:
+            raise self.err(node, f"{fname}(x, T) takes 2 arguments, {len(node.args)} given")
+        ok, target = self.static(node.args[1])
+        if not ok:
+            raise self.err(node.args[1], f"the second argument of {fname}() must be a scalar type, e.g. {fname}(x, i32)")
+        t = self.ty(target, node.args[1])
+        x = self.expr(node.args[0])  # a literal keeps its own type (i32 / f32): its bits are what is meant
+        ws, wd = s.scalar_width(x.type), s.scalar_width(t)
+        if ws is None or wd is None or x.type == i1 or t == i1:
+            raise self.err(node, f"{fname}() reinterprets the bits of a number as another number type of the same "
+                                 f"width (i32 <-> f32, i64 <-> f64); got {tname(x.type)} to {tname(t)}")
+        if ws != wd:
+            raise self.err(node, f"{fname}() needs types of the same width: {tname(x.type)} has {ws} bits, "
+                                 f"{tname(t)} {wd}")
+        if x.type == t:
+            return x
+        return self.v(s.BitcastOp(x, t), node)
 
     def same_typed(self, args: list[ast.expr], hint: Attribute | None) -> list[SSAValue]:
         """Lower arguments that share one type: non-constant ones first, constants take their type."""
@@ -1497,6 +1596,8 @@ class FunctionLowerer:
             raise self.err(node, f"{fname}() declares an array: write 'name = {fname}(T, size)'")
         if fn.kind == "context":
             raise self.err(node, f"{fname}() is used as 'with {fname}(...):'")
+        if fn.kind == "cast":
+            return self.bitcast(node, fname)
         if fn.kind == "stmt":
             if not statement:
                 raise self.err(node, f"{fname}() is a statement and has no value")
@@ -1558,6 +1659,46 @@ class FunctionLowerer:
                                          f"{tname(v.type)}")
             vals.append(v)
         return self.v(s.MakeRecordOp(rt.decl_name, vals), node)
+
+    def infer_binding(self, fn: Any, node: ast.Call, fname: str) -> dict[TypeVar, Any]:
+        """The types of a generic helper's type variables at this call: from the types of the arguments that
+        are not literals, then from the literals (their own types) for variables nothing else binds."""
+        params: list[tuple[ast.arg, Any]] = fn.annotations()
+        given: dict[str, ast.expr] = {p.arg: a for (p, _), a in zip(params, node.args)}
+        given.update({k.arg: k.value for k in node.keywords if k.arg is not None})
+        inf = Inference(fn.type_params)
+        for p, ann in params:
+            a = given.get(p.arg)
+            if a is None or not type_vars([ann]):
+                continue
+            c = self.const_eval(a)
+            if c is not None:
+                if isinstance(ann, TypeVar):
+                    inf.literal(ann, c, p.arg)
+                continue
+            ft = self.front_type(self.type_of(a))
+            if ft is not None and (clash := inf.bind(ann, ft, p.arg)) is not None:
+                raise self.err(a, f"type mismatch in {fname}(): {clash}")
+        if (bad := inf.finish()) is not None:
+            why, pname = bad
+            if pname is None:
+                raise self.err(node, f"{why} of this call of {fname}(); convert one, e.g. {fname}(f32(x), ...)")
+            raise self.err(given[pname], f"type mismatch in {fname}(): {why}")
+        binding = inf.binding
+        return binding
+
+    def front_type(self, t: Attribute) -> Any:
+        """The front-end type (ScalarType, record/variant class, Vec/array of one) of an IR type, or None."""
+        if isinstance(t, s.VecType):
+            e = self.front_type(t.element_type)
+            return None if e is None else VecOf(e)
+        if isinstance(t, s.ArrayType):
+            e = self.front_type(t.element_type)
+            return None if e is None else ArrayOf(e, t.memspace.value)
+        if isinstance(t, s.RecordType | s.VariantType):
+            info = self.decl_infos.get(t.decl_name)
+            return None if info is None else info.cls
+        return next((x for x in SCALARS.values() if x.ir == t), None)
 
     def helper_call(self, sig: Signature, node: ast.Call, statement: bool, fname: str) -> SSAValue | None:
         names = [n for n, _ in sig.params]

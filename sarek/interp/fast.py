@@ -222,13 +222,33 @@ def _replace(v: Any, path: list[int], x: Any) -> Any:
     return VRec(v.t, [_replace(f, path[1:], x) if j == path[0] else f for j, f in enumerate(v.f)])
 
 
+class Loop:
+    """The lanes that left the innermost running loop by `break` (`brk`) or its current iteration by
+    `continue` (`cont`); None when none did."""
+
+    __slots__ = ("brk", "cont")
+
+    def __init__(self) -> None:
+        self.brk: Any = None
+        self.cont: Any = None
+
+
 class Frame:
-    __slots__ = ("ret", "done", "returns")
+    """One function's run: the lanes that returned (`done`, with the value `ret`) and its running loops; `cut`
+    says whether any lane left by a return, break or continue (then each later op strips them)."""
+
+    __slots__ = ("ret", "done", "returns", "loops", "cut")
 
     def __init__(self) -> None:
         self.ret: Any = None
         self.done: Any = None
         self.returns = False
+        self.loops: list[Loop] = []
+        self.cut = False
+
+    def recut(self) -> None:
+        top = self.loops[-1] if self.loops else None
+        self.cut = self.returns or (top is not None and (top.brk is not None or top.cont is not None))
 
 
 def _isarr(x: object) -> TypeGuard[npt.NDArray[Any]]:
@@ -479,16 +499,56 @@ class _Exec:
             if isinstance(op, S.YieldOp):
                 return env[op.value]
             self.op(op, env, m, fr)
-            if fr.returns:
-                m = _and(m, ~fr.done) if m is not None else ~fr.done
+            if fr.cut:
+                m = self.strip(m, fr)
                 if not _any(m):
                     m = False
         return None
 
     def strip(self, m: Any, fr: Frame) -> Any:
+        """m without the lanes that returned, broke out of the innermost loop or continued it."""
         if fr.returns and fr.done is not None:
             m = (~fr.done) if m is None else (m & ~fr.done)
+        if fr.loops:
+            top = fr.loops[-1]
+            for gone in (top.brk, top.cont):
+                if gone is not None:
+                    m = (~gone) if m is None else (m & ~gone)
         return m
+
+    def next_iteration(self, act: Any, fr: Frame) -> Any:
+        """The lanes that run the loop's next iteration: those of this one that neither returned nor broke
+        (lanes that continued come back)."""
+        top = fr.loops[-1]
+        top.cont = None
+        if fr.returns and fr.done is not None:
+            act = (~fr.done) if act is None else (act & ~fr.done)
+        if top.brk is not None:
+            act = (~top.brk) if act is None else (act & ~top.brk)
+        fr.recut()
+        return act
+
+    def leave(self, fr: Frame, m: Any, brk: bool) -> None:
+        """`break` / `continue` on the lanes of m."""
+        top = fr.loops[-1]
+        live = np.ones(self.n, bool) if m is None else m
+        old = top.brk if brk else top.cont
+        new = live.copy() if old is None else (old | live)
+        if brk:
+            top.brk = new
+        else:
+            top.cont = new
+        fr.cut = True
+
+    def loop(self, fr: Frame) -> Loop:
+        lp = Loop()
+        fr.loops.append(lp)
+        fr.recut()
+        return lp
+
+    def end_loop(self, fr: Frame) -> None:
+        fr.loops.pop()
+        fr.recut()
 
     def op(self, op: Operation, env: dict[SSAValue, Any], m: Any, fr: Frame) -> None:  # noqa: C901
         if isinstance(op, S.ConstantOp):
@@ -631,37 +691,49 @@ class _Exec:
                     env[op.result] = merge(c, a, b)
         elif isinstance(op, S.WhileOp):
             act = m
+            self.loop(fr)
             while True:
                 c = self.block(op.cond_region.block, env, act, fr)
                 act = _and(act, c)
                 if not _any(act):
                     break
                 self.block(op.body.block, env, act, fr)
-                act = self.strip(act, fr)
+                act = self.next_iteration(act, fr)
                 if not _any(act):
                     break
+            self.end_loop(fr)
         elif isinstance(op, S.ForOp):
-            lo, hi, step = env[op.lo], env[op.hi], op.step_value
+            lo, hi = env[op.lo], env[op.hi]
+            step = op.step_value
+            if step is None:
+                step = env[op.step_operand]
             dt = _DT[kind(op.lo.type)]
-            if not _isarr(lo) and not _isarr(hi):
+            self.loop(fr)
+            if not _isarr(lo) and not _isarr(hi) and not _isarr(step):
                 act = m
-                for i in range(int(lo), int(hi), step):
+                for i in (range(int(lo), int(hi), int(step)) if step else ()):
                     env[op.index] = dt(i)
                     self.block(op.body.block, env, act, fr)
-                    act = self.strip(act, fr)
+                    act = self.next_iteration(act, fr)
                     if not _any(act):
                         break
             else:
                 i = self.full(lo).astype(dt)
+                st = dt(step) if not _isarr(step) else step
                 act = m
                 while True:
-                    act = _and(act, (i < hi) if step > 0 else (i > hi))
+                    act = _and(act, ((st > 0) & (i < hi)) | ((st < 0) & (i > hi)))
                     if not _any(act):
                         break
                     env[op.index] = i
                     self.block(op.body.block, env, act, fr)
-                    act = self.strip(act, fr)
-                    i = (i + dt(step)).astype(dt)
+                    act = self.next_iteration(act, fr)
+                    i = (i + st).astype(dt)
+            self.end_loop(fr)
+        elif isinstance(op, S.BreakOp | S.ContinueOp):
+            self.leave(fr, m, isinstance(op, S.BreakOp))
+        elif isinstance(op, S.AssertOp):
+            pass  # release semantics: the debug pipeline turns asserts into checks
         elif isinstance(op, S.ReturnOp):
             fr.returns = True
             if op.value:
@@ -672,6 +744,7 @@ class _Exec:
                     fr.ret = v if fr.ret is None else merge(m, v, fr.ret)
             live = np.ones(self.n, bool) if m is None else m
             fr.done = live.copy() if fr.done is None else (fr.done | live)
+            fr.cut = True
         elif isinstance(op, S.PragmaOp | S.BlockOp):
             self.block(op.body.block, env, m, fr)
         elif isinstance(op, S.BarrierOp):

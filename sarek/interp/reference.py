@@ -309,8 +309,18 @@ class _Compiler:
             self.block(op.body.block, ind + 1)
         elif isinstance(op, S.ForOp):
             i = self.define(op.index)
-            e(f"for {i} in range({self.name(op.lo)}, {self.name(op.hi)}, {op.step_value}):")
+            if op.step_value is not None:
+                e(f"for {i} in range({self.name(op.lo)}, {self.name(op.hi)}, {op.step_value}):")
+            else:  # a run-time step: Python's range, a zero step running no iteration
+                st = self.name(op.step_operand)
+                e(f"for {i} in (range({self.name(op.lo)}, {self.name(op.hi)}, {st}) if {st} else ()):")
             self.block(op.body.block, ind + 1)
+        elif isinstance(op, S.BreakOp):
+            e("break")
+        elif isinstance(op, S.ContinueOp):
+            e("continue")
+        elif isinstance(op, S.AssertOp):
+            e("pass")  # release semantics: the debug pipeline turns asserts into checks
         elif isinstance(op, S.MatchOp | S.MatchExprOp):
             self.match(op, ind)
         elif isinstance(op, S.ReturnOp):

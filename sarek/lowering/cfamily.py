@@ -443,13 +443,18 @@ class CLowering:
             self.into(w.body.block, op.body.block)
         elif isinstance(op, s.ForOp):
             ct = self.ctype(op.lo.type, op)
-            f = cast(c.ForOp, self.emit(c.ForOp(ct, op.sym.data, self.val(op.lo), self.val(op.hi), op.step_value)))
+            step = op.step_value if op.step_value is not None else self.val(op.step_operand)
+            f = cast(c.ForOp, self.emit(c.ForOp(ct, op.sym.data, self.val(op.lo), self.val(op.hi), step)))
             self.vals[op.index] = f.body.block.args[0]
             self.into(f.body.block, op.body.block)
         elif isinstance(op, s.MatchOp):
             self.match_stmt(op)
         elif isinstance(op, s.ReturnOp):
             self.emit(c.ReturnOp(self.val(op.value[0]) if op.value else None))
+        elif isinstance(op, s.BreakOp):
+            self.emit(c.BreakOp())
+        elif isinstance(op, s.ContinueOp):
+            self.emit(c.ContinueOp())
         elif isinstance(op, s.BlockOp):
             b = cast(c.BlockOp, self.emit(c.BlockOp()))
             self.into(b.body.block, op.body.block)

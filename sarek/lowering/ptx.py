@@ -294,10 +294,26 @@ class Emitter:
 
 
 @dataclass
+class LoopLabels:
+    """Where `break` (`end`) and `continue` go in a loop; a for's next-iteration label is made on first use."""
+
+    end: str
+    cont: str | None = None
+    em: Emitter | None = None
+
+    def continue_label(self) -> str:
+        if self.cont is None:
+            assert self.em is not None
+            self.cont = self.em.label("fornext")
+        return self.cont
+
+
+@dataclass
 class FnState:
     em: Emitter
     env: dict[SSAValue, Any] = field(default_factory=dict)
     frames: list[Frame] = field(default_factory=list)
+    loops: list[LoopLabels] = field(default_factory=list)  # innermost last
     # integer quotients computed in the enclosing blocks (a block's entries dominate its nested regions)
     quotients: list[dict[tuple[str, int, int], RegAttr]] = field(default_factory=lambda: [{}])
 
@@ -1007,7 +1023,9 @@ class Lowering:
         em.place_label(head)
         c = self.region_value(st, op.regions[0])
         em.bra(end, guard=c.r, neg=True)
+        st.loops.append(LoopLabels(end, head))
         self.block(st, op.regions[1].block)
+        st.loops.pop()
         em.bra(head)
         em.place_label(end)
         return None
@@ -1021,11 +1039,23 @@ class Lowering:
         em.mov(rt, i, em.imm(lo.r))
         head, end = em.label("for"), em.label("endfor")
         em.place_label(head)
-        done = em.setp("ge" if step > 0 else "le", rt, i, em.imm(hi.r))
-        em.bra(end, guard=done)
+        s: Any = step
+        if step is None:  # run-time step s: go on while (s > 0 && i < hi) || (s < 0 && i > hi)
+            s = em.imm(self.val(st, op.step_operand).r)
+            up = em.op2(px.AndOp, "pred", "pred", em.setp("gt", rt, s, 0), em.setp("lt", rt, i, em.imm(hi.r)))
+            down = em.op2(px.AndOp, "pred", "pred", em.setp("lt", rt, s, 0), em.setp("gt", rt, i, em.imm(hi.r)))
+            em.bra(end, guard=em.op2(px.OrOp, "pred", "pred", up, down), neg=True)
+        else:
+            done = em.setp("ge" if step > 0 else "le", rt, i, em.imm(hi.r))
+            em.bra(end, guard=done)
         st.env[op.index] = Sc(op.lo.type, i)
+        loop = LoopLabels(end, em=em)
+        st.loops.append(loop)
         self.block(st, op.body.block)
-        em.emit(px.AddOp, rt, i, i, step)
+        st.loops.pop()
+        if loop.cont is not None:
+            em.place_label(loop.cont)
+        em.emit(px.AddOp, rt, i, i, s)
         em.bra(head)
         em.place_label(end)
         return None
@@ -1112,7 +1142,18 @@ class Lowering:
         em.place_label(frame.label)
         return res
 
+    def op_BreakOp(self, st: FnState, op: Operation) -> Any:
+        st.em.bra(st.loops[-1].end)
+        return None
+
+    def op_ContinueOp(self, st: FnState, op: Operation) -> Any:
+        st.em.bra(st.loops[-1].continue_label())
+        return None
+
     def op_ReturnOp(self, st: FnState, op: sk.ReturnOp) -> Any:
+        if not st.frames:  # a kernel's return
+            st.em.emit(px.RetOp, "")
+            return None
         f = st.frames[-1]
         if op.value and f.result is not None:
             self.copy(st, f.result, self.val(st, op.value[0]))

@@ -240,6 +240,8 @@ class _Former:
             return
         if self.trivial(init):
             fold = all(self.safe(d, u, summ) for u in users)
+        elif any(isinstance(u.operation, c.ForOp) and u.index == 2 for u in d.result.uses):
+            fold = False  # a run-time step: printed three times in the loop header
         else:
             fold = len(users) == 1 and self.safe(d, users[0], summ)
         if fold:

@@ -37,11 +37,13 @@ FP_POLICIES = ("default", "exact")
 PIPELINES: dict[Family, list[PassSpec]] = {
     "c": [
         ("sarek-reject-features", {"target": "{target}"}),
+        ("sarek-strip-asserts", {}),
         ("sarek-verify-barriers", {}),
         ("sarek-expand-math", {"target": "{target}", "fp": "{fp}"}),
         *OPT,
         ("sarek-order-type-decls", {"first": "variants"}),
         ("sarek-subst-match-payloads", {"layout": "{layout}"}),
+        ("sarek-hoist-match-breaks", {}),
         ("sarek-legalize-names", {"target": "{target}"}),
         ("sarek-lower-warp", {"target": "{target}"}),
         ("sarek-lower-cfamily", {"target": "{target}"}),
@@ -49,11 +51,13 @@ PIPELINES: dict[Family, list[PassSpec]] = {
     ],
     "shader": [
         ("sarek-reject-features", {"target": "{target}"}),
+        ("sarek-strip-asserts", {}),
         ("sarek-verify-barriers", {}),
         ("sarek-expand-math", {"target": "{target}", "fp": "{fp}"}),
         *OPT,
         ("sarek-order-type-decls", {"first": "records"}),
         ("sarek-subst-match-payloads", {"layout": "{layout}"}),
+        ("sarek-hoist-match-breaks", {}),
         ("sarek-legalize-names", {"target": "{target}"}),
         ("sarek-rename-shadowing-locals", {"target": "{target}"}),
         ("sarek-lower-warp", {"target": "{target}"}),
@@ -61,6 +65,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
     ],
     "ptx": [
         ("sarek-reject-features", {"target": "{target}"}),
+        ("sarek-strip-asserts", {}),
         ("sarek-verify-barriers", {}),
         ("sarek-expand-math", {"target": "{target}", "fp": "{fp}"}),
         *OPT,

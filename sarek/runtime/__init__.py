@@ -191,6 +191,8 @@ def launch(kernel: Any, args: Sequence[Any], grid: Any = None, block: Any = UNSE
                           f"{', '.join(LAUNCH_KEYWORDS)}")
     if block is None:
         raise LaunchError("block must be an int or a tuple of 1 to 3 ints, got None (leave it out for the default)")
+    if getattr(kernel, "type_params", None):  # a generic kernel: the instance its arguments' dtypes pick
+        kernel = kernel.bind_launch(tuple(args))
     module, name = resolve_kernel(kernel)
     declared = getattr(kernel, "declared_block", None)
     block = None if block is UNSET else block

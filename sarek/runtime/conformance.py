@@ -2,7 +2,8 @@
 runner that compares any device with the reference.
 
 Cases come from two places:
-- `examples/*.py` (the front end's corpus): each module's `CASES` (see examples/README.md), and
+- `examples/*.py` (the front end's corpus) and `tests/conformance/kernels/*.py` (cases of the runtime and
+  of language features): each module's `CASES` (see examples/README.md), and
 - `examples/*.mlir`: the IR examples, with their inputs and references below (`MLIR_CASES`).
 
 `run_case(case, device)` gives a `Result` (pass/fail, max error, message). tests/conformance runs every case
@@ -393,10 +394,11 @@ def _load_example(path: Path) -> ModuleType:
 
 
 def _python_cases() -> tuple[list[Case], list[str]]:
-    """Cases from examples/*.py `CASES`; returns (cases, errors loading examples)."""
+    """Cases from examples/*.py and tests/conformance/kernels/*.py `CASES`; returns (cases, errors loading
+    them)."""
     cases: list[Case] = []
     errors: list[str] = []
-    for path in sorted(EXAMPLES.glob("*.py")):
+    for path in [*sorted(EXAMPLES.glob("*.py")), *sorted(RUNTIME_KERNELS.glob("*.py"))]:
         if path.name.startswith("_"):
             continue
         try:

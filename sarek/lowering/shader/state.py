@@ -200,8 +200,10 @@ class LoweringState:
 
     def f16_message(self) -> str:
         if self.lang.glsl:
-            return "f16 not yet supported (#57 slice 2 — GLSL refuses f16 by measurement: narrowing is not RNE-exact on the drivers measured)"
-        return "f16 not yet supported (#57 slice 2 — needs `enable f16;` and the shader-f16 feature)"
+            return ("f16 not yet supported (GLSL refuses f16 by measurement: narrowing is not RNE-exact on the "
+                    "drivers measured); compute in f32 here (CUDA, HIP and PTX have float16)")
+        return ("f16 not yet supported (needs `enable f16;` and the shader-f16 feature); compute in f32 here (CUDA, "
+                "HIP and PTX have float16)")
 
     # -------------------------------------------------------------------------------- literals
 

@@ -90,6 +90,9 @@ class Statements(Atomics):
         if isinstance(op, S.CallOp):
             self.call(op, out, scope)
             return
+        if isinstance(op, S.BreakOp | S.ContinueOp):
+            self.stmt(out, "break" if isinstance(op, S.BreakOp) else "continue")
+            return
         if isinstance(op, S.ReturnOp):
             if op.value:
                 self.stmt(out, f"return {self.expr(op.value[0])}")
@@ -292,10 +295,19 @@ class Statements(Atomics):
         self.vals[idx] = i
         step = op.step_value
         T = self.ty(op.lo.type, op)
-        cmp = "<" if step > 0 else ">"
         one = self.lang.i32_suffix if int_width(op.lo.type) == 32 else ""
-        inc = f"{i} += {step}{one}" if step > 0 else f"{i} -= {-step}{one}"
-        head = f"{self.lang.var.format(t=T, n=i, v=lo)}; {i} {cmp} {hi}; {inc}"
+        if step is None:  # a run-time step: Python's range, its sign decides, zero runs no iteration
+            st = self.expr(op.step_operand)
+            if op.step_operand not in self.vals and self.const_int(op.step_operand) is None:  # evaluated once
+                h = self.temp(scope, "sarek_step")
+                self.declare(out, scope, h, op.lo.type, st, op, mutable=False)
+                st = h
+            test = f"({st} > 0{one} && {i} < {hi}) || ({st} < 0{one} && {i} > {hi})"
+            inc = f"{i} += {st}"
+        else:
+            test = f"{i} {'<' if step > 0 else '>'} {hi}"
+            inc = f"{i} += {step}{one}" if step > 0 else f"{i} -= {-step}{one}"
+        head = f"{self.lang.var.format(t=T, n=i, v=lo)}; {test}; {inc}"
         f = self.O["for"](head)
         self.lower_block(op.body.block, f.regions[0].block, Scope(s))
         out.add_op(f)

@@ -39,6 +39,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
     region_def,
     result_def,
@@ -51,7 +52,8 @@ from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, NoTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from sarek.dialect.syntax import OperandSyntax, OptionalOperandSyntax, StringSyntax
+from sarek.dialect.syntax import NullarySyntax, OperandSyntax, OptionalOperandSyntax, StringSyntax
+from sarek.dialect.syntax import optional_defined_operand as _optional_operand
 from sarek.dialect.syntax import operand as _operand
 from sarek.dialect.syntax import operand_list as _operand_list
 from sarek.dialect.syntax import operand_seq as _operand_seq
@@ -491,28 +493,35 @@ class IfOp(IRDLOperation):
 
 @irdl_op_definition
 class ForOp(IRDLOperation):
-    """`for (<ctype> name = lo; name < hi; name += step) { body }` (`>`/`-=` for a negative step);
-    the index is the body's block argument."""
+    """`for (<ctype> name = lo; name < hi; name += step) { body }` (`>`/`-=` for a negative step); with a
+    run-time step `s` (`step %s`): `for (...; (s > 0 && name < hi) || (s < 0 && name > hi); name += s)`. The
+    index is the body's block argument."""
 
     name = "sarek_c.for"
     ctype = prop_def(StringAttr)
     var_name = prop_def(StringAttr)
-    step = prop_def(IntegerAttr)
+    step = opt_prop_def(IntegerAttr)
     lo = operand_def(ValType)
     hi = operand_def(ValType)
+    dyn_step = opt_operand_def(ValType)
     body = region_def("single_block")
     traits = traits_def(NoTerminator())
 
-    def __init__(self, ctype: str, name: str, lo: SSAValue, hi: SSAValue, step: int):
-        super().__init__(operands=[lo, hi], regions=[_region([ValType(ctype)])],
-                         properties={"ctype": StringAttr(ctype), "var_name": StringAttr(name),
-                                     "step": IntegerAttr(step, i32)})
+    def __init__(self, ctype: str, name: str, lo: SSAValue, hi: SSAValue, step: int | SSAValue):
+        dynamic = isinstance(step, SSAValue)
+        props: dict[str, Attribute] = {"ctype": StringAttr(ctype), "var_name": StringAttr(name)}
+        if not dynamic:
+            props["step"] = IntegerAttr(step, i32)
+        super().__init__(operands=[lo, hi, [step] if dynamic else []], regions=[_region([ValType(ctype)])],
+                         properties=props)
 
     def verify_(self) -> None:
         args = self.body.block.args
         if len(args) != 1 or args[0].type != ValType(self.ctype):
             raise VerifyException(f"sarek_c.for: the body takes one !sarek_c.val<{self.ctype}> argument")
-        if self.step.type != i32:
+        if (self.step is None) == (self.dyn_step is None):
+            raise VerifyException("sarek_c.for: a constant step or a step operand, not both")
+        if self.step is not None and self.step.type != i32:
             raise VerifyException("sarek_c.for: step is not an i32")
 
     def print(self, printer: Printer) -> None:
@@ -525,7 +534,11 @@ class ForOp(IRDLOperation):
         printer.print_operand(self.lo)
         printer.print_string(" to ")
         printer.print_operand(self.hi)
-        printer.print_string(f" step {self.step.value.data}")
+        printer.print_string(" step ")
+        if self.dyn_step is not None:
+            printer.print_operand(self.dyn_step)
+        else:
+            printer.print_string(str(self.step.value.data) if self.step is not None else "")
         _print_attrs(printer, self)
         _print_region(printer, self.body)
 
@@ -539,7 +552,8 @@ class ForOp(IRDLOperation):
         parser.parse_keyword("to")
         hi = _operand(parser)
         parser.parse_keyword("step")
-        op = cls(t, name, lo, hi, parser.parse_integer(allow_boolean=False))
+        dyn = _optional_operand(parser)
+        op = cls(t, name, lo, hi, dyn if dyn is not None else parser.parse_integer(allow_boolean=False))
         _parse_attrs(parser, op)
         _parse_region(parser, op.body, [a.resolve(ValType(t))])
         return op
@@ -646,6 +660,25 @@ class ReturnOp(OptionalOperandSyntax):
 
     def __init__(self, value: SSAValue | None = None):
         super().__init__(operands=[[value] if value is not None else []])
+
+
+class _Jump(NullarySyntax):
+    def __init__(self):
+        super().__init__()
+
+
+@irdl_op_definition
+class BreakOp(_Jump):
+    """`break;`"""
+
+    name = "sarek_c.break"
+
+
+@irdl_op_definition
+class ContinueOp(_Jump):
+    """`continue;`"""
+
+    name = "sarek_c.continue"
 
 
 @irdl_op_definition
@@ -961,7 +994,8 @@ class TemplateOp(_Expr):
 SarekC = Dialect(
     "sarek_c",
     [VerbatimOp, StructOp, FieldOp, UnionOp, NestedStructOp, EnumOp, FuncOp, DeclOp, ArrayDeclOp, AssignOp,
-     EvalOp, IfOp, ForOp, WhileOp, YieldOp, SwitchOp, ReturnOp, BlockOp, PragmaOp, LitOp, BinaryOp, UnaryOp,
+     EvalOp, IfOp, ForOp, WhileOp, YieldOp, SwitchOp, ReturnOp, BreakOp, ContinueOp, BlockOp, PragmaOp, LitOp,
+     BinaryOp, UnaryOp,
      CallOp, CastOp, IndexOp, MemberOp, SelectOp, RecordLitOp, TemplateOp],
     [ValType],
 )

@@ -112,11 +112,17 @@ class CPrinter:
                 self.stmts(op.else_region.block)
             self.line("}")
         elif isinstance(op, c.ForOp):
-            i, step = op.var_name.data, op.step.value.data
+            i = op.var_name.data
             self.names[op.body.block.args[0]] = i
-            cmp = "<" if step > 0 else ">"
-            inc = {1: f"{i}++", -1: f"{i}--"}.get(step, f"{i} += {step}" if step > 0 else f"{i} -= {-step}")
-            self.line(f"for ({_join_decl(op.ctype.data, i)} = {self.expr(op.lo)}; {i} {cmp} {self.expr(op.hi)}; {inc}) {{")
+            if op.dyn_step is not None:  # Python's range: the sign decides, a zero step runs no iteration
+                st, hi = self.paren(op.dyn_step), self.paren(op.hi)
+                test, inc = f"({st} > 0 && {i} < {hi}) || ({st} < 0 && {i} > {hi})", f"{i} += {st}"
+            else:
+                step = op.step.value.data if op.step is not None else 1
+                cmp = "<" if step > 0 else ">"
+                test = f"{i} {cmp} {self.expr(op.hi)}"
+                inc = {1: f"{i}++", -1: f"{i}--"}.get(step, f"{i} += {step}" if step > 0 else f"{i} -= {-step}")
+            self.line(f"for ({_join_decl(op.ctype.data, i)} = {self.expr(op.lo)}; {test}; {inc}) {{")
             self.stmts(op.body.block)
             self.line("}")
         elif isinstance(op, c.WhileOp):
@@ -141,6 +147,10 @@ class CPrinter:
                 self.indent -= 1
                 self.line("  }")
             self.line("}")
+        elif isinstance(op, c.BreakOp):
+            self.line("break;")
+        elif isinstance(op, c.ContinueOp):
+            self.line("continue;")
         elif isinstance(op, c.ReturnOp):
             self.line(f"return {self.expr(op.value)};" if op.value is not None else "return;")
         elif isinstance(op, c.BlockOp):

@@ -78,7 +78,7 @@ sarek.helper @h() -> !sarek.record<@nowhere> {
 sarek.kernel @k(%x : f32 "x") {
   sarek.return %x : f32
 }
-// CHECK: sarek.return is only allowed inside a sarek.helper
+// CHECK: kernel @k returns nothing, the return gives f32
 
 // -----
 

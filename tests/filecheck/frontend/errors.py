@@ -42,6 +42,6 @@ def diverged(a: Vec[f32], n: i32):
 @kernel
 def brk(a: Vec[f32], n: i32):
     while n > 0:
-        break
+        return n
 
-# BREAK: errors.py:45:9: error: 'break' is not supported
+# BREAK: errors.py:45:9: error: a kernel returns nothing: write a bare 'return' to end this thread's work

@@ -11,11 +11,11 @@ builtin.module {
   sarek.kernel @unread_f16(%h : !sarek.vec<f16> "h", %n : i32 "n") {
   } loc("k.py":1:1)
 }
-// OPENCL: k.py:1:1: error: OpenCL: float16 not yet supported (#57 slice 2 — measured: OpenCL devices fuse the f32 -> f16 narrowing, so stores are not correctly rounded)
+// OPENCL: k.py:1:1: error: OpenCL: float16 not yet supported (measured: OpenCL devices fuse the f32 -> f16 narrowing, so stores are not correctly rounded); compute in f32 here (CUDA, HIP and PTX have float16)
 // CUDA:   sarek.kernel @unread_f16(%h: !sarek.vec<f16> "h", %n: i32 "n") {
-// METAL: k.py:1:1: error: Metal: float16 not yet supported (#57 slice 2)
-// GLSL: k.py:1:1: error: GLSL: float16 not yet supported (#57 slice 2 — measured: Vulkan drivers fuse the f32 -> f16 narrowing, so stores are not correctly rounded)
-// WGSL: k.py:1:1: error: WGSL: float16 not yet supported (#57 slice 2 — needs `enable f16;` and the shader-f16 device feature)
+// METAL: k.py:1:1: error: Metal: float16 not yet supported; compute in f32 here (CUDA, HIP and PTX have float16)
+// GLSL: k.py:1:1: error: GLSL: float16 not yet supported (measured: Vulkan drivers fuse the f32 -> f16 narrowing, so stores are not correctly rounded); compute in f32 here (CUDA, HIP and PTX have float16)
+// WGSL: k.py:1:1: error: WGSL: float16 not yet supported (needs `enable f16;` and the shader-f16 device feature); compute in f32 here (CUDA, HIP and PTX have float16)
 // PTX:   sarek.kernel @unread_f16
 // HIP:   sarek.kernel @unread_f16
 
@@ -50,7 +50,7 @@ builtin.module {
   sarek.kernel @k(%n : i32 "n") {
   }
 }
-// WGSL: k.py:5:1: error: WGSL: int64 not yet supported (#57 slice 2 — WGSL has no 64-bit integers)
+// WGSL: k.py:5:1: error: WGSL: int64 not yet supported (WGSL has no 64-bit integers); use i32 here, or a target with 64-bit integers (every other one)
 // OPENCL: sarek.variant @maybe_wide
 // GLSL: sarek.variant @maybe_wide
 
@@ -61,8 +61,8 @@ builtin.module {
     %d = sarek.cast %x : f32 to f64 loc("k.py":6:3)
   }
 }
-// METAL: k.py:6:3: error: Metal: float64 not yet supported (#57 slice 2 — Metal has no double; sarek never narrows it to float silently)
-// WGSL: k.py:6:3: error: WGSL: float64 not yet supported (#57 slice 2 — WGSL has no f64)
+// METAL: k.py:6:3: error: Metal: float64 not yet supported (Metal has no double; sarek never narrows it to float silently); use f32 here, or a target with float64 (CUDA, HIP, OpenCL, GLSL, PTX)
+// WGSL: k.py:6:3: error: WGSL: float64 not yet supported (WGSL has no f64); use f32 here, or a target with float64 (CUDA, HIP, OpenCL, GLSL, PTX)
 // OPENCL: sarek.cast %x : f32 to f64
 // GLSL: sarek.cast %x : f32 to f64
 // CUDA: sarek.cast %x : f32 to f64
@@ -73,7 +73,7 @@ builtin.module {
   sarek.kernel @k(%b : !sarek.vec<ui8> "b") {
   } loc("k.py":7:1)
 }
-// CUDA: k.py:7:1: error: CUDA: uint8 not yet supported (#57 slice 2 — ui8 exists only as a cooperative-matrix operand type)
+// CUDA: k.py:7:1: error: CUDA: uint8 not yet supported (ui8 exists only as a cooperative-matrix operand type); use i32 elements
 // PTX: k.py:7:1: error: PTX: uint8 not yet supported
 
 // -----
@@ -84,7 +84,7 @@ builtin.module {
     sarek.coopmat_decl "fa" a 16x16 : f32 loc("k.py":8:3)
   }
 }
-// CUDA: k.py:8:3: error: CUDA: cooperative matrices not yet supported (#57 slice 2 — cooperative matrices need the Vulkan GL_KHR_cooperative_matrix path, which is not implemented)
+// CUDA: k.py:8:3: error: CUDA: cooperative matrices not yet supported (cooperative matrices need the Vulkan GL_KHR_cooperative_matrix path, which is not implemented); write the tile product with shared memory and loops
 // GLSL: k.py:8:3: error: GLSL: cooperative matrices not yet supported
 
 // -----
@@ -95,10 +95,10 @@ builtin.module {
     %old = sarek.intrinsic "atomic_add"(%a, %i, %x) : (!sarek.vec<f32>, i32, f32) -> f32 loc("k.py":9:5)
   }
 }
-// OPENCL: k.py:9:5: error: OpenCL: atomics on floats not yet supported (#57 slice 2 — OpenCL C 1.2 has no floating-point atomics)
+// OPENCL: k.py:9:5: error: OpenCL: atomics on floats not yet supported (OpenCL C 1.2 has no floating-point atomics); accumulate in an integer (fixed point) with an integer atomic, or loop on atomic_cas over the bits (sarek.bitcast)
 // METAL: k.py:9:5: error: Metal: atomics on floats not yet supported
-// GLSL: k.py:9:5: error: GLSL: atomics on floats not yet supported (#57 slice 2 — needs GL_EXT_shader_atomic_float)
-// WGSL: k.py:9:5: error: WGSL: atomics on floats not yet supported (#57 slice 2 — WGSL atomics are i32/u32 only)
+// GLSL: k.py:9:5: error: GLSL: atomics on floats not yet supported (needs GL_EXT_shader_atomic_float); accumulate in an integer (fixed point) with an integer atomic, or loop on atomic_cas over the bits (sarek.bitcast)
+// WGSL: k.py:9:5: error: WGSL: atomics on floats not yet supported (WGSL atomics are i32/u32 only); accumulate in an integer (fixed point) with an integer atomic, or loop on atomic_cas over the bits (sarek.bitcast)
 // CUDA: sarek.intrinsic "atomic_add"
 // HIP: sarek.intrinsic "atomic_add"
 // PTX: sarek.intrinsic "atomic_add"
@@ -126,7 +126,7 @@ builtin.module {
     sarek.mem_fence loc("k.py":11:3)
   }
 }
-// WGSL: k.py:10:3: error: WGSL: warp barriers not yet supported (#57 slice 2 — WGSL has no subgroup barrier)
+// WGSL: k.py:10:3: error: WGSL: warp barriers not yet supported (WGSL has no subgroup barrier); use barrier() (a block barrier)
 // GLSL: sarek.warp_barrier
 // CUDA: sarek.mem_fence
 
@@ -136,7 +136,7 @@ builtin.module {
     sarek.mem_fence loc("k.py":11:3)
   }
 }
-// WGSL: k.py:11:3: error: WGSL: device memory fences not yet supported (#57 slice 2 — WGSL has no device-scope memory fence)
+// WGSL: k.py:11:3: error: WGSL: device memory fences not yet supported (WGSL has no device-scope memory fence); use barrier() to order memory within a block, or split the work into two launches
 // METAL: sarek.mem_fence
 
 // -----
