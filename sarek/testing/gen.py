@@ -14,6 +14,10 @@ Well-definedness, by construction (no run-time checks are needed):
   used with float `%` and `//` (a discontinuous operation on a rounded value could flip). Inexact values come
   from `/` by `abs(y) + 1.0` and math intrinsics on safe domains (sqrt of abs, log of abs + 1, exp of a
   clamped value, asin of a clamped value); they are clamped to +-1000 so the tolerance can be absolute.
+- control: loops run a bounded number of times (constant bounds; a run-time `range` step is `abs(e) % 3 + 1`
+  or its negation); `break` and `continue` sit under a condition in a loop body (`continue` only in `for`
+  loops: a `while` loop's counter increment is its last statement), `return` under a condition in a kernel
+  (the thread's outputs keep their zeros).
 - memory: inputs are read at `(e % n + n) % n`; each thread writes only its own output slots; shared memory is
   written at the thread's own index, read after a top-level barrier; atomics are commutative (add, min, max,
   and, or, xor), each op on its own accumulator slots (`ATOMIC_OPS`), so the final value is order-independent,
@@ -40,6 +44,9 @@ UNARY_SAFE = ("sin", "cos", "atan", "tanh")
 #: the features a kernel may use, each drawn with probability FEATURE_P (default 0.5), in this order
 FEATURES = ("i64", "f64", "helpers", "records", "variants", "loops", "shared", "warp", "atomics", "math", "local",
             "floatops")
+#: features of constructs added since (issue 15 control flow: "jumps" = break/continue/return and a run-time
+#: range step), drawn from a second stream
+LATER_FEATURES = ("jumps",)
 FEATURE_P = {"i64": 0.35, "f64": 0.2, "shared": 0.25, "warp": 0.2}
 #: the integer atomics; op j owns the accumulator slots 2j and 2j+1 (two different ops on one slot race: their
 #: final value depends on the schedule, which is how the H200 campaign's 5 "interpreter is wrong" seeds came about)
@@ -116,8 +123,11 @@ class Gen:
         self.n = self.block * self.grid
         # a fixed order (FEATURES is a tuple): iterating a set of strings depends on PYTHONHASHSEED, which made
         # a seed's kernel differ between processes (the H200 campaign's seeds did not reproduce here)
+        # (features added later are drawn from their own stream, so the kernels without them stay as they were)
+        later = random.Random(f"sarek-fuzz-later-{seed}")
         self.feats = set(features) if features is not None else {
-            f for f in FEATURES if r.random() < FEATURE_P.get(f, 0.5)}
+            f for f in FEATURES if r.random() < FEATURE_P.get(f, 0.5)} | {
+            f for f in LATER_FEATURES if later.random() < FEATURE_P.get(f, 0.5)}
         self.barrier_mode = bool({"shared", "warp"} & self.feats)
         self.out: list[str] = []
         self.vars: list[Var] = []
@@ -135,6 +145,7 @@ class Gen:
         self.int_types = ["i32", "i64"] if "i64" in self.feats else ["i32"]
         self.float_types = ["f32", "f64"] if "f64" in self.feats else ["f32"]
         self.imports: set[str] = {"global_thread_id"}
+        self.loops: list[str] = []  # the enclosing loops, innermost last ("for" | "while")
 
     # -- names and lines -----------------------------------------------------------------------------------
 
@@ -578,6 +589,18 @@ class Gen:
         r = self.r
         k = r.random()
         mutable = [v for v in self.vars if not v.ro]
+        if "jumps" in self.feats and (k < 0.2 if self.loops else k < 0.05 and not self.in_helper):
+            # break / continue out of the innermost loop, or an early kernel return (the thread's outputs keep
+            # their zeros), under a condition so the rest of the body stays live
+            jump = r.choice(["break", "continue"] if self.loops and self.loops[-1] == "for" else
+                            ["break"] if self.loops else ["return"])
+            if jump == "return" and self.loops and r.random() < 0.5:
+                jump = "break"
+            self.emit(f"if {self.bexpr(1)}:")
+            self.depth += 1
+            self.emit(jump)
+            self.depth -= 1
+            return 1
         if k < 0.35 or nest >= 3 or budget <= 1:
             if mutable:
                 self.assign(r.choice(mutable))
@@ -602,10 +625,21 @@ class Gen:
             hi = lo + step * trips
             rng = f"range({hi})" if lo == 0 and step == 1 and r.random() < 0.5 else \
                 f"range({lo}, {hi})" if step == 1 else f"range({lo}, {hi}, {step})"
-            self.emit(f"for {j} in {rng}:")
             vals = [lo + step * t for t in range(trips)] or [lo]
+            if "jumps" in self.feats and r.random() < 0.4:  # a run-time step, either sign (never zero)
+                span = r.randint(0, 8)
+                st = self.typed(self.store(self.iexpr("i32", 1)))
+                if r.random() < 0.5:
+                    rng = f"range({lo}, {lo + span}, abs({st.text}) % 3 + 1)"
+                    vals = [lo, max(lo + span - 1, lo)]
+                else:
+                    rng = f"range({lo}, {lo - span}, -(abs({st.text}) % 3 + 1))"
+                    vals = [min(lo - span + 1, lo), lo]
+            self.emit(f"for {j} in {rng}:")
             self.ivars_ro.append(IE(j, "i32", min(vals), max(vals)))
+            self.loops.append("for")
             used = self.suite(budget // 2, nest + 1)
+            self.loops.pop()
             self.ivars_ro.pop()
             return used + 1
         if k < 0.76 and "loops" in self.feats:
@@ -615,7 +649,9 @@ class Gen:
             self.emit(f"while {w} < {trips}:")
             self.depth += 1
             self.ivars_ro.append(IE(w, "i32", 0, max(trips - 1, 0)))
+            self.loops.append("while")  # `continue` would skip the counter's increment: only `break` here
             used = self.suite(budget // 2, nest + 1, indent=False)
+            self.loops.pop()
             self.ivars_ro.pop()
             self.emit(f"{w} += 1")
             self.depth -= 1

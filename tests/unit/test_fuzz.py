@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -56,6 +57,10 @@ def test_generator_is_deterministic_and_covers_the_language():
                       "local_array(", "for ", "while ", "elif ", " if ", "sm.", "i64(", "f64(", " // ", " % ",
                       " >> ", " << ", " & ", " ^ ", "abs(", "min(", "-f32("):
         assert construct in text, construct
+    text += "\n".join(generate(s).source for s in range(60, 200))
+    for jump in ("break", "continue", "return"):  # issue 15's jumps (and a run-time range step, either sign)
+        assert re.search(rf"^ +{jump}$", text, re.M), jump
+    assert re.search(r"range\(-?\d+, -?\d+, abs\(", text) and re.search(r"range\(-?\d+, -?\d+, -\(abs\(", text)
 
 
 def test_generator_is_the_same_in_every_process():
@@ -71,8 +76,6 @@ def test_generator_is_the_same_in_every_process():
 def test_each_atomic_op_owns_its_accumulator_slots():
     """Two different atomic ops on one `acc` slot race (the final value depends on the schedule): the H200
     campaign's 5 'interpreter disagrees' seeds. Op j of ATOMIC_OPS writes only slots 2j and 2j+1."""
-    import re
-
     seen: set[str] = set()
     for seed in range(300):
         for op, base, rest in re.findall(r"(atomic_\w+)\(acc, (\d+) \+ (.*?) % 2", generate(seed).source):
