@@ -53,13 +53,14 @@ DOMAINS: dict[str, tuple[str, str, tuple[float, float], bool]] = {
     "tanh": ("[-20, 20]", "u", (-20, 20), True), "cbrt": ("±[1e-300, 1e300] " + LOGU, "wide", (-690, 690), False),
     "hypot": ("±[1e-300, 1e300]² " + LOGU, "wide", (-690, 690), False),
     "pow": ("x in (0, 100], y in [-20, 20]", "pow", (0, 100), False),
+    "fmod": ("±[1e-300, 1e300]² log-uniform", "wide", (-690, 690), False),
 }
 REF: dict[str, Callable[..., Any]] = {
     "exp": mp.exp, "exp2": lambda x: mp.mpf(2) ** x, "expm1": mp.expm1, "log": mp.log,
     "log2": lambda x: mp.log(x, 2), "log10": mp.log10, "log1p": mp.log1p, "sin": mp.sin, "cos": mp.cos,
     "tan": mp.tan, "asin": mp.asin, "acos": mp.acos, "atan": mp.atan, "atan2": mp.atan2, "sinh": mp.sinh,
     "cosh": mp.cosh, "tanh": mp.tanh, "cbrt": lambda x: mp.sign(x) * mp.cbrt(abs(x)),
-    "hypot": lambda x, y: mp.sqrt(x * x + y * y), "pow": lambda x, y: mp.power(x, y),
+    "hypot": lambda x, y: mp.sqrt(x * x + y * y), "pow": lambda x, y: mp.power(x, y), "fmod": mp.fmod,
 }
 
 
@@ -69,7 +70,7 @@ def samples(name: str, n: int, dt: Any, rng: np.random.Generator) -> list[np.nda
         lo, hi = {"exp": (-87, 88), "exp2": (-126, 127), "sinh": (-88, 88), "cosh": (-88, 88)}.get(name, (lo, hi))
         if kind in ("pos", "wide"):
             lo, hi = -80, 80
-    arity = 2 if name in ("atan2", "hypot", "pow") else 1
+    arity = 2 if name in ("atan2", "hypot", "pow", "fmod") else 1
     out: list[np.ndarray[Any, Any]] = []
     for k in range(arity):
         if kind == "u":

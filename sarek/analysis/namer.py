@@ -42,6 +42,7 @@ TAG_NAMES = "sarek.tag_names"      # variant: the C enum tag of each constructor
 CTOR_IDS = "sarek.ctor_ids"        # variant: each constructor's identifier (`<id>_v` union member / payload)
 MAKE_NAMES = "sarek.make_names"    # variant: each constructor's C function `make_<T>_<C>`
 ENTRY_NAME = "sarek.entry_name"    # kernel: the entry point's name
+GENERATED = "sarek.generated"      # helper (set by the pass that made it, sarek-expand-math): its `sarek_` name is legal
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 

@@ -20,12 +20,11 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import f32, f64, i32
-from xdsl.ir import SSAValue
+from xdsl.dialects.builtin import f32, f64
 
 from sarek.dialect import sarek as s
 from sarek.dialect.builder import BodyBuilder
-from sarek.mathlib.ops import Num, Ops, V
+from sarek.mathlib.ops import F32, Format, Ops, V
 from sarek.mathlib.routines import FloatFormat, _log_reduce  # pyright: ignore[reportPrivateUsage]
 from sarek.mathlib.routines import helper_name as f64_helper_name
 
@@ -52,29 +51,7 @@ COS_P = [1.0 / 24, -1.0 / 720, 1.0 / 40320, -1.0 / 3628800]
 class Ops32(Ops):
     """`Ops` on f32 values (constants rounded to f32) with i32 bits."""
 
-    def c(self, v: Num) -> V:
-        if isinstance(v, SSAValue):
-            return v
-        return self.b.const(float(v), f32)
-
-    def ci(self, v: int) -> V:
-        return self.b.const(v, i32)
-
-    def bits(self, x: V) -> V:
-        return self.b.bitcast(x, i32)
-
-    def from_bits(self, n: V) -> V:
-        return self.b.bitcast(n, f32)
-
-    def to_int(self, x: V) -> V:
-        return self.b.cast(x, i32)
-
-    def to_float(self, n: V) -> V:
-        return self.b.cast(n, f32)
-
-    def pow2(self, k: V) -> V:
-        """2^k for an i32 k in [-126, 127]."""
-        return self.from_bits(self.ibin("shl", self.ibin("add", k, 127), 23))
+    fmt: Format = F32
 
 
 def _scale(o: Ops32, v: V, n: V) -> V:

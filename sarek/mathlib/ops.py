@@ -1,8 +1,9 @@
 """`Ops`: the arithmetic the math routines are written in, building sarek IR through a BodyBuilder.
 
-Floats are f64, integers i64, conditions i1. A product that reaches an addition or subtraction becomes one
-`fma` (never a `mul` then an `add`): shader and OpenCL compilers may contract a separate pair into an fma,
-or not, so only an explicit fma gives the same bits everywhere.
+Floats are `fmt.ft` (f64 unless the routine is an f32 one), integers of the same width (`fmt.it`),
+conditions i1. A product that reaches an addition or subtraction becomes one `fma` (never a `mul` then an
+`add`): shader and OpenCL compilers may contract a separate pair into an fma, or not, so only an explicit
+fma gives the same bits everywhere.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import f64, i1, i64
-from xdsl.ir import SSAValue
+from xdsl.dialects.builtin import Float32Type, f32, f64, i1, i32, i64
+from xdsl.ir import Attribute, SSAValue
 
 from sarek.dialect.builder import BodyBuilder
 
@@ -19,19 +20,49 @@ V = SSAValue
 Num = SSAValue | float
 
 
+@dataclass(frozen=True)
+class Format:
+    """The bit layout of one float type: significand bits (without the hidden one), exponent bias, and the
+    integer type its bits are read as."""
+
+    ft: Attribute
+    it: Attribute
+    mant: int
+    bias: int
+
+    @property
+    def width(self) -> int:
+        return 32 if self.it == i32 else 64
+
+    @property
+    def precision(self) -> int:
+        return self.mant + 1
+
+
+F64 = Format(f64, i64, 52, 1023)
+
+
+F32 = Format(f32, i32, 23, 127)
+
+
+def format_of(t: Attribute) -> Format:
+    return F32 if isinstance(t, Float32Type) else F64
+
+
 @dataclass
 class Ops:
     b: BodyBuilder
+    fmt: Format = F64
     # products not yet consumed: result -> (lhs, rhs), so that add/sub fold them into an fma
     _prod: dict[SSAValue, tuple[SSAValue, SSAValue]] = field(default_factory=dict[SSAValue, tuple[SSAValue, SSAValue]])
 
     def c(self, v: Num) -> V:
         if isinstance(v, SSAValue):
             return v
-        return self.b.const(float(v), f64)
+        return self.b.const(float(v), self.fmt.ft)
 
     def ci(self, v: int) -> V:
-        return self.b.const(v, i64)
+        return self.b.const(v, self.fmt.it)
 
     # -- float arithmetic
     def _bin(self, kind: str, x: Num, y: Num) -> V:
@@ -42,6 +73,11 @@ class Ops:
         r = self.b.binop("mul", a, b)
         self._prod[r] = (a, b)
         return r
+
+    def settle(self, v: V) -> V:
+        """Use product `v` as a plain value from here on (it is exact, or its rounding is wanted)."""
+        self._prod.pop(v, None)
+        return v
 
     def fma(self, x: Num, y: Num, z: Num) -> V:
         return self.b.intrinsic("fma", self.c(x), self.c(y), self.c(z))
@@ -77,6 +113,13 @@ class Ops:
 
     def floor(self, x: Num) -> V:
         return self.b.intrinsic("floor", self.c(x))
+
+    def trunc(self, x: Num) -> V:
+        return self.b.intrinsic("trunc", self.c(x))
+
+    def native(self, name: str, *xs: Num) -> V:
+        """An intrinsic the target computes itself (f32 routines build on the target's exp, log, pow)."""
+        return self.b.intrinsic(name, *[self.c(x) for x in xs])
 
     def fmin(self, x: Num, y: Num) -> V:
         return self.b.intrinsic("fmin", self.c(x), self.c(y))
@@ -128,12 +171,12 @@ class Ops:
             e.yield_(b)
         return e.result
 
-    # -- bits (i64)
+    # -- bits (integers of the float's width)
     def bits(self, x: V) -> V:
-        return self.b.bitcast(x, i64)
+        return self.b.bitcast(x, self.fmt.it)
 
     def from_bits(self, n: V) -> V:
-        return self.b.bitcast(n, f64)
+        return self.b.bitcast(n, self.fmt.ft)
 
     def ibin(self, kind: str, x: V | int, y: V | int) -> V:
         a = x if isinstance(x, SSAValue) else self.ci(x)
@@ -141,22 +184,32 @@ class Ops:
         return self.b.binop(kind, a, b)
 
     def to_int(self, x: V) -> V:
-        return self.b.cast(x, i64)
+        return self.b.cast(x, self.fmt.it)
 
     def to_float(self, n: V) -> V:
-        return self.b.cast(n, f64)
+        return self.b.cast(n, self.fmt.ft)
 
     def signbit(self, x: V) -> V:
         return self.ibin("lt", self.bits(x), 0)
 
     def copysign(self, mag: V, sign: V) -> V:
-        m = self.ibin("bitand", self.bits(mag), 0x7FFFFFFFFFFFFFFF)
-        s = self.ibin("bitand", self.bits(sign), -0x8000000000000000)
+        top = 1 << (self.fmt.width - 1)
+        m = self.ibin("bitand", self.bits(mag), top - 1)
+        s = self.ibin("bitand", self.bits(sign), -top)
         return self.from_bits(self.ibin("bitor", m, s))
 
     def pow2(self, k: V) -> V:
-        """2^k for an i64 k in [-1022, 1023]."""
-        return self.from_bits(self.ibin("shl", self.ibin("add", k, 1023), 52))
+        """2^k for an integer k in [1 - bias, bias] (a normal power of two)."""
+        return self.from_bits(self.ibin("shl", self.ibin("add", k, self.fmt.bias), self.fmt.mant))
+
+    def ilogb(self, x: V) -> V:
+        """floor(log2 |x|) for a finite nonzero x, subnormals included (scaled up by 2^(mant + 2) first)."""
+        k = self.fmt.mant + 2
+        tiny = self.cmp("lt", self.abs(x), self.from_bits(self.ci(1 << self.fmt.mant)))
+        xs = self.sel(tiny, self.mul(x, 2.0 ** k), x)
+        mask = (1 << (self.fmt.width - 1 - self.fmt.mant)) - 1
+        e = self.ibin("bitand", self.ibin("shr", self.bits(xs), self.fmt.mant), mask)
+        return self.ibin("sub", self.ibin("sub", e, self.fmt.bias), self.sel(tiny, self.ci(k), self.ci(0)))
 
     def true(self) -> V:
         return self.b.const(True, i1)

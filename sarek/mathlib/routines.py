@@ -14,11 +14,12 @@ import math as _m
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import f64
+from xdsl.dialects.builtin import UnitAttr
 
+from sarek.analysis.namer import GENERATED
 from sarek.dialect import sarek as s
 from sarek.dialect.builder import BodyBuilder
-from sarek.mathlib.ops import Ops, V
+from sarek.mathlib.ops import F32, F64, Ops, V
 
 INF = float("inf")
 NAN = float("nan")
@@ -80,15 +81,21 @@ def exp2(o: Ops, x: V) -> V:
     return o.sel(o.isnan(x), x, _scale(o, e, n))
 
 
-def expm1(o: Ops, x: V) -> V:
-    """2^n (1 + t) - 1 = 2^n ((1 - 2^-n) + t), the first sum exact (two_sum)."""
+def _expm1_parts(o: Ops, x: V) -> tuple[V, V, V, V]:
+    """2^n (1 + t) - 1 = 2^n ((1 - 2^-n) + t), the first sum exact (two_sum): (u, s1, rest, n) with
+    e^x - 1 = 2^n (s1 + rest), u = s1 + rest rounded."""
     xc = o.fmin(o.fmax(x, -40.0), 710.0)
     n, hi, tail = _exp_reduce(o, xc)
     m = o.ibin("sub", 0, o.to_int(n))
     m = o.sel(o.ibin("lt", m, -60), o.ci(-60), o.sel(o.ibin("gt", m, 60), o.ci(60), m))
     c = o.sub(1.0, o.pow2(m))
     s1, e1 = o.two_sum(c, hi)
-    u = o.add(s1, o.add(e1, tail))
+    rest = o.add(e1, tail)
+    return o.add(s1, rest), s1, rest, n
+
+
+def expm1(o: Ops, x: V) -> V:
+    u, _, _, n = _expm1_parts(o, x)
     r = _scale(o, u, n)
     return o.sel(o.or_(o.isnan(x), o.cmp("eq", x, 0.0)), x, r)
 
@@ -299,6 +306,7 @@ def _asin_parts(o: Ops, a: V) -> tuple[V, V, V, V]:
     w = o.mul(o.sub(1.0, a), 0.5)  # exact
     sv = o.sqrt(w)
     e = o.div(o.fma(o.neg(sv), sv, w), o.mul(sv, 2.0))
+    e = o.sel(o.cmp("eq", w, 0.0), 0.0, e)  # |x| = 1 (0 / 0)
     t = o.fma(o.mul(sv, w), o.poly(w, ASIN_P), e)
     return z, t_small, sv, t
 
@@ -352,10 +360,15 @@ def cosh(o: Ops, x: V) -> V:
 
 
 def tanh(o: Ops, x: V) -> V:
+    """|x| < 1: -t / (t + 2) with t = expm1(-2|x|) kept as a hi/lo pair (one rounding of t alone is 2 ulp of
+    the quotient near |x| = 0.47); else 1 - 2 / (t + 2) with t = expm1(2|x|)."""
     a = o.abs(x)
     lt1 = o.cmp("lt", a, 1.0)
-    t = expm1(o, o.sel(lt1, o.mul(a, -2.0), o.fmin(o.mul(a, 2.0), 100.0)))
-    small = o.div(o.neg(t), o.add(t, 2.0))
+    u, s1, rest, n = _expm1_parts(o, o.sel(lt1, o.mul(a, -2.0), o.fmin(o.mul(a, 2.0), 100.0)))
+    t = _scale(o, u, n)
+    th, tl = o.settle(t), o.settle(_scale(o, o.add(o.sub(s1, u), rest), n))  # exact scalings (n in [-3, 0])
+    dh, de = o.two_sum(th, o.c(2.0))
+    small = _dd_div(o, o.neg(th), o.neg(tl), *o.fast_two_sum(dh, o.add(de, tl)))
     big = o.sub(1.0, o.div(2.0, o.add(t, 2.0)))
     r = o.copysign(o.sel(lt1, small, big), x)
     return o.sel(o.isnan(x), x, r)
@@ -365,14 +378,18 @@ def tanh(o: Ops, x: V) -> V:
 
 
 def cbrt(o: Ops, x: V) -> V:
-    """exp(log|x| / 3), then one Newton step with y^3 - a computed exactly enough (fma products)."""
-    a = o.abs(x)
+    """exp(log|x| / 3), then one Newton step with y^3 - a computed exactly enough (fma products); a
+    subnormal |x| is scaled by 2^54 first (its cube's products would underflow) and the root by 2^-18."""
+    a0 = o.abs(x)
+    tiny = o.cmp("lt", a0, TINY)
+    a = o.sel(tiny, o.mul(a0, 2.0 ** 54), a0)
     y = exp(o, o.div(_log_core(o, a), 3.0))
     y2h = o.mul(y, y)
     y2l = o.fma(y, y, o.neg(y2h))
     y3h = o.mul(y2h, y)
     err = o.add(o.sub(y3h, a), o.mul(y2l, y))  # fma(y2l, y, fma(y2h, y, -a)): y^3 - a, nearly exact
     y = o.sub(y, o.div(err, o.mul(o.mul(y, y), 3.0)))
+    y = o.sel(tiny, o.mul(y, 2.0 ** -18), y)
     special = o.or_(o.or_(o.cmp("eq", a, 0.0), o.cmp("eq", a, INF)), o.isnan(a))
     return o.sel(special, x, o.copysign(y, x))
 
@@ -404,14 +421,20 @@ def pow_narrow(o: Ops, x: V, y: V) -> V:
     """C pow for results that are rounded to f32 or narrower: exp(y log|x|) in double (about 2^-45 relative
     for |y log x| < 746), with C's special cases. Not accurate to the last bits of a double."""
     ax = o.abs(x)
-    r = exp(o, o.mul(y, log(o, ax)))
-    yint = o.cmp("eq", o.b.intrinsic("trunc", y), y)
+    return _pow_specials(o, x, y, ax, exp(o, o.mul(y, log(o, ax))))
+
+
+def _pow_specials(o: Ops, x: V, y: V, ax: V, r: V) -> V:
+    """C's pow from r = |x|^y (right for x > 0 and at infinities): the sign for a negative base and an odd
+    integer exponent, NaN for a finite negative base and a non-integer one, zeros (NaN stays NaN there), and
+    1 for y == 0 or x == 1."""
+    yint = o.cmp("eq", o.trunc(y), y)
     half = o.mul(y, 0.5)
-    yodd = o.and_(yint, o.cmp("ne", o.b.intrinsic("trunc", half), half))
+    yodd = o.and_(yint, o.cmp("ne", o.trunc(half), half))
     xneg = o.cmp("lt", x, 0.0)
     r = o.sel(o.and_(xneg, yodd), o.neg(r), r)
-    r = o.sel(o.and_(xneg, o.b.unop("not", yint)), NAN, r)
-    xz = o.cmp("eq", x, 0.0)
+    r = o.sel(o.and_(o.and_(xneg, o.b.unop("not", yint)), o.cmp("ne", x, -INF)), NAN, r)
+    xz = o.and_(o.cmp("eq", x, 0.0), o.cmp("eq", y, y))
     zr = o.sel(o.cmp("lt", y, 0.0), INF, 0.0)
     zr = o.sel(yodd, o.copysign(zr, x), zr)
     r = o.sel(xz, zr, r)
@@ -420,24 +443,156 @@ def pow_narrow(o: Ops, x: V, y: V) -> V:
     return o.sel(one, 1.0, r)
 
 
+def _log_dd(o: Ops, x: V) -> tuple[V, V]:
+    """log x as a hi/lo pair for a finite x > 0 (about 2^-100 relative): k ln2 + 2s + 2s^3/3 + R with s =
+    f / (2 + f), the first three terms in double-double, R = 2s^5 (1/5 + s^2/7 + ...) in double."""
+    k, f = _log_reduce(o, x)
+    dh, dl = o.two_sum(o.c(2.0), f)
+    sh = o.div(f, dh)
+    sl = o.div(o.fma(o.neg(sh), dl, o.fma(o.neg(sh), dh, f)), dh)
+    z = o.settle(o.mul(sh, sh))
+    zl = o.fma(sh, sh, o.neg(z))
+    ch = o.settle(o.mul(z, sh))
+    cl = o.fma(o.mul(z, 3.0), sl, o.fma(zl, sh, o.fma(z, sh, o.neg(ch))))  # s^3 = ch + cl
+    ch2 = o.settle(o.mul(ch, 2.0))
+    th = o.div(ch2, 3.0)
+    tl = o.div(o.add(o.fma(o.neg(th), 3.0, ch2), o.mul(cl, 2.0)), 3.0)  # 2 s^3 / 3 = th + tl
+    big_r = o.mul(o.mul(o.mul(sh, 2.0), o.mul(z, z)), o.poly(z, [v / 2.0 for v in LOG_P[1:]]))
+    ah = o.settle(o.mul(k, LN2))
+    al = o.fma(k, LN2_LO, o.fma(k, LN2, o.neg(ah)))
+    u1, e1 = o.two_sum(ah, o.settle(o.mul(sh, 2.0)))
+    u2, e2 = o.two_sum(u1, th)
+    lo = o.add(o.add(o.add(al, e1), o.add(e2, o.mul(sl, 2.0))), o.add(tl, big_r))
+    return o.fast_two_sum(u2, lo)
+
+
+def _exp_dd(o: Ops, x: V, xl: V) -> V:
+    """e^(x + xl) for |xl| <= ulp(x) (exp's reduction with xl joined to the low part of ln 2)."""
+    xc = o.fmin(o.fmax(x, -746.0), 710.0)
+    n = o.floor(o.fma(xc, IVL2, 0.5))
+    hi = o.fma(o.neg(n), LN2HI, xc)  # exact
+    c = o.sub(xl, o.mul(n, LN2LO))
+    r = o.add(hi, c)
+    tail = o.fma(o.mul(r, r), o.poly(r, EXP_Q), c)
+    e = o.add(1.0, o.add(hi, tail))
+    return o.sel(o.isnan(x), x, _scale(o, e, n))
+
+
+def pow(o: Ops, x: V, y: V) -> V:
+    """C pow in double: exp(y log|x|) with log|x| and its product by y carried as hi/lo pairs (the error of
+    y log x reaches the result multiplied by |y log x|, up to 745), then C's special cases."""
+    ax = o.abs(x)
+    lh, ll = _log_dd(o, ax)
+    ph = o.settle(o.mul(y, lh))
+    pl = o.fma(y, ll, o.fma(y, lh, o.neg(ph)))
+    pl = o.sel(o.cmp("lt", o.abs(ph), 746.0), pl, 0.0)  # beyond, the result is 0 or inf (or NaN)
+    r = _exp_dd(o, ph, pl)
+    r = o.sel(o.cmp("eq", ax, INF), o.sel(o.cmp("lt", y, 0.0), 0.0, INF), r)
+    r = o.sel(o.or_(o.isnan(x), o.isnan(y)), o.add(x, y), r)
+    return _pow_specials(o, x, y, ax, r)
+
+
+# ------------------------------------------------------------------------------------------------ exact ops
+
+
+def fmod(o: Ops, x: V, y: V) -> V:
+    """C fmod, exact at any width: while |r| >= |y|, subtract the multiple q (|y| 2^j) with |r| / (|y| 2^j) <
+    2^(p-6), q the quotient truncated after a relative nudge up of 2^(4-p) (so q is the true quotient or one
+    more even with a 2.5-ulp division); each remainder fma(-q, d, r) is exact (|result| < d), a negative one
+    gets d back. Every step removes p - 7 bits of the exponent difference."""
+    p = o.fmt.precision
+    ax, ay = o.abs(x), o.abs(y)
+    bad = o.or_(o.or_(o.isnan(o.sub(x, x)), o.isnan(y)), o.cmp("eq", y, 0.0))
+    d0 = o.sel(bad, 1.0, ay)
+    r = o.b.let_mut("r", o.sel(bad, 0.0, ax))
+    with o.b.while_() as w:
+        with w.cond():
+            w.yield_(o.cmp("ge", o.b.load(r), d0))
+        with w.body():
+            rv = o.b.load(r)
+            ex = o.ibin("sub", o.ilogb(rv), o.ilogb(d0))
+            j = o.ibin("sub", ex, p - 7)
+            j = o.sel(o.ibin("lt", j, 0), o.ci(0), j)
+            j3 = o.ibin("div", j, 3)
+            d = o.settle(o.mul(o.mul(o.mul(d0, o.pow2(j3)), o.pow2(j3)), o.pow2(o.ibin("sub", j, o.ibin("mul", j3, 2)))))
+            q = o.trunc(o.settle(o.mul(o.div(rv, d), 1.0 + 2.0 ** (4 - p))))
+            v = o.fma(o.neg(q), d, rv)
+            o.b.store(r, o.sel(o.cmp("lt", v, 0.0), o.add(v, d), v))
+    return o.sel(bad, NAN, o.copysign(o.b.load(r), x))
+
+
+def round(o: Ops, x: V) -> V:
+    """C round (halves away from zero): trunc(x), plus copysign(1, x) where |x - trunc(x)| >= 1/2 (exact)."""
+    t = o.trunc(x)
+    return o.sel(o.cmp("ge", o.abs(o.sub(x, t)), 0.5), o.add(t, o.copysign(o.c(1.0), x)), t)
+
+
+def copysign(o: Ops, x: V, y: V) -> V:
+    return o.copysign(x, y)
+
+
+# ------------------------------------------------------------------------------------------------ f32 forms
+# On targets without double precision (WGSL, Metal) and on GLSL's f32, these take the target's own f32
+# exp, log and pow and fix what they get wrong: cancellation near 0, overflow, C's special cases.
+
+
+def expm1_via_exp(o: Ops, x: V) -> V:
+    """exp(x) - 1, or the Taylor series near 0 (where exp(x) - 1 loses every digit)."""
+    series = o.mul(x, o.poly(x, [1.0 / _m.factorial(k) for k in range(1, 11)]))
+    return o.sel(o.cmp("gt", o.abs(x), 0.5), o.sub(o.native("exp", x), 1.0), series)
+
+
+def log1p_via_log(o: Ops, x: V) -> V:
+    """log(1 + x), or 2 atanh(x / (2 + x)) as a series near 0."""
+    sv = o.div(x, o.add(2.0, x))
+    series = o.mul(o.mul(sv, 2.0), o.poly(o.mul(sv, sv), [1.0 / (2 * k + 1) for k in range(9)]))
+    return o.sel(o.cmp("gt", o.abs(x), 0.5), o.native("log", o.add(1.0, x)), series)
+
+
+def pow_via_pow(o: Ops, x: V, y: V) -> V:
+    """The target's pow on |x| (undefined for x <= 0 in GLSL and WGSL), with C's special cases."""
+    ax = o.abs(x)
+    r = o.sel(o.cmp("eq", ax, 0.0), 0.0, o.native("pow", ax, y))
+    return _pow_specials(o, x, y, ax, r)
+
+
+def cbrt_via_pow(o: Ops, x: V) -> V:
+    return o.copysign(o.native("pow", o.abs(x), 1.0 / 3.0), x)
+
+
+def hypot_scaled(o: Ops, x: V, y: V) -> V:
+    """m sqrt(1 + (n/m)^2) with m the larger magnitude (x * x overflows from 1.9e19 in f32)."""
+    ax, ay = o.abs(x), o.abs(y)
+    m = o.fmax(ax, ay)
+    r = o.div(o.fmin(ax, ay), m)
+    return o.sel(o.or_(o.cmp("eq", m, 0.0), o.cmp("eq", m, INF)), m, o.mul(m, o.sqrt(o.fma(r, r, 1.0))))
+
+
 ROUTINES: dict[str, Callable[..., V]] = {
     "exp": exp, "exp2": exp2, "expm1": expm1, "log": log, "log2": log2, "log10": log10, "log1p": log1p,
     "sin": sin, "cos": cos, "tan": tan, "asin": asin, "acos": acos, "atan": atan, "atan2": atan2,
     "sinh": sinh, "cosh": cosh, "tanh": tanh, "cbrt": cbrt, "hypot": hypot, "pow_narrow": pow_narrow,
+    "pow": pow, "fmod": fmod, "round": round, "copysign": copysign, "expm1_via_exp": expm1_via_exp,
+    "log1p_via_log": log1p_via_log, "pow_via_pow": pow_via_pow, "cbrt_via_pow": cbrt_via_pow,
+    "hypot_scaled": hypot_scaled,
 }
-"""Routine name -> builder; every one accurate to 2 ulp in double except `pow_narrow` (f32 results only)."""
+"""Routine name -> builder. In double, every one is accurate to 2 ulp except `pow_narrow` (f32 results only);
+fmod, round and copysign are exact at any width; the `*_via_*` and `hypot_scaled` forms are f32 ones."""
 
-ARITY = {"atan2": 2, "hypot": 2, "pow_narrow": 2}
-
-
-def helper_name(routine: str) -> str:
-    return f"sarek_{routine}_f64"
+ARITY = {"atan2": 2, "hypot": 2, "pow_narrow": 2, "pow": 2, "fmod": 2, "copysign": 2, "pow_via_pow": 2,
+         "hypot_scaled": 2}
 
 
-def build_helper(routine: str) -> s.HelperOp:
-    """`sarek.helper @sarek_<routine>_f64(x[, y] : f64) -> f64` computing the routine."""
+def helper_name(routine: str, width: int = 64) -> str:
+    return f"sarek_{routine}_f{width}"
+
+
+def build_helper(routine: str, width: int = 64) -> s.HelperOp:
+    """`sarek.helper @sarek_<routine>_f<width>(x[, y]) -> f<width>` computing the routine at that width."""
+    fmt = F64 if width == 64 else F32
     n = ARITY.get(routine, 1)
-    op = s.HelperOp(helper_name(routine), [(p, f64) for p in "xy"[:n]], f64)
+    op = s.HelperOp(helper_name(routine, width), [(p, fmt.ft) for p in "xy"[:n]], fmt.ft)
+    op.attributes[GENERATED] = UnitAttr()
     b = BodyBuilder(op.body.block)
-    b.return_(ROUTINES[routine](Ops(b), *op.body.block.args))
+    b.return_(ROUTINES[routine](Ops(b, fmt), *op.body.block.args))
     return op

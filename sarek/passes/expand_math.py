@@ -9,8 +9,8 @@ from xdsl.dialects.builtin import Float16Type, Float32Type, ModuleOp, f32, f64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from sarek.analysis.features import BACKEND_NAMES, TARGETS
-from sarek.analysis.native_math import Refusal, math_support
+from sarek.analysis.features import TARGETS
+from sarek.analysis.native_math import Polyfill, math_support
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
 from sarek.dialect.intrinsics import INTRINSICS, Category
@@ -24,11 +24,11 @@ class ExpandMathPass(ModulePass):
 
     Options: `target` (cuda, hip, opencl, metal, glsl, wgsl, ptx), `fp` (exact: the f64-core routines;
     default: the table's FAST single-precision routines where it has them, sarek/mathlib/fast32.py). The
-    native-math table
-    (sarek/analysis/native_math.py) says, per (function, type), whether the target computes an intrinsic
-    itself, through a library routine (sarek/mathlib/routines.py) or not at all (a located error). A
-    replaced `sarek.intrinsic "sin"(%x) : (f32) -> f32` becomes `sarek.cast` to f64, `sarek.call
-    @sarek_sin_f64` and a cast back (f16 through f32); each helper is added once, before the first function.
+    native-math table (sarek/analysis/native_math.py) says, per (function, type), whether the target computes
+    an intrinsic itself or through a library routine (sarek/mathlib/routines.py). A replaced
+    `sarek.intrinsic "sin"(%x) : (f32) -> f32` becomes `sarek.cast` to f64, `sarek.call @sarek_sin_f64` and a
+    cast back (f16 through f32), or, for a routine the table runs in f32 (targets without doubles), a call of
+    `@sarek_<routine>_f32`; each helper is added once, before the first function.
     The interpreter runs the expanded module with the same bits as the target's device.
     """
 
@@ -44,7 +44,7 @@ class ExpandMathPass(ModulePass):
             raise SarekError(f"sarek-expand-math: unknown target '{self.target}' (known: {', '.join(TARGETS)})")
         if self.fp not in ("default", "exact"):
             raise SarekError(f"sarek-expand-math: fp must be default or exact, not '{self.fp}'")
-        todo: list[tuple[s.IntrinsicOp, str]] = []
+        todo: list[tuple[s.IntrinsicOp, Polyfill]] = []
         for f in op.ops:
             if not isinstance(f, s.KernelOp | s.HelperOp):
                 continue
@@ -52,23 +52,23 @@ class ExpandMathPass(ModulePass):
                 if not isinstance(o, s.IntrinsicOp) or INTRINSICS[o.callee.data].category != Category.MATH:
                     continue
                 how = math_support(self.target, o.callee.data, o.result.type, self.fp)
-                if isinstance(how, Refusal):
-                    t = o.result.type
-                    raise SarekError(f"'{o.callee.data}' on {t} not yet supported — {how.reason}", o,
-                                     BACKEND_NAMES[self.target])
                 if how is not None:
-                    todo.append((o, how.routine))
-        helpers: dict[str, s.HelperOp] = {}
-        for o, routine in todo:
+                    todo.append((o, how))
+        helpers: dict[str, s.HelperOp] = {}  # by routine (f64 and fast ones) or routine_f32 (f32 forms)
+        for o, how in todo:
+            routine = how.routine
             fast = routine.removesuffix("_f32") if routine.endswith("_f32") else None
-            if routine not in helpers:
-                helpers[routine] = fast32.build_helper(fast) if fast else build_helper(routine)
-                for dep in fast32.NEEDS.get(fast or "", ()):
-                    helpers.setdefault(dep, build_helper(dep))
             if fast:
+                if routine not in helpers:
+                    helpers[routine] = fast32.build_helper(fast)
+                    for dep in fast32.NEEDS.get(fast, ()):
+                        helpers.setdefault(dep, build_helper(dep))
                 _replace_f32(o, fast)
-            else:
-                _replace(o, routine)
+                continue
+            key = routine if how.width == 64 else f"{routine}_f{how.width}"
+            if key not in helpers:
+                helpers[key] = build_helper(routine, how.width)
+            _replace(o, helper_name(routine, how.width), how.width)
         if helpers:
             first = next((f for f in op.ops if isinstance(f, s.KernelOp | s.HelperOp)), None)
             for h in sorted(helpers):
@@ -89,18 +89,20 @@ def _replace_f32(o: s.IntrinsicOp, fn: str) -> None:
     block.erase_op(o)
 
 
-def _replace(o: s.IntrinsicOp, routine: str) -> None:
-    """`f(x...)` -> `cast(call @helper(cast(x, f64)...), T)`; f16 rounds through f32 like the f16 rule."""
+def _replace(o: s.IntrinsicOp, helper: str, width: int) -> None:
+    """`f(x...)` -> `cast(call @helper(cast(x, W)...), T)` with W the routine's width; f16 rounds through
+    f32 like the f16 rule."""
     t = o.result.type
+    w = f64 if width == 64 else f32
     new: list[Operation] = []
 
     def add(op: Operation) -> SSAValue:
         new.append(op)
         return op.results[0]
 
-    args = [a if a.type == f64 else add(s.CastOp(a, f64)) for a in o.args]
-    r = add(s.CallOp(helper_name(routine), args, f64))
-    if isinstance(t, Float32Type | Float16Type):
+    args = [a if a.type == w else add(s.CastOp(a, w)) for a in o.args]
+    r = add(s.CallOp(helper, args, w))
+    if isinstance(t, Float16Type) and w == f64 or isinstance(t, Float32Type) and w != f32:
         r = add(s.CastOp(r, f32))
     if isinstance(t, Float16Type):
         r = add(s.CastOp(r, t))

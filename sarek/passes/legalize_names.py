@@ -27,6 +27,7 @@ from sarek.analysis.namer import (
     CTOR_IDS,
     ENTRY_NAME,
     FIELD_NAMES,
+    GENERATED,
     MAKE_NAMES,
     NAME,
     TAG_NAMES,
@@ -223,6 +224,9 @@ class LegalizeNamesPass(ModulePass):
         r.frozen = _native_words(op, self.target)  # helper names any native text may call
         for h in [f for f in funcs if isinstance(f, HelperOp)]:
             old = h.sym_name.data
+            if GENERATED in h.attributes:  # a pass's `sarek_` helper (user names with the prefix are renamed)
+                r.scopes[-1].add(old)
+                continue
             r.declare(old, lambda n, old=old: _rename_helper(op, old, n), "helper", h)
         for f in funcs:
             r.function(f)

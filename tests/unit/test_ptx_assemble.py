@@ -65,21 +65,10 @@ def test_math_f32_f16_assembles(t: str):
     check(srcs[0].split(".address_size 64", 1)[0] + ".address_size 64\n" + body)
 
 
-def test_math_f64_assembles_or_refused():
-    """f64: exact operations are PTX instructions, transcendentals the math library's routines (assembled as
-    one module); what the native-math table refuses (pow, fmod) is refused with its reason."""
-    from xdsl.dialects.builtin import f64
-
-    from sarek.analysis.native_math import Refusal, math_support
-
-    srcs: list[str] = []
-    for n, a in MATH:
-        text = _math_kernel(n, a, "f64")
-        if isinstance(math_support("ptx", n, f64), Refusal):
-            with pytest.raises(SarekError, match=f"PTX: '{n}' on f64 not yet supported — "):
-                emit_ptx(parse_module(text))
-        else:
-            srcs.append(emit_ptx(parse_module(text)))
+def test_math_f64_assembles():
+    """f64: exact operations are PTX instructions, transcendentals, pow and fmod the math library's routines
+    (assembled as one module); none is refused."""
+    srcs = [emit_ptx(parse_module(_math_kernel(n, a, "f64"))) for n, a in MATH]
     body = "\n".join(s.split(".address_size 64", 1)[1].replace(".entry m(", f".entry m{i}(")
                      .replace("m_param_", f"m{i}_param_") for i, s in enumerate(srcs))
     check(srcs[0].split(".address_size 64", 1)[0] + ".address_size 64\n" + body)

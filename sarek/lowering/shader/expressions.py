@@ -246,15 +246,13 @@ class Expressions(Polyfills):
         name = op.callee.data
         args = [self.expr(a) for a in op.args]
         t = op.args[0].type
-        dbl = isinstance(t, Float64Type)
-        if dbl and name not in ("sqrt", "rsqrt", "floor", "ceil", "trunc", "round", "fabs", "fmin", "fmax", "fma",
-                                "abs", "min", "max", "fmod", "hypot", "copysign"):
-            raise err(f"'{name}' on f64 has no GLSL spelling (GLSL transcendental functions are float-only)",
-                      op, self.lang)
+        # gated: f64 transcendentals and the C functions the languages lack are sarek-expand-math's helpers
+        assert not isinstance(t, Float64Type) or name in (
+            "sqrt", "rsqrt", "floor", "ceil", "trunc", "fabs", "fmin", "fmax", "fma", "abs", "min", "max"), name
         if int_width(t) == 64 and name in ("clz", "popcount"):
             raise err(f"'{name}' on i64 is not supported on glsl", op, self.lang)
         simple = {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "exp", "exp2", "log", "log2",
-                  "sqrt", "floor", "ceil", "trunc", "fma", "abs", "min", "max"}
+                  "sqrt", "floor", "ceil", "trunc", "fma", "abs", "min", "max", "pow"}
         if name == "abs" and int_width(t) == 64:  # glslang 12 folds abs of an int64_t constant to the constant
             return f"{self.need_poly('iabs', t)}({', '.join(args)})"
         if name in simple:
@@ -272,13 +270,12 @@ class Expressions(Polyfills):
             return f"max({args[0]}, {args[1]})"
         if name == "log10":
             return f"(log2({a}) * {L.log10_factor})"
-        if name in ("fmod", "hypot", "cbrt", "round", "copysign", "expm1", "log1p", "pow"):
-            return f"{self.need_poly(name, t)}({', '.join(args)})"
         if name == "clz":
             return L.clz.format(a=a)
         if name == "popcount":
             return L.popcount.format(a=a)
-        raise err(f"math intrinsic '{name}' has no {self.lang.name} spelling", op, self.lang)
+        raise err(f"math intrinsic '{name}' has no {self.lang.name} spelling (sarek-expand-math computes it; "
+                  "run sarek-pipeline)", op, self.lang)
 
     # -------------------------------------------------------------------------------- statements
 

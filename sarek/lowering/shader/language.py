@@ -30,7 +30,7 @@ class Lang:
     f32_suffix: str
     f64_suffix: str
     f32_from_bits: str  # {} : the u32 bits
-    f64_from_bits: str  # {} : the u64 bits as a decimal literal
+    f64_nonfinite: str  # an f64 inf or NaN from {}, the f32 bits of the same value (no 64-bit integer needed)
     f32_to_bits: str
     atomic_load: str  # of an atomic-typed place {}
     atomic_store: str  # {p} place, {v} value
@@ -54,6 +54,7 @@ class Lang:
     index: Mapping[str, str]  # sarek index intrinsic base -> text; {d} dimension, {bx} the block size along it
     payload: PayloadLayout  # where variant payloads live (analysis/payload.py)
     macros: bool  # scalars are `#define x pc.x` macros of a push-constant block (else fields of `params`)
+    int_helpers: Mapping[str, tuple[str, str]]  # helper -> (signature with {t} the type, its one statement)
 
     @property
     def glsl(self) -> bool:
@@ -67,7 +68,7 @@ class Lang:
 GLSL = Lang(
     name="glsl", scalar={"i1": "bool", "i32": "int", "i64": "int64_t", "f32": "float", "f64": "double"},
     i32_suffix="", i64_suffix="L", f32_suffix="", f64_suffix="lf",
-    f32_from_bits="uintBitsToFloat({})", f64_from_bits="(uint64BitsToDouble({}UL))",
+    f32_from_bits="uintBitsToFloat({})", f64_nonfinite="double(uintBitsToFloat({}))",
     f32_to_bits="floatBitsToUint({})", atomic_load="{}", atomic_store="{p} = {v}",
     field="{t} {n}", let="{t} {n} = {v}", var="{t} {n} = {v}", var_uninit="{t} {n}", locals_zeroed=False,
     func="{r} {n}({p})", proc="void {n}({p})",
@@ -78,11 +79,13 @@ GLSL = Lang(
            "block_dim": "int(gl_WorkGroupSize.{d})", "grid_dim": "int(gl_NumWorkGroups.{d})",
            "global_idx": "int(gl_GlobalInvocationID.{d})",
            "global_size": "int(gl_WorkGroupSize.{d} * gl_NumWorkGroups.{d})"},
-    payload=PayloadLayout.GLSL, macros=True)
+    payload=PayloadLayout.GLSL, macros=True,
+    int_helpers={"irem": ("{t} sarek_irem({t} a, {t} b)", "return a - b * (a / b)"),
+                 "iabs": ("{t} sarek_iabs({t} x)", "return (x < 0L) ? -x : x")})
 WGSL = Lang(
     name="wgsl", scalar={"i1": "bool", "i32": "i32", "i64": None, "f32": "f32", "f64": None},
     i32_suffix="i", i64_suffix="L", f32_suffix="f", f64_suffix="",
-    f32_from_bits="bitcast<f32>({})", f64_from_bits="0.0",
+    f32_from_bits="bitcast<f32>({})", f64_nonfinite="0.0",
     f32_to_bits="bitcast<u32>({})", atomic_load="atomicLoad(&{})", atomic_store="atomicStore(&{p}, {v})",
     field="{n} : {t}", let="let {n} : {t} = {v}", var="var {n} : {t} = {v}", var_uninit="var {n} : {t}", locals_zeroed=True,
     func="fn {n}({p}) -> {r}", proc="fn {n}({p})",
@@ -92,7 +95,8 @@ WGSL = Lang(
     index={"thread_idx": "i32(sarek_lid.{d})", "block_idx": "i32(sarek_wid.{d})", "block_dim": "{bx}i",
            "grid_dim": "i32(sarek_nwg.{d})", "global_idx": "i32(sarek_gid.{d})",
            "global_size": "i32(sarek_nwg.{d} * {bx}u)"},
-    payload=PayloadLayout.WGSL, macros=False)
+    payload=PayloadLayout.WGSL, macros=False,
+    int_helpers={"irem": ("fn sarek_irem(a : {t}, b : {t}) -> {t}", "return a - b * (a / b)")})
 
 
 def err(msg: str, op: Operation | None, lang: Lang) -> SarekError:

@@ -228,11 +228,8 @@ class LoweringState:
             self.ty(op.result.type, op)
             dbl = isinstance(t, Float64Type)
             if math.isnan(x) or math.isinf(x):
-                if dbl:
-                    bits = struct.unpack("<Q", struct.pack("<d", x))[0]
-                    return L.f64_from_bits.format(bits)
                 bits = struct.unpack("<I", struct.pack("<f", x))[0]
-                return L.f32_from_bits.format(f"{bits}u")
+                return (L.f64_nonfinite if dbl else L.f32_from_bits).format(f"{bits}u")
             s = ("%.17g" % x) if dbl else ("%.9g" % x)
             if "." not in s and "e" not in s and "n" not in s:
                 s += ".0"

@@ -8,7 +8,6 @@ Templates use `{0}`, `{1}` ... for already printed operands (the place of an ato
 
 from __future__ import annotations
 
-from math import factorial as _factorial
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -165,11 +164,10 @@ HIP = replace(
 # ------------------------------------------------------------------------------------------------ OpenCL C
 
 
-def _c_math(name: str, t: str, polyfilled: dict[str, str] | None = None) -> str | None:
-    """OpenCL C and MSL: overloaded generic names; integer abs/clz/popcount results cast back."""
+def _c_math(name: str, t: str) -> str | None:
+    """OpenCL C and MSL: overloaded generic names; integer abs/clz/popcount results cast back (what MSL lacks,
+    expm1 log1p cbrt hypot, is the math library's: sarek-expand-math)."""
     is_f = t in ("float", "double")
-    if polyfilled and name in polyfilled:
-        return f"sarek_{name}"
     if name in FLOAT_MATH:
         return name
     if name == "abs":
@@ -233,27 +231,6 @@ OPENCL = Language(
 # ------------------------------------------------------------------------------------------------ Metal
 
 
-def _horner(v: str, coeffs: list[float]) -> str:
-    out = f"{coeffs[-1]!r}f"
-    for c in reversed(coeffs[:-1]):
-        out = f"({c!r}f + {v} * {out})"
-    return out
-
-
-_METAL_MATH_POLYFILL = {
-    "cbrt": "static inline float sarek_cbrt(float x) { return copysign(pow(fabs(x), 1.0f / 3.0f), x); }",
-    # series near 0 (exp(x) - 1 and log(1 + x) lose the digits there: 0.6% off at 2e-5 with a 2-term cut-off),
-    # hypot scaled by the larger magnitude (x * x overflows from 1.9e19); as the GLSL/WGSL polyfills
-    "expm1": "static inline float sarek_expm1(float x) { return fabs(x) > 0.5f ? exp(x) - 1.0f : x * "
-             + _horner("x", [1.0 / _factorial(k) for k in range(1, 11)]) + "; }",
-    "log1p": "static inline float sarek_log1p(float x) { float s = x / (2.0f + x); float s2 = s * s; "
-             "return fabs(x) > 0.5f ? log(1.0f + x) : 2.0f * s * "
-             + _horner("s2", [1.0 / (2 * k + 1) for k in range(9)]) + "; }",
-    "hypot": "static inline float sarek_hypot(float x, float y) { float m = fmax(fabs(x), fabs(y)); "
-             "float r = fmin(fabs(x), fabs(y)) / m; return (m == 0.0f || m > 3.4028235e38f) ? m : m * sqrt(1.0f + r * r); }",
-}
-
-
 def _metal_cas(q: str) -> str:
     """MSL's compare-exchange returns a bool; sarek's atomic_cas returns the old value (a weak exchange may
     fail spuriously, so it retries while the value it saw still equals `cmp`)."""
@@ -265,12 +242,7 @@ def _metal_cas(q: str) -> str:
             "}")
 
 
-_METAL_POLYFILL = {f"sarek_{k}": v for k, v in _METAL_MATH_POLYFILL.items()} | {
-    f"sarek_atomic_cas_{q}": _metal_cas(q) for q in ("device", "threadgroup")}
-
-
-def _metal_math(name: str, t: str) -> str | None:
-    return _c_math(name, t, _METAL_MATH_POLYFILL)
+_METAL_POLYFILL = {f"sarek_atomic_cas_{q}": _metal_cas(q) for q in ("device", "threadgroup")}
 
 
 def _metal_atomic(name: str, t: str, space: str) -> str | None:
@@ -313,7 +285,7 @@ METAL = Language(
     mem_fence="atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device)",
     lane_id="(int)__metal_lane", warp_size="(int)__metal_width", shuffle="simd_shuffle({0}, (ushort){1})",
     warp_preamble=(),
-    math=_metal_math, atomic=_metal_atomic, polyfills=_METAL_POLYFILL,
+    math=_c_math, atomic=_metal_atomic, polyfills=_METAL_POLYFILL,
     bitcast={("float", "int"): "as_type<int>({0})", ("int", "float"): "as_type<float>({0})"},
 )
 

@@ -1,6 +1,8 @@
 // RUN: sarek-opt %s -p 'sarek-expand-math{target=ptx}' --split-input-file | filecheck %s --check-prefix=PTX
 // RUN: sarek-opt %s -p 'sarek-expand-math{target=glsl}' --split-input-file | filecheck %s --check-prefix=GLSL
 // RUN: sarek-opt %s -p 'sarek-expand-math{target=cuda}' --split-input-file | filecheck %s --check-prefix=CUDA
+// RUN: sarek-opt %s -p 'sarek-expand-math{target=wgsl}' --split-input-file | filecheck %s --check-prefix=WGSL
+// RUN: sarek-opt %s -p 'sarek-expand-math{target=metal}' --split-input-file | filecheck %s --check-prefix=METAL
 
 // f64 transcendentals: PTX and GLSL call the library's helper (added once, before the first function);
 // exact operations stay intrinsics; CUDA spells everything itself.
@@ -12,9 +14,9 @@ builtin.module {
     %d = sarek.intrinsic "atan2"(%x, %y) : (f64, f64) -> f64
   }
 }
-// PTX:      sarek.helper @sarek_atan2_f64(%x: f64 "x", %y: f64 "y") -> f64 {
+// PTX:      sarek.helper @sarek_atan2_f64(%x: f64 "x", %y: f64 "y") -> f64 attributes {sarek.generated} {
 // PTX:        sarek.bitcast %{{.*}} : f64 to i64
-// PTX:      sarek.helper @sarek_sin_f64(%x: f64 "x") -> f64 {
+// PTX:      sarek.helper @sarek_sin_f64(%x: f64 "x") -> f64 attributes {sarek.generated} {
 // PTX:      sarek.kernel @k
 // PTX-NEXT:   %a = sarek.call @sarek_sin_f64(%x) : (f64) -> f64
 // PTX-NEXT:   %b = sarek.call @sarek_sin_f64(%y) : (f64) -> f64
@@ -29,7 +31,8 @@ builtin.module {
 // -----
 
 // f32 on PTX goes through double and rounds once; f16 rounds through f32 (the f16 storage rule); pow has the
-// narrow form. GLSL keeps its float builtins.
+// narrow form. GLSL and WGSL keep their float builtins and take the f32 forms of what they spell otherwise
+// (pow through their pow, fmod exact); Metal has pow and fmod.
 builtin.module {
   sarek.kernel @narrow(%x : f32 "x", %h : f16 "h") {
     %a = sarek.intrinsic "exp"(%x) : (f32) -> f32
@@ -51,5 +54,54 @@ builtin.module {
 // PTX-NEXT:   %7 = sarek.cast %6 : f64 to f32
 // PTX-NEXT:   %c = sarek.cast %7 : f32 to f16
 // PTX-NEXT:   %d = sarek.intrinsic "fmod"(%x, %x) : (f32, f32) -> f32
-// GLSL-NOT:   sarek.helper
+// GLSL:       sarek.helper @sarek_fmod_f32(%x: f32 "x", %y: f32 "y") -> f32 attributes {sarek.generated} {
+// GLSL:         sarek.while
+// GLSL:       sarek.helper @sarek_pow_via_pow_f32(%x: f32 "x", %y: f32 "y") -> f32 attributes {sarek.generated} {
+// GLSL:         sarek.intrinsic "pow"(%{{.*}}, %y) : (f32, f32) -> f32
 // GLSL:       %a = sarek.intrinsic "exp"(%x) : (f32) -> f32
+// GLSL-NEXT:  %b = sarek.call @sarek_pow_via_pow_f32(%x, %x) : (f32, f32) -> f32
+// GLSL-NEXT:  %c = sarek.intrinsic "log"(%h) : (f16) -> f16
+// GLSL-NEXT:  %d = sarek.call @sarek_fmod_f32(%x, %x) : (f32, f32) -> f32
+// WGSL:       %b = sarek.call @sarek_pow_via_pow_f32(%x, %x) : (f32, f32) -> f32
+// WGSL:       %d = sarek.call @sarek_fmod_f32(%x, %x) : (f32, f32) -> f32
+// METAL-NOT:  sarek.helper
+// METAL:      %b = sarek.intrinsic "pow"(%x, %x) : (f32, f32) -> f32
+
+// -----
+
+// What f32 has no double for: Metal's missing functions in f32 (f16 widens to f32 only).
+builtin.module {
+  sarek.kernel @f32only(%x : f32 "x", %h : f16 "h") {
+    %a = sarek.intrinsic "hypot"(%x, %x) : (f32, f32) -> f32
+    %b = sarek.intrinsic "expm1"(%h) : (f16) -> f16
+  }
+}
+// METAL:      sarek.helper @sarek_hypot_scaled_f32
+// METAL:      %a = sarek.call @sarek_hypot_scaled_f32(%x, %x) : (f32, f32) -> f32
+// METAL-NEXT: %b = sarek.intrinsic "expm1"(%h) : (f16) -> f16
+// WGSL:       sarek.helper @sarek_expm1_via_exp_f32
+// WGSL:       sarek.intrinsic "exp"(%x) : (f32) -> f32
+// WGSL:       %0 = sarek.cast %h : f16 to f32
+// WGSL-NEXT:  %1 = sarek.call @sarek_expm1_via_exp_f32(%0) : (f32) -> f32
+// WGSL-NEXT:  %b = sarek.cast %1 : f32 to f16
+// CUDA:       %a = sarek.intrinsic "hypot"
+
+// -----
+
+// f64 pow and fmod are the library's on PTX and GLSL (no f64 function is refused); GLSL's f64 round and
+// copysign too (its round may go either way at halves).
+builtin.module {
+  sarek.kernel @f64s(%x : f64 "x") {
+    %a = sarek.intrinsic "pow"(%x, %x) : (f64, f64) -> f64
+    %b = sarek.intrinsic "fmod"(%x, %x) : (f64, f64) -> f64
+    %c = sarek.intrinsic "round"(%x) : (f64) -> f64
+  }
+}
+// PTX:       sarek.helper @sarek_fmod_f64
+// PTX:       sarek.helper @sarek_pow_f64
+// PTX:       %a = sarek.call @sarek_pow_f64(%x, %x) : (f64, f64) -> f64
+// PTX-NEXT:  %b = sarek.call @sarek_fmod_f64(%x, %x) : (f64, f64) -> f64
+// PTX-NEXT:  %c = sarek.intrinsic "round"(%x) : (f64) -> f64
+// GLSL:      %a = sarek.call @sarek_pow_f64(%x, %x) : (f64, f64) -> f64
+// GLSL-NEXT: %b = sarek.call @sarek_fmod_f64(%x, %x) : (f64, f64) -> f64
+// GLSL-NEXT: %c = sarek.call @sarek_round_f64(%x) : (f64) -> f64

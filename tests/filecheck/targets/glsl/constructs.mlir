@@ -92,7 +92,7 @@ sarek.kernel @k(%input : !sarek.vec<f32> "input", %n : i32 "n") {
 
 // -----
 
-// Math spellings and polyfills; integer remainder through a helper (GLSL % is undefined for negatives).
+// Math spellings, the math library's f32 forms (exact fmod, cbrt through pow); integer remainder through a helper (GLSL % is undefined for negatives).
 sarek.kernel @k(%x : f32 "x", %i : i32 "i", %o : !sarek.vec<f32> "o", %oi : !sarek.vec<i32> "oi") {
   %a = sarek.intrinsic "log10"(%x) : (f32) -> f32
   %b = sarek.intrinsic "rsqrt"(%a) : (f32) -> f32
@@ -106,13 +106,15 @@ sarek.kernel @k(%x : f32 "x", %i : i32 "i", %o : !sarek.vec<f32> "o", %oi : !sar
   %q = sarek.elem_ref %oi[%z] : !sarek.vec<i32>
   sarek.store %q, %r : !sarek.ref<i32>
 }
-// CHECK: float sarek_fmod(float x, float y) {
-// CHECK: float sarek_cbrt(float x) {
 // CHECK: int sarek_irem(int a, int b) {
 // A scalar parameter named like a swizzle (`x`) gets another macro name: `#define x pc.x` would rewrite
 // every `gl_GlobalInvocationID.x` after it.
 // CHECK: #define x_ pc.x_
-// CHECK: o[0] = sarek_cbrt(sarek_fmod(atan(inversesqrt((log2(x_) * 0.30102999566398120)), x_), x_));
+// CHECK: float sarek_fmod_f32(float x, float y) {
+// CHECK: float sarek_cbrt_via_pow_f32(float x) {
+// CHECK: float sarek_t = sarek_fmod_f32(atan(inversesqrt((log2(x_) * 0.30102999566398120)), x_), x_);
+// CHECK-NEXT: float sarek_t1 = sarek_cbrt_via_pow_f32(sarek_t);
+// CHECK-NEXT: o[0] = sarek_t1;
 // CHECK: oi[0] = sarek_irem(i, i);
 
 // -----

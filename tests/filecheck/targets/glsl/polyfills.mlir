@@ -1,36 +1,35 @@
 // RUN: sarek-opt %s -t glsl | filecheck %s
 // RUN: sarek-opt %s -t wgsl | filecheck %s --check-prefix=WGSL
-// C semantics where GLSL/WGSL leave them undefined or inaccurate: pow of a negative base with an integer
-// exponent (and of 0), hypot without overflow, expm1/log1p accurate near 0 (series, not exp(x) - 1).
+// C semantics where GLSL/WGSL leave them undefined or inaccurate, from the math library's f32 forms
+// (sarek-expand-math, sarek/mathlib): pow of a negative base with an integer exponent (and of 0), hypot
+// without overflow, expm1/log1p accurate near 0 (series, not exp(x) - 1). Each product before a sum is an fma.
 
-// CHECK:      float sarek_pow(float x, float y) {
-// CHECK-NEXT:   float ax = abs(x);
-// CHECK-NEXT:   bool yint = trunc(y) == y;
-// CHECK-NEXT:   bool yodd = yint && fract(y * 0.5) != 0.0;
-// CHECK-NEXT:   float r = (ax == 0.0) ? ((y < 0.0) ? uintBitsToFloat(0x7f800000u) : 0.0) : pow(ax, y);
-// CHECK-NEXT:   r = (x < 0.0 && yodd) ? -r : r;
-// CHECK-NEXT:   r = (x < 0.0 && !yint) ? uintBitsToFloat(0x7fc00000u) : r;
-// CHECK-NEXT:   return (y == 0.0 || x == 1.0) ? 1.0 : r;
-// CHECK:      float sarek_hypot(float x, float y) {
-// CHECK-NEXT:   float ax = abs(x);
-// CHECK-NEXT:   float ay = abs(y);
-// CHECK-NEXT:   float m = max(ax, ay);
-// CHECK-NEXT:   float r = min(ax, ay) / m;
-// CHECK-NEXT:   return (m == 0.0 || isinf(m)) ? m : m * sqrt(1.0 + r * r);
-// CHECK:      float sarek_expm1(float x) {
-// CHECK-NEXT:   return (abs(x) > 0.5) ? exp(x) - 1.0 : x * (1.0 + x * (0.5 + {{.*}}
-// CHECK:      float sarek_log1p(float x) {
-// CHECK-NEXT:   float s = x / (2.0 + x);
-// CHECK-NEXT:   float s2 = s * s;
-// CHECK-NEXT:   return (abs(x) > 0.5) ? log(1.0 + x) : 2.0 * s * (1.0 + s2 * (0.3333333333333333 + {{.*}}
-// CHECK:      o[0] = (((sarek_pow({{.*}}) + sarek_hypot({{.*}})) + sarek_expm1({{.*}})) + sarek_log1p({{.*}}));
+// CHECK:      float sarek_pow_via_pow_f32(float x, float y) {
+// CHECK-NEXT:   float sarek_t = abs(x);
+// CHECK-NEXT:   float sarek_t1 = ((sarek_t == 0.0) ? 0.0 : pow(sarek_t, y));
+// CHECK-NEXT:   bool sarek_t2 = (trunc(y) == y);
+// CHECK:        return ((((y == 0.0) || (x == 1.0)) || {{.*}} ? 1.0 : {{.*}}
+// CHECK:      float sarek_hypot_scaled_f32(float x, float y) {
+// CHECK:        float sarek_t2 = max(sarek_t, sarek_t1);
+// CHECK-NEXT:   float sarek_t3 = (min(sarek_t, sarek_t1) / sarek_t2);
+// CHECK-NEXT:   return (((sarek_t2 == 0.0) || (sarek_t2 == uintBitsToFloat(2139095040u))) ? sarek_t2 : (sarek_t2 * sqrt(fma(sarek_t3, sarek_t3, 1.0))));
+// CHECK:      float sarek_expm1_via_exp_f32(float x) {
+// CHECK-NEXT:   return ((abs(x) > 0.5) ? (exp(x) - 1.0) : (x * fma({{.*}}, x, 0.5), x, 1.0)));
+// CHECK:      float sarek_log1p_via_log_f32(float x) {
+// CHECK-NEXT:   float sarek_t = (x / (2.0 + x));
+// CHECK-NEXT:   float sarek_t1 = (sarek_t * sarek_t);
+// CHECK-NEXT:   return ((abs(x) > 0.5) ? log((1.0 + x)) : ((sarek_t * 2.0) * fma({{.*}}, sarek_t1, 0.333333343), sarek_t1, 1.0)));
+// CHECK:      float sarek_t = sarek_pow_via_pow_f32(x_, y_);
+// CHECK-NEXT: float sarek_t1 = sarek_hypot_scaled_f32(x_, y_);
+// CHECK-NEXT: float sarek_t2 = sarek_expm1_via_exp_f32(x_);
+// CHECK-NEXT: float sarek_t3 = sarek_log1p_via_log_f32(x_);
+// CHECK-NEXT: o[0] = (((sarek_t + sarek_t1) + sarek_t2) + sarek_t3);
 
-// WGSL:      fn sarek_pow(x : f32, y : f32) -> f32 {
-// WGSL-NEXT:   let ax = abs(x);
-// WGSL:        if (y == 0.0f || x == 1.0f) { return 1.0f; };
-// WGSL:        return select(r, -r, x < 0.0f && yodd);
-// WGSL:      fn sarek_hypot(x : f32, y : f32) -> f32 {
-// WGSL:        return select(m * sqrt(1.0f + r * r), m, m == 0.0f);
+// WGSL:      fn sarek_pow_via_pow_f32(x_1 : f32, y_1 : f32) -> f32 {
+// WGSL-NEXT:   let sarek_t : f32 = abs(x_1);
+// WGSL-NEXT:   let sarek_t1 : f32 = select(pow(sarek_t, y_1), 0.0f, (sarek_t == 0.0f));
+// WGSL:      fn sarek_hypot_scaled_f32(x_1 : f32, y_1 : f32) -> f32 {
+// WGSL:        return select((sarek_t2 * sqrt(fma(sarek_t3, sarek_t3, 1.0f))), sarek_t2, ((sarek_t2 == 0.0f) || (sarek_t2 == bitcast<f32>(2139095040u))));
 
 builtin.module {
   sarek.kernel @k(%x : f32 "x", %y : f32 "y", %o : !sarek.vec<f32> "o") {

@@ -89,7 +89,7 @@ sarek.kernel @k(%input : !sarek.vec<f32> "input", %n : i32 "n") {
 
 // -----
 
-// Math spellings and polyfills; integer remainder through a helper (WGSL % on i32 came out unsigned on NVIDIA); integer remainder through a helper (GLSL % is undefined for negatives).
+// Math spellings, the math library's f32 forms (exact fmod, cbrt through pow); integer remainder through a helper (WGSL % on i32 came out unsigned on NVIDIA); integer remainder through a helper (GLSL % is undefined for negatives).
 sarek.kernel @k(%x : f32 "x", %i : i32 "i", %o : !sarek.vec<f32> "o", %oi : !sarek.vec<i32> "oi") {
   %a = sarek.intrinsic "log10"(%x) : (f32) -> f32
   %b = sarek.intrinsic "rsqrt"(%a) : (f32) -> f32
@@ -103,10 +103,12 @@ sarek.kernel @k(%x : f32 "x", %i : i32 "i", %o : !sarek.vec<f32> "o", %oi : !sar
   %q = sarek.elem_ref %oi[%z] : !sarek.vec<i32>
   sarek.store %q, %r : !sarek.ref<i32>
 }
-// CHECK: fn sarek_fmod(x : f32, y : f32) -> f32 {
-// CHECK: fn sarek_cbrt(x : f32) -> f32 {
 // CHECK: fn sarek_irem(a : i32, b : i32) -> i32 {
-// CHECK: o[0i] = sarek_cbrt(sarek_fmod(atan2(inverseSqrt((log2(params.x) * 0.30102999566398120f)), params.x), params.x));
+// CHECK: fn sarek_fmod_f32(x_1 : f32, y : f32) -> f32 {
+// CHECK: fn sarek_cbrt_via_pow_f32(x_1 : f32) -> f32 {
+// CHECK: let sarek_t : f32 = sarek_fmod_f32(atan2(inverseSqrt((log2(params.x) * 0.30102999566398120f)), params.x), params.x);
+// CHECK-NEXT: let sarek_t1 : f32 = sarek_cbrt_via_pow_f32(sarek_t);
+// CHECK-NEXT: o[0i] = sarek_t1;
 // CHECK: oi[0i] = sarek_irem(params.i, params.i);
 
 // -----
