@@ -60,7 +60,9 @@ REF: dict[str, Callable[..., Any]] = {
     "log2": lambda x: mp.log(x, 2), "log10": mp.log10, "log1p": mp.log1p, "sin": mp.sin, "cos": mp.cos,
     "tan": mp.tan, "asin": mp.asin, "acos": mp.acos, "atan": mp.atan, "atan2": mp.atan2, "sinh": mp.sinh,
     "cosh": mp.cosh, "tanh": mp.tanh, "cbrt": lambda x: mp.sign(x) * mp.cbrt(abs(x)),
-    "hypot": lambda x, y: mp.sqrt(x * x + y * y), "pow": lambda x, y: mp.power(x, y), "fmod": mp.fmod,
+    "hypot": lambda x, y: mp.sqrt(x * x + y * y), "pow": lambda x, y: mp.power(x, y),
+    # fmod's result is exact (a double), so C's (numpy's) is the reference; mpmath's loses bits at 120
+    "fmod": lambda x, y: mp.mpf(float(np.fmod(float(x), float(y)))),
 }
 
 
