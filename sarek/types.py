@@ -6,7 +6,7 @@ host a cast converts with numpy (`f32(1)` is `np.float32(1.0)`), so helpers stay
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from typing_extensions import TypeIs
 
@@ -48,19 +48,22 @@ SCALARS: dict[str, ScalarType] = {t.name: t for t in (f16, f32, f64, i32, i64, b
 
 
 class VecOf:
-    """`Vec[T]`: a kernel vector parameter of element type T (a scalar, record or variant)."""
+    """`Vec[T]` / `Array[T, N]`: a kernel vector parameter of element type T (a scalar, record or variant) and
+    rank N (1 to 4; `Vec[T]` is `Array[T, 1]`), a row-major array that carries its shape."""
 
-    def __init__(self, element: Any):
+    def __init__(self, element: Any, rank: int = 1):
         self.element = element
+        self.rank = rank
 
     def __repr__(self) -> str:
-        return f"Vec[{getattr(self.element, '__name__', self.element)!s}]"
+        e = getattr(self.element, "__name__", self.element)
+        return f"Vec[{e!s}]" if self.rank == 1 else f"Array[{e!s}, {self.rank}]"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, VecOf) and other.element is self.element
+        return isinstance(other, VecOf) and other.element is self.element and other.rank == self.rank
 
     def __hash__(self) -> int:
-        return hash(("Vec", id(self.element)))
+        return hash(("Vec", id(self.element), self.rank))
 
 
 class Vec:
@@ -68,6 +71,22 @@ class Vec:
 
     def __class_getitem__(cls, element: Any) -> VecOf:
         return VecOf(element)
+
+
+MAX_RANK = 4
+
+
+class Array:
+    """Annotation of N-dimensional array parameters: `img: Array[f32, 2]` (N = 1 to 4; `Array[T, 1]` is
+    `Vec[T]`). In kernels `a[i, j]` (row-major), `a.shape[k]`, `len(a)` (the first extent)."""
+
+    def __class_getitem__(cls, params: Any) -> VecOf:
+        if not (isinstance(params, tuple) and len(params) == 2):  # pyright: ignore[reportUnknownArgumentType]
+            raise TypeError("Array takes an element type and a rank: Array[f32, 2]")
+        element, rank = cast(tuple[Any, Any], params)
+        if not (isinstance(rank, int) and not isinstance(rank, bool) and 1 <= rank <= MAX_RANK):
+            raise TypeError(f"Array[T, N]: the rank N must be an int from 1 to {MAX_RANK}, got {rank!r}")
+        return VecOf(element, rank)
 
 
 class ArrayOf:

@@ -16,6 +16,7 @@ the gate guarantees instead of re-checking it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
@@ -341,7 +342,11 @@ def check_target(module: ModuleOp, target: str, kernel: str | None = None) -> No
 
 
 def constant_size(op: AllocArrayOp) -> int | None:
-    """The array's size when it is an integer constant (through `sarek.let`s), else None."""
+    """The array's size when it is an integer constant (through `sarek.let`s), else None (an N-dimensional
+    array: the product of its constant extents)."""
+    if op.array_type.ndim > 1:
+        shape = op.shape
+        return None if shape is None else math.prod(shape)
     c = op.size.owner
     while isinstance(c, LetOp):
         c = c.value.owner

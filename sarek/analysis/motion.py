@@ -23,7 +23,7 @@ from sarek.analysis.effects import is_pure_intrinsic
 from sarek.dialect import sarek as s
 
 _EXPR = (s.ConstantOp, s.BinOp, s.UnOp, s.CastOp, s.BitcastOp, s.MakeRecordOp, s.MakeVariantOp, s.FieldOp,
-         s.ArrayLenOp)
+         s.ArrayLenOp, s.ArrayDimOp)
 
 
 def mergeable(op: Operation) -> bool:

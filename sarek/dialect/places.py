@@ -7,18 +7,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar, Self, cast
 
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, IntegerType, StringAttr, i32
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, IntegerType, StringAttr, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
     VarConstraint,
+    VarOperand,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
     prop_def,
     result_def,
     traits_def,
+    var_operand_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -32,11 +34,11 @@ from sarek.dialect.syntax import keep_textual_names as _keep_textual_names
 from sarek.dialect.syntax import operand as _operand
 from sarek.dialect.syntax import operand_seq as _operand_seq
 from sarek.dialect.syntax import parse_attrs as _parse_attrs
-from sarek.dialect.syntax import parse_subscript as _parse_subscript
 from sarek.dialect.syntax import parse_type_at as _parse_type_at
 from sarek.dialect.syntax import parse_type_of as _parse_type_of
 from sarek.dialect.syntax import print_attrs as _print_attrs
-from sarek.dialect.syntax import print_subscript as _print_subscript
+from sarek.dialect.syntax import print_subscripts as _print_subscripts
+from sarek.dialect.syntax import parse_subscripts as _parse_subscripts
 from sarek.dialect.syntax import raise_since as _raise_since
 from sarek.dialect.syntax import strings as _names
 from sarek.dialect.syntax import print_name as _print_name
@@ -163,59 +165,84 @@ class PayloadOp(IRDLOperation):
 
 
 class _IndexedSyntax(IRDLOperation):
-    """` %a[%i] : A` (a vector or array, an index and the vector or array type), `, I` added when the index
-    is not an i32; built as `cls(a, i)`."""
+    """` %a[%i, %j] : A` (a vector or array, one index per dimension and the vector or array type), `, I, J`
+    added when an index is not an i32; built as `cls(a, [i, j])`."""
 
     if TYPE_CHECKING:  # defined by each op
         array: SSAValue
-        index: SSAValue
+        indices: VarOperand
+
+    @property
+    def index(self) -> SSAValue:
+        """The index of a rank-1 access (code that handles every rank reads `indices`)."""
+        assert len(self.indices) == 1, f"{self.name} on a rank-{len(self.indices)} array has no single index"
+        return self.indices[0]
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.array)
-        _print_subscript(printer, self.index)
+        _print_subscripts(printer, self.indices)
         printer.print_string(" : ")
         printer.print_attribute(self.array.type)
-        if not is_int(self.index.type) or self.index.type != i32:
-            printer.print_string(", ")
-            printer.print_attribute(self.index.type)
+        if any(x.type != i32 for x in self.indices):
+            for x in self.indices:
+                printer.print_string(", ")
+                printer.print_attribute(x.type)
         _print_attrs(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         a = _operand(parser)
         ipos = parser.pos
-        i = _parse_subscript(parser)
+        idx = _parse_subscripts(parser)
         iend = parser.pos
         t, tpos = _parse_type_at(parser)
         if a.type != t:
             _raise_since(parser, f"array operand has type {a.type}, not {t}", tpos)
         if not isinstance(t, VecType | ArrayType):
             _raise_since(parser, f"expected a vector or array type, got {t}", tpos)
-        it = i32
+        its: list[Attribute] = [i32] * len(idx)
         if parser.parse_optional_punctuation(",") is not None:
             ipos, iend = parser.pos, None
-            it = parser.parse_type()
-        if i.type != it:
-            _raise_since(parser, f"index has type {i.type}, not {it}", ipos, iend)
-        return _parse_attrs(parser, cast(Callable[[SSAValue, SSAValue], Self], cls)(a, i))
+            its = [parser.parse_type()]
+            while parser.parse_optional_punctuation(",") is not None:
+                its.append(parser.parse_type())
+        if len(its) != len(idx) or any(i.type != it for i, it in zip(idx, its)):
+            got = ", ".join(str(i.type) for i in idx)
+            want = ", ".join(map(str, its))
+            _raise_since(parser, f"index has type {got}, not {want}" if len(idx) == len(its) == 1 else
+                         f"indices have types ({got}), not ({want})", ipos, iend)
+        return _parse_attrs(parser, cast(Callable[[SSAValue, Sequence[SSAValue]], Self], cls)(a, idx))
+
+    def verify_indices(self) -> None:
+        at = cast(VecType | ArrayType, self.array.type)
+        if len(self.indices) != at.ndim:
+            raise VerifyException(f"{self.name} on {at} (rank {at.ndim}) needs {at.ndim} "
+                                  f"ind{'ex' if at.ndim == 1 else 'ices'}, got {len(self.indices)}")
+        for x in self.indices:
+            _verify_index(x)
+
+
+def _one_or_many(index: SSAValue | Sequence[SSAValue]) -> list[SSAValue]:
+    return [index] if isinstance(index, SSAValue) else list(index)
 
 
 @irdl_op_definition
 class ArrayReadOp(_IndexedSyntax):
-    """`%x = sarek.array_read %a[%i] : !sarek.vec<f32>` — bounds-checked by the interpreter."""
+    """`%x = sarek.array_read %a[%i] : !sarek.vec<f32>` (`%a[%i, %j]` on rank 2) — bounds-checked by the
+    interpreter, per dimension."""
 
     name = "sarek.array_read"
     array = operand_def(VecType | ArrayType)
-    index = operand_def(IntegerType)
+    indices = var_operand_def(IntegerType)
     result = result_def()
 
-    def __init__(self, array: SSAValue, index: SSAValue):
-        super().__init__(operands=[array, index],
+    def __init__(self, array: SSAValue, index: SSAValue | Sequence[SSAValue]):
+        super().__init__(operands=[array, _one_or_many(index)],
                          result_types=[cast(VecType, array.type).element_type])
 
     def verify_(self) -> None:
-        _verify_index(self.index)
+        self.verify_indices()
         elt = cast(VecType, self.array.type).element_type
         if self.result.type != elt:
             raise VerifyException(f"element type is {elt}, result has type {self.result.type}")
@@ -238,38 +265,104 @@ class ArrayLenOp(TypedOperandSyntax):
     def __init__(self, array: SSAValue):
         super().__init__(operands=[array], result_types=[i32])
 
+    def verify_(self) -> None:
+        t = cast(VecType, self.array.type)
+        if t.ndim != 1:
+            raise VerifyException(f"sarek.array_len takes a rank-1 vector; {t} has rank {t.ndim} "
+                                  "(its extents are sarek.array_dim)")
+
+
+@irdl_op_definition
+class ArrayDimOp(IRDLOperation):
+    """`%n = sarek.array_dim %a, 1 : !sarek.vec<f32, 2>` — extent `dim` of the shape passed with an
+    N-dimensional vector (i32; `a.shape[1]` in Python)."""
+
+    name = "sarek.array_dim"
+    array = operand_def(VecType)
+    dim = prop_def(IntAttr)
+    result = result_def(i32)
+    traits = traits_def(Pure())
+
+    def __init__(self, array: SSAValue, dim: int):
+        super().__init__(operands=[array], result_types=[i32], properties={"dim": IntAttr(dim)})
+
+    def verify_(self) -> None:
+        t = cast(VecType, self.array.type)
+        if not 0 <= self.dim.data < t.ndim:
+            raise VerifyException(f"dimension {self.dim.data} is out of range for {t} (rank {t.ndim})")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.array)
+        printer.print_string(f", {self.dim.data} : ")
+        printer.print_attribute(self.array.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ArrayDimOp:
+        a = _operand(parser)
+        parser.parse_punctuation(",")
+        d = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        _parse_type_of(parser, a, "array")
+        return _parse_attrs(parser, cls(a, d))
+
 
 @irdl_op_definition
 class AllocArrayOp(IRDLOperation):
     """`%s = sarek.alloc_array "s"[%n] : !sarek.array<f32, shared>` — a shared (per block) or local
-    (per thread) array; slots start at the element type's default value."""
+    (per thread) array; slots start at the element type's default value. An N-dimensional one,
+    `"t"[%c16, %c17] : !sarek.array<f32, shared, 2>`, has one constant extent per dimension (row-major)."""
 
     name = "sarek.alloc_array"
     sym = prop_def(StringAttr, prop_name="name")
-    size = operand_def(i32)
+    sizes = var_operand_def(i32)
     result = result_def(ArrayType)
 
-    def __init__(self, name: str, size: SSAValue, type: ArrayType):
-        super().__init__(operands=[size], result_types=[type], properties={"name": StringAttr(name)})
+    def __init__(self, name: str, size: SSAValue | Sequence[SSAValue], type: ArrayType):
+        super().__init__(operands=[_one_or_many(size)], result_types=[type], properties={"name": StringAttr(name)})
         _hint(self.result, name)
 
     @property
     def array_type(self) -> ArrayType:
         return self.result.type
 
+    @property
+    def size(self) -> SSAValue:
+        """The length of a rank-1 array (code that handles every rank reads `sizes` or `shape`)."""
+        assert len(self.sizes) == 1, f"a rank-{len(self.sizes)} array has no single size operand"
+        return self.sizes[0]
+
+    @property
+    def shape(self) -> list[int] | None:
+        """The constant extents (None where one is not a constant)."""
+        out: list[int] = []
+        for x in self.sizes:
+            c = x.owner
+            if not (isinstance(c, ConstantOp) and isinstance(c.value, IntegerAttr)):
+                return None
+            out.append(cast("IntegerAttr[IntegerType]", c.value).value.data)
+        return out
+
     def verify_(self) -> None:
         _check_name(self.sym, "array")
         if self.array_type.memspace == MemSpace.GLOBAL:
             raise VerifyException("sarek.alloc_array allocates shared or local arrays, not global ones")
-        c = self.size.owner
-        if isinstance(c, ConstantOp) and isinstance(c.value, IntegerAttr):
-            n = cast("IntegerAttr[IntegerType]", c.value).value.data
-            if n <= 0:
-                raise VerifyException(f"sarek.alloc_array needs a positive size, got {n}")
+        rank = self.array_type.ndim
+        if len(self.sizes) != rank:
+            raise VerifyException(f"sarek.alloc_array of {self.array_type} (rank {rank}) needs {rank} "
+                                  f"size{'s' if rank > 1 else ''}, got {len(self.sizes)}")
+        for x in self.sizes:
+            c = x.owner
+            if isinstance(c, ConstantOp) and isinstance(c.value, IntegerAttr):
+                n = cast("IntegerAttr[IntegerType]", c.value).value.data
+                if n <= 0:
+                    raise VerifyException(f"sarek.alloc_array needs a positive size, got {n}")
+            elif rank > 1:
+                raise VerifyException("an N-dimensional sarek.alloc_array needs constant extents")
 
     def print(self, printer: Printer) -> None:
         _print_name(printer, self.sym)
-        _print_subscript(printer, self.size)
+        _print_subscripts(printer, self.sizes)
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
         _print_attrs(printer, self)
@@ -277,7 +370,7 @@ class AllocArrayOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> AllocArrayOp:
         name = parser.parse_str_literal()
-        n = _parse_subscript(parser)
+        n = _parse_subscripts(parser)
         t, pos = _parse_type_at(parser)
         if not isinstance(t, ArrayType):
             _raise_since(parser, f"expected !sarek.array type, got {t}", pos)
@@ -382,19 +475,20 @@ class StoreOp(IRDLOperation):
 
 @irdl_op_definition
 class ElemRefOp(_IndexedSyntax):
-    """`%p = sarek.elem_ref %v[%i] : !sarek.vec<f32>` — the place of an element (gives `!sarek.ref<f32>`)."""
+    """`%p = sarek.elem_ref %v[%i] : !sarek.vec<f32>` (`%v[%i, %j]` on rank 2) — the place of an element
+    (gives `!sarek.ref<f32>`)."""
 
     name = "sarek.elem_ref"
     array = operand_def(VecType | ArrayType)
-    index = operand_def(IntegerType)
+    indices = var_operand_def(IntegerType)
     result = result_def(RefType)
 
-    def __init__(self, array: SSAValue, index: SSAValue):
-        super().__init__(operands=[array, index],
+    def __init__(self, array: SSAValue, index: SSAValue | Sequence[SSAValue]):
+        super().__init__(operands=[array, _one_or_many(index)],
                          result_types=[RefType(cast(VecType, array.type).element_type)])
 
     def verify_(self) -> None:
-        _verify_index(self.index)
+        self.verify_indices()
         if self.result.type.element_type != cast(VecType, self.array.type).element_type:
             raise VerifyException("result must be a ref to the element type")
 

@@ -61,7 +61,7 @@ Sarek = Dialect(
     "sarek",
     [
         RecordOp, VariantOp, KernelOp, HelperOp, ConstantOp, BinOp, UnOp, CastOp, BitcastOp, IntrinsicOp,
-        MakeRecordOp, MakeVariantOp, FieldOp, PayloadOp, ArrayReadOp, ArrayLenOp, AllocArrayOp, CallOp, LetOp,
+        MakeRecordOp, MakeVariantOp, FieldOp, PayloadOp, ArrayReadOp, ArrayLenOp, ArrayDimOp, AllocArrayOp, CallOp, LetOp,
         LetMutOp, LoadOp, StoreOp, ElemRefOp, FieldRefOp, YieldOp, IfOp, IfExprOp, WhileOp, ForOp, MatchOp, MatchExprOp,
         ReturnOp, BreakOp, ContinueOp, AssertOp, PragmaOp, BlockOp, BarrierOp, WarpBarrierOp, MemFenceOp, NativeOp,
         CoopmatDeclOp, CoopmatLoadOp, CoopmatStoreOp, CoopmatMulAddOp,

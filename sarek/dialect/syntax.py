@@ -111,6 +111,18 @@ def parse_subscript(parser: Parser) -> SSAValue:
     return x
 
 
+def print_subscripts(printer: Printer, xs: Sequence[SSAValue]) -> None:
+    """`[%i, %j]`."""
+    printer.print_string("[")
+    printer.print_list(xs, printer.print_operand)
+    printer.print_string("]")
+
+
+def parse_subscripts(parser: Parser) -> list[SSAValue]:
+    """`[%i, %j]` (one or more)."""
+    return parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, lambda: operand(parser))
+
+
 def raise_since(parser: Parser, msg: str, start: Position, until: Position | None = None) -> NoReturn:
     """A parse error spanning what was parsed since `start` (a `parser.pos` taken before it), rather than the
     parser's next token: the caret is under the offending text. `until` (a later `parser.pos`) ends the span

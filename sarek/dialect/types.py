@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    IntAttr,
     IntegerType,
     Signedness,
     SymbolRefAttr,
@@ -98,28 +99,77 @@ class _ElementTypeMixin:
             return (parser.parse_type(),)
 
 
+MAX_RANK = 4
+
+
+def _print_rank(printer: Printer, rank: IntAttr) -> None:
+    if rank.data != 1:
+        printer.print_string(f", {rank.data}")
+
+
+def _parse_rank(parser: AttrParser) -> IntAttr:
+    """`, N` after a shaped type's other parameters (absent: rank 1)."""
+    if parser.parse_optional_punctuation(",") is None:
+        return IntAttr(1)
+    return IntAttr(parser.parse_integer(allow_boolean=False, allow_negative=False))
+
+
+class _RankedMixin:
+    """The element type and rank (1 to MAX_RANK) of a vector or array type."""
+
+    if TYPE_CHECKING:  # defined by each type
+        element_type: Attribute
+        rank: IntAttr
+
+    @property
+    def ndim(self) -> int:
+        return self.rank.data
+
+    def verify_element_and_rank(self, what: str) -> None:
+        if not is_element_type(self.element_type):
+            raise VerifyException(f"{what} element must be a scalar, record or variant, got {self.element_type}")
+        if not 1 <= self.rank.data <= MAX_RANK:
+            raise VerifyException(f"{what} rank must be 1 to {MAX_RANK}, got {self.rank.data}")
+
+
 @irdl_attr_definition
-class VecType(_ElementTypeMixin, ParametrizedAttribute, TypeAttribute):
-    """`!sarek.vec<T>`: a kernel vector parameter, a device buffer that carries its length."""
+class VecType(_RankedMixin, ParametrizedAttribute, TypeAttribute):
+    """`!sarek.vec<T>`: a kernel vector parameter, a device buffer that carries its length;
+    `!sarek.vec<T, N>` (N = 2..4): a row-major N-dimensional array that carries its shape."""
 
     name = "sarek.vec"
     element_type: Attribute
+    rank: IntAttr
+
+    def __init__(self, element_type: Attribute, rank: int = 1):
+        super().__init__(element_type, IntAttr(rank))
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_attribute(self.element_type)
+            _print_rank(printer, self.rank)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            return (parser.parse_type(), _parse_rank(parser))
 
     def verify(self) -> None:
-        if not is_element_type(self.element_type):
-            raise VerifyException(f"vector element must be a scalar, record or variant, got {self.element_type}")
+        self.verify_element_and_rank("vector")
 
 
 @irdl_attr_definition
-class ArrayType(ParametrizedAttribute, TypeAttribute):
-    """`!sarek.array<T, shared|local|global>`: a fixed array in a memory space."""
+class ArrayType(_RankedMixin, ParametrizedAttribute, TypeAttribute):
+    """`!sarek.array<T, shared|local|global>`: a fixed array in a memory space; `!sarek.array<T, shared, N>`
+    (N = 2..4): a row-major N-dimensional one, its constant shape given by `sarek.alloc_array`."""
 
     name = "sarek.array"
     element_type: Attribute
     space: MemSpaceAttr
+    rank: IntAttr
 
-    def __init__(self, element_type: Attribute, space: MemSpace | str):
-        super().__init__(element_type, MemSpaceAttr(MemSpace(space)))
+    def __init__(self, element_type: Attribute, space: MemSpace | str, rank: int = 1):
+        super().__init__(element_type, MemSpaceAttr(MemSpace(space)), IntAttr(rank))
 
     @property
     def memspace(self) -> MemSpace:
@@ -129,6 +179,7 @@ class ArrayType(ParametrizedAttribute, TypeAttribute):
         with printer.in_angle_brackets():
             printer.print_attribute(self.element_type)
             printer.print_string(f", {self.space.data.value}")
+            _print_rank(printer, self.rank)
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -136,11 +187,11 @@ class ArrayType(ParametrizedAttribute, TypeAttribute):
             elt = parser.parse_type()
             parser.parse_punctuation(",")
             space = MemSpaceAttr(parser.parse_str_enum(MemSpace))
-        return (elt, space)
+            rank = _parse_rank(parser)
+        return (elt, space, rank)
 
     def verify(self) -> None:
-        if not is_element_type(self.element_type):
-            raise VerifyException(f"array element must be a scalar, record or variant, got {self.element_type}")
+        self.verify_element_and_rank("array")
 
 
 @irdl_attr_definition

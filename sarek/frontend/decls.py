@@ -68,7 +68,7 @@ def type_name(x: Any) -> str:
     if isinstance(x, ScalarType):
         return x.name
     if isinstance(x, VecOf):
-        return f"Vec[{type_name(x.element)}]"
+        return f"Vec[{type_name(x.element)}]" if x.rank == 1 else f"Array[{type_name(x.element)}, {x.rank}]"
     if isinstance(x, ArrayOf):
         return repr(x)
     if isinstance(x, type):
@@ -87,10 +87,10 @@ def normalize_type(t: Any) -> Any:
     if isinstance(t, ScalarType) or is_decl(t):
         return t
     if isinstance(t, VecOf):
-        return VecOf(normalize_element(t.element))
+        return VecOf(normalize_element(t.element), t.rank)
     if isinstance(t, ArrayOf):
         return ArrayOf(normalize_element(t.element), t.space)
-    raise TypeError(f"'{type_name(t)}' is not a sarek type (use i32, i64, f16, f32, f64, bool, Vec[T], "
+    raise TypeError(f"'{type_name(t)}' is not a sarek type (use i32, i64, f16, f32, f64, bool, Vec[T], Array[T, N], "
                     "a @record or a @variant)")
 
 
@@ -109,7 +109,7 @@ def ir_type(t: Any) -> Attribute:
     if isinstance(t, ScalarType):
         return t.ir
     if isinstance(t, VecOf):
-        return VecType(ir_type(t.element))
+        return VecType(ir_type(t.element), t.rank)
     if isinstance(t, ArrayOf):
         return ArrayType(ir_type(t.element), t.space)
     if (r := record_info(t)) is not None:

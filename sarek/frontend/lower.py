@@ -157,7 +157,7 @@ def tname(t: Attribute) -> str:
     if isinstance(t, Float64Type):
         return "f64"
     if isinstance(t, s.VecType):
-        return f"Vec[{tname(t.element_type)}]"
+        return f"Vec[{tname(t.element_type)}]" if t.ndim == 1 else f"Array[{tname(t.element_type)}, {t.ndim}]"
     if isinstance(t, s.ArrayType):
         return f"{t.memspace.value} array of {tname(t.element_type)}"
     if isinstance(t, s.RecordType | s.VariantType):
@@ -802,8 +802,7 @@ class FunctionLowerer:
             arr = self.expr(t.value)
             if not isinstance(arr.type, s.VecType | s.ArrayType):
                 raise self.err(t.value, f"cannot index a value of type {tname(arr.type)}")
-            idx = self.index(t.slice)
-            return self.v(s.ElemRefOp(arr, idx), t)
+            return self.v(s.ElemRefOp(arr, self.indices(arr, t)), t)
         if isinstance(t, ast.Attribute):
             if isinstance(t.value, ast.Name):
                 n = t.value.id
@@ -867,14 +866,23 @@ class FunctionLowerer:
         et = self.ty(elt, call.args[0])
         if not s.is_element_type(et):
             raise self.err(call.args[0], f"{type_name(elt)} cannot be an array element type")
-        c = self.const_eval(call.args[1])
-        if isinstance(c, int) and not isinstance(c, bool) and c <= 0:
-            raise self.err(call.args[1], f"{fn.name}() needs a positive size, got {c}")
-        size = self.expr(call.args[1], i32)
-        if size.type != i32:
-            raise self.err(call.args[1], f"type mismatch: an array size is i32, got {tname(size.type)}")
+        shape = call.args[1]
+        dims = shape.elts if isinstance(shape, ast.Tuple) else [shape]
+        if isinstance(shape, ast.Tuple) and not 1 <= len(dims) <= s.MAX_RANK:
+            raise self.err(shape, f"{fn.name}() takes a shape of 1 to {s.MAX_RANK} extents, got {len(dims)}")
+        sizes: list[SSAValue] = []
+        for d in dims:
+            c = self.const_eval(d)
+            if isinstance(shape, ast.Tuple) and (not isinstance(c, int) or isinstance(c, bool)):
+                raise self.err(d, f"the extents of an N-dimensional {fn.name}() array must be constant integers")
+            if isinstance(c, int) and not isinstance(c, bool) and c <= 0:
+                raise self.err(d, f"{fn.name}() needs a positive size, got {c}")
+            size = self.expr(d, i32)
+            if size.type != i32:
+                raise self.err(d, f"type mismatch: an array size is i32, got {tname(size.type)}")
+            sizes.append(size)
         space = "shared" if fn.name == "shared" else "local"
-        a = self.v(s.AllocArrayOp(n, size, s.ArrayType(et, space)), call)
+        a = self.v(s.AllocArrayOp(n, sizes, s.ArrayType(et, space, len(sizes))), call)
         self.vars[n] = Binding("arr", a, a.type)
         self.assigned.add(n)
 
@@ -1186,15 +1194,42 @@ class FunctionLowerer:
             raise self.err(node, f"an index must be an integer, got {tname(i.type)}")
         return i
 
+    def indices(self, arr: SSAValue, t: ast.Subscript) -> list[SSAValue]:
+        """The indices of `a[i]` / `a[i, j]`, one per dimension of `a` (row-major)."""
+        rank = cast(s.VecType | s.ArrayType, arr.type).ndim
+        elts = t.slice.elts if isinstance(t.slice, ast.Tuple) else [t.slice]
+        if len(elts) != rank:
+            what = f"'{t.value.id}'" if isinstance(t.value, ast.Name) else "this array"
+            raise self.err(t.slice, f"{what} is {tname(arr.type)}: it takes {rank} ind{'ex' if rank == 1 else 'ices'}"
+                                    f" (a[{', '.join('ijkl'[:rank])}]), got {len(elts)}")
+        return [self.index(e) for e in elts]
+
+    def shape_of(self, arr: SSAValue, k: int, node: ast.AST) -> SSAValue:
+        """Extent `k` of an array: the length or shape passed with a vector, the size of a shared/local one."""
+        at = cast(s.VecType | s.ArrayType, arr.type)
+        if not 0 <= k < at.ndim:
+            raise self.err(node, f"shape[{k}] is out of range: the array is {tname(at)} (rank {at.ndim})")
+        if isinstance(arr.owner, s.AllocArrayOp):
+            return arr.owner.sizes[k]
+        if not isinstance(at, s.VecType):
+            raise self.err(node, f"the shape of a {tname(at)} parameter is not known here")
+        return self.v(s.ArrayLenOp(arr) if at.ndim == 1 else s.ArrayDimOp(arr, k), node)
+
     def expr_Subscript(self, node: ast.Subscript, hint: Attribute | None) -> SSAValue:
         ok, obj = self.static(node.value)
         if ok:
             raise self.err(node, f"cannot index '{getattr(obj, '__name__', obj)}' in a kernel")
+        if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+            base = self.expr(node.value.value)
+            if isinstance(base.type, s.VecType | s.ArrayType):
+                k = self.const_eval(node.slice)
+                if not isinstance(k, int) or isinstance(k, bool):
+                    raise self.err(node.slice, "a.shape[k] needs a constant integer k")
+                return self.shape_of(base, k, node)
         a = self.expr(node.value)
         if not isinstance(a.type, s.VecType | s.ArrayType):
             raise self.err(node.value, f"cannot index a value of type {tname(a.type)}")
-        i = self.index(node.slice)
-        return self.v(s.ArrayReadOp(a, i), node)
+        return self.v(s.ArrayReadOp(a, self.indices(a, node)), node)
 
     def operands(self, left: ast.expr, right: ast.expr, hint: Attribute | None) -> tuple[SSAValue, SSAValue]:
         lc, rc = self.const_eval(left), self.const_eval(right)
@@ -1441,10 +1476,10 @@ class FunctionLowerer:
                 raise self.err(node, f"len() takes 1 argument, {len(node.args)} given")
             a = self.expr(node.args[0])
             if isinstance(a.type, s.ArrayType) and isinstance(a.owner, s.AllocArrayOp):
-                return a.owner.size
+                return a.owner.sizes[0]
             if not isinstance(a.type, s.VecType):
                 raise self.err(node.args[0], f"len() needs a vector, got {tname(a.type)}")
-            return self.v(s.ArrayLenOp(a), node)
+            return self.shape_of(a, 0, node)
         if isinstance(fn, GpuValue):
             if node.args or node.keywords:
                 raise self.err(node, f"{fname} takes no argument")
@@ -1625,6 +1660,9 @@ class FunctionLowerer:
             arr = self.expr(node.args[0])
             if not isinstance(arr.type, s.VecType | s.ArrayType):
                 raise self.err(node.args[0], f"{fname}() needs a vector or array as first argument, got "
+                                             f"{tname(arr.type)}")
+            if arr.type.ndim != 1:
+                raise self.err(node.args[0], f"{fname}() takes a one-dimensional array (one index), got "
                                              f"{tname(arr.type)}")
             idx = self.expr(node.args[1], i32)
             rest = [self.expr(a, arr.type.element_type) for a in node.args[2:]]

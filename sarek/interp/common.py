@@ -103,6 +103,19 @@ class Rec:
         return f"Rec({self.t.name}, {self.f})"
 
 
+class NDList(list[Any]):
+    """The reference executor's storage of an N-dimensional array: its elements in row-major order and its
+    shape (`a.shape[k]`)."""
+
+    shape: tuple[int, ...] = ()
+
+    @staticmethod
+    def of(elements: list[Any], shape: tuple[int, ...]) -> NDList:
+        out = NDList(elements)
+        out.shape = shape
+        return out
+
+
 class Var:
     __slots__ = ("t", "tag", "p")
 
@@ -332,12 +345,12 @@ class Types:
             return Var(vi, tag, [self.from_python(a, pt) for a, pt in zip(tu[1:], vi.payloads[tag])])
         raise InterpError(f"cannot pass a {t} argument")
 
-    def check_vector(self, a: Any, t: Attribute, pname: str, op: Operation | None) -> None:
-        """A vector argument: a 1-D numpy array whose dtype fits the element type (i1: bool or integer;
-        records/variants: itemsize of the aligned layout)."""
+    def check_vector(self, a: Any, t: Attribute, pname: str, op: Operation | None, rank: int = 1) -> None:
+        """A vector argument: a numpy array of the vector's rank (1-D for a Vec) whose dtype fits the element
+        type (i1: bool or integer; records/variants: itemsize of the aligned layout)."""
         arr = as_ndarray(a)
-        if arr is None or arr.ndim != 1:
-            raise InterpError(f"argument '{pname}' must be a 1-D numpy array, got {type(a).__name__}", op)
+        if arr is None or arr.ndim != rank:
+            raise InterpError(f"argument '{pname}' must be a {rank}-D numpy array, got {type(a).__name__}", op)
         k = kind(t)
         if k in ("rec", "var"):
             size = self.layout(t)[0]
@@ -372,7 +385,7 @@ class Types:
     def list_to_vec(self, lst: list[Any], a: np.ndarray, t: Attribute) -> None:
         k = kind(t)
         if k in NP_SCALAR:
-            a[...] = np.array(lst, dtype=a.dtype) if lst else a
+            a.reshape(-1)[...] = np.array(lst, dtype=a.dtype) if lst else a.reshape(-1)
             return
         size = self.layout(t)[0]
         buf = bytearray(size * len(lst))

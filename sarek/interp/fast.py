@@ -25,6 +25,7 @@ its located error), and (found at run time; vectors are restored before falling 
 
 from __future__ import annotations
 
+import math
 from typing import Any, TypeGuard, cast
 
 import numpy as np
@@ -169,14 +170,16 @@ class Arr:
     """An array value: `data` is 1-D (a vector) or 2-D with `row` selecting each lane's row; for records and
     variants `data` is a TRec/TVar tree of such arrays."""
 
-    __slots__ = ("data", "row", "elt", "n", "t")
+    __slots__ = ("data", "row", "elt", "n", "t", "shape")
 
-    def __init__(self, data: Any, row: np.ndarray | None, elt: str, t: Any, n: int):
+    def __init__(self, data: Any, row: np.ndarray | None, elt: str, t: Any, n: int,
+                 shape: tuple[int, ...] | None = None):
         self.data = data
         self.row = row
         self.elt = elt
-        self.n = n
+        self.n = n  # the number of elements; `shape` their N-dimensional extents (row-major)
         self.t = t
+        self.shape = (n,) if shape is None else shape
 
 
 class Cell:
@@ -395,6 +398,24 @@ class _Exec:
             return 0
         return i
 
+    def flat_index(self, op: S.ArrayReadOp | S.ElemRefOp, arr: Arr, env: dict[SSAValue, Any], m: Any) -> Any:
+        """The element index of an access, bounds-checked on the active lanes: its index on rank 1; on rank N
+        each index checked against its extent, then their row-major offset."""
+        if len(op.indices) == 1:
+            return self.index(op, arr, env[op.index], m)
+        idx = [env[x] for x in op.indices]
+        flat: Any = 0
+        for d, (i, n) in enumerate(zip(idx, arr.shape)):
+            ii = np.where(m, i, 0) if _isarr(i) and m is not None else i
+            bad = (ii < 0) | (ii >= n)
+            if _isarr(bad) and bad.any() or not _isarr(bad) and bad and _any(m):
+                lane = int(np.argmax(bad)) if _isarr(bad) else 0
+                at = [int(x[lane]) if _isarr(x) else int(x) for x in idx]
+                raise self.fault(op, f"index {at} out of bounds for an array of shape {list(arr.shape)} "
+                                     f"(dimension {d}: {at[d]} not in 0..{n - 1})")
+            flat = flat * n + (np.where(bad, 0, ii) if _isarr(bad) else 0 if bad else ii)
+        return flat.astype(np.int32) if _isarr(flat) else np.int32(flat)
+
     def read(self, arr: Arr, i: Any) -> Any:
         return self.tread(arr.data, arr.t, arr.row, i)
 
@@ -582,11 +603,14 @@ class _Exec:
             env[op.result] = self.intrinsic(op, [env[a] for a in op.args], m)
         elif isinstance(op, S.ArrayReadOp):
             arr = env[op.array]
-            env[op.result] = self.read(arr, self.index(op, arr, env[op.index], m))
+            env[op.result] = self.read(arr, self.flat_index(op, arr, env, m))
         elif isinstance(op, S.ArrayLenOp):
             env[op.result] = np.int32(env[op.array].n)
+        elif isinstance(op, S.ArrayDimOp):
+            env[op.result] = np.int32(env[op.array].shape[op.dim.data])
         elif isinstance(op, S.AllocArrayOp):
-            size = env[op.size]
+            shape = tuple(op.shape or ()) if op.array_type.ndim > 1 else None  # N-D: constant extents
+            size = math.prod(shape) if shape is not None else env[op.size]
             if _isarr(size):
                 raise Unvectorizable("per-thread array size")
             size = int(size)
@@ -598,9 +622,9 @@ class _Exec:
                 d = self.shared.get(op)
                 if d is None:
                     d = self.shared[op] = self.tree(et, (self.nb, size))
-                env[op.result] = Arr(d, self.blk, k, et, size)
+                env[op.result] = Arr(d, self.blk, k, et, size, shape)
             else:
-                env[op.result] = Arr(self.tree(et, (self.n, size)), self.lanes, k, et, size)
+                env[op.result] = Arr(self.tree(et, (self.n, size)), self.lanes, k, et, size, shape)
         elif isinstance(op, S.CallOp):
             f = self.funcs.get(op.callee_name)
             if f is None:
@@ -659,7 +683,7 @@ class _Exec:
             self.match(op, env, m, fr)
         elif isinstance(op, S.ElemRefOp):
             arr = env[op.array]
-            env[op.result] = ElemPlace(arr, self.index(op, arr, env[op.index], m))
+            env[op.result] = ElemPlace(arr, self.flat_index(op, arr, env, m))
         elif isinstance(op, S.IfOp):
             c = env[op.cond]
             if not _isarr(c):
@@ -1120,10 +1144,20 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
     bools: list[_BoolView] = []
     vals: list[Any] = []
     saved: list[tuple[np.ndarray, np.ndarray]] = []
+    shapes: dict[int, tuple[int, ...]] = {}  # N-dimensional arrays run as their 1-D views, shapes kept here
+    flat: dict[int, Any] = {}
+    for i, (a, x) in enumerate(zip(k.body.block.args, args)):
+        if isinstance(a.type, S.VecType) and a.type.ndim > 1:
+            types.check_vector(x, a.type.element_type, k.params[i][0], k, a.type.ndim)
+            if id(x) not in flat:
+                flat[id(x)] = x.reshape(-1)
+                shapes[id(flat[id(x)])] = x.shape
+            args = [*args[:i], flat[id(x)], *args[i + 1:]]
     for (pname, a), x in zip(k.params, args):
         if isinstance(a.type, S.VecType):
             et = a.type.element_type
-            types.check_vector(x, et, pname, k)
+            if a.type.ndim == 1:
+                types.check_vector(x, et, pname, k)
             if kind(et) in ("rec", "var"):
                 if id(x) in seen:
                     vals.append(seen[id(x)])
@@ -1131,7 +1165,7 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
                 local = types.local_dtype(et)
                 xv = np.ascontiguousarray(x).view(local)
                 tree = _to_tree(types, xv, et)
-                vals.append(Arr(tree, None, kind(et), et, len(x)))
+                vals.append(Arr(tree, None, kind(et), et, len(x), shapes.get(id(x))))
                 seen[id(x)] = vals[-1]
                 aggs.append((x, tree, et, local))
             else:
@@ -1142,7 +1176,7 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
                     bv = _BoolView(x)
                     bools.append(bv)
                     data = bv.arr
-                vals.append(Arr(data, None, kind(et), et, len(x)))
+                vals.append(Arr(data, None, kind(et), et, len(x), shapes.get(id(x))))
         elif kind(a.type) in ("rec", "var"):
             vals.append(_from_value(types, types.from_python(x, a.type), a.type))
         else:

@@ -16,6 +16,7 @@ Scheduling, per block, threads in linear order (x fastest): each thread runs unt
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any, cast
 
 import numpy as np
@@ -133,6 +134,21 @@ class _Compiler:
     def name(self, v: SSAValue) -> str:
         return self.names[v]
 
+    def flat_index(self, op: S.ArrayReadOp | S.ElemRefOp, ind: int) -> str:
+        """The element index of an access: its index on rank 1; on rank N the row-major offset of its
+        indices, each checked against its extent first."""
+        if len(op.indices) == 1:
+            return self.name(op.index)
+        a, idx = self.name(op.array), [self.name(x) for x in op.indices]
+        sh = self.fresh("s")
+        self.emit(ind, f"{sh} = {a}.shape")
+        ok = " and ".join(f"0 <= {x} < {sh}[{d}]" for d, x in enumerate(idx))
+        self.emit(ind, f"if not ({ok}): _oob_nd({self.opid(op)}, ({', '.join(idx)},), {sh})")
+        flat = idx[0]
+        for d, x in enumerate(idx[1:], 1):
+            flat = f"({flat}) * {sh}[{d}] + {x}"
+        return flat
+
     def define(self, v: SSAValue) -> str:
         n = self.fresh()
         self.names[v] = n
@@ -232,25 +248,34 @@ class _Compiler:
             e(f"{n} = {s}.p[{op.index.value.data}] if {s}.tag == {tag} else _bad_payload({s}, {tag}, "
               f"{self.opid(op)})")
         elif isinstance(op, S.ArrayReadOp):
-            n, a, i = self.define(op.result), self.name(op.array), self.name(op.index)
+            n, a, i = self.define(op.result), self.name(op.array), self.flat_index(op, ind)
             oid = self.opid(op)
-            e(f"if not 0 <= {i} < len({a}): _oob({oid}, {i}, len({a}))")
+            if len(op.indices) == 1:
+                e(f"if not 0 <= {i} < len({a}): _oob({oid}, {i}, len({a}))")
             if kind(op.result.type) in ("rec", "var"):
                 e(f"{n} = _detach({a}[{i}], {oid})")
             else:
                 e(f"{n} = {a}[{i}]")
         elif isinstance(op, S.ArrayLenOp):
             e(f"{self.define(op.result)} = len({self.name(op.array)})")
+        elif isinstance(op, S.ArrayDimOp):
+            e(f"{self.define(op.result)} = {self.name(op.array)}.shape[{op.dim.data}]")
         elif isinstance(op, S.AllocArrayOp):
-            n, sz = self.define(op.result), self.name(op.size)
+            n = self.define(op.result)
             oid = self.opid(op)
             t = self.const(op.array_type.element_type)
-            e(f"if {sz} < 0: raise _Fault({oid}, 'array size ' + str({sz}) + ' is negative')")
+            if op.array_type.ndim == 1:
+                sz = self.name(op.size)
+                e(f"if {sz} < 0: raise _Fault({oid}, 'array size ' + str({sz}) + ' is negative')")
+                new = f"_T.alloc({t}, {sz})"
+            else:  # constant extents (the verifier's rule)
+                shape = tuple(cast(list[int], op.shape))
+                new = f"_ND.of(_T.alloc({t}, {math.prod(shape)}), {shape})"
             if op.array_type.memspace == S.MemSpace.SHARED:
                 e(f"{n} = _sh.get({oid})")
-                e(f"if {n} is None: {n} = _sh[{oid}] = _T.alloc({t}, {sz})")
+                e(f"if {n} is None: {n} = _sh[{oid}] = {new}")
             else:
-                e(f"{n} = _T.alloc({t}, {sz})")
+                e(f"{n} = {new}")
         elif isinstance(op, S.CallOp):
             callee = op.callee_name
             if callee not in self.funcs:
@@ -277,8 +302,9 @@ class _Compiler:
                 raise self.refuse(op, "store target is not a place")
             e(f"{self.places[op.place]} = {self.copy(op.value.type, self.name(op.value), op, store=True)}")
         elif isinstance(op, S.ElemRefOp):
-            a, i = self.name(op.array), self.name(op.index)
-            e(f"if not 0 <= {i} < len({a}): _oob({self.opid(op)}, {i}, len({a}))")
+            a, i = self.name(op.array), self.flat_index(op, ind)
+            if len(op.indices) == 1:
+                e(f"if not 0 <= {i} < len({a}): _oob({self.opid(op)}, {i}, len({a}))")
             self.places[op.result] = f"{a}[{i}]"
             self.names[op.result] = "None"
         elif isinstance(op, S.FieldRefOp):
@@ -529,6 +555,12 @@ def _oob(oid: int, i: int, n: int) -> None:
     raise Fault(oid, f"index {i} out of bounds for an array of length {n}")
 
 
+def _oob_nd(oid: int, idx: tuple[int, ...], shape: tuple[int, ...]) -> None:
+    d = next(d for d, (i, n) in enumerate(zip(idx, shape)) if not 0 <= i < n)
+    raise Fault(oid, f"index {list(idx)} out of bounds for an array of shape {list(shape)} (dimension {d}: "
+                     f"{idx[d]} not in 0..{shape[d] - 1})")
+
+
 def _bad_payload(v: Any, tag: int, oid: int) -> None:
     raise Fault(oid, f"payload of constructor {v.t.ctors[tag]} read from a {v.t.ctors[v.tag]} value")
 
@@ -548,7 +580,7 @@ def _native(code: Any, ns: dict[str, Any], oid: int) -> None:
 
 
 _RUNTIME: dict[str, Any] = {
-    "_np": np, "_Rec": C.Rec, "_Var": C.Var, "_Fault": Fault, "_oob": _oob, "_bad_payload": _bad_payload,
+    "_np": np, "_Rec": C.Rec, "_Var": C.Var, "_Fault": Fault, "_oob": _oob, "_oob_nd": _oob_nd, "_ND": C.NDList, "_bad_payload": _bad_payload,
     "_detach": _detach, "_f16": C.f16, "_cdiv": C.cdiv, "_crem": C.crem, "_f2i": C.float_to_int, "_clz": C.clz,
     "_popcount": C.popcount, "_bitcast": C.bitcast_py, "_M": C.MATH, "_native": _native,
 }
@@ -582,12 +614,14 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
     back: list[tuple[list[Any], np.ndarray, Any]] = []
     for (pname, a), x in zip(k.params, args):
         if kind(a.type) == "vec":
-            et = cast(S.VecType, a.type).element_type
-            types.check_vector(x, et, pname, k)
+            vt = cast(S.VecType, a.type)
+            et = vt.element_type
+            types.check_vector(x, et, pname, k, vt.ndim)
             if id(x) in seen:  # one array passed twice: one storage, as on a device
                 vals.append(seen[id(x)])
                 continue
-            lst = types.vec_to_list(x, et)
+            flat = x.reshape(-1)
+            lst = types.vec_to_list(flat, et) if vt.ndim == 1 else C.NDList.of(types.vec_to_list(flat, et), x.shape)
             seen[id(x)] = lst
             vals.append(lst)
             back.append((lst, x, et))

@@ -42,6 +42,7 @@ from sarek.analysis import namer
 from sarek.analysis.effects import Effect, HelperEffects, op_effect
 from sarek.analysis.features import constant_size, native_text
 from sarek.analysis.motion import binder_names
+from sarek.analysis.shapes import constant_extents, hidden_names, row_major
 from sarek.analysis.names import mangle_name
 from sarek.analysis.payload import PayloadLayout, payload_fields
 from sarek.diagnostics import SarekError
@@ -56,7 +57,7 @@ _BINOPS = {"add": "+", "sub": "-", "mul": "*", "div": "/", "rem": "%", "eq": "==
 _UNOPS = {"neg": "-", "not": "!", "bitnot": "~"}
 
 _EXPR_OPS = (s.ConstantOp, s.BinOp, s.UnOp, s.CastOp, s.BitcastOp, s.IntrinsicOp, s.MakeRecordOp, s.MakeVariantOp,
-             s.FieldOp, s.PayloadOp, s.ArrayReadOp, s.ArrayLenOp, s.LoadOp, s.CallOp, s.IfExprOp, s.MatchExprOp)
+             s.FieldOp, s.PayloadOp, s.ArrayReadOp, s.ArrayLenOp, s.ArrayDimOp, s.LoadOp, s.CallOp, s.IfExprOp, s.MatchExprOp)
 _LOOPS = (s.WhileOp, s.ForOp)
 METAL_BUFFER_SLOTS = 31  # [[buffer(0)]] .. [[buffer(30)]]: the Metal argument table of a kernel function
 
@@ -111,6 +112,7 @@ class CLowering:
         self.tnames, self.fnames, self.tags, self.cids, self.makes = decl_names(module)
         self.vals: dict[SSAValue, SSAValue] = {}
         self.lens: dict[SSAValue, SSAValue] = {}
+        self.dims: dict[SSAValue, list[SSAValue]] = {}  # the extents passed with an N-dimensional vector
         self.block: Block = Block()
         self.uses_f16 = False
         self.uses_f64 = False
@@ -353,8 +355,9 @@ class CLowering:
                 roles.append((a, "ptr"))
                 if isinstance(a.type, s.VecType):
                     lt = self.lang.kernel_scalar.format(t="int") if kernel else "int"
-                    params.append((lt, f"sarek_{name}_length", suffix()))
-                    roles.append((a, "len"))
+                    for hn in hidden_names(name, a.type.ndim):
+                        params.append((lt, hn, suffix()))
+                        roles.append((a, "len" if a.type.ndim == 1 else "dim"))
             else:
                 ct = self.ctype(a.type, op, storage=kernel)
                 params.append((self.lang.kernel_scalar.format(t=ct) if kernel else ct, name, suffix()))
@@ -379,6 +382,8 @@ class CLowering:
                 continue
             if role == "len":
                 self.lens[v] = carg
+            elif role == "dim":
+                self.dims.setdefault(v, []).append(carg)
             elif role in ("ptr", "val"):
                 self.vals[v] = carg
         self.used_names = {n for _, n, _ in params} | binder_names(op)
@@ -414,7 +419,7 @@ class CLowering:
             d = self.emit(c.DeclOp(self.ctype(init.type, op), op.sym.data, self.val(init)))
             self.vals[op.result] = d.results[0]
         elif isinstance(op, s.ElemRefOp):
-            self.vals[op.result] = self.emit(c.IndexOp(self.val(op.array), self.val(op.index), self.elt_ctype(op.array, op))).results[0]
+            self.vals[op.result] = self.emit(c.IndexOp(self.val(op.array), self.flat_index(op), self.elt_ctype(op.array, op))).results[0]
         elif isinstance(op, s.FieldRefOp):
             t = op.result.type.element_type
             bt = cast(s.RefType, op.base.type).element_type
@@ -568,6 +573,17 @@ class CLowering:
     def cond_val(self, v: SSAValue) -> SSAValue:
         return self.val(v)
 
+    def flat_index(self, op: s.ArrayReadOp | s.ElemRefOp) -> SSAValue:
+        """The element index of an access: its index, or the row-major offset of an N-dimensional one's
+        indices (`(i * n1 + j) * n2 + k`, the extents passed with the vector or the array's constants)."""
+        if len(op.indices) == 1:
+            return self.val(op.index)
+        const = constant_extents(op.array)
+        ns = [self.lit(str(n), "int") for n in const] if const is not None else self.dims[op.array]
+        it = self.ctype(op.indices[0].type, op)
+        return row_major([self.val(x) for x in op.indices], ns, lambda a, b: self.emit(c.BinaryOp("*", a, b, it)).results[0],
+                         lambda a, b: self.emit(c.BinaryOp("+", a, b, it)).results[0])
+
     def elt_ctype(self, arr: SSAValue, op: Operation) -> str:
         return self.ctype(cast(s.VecType, arr.type).element_type, op, storage=True)
 
@@ -667,7 +683,9 @@ class CLowering:
             path = [p.data for p in op.path] if op.path is not None else None
             return self.payload(self.val(op.variant), decl, op.ctor.data, op.index.value.data, path)
         if isinstance(op, s.ArrayReadOp):
-            return self.emit(c.IndexOp(self.val(op.array), self.val(op.index), self.elt_ctype(op.array, op))).results[0]
+            return self.emit(c.IndexOp(self.val(op.array), self.flat_index(op), self.elt_ctype(op.array, op))).results[0]
+        if isinstance(op, s.ArrayDimOp):
+            return self.dims[op.array][op.dim.data]
         if isinstance(op, s.ArrayLenOp):
             if op.array not in self.lens:
                 raise self.err("this vector carries no length here", op)
@@ -775,7 +793,7 @@ class CLowering:
         for a in op.args:
             args.append(self.val(a))
             if isinstance(a.type, s.VecType):
-                args.append(self.lens[a])
+                args += [self.lens[a]] if a.type.ndim == 1 else self.dims[a]
         if op.callee_name in self.hidden:
             for t, n, _ in self.lang.entry_params:
                 args.append(self.lit(n, t))

@@ -39,12 +39,14 @@ from xdsl.dialects.builtin import (
     f64,
     i1,
     i32,
+    i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from sarek.analysis import namer
 from sarek.analysis.features import constant_size
+from sarek.analysis.shapes import row_major
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as sk
 from sarek.dialect.intrinsics import INTRINSICS, Category, is_integer_type
@@ -94,6 +96,7 @@ class Buf:
     base: RegAttr
     length: RegAttr | int | None
     readonly: bool = False
+    dims: tuple[RegAttr | int, ...] = ()  # the extents of an N-dimensional vector or array (row-major)
 
 
 @dataclass
@@ -393,12 +396,16 @@ class Lowering:
                 params.append((base, "u64", 8))
                 em.emit(px.LdOp, "param.u64", ptr, AddrAttr(base))
                 em.emit(px.CvtaOp, "to.global.u64", ptr, ptr)
-                ln = em.reg("s32")
-                lname = f"{name}_param_{len(params)}"
-                params.append((lname, "s32", 4))
-                em.emit(px.LdOp, "param.s32", ln, AddrAttr(lname))
+                lens: list[RegAttr | int] = []
+                for _ in range(t.ndim):  # its length, or the extents of an N-dimensional one
+                    ln = em.reg("s32")
+                    lname = f"{name}_param_{len(params)}"
+                    params.append((lname, "s32", 4))
+                    em.emit(px.LdOp, "param.s32", ln, AddrAttr(lname))
+                    lens.append(ln)
                 self.layout(t.element_type, k)
-                st.env[arg] = Buf(t.element_type, "global", ptr, ln, readonly=i not in written)
+                st.env[arg] = Buf(t.element_type, "global", ptr, lens[0], readonly=i not in written,
+                                  dims=tuple(lens) if t.ndim > 1 else ())
             elif isinstance(t, sk.RecordType | sk.VariantType):
                 size, align = self.size_align(t, k)
                 params.append((base, f"b8[{size}]", align))
@@ -871,7 +878,7 @@ class Lowering:
 
     def op_ElemRefOp(self, st: FnState, op: sk.ElemRefOp) -> Any:
         buf = self.val(st, op.array)
-        return MemPlace(buf.elt, buf.space, *self.elem_place(st, buf, op.index, op))
+        return MemPlace(buf.elt, buf.space, *self.access_place(st, buf, op))
 
     def elem_place(self, st: FnState, buf: Buf, index: SSAValue, op: Operation) -> tuple[RegAttr, int]:
         """(address register, byte offset) of element `index`: a constant index of a shared or local array is
@@ -892,6 +899,13 @@ class Lowering:
                 return self.elem_addr(st, buf, self.val(st, x.lhs), op), (k if x.op == sk.BinOpKind.ADD else -k) * size
         return self.elem_addr(st, buf, self.val(st, index), op), 0
 
+    def access_place(self, st: FnState, buf: Buf, op: sk.ArrayReadOp | sk.ElemRefOp) -> tuple[RegAttr, int]:
+        """(address register, byte offset) of the element an access names: `elem_place` of its index, or the
+        address of the row-major offset of an N-dimensional one's indices."""
+        if len(op.indices) == 1:
+            return self.elem_place(st, buf, op.index, op)
+        return self.elem_addr(st, buf, self.flat_index(st, buf, op), op), 0
+
     def op_FieldRefOp(self, st: FnState, op: sk.FieldRefOp) -> Any:
         p = self.val(st, op.base)
         rt = cast(sk.RecordType, cast(sk.RefType, op.base.type).element_type)
@@ -904,8 +918,28 @@ class Lowering:
 
     def op_ArrayReadOp(self, st: FnState, op: sk.ArrayReadOp) -> Any:
         buf = self.val(st, op.array)
-        a, off = self.elem_place(st, buf, op.index, op)
+        a, off = self.access_place(st, buf, op)
         return self.load_mem(st, buf.elt, "global.nc" if buf.readonly else buf.space, a, off, op)
+
+    def flat_index(self, st: FnState, buf: Buf, op: sk.ArrayReadOp | sk.ElemRefOp) -> Sc:
+        """The element index of an access: its index, or the row-major offset of an N-dimensional one's
+        indices (`mul.lo`/`add` over the extents; in s64 when an index is i64)."""
+        idx: list[Sc] = [self.val(st, x) for x in op.indices]
+        if len(idx) == 1:
+            return idx[0]
+        em = st.em
+        wide = any(x.r.ty.data == "s64" for x in idx)
+        ty = "s64" if wide else "s32"
+
+        def widen(r: RegAttr | int) -> RegAttr | int:
+            return em.cvt("s64.s32", "s64", r) if wide and isinstance(r, RegAttr) and r.ty.data == "s32" else r
+
+        flat = row_major([widen(x.r) for x in idx], list(buf.dims), lambda a, b: em.op2(px.MulOp, f"lo.{ty}", ty, a, widen(b)),
+                         lambda a, b: em.op2(px.AddOp, ty, ty, a, b))
+        return Sc(i64 if wide else i32, cast(RegAttr, flat))
+
+    def op_ArrayDimOp(self, st: FnState, op: sk.ArrayDimOp) -> Any:
+        return Sc(i32, cast(RegAttr, self.val(st, op.array).dims[op.dim.data]))
 
     def op_ArrayLenOp(self, st: FnState, op: sk.ArrayLenOp) -> Any:
         buf = self.val(st, op.operands[0])
@@ -929,7 +963,7 @@ class Lowering:
         # index arithmetic stays 32-bit and needs no widening
         base = em.reg("u32")
         em.mov("u32", base, sym)
-        return Buf(at.element_type, space, base, n)
+        return Buf(at.element_type, space, base, n, dims=tuple(op.shape or ()) if at.ndim > 1 else ())
 
     # records and variants
 

@@ -18,9 +18,11 @@ from sarek.dialect.sarek import AllocArrayOp, ForOp, HelperOp, KernelOp, LetMutO
 
 def shadow_names(kernel: KernelOp, target: str) -> set[str]:
     """Names a kernel's parameters occupy in the shader: GLSL `#define` macros (escaped scalar parameters
-    and `<vector>_len`), WGSL scalar parameter names (read as `params.<name>`)."""
+    and `<vector>_len`, `<array>_dim0`..), WGSL scalar parameter names (read as `params.<name>`)."""
     if target == "glsl":
-        return {escape("glsl", n) + ("_len" if isinstance(a.type, VecType) else "") for n, a in kernel.params}
+        return {escape("glsl", n) + sfx for n, a in kernel.params for sfx in (
+            ("_len",) if isinstance(a.type, VecType) and a.type.ndim == 1 else
+            tuple(f"_dim{d}" for d in range(a.type.ndim)) if isinstance(a.type, VecType) else ("",))}
     return {n for n, a in kernel.params if not isinstance(a.type, VecType)}
 
 

@@ -91,6 +91,7 @@ class Param:
     dtype: np.dtype[Any]
     written: bool = False
     ntags: int | None = None  # variants (vector elements or by value): the number of constructors
+    rank: int = 1  # vectors: the number of dimensions (an Array[T, N] parameter carries N extents)
 
     @property
     def is_vec(self) -> bool:
@@ -147,7 +148,7 @@ def kernel_spec(module: ModuleOp, name: str) -> KernelSpec:
         t = arg.type
         if isinstance(t, VecType):
             params.append(Param(i, pname, t, "vec", element_dtype(module, t.element_type), i in written,
-                                _ntags(module, t.element_type)))
+                                _ntags(module, t.element_type), t.ndim))
         elif isinstance(t, RecordType | VariantType):
             params.append(Param(i, pname, t, "record", element_dtype(module, t), ntags=_ntags(module, t)))
         else:
@@ -209,8 +210,9 @@ def _type_text(p: Param) -> str:
     if p.kind == "vec":
         et = p.type.element_type if isinstance(p.type, VecType) else None
         if isinstance(et, RecordType | VariantType):
-            return f"a vector of {et.decl_name} ({_dtype_text(p.dtype)})"
-        return f"a vector of {_dtype_text(p.dtype)}"
+            return f"a vector of {et.decl_name} ({_dtype_text(p.dtype)})" if p.rank == 1 else \
+                f"a {p.rank}-D array of {et.decl_name} ({_dtype_text(p.dtype)})"
+        return f"a vector of {_dtype_text(p.dtype)}" if p.rank == 1 else f"a {p.rank}-D array of {_dtype_text(p.dtype)}"
     if p.kind == "record" and isinstance(p.type, RecordType | VariantType):
         return f"a {p.type.decl_name} value"
     return f"a {_dtype_text(p.dtype)} scalar"
@@ -255,6 +257,9 @@ def check_args(spec: KernelSpec, args: Sequence[Any], device: Device | None = No
     for p, a in zip(spec.params, args):
         if p.kind == "vec":
             if isinstance(a, Vector):
+                if p.rank != 1:
+                    raise LaunchError(f"{_where(spec, p)} expects {_type_text(p)}; a sarek.Vector is "
+                                      "one-dimensional (pass a numpy or foreign array of that shape)")
                 if a.dtype != p.dtype and not same_layout(a.dtype, p.dtype):
                     raise LaunchError(f"{_where(spec, p)} expects {_type_text(p)}, got {_describe(a)}")
                 if p.ntags is not None and not a.tags_checked:
@@ -305,7 +310,12 @@ def _vector_arg(spec: KernelSpec, p: Param, a: Any, device: Device | None) -> An
                           "np.ascontiguousarray(...) and use that array")
     if p.written and not arr.flags.writeable:
         raise LaunchError(f"{where} is written by the kernel but the array is read-only")
-    if arr.ndim != 1:  # a C-contiguous n-D array is its elements in order: a 1-D view, no copy
+    if p.rank != 1:
+        if arr.ndim != p.rank:
+            raise LaunchError(f"{where} expects {_type_text(p)} (Array[..., {p.rank}]), got {_describe(arr)} "
+                              f"({arr.ndim}-D)")
+        arr = np.asarray(arr)  # np.matrix and other subclasses: a plain array of the same shape
+    elif arr.ndim != 1:  # a C-contiguous n-D array is its elements in order: a 1-D view, no copy
         arr = np.asarray(arr).reshape(-1)  # np.matrix stays 2-D otherwise
     if p.ntags is not None:
         _check_tags(spec, p, arr)
@@ -324,6 +334,9 @@ def _device_array_arg(where: str, p: Param, da: Any, device: Device | None) -> A
                           "of that memory, or copy it to the host yourself)")
     if da.dtype != p.dtype and not same_layout(da.dtype, p.dtype):
         raise LaunchError(f"{where} expects {_type_text(p)}, got {da.what} of {_dtype_text(da.dtype)}")
+    if p.rank != 1 and len(da.shape or (da.size,)) != p.rank:
+        raise LaunchError(f"{where} expects {_type_text(p)} (Array[..., {p.rank}]), got {da.what} with shape "
+                          f"{da.shape or (da.size,)}")
     if not da.contiguous:
         raise LaunchError(f"{where}: {da.what} is not C-contiguous; make it contiguous first (e.g. "
                           ".contiguous() / cupy.ascontiguousarray) and pass that")
@@ -762,16 +775,16 @@ class BufferDevice(Device):
             elif isinstance(a, Vector):
                 bound.append((a.device_buffer(self), a.size))
             elif isinstance(a, DeviceArray):
-                bound.append((a.handle, a.size))
+                bound.append((a.handle, *extents(p, a)))
             elif id(a) in temps:  # the same array passed twice: one buffer, as on the host
-                bound.append((temps[id(a)][0], a.size))
+                bound.append((temps[id(a)][0], *extents(p, a)))
             else:
                 dev_arr = to_device_layout(a)
                 buf = self._alloc(max(dev_arr.nbytes, 1))
                 temps[id(a)] = (buf, a)
                 if a.nbytes:
                     self._upload(buf, dev_arr)
-                bound.append((buf, a.size))
+                bound.append((buf, *extents(p, a)))
         try:
             self._run(spec, bound, grid, block, stream)
             for p, a in zip(spec.params, args):
@@ -788,7 +801,8 @@ class BufferDevice(Device):
                 self._free(buf)
 
     def _run(self, spec: KernelSpec, bound: list[Any], grid: Dim3, block: Dim3, stream: Any) -> None:
-        """Enqueue with `bound`: (buffer, length) for vectors, numpy scalars / 1-element structured arrays."""
+        """Enqueue with `bound`: (buffer, length) for vectors ((buffer, extent 0, extent 1, ...) for an
+        N-dimensional one), numpy scalars / 1-element structured arrays."""
         raise NotImplementedError
 
 
@@ -803,7 +817,7 @@ class FastPath:
         kinds: list[tuple[int, Any, Any]] = []
         for p in spec.params:
             d = p.dtype
-            if p.kind == "vec" and p.ntags is None and d != np.bool_:
+            if p.kind == "vec" and p.ntags is None and d != np.bool_ and p.rank == 1:
                 kinds.append((0, d, (codecs or {}).get(p.index, "native")))
             elif p.kind == "scalar" and d.kind in "iu" and d != np.bool_:
                 info = np.iinfo(d)
@@ -861,6 +875,13 @@ class FastPath:
         for i in self.written:
             args[i].mark_written_on(self.dev)
         return True
+
+
+def extents(p: Param, a: Any) -> tuple[int, ...]:
+    """The lengths passed with a vector argument: its length, or the shape of an N-dimensional one."""
+    if p.rank == 1:
+        return (int(a.size),)
+    return tuple(int(x) for x in (a.shape if a.shape is not None else (a.size,)))
 
 
 def to_device_layout(host: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:

@@ -396,9 +396,9 @@ class CudaDevice(BufferDevice):
         storage: list[np.ndarray[Any, Any]] = []
         for p, a in zip(spec.params, bound):
             if p.kind == "vec":
-                buf, n = a
+                buf, *lens = a  # its length, or the extents of an N-dimensional one
                 storage.append(np.array([int(buf)], dtype=np.uint64))
-                storage.append(np.array([n], dtype=np.int32))
+                storage += [np.array([n], dtype=np.int32) for n in lens]
             elif p.kind == "record":
                 storage.append(np.ascontiguousarray(a).view(np.uint8).copy())
             elif p.dtype.kind == "b":
@@ -509,7 +509,8 @@ class _Plan:
         for p in spec.params:
             if p.kind == "vec":
                 field("Q", 8, 8)
-                field("i", 4, 4)
+                for _ in range(p.rank):  # its length, or the extents of an N-dimensional one
+                    field("i", 4, 4)
                 conv.append("vec")
             elif p.kind == "record":
                 n = p.dtype.itemsize
@@ -536,7 +537,7 @@ class _Plan:
         for c, a in zip(self.conv, bound):
             if c == "vec":
                 vals.append(int(a[0]))
-                vals.append(a[1])
+                vals += a[1:]
             elif c == "record":
                 vals.append(np.ascontiguousarray(a).tobytes())
             elif c == "bool":

@@ -156,7 +156,7 @@ def guarded_indexing(module: ModuleOp, kernel: str) -> list[tuple[int, int]]:
             if not (_thread_id_value(tid) and isinstance(bound, BlockArgument) and bound.owner is k.body.block):
                 continue
             for inner in op.then_region.walk():
-                if isinstance(inner, ArrayReadOp | ElemRefOp) and _same(inner.index, tid):
+                if isinstance(inner, ArrayReadOp | ElemRefOp) and len(inner.indices) == 1 and _same(inner.index, tid):
                     v = inner.array
                     if isinstance(v, BlockArgument) and v.owner is k.body.block and isinstance(v.type, VecType):
                         found.add((args.index(v), bound.index))

@@ -41,6 +41,7 @@ class DeviceArray:
     contiguous: bool = True
     stream: Any = None  # the producer's stream (CAI v3) or pyopencl queue, None when there is none
     what: str = "array"
+    shape: tuple[int, ...] | None = None  # None: one-dimensional, `size` elements
 
     @property
     def nbytes(self) -> int:
@@ -103,7 +104,8 @@ def adapt(a: Any) -> np.ndarray[Any, Any] | DeviceArray | None:
         return _torch(a)
     if k == "cupy":
         return DeviceArray(int(a.data.ptr), int(a.size), np.dtype(a.dtype), ("cuda", int(a.device.id)), a,
-                           contiguous=bool(a.flags.c_contiguous), what="a CuPy array")
+                           contiguous=bool(a.flags.c_contiguous), what="a CuPy array",
+                           shape=tuple(int(x) for x in a.shape))
     if k == "clarray":
         return _clarray(a)
     if k == "cai":
@@ -139,7 +141,8 @@ def _torch(a: Any) -> np.ndarray[Any, Any] | DeviceArray:
         d = _TORCH_DTYPES[a.dtype] = np.dtype(table[a.dtype])
     if a.is_cuda:
         return DeviceArray(int(a.data_ptr()), int(a.numel()), d, ("cuda", int(a.device.index)), a,
-                           contiguous=bool(a.is_contiguous()), what="a PyTorch CUDA tensor")
+                           contiguous=bool(a.is_contiguous()), what="a PyTorch CUDA tensor",
+                           shape=tuple(int(x) for x in a.shape))
     if a.device.type != "cpu":
         raise ForeignError(f"it is a PyTorch tensor on {a.device}")
     return a.detach().numpy()
@@ -149,7 +152,8 @@ def _clarray(a: Any) -> DeviceArray:
     if a.offset:
         raise ForeignError(f"it is a view at byte offset {a.offset} (pass an array that starts its buffer)")
     return DeviceArray(a.base_data, int(a.size), np.dtype(a.dtype), ("opencl", a.context), a,
-                       contiguous=bool(a.flags.c_contiguous), stream=a.queue, what="a pyopencl array")
+                       contiguous=bool(a.flags.c_contiguous), stream=a.queue, what="a pyopencl array",
+                       shape=tuple(int(x) for x in a.shape))
 
 
 def c_contiguous(shape: tuple[int, ...], strides: tuple[int, ...] | None, itemsize: int) -> bool:
@@ -177,7 +181,7 @@ def from_cai(owner: Any, cai: dict[str, Any]) -> DeviceArray:
     contiguous = c_contiguous(shape, tuple(strides) if strides is not None else None, dtype.itemsize)
     ordinal = pointer_device(int(ptr)) if size else 0
     return DeviceArray(int(ptr), size, dtype, ("cuda", ordinal), owner, bool(readonly), contiguous,
-                       cai.get("stream"), what=describe(owner))
+                       cai.get("stream"), what=describe(owner), shape=shape)
 
 
 def pointer_device(ptr: int) -> int:
@@ -244,7 +248,7 @@ def from_capsule(cap: Any, space: tuple[Any, ...], owner: Any) -> DeviceArray:
     strides = (tuple(int(t.strides[i]) * dtype.itemsize for i in range(int(t.ndim))) if t.strides else None)
     ptr = int(t.data or 0) + int(t.byte_offset)
     return DeviceArray(ptr, math.prod(shape), dtype, space, (cap, owner), False,
-                       c_contiguous(shape, strides, dtype.itemsize), what=describe(owner))
+                       c_contiguous(shape, strides, dtype.itemsize), what=describe(owner), shape=shape)
 
 
 _LIVE: dict[int, tuple[Any, ...]] = {}  # address of an exported DLManagedTensor -> what keeps it alive

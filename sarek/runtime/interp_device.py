@@ -33,7 +33,7 @@ class InterpDevice(Device):
         for p, a in zip(spec.params, args):
             if p.kind == "vec":
                 arr = a.host_array_for_write() if isinstance(a, Vector) else a
-                values.append(arr)  # 1-D (check_args flattens n-D arrays); an array passed twice stays one object
+                values.append(arr)  # 1-D for a Vec (check_args flattens), N-D for an Array[T, N]; an array passed twice stays one object
             elif p.kind == "record":
                 values.append(a[0])
             else:

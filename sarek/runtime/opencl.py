@@ -271,8 +271,8 @@ class OpenCLDevice(BufferDevice):
         cargs: list[Any] = []
         for p, a in zip(spec.params, bound):
             if p.kind == "vec":
-                buf, n = a
-                cargs += [buf, np.int32(n)]
+                buf, *lens = a  # its length, or the extents of an N-dimensional one
+                cargs += [buf, *map(np.int32, lens)]
             elif p.kind == "record":
                 cargs.append(np.ascontiguousarray(a))
             elif p.dtype.kind == "b":

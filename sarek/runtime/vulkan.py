@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from sarek.diagnostics import SarekError
 from sarek.runtime.core import Device, DeviceError, Dim3, FastPath, KernelSpec, LaunchError, Limits
+from sarek.types import is_ndarray
 
 WANTED_FEATURES = ("shader-f64", "shader-int64", "subgroup", "subgroup-barrier", "immediates",
                    "shader-float32-atomic", "timestamp-query")
@@ -186,6 +187,7 @@ class VulkanDevice(Device):
     def _launch(self, spec: KernelSpec, args: list[Any], grid: Dim3, block: Dim3) -> None:
         from sarek.runtime.vector import Vector
 
+        args, shapes = _flat_views(spec, args)
         hw = self.limits.max_grid
         fold = any(g > h for g, h in zip(grid, hw))
         (pipe, bgl), abi, _ = self._pipeline(spec, block, fold)
@@ -213,8 +215,9 @@ class VulkanDevice(Device):
                         temps[(id(a), codec.key)] = (codec, buf, a)
                         if a.size:
                             codec.upload(self, buf, a)
-                    np.frombuffer(params, np.int32, 1, p_abi["len_offset"])  # bounds check
-                    params[p_abi["len_offset"]:p_abi["len_offset"] + 4] = np.int32(len(a)).tobytes()
+                    for off, n in zip(p_abi.get("dim_offsets", [p_abi["len_offset"]]), shapes.get(id(a), (len(a),))):
+                        np.frombuffer(params, np.int32, 1, off)  # bounds check
+                        params[off:off + 4] = np.int32(n).tobytes()
                     entries.append({"binding": p_abi["binding"], "resource": {"buffer": buf}})
                 else:
                     raw = _scalar_bytes(a, p_abi)
@@ -340,6 +343,22 @@ class VulkanDevice(Device):
         """Beyond the adapter's workgroup count per dimension a launch is split into dispatches
         (sarek-fold-grid recomputes the ids): only the i32 thread-id limit remains."""
         return (2**31 - 1, 2**31 - 1, 2**31 - 1)
+
+
+def _flat_views(spec: KernelSpec, args: list[Any]) -> tuple[list[Any], dict[int, tuple[int, ...]]]:
+    """N-dimensional arrays as 1-D views of their elements (one view per array; the codecs work on 1-D
+    arrays), and the shape of each view's array (id(view) -> shape) for the extents the kernel is passed."""
+    views: dict[int, Any] = {}
+    shapes: dict[int, tuple[int, ...]] = {}
+    out = list(args)
+    for p in spec.params:
+        a = args[p.index]
+        if p.rank > 1 and is_ndarray(a):
+            if id(a) not in views:
+                views[id(a)] = a.reshape(-1)
+                shapes[id(views[id(a)])] = a.shape
+            out[p.index] = views[id(a)]
+    return out, shapes
 
 
 def _chunks(grid: Dim3, hw: Dim3) -> list[tuple[Dim3, Dim3]]:

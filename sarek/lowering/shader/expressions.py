@@ -8,6 +8,7 @@ from xdsl.dialects.builtin import Float16Type, Float64Type
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 
 from sarek.analysis.effects import is_pure_intrinsic, may_write as is_writer
+from sarek.analysis.shapes import row_major
 from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.lowering.shader.language import err
@@ -32,7 +33,7 @@ class Expressions(Polyfills):
         if isinstance(op, READ_OPS):
             return not self._read_inlinable(op)
         if isinstance(op, PURE_INLINE) or is_pure_intrinsic(op):
-            if isinstance(op, S.ElemRefOp | S.FieldRefOp | S.ConstantOp | S.ArrayLenOp):
+            if isinstance(op, S.ElemRefOp | S.FieldRefOp | S.ConstantOp | S.ArrayLenOp | S.ArrayDimOp):
                 return False
             if isinstance(op, S.IntrinsicOp) and INTRINSICS[op.callee.data].category == Category.INDEX:
                 return False
@@ -97,13 +98,21 @@ class Expressions(Polyfills):
         op = cast(OpResult, v).op
         if isinstance(op, S.ElemRefOp):
             st = self.storage_of(op.array, op)
-            return f"{st.name}[{self.index(op.index)}]", st
+            return f"{st.name}[{self.flat_index(op, st)}]", st
         if isinstance(op, S.FieldRefOp):
             base, st = self.place(op.base)
             rt = cast(S.RefType, op.base.type).element_type
             assert isinstance(rt, S.RecordType)
             return f"{base}.{self.field_name(rt.decl_name, op.field.data)}", st
         raise err(f"internal: {op.name} is not a place", op, self.lang)
+
+    def flat_index(self, op: S.ArrayReadOp | S.ElemRefOp, st: Storage) -> str:
+        """The element index of an access: its index, or the row-major offset of an N-dimensional one's
+        indices (`(i * n1 + j) * n2 + k`, the extents passed with the vector or the array's constants)."""
+        if len(op.indices) == 1:
+            return self.index(op.index)
+        return row_major([self.index(x) for x in op.indices], st.dims, lambda a, b: f"({a} * {b})",
+                         lambda a, b: f"({a} + {b})")
 
     def index(self, v: SSAValue) -> str:
         t = self.expr(v)
@@ -191,12 +200,14 @@ class Expressions(Polyfills):
             st = self.storage_of(op.array, op)
             assert st.length is not None
             return st.length
+        if isinstance(op, S.ArrayDimOp):
+            return self.storage_of(op.array, op).dims[op.dim.data]
         if isinstance(op, S.LoadOp):
             t, st = self.place(op.ref)
             return self.read_place(t, st)
         if isinstance(op, S.ArrayReadOp):
             st = self.storage_of(op.array, op)
-            return self.read_place(f"{st.name}[{self.index(op.index)}]", st)
+            return self.read_place(f"{st.name}[{self.flat_index(op, st)}]", st)
         if isinstance(op, S.IntrinsicOp):
             return self.intrinsic(op)
         raise err(f"internal: {op.name} has no expression form", op, self.lang)

@@ -39,20 +39,25 @@ class ShaderLowering(Statements):
         for n, a in vecs:
             buf_names[a] = self.reserve_global(n)
         len_names: dict[BlockArgument, str] = {}
+        dim_names: dict[BlockArgument, list[str]] = {}  # the extents of an N-dimensional vector
         for n, a in vecs:
-            ln = f"{buf_names[a]}_len" if g else f"sarek_{buf_names[a]}_length"
-            while ln in self.globals or ln in self.macros:
-                ln = "sarek_" + ln
-            if g:
-                self.macros.add(ln)
-            len_names[a] = ln
+            rank = cast(S.VecType, a.type).ndim
+            for d in range(rank):
+                ln = (f"{buf_names[a]}_len" if g else f"sarek_{buf_names[a]}_length") if rank == 1 else (
+                    f"{buf_names[a]}_dim{d}" if g else f"sarek_{buf_names[a]}_dim{d}")
+                while ln in self.globals or ln in self.macros:
+                    ln = "sarek_" + ln
+                if g:
+                    self.macros.add(ln)
+                dim_names.setdefault(a, []).append(ln)
+            len_names[a] = dim_names[a][0]
         scalar_names: dict[BlockArgument, str] = {}
         members = self.variant_members()
         for n, a in scalars:
             e = self.lang.escape(n)
             # a GLSL macro named like a swizzle (`x`, `xy`, `rgb` ...) would rewrite `gl_GlobalInvocationID.x`,
             # one named like a variant member (`tag`, `C_v`, `_0`) every `v.tag`
-            while e in self.globals or e in self.macros or e in len_names.values() or (g and (is_swizzle(e) or e in members)):
+            while e in self.globals or e in self.macros or any(e in ds for ds in dim_names.values()) or (g and (is_swizzle(e) or e in members)):
                 e = e + "_"
             if g:
                 self.macros.add(e)
@@ -62,9 +67,12 @@ class ShaderLowering(Statements):
         # push constants / params layout
         off = 0
         maxa = 4
+        dim_offsets: dict[BlockArgument, list[int]] = {}
         for n, a in vecs:
-            param_fields.append({"name": len_names[a], "type": "i32", "offset": off, "param": None})
-            off += 4
+            for ln in dim_names[a]:
+                param_fields.append({"name": ln, "type": "i32", "offset": off, "param": None})
+                dim_offsets.setdefault(a, []).append(off)
+                off += 4
         for n, a in scalars:
             t = a.type
             attr = ""
@@ -120,11 +128,13 @@ class ShaderLowering(Statements):
                     if x == IntegerType(1):
                         raise err(f"vector '{n}': a bool field in a record is not host-shareable in WGSL",
                                   k, self.lang)
-            self.storage[a] = Storage(buf_names[a], et, rep, "global", len_names[a] if g else f"params.{len_names[a]}")
+            dims = tuple(ln if g else f"params.{ln}" for ln in dim_names[a])
+            self.storage[a] = Storage(buf_names[a], et, rep, "global", dims[0], dims)
             lay = self.elem_layout(et, k)
             abi_params.append({"name": n, "index": a.index, "kind": "vec", "binding": i, "elem": str(et),
                                "scalar": scalar_kind(et) if S.is_scalar_type(et) else None,
-                               "layout": lay.to_json(), "len_offset": param_fields[i]["offset"], "repr": rep})
+                               "layout": lay.to_json(), "len_offset": dim_offsets[a][0], "repr": rep,
+                               **({"dim_offsets": dim_offsets[a]} if len(dims) > 1 else {})})
         for n, a in scalars:
             self.vals[a] = scalar_names[a] if g else (
                 f"(params.{scalar_names[a]} != 0i)" if a.type == IntegerType(1) else f"params.{scalar_names[a]}")

@@ -49,7 +49,7 @@ READ_OPS = (S.LoadOp, S.ArrayReadOp)
 # (the H200's Vulkan too, the same naga SPIR-V); WGSL allows 127 nested braces. Deeper code is refused.
 MAX_NESTING = 64
 PURE_INLINE = (S.ConstantOp, S.BinOp, S.UnOp, S.CastOp, S.BitcastOp, S.FieldOp, S.PayloadOp, S.MakeRecordOp,
-               S.ArrayLenOp, S.ElemRefOp, S.FieldRefOp)
+               S.ArrayLenOp, S.ArrayDimOp, S.ElemRefOp, S.FieldRefOp)
 
 
 class Scope:
@@ -76,6 +76,7 @@ class Storage:
     repr: str = "plain"
     space: str = "global"  # global | shared | local
     length: str | None = None  # expression of the length (vectors)
+    dims: tuple[str, ...] = ()  # expressions of the extents of an N-dimensional vector or array
 
 
 class LoweringState:

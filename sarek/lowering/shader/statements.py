@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, cast
 
 from xdsl.dialects.builtin import Float32Type, IntegerAttr
@@ -164,7 +165,9 @@ class Statements(Atomics):
         g = self.lang.glsl
         at = op.result.type
         assert isinstance(at, S.ArrayType)
-        n = self.const_int(op.size)
+        shape = op.shape if at.ndim > 1 else None  # N-D: constant extents (the verifier's rule)
+        n = math.prod(shape) if shape is not None else self.const_int(op.size)
+        dims = tuple(str(x) for x in shape or ())
         if n is None or n <= 0:
             raise err("array size must be a positive compile-time constant on this backend", op, self.lang)
         et = at.element_type
@@ -182,7 +185,7 @@ class Statements(Atomics):
                 self.shared_decls.append(self.O["global"](f"shared {ST} {name}[{n}];"))
             else:
                 self.shared_decls.append(self.O["global"](f"var<workgroup> {name} : array<{ST}, {n}>;"))
-            self.storage[op.result] = Storage(name, et, rep, "shared")
+            self.storage[op.result] = Storage(name, et, rep, "shared", dims=dims)
             self.shared_declared[op] = self.storage[op.result]
             return
         if f"alloc:{id(op)}" in self.atomic_storage:
@@ -197,7 +200,7 @@ class Statements(Atomics):
             out.add_op(f)
         else:
             self.stmt(out, f"var {name} : array<{T}, {n}>")
-        self.storage[op.result] = Storage(name, et, "plain", "local")
+        self.storage[op.result] = Storage(name, et, "plain", "local", dims=dims)
 
     def atomic_repr(self, et: Attribute, op: Operation) -> str:
         if isinstance(et, Float32Type):

@@ -146,7 +146,7 @@ sarek.kernel @k(%v : !sarek.vec<f32> "v", %i : i32 "i") {
 sarek.kernel @k(%v : !sarek.vec<f32> "v", %i : f32 "i") {
   %x = sarek.array_read %v[%i] : !sarek.vec<f32>, f32
 }
-// CHECK: operand 'index' at position 1 does not verify:
+// CHECK: operand 'indices' at position 1 does not verify:
 // CHECK-NEXT: f32 should be of base attribute integer_type
 
 // -----
@@ -190,7 +190,7 @@ sarek.kernel @k(%n : i32 "n") {
 sarek.kernel @k(%n : i64 "n") {
   %a = sarek.alloc_array "a"[%n] : !sarek.array<f32, shared>
 }
-// CHECK: operand 'size' at position 0 does not verify:
+// CHECK: operand 'sizes' at position 0 does not verify:
 // CHECK-NEXT: Expected attribute i32 but got i64
 
 // -----

@@ -1,0 +1,50 @@
+// RUN: sarek-opt %S/../Inputs/arrays.mlir -p 'sarek-pipeline{target=ptx}' -t ptx | filecheck %s
+// RUN: sarek-opt %s --split-input-file -p 'sarek-pipeline{target=ptx}' -t ptx | filecheck %s --check-prefix=WIDE
+// N-dimensional arrays in PTX: one .s32 parameter per extent, row-major offsets as mul.lo/add chains
+
+// CHECK:      .visible .entry nd(
+// CHECK-NEXT: 	.param .u64 nd_param_0,
+// CHECK-NEXT: 	.param .s32 nd_param_1,
+// CHECK-NEXT: 	.param .s32 nd_param_2,
+// CHECK-NEXT: 	.param .u64 nd_param_3,
+// CHECK-NEXT: 	.param .s32 nd_param_4,
+// CHECK-NEXT: 	.param .s32 nd_param_5,
+// CHECK-NEXT: 	.param .s32 nd_param_6,
+// CHECK-NEXT: 	.param .u64 nd_param_7,
+// CHECK-NEXT: 	.param .s32 nd_param_8
+// CHECK:      .shared .align 4 .b8 nd_t_1[80];
+// CHECK-NEXT: .local .align 4 .b8 nd_l_2[24];
+// CHECK:      ld.param.s32 [[A1:%s[0-9]+]], [nd_param_2];
+// CHECK:      ld.param.s32 [[U1:%s[0-9]+]], [nd_param_5];
+// CHECK-NEXT: ld.param.s32 [[U2:%s[0-9]+]], [nd_param_6];
+// CHECK:      mov.u32 [[I:%s[0-9]+]], %tid.y;
+// CHECK-NEXT: mov.u32 [[J:%s[0-9]+]], %tid.x;
+//   the helper's m[i, j] (inlined): i * a.shape[1] + j
+// CHECK:      mul.lo.s32 [[M:%s[0-9]+]], [[I]], [[A1]];
+// CHECK-NEXT: add.s32 {{%s[0-9]+}}, [[M]], [[J]];
+//   t[i, j] on the (4, 5) shared array
+// CHECK:      mul.lo.s32 [[T:%s[0-9]+]], [[I]], 5;
+// CHECK-NEXT: add.s32 {{%s[0-9]+}}, [[T]], [[J]];
+// CHECK:      st.shared.f32
+//   u[i, u.shape[1], j]: (i * n1 + n1) * n2 + j
+// CHECK:      mul.lo.s32 [[X:%s[0-9]+]], [[I]], [[U1]];
+// CHECK-NEXT: add.s32 [[Y:%s[0-9]+]], [[X]], [[U1]];
+// CHECK-NEXT: mul.lo.s32 [[Z:%s[0-9]+]], [[Y]], [[U2]];
+// CHECK-NEXT: add.s32 {{%s[0-9]+}}, [[Z]], [[J]];
+
+builtin.module {
+  sarek.kernel @wide(%a : !sarek.vec<f32, 2> "a", %i : i64 "i", %j : i32 "j") {
+    %x = sarek.array_read %a[%i, %j] : !sarek.vec<f32, 2>, i64, i32
+    %p = sarek.elem_ref %a[%j, %j] : !sarek.vec<f32, 2>
+    sarek.store %p, %x : !sarek.ref<f32>
+  }
+}
+// an i64 index makes the offset s64: the i32 index and the extent are widened first
+// WIDE:      ld.param.s32 [[N1:%s[0-9]+]], [wide_param_2];
+// WIDE:      ld.param.s64 [[I:%sd[0-9]+]], [wide_param_3];
+// WIDE:      ld.param.s32 [[J:%s[0-9]+]], [wide_param_4];
+// WIDE:      cvt.s64.s32 [[JW:%sd[0-9]+]], [[J]];
+// WIDE-NEXT: cvt.s64.s32 [[NW:%sd[0-9]+]], [[N1]];
+// WIDE-NEXT: mul.lo.s64 [[M:%sd[0-9]+]], [[I]], [[NW]];
+// WIDE-NEXT: add.s64 [[F:%sd[0-9]+]], [[M]], [[JW]];
+// WIDE-NEXT: mul.lo.s64 {{%ud[0-9]+}}, [[F]], 4;
