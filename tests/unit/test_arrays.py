@@ -198,3 +198,57 @@ def test_out_of_bounds_names_the_dimension(dev):
         oob.launch(a, 3, grid=1, block=1, device=dev)
     with pytest.raises(InterpError, match=r"out of bounds for an array of shape \[2, 3\] \(dimension 0: 2 not in 0..1\)"):
         oob.launch(a, 0, grid=1, block=3, device=dev)
+
+
+# ------------------------------------------------------------------------------------------------ foreign arrays
+
+
+class InterfaceOnly:
+    """A numpy-compatible object that is not an ndarray (`__array_interface__` only)."""
+
+    def __init__(self, a):
+        self.a = a
+        self.__array_interface__ = a.__array_interface__
+
+
+def test_array_interface_object_keeps_its_shape():
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    out = np.zeros((3, 4), np.float32)
+    scale2d.launch(InterfaceOnly(a), InterfaceOnly(out), 2.0, grid=1, block=(4, 4), device="interp")
+    assert np.array_equal(out, a * 2)
+    with pytest.raises(sarek.LaunchError, match=r"argument 'a' \(#1\) expects a 2-D array of float32 .* shape \(12,\)"):
+        scale2d.launch(InterfaceOnly(a.reshape(-1)), out, 2.0, grid=1, block=(4, 4), device="interp")
+
+
+def test_pyopencl_2d_array_on_pocl_in_place(monkeypatch):
+    cla = pytest.importorskip("pyopencl.array")
+    dev = sarek.get_device("opencl")
+    a = np.arange(35, dtype=np.float32).reshape(5, 7)
+    x = cla.to_device(dev.queue, a)
+    y = cla.to_device(dev.queue, np.zeros((5, 7), np.float32))
+    monkeypatch.setattr(dev, "_alloc", lambda n: pytest.fail("a pyopencl array was copied into a new buffer"))
+    scale2d.launch(x, y, 3.0, grid=1, block=(8, 8), device=dev)
+    assert np.array_equal(y.get(), a * 3)
+    with pytest.raises(sarek.LaunchError, match=r"argument 'a' \(#1\) expects a 2-D array of float32 \(Array\[\.\.\., "
+                       r"2\]\), got a pyopencl array with shape \(35,\)"):
+        scale2d.launch(cla.to_device(dev.queue, a.reshape(-1)), y, 3.0, grid=1, block=(8, 8), device=dev)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dev", ["cuda", "ptx"])
+def test_torch_and_cupy_2d_in_place(dev):
+    """On the H200: 2-D PyTorch and CuPy arrays reach an Array[f32, 2] kernel in place with their shapes."""
+    torch = pytest.importorskip("torch")
+    a = torch.arange(35, dtype=torch.float32, device="cuda").reshape(5, 7)
+    out = torch.zeros((5, 7), dtype=torch.float32, device="cuda")
+    scale2d.launch(a, out, 3.0, grid=1, block=(8, 8), device=dev)
+    torch.cuda.synchronize()
+    assert torch.equal(out, a * 3)
+    with pytest.raises(sarek.LaunchError, match=r"got a PyTorch CUDA tensor with shape \(35,\)"):
+        scale2d.launch(a.reshape(-1), out, 3.0, grid=1, block=(8, 8), device=dev)
+    cp = pytest.importorskip("cupy")
+    c = cp.arange(35, dtype=cp.float32).reshape(5, 7)
+    co = cp.zeros((5, 7), cp.float32)
+    scale2d.launch(c, co, 2.0, grid=1, block=(8, 8), device=dev)
+    cp.cuda.runtime.deviceSynchronize()
+    assert bool((co == c * 2).all())
