@@ -122,8 +122,6 @@ CAPABILITIES: dict[tuple[str, Feature], Support] = {
     **{(t, Feature.COOPMAT): Refused(_COOPMAT) for t in TARGETS},
     ("opencl", Feature.FLOAT_ATOMICS): Refused("OpenCL C 1.2 has no floating-point atomics"),
     ("metal", Feature.FLOAT_ATOMICS): Refused("Metal has no threadgroup float atomics"),
-    ("glsl", Feature.FLOAT_ATOMICS): Refused("needs GL_EXT_shader_atomic_float"),
-    ("wgsl", Feature.FLOAT_ATOMICS): Refused("WGSL atomics are i32/u32 only"),
     ("wgsl", Feature.WARP_BARRIER): Refused("WGSL has no subgroup barrier"),
     ("wgsl", Feature.MEM_FENCE): Refused("WGSL has no device-scope memory fence"),
     **{(t, Feature.RECURSION): Refused(h) for t, h in _RECURSION.items()},
@@ -156,7 +154,11 @@ ATOMIC_GAPS: dict[str, list[tuple[str, frozenset[str], str]]] = {
     "cuda": _c_float_gaps("cuda"),
     "hip": _c_float_gaps("hip"),
     "metal": [("i64", _ALL_ATOMICS, "Metal atomics are 32-bit")],
-    "glsl": [("i64", _ALL_ATOMICS, "GLSL atomics are 32-bit (GL_EXT_shader_atomic_int64 is not used)")],
+    "glsl": [("i64", _ALL_ATOMICS, "GLSL atomics are 32-bit (GL_EXT_shader_atomic_int64 is not used)"),
+             ("f64", _ALL_ATOMICS, "GLSL atomics are 32-bit (GL_EXT_shader_atomic_int64 is not used)"),
+             ("f32", _BITWISE, _FLOAT_BITWISE)],
+    # f32 atomics on the shading languages: compare-and-swap loops on the bits (shader/atomics.py)
+    "wgsl": [("f32", _BITWISE, _FLOAT_BITWISE)],
     "ptx": [("f32", _MINMAX, f"PTX has {_FLOAT_MINMAX}"), ("f64", _MINMAX, f"PTX has {_FLOAT_MINMAX}"),
             ("f32", _BITWISE, _FLOAT_BITWISE), ("f64", _BITWISE, _FLOAT_BITWISE)],
 }

@@ -374,9 +374,18 @@ def _refuse_used_cas(spec: KernelSpec, device: str) -> None:
     """wgpu 0.32's SPIR-V reader (naga spv-in) drops the old value of OpAtomicCompareExchange from the
     emitted expressions, so a shader that uses it fails validation ("used ... before it was introduced into
     the scope"; gfx-rs/wgpu#9621, fixed upstream after 0.32). Say so before compiling, at the atomic_cas."""
+    from xdsl.dialects.builtin import Float32Type
+
     from sarek.dialect import sarek as s
 
     for op in spec.module.walk():
+        if isinstance(op, s.IntrinsicOp) and op.callee.data.startswith("atomic_") and op.args \
+                and isinstance(op.args[0].type, s.VecType | s.ArrayType) \
+                and isinstance(op.args[0].type.element_type, Float32Type):
+            raise DeviceError(f"{op.callee.data} on f32 cannot run on this device: the GLSL lowering writes it as a "
+                              "compare-and-swap loop, whose returned value wgpu's SPIR-V reader (naga, wgpu 0.32) "
+                              "loses (gfx-rs/wgpu#9621); run the kernel on the WGSL device (vulkan:N) or another "
+                              "device", op, device)
         if isinstance(op, s.IntrinsicOp) and op.callee.data == "atomic_cas" and op.results and op.results[0].uses:
             raise DeviceError("the value atomic_cas returns cannot be used on this device: wgpu's SPIR-V "
                               "reader (naga, wgpu 0.32) loses it (gfx-rs/wgpu#9621); run the kernel on the WGSL "

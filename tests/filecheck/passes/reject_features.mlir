@@ -88,7 +88,7 @@ builtin.module {
 // GLSL: k.py:8:3: error: GLSL: cooperative matrices not yet supported
 
 // -----
-// Atomics on floats: CUDA, HIP and PTX have them.
+// Atomics on floats: CUDA, HIP and PTX have them; GLSL and WGSL write f32 ones as compare-and-swap loops.
 builtin.module {
   sarek.kernel @k(%a : !sarek.vec<f32> "a", %x : f32 "x") {
     %i = sarek.constant 0 : i32
@@ -97,8 +97,8 @@ builtin.module {
 }
 // OPENCL: k.py:9:5: error: OpenCL: atomics on floats not yet supported (OpenCL C 1.2 has no floating-point atomics); accumulate in an integer (fixed point) with an integer atomic, or loop on atomic_cas over the bits (sarek.bitcast)
 // METAL: k.py:9:5: error: Metal: atomics on floats not yet supported
-// GLSL: k.py:9:5: error: GLSL: atomics on floats not yet supported (needs GL_EXT_shader_atomic_float); accumulate in an integer (fixed point) with an integer atomic, or loop on atomic_cas over the bits (sarek.bitcast)
-// WGSL: k.py:9:5: error: WGSL: atomics on floats not yet supported (WGSL atomics are i32/u32 only); accumulate in an integer (fixed point) with an integer atomic, or loop on atomic_cas over the bits (sarek.bitcast)
+// GLSL: sarek.intrinsic "atomic_add"
+// WGSL: sarek.intrinsic "atomic_add"
 // CUDA: sarek.intrinsic "atomic_add"
 // HIP: sarek.intrinsic "atomic_add"
 // PTX: sarek.intrinsic "atomic_add"

@@ -7,12 +7,12 @@ sarek.kernel @k(%v : !sarek.vec<f16> "v") {
 
 // -----
 
-sarek.kernel @k(%v : !sarek.vec<f32> "v") {
+sarek.kernel @k(%v : !sarek.vec<f64> "v") {
   %z = sarek.constant 0 : i32
-  %one = sarek.constant 1.0 : f32
-  %o = sarek.intrinsic "atomic_add"(%v, %z, %one) : (!sarek.vec<f32>, i32, f32) -> f32
+  %one = sarek.constant 1.0 : f64
+  %o = sarek.intrinsic "atomic_add"(%v, %z, %one) : (!sarek.vec<f64>, i32, f64) -> f64
 }
-// CHECK: error: GLSL: atomics on floats not yet supported
+// CHECK: error: GLSL: {{.*}}GLSL atomics are 32-bit
 
 // -----
 
