@@ -980,7 +980,11 @@ class FunctionLowerer:
             lo = self.const(0, hi.type if is_int(hi.type) else i32, args[0])
         else:
             lo_n, hi_n = args[0], args[1]
-            if self.const_eval(lo_n) is not None and self.const_eval(hi_n) is None:
+            if self.const_eval(lo_n) is not None and self.const_eval(hi_n) is not None and step_v is None:
+                step = self.expr(args[2], i32)  # literal bounds take the run-time step's type
+                lo = self.expr(lo_n, step.type)
+                hi = self.expr(hi_n, step.type)
+            elif self.const_eval(lo_n) is not None and self.const_eval(hi_n) is None:
                 hi = self.expr(hi_n, i32)
                 lo = self.expr(lo_n, hi.type)
             else:
@@ -992,7 +996,8 @@ class FunctionLowerer:
         if lo.type != hi.type:
             raise self.err(it, f"type mismatch: range bounds are {tname(lo.type)} and {tname(hi.type)}")
         if len(args) == 3 and step_v is None:
-            step = self.expr(args[2], lo.type)
+            if not isinstance(step, SSAValue):
+                step = self.expr(args[2], lo.type)
             if step.type != lo.type:
                 raise self.err(args[2], f"type mismatch: the range bounds are {tname(lo.type)}, the step is "
                                         f"{tname(step.type)}")

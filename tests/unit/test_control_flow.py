@@ -315,3 +315,19 @@ def test_range_step_evaluated_once(dev):
     o = np.zeros(4, np.int32)
     step_once.launch(o, 10, threads=4, block=4, device=dev)
     assert o.tolist() == [505] * 4
+
+
+@kernel
+def literal_bounds(o: Vec[sarek.types.i64], s: sarek.types.i64):
+    c = sarek.types.i64(0)
+    for i in range(0, 40, s):
+        c += i
+    o[global_thread_id] = c
+
+
+@pytest.mark.parametrize("dev", EXECUTORS)
+def test_literal_bounds_take_the_step_type(dev):
+    assert '"i" %i = ' in literal_bounds.ir() and ": i64 {" in literal_bounds.ir()
+    o = np.zeros(2, np.int64)
+    literal_bounds.launch(o, 7, threads=2, block=2, device=dev)
+    assert o.tolist() == [sum(range(0, 40, 7))] * 2

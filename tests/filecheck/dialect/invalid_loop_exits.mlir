@@ -76,6 +76,16 @@ sarek.kernel @k(%n : i32 "n") {
 
 // -----
 
+sarek.kernel @k(%n : i32 "n", %s : i32 "s") {
+  %z = sarek.constant 0 : i32
+  "sarek.for"(%z, %n, %s, %s) <{name = "i"}> ({
+  ^bb0(%i : i32):
+  }) : (i32, i32, i32, i32) -> ()
+}
+// CHECK: for takes at most one step operand
+
+// -----
+
 sarek.kernel @k(%x : f32 "x") {
   sarek.return %x : f32
 }
