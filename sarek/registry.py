@@ -107,6 +107,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "sarek-strength-reduce": ("sarek.passes.strength_reduce", "StrengthReducePass"),
     "sarek-strip-asserts": ("sarek.passes.strip_asserts", "StripAssertsPass"),
     "sarek-hoist-match-breaks": ("sarek.passes.hoist_match_breaks", "HoistMatchBreaksPass"),
+    "sarek-check-bounds": ("sarek.passes.check_bounds", "CheckBoundsPass"),
     "sarek-pipeline": ("sarek.passes.pipeline", "PipelinePass"),
     "sarek-contract": ("sarek.passes.contract", "ContractPass"),
     "sarek-lower-glsl": ("sarek.lowering.glsl", "LowerGlslPass"),

@@ -279,19 +279,20 @@ class Kernel(_Generic):
 
     @user_api
     def launch(self, *args: Any, grid: Any = None, block: Any = UNSET, device: Any = None, threads: Any = None,
-               stream: Any = None, **unknown: Any) -> None:
-        """Enqueue the kernel (sarek.runtime.launch): `grid=` blocks or `threads=` total threads, `block=`.
-        Repeated launches with the same device and launch values reuse a cached plan (runtime.FastPath); a
-        generic kernel launches the instance its arguments' dtypes pick (compiled once per type tuple)."""
+               stream: Any = None, debug: bool | None = None, **unknown: Any) -> None:
+        """Enqueue the kernel (sarek.runtime.launch): `grid=` blocks or `threads=` total threads, `block=`;
+        `debug=True` (default $SAREK_DEBUG) for the bounds-checked build. Repeated launches with the same device
+        and launch values reuse a cached plan (runtime.FastPath); debug launches and kernels that print do not.
+        A generic kernel launches the instance its arguments' dtypes pick (compiled once per type tuple)."""
         generic = self.__dict__.get("_generic")
         if generic is None:
             generic = self.__dict__["_generic"] = bool(self.__dict__.get("fn") is not None and self.type_params)
         if generic:
             self.bind_launch(args).launch(*args, grid=grid, block=block, device=device, threads=threads,
-                                           stream=stream, **unknown)
+                                           stream=stream, debug=debug, **unknown)
             return
         key: Any = None
-        if device is not None and stream is None and not unknown:
+        if device is not None and stream is None and not unknown and not debug and self._plain():
             key = (device, grid, block, threads)
             cache: dict[Any, Any] = self.__dict__.setdefault("_fast", {})  # (Kernels made by __new__ too)
             try:
@@ -303,9 +304,18 @@ class Kernel(_Generic):
         from sarek.runtime import fast_path
         from sarek.runtime import launch as runtime_launch
 
-        runtime_launch(self, list(args), grid, block, device, threads=threads, stream=stream, **unknown)
+        runtime_launch(self, list(args), grid, block, device, threads=threads, stream=stream, debug=debug, **unknown)
         if key is not None and key not in self.__dict__["_fast"]:
             self.__dict__["_fast"][key] = fast_path(self, device, grid, block, threads)
+
+    def _plain(self) -> bool:
+        """No debug mode from the environment and no print: the fast path may launch the module as it is."""
+        from sarek.runtime.debug import env_debug, has_prints
+
+        prints = self.__dict__.get("_has_prints")
+        if prints is None:
+            prints = self.__dict__["_has_prints"] = has_prints(self.module)
+        return not prints and not env_debug()
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"kernel '{self.name}' is not called directly: use {self.name}.launch(*args, grid=..., "

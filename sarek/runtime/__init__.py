@@ -167,12 +167,12 @@ def default_device() -> Device:
     return get_device("interp")
 
 
-LAUNCH_KEYWORDS = ("grid", "block", "threads", "device", "stream")
+LAUNCH_KEYWORDS = ("grid", "block", "threads", "device", "stream", "debug")
 
 
 @user_api
 def launch(kernel: Any, args: Sequence[Any], grid: Any = None, block: Any = UNSET, device: Any = None, *,
-           threads: Any = None, stream: Any = None, **unknown: Any) -> None:
+           threads: Any = None, stream: Any = None, debug: bool | None = None, **unknown: Any) -> None:
     """Enqueue `kernel` (a front-end kernel, `(ModuleOp, name)` or a one-kernel ModuleOp) on `device`.
 
     `grid` (blocks) or `threads` (total threads; the grid is `cdiv(threads, block)`) must be given; `block`
@@ -180,7 +180,8 @@ def launch(kernel: Any, args: Sequence[Any], grid: Any = None, block: Any = UNSE
     256 (16x16, 8x8x4) with `threads`. Each is an int or a 1-3 tuple. numpy arrays are passed in and those the
     kernel may write are copied back (the launch waits for that); `sarek.Vector`s and foreign device arrays
     (PyTorch, CuPy, Numba, JAX, pyopencl) are used in place and the launch returns without waiting on cuda,
-    ptx, opencl and vulkan. `stream=` orders it on a stream (see docs/RUNTIME.md).
+    ptx, opencl and vulkan. `stream=` orders it on a stream (see docs/RUNTIME.md). `debug=True` (default:
+    $SAREK_DEBUG) runs the bounds-checked debug build and raises its first failed check as a LaunchError.
     """
     from sarek.diagnostics import SarekError
     from sarek.runtime.core import resolve_kernel
@@ -199,7 +200,7 @@ def launch(kernel: Any, args: Sequence[Any], grid: Any = None, block: Any = UNSE
     dev = get_device(device)
     try:
         dev.launch(module, name, args if isinstance(args, list) else list(args), grid, block, threads, stream,
-                   declared)
+                   declared, debug)
     except SarekError as e:
         if type(e) is not SarekError:  # LaunchError, DeviceError, CompileError, InterpError: as they are
             raise

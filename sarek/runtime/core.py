@@ -565,9 +565,18 @@ class Device:
 
     @user_api
     def launch(self, module: ModuleOp, kernel: str, args: Sequence[Any], grid: Any = None, block: Any = None,
-               threads: Any = None, stream: Any = None, declared_block: Dim3 | None = None) -> None:
+               threads: Any = None, stream: Any = None, declared_block: Dim3 | None = None,
+               debug: bool | None = None) -> None:
         """Enqueue one launch (see `sarek.runtime.launch`); returns before the kernel ends where the device is
-        asynchronous."""
+        asynchronous. A debug launch (`debug`, else $SAREK_DEBUG) or one of a kernel that prints runs the
+        module's debug variant with the hidden debug buffer and waits for it (sarek.runtime.debug)."""
+        from sarek.runtime.debug import launch_plan
+
+        plan = launch_plan(module, kernel, debug)
+        if plan is not None:
+            buf = plan.buffer()
+            self.launch(plan.module, kernel, [*args, buf], grid, block, threads, stream, declared_block, False)
+            return plan.finish(buf, self)
         spec = kernel_spec(module, kernel)
         g, b = self.launch_dims(spec, grid, block, threads, declared_block)
         values = check_args(spec, args, self)
