@@ -108,6 +108,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "sarek-strip-asserts": ("sarek.passes.strip_asserts", "StripAssertsPass"),
     "sarek-hoist-match-breaks": ("sarek.passes.hoist_match_breaks", "HoistMatchBreaksPass"),
     "sarek-check-bounds": ("sarek.passes.check_bounds", "CheckBoundsPass"),
+    "sarek-lower-print": ("sarek.passes.lower_print", "LowerPrintPass"),
     "sarek-pipeline": ("sarek.passes.pipeline", "PipelinePass"),
     "sarek-contract": ("sarek.passes.contract", "ContractPass"),
     "sarek-lower-glsl": ("sarek.lowering.glsl", "LowerGlslPass"),

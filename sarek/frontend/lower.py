@@ -1529,10 +1529,48 @@ class FunctionLowerer:
         if fn is range:
             raise self.err(node, "range() is only supported in 'for i in range(...)'")
         if fn is print:
-            raise self.err(node, "print() is not supported in kernels")
+            return self.print_call(node, statement)
         what = getattr(fn, "__name__", fname)
         raise self.err(node.func, f"'{what}' is not a @sarek.device function or a sarek intrinsic and cannot be "
                                   "called from a kernel")
+
+    def print_call(self, node: ast.Call, statement: bool) -> None:
+        """`print(...)` of strings (f-strings with plain `{x}` too) and scalars, constant `sep=`/`end=`: one
+        `sarek.print` whose format has a `{}` per value (printed by the runtime after the launch)."""
+        from sarek.print_op_scratch import PrintOp
+
+        if not statement:
+            raise self.err(node, "print() returns nothing: call it as a statement")
+        opts = {"sep": " ", "end": "\n"}
+        for kw in node.keywords:
+            ok = isinstance(kw.value, ast.Constant) and (
+                isinstance(kw.value.value, str) if kw.arg in opts else kw.arg == "flush")
+            if not ok:
+                raise self.err(kw.value if kw.arg else node, "print() in a kernel takes constant strings for sep= "
+                                                             "and end= (and flush=, ignored), nothing else")
+            if kw.arg in opts:
+                opts[kw.arg] = cast(str, cast(ast.Constant, kw.value).value)
+        values: list[SSAValue] = []
+
+        def value(e: ast.expr) -> str:
+            if isinstance(e, ast.Constant) and isinstance(e.value, str):
+                return e.value.replace("{", "{{").replace("}", "}}")
+            if isinstance(e, ast.JoinedStr):
+                return "".join(value(cast(ast.expr, part)) for part in e.values)
+            if isinstance(e, ast.FormattedValue):
+                if e.conversion != -1 or e.format_spec is not None:
+                    raise self.err(e, "print() in a kernel formats f-string values plainly: write {x}, without "
+                                      "a conversion or format spec")
+                e = e.value
+            v = self.expr(e, None)
+            if not (_is_num(v.type) or v.type == i1):
+                raise self.err(e, f"print() in a kernel prints strings, integers, floats and bools, not "
+                                  f"{tname(v.type)}")
+            values.append(v)
+            return "{}"
+
+        text = opts["sep"].replace("{", "{{").replace("}", "}}").join(value(a) for a in node.args)
+        self.emit(PrintOp(text + opts["end"].replace("{", "{{").replace("}", "}}"), values), node)
 
     def no_kw(self, node: ast.Call, fname: str) -> None:
         if node.keywords:

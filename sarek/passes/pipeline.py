@@ -36,6 +36,7 @@ FP_POLICIES = ("default", "exact")
 
 PIPELINES: dict[Family, list[PassSpec]] = {
     "c": [
+        ("sarek-lower-print", {}),
         ("sarek-reject-features", {"target": "{target}"}),
         ("sarek-strip-asserts", {}),
         ("sarek-verify-barriers", {}),
@@ -50,6 +51,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
         ("sarek-c-form-expressions", {}),
     ],
     "shader": [
+        ("sarek-lower-print", {}),
         ("sarek-reject-features", {"target": "{target}"}),
         ("sarek-strip-asserts", {}),
         ("sarek-verify-barriers", {}),
@@ -64,6 +66,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
         ("sarek-lower-{target}", {"block": "{block}", "kernel": "{kernel}"}),
     ],
     "ptx": [
+        ("sarek-lower-print", {}),
         ("sarek-reject-features", {"target": "{target}"}),
         ("sarek-strip-asserts", {}),
         ("sarek-verify-barriers", {}),

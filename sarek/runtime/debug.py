@@ -8,6 +8,7 @@ the buffer (layout: sarek.passes.debug_buffer) into a located `sarek.LaunchError
 from __future__ import annotations
 
 import os
+import sys
 import weakref
 from dataclasses import dataclass
 from typing import Any
@@ -15,8 +16,8 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from sarek.passes.debug_buffer import (BLOCK, CHECK_ID, CHECKS_ATTR, EXTENT, FAILURES, FLAG, INDEX_HI, INDEX_LO,
-                                       PRINT_BASE, THREAD, table)
+from sarek.passes.debug_buffer import (BLOCK, CHECK_ID, CHECKS_ATTR, EXTENT, FAILURES, FLAG, FORMATS_ATTR,
+                                       INDEX_HI, INDEX_LO, PRINT_BASE, PRINT_DROPPED, PRINT_USED, THREAD, table)
 
 
 def env_debug() -> bool:
@@ -24,7 +25,9 @@ def env_debug() -> bool:
 
 
 def has_prints(module: ModuleOp) -> bool:
-    return any(op.name == "sarek.print" for op in module.walk())
+    from sarek.print_op_scratch import PrintOp
+
+    return any(isinstance(op, PrintOp) for op in module.walk())
 
 
 @dataclass
@@ -40,6 +43,11 @@ class LaunchPlan:
 
     def finish(self, buf: np.ndarray[Any, Any], device: Any) -> None:
         """After the launch: print the kernel's print records, then raise its first failed check."""
+        if buf.size > PRINT_BASE:
+            text = print_text(self.module, buf)
+            if text:
+                sys.stdout.write(text)
+                sys.stdout.flush()
         if buf[FLAG]:
             raise check_error(self.module, self.kernel, buf, device)
 
@@ -61,8 +69,10 @@ def launch_plan(module: ModuleOp, kernel: str, debug: bool | None) -> LaunchPlan
     prints = has_prints(module)
     if checks or prints:
         from sarek.passes.check_bounds import check_bounds
+        from sarek.passes.lower_print import lower_prints
 
         variant = module.clone()
+        lower_prints(variant)
         if checks:
             check_bounds(variant)
         words = PRINT_BASE + (int(os.environ.get("SAREK_PRINT_BUFFER", PRINT_WORDS)) if prints else 0)
@@ -101,3 +111,58 @@ def check_error(module: ModuleOp, kernel: str, buf: np.ndarray[Any, Any], device
     e.location = loc
     e.__dict__.update(thread=thread, block=block, index=index, extent=extent, check=kind)
     return e
+
+
+def _value(t: str, words: list[int]) -> str:
+    """One printed value of type `t` from its words (sarek.passes.lower_print's encoding), as Python prints it."""
+    w = [x & 0xFFFFFFFF for x in words]
+    if t == "i1":
+        return str(bool(w[0]))
+    if t in ("f32", "f16", "bf16"):
+        x = np.array([w[0]], np.uint32).view(np.float32)[0]
+        return str(np.float16(x)) if t == "f16" else str(x)
+    if t == "f64":
+        return str(np.array([w[0] | (w[1] << 32)], np.uint64).view(np.float64)[0])
+    bits = w[0] | (w[1] << 32) if len(w) == 2 else w[0]
+    width = 64 if len(w) == 2 else 32
+    if not t.startswith("ui") and bits >> (width - 1):
+        bits -= 1 << width
+    if t.startswith("ui") or t == "i8" or t == "i16":
+        narrow = int("".join(c for c in t if c.isdigit()))
+        bits &= (1 << narrow) - 1 if t.startswith("ui") else -1
+    return str(bits)
+
+
+def _nwords(t: str) -> int:
+    return 2 if t in ("i64", "ui64", "f64") else 1
+
+
+def print_text(module: ModuleOp, buf: np.ndarray[Any, Any]) -> str:
+    """The text of a launch's print records: by block, then thread, then program order; a last line says how
+    many records did not fit."""
+    formats = table(module, FORMATS_ATTR)
+    area = [int(x) for x in buf[PRINT_BASE:]]
+    used = int(buf[PRINT_USED])
+    end = len(area) if used < 0 else min(used, len(area))
+    recs: list[tuple[int, int, int, str]] = []
+    off = 0
+    while off + 4 <= end:
+        size, fid, blk, thr = area[off:off + 4]
+        if size < 4 or off + size > end or not 0 <= fid < len(formats):
+            break
+        row = formats[fid]
+        vals: list[str] = []
+        k = off + 4
+        for t in row[2:]:
+            n = _nwords(t)
+            vals.append(_value(t, area[k:k + n]))
+            k += n
+        recs.append((blk, thr, off, row[1].format(*vals)))
+        off += size
+    recs.sort()
+    text = "".join(r[3] for r in recs)
+    dropped = int(buf[PRINT_DROPPED])
+    if dropped:
+        text += (f"[sarek: {dropped} more lines dropped: the print buffer ({len(area)} words) is full; "
+                 "SAREK_PRINT_BUFFER=WORDS makes it larger]\n")
+    return text

@@ -40,9 +40,22 @@ def results() -> list[dict[str, Any]]:
     return sweep(DEVICES)
 
 
+def gpu_devices() -> list[str]:
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        from gpu_names import gpu_devices as names  # pyright: ignore[reportMissingImports]
+    finally:
+        sys.path.pop(0)
+    return names()
+
+
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("at", [100, -1, 1000])
 def test_oob_write_is_reported_located_without_damage(results: list[dict[str, Any]], device: str, at: int) -> None:
+    check_write(results, device, at)
+
+
+def check_write(results: list[dict[str, Any]], device: str, at: int) -> None:
     case = next(c for c in results if c["device"] == device and c["case"] == f"write{at}")
     assert case["error"] is not None
     assert case["error"].startswith(f"{SCRIPT}:{WRITE_LINE}:9: error: out-of-bounds write to 'c': index {at} ")
@@ -54,6 +67,20 @@ def test_oob_write_is_reported_located_without_damage(results: list[dict[str, An
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_helper_division_and_shared_checks(results: list[dict[str, Any]], device: str) -> None:
+    check_others(results, device)
+
+
+@pytest.mark.gpu
+def test_debug_mode_on_the_gpu() -> None:
+    devices = gpu_devices()
+    results = sweep(devices)
+    for d in devices:
+        for at in (100, -1, 1000):
+            check_write(results, d, at)
+        check_others(results, d)
+
+
+def check_others(results: list[dict[str, Any]], device: str) -> None:
     got = {c["case"]: c["error"] for c in results if c["device"] == device}
     assert ":26:5: error: out-of-bounds update of 'v': index 8 is outside 0..7 (extent 8), in thread (5, 0, 0)" \
         in got["helper"]
