@@ -5,9 +5,9 @@
 Per kernel and device: the median time of one launch followed by `synchronize()` (a debug launch waits for
 its buffer, so the release baseline waits too) on resident `sarek.Vector`s, release and debug; the ratio
 debug / release is the price of the checks (the index compares, the skipped-access selects) plus the debug
-buffer's upload and read-back. The kernels: `saxpy` (one read, one read-modify-write per thread), `stencil`
-(three reads, one write), `matmul` (2 * K reads per output in a loop, one write) and `shared_sum` (a block
-reduction through shared memory). Default devices: every non-interpreter device of this machine.
+buffer's upload and read-back. The kernels are the corpus's (examples/): `vector_add`, `stencil_1d_kernel`,
+`matmul_naive` (64x64), `matmul_tiled` (16x16 shared tiles, 2-D blocks) and `reduce_sum` (a 256-slot shared
+tree). Default devices: every non-interpreter device of this machine.
 """
 
 from __future__ import annotations
@@ -22,65 +22,28 @@ from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "examples")]
 
 import sarek  # noqa: E402
-from sarek import Vec, f32, i32  # noqa: E402
-from sarek.gpu import barrier, block_dim_x, block_idx_x, global_thread_id, shared, thread_idx_x  # noqa: E402
 
 
-@sarek.kernel
-def saxpy(a: f32, x: Vec[f32], y: Vec[f32], n: i32):
-    i = global_thread_id
-    if i < n:
-        y[i] = a * x[i] + y[i]
+def cases(n: int) -> list[tuple[str, Any, list[Any], Any]]:
+    """(name, kernel, args (numpy), threads) over the corpus kernels."""
+    from matmul import matmul_naive, matmul_tiled
+    from reduce import reduce_sum
+    from stencil import stencil_1d_kernel
+    from vector_add import vector_add
 
-
-@sarek.kernel
-def stencil(x: Vec[f32], y: Vec[f32], n: i32):
-    i = global_thread_id
-    if i > 0 and i < n - 1:
-        y[i] = 0.25 * x[i - 1] + 0.5 * x[i] + 0.25 * x[i + 1]
-
-
-@sarek.kernel
-def matmul(a: Vec[f32], b: Vec[f32], c: Vec[f32], m: i32):
-    i = global_thread_id
-    if i < m * m:
-        r = i // m
-        col = i % m
-        acc = 0.0
-        for k in range(m):
-            acc += a[r * m + k] * b[k * m + col]
-        c[i] = acc
-
-
-@sarek.kernel
-def shared_sum(x: Vec[f32], out: Vec[f32], n: i32):
-    s = shared(f32, 256)
-    t = thread_idx_x
-    i = global_thread_id
-    s[t] = x[i] if i < n else 0.0
-    barrier()
-    step = 128
-    while step > 0:
-        if t < step:
-            s[t] += s[t + step]
-        barrier()
-        step = step // 2
-    if t == 0:
-        out[block_idx_x] = s[0] + 0.0 * f32(block_dim_x)
-
-
-def cases(n: int) -> list[tuple[str, Any, list[Any], int]]:
-    """(name, kernel, args (numpy), threads)."""
-    m = max(16, int(round((n // 64) ** 0.5)))
+    m = max(16, int(round(n ** 0.5)) // 16 * 16)
     x = np.random.default_rng(0).random(n, dtype=np.float32)
+    mm = x[:m * m].copy()
     return [
-        ("saxpy", saxpy, [np.float32(2.0).item(), x, x.copy(), n], n),
-        ("stencil", stencil, [x, np.zeros_like(x), n], n),
-        ("matmul", matmul, [x[:m * m].copy(), x[:m * m].copy(), np.zeros(m * m, np.float32), m], m * m),
-        ("shared_sum", shared_sum, [x, np.zeros(-(-n // 256), np.float32), n], -(-n // 256) * 256),
+        ("vector_add", vector_add, [x, x.copy(), np.zeros_like(x), n], n),
+        ("stencil_1d", stencil_1d_kernel, [x, np.zeros_like(x), n], n),
+        ("matmul_naive", matmul_naive, [mm[:4096], mm[:4096].copy(), np.zeros(4096, np.float32), 64], 4096),
+        ("matmul_tiled", matmul_tiled, [mm, mm.copy(), np.zeros_like(mm), m], (m, m)),
+        ("reduce_sum", reduce_sum, [x, np.zeros(-(-n // 256), np.float32), n], -(-n // 256) * 256),
     ]
 
 
@@ -103,8 +66,10 @@ def run(devices: list[str], n: int, repeat: int) -> list[dict[str, Any]]:
         for kname, k, args, threads in cases(n):
             vargs = [sarek.Vector(a) if isinstance(a, np.ndarray) else a for a in args]
 
-            def launch(debug: bool, k: Any = k, vargs: list[Any] = vargs, threads: int = threads) -> None:
-                k.launch(*vargs, threads=threads, block=256, device=dev, debug=debug)
+            block = (16, 16) if isinstance(threads, tuple) else 256
+
+            def launch(debug: bool, k: Any = k, vargs: list[Any] = vargs, threads: Any = threads) -> None:
+                k.launch(*vargs, threads=threads, block=block, device=dev, debug=debug)
 
             rel = timed(lambda: launch(False), dev, repeat)
             dbg = timed(lambda: launch(True), dev, repeat)

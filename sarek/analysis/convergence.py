@@ -255,7 +255,9 @@ class _Function:
         if r is None:
             return None
         d = Divergence(f"{what} of the enclosing {op.name} depends on {r}", what, r, op, v)
-        if self.superstep is not None and isinstance(op, IfOp | MatchOp | ForOp | WhileOp):
+        # the guards debug mode inserts (marked `sarek.debug_guard`, sarek.passes.debug_buffer) hold no collective
+        if self.superstep is not None and isinstance(op, IfOp | MatchOp | ForOp | WhileOp) and \
+                "sarek.debug_guard" not in op.attributes:
             self.analysis.report(Finding(
                 op, "superstep", op.name, d,
                 f"thread-divergent {op.name} inside a non-divergent superstep ({what} depends on {r}): the "

@@ -1,5 +1,5 @@
 """Control flow and other statements of the sarek dialect: yield, if/if_expr, while, for, match/match_expr,
-return, break/continue, assert, pragma, block (scopes and supersteps), barriers, fences and native text."""
+return, break/continue, assert, pragma, block (scopes and supersteps), barriers, fences, native text and print."""
 
 from __future__ import annotations
 
@@ -40,6 +40,8 @@ from sarek.dialect.syntax import parse_type_of as _parse_type_of
 from sarek.dialect.syntax import print_attrs as _print_attrs
 from sarek.dialect.syntax import print_typed_operand as _print_typed_operand
 from sarek.dialect.syntax import raise_since as _raise_since
+from sarek.dialect.syntax import operand_list as _operand_list
+from sarek.dialect.syntax import print_operand_list as _print_operand_list
 from sarek.dialect.syntax import strings as _names
 from sarek.dialect.syntax import print_name as _print_name
 from sarek.dialect.syntax import print_params as _print_params
@@ -47,7 +49,7 @@ from sarek.dialect.syntax import parse_params as _parse_params
 from sarek.dialect.syntax import parse_str_array as _parse_str_array
 from sarek.dialect.syntax import check_name as _check_name
 from sarek.dialect.syntax import hint as _hint
-from sarek.dialect.types import UnitType, VariantType, is_int
+from sarek.dialect.types import UnitType, VariantType, is_float, is_int
 from sarek.dialect.declarations import HelperOp, KernelOp, enclosing_function, variant_decl
 
 
@@ -733,3 +735,45 @@ class NativeOp(IRDLOperation):
                 _raise_since(parser, f"native text for '{k}' must be a string", pos)
             texts[k] = v.data
         return _parse_attrs(parser, cls(texts))
+
+
+@irdl_op_definition
+class PrintOp(IRDLOperation):
+    """`sarek.print "i = {} x = {}\\n"(%i, %x) : i32, f32` — Python's `print`: the format's `{}` take the
+    scalar values in order (`{{`/`}}` are braces); lowered to debug-buffer records (sarek-lower-print)."""
+
+    name = "sarek.print"
+    format = prop_def(StringAttr)
+    values = var_operand_def()
+
+    def __init__(self, format: str, values: Sequence[SSAValue]):
+        super().__init__(operands=[values], properties={"format": StringAttr(format)})
+
+    def verify_(self) -> None:
+        n = self.format.data.replace("{{", "").replace("}}", "").count("{}")
+        if n != len(self.values):
+            raise VerifyException(f"print format has {n} placeholder(s), {len(self.values)} value(s) given")
+        for v in self.values:
+            if not (is_int(v.type) or is_float(v.type) or v.type == i1):
+                raise VerifyException(f"print takes scalar values, got {v.type}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.format.data)
+        _print_operand_list(printer, self.values)
+        if self.values:
+            printer.print_string(" : ")
+            printer.print_list([v.type for v in self.values], printer.print_attribute)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PrintOp:
+        fmt = parser.parse_str_literal()
+        vals = _operand_list(parser)
+        if vals:
+            parser.parse_punctuation(":")
+            pos = parser.pos
+            types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+            if types != [v.type for v in vals]:
+                _raise_since(parser, "value types do not match the listed types", pos)
+        return _parse_attrs(parser, cls(fmt, vals))

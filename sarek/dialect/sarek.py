@@ -14,7 +14,7 @@ definitions live in modules by concern; a new op goes in the module of its conce
 * `sarek.dialect.places`: binders, places and memory (let/let_mut, load/store, element and field access,
   payload reads, array allocation);
 * `sarek.dialect.control`: statements with regions and other statements (if, while, for, match, return,
-  pragma, block, barriers, fences, native);
+  pragma, block, barriers, fences, native, print);
 * `sarek.dialect.coopmat`: cooperative matrices;
 * `sarek.dialect.intrinsics`: the table of `sarek.intrinsic` names; `sarek.dialect.syntax`: custom-syntax
   helpers and op-shape base classes.
@@ -53,7 +53,7 @@ _DECLARATIONS: tuple[type[Operation], ...] = (RecordOp, VariantOp, KernelOp, Hel
 
 STATEMENT_OPS: tuple[type[Operation], ...] = (
     LetOp, LetMutOp, StoreOp, IfOp, WhileOp, ForOp, MatchOp, ReturnOp, BreakOp, ContinueOp, AssertOp, PragmaOp,
-    BlockOp, BarrierOp, WarpBarrierOp, MemFenceOp, NativeOp, AllocArrayOp, CoopmatDeclOp, CoopmatLoadOp,
+    BlockOp, BarrierOp, WarpBarrierOp, MemFenceOp, NativeOp, PrintOp, AllocArrayOp, CoopmatDeclOp, CoopmatLoadOp,
     CoopmatStoreOp, CoopmatMulAddOp,
 )
 
@@ -64,7 +64,7 @@ Sarek = Dialect(
         MakeRecordOp, MakeVariantOp, FieldOp, PayloadOp, ArrayReadOp, ArrayLenOp, ArrayDimOp, AllocArrayOp, CallOp, LetOp,
         LetMutOp, LoadOp, StoreOp, ElemRefOp, FieldRefOp, YieldOp, IfOp, IfExprOp, WhileOp, ForOp, MatchOp, MatchExprOp,
         ReturnOp, BreakOp, ContinueOp, AssertOp, PragmaOp, BlockOp, BarrierOp, WarpBarrierOp, MemFenceOp, NativeOp,
-        CoopmatDeclOp, CoopmatLoadOp, CoopmatStoreOp, CoopmatMulAddOp,
+        PrintOp, CoopmatDeclOp, CoopmatLoadOp, CoopmatStoreOp, CoopmatMulAddOp,
     ],
     [MemSpaceAttr, UnitType, RecordType, VariantType, VecType, ArrayType, RefType, BinOpKindAttr, UnOpKindAttr],
 )

@@ -1537,8 +1537,6 @@ class FunctionLowerer:
     def print_call(self, node: ast.Call, statement: bool) -> None:
         """`print(...)` of strings (f-strings with plain `{x}` too) and scalars, constant `sep=`/`end=`: one
         `sarek.print` whose format has a `{}` per value (printed by the runtime after the launch)."""
-        from sarek.print_op_scratch import PrintOp
-
         if not statement:
             raise self.err(node, "print() returns nothing: call it as a statement")
         opts = {"sep": " ", "end": "\n"}
@@ -1556,7 +1554,7 @@ class FunctionLowerer:
             if isinstance(e, ast.Constant) and isinstance(e.value, str):
                 return e.value.replace("{", "{{").replace("}", "}}")
             if isinstance(e, ast.JoinedStr):
-                return "".join(value(cast(ast.expr, part)) for part in e.values)
+                return "".join(value(part) for part in e.values)
             if isinstance(e, ast.FormattedValue):
                 if e.conversion != -1 or e.format_spec is not None:
                     raise self.err(e, "print() in a kernel formats f-string values plainly: write {x}, without "
@@ -1570,7 +1568,7 @@ class FunctionLowerer:
             return "{}"
 
         text = opts["sep"].replace("{", "{{").replace("}", "}}").join(value(a) for a in node.args)
-        self.emit(PrintOp(text + opts["end"].replace("{", "{{").replace("}", "}}"), values), node)
+        self.emit(s.PrintOp(text + opts["end"].replace("{", "{{").replace("}", "}}"), values), node)
 
     def no_kw(self, node: ast.Call, fname: str) -> None:
         if node.keywords:

@@ -23,7 +23,7 @@ from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from sarek.passes.debug_buffer import (CHECKS_ATTR, FAIL_HELPER, add_table_entry, attach_buffers, building_before, debug_param,
-                         ensure_fail_helper, function_of)
+                         ensure_fail_helper, function_of, mark_guard)
 from sarek.diagnostics import location_text
 from sarek.dialect import sarek as s
 from sarek.dialect.builder import BodyBuilder
@@ -156,7 +156,7 @@ class _Checker:
         ok, safe = got
         op.operands = [op.array, safe]
         for st in stores:
-            guard = s.IfOp(ok)
+            guard = mark_guard(s.IfOp(ok))
             guard.location = st.location
             parent = st.parent_block()
             assert parent is not None
@@ -194,7 +194,8 @@ class _Checker:
         cid = self.entry(op, "assert", str(text))
         cond = op.operands[0]
         with building_before(op) as b:
-            with b.if_(b.unop("not", cond)):
+            with b.if_(b.unop("not", cond)) as guard:
+                mark_guard(guard)
                 self.fail(b, op, cid, None, None)
         op.detach()
         op.erase()

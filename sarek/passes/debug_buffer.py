@@ -22,7 +22,7 @@ from collections.abc import Generator, Sequence
 from contextlib import contextmanager
 from typing import cast
 
-from xdsl.dialects.builtin import ArrayAttr, FileLineColLoc, ModuleOp, StringAttr, i32
+from xdsl.dialects.builtin import ArrayAttr, FileLineColLoc, ModuleOp, StringAttr, UnitAttr, i32
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
@@ -33,6 +33,14 @@ DEBUG_PARAM = "sarek_debug"
 FAIL_HELPER = "sarek_check_failed"
 CHECKS_ATTR = "sarek.debug_checks"
 FORMATS_ATTR = "sarek.debug_formats"
+#: marks the `sarek.if`s the debug passes insert: they hold no barrier, so a superstep may contain them even
+#: where their condition varies by thread (sarek.analysis.convergence reads it)
+GUARD_ATTR = "sarek.debug_guard"
+
+
+def mark_guard(op: s.IfOp) -> s.IfOp:
+    op.attributes[GUARD_ATTR] = UnitAttr()
+    return op
 
 FLAG, CHECK_ID, BLOCK, THREAD, INDEX_LO, INDEX_HI, EXTENT = 0, 1, 2, 5, 8, 9, 10
 PRINT_USED, PRINT_DROPPED, FAILURES, PRINT_BASE = 11, 12, 13, 16

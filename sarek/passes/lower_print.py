@@ -15,31 +15,30 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import Float32Type, Float64Type, IntegerType, ModuleOp, f32, i32, i64
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import Float32Type, Float64Type, ModuleOp, f32, i32, i64
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from sarek.diagnostics import location_text
 from sarek.dialect import sarek as s
 from sarek.dialect.builder import BodyBuilder
+from sarek.dialect.types import is_float, scalar_width
 from sarek.passes.debug_buffer import (FORMATS_ATTR, PRINT_BASE, PRINT_DROPPED, PRINT_USED, add_table_entry,
-                                       attach_buffers, building_before, function_of)
-from sarek.print_op_scratch import PrintOp
+                                       attach_buffers, building_before, function_of, mark_guard)
 
 HEADER = 4  # size, format id, block, thread
 
 
 def _words(b: BodyBuilder, v: SSAValue) -> list[SSAValue]:
     """`v` as i32 words (see the module docstring)."""
-    t = v.type
-    if isinstance(t, Float64Type):
-        v, t = b.bitcast(v, i64), i64
-    elif not isinstance(t, Float32Type) and not isinstance(t, IntegerType):  # f16, bf16: exactly as an f32
-        v, t = b.cast(v, f32), f32
-    if isinstance(t, Float32Type):
+    if isinstance(v.type, Float64Type):
+        v = b.bitcast(v, i64)
+    elif is_float(v.type) and not isinstance(v.type, Float32Type):  # f16, bf16: exactly as an f32
+        v = b.cast(v, f32)
+    t: Attribute = v.type
+    if t == f32:
         return [b.bitcast(v, i32)]
-    assert isinstance(t, IntegerType)
-    if t.width.data == 64:
+    if scalar_width(t) == 64:
         return [b.cast(v, i32), b.cast(b.binop("shr", v, b.const(32, t)), i32)]
     return [v if t == i32 else b.cast(v, i32)]
 
@@ -51,7 +50,7 @@ def _linear(b: BodyBuilder, idx: str, dim: str) -> SSAValue:
     return b.binop("add", x, b.binop("mul", dx, b.binop("add", y, b.binop("mul", dy, z))))
 
 
-def _lower(module: ModuleOp, op: PrintOp, buf: SSAValue) -> None:
+def _lower(module: ModuleOp, op: s.PrintOp, buf: SSAValue) -> None:
     types = [str(v.type) for v in op.values]
     fid = add_table_entry(module, FORMATS_ATTR, [location_text(op) or "<unknown>", op.format.data, *types])
     with building_before(op) as b:
@@ -61,6 +60,7 @@ def _lower(module: ModuleOp, op: PrintOp, buf: SSAValue) -> None:
         room = b.binop("sub", b.binop("sub", b.length(buf), b.const(PRINT_BASE, i32)), b.const(size, i32))
         fits = b.binop("and", b.binop("ge", pos, b.const(0, i32)), b.binop("le", pos, room))
         with b.if_(fits) as guard:
+            mark_guard(guard)
             base = b.binop("add", pos, b.const(PRINT_BASE, i32))
             head = [b.const(size, i32), b.const(fid, i32), _linear(b, "block_idx", "grid_dim"),
                     _linear(b, "thread_idx", "block_dim")]
@@ -74,7 +74,7 @@ def _lower(module: ModuleOp, op: PrintOp, buf: SSAValue) -> None:
 
 def lower_prints(module: ModuleOp) -> None:
     """Lower every `sarek.print` of `module` (see the module docstring)."""
-    prints = [op for op in module.walk() if isinstance(op, PrintOp)]
+    prints = [op for op in module.walk() if isinstance(op, s.PrintOp)]
     if not prints:
         return
     funcs: list[Operation] = [f for f in (function_of(op) for op in prints) if f is not None]

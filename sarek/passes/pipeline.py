@@ -36,9 +36,9 @@ FP_POLICIES = ("default", "exact")
 
 PIPELINES: dict[Family, list[PassSpec]] = {
     "c": [
-        ("sarek-lower-print", {}),
         ("sarek-reject-features", {"target": "{target}"}),
         ("sarek-strip-asserts", {}),
+        ("sarek-lower-print", {}),
         ("sarek-verify-barriers", {}),
         ("sarek-expand-math", {"target": "{target}", "fp": "{fp}"}),
         *OPT,
@@ -51,9 +51,9 @@ PIPELINES: dict[Family, list[PassSpec]] = {
         ("sarek-c-form-expressions", {}),
     ],
     "shader": [
-        ("sarek-lower-print", {}),
         ("sarek-reject-features", {"target": "{target}"}),
         ("sarek-strip-asserts", {}),
+        ("sarek-lower-print", {}),
         ("sarek-verify-barriers", {}),
         ("sarek-expand-math", {"target": "{target}", "fp": "{fp}"}),
         *OPT,
@@ -66,9 +66,9 @@ PIPELINES: dict[Family, list[PassSpec]] = {
         ("sarek-lower-{target}", {"block": "{block}", "kernel": "{kernel}"}),
     ],
     "ptx": [
-        ("sarek-lower-print", {}),
         ("sarek-reject-features", {"target": "{target}"}),
         ("sarek-strip-asserts", {}),
+        ("sarek-lower-print", {}),
         ("sarek-verify-barriers", {}),
         ("sarek-expand-math", {"target": "{target}", "fp": "{fp}"}),
         *OPT,

@@ -25,7 +25,7 @@ def env_debug() -> bool:
 
 
 def has_prints(module: ModuleOp) -> bool:
-    from sarek.print_op_scratch import PrintOp
+    from sarek.dialect.sarek import PrintOp
 
     return any(isinstance(op, PrintOp) for op in module.walk())
 

@@ -138,3 +138,17 @@ def test_i64_index_is_reported_whole() -> None:
         far.launch(np.zeros(4, np.float32), 5_000_000_000, grid=1, block=1, debug=True)
     assert ei.value.__dict__["index"] == 5_000_000_000
     assert "index 5000000000 is outside 0..3" in str(ei.value)
+
+
+def _corpus() -> list[Any]:
+    from sarek.frontend.corpus import all_cases
+
+    return [pytest.param(c, id=f"{m}:{c.name}") for m, c in all_cases()]
+
+
+@pytest.mark.parametrize("case", _corpus())
+def test_corpus_runs_clean_in_debug_mode(case: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every corpus kernel is in bounds: debug mode reports nothing and computes the same results (supersteps,
+    shared memory, records, variants, helpers and atomics all pass the checks)."""
+    monkeypatch.setenv("SAREK_DEBUG", "1")
+    case.check("interp")

@@ -29,7 +29,7 @@ def quiet(a: Vec[f32]):
 # CHECK:      %[[C:.*]] = sarek.binop gt %i, %{{.*}} : i32
 # CHECK-NEXT: sarek.print "i =, {}, a[i] = {}, {} {{[{][{]end[}][}]}}\0A"(%i, %[[A]], %[[C]]) : i32, f32, i1
 
-# Lowered (sarek-lower-print, first pass of every pipeline): a record of 4 + 3 words reserved with one atomic
+# Lowered (sarek-lower-print, right after the feature gate in every pipeline): a record of 4 + 3 words reserved with one atomic
 # add on the cursor (word 11), written when it fits, else counted as dropped (word 12).
 # CUDA:       void talk(float* __restrict__ a, int sarek_a_length, int n, int* __restrict__ [[B:v_sarek_debug_[0-9]+]], int [[L:sarek_v_sarek_debug_[0-9]+_length]]) {
 # CUDA:         = __float_as_int(a[i]);
