@@ -1,6 +1,6 @@
 """sarek-check-bounds: debug mode's checks, as ordinary sarek ops writing the hidden debug buffer.
 
-Every vector, shared-array and local-array access (`sarek.array_read`, `sarek.elem_ref` and the loads and
+Every vector, shaped-array (each dimension), shared-array and local-array access (`sarek.array_read`, `sarek.elem_ref` and the loads and
 stores through it, atomics), every integer `//` and `%` by a divisor that is not a non-zero constant, and every
 `sarek.assert` gets a check. A failing check calls `sarek_check_failed` (sarek.passes.debug_buffer), which records the first
 failure of the launch in the buffer (compare-and-swap on its flag) with the check id, thread and block ids, the
@@ -57,12 +57,16 @@ def _array_name(a: SSAValue) -> str:
     return "?"
 
 
-def _extent(b: BodyBuilder, a: SSAValue) -> SSAValue | None:
-    if isinstance(a.type, s.VecType):
-        return b.length(a)
+def _extents(b: BodyBuilder, a: SSAValue) -> list[SSAValue] | None:
+    """The extent of each dimension of `a` (i32), or None for an array received by a helper (not known)."""
+    t = a.type
+    if isinstance(t, s.VecType):
+        if t.ndim == 1:
+            return [b.length(a)]
+        return [b.insert(s.ArrayDimOp(a, d)).results[0] for d in range(t.ndim)]
     if isinstance(a.owner, s.AllocArrayOp):
-        return a.owner.size
-    return None  # an array received by a helper: its extent is not known here
+        return list(a.owner.sizes)
+    return None
 
 
 class _Checker:
@@ -96,27 +100,36 @@ class _Checker:
         ext = extent if t == extent.type else b.cast(extent, t)
         return b.binop("and", b.binop("ge", index, b.const(0, t)), b.binop("lt", index, ext))
 
-    def safe_index(self, op: Operation, array: SSAValue, index: SSAValue, what: str) -> tuple[SSAValue, SSAValue] | None:
-        """(ok, the index or 0 when it is out of bounds, the failure recorded) built before `op`."""
+    def safe_indices(self, op: s.ArrayReadOp | s.ElemRefOp, what: str) -> SSAValue | None:
+        """Check each index of `op` against its dimension's extent, before `op`: an index out of bounds records
+        the failure and becomes 0. Returns whether all were in bounds (None: extents unknown, unchecked)."""
+        array, indices = op.array, list(op.indices)
         with building_before(op) as b:
-            extent = _extent(b, array)
-            if extent is None:
+            extents = _extents(b, array)
+            if extents is None:
                 return None
-            cid = self.entry(op, "bounds", f"{what} '{_array_name(array)}'")
-            ok = self.in_bounds(b, index, extent)
-            e = b.if_expr(ok, index.type)
-            with e.then_():
-                e.yield_(index)
-            with e.else_():
-                self.fail(b, op, cid, index, extent)
-                e.yield_(b.const(0, index.type))
-        return ok, e.result
+            oks: list[SSAValue] = []
+            safe: list[SSAValue] = []
+            for d, (index, extent) in enumerate(zip(indices, extents)):
+                dim = f" (dimension {d})" if len(indices) > 1 else ""
+                cid = self.entry(op, "bounds", f"{what} '{_array_name(array)}'{dim}")
+                oks.append(self.in_bounds(b, index, extent))
+                e = b.if_expr(oks[-1], index.type)
+                with e.then_():
+                    e.yield_(index)
+                with e.else_():
+                    self.fail(b, op, cid, index, extent)
+                    e.yield_(b.const(0, index.type))
+                safe.append(e.result)
+            ok = oks[0]
+            for more in oks[1:]:
+                ok = b.binop("and", ok, more)
+        op.operands = [array, *safe]
+        return ok
 
     def check(self, op: Operation) -> None:
         if isinstance(op, s.ArrayReadOp):
-            got = self.safe_index(op, op.array, op.index, "read of")
-            if got is not None:
-                op.operands = [op.array, got[1]]
+            self.safe_indices(op, "read of")
         elif isinstance(op, s.ElemRefOp):
             self.check_place(op)
         elif isinstance(op, s.IntrinsicOp):
@@ -150,11 +163,9 @@ class _Checker:
                 else:
                     loads = True
         what = "update of" if stores and loads else "write to" if stores else "read of"
-        got = self.safe_index(op, op.array, op.index, what)
-        if got is None:
+        ok = self.safe_indices(op, what)
+        if ok is None:
             return
-        ok, safe = got
-        op.operands = [op.array, safe]
         for st in stores:
             guard = mark_guard(s.IfOp(ok))
             guard.location = st.location
@@ -169,9 +180,10 @@ class _Checker:
         if not isinstance(array.type, s.VecType | s.ArrayType) or array is self.buf(op):
             return
         with building_before(op) as b:
-            extent = _extent(b, array)
-            if extent is None:
+            extents = _extents(b, array)
+            if extents is None or len(extents) != 1:
                 return
+            extent = extents[0]
             ok = self.in_bounds(b, index, extent)
         cid = self.entry(op, "bounds", f"{op.callee.data} on '{_array_name(array)}'")
         t = op.result.type

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import sarek
-from sarek import Vec, f32, i64
+from sarek import Array, Vec, f32, i32, i64
 from sarek.passes.debug_buffer import DEBUG_PARAM
 from sarek.runtime.debug import launch_plan
 from sarek.gpu import global_thread_id
@@ -152,3 +152,27 @@ def test_corpus_runs_clean_in_debug_mode(case: Any, monkeypatch: pytest.MonkeyPa
     shared memory, records, variants, helpers and atomics all pass the checks)."""
     monkeypatch.setenv("SAREK_DEBUG", "1")
     case.check("interp")
+
+
+@sarek.kernel
+def shaped(a: Array[f32, 2], n: i32, s: i32):
+    i = global_thread_id
+    assert i < 3, "i too big"
+    for j in range(0, n, s):
+        pass
+    if i == 1:
+        a[i, n] = 1.0
+
+
+@pytest.mark.parametrize("device", ["interp", "interp-ref", "opencl:0"])
+def test_shaped_arrays_asserts_and_zero_steps(device: str) -> None:
+    a = np.zeros((4, 5), np.float32)
+    with pytest.raises(sarek.LaunchError, match=r"out-of-bounds write to 'a' \(dimension 1\): index 5 is outside "
+                                                r"0\.\.4 \(extent 5\), in thread \(1, 0, 0\)"):
+        shaped.launch(a, 5, 1, grid=1, block=2, device=device, debug=True)
+    with pytest.raises(sarek.LaunchError, match="assertion failed: range\\(\\) step must not be zero"):
+        shaped.launch(a, 2, 0, grid=1, block=2, device=device, debug=True)
+    with pytest.raises(sarek.LaunchError, match="assertion failed: i too big, in thread \\(3, 0, 0\\)"):
+        shaped.launch(a, 2, 1, grid=1, block=4, device=device, debug=True)
+    shaped.launch(a, 2, 0, grid=1, block=4, device=device)  # release: asserts stripped, no checks
+    assert a[1, 2] == 1.0

@@ -35,7 +35,7 @@ def quiet(a: Vec[f32]):
 # CUDA:         = __float_as_int(a[i]);
 # CUDA:         int [[P:.*]] = atomicAdd(&[[B]][11], 7);
 # CUDA-NEXT:    if (([[P]] >= 0) && ([[P]] <= (([[L]] - 16) - 7))) {
-# CUDA:           [[B]][({{.*}} + 0)] = 7;
+# CUDA:           [[B]][{{.*}}] = 7;
 # CUDA:         } else {
 # CUDA-NEXT:      atomicAdd(&[[B]][12], 1);
 # OPENCL:     as_int(
