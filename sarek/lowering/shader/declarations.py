@@ -184,24 +184,18 @@ class Declarations(LoweringState):
                 for reg in op.regions:
                     for b in reg.blocks:
                         types += [(a.type, op) for a in b.args]
-                if isinstance(op, S.NativeOp):
-                    raise err("%native is refused: its source text is for a named framework and this "
-                              "generator is given none", op, self.lang)
-                if isinstance(op, S.CoopmatDeclOp | S.CoopmatLoadOp | S.CoopmatStoreOp | S.CoopmatMulAddOp):
-                    raise err("cooperative matrices are not supported on this backend", op, self.lang)
+                # gated (analysis/features.py: Feature.NATIVE, Feature.COOPMAT)
+                assert not isinstance(op, S.NativeOp | S.CoopmatDeclOp | S.CoopmatLoadOp | S.CoopmatStoreOp
+                                      | S.CoopmatMulAddOp), op.name
         for t, op in types:
             while isinstance(t, S.VecType | S.ArrayType | S.RefType):
                 t = t.element_type
-            if isinstance(t, Float16Type):
-                raise err(self.f16_message(), op, self.lang)
+            # gated: FLOAT16, FLOAT64/INT64 on WGSL, UINT8 (analysis/features.py); only the features are collected
+            assert not isinstance(t, Float16Type) and int_width(t) != 8, t
             key = scalar_key(t)
             if key in ("f64", "i64"):
-                if self.lang.scalar[key] is None:
-                    what = "integers" if key == "i64" else "floats"
-                    raise err(f"{key} not supported (WGSL has no 64-bit {what})", op, self.lang)
+                assert self.lang.scalar[key] is not None, key
                 self.features.add("shader-f64" if key == "f64" else "shader-int64")
-            if int_width(t) == 8:
-                raise err("ui8 is only a cooperative-matrix operand type; not supported on this backend", op, self.lang)
 
     def reachable_helpers(self) -> list[S.HelperOp]:
         seen: dict[str, S.HelperOp] = {}
