@@ -6,6 +6,11 @@ loop is unrolled whenever its trip count is known and n * body ops <= max-ops (t
 pragma stays, the C family prints `#pragma unroll` only before a loop); `pragma ["unroll 1"]` or
 `["nounroll"]` keeps it rolled; `["unroll K"]` unrolls when n <= K.
 
+A `while` whose condition reads only local variables that start as constants and that its body sets once at
+its end from constants and themselves (`s = 128; while s > 0: ...; s = s // 2`, the reduction tree) is
+simulated with the interpreter's arithmetic and unrolled the same way when it runs at most max-trip times:
+each copy reads the variables' values of its iteration as constants (the updates stay).
+
 Iteration k becomes a `sarek.block` (its own scope, so the body's names stay legal) that starts with
 `let "<index>" = <lo + k*step>` and holds a copy of the body; for `hi = lo + c` the blocks sit in
 `sarek.if lo < hi` (no iteration when `lo + c` wrapped, as the loop would do). Loops whose body declares a
@@ -15,6 +20,7 @@ shared or local array, or holds a `break`/`continue`, are left alone. Inner loop
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, i1
@@ -22,16 +28,16 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from sarek.analysis.motion import const_value, trip_count
+from sarek.analysis.motion import const_value, speculatable, trip_count
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
-from sarek.passes.canonicalize import constant
+from sarek.passes.canonicalize import Value, constant, fold_binop
 
 #: op names a body must not hold (they would leave the copy, not the loop)
 _EXITS = ("break", "continue")
 
 
-def pragma_limit(loop: s.ForOp) -> int | None:
+def pragma_limit(loop: s.ForOp | s.WhileOp) -> int | None:
     """The trip-count limit an enclosing `pragma` sets: None (no pragma), 0 (never), a count, or -1 (any)."""
     p = loop.parent_op()
     if not isinstance(p, s.PragmaOp):
@@ -47,8 +53,18 @@ def pragma_limit(loop: s.ForOp) -> int | None:
     return None
 
 
-def _body_size(loop: s.ForOp) -> int:
+def _body_size(loop: s.ForOp | s.WhileOp) -> int:
     return sum(1 for _ in loop.body.walk())
+
+
+def _cap(loop: s.ForOp | s.WhileOp, max_trip: int) -> int:
+    """The most iterations unrolled: max-trip, or what an enclosing pragma says (-1: no limit)."""
+    limit = pragma_limit(loop)
+    return max_trip if limit is None else limit
+
+
+def _exits_or_arrays(loop: s.ForOp | s.WhileOp) -> bool:
+    return any(isinstance(o, s.AllocArrayOp) or any(x in o.name for x in _EXITS) for o in loop.body.walk())
 
 
 def unrollable(loop: s.ForOp, max_trip: int, max_ops: int) -> int | None:
@@ -57,13 +73,9 @@ def unrollable(loop: s.ForOp, max_trip: int, max_ops: int) -> int | None:
     if tc is None:
         return None
     n = tc[0]
-    limit = pragma_limit(loop)
-    cap = max_trip if limit is None else (n if limit == -1 else limit)
-    if n > cap or n * _body_size(loop) > max_ops:
+    cap = _cap(loop, max_trip)
+    if (cap != -1 and n > cap) or n * _body_size(loop) > max_ops or _exits_or_arrays(loop):
         return None
-    for o in loop.body.walk():
-        if isinstance(o, s.AllocArrayOp) or any(x in o.name for x in _EXITS):
-            return None
     return n
 
 
@@ -114,10 +126,112 @@ def trip_lo_constant(loop: s.ForOp) -> int | None:
     return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
+def _evaluate(v: SSAValue, env: dict[SSAValue, Value]) -> Value | None:
+    """v's value when the variables of `env` (let_mut results) hold those values; None if it depends on more."""
+    op = v.owner
+    if isinstance(op, s.LoadOp) and op.ref in env:
+        return env[op.ref]
+    c = const_value(v)
+    if c is not None:
+        return c
+    if isinstance(op, s.LetOp):
+        return _evaluate(op.value, env)
+    if isinstance(op, s.BinOp):
+        a, b = _evaluate(op.lhs, env), _evaluate(op.rhs, env)
+        return None if a is None or b is None else fold_binop(op.op, a, b, op.lhs.type)
+    if isinstance(op, s.UnOp) and op.op == s.UnOpKind.NOT:
+        a = _evaluate(op.operand, env)
+        return None if a is None else not a
+    return None
+
+
+def _top(op: Operation, block: Block) -> Operation | None:
+    """The op of `block` that holds `op` (itself or an ancestor)."""
+    p: Operation | None = op
+    while p is not None and p.parent_block() is not block:
+        p = p.parent_op()
+    return p
+
+
+def counted_while(loop: s.WhileOp, max_trip: int, max_ops: int) -> list[dict[SSAValue, Value]] | None:
+    """The variables' values at the start of each iteration of a `while` whose condition reads only local
+    variables that start as constants and that the body sets once, at its end level, from constants and
+    themselves (`s = 128; while s > 0: ...; s = s // 2`); None when that is not so or there are too many."""
+    body = loop.body.block
+    y = loop.cond_region.block.last_op
+    if not isinstance(y, s.YieldOp) or _exits_or_arrays(loop):
+        return None
+    refs: list[SSAValue] = []
+    for o in loop.cond_region.block.ops:
+        if isinstance(o, s.LoadOp) and isinstance(o.ref.owner, s.LetMutOp):
+            refs += [o.ref] if o.ref not in refs else []
+        elif not (o is y or speculatable(o)):
+            return None
+    stores: dict[SSAValue, s.StoreOp] = {}
+    env: dict[SSAValue, Value] = {}
+    for ref in refs:
+        lm = ref.owner
+        init = const_value(lm.operands[0]) if isinstance(lm, s.LetMutOp) else None
+        if init is None or lm.parent_block() is not loop.parent_block():
+            return None
+        env[ref] = init
+        for use in ref.uses:
+            u = use.operation
+            if isinstance(u, s.StoreOp) and u.parent_block() is body and ref not in stores and use.index == 0:
+                stores[ref] = u
+            elif not isinstance(u, s.LoadOp):
+                return None  # another store, a place taken of it
+        if ref not in stores:
+            return None
+        at = list(body.ops).index(stores[ref])
+        for use in ref.uses:  # every read in the body comes before the update
+            top = _top(use.operation, body)
+            if top is not None and top is not stores[ref] and list(body.ops).index(top) > at:
+                return None
+    cap, size = _cap(loop, max_trip), _body_size(loop)
+    trips: list[dict[SSAValue, Value]] = []
+    while True:
+        c = _evaluate(y.value, env)
+        if c is None:
+            return None
+        if not c:
+            return trips
+        trips.append(env)
+        if (cap != -1 and len(trips) > cap) or len(trips) * size > max_ops:
+            return None
+        new = {ref: _evaluate(st.value, env) for ref, st in stores.items()}
+        if any(v is None for v in new.values()):
+            return None
+        env = cast("dict[SSAValue, Value]", new)
+
+
+def unroll_while(loop: s.WhileOp, trips: list[dict[SSAValue, Value]]) -> None:
+    """One scoped copy of the body per iteration, the variables' reads replaced by their values."""
+    parent = loop.parent_block()
+    assert parent is not None
+    for env in trips:
+        scope = s.BlockOp()
+        consts = {ref: constant(v, cast(s.RefType, ref.type).element_type) for ref, v in env.items()}
+        mapping: dict[SSAValue, SSAValue] = {}
+        scope.body.block.add_ops([*consts.values(), *(o.clone(mapping) for o in loop.body.block.ops)])
+        for o in list(scope.walk()):
+            if isinstance(o, s.LoadOp) and o.ref in consts:  # (the copies read before the update)
+                o.results[0].replace_all_uses_with(consts[o.ref].result)
+                Rewriter.erase_op(o)
+        parent.insert_op_before(scope, loop)
+    Rewriter.erase_op(loop)
+
+
 def unroll_module(module: ModuleOp, max_trip: int, max_ops: int) -> int:
     """Unroll every eligible loop, innermost first; returns how many were unrolled."""
     count = 0
-    for loop in [o for o in module.walk(region_first=True) if isinstance(o, s.ForOp)]:
+    for loop in [o for o in module.walk(region_first=True) if isinstance(o, s.ForOp | s.WhileOp)]:
+        if isinstance(loop, s.WhileOp):
+            trips = counted_while(loop, max_trip, max_ops)
+            if trips is not None:
+                unroll_while(loop, trips)
+                count += 1
+            continue
         n = unrollable(loop, max_trip, max_ops)
         if n is not None:
             unroll(loop, n)

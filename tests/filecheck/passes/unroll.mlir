@@ -67,3 +67,38 @@ builtin.module {
 // CHECK:         sarek.pragma ["unroll 1"] {
 // CHECK-NEXT:      sarek.for "k"
 // CHECK:         sarek.for "j"
+
+// -----
+
+// A while loop counted by a local variable that starts constant and halves at the end of the body (the
+// reduction tree) runs 3 times: 3 scoped copies reading s as 4, 2, 1; the updates stay.
+builtin.module {
+  sarek.kernel @w(%a : !sarek.vec<i32> "a") {
+    %c4 = sarek.constant 4 : i32
+    %s = sarek.let_mut "s" %c4 : i32
+    sarek.while {
+      %v = sarek.load %s : !sarek.ref<i32>
+      %z = sarek.constant 0 : i32
+      %c = sarek.binop gt %v, %z : i32
+      sarek.yield %c : i1
+    } do {
+      %v = sarek.load %s : !sarek.ref<i32>
+      %e = sarek.elem_ref %a[%v] : !sarek.vec<i32>
+      sarek.store %e, %v : !sarek.ref<i32>
+      %two = sarek.constant 2 : i32
+      %h = sarek.binop div %v, %two : i32
+      sarek.store %s, %h : !sarek.ref<i32>
+    }
+  }
+}
+// CHECK-LABEL: sarek.kernel @w
+// CHECK:       sarek.block {
+// CHECK-NEXT:    %[[A:.*]] = sarek.constant 4 : i32
+// CHECK-NEXT:    sarek.elem_ref %a[%[[A]]]
+// CHECK:       sarek.block {
+// CHECK-NEXT:    %[[B:.*]] = sarek.constant 2 : i32
+// CHECK-NEXT:    sarek.elem_ref %a[%[[B]]]
+// CHECK:       sarek.block {
+// CHECK-NEXT:    %[[C:.*]] = sarek.constant 1 : i32
+// CHECK-NEXT:    sarek.elem_ref %a[%[[C]]]
+// CHECK-NOT:   sarek.while
