@@ -15,7 +15,7 @@ before and after):
   `binop and`/`or` (no branch).
 - control: an `if`/`if_expr` on a constant condition becomes the taken branch (in a `sarek.block` when the
   branch declares names, so scopes are kept); a `for` that runs zero times, an empty `for`, `if` or plain
-  `sarek.block` is erased.
+  `sarek.block` is erased, a plain `sarek.block` that declares no name is inlined.
 - dead code: unused pure expressions, binders (`let`), reads of memory and of variables
   (sarek.analysis.motion.removable).
 """
@@ -268,6 +268,9 @@ class EraseDead(RewritePattern):
         elif isinstance(op, s.ForOp) and (_empty(op.body) or trip_count(op) == (0, False)):
             rewriter.erase(op)
         elif isinstance(op, s.BlockOp) and not op.is_superstep and _empty(op.body):
+            rewriter.erase(op)
+        elif isinstance(op, s.BlockOp) and not op.is_superstep and not declares(op.body.block):
+            rewriter.inline_block(op.body.block, InsertPoint.before(op))  # a scope that declares nothing
             rewriter.erase(op)
 
 

@@ -1,4 +1,4 @@
-"""sarek-unroll{max-trip=N max-ops=M}: full unrolling of `sarek.for` loops of a small constant trip count.
+"""sarek-unroll{max-trip=16 max-ops=512}: full unrolling of `sarek.for` loops of a small constant trip count.
 
 A loop is unrolled when sarek.analysis.motion.trip_count knows its trip count n (constant bounds, or
 `hi = lo + c`) and n <= max-trip and n * (ops in its body) <= max-ops. Inside `sarek.pragma ["unroll"]` the
@@ -243,14 +243,14 @@ def unroll_module(module: ModuleOp, max_trip: int, max_ops: int) -> int:
 class UnrollPass(ModulePass):
     """Fully unroll for loops with a small known trip count (and those under pragma unroll) into scoped copies.
 
-    Options: `max-trip` (default 8: the most iterations unrolled without a pragma), `max-ops` (default 512: the
+    Options: `max-trip` (default 16: the most iterations unrolled without a pragma; a 16x16 tile's inner loop), `max-ops` (default 512: the
     most ops the copies may hold in all, pragma or not). A `pragma ["unroll"]` lifts max-trip, `["unroll K"]`
     sets it to K, `["unroll 1"]`/`["nounroll"]` to 0.
     """
 
     name = "sarek-unroll"
 
-    max_trip: int = 8
+    max_trip: int = 16
     max_ops: int = 512
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
