@@ -9,7 +9,7 @@
 // RUN: sarek-opt %S/../Inputs/matmul_tiled.mlir -p 'sarek-pipeline{target=cuda opt=off}' | sarek-opt -t cuda | filecheck %S/../cuda/matmul_tiled.mlir --match-full-lines
 // RUN: sarek-opt %S/../Inputs/cf_misc.mlir -p 'sarek-pipeline{target=cuda opt=off}' | sarek-opt -t cuda | filecheck %S/../cuda/misc.mlir --match-full-lines
 // RUN: sarek-opt %S/../../../../examples/record.mlir -p 'sarek-pipeline{target=cuda}' | sarek-opt -t cuda | filecheck %S/../cuda/record.mlir --match-full-lines
-// RUN: sarek-opt %S/../../../../examples/reduce.mlir -p 'sarek-pipeline{target=cuda}' | sarek-opt -t cuda | filecheck %S/../cuda/reduce.mlir --match-full-lines
+// RUN: sarek-opt %S/../../../../examples/reduce.mlir -p 'sarek-pipeline{target=cuda opt=off}' | sarek-opt -t cuda | filecheck %S/../cuda/reduce.mlir --match-full-lines
 // RUN: sarek-opt %S/../Inputs/saxpy.mlir -p 'sarek-pipeline{target=cuda}' | sarek-opt -t cuda | filecheck %S/../cuda/saxpy.mlir --match-full-lines
 // RUN: sarek-opt %S/../Inputs/cf_types.mlir -p 'sarek-pipeline{target=cuda}' | sarek-opt -t cuda | filecheck %S/../cuda/types.mlir --match-full-lines
 // RUN: sarek-opt %S/../../../../examples/variant_match.mlir -p 'sarek-pipeline{target=cuda}' | sarek-opt -t cuda | filecheck %S/../cuda/variant_match.mlir --match-full-lines

@@ -1,4 +1,4 @@
-// RUN: sarek-opt %S/../../../../examples/reduce.mlir -p 'sarek-pipeline{target=cuda}' -t cuda | filecheck %s --match-full-lines
+// RUN: sarek-opt %S/../../../../examples/reduce.mlir -p 'sarek-pipeline{target=cuda opt=off}' -t cuda | filecheck %s --match-full-lines
 // cuda source of reduce.mlir (the whole output, line by line)
 
 // CHECK: extern "C" __global__ void reduce_sum(float* __restrict__ a, int sarek_a_length, float* __restrict__ out, int sarek_out_length, int n) {

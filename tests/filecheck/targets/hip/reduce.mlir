@@ -1,4 +1,4 @@
-// RUN: sarek-opt %S/../../../../examples/reduce.mlir -p 'sarek-pipeline{target=hip}' -t hip | filecheck %s --match-full-lines
+// RUN: sarek-opt %S/../../../../examples/reduce.mlir -p 'sarek-pipeline{target=hip opt=off}' -t hip | filecheck %s --match-full-lines
 // hip source of reduce.mlir (the whole output, line by line)
 
 // CHECK: #include <hip/hip_runtime.h>

@@ -1,4 +1,4 @@
-// RUN: sarek-opt %S/../../../../examples/reduce.mlir -p 'sarek-pipeline{target=metal}' -t metal | filecheck %s --match-full-lines
+// RUN: sarek-opt %S/../../../../examples/reduce.mlir -p 'sarek-pipeline{target=metal opt=off}' -t metal | filecheck %s --match-full-lines
 // metal source of reduce.mlir (the whole output, line by line)
 
 // CHECK: #include <metal_stdlib>

@@ -1,4 +1,4 @@
-// RUN: sarek-opt %S/../../../../examples/reduce.mlir -p 'sarek-pipeline{target=opencl}' -t opencl | filecheck %s --match-full-lines
+// RUN: sarek-opt %S/../../../../examples/reduce.mlir -p 'sarek-pipeline{target=opencl opt=off}' -t opencl | filecheck %s --match-full-lines
 // opencl source of reduce.mlir (the whole output, line by line)
 
 // CHECK: __kernel void reduce_sum(__global float* restrict a, int sarek_a_length, __global float* restrict out, int sarek_out_length, int n) {
