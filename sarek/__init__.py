@@ -16,7 +16,7 @@ from sarek.frontend.api import DeviceFunction, Kernel, compile, device, kernel
 from sarek.frontend.decls import record, variant
 from sarek.frontend.errors import CompileError
 from sarek.frontend.generics import TypeVar
-from sarek.types import Array, Local, Shared, Vec, f16, f32, f64, i32, i64
+from sarek.types import Array, Local, Shared, Vec, bf16, f16, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64
 
 _RUNTIME_NAMES = ("Vector", "devices", "default_device", "Device", "get_device", "launch", "LaunchError",
                   "DeviceError", "cdiv", "synchronize", "Stream")
@@ -46,6 +46,6 @@ superstep = gpu.superstep
 bitcast = gpu.bitcast
 
 __all__ = ["kernel", "device", "record", "variant", "compile", "Vec", "Array", "Shared", "Local", "f16", "f32", "f64",
-           "i32", "i64", "CompileError", "SarekError", "Kernel", "DeviceFunction", "gpu", "math", "pragma", "superstep",
+           "i32", "i64", "u8", "i8", "i16", "u16", "u32", "u64", "bf16", "CompileError", "SarekError", "Kernel", "DeviceFunction", "gpu", "math", "pragma", "superstep",
            "bitcast", "TypeVar",
            *_RUNTIME_NAMES]  # pyright: ignore[reportUnsupportedDunderAll]

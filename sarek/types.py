@@ -1,7 +1,10 @@
 """Scalar types and type annotations of the Python front end.
 
-`f16 f32 f64 i32 i64` are annotations (`x: f32`, `Vec[f32]`) and, inside kernels, casts (`f32(i)`). On the
-host a cast converts with numpy (`f32(1)` is `np.float32(1.0)`), so helpers stay testable in plain Python.
+`f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64` are annotations (`x: f32`, `Vec[u8]`) and, inside kernels,
+casts (`f32(i)`, `u8(x)`). On the host a cast converts with numpy (`f32(1)` is `np.float32(1.0)`; an integer
+cast wraps modulo 2^width, as in a kernel), so helpers stay testable in plain Python. Each maps one-to-one to a
+numpy dtype (`np.uint8` is `u8`); `bf16` is `ml_dtypes.bfloat16` when that package is importable, else
+`np.uint16` holding the bf16 bits.
 """
 
 from __future__ import annotations
@@ -22,12 +25,17 @@ class ScalarType:
 
     @property
     def ir(self):
-        from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, i1, i32, i64
+        from sarek.dialect.scalars import NAMES
 
-        return {"f16": Float16Type(), "f32": Float32Type(), "f64": Float64Type(), "i32": i32, "i64": i64,
-                "bool": i1}[self.name]
+        return next(t for t, n in NAMES.items() if n == self.name)
 
     def __call__(self, x: Any = 0) -> Any:
+        if self.name == "bf16":
+            return bf16_from_f32(np.float32(x))[()]
+        if self.np_dtype.kind in "iu" and isinstance(x, int | np.integer):
+            from sarek.dialect.scalars import wrap
+
+            return self.np_dtype.type(wrap(int(x), self.ir))
         return self.np_dtype.type(x)
 
     def __repr__(self) -> str:
@@ -43,8 +51,48 @@ f64 = ScalarType("f64", np.float64)
 i32 = ScalarType("i32", np.int32)
 i64 = ScalarType("i64", np.int64)
 boolean = ScalarType("bool", np.int32)
+i8 = ScalarType("i8", np.int8)
+i16 = ScalarType("i16", np.int16)
+u8 = ScalarType("u8", np.uint8)
+u16 = ScalarType("u16", np.uint16)
+u32 = ScalarType("u32", np.uint32)
+u64 = ScalarType("u64", np.uint64)
 
-SCALARS: dict[str, ScalarType] = {t.name: t for t in (f16, f32, f64, i32, i64, boolean)}
+
+def _bf16_dtype() -> np.dtype[Any]:
+    try:
+        import ml_dtypes  # pyright: ignore[reportMissingTypeStubs]
+    except ImportError:
+        return np.dtype(np.uint16)
+    return np.dtype(cast(Any, ml_dtypes).bfloat16)
+
+
+BF16_DTYPE = _bf16_dtype()
+bf16 = ScalarType("bf16", BF16_DTYPE)
+
+SCALARS: dict[str, ScalarType] = {t.name: t for t in (f16, f32, f64, i32, i64, boolean, i8, i16, u8, u16, u32, u64,
+                                                      bf16)}
+
+
+def bf16_bits(a: Any) -> np.ndarray[Any, np.dtype[np.uint16]]:
+    """The bf16 bits of an array of bf16 (either host representation) as uint16."""
+    arr = np.asarray(a)
+    return arr.view(np.uint16) if arr.dtype.itemsize == 2 else np.asarray(arr, np.uint16)
+
+
+def bf16_from_f32(x: Any) -> np.ndarray[Any, Any]:
+    """f32 values rounded to nearest even bf16, in the host bf16 dtype (sarek.dialect.scalars.bf16_round,
+    vectorised; a NaN stays a quiet NaN)."""
+    u = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    r = (u + 0x7FFF + ((u >> 16) & 1)) >> 16
+    nan = (u & 0x7FFFFFFF) > 0x7F800000
+    r = np.where(nan, (u >> 16) | 0x40, r).astype(np.uint16)
+    return r.view(BF16_DTYPE)
+
+
+def bf16_to_f32(a: Any) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """bf16 values (either host representation) widened exactly to f32."""
+    return (bf16_bits(a).astype(np.uint32) << 16).view(np.float32)
 
 
 class VecOf:

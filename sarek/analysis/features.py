@@ -22,13 +22,14 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import cast
 
-from xdsl.dialects.builtin import ArrayAttr, Float16Type, Float32Type, Float64Type, IntegerAttr, ModuleOp, Signedness
+from xdsl.dialects.builtin import ArrayAttr, Float16Type, Float32Type, Float64Type, IntegerAttr, ModuleOp
 from xdsl.ir import Attribute, Operation, TypeAttribute
 
 from sarek.diagnostics import SarekError
 from sarek.registry import C_TARGETS, SHADER_TARGETS, TARGET_NAMES
 from sarek.registry import TARGETS as TARGET_INFO
 from sarek.registry import target_info
+from sarek.dialect import scalars
 from sarek.dialect.intrinsics import INTRINSICS, Category, is_integer_type
 from sarek.dialect.sarek import (
     AllocArrayOp,
@@ -62,7 +63,9 @@ class Feature(Enum):
     FLOAT16 = "float16"
     FLOAT64 = "float64"
     INT64 = "int64"
-    UINT8 = "uint8"
+    SMALL_INT = "8/16-bit integers"
+    UNSIGNED = "unsigned integers"
+    BFLOAT16 = "bfloat16"
     COOPMAT = "cooperative matrices"
     FLOAT_ATOMICS = "atomics on floats"
     WARP = "warp operations"
@@ -96,7 +99,7 @@ Support = Refused | None
 _OPENCL_F16 = "measured: OpenCL devices fuse the f32 -> f16 narrowing, so stores are not correctly rounded"
 _GLSL_F16 = "measured: Vulkan drivers fuse the f32 -> f16 narrowing, so stores are not correctly rounded"
 _COOPMAT = "cooperative matrices need the Vulkan GL_KHR_cooperative_matrix path, which is not implemented"
-_UINT8 = "ui8 exists only as a cooperative-matrix operand type"
+_TYPES_TODO = "the {} lowering does not implement it yet"
 _RECURSION = {"cuda": "sarek emits CUDA helpers callees first, without prototypes",
               "hip": "sarek emits HIP helpers callees first, without prototypes",
               "opencl": "OpenCL C forbids recursion", "metal": "Metal forbids recursion",
@@ -118,7 +121,8 @@ CAPABILITIES: dict[tuple[str, Feature], Support] = {
     ("metal", Feature.FLOAT64): Refused("Metal has no double; sarek never narrows it to float silently"),
     ("wgsl", Feature.FLOAT64): Refused("WGSL has no f64"),
     ("wgsl", Feature.INT64): Refused("WGSL has no 64-bit integers"),
-    **{(t, Feature.UINT8): Refused(_UINT8) for t in TARGETS},
+    **{(t, f): Refused(_TYPES_TODO.format(TARGET_INFO[t].display)) for t in ("glsl", "wgsl")
+       for f in (Feature.SMALL_INT, Feature.UNSIGNED, Feature.BFLOAT16)},
     **{(t, Feature.COOPMAT): Refused(_COOPMAT) for t in TARGETS},
     ("opencl", Feature.FLOAT_ATOMICS): Refused("OpenCL C 1.2 has no floating-point atomics"),
     ("metal", Feature.FLOAT_ATOMICS): Refused("Metal has no threadgroup float atomics"),
@@ -184,7 +188,9 @@ INSTEAD: dict[Feature, str] = {
     Feature.FLOAT16: "compute in f32 here (CUDA, HIP and PTX have float16)",
     Feature.FLOAT64: "use f32 here, or a target with float64 (CUDA, HIP, OpenCL, GLSL, PTX)",
     Feature.INT64: "use i32 here, or a target with 64-bit integers (every other one)",
-    Feature.UINT8: "use i32 elements",
+    Feature.SMALL_INT: "use i32 elements on this target",
+    Feature.UNSIGNED: "use i32 or i64 on this target",
+    Feature.BFLOAT16: "use f32 on this target",
     Feature.COOPMAT: "write the tile product with shared memory and loops",
     Feature.FLOAT_ATOMICS: "accumulate in an integer (fixed point) with an integer atomic, or loop on atomic_cas "
                            "over the bits (sarek.bitcast)",
@@ -212,9 +218,13 @@ def _scalar_feature(t: Attribute) -> Feature | None:
     if isinstance(t, Float64Type):
         return Feature.FLOAT64
     if is_integer_type(t) and t.width.data == 64:
-        return Feature.INT64
-    if is_integer_type(t) and t.width.data == 8 and t.signedness.data == Signedness.UNSIGNED:
-        return Feature.UINT8
+        return Feature.INT64 if not scalars.is_unsigned(t) else None
+    if scalars.is_small_int(t):
+        return Feature.SMALL_INT
+    if scalars.is_unsigned(t):
+        return Feature.UNSIGNED
+    if scalars.is_bf16(t):
+        return Feature.BFLOAT16
     return None
 
 
@@ -225,6 +235,9 @@ def type_features(t: Attribute) -> Iterator[Feature]:
     f = _scalar_feature(t)
     if f is not None:
         yield f
+    if scalars.is_unsigned(t) and scalars.int_width(t) == 64:  # ui64 needs both
+        yield Feature.INT64
+        yield Feature.UNSIGNED
 
 
 def _attr_types(a: Attribute) -> Iterator[Attribute]:

@@ -8,7 +8,7 @@ interpreter, PTX and every device agree (Sarek_ir_layout):
   constructor's payload is laid out as a record `_0 .. _k-1` at P; the size is
   round_up(P + largest payload size, max(4, largest alignment)).
 Scalar sizes/alignments: i1 (stored as int), i32, f32 and unit 4/4; i64 and f64 8/8; f16 2/2 (IEEE
-binary16, CUDA `__half`); ui8 1/1 (`unsigned char`). Variants below the top level (record field,
+binary16, CUDA `__half`); i8/ui8 1/1 (`signed/unsigned char`), i16/ui16 and bf16 2/2, ui32 4/4, ui64 8/8. Variants below the top level (record field,
 payload) and vector/array types have no layout.
 """
 
@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from enum import Enum
 
 import numpy as np
-from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, ModuleOp, Signedness
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, ModuleOp
 from xdsl.ir import Attribute, Operation
 
 from sarek.diagnostics import SarekError
+from sarek.dialect import scalars
 from sarek.dialect.intrinsics import is_integer_type
 from sarek.dialect.sarek import (
     ArrayType,
@@ -112,15 +113,11 @@ def _round_up(x: int, a: int) -> int:
 def scalar_layout(t: Attribute) -> ScalarLayout | None:
     """Size and alignment of a scalar type (None for anything else)."""
     if is_integer_type(t):
-        w = t.width.data
-        if w == 8 and t.signedness.data == Signedness.UNSIGNED:
-            return ScalarLayout(1, 1)
-        if w in (1, 32):
-            return ScalarLayout(4, 4)
-        if w == 64:
-            return ScalarLayout(8, 8)
-        return None
-    if isinstance(t, Float16Type):
+        if t not in scalars.NAMES:
+            return None
+        w = max(8, t.width.data) // 8 if t.width.data != 1 else 4
+        return ScalarLayout(w, w)
+    if isinstance(t, Float16Type | BFloat16Type):
         return ScalarLayout(2, 2)
     if isinstance(t, Float32Type | UnitType):
         return ScalarLayout(4, 4)
@@ -254,10 +251,13 @@ def layout_of(module: ModuleOp, t: Attribute) -> Layout:
 
 def _scalar_dtype(t: Attribute) -> np.dtype[np.generic]:
     if is_integer_type(t):
-        w = t.width.data
-        if w == 8:
-            return np.dtype(np.uint8)
-        return np.dtype(np.int64 if w == 64 else np.int32)
+        if t.width.data == 1:
+            return np.dtype(np.int32)
+        return np.dtype(f"{'u' if scalars.is_unsigned(t) else 'i'}{t.width.data // 8}")
+    if isinstance(t, BFloat16Type):
+        from sarek.types import BF16_DTYPE
+
+        return BF16_DTYPE
     if isinstance(t, Float16Type):
         return np.dtype(np.float16)
     if isinstance(t, Float64Type):

@@ -37,6 +37,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from sarek.dialect import scalars as _scalars
 from sarek.dialect.syntax import OpT as _OpT
 from sarek.dialect.syntax import operand as _operand
 from sarek.dialect.syntax import operand_list as _operand_list
@@ -63,6 +64,12 @@ from sarek.dialect.types import (
 )
 from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.dialect.declarations import HelperOp, lookup_decl, record_decl, variant_decl
+
+
+def _promoted(t: Attribute) -> str:
+    """The hint of an arithmetic verifier error on a storage type: what C promotes it to first."""
+    p = _scalars.promote(t)
+    return f" (arithmetic on {t} is done in {p}: cast the operands first)" if p != t else ""
 
 
 class BinOpKind(StrEnum):
@@ -140,7 +147,7 @@ class ConstantOp(IRDLOperation):
         t, v = self.result.type, self.value
         if isinstance(t, UnitType):
             ok = isinstance(v, UnitAttr)
-        elif is_integer_type(t) and is_scalar_type(t) and t.width.data != 8:
+        elif is_integer_type(t) and is_scalar_type(t):
             ok = isinstance(v, IntegerAttr) and cast(IntegerAttr, v).type == t
         elif is_float(t):
             ok = isinstance(v, FloatAttr) and cast(FloatAttr, v).type == t
@@ -274,13 +281,13 @@ class BinOp(IRDLOperation):
             if t != i1:
                 raise VerifyException(f"'{k}' needs i1 operands, got {t}")
         elif k in INT_ONLY:
-            if not is_int(t):
-                raise VerifyException(f"'{k}' needs i32 or i64 operands, got {t}")
+            if not _scalars.is_arith_int(t):
+                raise VerifyException(f"'{k}' needs i32, i64, ui32 or ui64 operands, got {t}{_promoted(t)}")
         elif k in (BinOpKind.EQ, BinOpKind.NE):
-            if not (is_int(t) or is_float(t) or t == i1):
-                raise VerifyException(f"'{k}' needs scalar operands, got {t}")
-        elif not (is_int(t) or is_float(t)):
-            raise VerifyException(f"'{k}' needs numeric operands, got {t}")
+            if not (_scalars.is_arith_int(t) or is_float(t) or t == i1):
+                raise VerifyException(f"'{k}' needs scalar operands, got {t}{_promoted(t)}")
+        elif not (_scalars.is_arith_int(t) or is_float(t)):
+            raise VerifyException(f"'{k}' needs numeric operands, got {t}{_promoted(t)}")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.op.value} ")
@@ -322,9 +329,10 @@ class UnOp(IRDLOperation):
 
     def verify_(self) -> None:
         t = self.operand.type
-        ok = {UnOpKind.NEG: is_int(t) or is_float(t), UnOpKind.NOT: t == i1, UnOpKind.BITNOT: is_int(t)}[self.op]
+        ok = {UnOpKind.NEG: _scalars.is_arith_int(t) or is_float(t), UnOpKind.NOT: t == i1,
+              UnOpKind.BITNOT: _scalars.is_arith_int(t)}[self.op]
         if not ok:
-            raise VerifyException(f"'{self.op}' cannot apply to {t}")
+            raise VerifyException(f"'{self.op}' cannot apply to {t}{_promoted(t)}")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.op.value}")
@@ -372,9 +380,9 @@ class CastOp(_ConversionOp):
 
     def verify_(self) -> None:
         for t in (self.operand.type, self.result.type):
-            if not is_scalar_type(t) or (is_integer_type(t) and t.width.data == 8):
-                raise VerifyException(f"cast between {self.operand.type} and {self.result.type}: only i1, i32, "
-                                      "i64, f16, f32 and f64 convert")
+            if not is_scalar_type(t):
+                raise VerifyException(f"cast between {self.operand.type} and {self.result.type}: only scalar "
+                                      "types convert")
 
 
 @irdl_op_definition

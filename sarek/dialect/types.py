@@ -23,6 +23,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from sarek.dialect import scalars
 from sarek.dialect.syntax import symbol_text as _sym
 from typing_extensions import TypeIs
 
@@ -220,11 +221,8 @@ def is_int(t: Attribute) -> bool:
 
 
 def is_scalar_type(t: Attribute) -> bool:
-    """i1, i32, i64, ui8, f16, f32, f64."""
-    if is_integer_type(t):
-        w = t.width.data
-        return (w in (1, 32, 64) and t.signedness.data != Signedness.UNSIGNED) or (w == 8 and t.signedness.data == Signedness.UNSIGNED)
-    return is_float(t)
+    """i1, i8, i16, i32, i64, ui8, ui16, ui32, ui64, f16, bf16, f32, f64 (sarek.dialect.scalars)."""
+    return t in scalars.NAMES
 
 
 def is_element_type(t: Attribute) -> bool:

@@ -90,7 +90,8 @@ def normalize_type(t: Any) -> Any:
         return VecOf(normalize_element(t.element), t.rank)
     if isinstance(t, ArrayOf):
         return ArrayOf(normalize_element(t.element), t.space)
-    raise TypeError(f"'{type_name(t)}' is not a sarek type (use i32, i64, f16, f32, f64, bool, Vec[T], Array[T, N], "
+    raise TypeError(f"'{type_name(t)}' is not a sarek type (use i32, i64, f16, f32, f64, bool, u8, i8, i16, u16, u32, "
+                    "u64, bf16, Vec[T], Array[T, N], "
                     "a @record or a @variant)")
 
 
@@ -252,7 +253,9 @@ def _host_scalar(t: Any, x: Any) -> Any:
     if isinstance(t, ScalarType):
         if t.name == "bool":
             return bool(x)
-        return int(x) if t.name in ("i32", "i64") else float(x)
+        if t.np_dtype.kind in "iu":
+            return int(x)
+        return float(x) if t.name != "bf16" else t(x)
     return x
 
 

@@ -31,6 +31,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
+from sarek.dialect import scalars as sc
 from sarek.dialect.intrinsics import INTRINSICS, Category, is_float, is_int, is_integer_type
 from sarek.frontend.analysis import BodyInfo, always_returns, analyze
 from sarek.frontend.decls import (
@@ -148,6 +149,8 @@ def tname(t: Attribute) -> str:
     """A dialect type as the user writes it in Python."""
     if t == i1:
         return "bool"
+    if sc.name(t) is not None:
+        return cast(str, sc.name(t))
     if is_integer_type(t):
         return f"i{t.width.data}"
     if isinstance(t, Float16Type):
@@ -170,7 +173,7 @@ def tname(t: Attribute) -> str:
 
 
 def _is_num(t: Attribute) -> bool:
-    return is_int(t) or is_float(t)
+    return sc.is_integer(t) or is_float(t) or sc.is_bf16(t)
 
 
 # ------------------------------------------------------------------------------------------------ bindings
@@ -323,12 +326,14 @@ class FunctionLowerer:
     def const(self, value: Any, t: Attribute, node: ast.AST | None = None) -> SSAValue:
         if t == i1:
             return self.v(s.ConstantOp(IntegerAttr(int(bool(value)), i1), i1), node)
-        if is_int(t):
+        if sc.is_integer(t):
             value = int(value)
-            width = cast(IntegerType, t).width.data
-            if not -(1 << (width - 1)) <= value < (1 << (width - 1)):
+            lo, hi = sc.int_range(t)
+            if not lo <= value <= hi:
                 raise self.err(node, f"integer literal {value} does not fit in {tname(t)}")
             return self.v(s.ConstantOp(IntegerAttr(value, cast(IntegerType, t)), t), node)
+        if sc.is_bf16(t):  # an f32 constant, rounded to bf16 by a cast (bf16 has no literal of its own)
+            return self.v(s.CastOp(self.const(value, sc.F32, node), t), node)
         if is_float(t):
             value = float(value)
             narrow = _NARROW_FLOATS.get(tname(t))
@@ -350,8 +355,11 @@ class FunctionLowerer:
         def go(t: Attribute) -> SSAValue:
             if t == i1:
                 op: Operation = s.ConstantOp(IntegerAttr(0, i1), i1)
-            elif is_int(t) or is_float(t):
+            elif sc.is_integer(t) or is_float(t):
                 op = s.ConstantOp.from_value(0, t)
+            elif sc.is_bf16(t):
+                zero = go(sc.F32)
+                op = s.CastOp(zero, t)
             elif isinstance(t, s.RecordType):
                 op = s.MakeRecordOp(t.decl_name, [go(ft) for _, ft in self.record_fields(t)])
             elif isinstance(t, s.VariantType):
@@ -448,12 +456,12 @@ class FunctionLowerer:
         if isinstance(value, bool):
             return self.const(value, i1, node)
         if isinstance(value, int):
-            if hint is not None and (is_int(hint) or is_float(hint)):
+            if hint is not None and _is_num(hint):
                 return self.const(value, hint, node)
             t = i32 if -(1 << 31) <= value < (1 << 31) else i64
             return self.const(value, t, node)
         if isinstance(value, float):
-            return self.const(value, hint if hint is not None and is_float(hint) else Float32Type(), node)
+            return self.const(value, hint if hint is not None and (is_float(hint) or sc.is_bf16(hint)) else Float32Type(), node)
         raise self.err(node, f"unsupported constant {value!r}")
 
     # -------------------------------------------------------------------------------------------- entry
@@ -733,6 +741,7 @@ class FunctionLowerer:
         elif isinstance(target, ast.Subscript | ast.Attribute):
             place = self.place(target)
             want = cast(s.RefType, place.type).element_type
+            val = self.convert(val, want, vnode)
             if val.type != want:
                 raise self.err(vnode, f"type mismatch: cannot store {tname(val.type)} into "
                                       f"{self._place_desc(target)} of type {tname(want)}")
@@ -754,6 +763,8 @@ class FunctionLowerer:
             raise self.err(target, f"cannot assign to parameter '{n}' (parameters are read-only)")
         if n in self.info.scoped and n not in self.info.locals:
             raise self.err(target, f"cannot assign to loop index or match binder '{n}'")
+        if ann is not None:
+            val = self.convert(val, ann, vnode)
         if ann is not None and val.type != ann:
             raise self.err(vnode, f"type mismatch: '{n}' is declared {tname(ann)}, the value is {tname(val.type)}")
         if isinstance(val.type, s.VecType | s.ArrayType):
@@ -786,6 +797,7 @@ class FunctionLowerer:
                         blk.insert_ops_after(ops, after)
                     b = Binding("ref", cell.result, val.type)
                     self.vars[n] = b
+                val = self.convert(val, cast(Attribute, b.type), vnode)
                 if b.type != val.type:
                     raise self.err(vnode, f"type mismatch: '{n}' has type {tname(cast(Attribute, b.type))} (fixed by its first "
                                           f"assignment), the value is {tname(val.type)}")
@@ -839,7 +851,7 @@ class FunctionLowerer:
                 raise self.err(t, f"cannot assign to loop index or match binder '{t.id}'")
             cur = self.expr(t)
             b = self.vars[t.id]
-            new = self.binop_values(st.op, cur, st.value, st)
+            new = self.convert(self.binop_values(st.op, cur, st.value, st), cur.type, st)
             if new.type != cur.type:
                 raise self.err(st, f"type mismatch: '{t.id}' has type {tname(cur.type)}, the result is "
                                    f"{tname(new.type)}")
@@ -848,7 +860,7 @@ class FunctionLowerer:
         # otherwise t is an ast.Subscript or ast.Attribute (the only other AugAssign targets)
         p = self.place(t)
         cur = self.v(s.LoadOp(p), t)
-        new = self.binop_values(st.op, cur, st.value, st)
+        new = self.convert(self.binop_values(st.op, cur, st.value, st), cur.type, st)
         if new.type != cur.type:
             raise self.err(st, f"type mismatch: the place has type {tname(cur.type)}, the result is "
                                f"{tname(new.type)}")
@@ -990,7 +1002,12 @@ class FunctionLowerer:
             else:
                 lo = self.expr(lo_n, i32)
                 hi = self.expr(hi_n, lo.type)
+        if sc.is_integer(lo.type) and sc.is_integer(hi.type):
+            lo, hi = self.conversions(lo, hi, it)
         for v, n in ((lo, args[0] if len(args) > 1 else it), (hi, args[1] if len(args) > 1 else args[0])):
+            if sc.is_unsigned(v.type):
+                raise self.err(n, f"range bounds must be i32 or i64, got {tname(v.type)} (convert it, e.g. "
+                                  f"range(i32(n)))")
             if not is_int(v.type):
                 raise self.err(n, f"range bounds must be integers, got {tname(v.type)}")
         if lo.type != hi.type:
@@ -1195,8 +1212,10 @@ class FunctionLowerer:
 
     def index(self, node: ast.expr) -> SSAValue:
         i = self.expr(node, i32)
-        if not is_int(i.type):
+        if not sc.is_integer(i.type):
             raise self.err(node, f"an index must be an integer, got {tname(i.type)}")
+        if not is_int(i.type):  # 8/16-bit and ui32 indices are converted to i32, ui64 to i64
+            i = self.v(s.CastOp(i, i64 if sc.int_width(i.type) == 64 else i32), node)
         return i
 
     def indices(self, arr: SSAValue, t: ast.Subscript) -> list[SSAValue]:
@@ -1240,12 +1259,12 @@ class FunctionLowerer:
         lc, rc = self.const_eval(left), self.const_eval(right)
         if lc is not None and rc is None:
             r = self.expr(right, hint)
-            return self.expr(left, r.type), r
+            return self.expr(left, sc.promote(r.type)), r
         if hint is None and _wider_literal(rc, lc):
             r = self.expr(right, None)
             return self.expr(left, r.type), r
         lv = self.expr(left, hint)
-        return lv, self.expr(right, lv.type)
+        return lv, self.expr(right, sc.promote(lv.type))
 
     def expr_BinOp(self, node: ast.BinOp, hint: Attribute | None) -> SSAValue:
         c = self.const_eval(node)
@@ -1254,14 +1273,15 @@ class FunctionLowerer:
         lc, rc = self.const_eval(node.left), self.const_eval(node.right)
         if lc is not None and rc is None:
             r = self.expr(node.right, hint)
-            lv = self.expr(node.left, r.type)
+            lv = self.expr(node.left, sc.promote(r.type))
             return self.arith(node.op, lv, r, node)
         lv = self.expr(node.left, hint)
         return self.binop_values(node.op, lv, node.right, node)
 
     def binop_values(self, op: ast.operator, lv: SSAValue, right: ast.expr, node: ast.AST) -> SSAValue:
-        rh = lv.type
-        if isinstance(op, ast.Pow) and is_int(lv.type):
+        rh = sc.promote(lv.type)
+        if isinstance(op, ast.Pow) and sc.is_integer(lv.type):
+            lv = self.promoted(lv, node)
             e = self.const_eval(right)
             if isinstance(e, int) and 0 <= e <= 32:
                 if e == 0:
@@ -1284,6 +1304,7 @@ class FunctionLowerer:
         kind, sym = self.OPS[type(op)]
         if not kind:
             raise self.err(node, f"operator '{sym}' is not supported")
+        lv, rv = self.conversions(lv, rv, node, shift=kind in ("shl", "shr"))
         lt, rt = lv.type, rv.type
         if lt != rt:
             raise self.err(node, f"type mismatch in '{sym}': {tname(lt)} and {tname(rt)} (convert one side, e.g. "
@@ -1317,6 +1338,32 @@ class FunctionLowerer:
             raise self.err(node, "integer '**' needs a constant exponent")
         return self.v(s.BinOp(kind, lv, rv), node)
 
+    def promoted(self, v: SSAValue, node: ast.AST) -> SSAValue:
+        """C's integer promotions (8/16-bit integers to i32) and bf16 to f32, as an explicit cast."""
+        p = sc.promote(v.type)
+        return v if p == v.type else self.v(s.CastOp(v, p), node)
+
+    def conversions(self, lv: SSAValue, rv: SSAValue, node: ast.AST, shift: bool = False) -> tuple[SSAValue, SSAValue]:
+        """Both operands promoted; two integers then converted to their common type by C's usual arithmetic
+        conversions (a shift keeps the promoted left operand's type and converts the count to it). Integers
+        and floats are never mixed implicitly (the caller reports the mismatch)."""
+        lv, rv = self.promoted(lv, node), self.promoted(rv, node)
+        if lv.type == rv.type or not (sc.is_integer(lv.type) and sc.is_integer(rv.type)):
+            return lv, rv
+        t = lv.type if shift else sc.usual_int_conversion(lv.type, rv.type)
+        return (lv if lv.type == t else self.v(s.CastOp(lv, t), node)), (rv if rv.type == t else self.v(s.CastOp(rv, t), node))
+
+    def convert(self, v: SSAValue, want: Attribute, node: ast.AST) -> SSAValue:
+        """C's assignment conversion where sarek allows it implicitly: integer to integer (wrapping modulo
+        2^width), and f32/bf16 to bf16 (rounded to nearest even); anything else is returned unchanged for the
+        caller's type check."""
+        t = v.type
+        if t == want:
+            return v
+        if (sc.is_integer(t) and sc.is_integer(want)) or (sc.is_bf16(want) and t == sc.F32):
+            return self.v(s.CastOp(v, want), node)
+        return v
+
     def expr_UnaryOp(self, node: ast.UnaryOp, hint: Attribute | None) -> SSAValue:
         c = self.const_eval(node)
         if c is not None:
@@ -1326,7 +1373,7 @@ class FunctionLowerer:
             if x.type != i1:
                 raise self.err(node, f"'not' needs a bool, got {tname(x.type)}")
             return self.v(s.UnOp("not", x), node)
-        x = self.expr(node.operand, hint)
+        x = self.promoted(self.expr(node.operand, hint), node)
         if isinstance(node.op, ast.UAdd):
             if not _is_num(x.type):
                 raise self.err(node, f"unary '+' does not apply to {tname(x.type)}")
@@ -1335,7 +1382,7 @@ class FunctionLowerer:
             if not _is_num(x.type):
                 raise self.err(node, f"unary '-' does not apply to {tname(x.type)}")
             return self.v(s.UnOp("neg", x), node)
-        if not is_int(x.type):
+        if not sc.is_arith_int(x.type):
             raise self.err(node, f"'~' needs an integer, got {tname(x.type)}")
         return self.v(s.UnOp("bitnot", x), node)
 
@@ -1374,6 +1421,7 @@ class FunctionLowerer:
                                                       ast.NotIn: "not in"}
             sym = unsupported.get(type(op), "?")
             raise self.err(node, f"comparison '{sym}' is not supported in kernels")
+        lv, rv = self.conversions(lv, rv, node)
         if lv.type != rv.type:
             raise self.err(node, f"type mismatch in comparison: {tname(lv.type)} and {tname(rv.type)}")
         k = self.CMP[type(op)]
@@ -1509,7 +1557,7 @@ class FunctionLowerer:
                 raise self.err(node, f"{fname} takes {len(ps)} payload value(s), {len(node.args)} given")
             vals: list[SSAValue] = []
             for i, (a, t) in enumerate(zip(node.args, ps)):
-                v = self.expr(a, t)
+                v = self.convert(self.expr(a, t), t, a)
                 if v.type != t:
                     raise self.err(a, f"type mismatch: payload {i} of {fname} is {tname(t)}, given {tname(v.type)}")
                 vals.append(v)
@@ -1581,15 +1629,18 @@ class FunctionLowerer:
         if isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, bool) and t != i1:
             c = int(node.args[0].value)  # i32(True) is 1, f32(False) is 0.0 (a number, not a bool)
         if c is not None and t != i1:
-            if is_int(t) and isinstance(c, float):
+            if sc.is_integer(t) and isinstance(c, float):
                 c = int(c)
-            return self.literal(c if is_int(t) or t == i1 else float(c), t, node)
+            elif sc.is_integer(t) and isinstance(c, int):
+                c = sc.wrap(c, t)  # C's conversion: u8(300) is 44, u32(-1) is 4294967295
+            return self.literal(c if sc.is_integer(t) or t == i1 else float(c), t, node)
         x = self.expr(node.args[0], t)
         if x.type == t:
             return x
         if not (x.type == i1 or _is_num(x.type)):
             raise self.err(node, f"cannot convert {tname(x.type)} to {tname(t)}")
         if t == i1:
+            x = self.promoted(x, node)
             z = self.const(0, x.type, node)
             return self.v(s.BinOp("ne", x, z), node)
         return self.v(s.CastOp(x, t), node)
@@ -1647,11 +1698,29 @@ class FunctionLowerer:
 
     def intrinsic_values(self, name: str, vals: list[SSAValue], node: ast.AST, fname: str) -> SSAValue:
         info = INTRINSICS[name]
+        if info.category == Category.MATH:
+            vals = [self.promoted(v, node) for v in vals]
+            if len(vals) == 2 and name in ("min", "max"):
+                vals = list(self.conversions(vals[0], vals[1], node))
+            if sc.is_unsigned(vals[0].type) and name in ("abs", "min", "max") and all(v.type == vals[0].type for v in vals):
+                return self.unsigned_minmax(name, vals, node)
         r = info.check([v.type for v in vals])
         if isinstance(r, str):
             got = ", ".join(tname(v.type) for v in vals)
             raise self.err(node, f"type mismatch: {fname}() {self._describe(info)}, got ({got})")
         return self.v(s.IntrinsicOp(name, vals, r), node)
+
+    def unsigned_minmax(self, name: str, vals: list[SSAValue], node: ast.AST) -> SSAValue:
+        """abs/min/max of unsigned integers: abs is the value itself, min/max a select on an unsigned compare
+        (no backend needs an unsigned min/max builtin)."""
+        if name == "abs":
+            return vals[0]
+        a, b = vals
+        c = self.v(s.BinOp("lt" if name == "min" else "gt", a, b), node)
+        then_b, else_b = Block(), Block()
+        self.in_block(then_b, lambda: self.emit(s.YieldOp(a), node))
+        self.in_block(else_b, lambda: self.emit(s.YieldOp(b), node))
+        return self.v(s.IfExprOp(c, a.type, Region(then_b), Region(else_b)), node)
 
     @staticmethod
     def _describe(info: Any) -> str:
@@ -1732,7 +1801,7 @@ class FunctionLowerer:
             raise self.err(node, f"record {fname} needs field(s) {', '.join(repr(m) for m in missing)}")
         vals: list[SSAValue] = []
         for n, t in fields:
-            v = self.expr(given[n], t)
+            v = self.convert(self.expr(given[n], t), t, given[n])
             if v.type != t:
                 raise self.err(given[n], f"type mismatch: field '{n}' of {fname} is {tname(t)}, given "
                                          f"{tname(v.type)}")
@@ -1796,7 +1865,7 @@ class FunctionLowerer:
                                  f"(missing {', '.join(repr(m) for m in missing)})")
         vals: list[SSAValue] = []
         for n, t in sig.params:
-            v = self.expr(given[n], t)
+            v = self.convert(self.expr(given[n], t), t, given[n])
             if v.type != t:
                 raise self.err(given[n], f"type mismatch: parameter '{n}' of {fname}() is {tname(t)}, given "
                                          f"{tname(v.type)}")

@@ -1,7 +1,10 @@
 """Shared pieces of both executors: the value model, type facts, layout and marshalling, C arithmetic, math.
 
 Value model (after the seed Sarek_ir_interp_value, with its defects fixed):
-- i32/i64: Python ints kept in range (wrapping two's-complement arithmetic); i1: bool;
+- integers (i8 i16 i32 i64 u8 u16 u32 u64): Python ints kept in their type's range (wrapping arithmetic,
+  modulo 2^width; sarek.dialect.scalars); in the fast executor numpy values of the type's dtype; i1: bool;
+  bf16: numpy.float32 holding a bf16 value exactly (the f32 -> bf16 cast rounds to nearest even, the same
+  bits every device computes; vectors hold the bits, as uint16 or ml_dtypes.bfloat16);
   f32 and f16: numpy.float32 (f16 is carried as float32 and rounded to half precision on every store, cast and
   constant); f64: numpy.float64; unit: None.
 - records: `Rec(info, fields)` (a mutable field list in declaration order);
@@ -23,11 +26,13 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
-from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerAttr, IntegerType, ModuleOp
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Attribute, Operation
 
 from sarek.analysis.layout import Layout, RecordLayout, VariantLayout, layout_of, numpy_dtype
 from sarek.diagnostics import SarekError
+from sarek.dialect.scalars import is_unsigned
+from sarek.types import BF16_DTYPE, bf16_bits, bf16_from_f32, bf16_to_f32
 
 if TYPE_CHECKING:
     from sarek.dialect.sarek import RecordType, VariantType
@@ -59,11 +64,13 @@ class Fault(Exception):
 
 
 def kind(t: Attribute) -> str:
-    """A short tag for a sarek type: i1 i32 i64 ui8 f16 f32 f64 unit rec var vec arr ref."""
+    """A short tag for a sarek type: i1 i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 f64 unit rec var vec arr ref."""
     from sarek.dialect.sarek import ArrayType, RecordType, RefType, UnitType, VariantType, VecType
 
     if isinstance(t, IntegerType):
-        return {1: "i1", 32: "i32", 64: "i64", 8: "ui8"}[t.bitwidth]
+        return "i1" if t.bitwidth == 1 else f"{'u' if is_unsigned(t) else 'i'}{t.bitwidth}"
+    if isinstance(t, BFloat16Type):
+        return "bf16"
     kinds: tuple[tuple[type[Attribute], str], ...] = (
         (Float32Type, "f32"), (Float64Type, "f64"), (Float16Type, "f16"), (RecordType, "rec"), (VariantType, "var"),
         (VecType, "vec"), (ArrayType, "arr"), (RefType, "ref"), (UnitType, "unit"))
@@ -73,8 +80,39 @@ def kind(t: Attribute) -> str:
     raise ValueError(f"no interpreter kind for {t}")
 
 
-NP_SCALAR = {"i1": np.bool_, "i32": np.int32, "i64": np.int64, "f16": np.float16, "f32": np.float32,
-             "f64": np.float64, "ui8": np.uint8}
+NP_SCALAR: dict[str, Any] = {"i1": np.bool_, "i32": np.int32, "i64": np.int64, "f16": np.float16, "f32": np.float32,
+                             "f64": np.float64, "u8": np.uint8, "i8": np.int8, "i16": np.int16, "u16": np.uint16,
+                             "u32": np.uint32, "u64": np.uint64, "bf16": BF16_DTYPE}
+#: the integer kinds (every width and signedness but i1)
+INTS = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
+#: struct formats of the scalar kinds in the aligned layout
+_STRUCT = {"i8": "<b", "i16": "<h", "i32": "<i", "i64": "<q", "u8": "<B", "u16": "<H", "u32": "<I", "u64": "<Q",
+           "f32": "<f", "f64": "<d"}
+
+
+def int_bits(k: str) -> tuple[int, bool]:
+    """(width, unsigned) of an integer kind."""
+    return int(k[1:]), k[0] == "u"
+
+
+def wrap_kind(x: int, k: str) -> int:
+    """x modulo 2^width in the range of integer kind k."""
+    bits, unsigned = int_bits(k)
+    m = (1 << bits) - 1
+    x &= m
+    return x - (1 << bits) if not unsigned and x >> (bits - 1) else x
+
+
+def bf16_arg(x: Any) -> np.float32:
+    """A bf16 scalar argument: a uint16 (or bfloat16) scalar holds the bits; any other number is rounded."""
+    if isinstance(x, np.generic) and cast("np.generic[Any]", x).dtype in (np.dtype(np.uint16), BF16_DTYPE):
+        return np.float32(bf16_to_f32(np.asarray(x))[()])
+    return bf16_round(x)
+
+
+def bf16_round(x: Any) -> np.float32:
+    """An f32 (or any float) value rounded to bf16 and carried as float32 (sarek.dialect.scalars.bf16_round)."""
+    return np.float32(bf16_to_f32(bf16_from_f32(np.float32(x)))[()])
 
 
 @dataclass(eq=False)
@@ -166,9 +204,9 @@ class Types:
         """The seed's default value: zeros, records of zeroed fields, the first nullary constructor (else the
         first constructor with zeroed payloads)."""
         k = kind(t)
-        if k in ("i32", "i64", "ui8"):
+        if k in INTS:
             return 0
-        if k in ("f32", "f16"):
+        if k in ("f32", "f16", "bf16"):
             return np.float32(0)
         if k == "f64":
             return np.float64(0)
@@ -223,6 +261,8 @@ class Types:
         k = kind(t)
         if k == "i1":
             return np.dtype(np.int32)
+        if k == "bf16":
+            return np.dtype(np.uint16)
         if k in NP_SCALAR:
             return np.dtype(NP_SCALAR[k])
         if k == "rec":
@@ -249,10 +289,10 @@ class Types:
     def decode(self, buf: memoryview | bytes, off: int, t: Attribute) -> Any:
         """Value of type t stored at buf[off:] in the aligned layout."""
         k = kind(t)
-        if k == "i32":
-            return struct.unpack_from("<i", buf, off)[0]
-        if k == "i64":
-            return struct.unpack_from("<q", buf, off)[0]
+        if k in INTS:
+            return struct.unpack_from(_STRUCT[k], buf, off)[0]
+        if k == "bf16":
+            return np.float32(struct.unpack("<f", b"\0\0" + bytes(buf[off:off + 2]))[0])
         if k == "f32":
             return np.float32(struct.unpack_from("<f", buf, off)[0])
         if k == "f64":
@@ -261,8 +301,6 @@ class Types:
             return np.float32(struct.unpack_from("<e", buf, off)[0])
         if k == "i1":
             return buf[off] != 0
-        if k == "ui8":
-            return buf[off]
         if k == "rec":
             ri = self.rec(t)
             return Rec(ri, [self.decode(buf, off + o, ft) for o, ft in zip(self.field_offsets(t), ri.types)])
@@ -278,10 +316,10 @@ class Types:
 
     def encode(self, v: Any, t: Attribute, buf: bytearray, off: int) -> None:
         k = kind(t)
-        if k == "i32":
-            struct.pack_into("<i", buf, off, int(v))
-        elif k == "i64":
-            struct.pack_into("<q", buf, off, int(v))
+        if k in INTS:
+            struct.pack_into(_STRUCT[k], buf, off, wrap_kind(int(v), k))
+        elif k == "bf16":
+            buf[off:off + 2] = struct.pack("<f", float(bf16_round(v)))[2:]
         elif k == "f32":
             struct.pack_into("<f", buf, off, float(v))
         elif k == "f64":
@@ -290,8 +328,6 @@ class Types:
             struct.pack_into("<e", buf, off, float(v))
         elif k == "i1":
             struct.pack_into("<i", buf, off, 1 if v else 0)
-        elif k == "ui8":
-            buf[off] = int(v) & 0xFF
         elif k == "rec":
             ri = self.rec(t)
             for o, ft, x in zip(self.field_offsets(t), ri.types, v.f):
@@ -309,10 +345,10 @@ class Types:
         """A scalar kernel argument: Python/numpy scalar; a record as a numpy void/structured scalar or a dict
         of fields; a variant as a numpy void scalar or a tuple `("Ctor", payload0, ...)`."""
         k = kind(t)
-        if k == "i32":
-            return wrap32(int(x))
-        if k == "i64":
-            return wrap64(int(x))
+        if k in INTS:
+            return wrap_kind(int(x), k)
+        if k == "bf16":
+            return bf16_arg(x)
         if k == "f32":
             return np.float32(x)
         if k == "f16":
@@ -360,6 +396,10 @@ class Types:
         elif k == "i1":
             if arr.dtype.kind not in "biu":
                 raise InterpError(f"argument '{pname}' must be a bool (or integer) array, got {arr.dtype}", op)
+        elif k == "bf16":
+            if arr.dtype not in (np.dtype(np.uint16), BF16_DTYPE):
+                raise InterpError(f"argument '{pname}' must be a bfloat16 (or uint16 bits) array for {t}, "
+                                  f"got {arr.dtype}", op)
         elif arr.dtype != np.dtype(NP_SCALAR[k]):
             raise InterpError(f"argument '{pname}' must be a {np.dtype(NP_SCALAR[k])} array for {t}, "
                               f"got {arr.dtype}", op)
@@ -367,8 +407,10 @@ class Types:
     def vec_to_list(self, a: np.ndarray, t: Attribute) -> list[Any]:
         """Vector storage for the reference executor."""
         k = kind(t)
-        if k in ("i32", "i64", "ui8"):
+        if k in INTS:
             return a.tolist()
+        if k == "bf16":
+            return list(bf16_to_f32(a))
         if k == "i1":
             return [bool(x) for x in a.tolist()]
         if k in ("f32", "f64"):
@@ -384,6 +426,10 @@ class Types:
 
     def list_to_vec(self, lst: list[Any], a: np.ndarray, t: Attribute) -> None:
         k = kind(t)
+        if k == "bf16":
+            if lst:
+                a.view(np.uint16)[...] = bf16_bits(bf16_from_f32(np.array(lst, np.float32)))
+            return
         if k in NP_SCALAR:
             a.reshape(-1)[...] = np.array(lst, dtype=a.dtype) if lst else a.reshape(-1)
             return
@@ -465,12 +511,13 @@ def crem(a: int, b: int) -> int:
     return a - b * cdiv(a, b)
 
 
-def float_to_int(x: Any, bits: int) -> int:
-    """C conversion truncating toward zero; NaN gives 0 and out-of-range values saturate (documented choice)."""
+def float_to_int(x: Any, bits: int, unsigned: bool = False) -> int:
+    """C conversion truncating toward zero; NaN gives 0 and out-of-range values saturate (documented choice;
+    an unsigned type saturates to 0 .. 2^bits - 1)."""
     xf = float(x)
     if xf != xf:
         return 0
-    lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    lo, hi = (0, (1 << bits) - 1) if unsigned else (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
     if xf >= hi:
         return hi
     if xf <= lo:

@@ -38,7 +38,9 @@ from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.interp import common as C
 from sarek.interp.common import InterpError, kind
 
-_DT = {"i1": np.bool_, "i32": np.int32, "i64": np.int64, "f16": np.float32, "f32": np.float32, "f64": np.float64}
+_DT: dict[str, Any] = {"i1": np.bool_, "i32": np.int32, "i64": np.int64, "f16": np.float32, "f32": np.float32,
+                       "f64": np.float64, "i8": np.int8, "i16": np.int16, "u8": np.uint8, "u16": np.uint16,
+                       "u32": np.uint32, "u64": np.uint64, "bf16": np.float32}
 
 
 class Unvectorizable(Exception):
@@ -579,8 +581,8 @@ class _Exec:
                 env[op.result] = None
             elif k == "i1":
                 env[op.result] = np.bool_(C.int_value(v))
-            elif k in ("i32", "i64"):
-                env[op.result] = _DT[k](C.wrap32(C.int_value(v)) if k == "i32" else C.wrap64(C.int_value(v)))
+            elif k in C.INTS:
+                env[op.result] = _DT[k](C.wrap_kind(C.int_value(v), k))
             else:
                 assert isinstance(v, FloatAttr)
                 env[op.result] = {"f32": np.float32, "f16": C.f16, "f64": np.float64}[k](v.value.data)
@@ -864,7 +866,7 @@ class _Exec:
         dt = _DT[k]
         if kd == "div" and k in ("f16", "f32", "f64"):
             return a / b
-        bits = 32 if k == "i32" else 64
+        bits = C.int_bits(k)[0]
         if kd == "shl":
             return np.left_shift(a, b & dt(bits - 1)).astype(dt)
         if kd == "shr":
@@ -891,11 +893,11 @@ class _Exec:
         arr = _isarr(a)
         if src == dst:
             return a
-        if dst in ("i32", "i64"):
+        if dst in C.INTS:
             dt = _DT[dst]
-            if src in ("f16", "f32", "f64"):
-                bits = 32 if dst == "i32" else 64
-                lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+            if src in ("f16", "bf16", "f32", "f64"):
+                bits, unsigned = C.int_bits(dst)
+                lo, hi = (0, (1 << bits) - 1) if unsigned else (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
                 x = np.asarray(a, np.float64)
                 big, small, nan = x >= hi, x <= lo, np.isnan(x)
                 safe = np.where(big | small | nan, 0.0, x)
@@ -904,11 +906,14 @@ class _Exec:
                 return r if arr else r[()]
             if src == "i1":
                 return a.astype(dt) if arr else dt(bool(a))
-            return a.astype(dt) if arr else dt(a)
+            return np.asarray(a).astype(dt) if arr else np.asarray(a).astype(dt)[()]  # wraps modulo 2^width
         if dst == "i1":
             return a != 0
         if dst == "f16":
             return self.f16(np.asarray(a, np.float32) if arr else np.float32(a))
+        if dst == "bf16":  # through f32, rounded to nearest even
+            r = C.bf16_to_f32(C.bf16_from_f32(np.asarray(a, np.float32)))
+            return r if arr else np.float32(r[()])
         dt = _DT[dst]
         return a.astype(dt) if arr else dt(a)
 
@@ -924,7 +929,7 @@ class _Exec:
         if info.category == Category.MATH:
             if name in ("clz", "popcount"):
                 return self.bitcount(name, args[0], kind(op.args[0].type))
-            if k in ("i32", "i64"):
+            if k in C.INTS:
                 if name == "abs":
                     return np.abs(args[0])
                 return (np.minimum if name == "min" else np.maximum)(args[0], args[1])
@@ -982,7 +987,7 @@ class _Exec:
         addr = ii.astype(np.int64) if arr.row is None else arr.row[lanes].astype(np.int64) * arr.n + ii
         vals: list[Any] = [self.full(a)[lanes] if a is not None else None for a in args[2:]]
         old = np.zeros(self.n, flat.dtype)
-        if k in ("i32", "i64") and name in ("atomic_add", "atomic_sub", "atomic_inc", "atomic_dec"):
+        if k in C.INTS and name in ("atomic_add", "atomic_sub", "atomic_inc", "atomic_dec"):
             dt = _DT[k]
             if name in ("atomic_inc", "atomic_dec"):
                 d = np.full(len(lanes), 1 if name == "atomic_inc" else -1, np.int64)
@@ -1080,6 +1085,8 @@ def _to_tree(types: C.Types, xv: np.ndarray, t: Any) -> Any:
                           for c, ps in zip(vi.ctors, vi.payloads)])
     if k == "i1":
         return np.array(xv != 0)
+    if k == "bf16":
+        return C.bf16_to_f32(xv)
     return np.array(xv, np.float16 if k == "f16" else _DT[k])
 
 
@@ -1096,6 +1103,12 @@ def _from_tree(types: C.Types, d: Any, t: Any, out: np.ndarray, sel: Any) -> Non
             csel = d.tag == c if sel is None else (sel & (d.tag == c))
             for j, (x, pt) in enumerate(zip(d.p[c], ps)):
                 _from_tree(types, x, pt, out[name][f"_{j}"], csel)
+    elif k == "bf16":
+        bits = C.bf16_bits(C.bf16_from_f32(d))
+        if sel is None:
+            out[...] = bits
+        else:
+            out[sel] = bits[sel]
     elif sel is None:
         out[...] = d
     else:
@@ -1104,10 +1117,10 @@ def _from_tree(types: C.Types, d: Any, t: Any, out: np.ndarray, sel: Any) -> Non
 
 def _scalar_arg(x: Any, t: Any) -> Any:
     k = kind(t)
-    if k == "i32":
-        return np.int32(C.wrap32(int(x)))
-    if k == "i64":
-        return np.int64(C.wrap64(int(x)))
+    if k in C.INTS:
+        return _DT[k](C.wrap_kind(int(x), k))
+    if k == "bf16":
+        return C.bf16_arg(x)
     if k == "f16":
         return C.f16(x)
     if k == "i1":
@@ -1121,6 +1134,21 @@ class _BoolView:
     def __init__(self, orig: np.ndarray):
         self.orig = orig
         self.arr = orig != 0
+
+    def write_back(self) -> None:
+        self.orig[...] = self.arr
+
+
+class _Bf16View(_BoolView):
+    """A bf16 vector: computed on an exact f32 copy, written back as bf16 bits (every stored value is already
+    a bf16 value, rounded by the cast that produced it)."""
+
+    def __init__(self, orig: np.ndarray):
+        self.orig = orig
+        self.arr = C.bf16_to_f32(orig)
+
+    def write_back(self) -> None:
+        self.orig.view(np.uint16)[...] = C.bf16_bits(C.bf16_from_f32(self.arr))
 
 
 def _may_bail(module: ModuleOp) -> bool:
@@ -1172,8 +1200,8 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
                 if _may_bail(module):
                     saved.append((x, x.copy()))
                 data = x
-                if kind(et) == "i1" and x.dtype != np.bool_:
-                    bv = _BoolView(x)
+                if (kind(et) == "i1" and x.dtype != np.bool_) or kind(et) == "bf16":
+                    bv = _BoolView(x) if kind(et) == "i1" else _Bf16View(x)
                     bools.append(bv)
                     data = bv.arr
                 vals.append(Arr(data, None, kind(et), et, len(x), shapes.get(id(x))))
@@ -1199,7 +1227,7 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
     wrote = {id(x) for i, x in enumerate(args) if i in written}
     for bv in bools:
         if id(bv.orig) in wrote:
-            bv.orig[...] = bv.arr
+            bv.write_back()
     for x, tree, et, local in aggs:  # only vectors the kernel may write (a read-only input stays untouched)
         if id(x) not in wrote:
             continue

@@ -203,8 +203,8 @@ class _Compiler:
                 e(f"{n} = None")
             elif k == "i1":
                 e(f"{n} = {bool(C.int_value(v))}")
-            elif k in ("i32", "i64"):
-                e(f"{n} = {C.wrap32(C.int_value(v)) if k == 'i32' else C.wrap64(C.int_value(v))}")
+            elif k in C.INTS:
+                e(f"{n} = {C.wrap_kind(C.int_value(v), k)}")
             else:
                 assert isinstance(v, FloatAttr)
                 x = {"f32": np.float32, "f16": C.f16, "f64": np.float64}[k](v.value.data)
@@ -215,11 +215,11 @@ class _Compiler:
             n, a, k = self.define(op.result), self.name(op.operand), kind(op.operand.type)
             kd = op.op.value
             if kd == "neg":
-                e(f"{n} = {self.wrap(k, '-' + a)}" if k in ("i32", "i64") else f"{n} = -{a}")
+                e(f"{n} = {self.wrap(k, '-' + a)}" if k in C.INTS else f"{n} = -{a}")
             elif kd == "not":
                 e(f"{n} = not {a}")
             else:
-                e(f"{n} = ~{a}")
+                e(f"{n} = {self.wrap(k, '~' + a)}")
         elif isinstance(op, S.CastOp):
             self.cast(op, e)
         elif isinstance(op, S.BitcastOp):
@@ -409,9 +409,12 @@ class _Compiler:
         return v
 
     def wrap(self, k: str, expr: str) -> str:
-        if k == "i32":
-            return f"((({expr}) + 2147483648) & 4294967295) - 2147483648"
-        return f"((({expr}) + 9223372036854775808) & 18446744073709551615) - 9223372036854775808"
+        """Python code for `expr` modulo 2^width in integer kind k's range."""
+        bits, unsigned = C.int_bits(k)
+        if unsigned:
+            return f"(({expr}) & {(1 << bits) - 1})"
+        half = 1 << (bits - 1)
+        return f"((({expr}) + {half}) & {(1 << bits) - 1}) - {half}"
 
     def binop(self, op: S.BinOp, e: Any) -> None:
         n, a, b = self.define(op.result), self.name(op.lhs), self.name(op.rhs)
@@ -423,8 +426,8 @@ class _Compiler:
             e(f"{n} = {a} and {b}")
         elif kd == "or":
             e(f"{n} = {a} or {b}")
-        elif k in ("i32", "i64"):
-            bits = 32 if k == "i32" else 64
+        elif k in C.INTS:
+            bits = C.int_bits(k)[0]
             if kd in ("add", "sub", "mul"):
                 sym = {"add": "+", "sub": "-", "mul": "*"}[kd]
                 e(f"{n} = {self.wrap(k, a + ' ' + sym + ' ' + b)}")
@@ -449,10 +452,10 @@ class _Compiler:
         src, dst = kind(op.operand.type), kind(op.result.type)
         if src == dst:
             e(f"{n} = {a}")
-        elif dst in ("i32", "i64"):
-            bits = 32 if dst == "i32" else 64
-            if src in ("f16", "f32", "f64"):
-                e(f"{n} = _f2i({a}, {bits})")
+        elif dst in C.INTS:
+            bits, unsigned = C.int_bits(dst)
+            if src in ("f16", "bf16", "f32", "f64"):
+                e(f"{n} = _f2i({a}, {bits}, {unsigned})")
             elif src == "i1":
                 e(f"{n} = 1 if {a} else 0")
             else:
@@ -463,6 +466,8 @@ class _Compiler:
             e(f"{n} = _np.float32({a})")
         elif dst == "f16":
             e(f"{n} = _f16({a})")
+        elif dst == "bf16":  # through f32 (an f64 or a wide integer rounds twice, as on every device)
+            e(f"{n} = _bf16({a})")
         elif dst == "f64":
             e(f"{n} = _np.float64({a})")
         else:
@@ -485,7 +490,7 @@ class _Compiler:
             e(f"{n} = yield ({EV_SHUFFLE}, {self.opid(op)}, {args[0]}, {args[1]})")
         elif info.category == Category.MATH:
             k = kind(op.result.type)
-            if name in ("abs", "min", "max") and k in ("i32", "i64"):
+            if name in ("abs", "min", "max") and k in C.INTS:
                 if name == "abs":
                     e(f"{n} = {self.wrap(k, 'abs(' + args[0] + ')')}")
                 else:
@@ -505,7 +510,7 @@ class _Compiler:
             e(f"if not 0 <= {i} < len({a}): _oob({oid}, {i}, len({a}))")
             e(f"{n} = {a}[{i}]")
             x = args[2] if len(args) > 2 else None
-            isint = k in ("i32", "i64")
+            isint = k in C.INTS
             new = {
                 "atomic_add": f"{n} + {x}", "atomic_sub": f"{n} - {x}", "atomic_inc": f"{n} + 1",
                 "atomic_dec": f"{n} - 1", "atomic_exch": f"{x}", "atomic_min": f"min({n}, {x})",
@@ -581,7 +586,7 @@ def _native(code: Any, ns: dict[str, Any], oid: int) -> None:
 
 _RUNTIME: dict[str, Any] = {
     "_np": np, "_Rec": C.Rec, "_Var": C.Var, "_Fault": Fault, "_oob": _oob, "_oob_nd": _oob_nd, "_ND": C.NDList, "_bad_payload": _bad_payload,
-    "_detach": _detach, "_f16": C.f16, "_cdiv": C.cdiv, "_crem": C.crem, "_f2i": C.float_to_int, "_clz": C.clz,
+    "_detach": _detach, "_f16": C.f16, "_bf16": C.bf16_round, "_cdiv": C.cdiv, "_crem": C.crem, "_f2i": C.float_to_int, "_clz": C.clz,
     "_popcount": C.popcount, "_bitcast": C.bitcast_py, "_M": C.MATH, "_native": _native,
 }
 

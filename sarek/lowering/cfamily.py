@@ -31,7 +31,6 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
     ModuleOp,
-    Signedness,
     StringAttr,
     UnitAttr,
 )
@@ -47,6 +46,7 @@ from sarek.analysis.names import mangle_name
 from sarek.analysis.payload import PayloadLayout, payload_fields
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
+from sarek.dialect import scalars
 from sarek.dialect.intrinsics import INTRINSICS, Category, is_integer_type
 from sarek.targets.cfamily import dialect as c
 from sarek.targets.cfamily.languages import LANGUAGES, Language
@@ -116,6 +116,7 @@ class CLowering:
         self.block: Block = Block()
         self.uses_f16 = False
         self.uses_f64 = False
+        self.uses_bf16 = False
         self.uses_i64_atomics = False
         self.uses_warp = False
         self.polyfills: list[str] = []
@@ -127,12 +128,12 @@ class CLowering:
     # -------------------------------------------------------------------------------------- types
 
     def ctype(self, t: Attribute, op: Operation | None = None, storage: bool = False) -> str:
-        if is_integer_type(t):
-            w = t.width.data
-            assert not (w == 8 and t.signedness.data == Signedness.UNSIGNED), "ui8: refused by the feature gate"
-            key = {1: "i1", 32: "i32", 64: "i64"}[w]
+        if is_integer_type(t) or scalars.is_bf16(t):
+            key = "i1" if t == s.i1 else cast(str, scalars.name(t))
             if key == "i1" and storage:
                 return self.lang.bool_storage
+            if key == "bf16":
+                self.uses_bf16 = True
             return cast(str, self.lang.types[key])
         if isinstance(t, Float16Type | Float32Type | Float64Type):
             key = {Float16Type: "f16", Float32Type: "f32", Float64Type: "f64"}[type(t)]
@@ -201,7 +202,9 @@ class CLowering:
             n = v.value.data
             if t == s.i1:
                 return self.lit(self.lang.true_false[0 if n else 1], ct)
-            if is_integer_type(t) and t.width.data == 64:
+            if scalars.is_unsigned(t) and scalars.int_width(t) >= 32:
+                text = f"{n}U{self.lang.int64_suffix if scalars.int_width(t) == 64 else ''}"
+            elif is_integer_type(t) and t.width.data == 64:
                 text = f"{n}{self.lang.int64_suffix}" if n != -2**63 else f"(-9223372036854775807{self.lang.int64_suffix} - 1)"
             else:
                 text = str(n) if n != -2**31 else "(-2147483647 - 1)"
@@ -240,6 +243,8 @@ class CLowering:
                       "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable"]
         if self.uses_f16:
             lines += self.lang.f16_preamble
+        if self.uses_bf16:
+            lines += self.lang.bf16_preamble
         if self.uses_warp:
             lines += self.lang.warp_preamble
         if self.polyfills:
@@ -714,24 +719,55 @@ class CLowering:
         self.ctype(src, op)
         if src == dst:
             return x
+        if scalars.is_bf16(src):  # widen exactly to f32, then convert that
+            f = self.call("sarek_bf16_to_f32", [x], "float")
+            if isinstance(dst, Float32Type):
+                return f
+            if dst == s.i1:
+                return self.emit(c.BinaryOp("!=", f, self.lit("0.0f", "float"), ct)).results[0]
+            if scalars.is_small_int(dst) or scalars.is_unsigned(dst):
+                return self.saturate(f, "float", dst, ct)
+            return self.from_f32(f) if isinstance(dst, Float16Type) else self.emit(c.CastOp(f, ct)).results[0]
+        if scalars.is_bf16(dst):  # through f32 (an f64 or a wide integer rounds twice, as in the interpreter)
+            f = x if isinstance(src, Float32Type) else self.to_f32(x) if isinstance(src, Float16Type) \
+                else self.emit(c.CastOp(x, "float")).results[0]
+            return self.call("sarek_f32_to_bf16", [f], ct)
         if dst == s.i1:
             zero = self.lit("0", self.ctype(src, op)) if not isinstance(src, Float16Type) else None
             if zero is None:
                 x, zero = self.to_f32(x), self.lit("0.0f", "float")
             return self.emit(c.BinaryOp("!=", x, zero, ct)).results[0]
+        if isinstance(src, Float16Type | Float32Type | Float64Type) and (scalars.is_small_int(dst) or scalars.is_unsigned(dst)):
+            f = self.to_f32(x) if isinstance(src, Float16Type) else x
+            return self.saturate(f, "double" if isinstance(src, Float64Type) else "float", dst, ct)
         if isinstance(src, Float16Type):
             f = self.to_f32(x)
             return f if isinstance(dst, Float32Type) else self.emit(c.CastOp(f, ct)).results[0]
         if isinstance(dst, Float16Type):
             if isinstance(src, Float64Type):
                 return self.call("__double2half", [x], "__half")
-            if is_integer_type(src) and src.width.data == 32:
-                return self.call("__int2half_rn", [x], "__half")
-            if is_integer_type(src) and src.width.data == 64:
-                return self.call("__ll2half_rn", [x], "__half")
+            if is_integer_type(src) and src.width.data in (32, 64):
+                fn = {(32, False): "__int2half_rn", (64, False): "__ll2half_rn", (32, True): "__uint2half_rn",
+                      (64, True): "__ull2half_rn"}[src.width.data, scalars.is_unsigned(src)]
+                return self.call(fn, [x], "__half")
             f = x if isinstance(src, Float32Type) else self.emit(c.CastOp(x, "float")).results[0]
             return self.from_f32(f)
         return self.emit(c.CastOp(x, ct)).results[0]
+
+    def saturate(self, x: SSAValue, ft: str, dst: Attribute, ct: str) -> SSAValue:
+        """float -> 8/16-bit or unsigned integer, truncating toward zero and saturating, NaN giving 0 (the
+        interpreters' conversion; a plain C cast of an out-of-range value is undefined and differs by device),
+        through one `sarek_sat_<T>_<float>` helper per pair."""
+        name = f"sarek_sat_{scalars.name(dst)}_{ft}"
+        lo, hi = scalars.int_range(dst)
+        sfx = "f" if ft == "float" else ""
+        top = hi + 1  # a power of two, exact in every float type
+        his = f"{hi}U{self.lang.int64_suffix}" if hi >= 1 << 32 else f"{hi}U" if hi >= 1 << 31 else str(hi)
+        text = (f"{self.lang.inline_prefix} {ct} {name}({ft} x) {{ return x != x ? ({ct})0 : x <= {float(lo)!r}{sfx} ? "
+                f"({ct}){lo} : x >= {float(top)!r}{sfx} ? ({ct}){his} : ({ct})x; }}")
+        if text not in self.polyfills:
+            self.polyfills.append(text)
+        return self.call(name, [x], ct)
 
     def intrinsic(self, op: s.IntrinsicOp) -> SSAValue:
         name = _alias(op.callee.data)

@@ -49,6 +49,7 @@ from sarek.analysis.features import constant_size
 from sarek.analysis.shapes import row_major
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as sk
+from sarek.dialect import scalars
 from sarek.dialect.intrinsics import INTRINSICS, Category, is_integer_type
 from sarek.passes.lower_warp import IN_RANGE
 from sarek.targets.ptx import dialect as px
@@ -122,8 +123,15 @@ class Frame:
 
 
 def scalar_reg_type(t: Attribute) -> str | None:
+    """The register type of a value: 8/16-bit integers live extended in 32-bit registers (.s32 signed,
+    .u32 unsigned), bf16 in an .f32 register holding its exact value."""
+    if scalars.is_bf16(t):
+        return "f32"
     if is_integer_type(t):
-        return {1: "pred", 32: "s32", 64: "s64"}.get(t.width.data)
+        if scalars.is_small_int(t):
+            return "u32" if scalars.is_unsigned(t) else "s32"
+        return {1: "pred", 32: "s32", 64: "s64"}.get(t.width.data) if not scalars.is_unsigned(t) \
+            else f"u{t.width.data}"
     if isinstance(t, Float16Type):
         return "f16"
     if isinstance(t, Float32Type):
@@ -424,6 +432,10 @@ class Lowering:
                     r = em.reg("f16")
                     em.emit(px.LdOp, "param.b16", r, AddrAttr(base))
                     st.env[arg] = Sc(t, r)
+                elif scalars.is_narrow(t):
+                    mt = _narrow_mem(t)
+                    params.append((base, mt, int(mt[1:]) // 8))
+                    st.env[arg] = self.load_mem(st, t, "param", base, 0, k)
                 else:
                     params.append((base, rt, 8 if rt in ("s64", "f64") else 4))
                     r = em.reg(rt)
@@ -475,6 +487,10 @@ class Lowering:
         em = st.em
         rt = scalar_reg_type(t)
         a = AddrAttr(base, off)
+        if scalars.is_narrow(t):  # .s8/.u8/.s16/.u16 loads extend into a 32-bit register
+            r = em.reg("u32" if scalars.is_bf16(t) else cast(str, rt))
+            em.emit(px.LdOp, f"{space}.{_narrow_mem(t)}", r, a)
+            return Sc(t, r if not scalars.is_bf16(t) else self.bf16_widen(em, r))
         if rt == "pred":
             tmp = em.reg("s32")
             em.emit(px.LdOp, f"{space}.s32", tmp, a)
@@ -510,7 +526,10 @@ class Lowering:
         em = st.em
         rt = scalar_reg_type(t)
         a = AddrAttr(base, off)
-        if rt == "pred":
+        if scalars.is_narrow(t):  # the low 8/16 bits of the register (a bf16 value's top 16 bits)
+            r = v.r if not scalars.is_bf16(t) else em.op2(px.ShrOp, "b32", "u32", self.bits(em, v.r), 16)
+            em.emit(px.StOp, f"{space}.{_narrow_mem(t)}", a, r)
+        elif rt == "pred":
             em.emit(px.StOp, f"{space}.s32", a, em.selp("s32", 1, 0, v.r))
         elif rt == "f16":
             em.emit(px.StOp, f"{space}.b16", a, v.r)
@@ -672,7 +691,7 @@ class Lowering:
         if rt == "pred":
             assert isinstance(v, IntegerAttr)
             em.emit(px.SetpOp, "ne.s32", r, em.iconst(int(v.value.data != 0)), 0)
-        elif rt in ("s32", "s64"):
+        elif rt in ("s32", "s64", "u32", "u64"):
             assert isinstance(v, IntegerAttr)
             em.mov(rt, r, v.value.data)
             em.imms[r] = _imm_attr(v.value.data)
@@ -739,7 +758,7 @@ class Lowering:
             if k == "div":
                 return em.op2(px.DivOp, f"rn.{rt}", rt, a, bi)
             raise ptx_error(f"'{k}' on {t}", op)
-        w = "32" if rt == "s32" else "64"
+        w = rt[1:]
         if k in cmp:
             return em.setp(cmp[k], rt, a, bi)
         if k in ("div", "rem"):
@@ -764,8 +783,8 @@ class Lowering:
         if k in ("shl", "shr"):
             amount: Any = bi
             c = _const_int(op.operands[1]) if len(op.operands) == 2 else None
-            if rt == "s64":
-                amount = c & 63 if c is not None else em.cvt("u32.s64", "u32", b)
+            if rt in ("s64", "u64"):
+                amount = c & 63 if c is not None else em.cvt(f"u32.{rt}", "u32", b)
             elif c is not None:
                 amount = c & 31
             if k == "shl":
@@ -784,6 +803,8 @@ class Lowering:
             k = c.bit_length() - 1
             if k == 0:
                 return a
+            if rt.startswith("u"):
+                return em.op2(px.ShrOp, rt, rt, a, k)
             sign = em.op2(px.ShrOp, rt, rt, a, w - 1)
             bias = em.op2(px.ShrOp, f"b{w}", rt, sign, w - k)
             return em.op2(px.ShrOp, rt, rt, em.op2(px.AddOp, rt, rt, a, bias), k)
@@ -798,7 +819,9 @@ class Lowering:
         if k == "not":
             return Sc(t, em.op1(px.NotOp, "pred", "pred", a.r))
         if k == "bitnot":
-            return Sc(t, em.op1(px.NotOp, "b32" if rt == "s32" else "b64", rt, a.r))
+            return Sc(t, em.op1(px.NotOp, f"b{rt[1:]}", rt, a.r))
+        if rt in ("u32", "u64"):  # neg has no unsigned form: the same bits as the signed negation
+            return Sc(t, em.op1(px.NegOp, f"s{rt[1:]}", rt, a.r))
         if rt == "f16":
             x = em.cvt("f32.f16", "f32", a.r)
             return Sc(t, em.cvt("rn.f16.f32", "f16", em.op1(px.NegOp, "f32", "f32", x)))
@@ -817,6 +840,8 @@ class Lowering:
 
     def cast(self, st: FnState, a: Sc, to: Attribute) -> RegAttr:
         em = st.em
+        if scalars.is_narrow(a.ty) or scalars.is_narrow(to):
+            return self.narrow_cast(st, a, to)
         s, d = scalar_reg_type(a.ty) or "?", scalar_reg_type(to) or "?"
         if s == d:
             r = em.reg(d)
@@ -846,6 +871,67 @@ class Lowering:
         if sf and not df:
             return em.cvt(f"rzi.{d}.{s}", d, a.r)  # C: truncation toward zero
         return em.cvt(f"{d}.{s}", d, a.r)  # integer widening sign-extends, narrowing wraps
+
+    def narrow_cast(self, st: FnState, a: Sc, to: Attribute) -> RegAttr:
+        """Casts from and to the 8/16-bit integers and bf16. Their registers hold the value extended to 32
+        bits (bf16: the exact f32), so a source reads as i32/ui32/f32; an integer destination keeps the low
+        bits, sign- or zero-extended (C's conversion), a float source saturating first (as the
+        interpreter); bf16 rounds an f32 to nearest even with integer code (sarek.dialect.scalars)."""
+        em = st.em
+        src = a.ty
+        if scalars.is_small_int(src) or scalars.is_bf16(src):
+            src = scalars.F32 if scalars.is_bf16(src) else scalars.U32 if scalars.is_unsigned(src) else sk.i32
+            if src == to or (scalars.is_narrow(to) and src == scalars.promote(to) and not scalars.is_bf16(to)
+                             and scalars.int_width(a.ty) <= scalars.int_width(to)
+                             and scalars.is_unsigned(a.ty) == scalars.is_unsigned(to)):
+                r = em.reg(scalar_reg_type(to) or "?")
+                em.mov(scalar_reg_type(to) or "?", r, a.r)
+                return r
+            a = Sc(src, a.r)
+            if not scalars.is_narrow(to):
+                return self.cast(st, a, to)
+        if scalars.is_bf16(to):
+            f = a.r if a.ty == scalars.F32 else self.cast(st, a, scalars.F32)
+            return self.bf16_widen(em, self.bf16_round(em, f))
+        w = scalars.int_width(to)
+        lo, hi = scalars.int_range(to)
+        s = scalar_reg_type(a.ty) or "?"
+        if s.startswith("f"):
+            x = self.cast(st, a, sk.i32)  # saturating at i32, then to the narrow range
+            x = em.op2(px.MinOp, "s32", "s32", em.op2(px.MaxOp, "s32", "s32", x, lo), hi)
+        elif s == "pred":
+            x = em.selp("s32", 1, 0, a.r)
+        elif s in ("s64", "u64"):
+            x = em.cvt(f"u32.{s}", "u32", a.r)
+        else:
+            x = a.r
+        d = scalar_reg_type(to) or "?"
+        if scalars.is_unsigned(to):
+            return em.op2(px.AndOp, "b32", d, x, (1 << w) - 1)
+        return em.op2(px.ShrOp, "s32", d, em.op2(px.ShlOp, "b32", "s32", x, 32 - w), 32 - w)  # sign-extend
+
+    @staticmethod
+    def bits(em: Emitter, f: RegAttr) -> RegAttr:
+        r = em.reg("u32")
+        em.mov("b32", r, f)
+        return r
+
+    def bf16_round(self, em: Emitter, f: RegAttr) -> RegAttr:
+        """f32 register -> the bf16 bits (in a .u32), rounded to nearest even, a NaN kept quiet."""
+        u = self.bits(em, f)
+        hi = em.op2(px.ShrOp, "b32", "u32", u, 16)
+        odd = em.op2(px.AndOp, "b32", "u32", hi, 1)
+        rounded = em.op2(px.ShrOp, "b32", "u32", em.op2(px.AddOp, "u32", "u32", em.op2(px.AddOp, "u32", "u32", u,
+                                                                                        0x7FFF), odd), 16)
+        nan = em.setp("gt", "u32", em.op2(px.AndOp, "b32", "u32", u, 0x7FFFFFFF), 0x7F800000)
+        return em.selp("u32", em.op2(px.OrOp, "b32", "u32", hi, 0x40), rounded, nan)
+
+    @staticmethod
+    def bf16_widen(em: Emitter, bits: RegAttr) -> RegAttr:
+        """bf16 bits (low half of a .u32) -> the exact f32 value."""
+        f = em.reg("f32")
+        em.mov("b32", f, em.op2(px.ShlOp, "b32", "u32", bits, 16))
+        return f
 
     # names
 
@@ -1298,6 +1384,13 @@ class Lowering:
         raise AssertionError(f"{op.name}: cooperative matrices are refused by the feature gate")
 
     op_CoopmatDeclOp = op_CoopmatLoadOp = op_CoopmatStoreOp = op_CoopmatMulAddOp = _coopmat
+
+
+def _narrow_mem(t: Attribute) -> str:
+    """The ld/st type of an 8/16-bit integer or bf16 (its bits)."""
+    if scalars.is_bf16(t):
+        return "u16"
+    return f"{'u' if scalars.is_unsigned(t) else 's'}{scalars.int_width(t)}"
 
 
 PREDICATE_MAX = 6  # instructions an arm of a statement `if` may hold to be guarded instead of branched around

@@ -23,7 +23,8 @@ from xdsl.ir import Attribute
 
 from sarek.diagnostics import SarekError, user_api
 from sarek.dialect.intrinsics import is_integer_type
-from sarek.types import is_ndarray
+from sarek.dialect.scalars import BF16
+from sarek.types import BF16_DTYPE, bf16_bits, bf16_from_f32, is_ndarray
 
 
 class LaunchError(SarekError):
@@ -52,6 +53,13 @@ _SCALARS: dict[tuple[str, int], np.dtype[Any]] = {
 
 
 def scalar_dtype(t: Attribute) -> np.dtype[Any] | None:
+    """The numpy dtype of a scalar type, one-to-one (u8 is uint8, bf16 is sarek.types.BF16_DTYPE)."""
+    from sarek.dialect.scalars import name
+    from sarek.types import SCALARS
+
+    n = name(t)
+    if n is not None and n != "bool":
+        return SCALARS[n].np_dtype
     if is_integer_type(t):
         return _SCALARS.get(("i", t.width.data))
     if isinstance(t, Float16Type):
@@ -233,8 +241,11 @@ def _describe(a: Any) -> str:
 
 
 def same_layout(a: np.dtype[Any], b: np.dtype[Any]) -> bool:
-    """Structured dtypes agree when sizes and (offset, base type) of every field agree, names aside."""
-    if a == b:
+    """Structured dtypes agree when sizes and (offset, base type) of every field agree, names aside; bf16
+    elements may be given as ml_dtypes.bfloat16 or as their uint16 bits."""
+    from sarek.types import BF16_DTYPE
+
+    if a == b or (b == BF16_DTYPE and a == np.dtype(np.uint16)):
         return True
     if a.fields is None or b.fields is None or a.itemsize != b.itemsize:
         return False
@@ -401,6 +412,14 @@ def _record_arg(where: str, p: Param, a: Any) -> np.ndarray[Any, Any]:
 
 def _scalar_arg(where: str, p: Param, a: Any) -> Any:
     d = p.dtype
+    if is_ndarray(a) and a.ndim == 0:
+        a = a[()]
+    if p.type == BF16:  # a number rounded to bf16, or (a uint16 / bfloat16 scalar) its bits
+        if isinstance(a, np.generic) and cast(Any, a).dtype in (np.dtype(np.uint16), BF16_DTYPE):
+            return np.asarray(a).view(np.uint16)[()]
+        if isinstance(a, bool) or not isinstance(a, int | float | np.floating | np.integer):
+            raise LaunchError(f"{where} expects {_type_text(p)}, got {_describe(a)}")
+        return bf16_bits(bf16_from_f32(np.float32(a)))[()]
     if is_ndarray(a):
         if a.ndim != 0:  # a 1-element array is a vector, not a scalar (a mixed-up argument order, usually)
             raise LaunchError(f"{where} expects {_type_text(p)}, got an array with shape {a.shape} (pass a "
@@ -828,7 +847,7 @@ class FastPath:
             d = p.dtype
             if p.kind == "vec" and p.ntags is None and d != np.bool_ and p.rank == 1:
                 kinds.append((0, d, (codecs or {}).get(p.index, "native")))
-            elif p.kind == "scalar" and d.kind in "iu" and d != np.bool_:
+            elif p.kind == "scalar" and d.kind in "iu" and d != np.bool_ and p.type != BF16:  # bf16: rounded
                 info = np.iinfo(d)
                 kinds.append((1, int(info.min), int(info.max)))
             elif p.kind == "scalar" and d.kind == "f" and d.itemsize >= 4:

@@ -405,6 +405,8 @@ class CudaDevice(BufferDevice):
                 storage.append(np.array([1 if a else 0], dtype=np.int32))
             elif p.dtype == np.float16:
                 storage.append(np.array([a], dtype=np.float16).view(np.uint16))
+            elif p.dtype.kind == "V":  # bf16 (ml_dtypes): `a` is already its bits
+                storage.append(np.array([a], dtype=np.uint16))
             else:
                 storage.append(np.array([a], dtype=p.dtype))
         return storage

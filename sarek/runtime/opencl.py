@@ -278,7 +278,7 @@ class OpenCLDevice(BufferDevice):
             elif p.dtype.kind == "b":
                 cargs.append(np.int32(bool(a)))
             else:
-                cargs.append(a)
+                cargs.append(np.asarray(a).view(np.uint16)[()] if p.dtype.kind == "V" else a)  # bf16: its bits
         k.set_args(*cargs)
         gsize = tuple(g * b for g, b in zip(grid, block))
         try:

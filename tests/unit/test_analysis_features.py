@@ -65,12 +65,12 @@ def test_every_target_decides_every_feature():
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_check_target_message_format(target: str):
-    m = parse_module('builtin.module { sarek.kernel @k(%c : !sarek.vec<ui8> "c") { } }')
+    m = parse_module('builtin.module { sarek.kernel @k() { sarek.coopmat_decl "fa" a 16x16 : f32 } }')
     with pytest.raises(SarekError) as e:
         check_target(m, target)
     assert e.value.backend == BACKEND_NAMES[target]
-    assert str(e.value).startswith(f"error: {BACKEND_NAMES[target]}: uint8 not yet supported (")
-    assert str(e.value).endswith("; use i32 elements") and "#" not in str(e.value)
+    assert str(e.value).startswith(f"error: {BACKEND_NAMES[target]}: cooperative matrices not yet supported (")
+    assert "#" not in str(e.value)
 
 
 def test_unknown_target():

@@ -145,9 +145,12 @@ def test_type_rules(make: Callable[[], Attribute], message: str):
 def test_type_predicates():
     from xdsl.dialects.builtin import IntegerType, Signedness, i8
 
-    for t in (i1, i32, i64, f16, f32, f64, s.UI8):
+    from xdsl.dialects.builtin import BFloat16Type
+
+    for t in (i1, i32, i64, f16, f32, f64, s.UI8, i8, IntegerType(16), IntegerType(32, Signedness.UNSIGNED),
+              IntegerType(64, Signedness.UNSIGNED), IntegerType(16, Signedness.UNSIGNED), BFloat16Type()):
         assert s.is_scalar_type(t) and s.is_element_type(t) and s.is_value_type(t)
-    for t in (i8, IntegerType(32, Signedness.UNSIGNED), IntegerType(8, Signedness.SIGNED), s.UnitType()):
+    for t in (IntegerType(8, Signedness.SIGNED), IntegerType(7), IntegerType(128), s.UnitType()):
         assert not s.is_scalar_type(t)
     assert s.is_element_type(POINT) and s.is_element_type(SHAPE)
     for t in (s.UnitType(), s.VecType(f32), s.ArrayType(f32, "local"), s.RefType(f32)):
@@ -286,7 +289,7 @@ def test_call_rules():
 
 def test_constant_rules():
     for value, t in ((IntegerAttr(1, i64), i32), (FloatAttr(1.0, f32), i32), (FloatAttr(1.0, f64), f32),
-                     (UnitAttr(), i32), (IntegerAttr(1, i32), s.UnitType()), (IntegerAttr(1, s.UI8), s.UI8)):
+                     (UnitAttr(), i32), (IntegerAttr(1, i32), s.UnitType()), (IntegerAttr(1, i32), s.UI8)):
         fails(kernel([], lambda b, v=value, t=t: add(b, s.ConstantOp(v, t))), "does not fit result type")
     for v, t in ((True, i1), (-5, i32), (2**63 - 1, i64), (0.5, f16), (1e-3, f32), (1e300, f64), (None, s.UnitType())):
         ok(kernel([], lambda b, v=v, t=t: const(b, v, t)))
@@ -302,12 +305,12 @@ def test_constant_rules():
     [
         ("and", i32, "'and' needs i1 operands, got i32"),
         ("or", f32, "'or' needs i1 operands, got f32"),
-        ("shl", f32, "'shl' needs i32 or i64 operands, got f32"),
-        ("shr", i1, "'shr' needs i32 or i64 operands, got i1"),
-        ("rem", f64, "'rem' needs i32 or i64 operands, got f64"),
-        ("bitand", f16, "'bitand' needs i32 or i64 operands"),
-        ("bitor", i1, "'bitor' needs i32 or i64 operands"),
-        ("bitxor", f32, "'bitxor' needs i32 or i64 operands"),
+        ("shl", f32, "'shl' needs i32, i64, ui32 or ui64 operands, got f32"),
+        ("shr", i1, "'shr' needs i32, i64, ui32 or ui64 operands, got i1"),
+        ("rem", f64, "'rem' needs i32, i64, ui32 or ui64 operands, got f64"),
+        ("bitand", f16, "'bitand' needs i32, i64, ui32 or ui64 operands"),
+        ("bitor", i1, "'bitor' needs i32, i64, ui32 or ui64 operands"),
+        ("bitxor", f32, "'bitxor' needs i32, i64, ui32 or ui64 operands"),
         ("eq", POINT, "'eq' needs scalar operands, got !sarek.record<@point>"),
         ("ne", SHAPE, "'ne' needs scalar operands"),
         ("lt", i1, "'lt' needs numeric operands, got i1"),
@@ -348,9 +351,14 @@ def test_cast_rules():
     for a in scalars:
         for r in scalars:
             ok(kernel([("a", a)], lambda b, r=r: add(b, s.CastOp(b.args[0], r))))
-    for a, r in ((i32, s.UI8), (POINT, i32), (i32, s.UnitType()), (f32, s.VecType(f32))):
+    from xdsl.dialects.builtin import BFloat16Type, IntegerType, Signedness
+
+    for a in (i32, f32):
+        for r in (s.UI8, IntegerType(16), IntegerType(64, Signedness.UNSIGNED), BFloat16Type()):
+            ok(kernel([("a", a)], lambda b, r=r: add(b, s.CastOp(b.args[0], r))))
+    for a, r in ((POINT, i32), (i32, s.UnitType()), (f32, s.VecType(f32))):
         fails(kernel([("a", a)], lambda b, r=r: add(b, s.CastOp(b.args[0], r))),
-              f"cast between {a} and {r}: only i1, i32, i64, f16, f32 and f64 convert")
+              f"cast between {a} and {r}: only scalar types convert")
 
 
 # ------------------------------------------------------------------------------------------------ intrinsics

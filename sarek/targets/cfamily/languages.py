@@ -49,6 +49,30 @@ class Language:
     bitcast: dict[tuple[str, str], str] = field(default_factory=dict[tuple[str, str], str])  # (from, to) C types
     polyfills: dict[str, str] = field(default_factory=dict[str, str])  # function name -> its definition
     f16_preamble: tuple[str, ...] = ()
+    bf16_preamble: tuple[str, ...] = ()  # sarek_bf16_to_f32 / sarek_f32_to_bf16, when bf16 is used
+    inline_prefix: str = "static inline"  # qualifiers of a generated device helper function
+
+
+#: C spellings of the 8/16-bit and unsigned integers and of bf16 (held as its 16 bits): CUDA/HIP, then the
+#: OpenCL C / Metal names
+_C_SMALL = {"i8": "signed char", "i16": "short", "u8": "unsigned char", "u16": "unsigned short",
+            "u32": "unsigned int", "u64": "unsigned long long", "bf16": "unsigned short"}
+_CL_SMALL = {"i8": "char", "i16": "short", "u8": "uchar", "u16": "ushort", "u32": "uint", "u64": "ulong",
+             "bf16": "ushort"}
+
+
+def _bf16_preamble(prefix: str, u16: str, u32: str, as_uint: str, as_float: str) -> tuple[str, ...]:
+    """The one f32 <-> bf16 conversion every backend spells the same way: widening shifts the bits up;
+    narrowing rounds to nearest even, a NaN stays a quiet NaN (sarek.dialect.scalars.bf16_round)."""
+    return (
+        "/* bf16 is a storage type held as its 16 bits: arithmetic runs in f32, stores round to nearest even */",
+        f"{prefix} float sarek_bf16_to_f32({u16} h) {{ return {as_float.format(f'(({u32})h << 16)')}; }}",
+        f"{prefix} {u16} sarek_f32_to_bf16(float f) {{",
+        f"  {u32} u = {as_uint.format('f')};",
+        f"  return (u & 0x7fffffffu) > 0x7f800000u ? ({u16})((u >> 16) | 0x40u)",
+        f"                                         : ({u16})((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);",
+        "}",
+    )
 
 
 def _index_builtins(tid: str, bid: str, bdim: str, gdim: str) -> dict[str, str]:
@@ -122,7 +146,8 @@ _CUDA_F16 = (
 
 CUDA = Language(
     target="cuda", backend="CUDA",
-    types={"i1": "int", "i32": "int", "i64": "long long", "f16": "__half", "f32": "float", "f64": "double"},
+    types={"i1": "int", "i32": "int", "i64": "long long", "f16": "__half", "f32": "float", "f64": "double",
+           **_C_SMALL},
     bool_storage="int", int64_suffix="LL", true_false=("1", "0"),
     header=(), extern_c=False,
     kernel_prefix='extern "C" __global__', helper_prefix="__device__", ctor_prefix="__device__ __host__ inline",
@@ -140,6 +165,9 @@ CUDA = Language(
                    "  return (int)lane;",
                    "}"),
     math=_cuda_math, atomic=_cuda_atomic, f16_preamble=_CUDA_F16,
+    bf16_preamble=_bf16_preamble("__device__ __forceinline__", "unsigned short", "unsigned int", "__float_as_uint({0})",
+                                 "__uint_as_float({0})"),
+    inline_prefix="__device__ __forceinline__",
     bitcast={("float", "int"): "__float_as_int({0})", ("int", "float"): "__int_as_float({0})",
              ("double", "long long"): "__double_as_longlong({0})", ("long long", "double"): "__longlong_as_double({0})"},
 )
@@ -192,8 +220,9 @@ def _opencl_atomic(name: str, t: str, space: str) -> str | None:
 
 OPENCL = Language(
     target="opencl", backend="OpenCL",
-    types={"i1": "int", "i32": "int", "i64": "long", "f16": None, "f32": "float", "f64": "double"},
+    types={"i1": "int", "i32": "int", "i64": "long", "f16": None, "f32": "float", "f64": "double", **_CL_SMALL},
     bool_storage="int", int64_suffix="L", true_false=("1", "0"),
+    bf16_preamble=_bf16_preamble("static inline", "ushort", "uint", "as_uint({0})", "as_float({0})"),
     header=(), extern_c=False,
     kernel_prefix="__kernel", helper_prefix="", ctor_prefix="static inline",
     kernel_vec="__global {t}* restrict",
@@ -262,8 +291,9 @@ def _metal_atomic(name: str, t: str, space: str) -> str | None:
 
 METAL = Language(
     target="metal", backend="Metal",
-    types={"i1": "bool", "i32": "int", "i64": "long", "f16": None, "f32": "float", "f64": None},
+    types={"i1": "bool", "i32": "int", "i64": "long", "f16": None, "f32": "float", "f64": None, **_CL_SMALL},
     bool_storage="int", int64_suffix="L", true_false=("true", "false"),
+    bf16_preamble=_bf16_preamble("static inline", "ushort", "uint", "as_type<uint>({0})", "as_type<float>({0})"),
     header=("#include <metal_stdlib>", "using namespace metal;"), extern_c=False,
     kernel_prefix="kernel", helper_prefix="", ctor_prefix="static inline",
     kernel_vec="device {t}*",

@@ -80,9 +80,9 @@ sarek.helper @h(%a : !sarek.array<!sarek.unit, local> "a") -> !sarek.unit {
 
 // -----
 
-sarek.kernel @k(%v : !sarek.vec<i8> "v") {
+sarek.kernel @k(%v : !sarek.vec<si8> "v") {
 }
-// CHECK: vector element must be a scalar, record or variant, got i8
+// CHECK: vector element must be a scalar, record or variant, got si8
 
 // -----
 

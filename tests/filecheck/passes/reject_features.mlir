@@ -68,13 +68,15 @@ builtin.module {
 // CUDA: sarek.cast %x : f32 to f64
 
 // -----
-// ui8 exists only as a cooperative-matrix operand.
+// 8/16-bit integers, unsigned integers and bf16: the C family has them.
 builtin.module {
-  sarek.kernel @k(%b : !sarek.vec<ui8> "b") {
+  sarek.kernel @k(%b : !sarek.vec<ui8> "b", %h : !sarek.vec<bf16> "h", %u : ui32 "u") {
   } loc("k.py":7:1)
 }
-// CUDA: k.py:7:1: error: CUDA: uint8 not yet supported (ui8 exists only as a cooperative-matrix operand type); use i32 elements
-// PTX: k.py:7:1: error: PTX: uint8 not yet supported
+// CUDA: sarek.kernel @k
+// OPENCL: sarek.kernel @k
+// METAL: sarek.kernel @k
+// HIP: sarek.kernel @k
 
 // -----
 builtin.module {
