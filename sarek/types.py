@@ -35,7 +35,7 @@ class ScalarType:
         if self.np_dtype.kind in "iu" and isinstance(x, int | np.integer):
             from sarek.dialect.scalars import wrap
 
-            return self.np_dtype.type(wrap(int(x), self.ir))
+            return self.np_dtype.type(wrap(int(cast(int, x)), self.ir))
         return self.np_dtype.type(x)
 
     def __repr__(self) -> str:

@@ -57,7 +57,6 @@ from sarek.dialect.types import (
     UnitType,
     VariantType,
     is_float,
-    is_int,
     is_integer_type,
     is_scalar_type,
     scalar_width,

@@ -68,7 +68,7 @@ def kind(t: Attribute) -> str:
     from sarek.dialect.sarek import ArrayType, RecordType, RefType, UnitType, VariantType, VecType
 
     if isinstance(t, IntegerType):
-        return "i1" if t.bitwidth == 1 else f"{'u' if is_unsigned(t) else 'i'}{t.bitwidth}"
+        return "i1" if t.bitwidth == 1 else f"{'u' if is_unsigned(cast(Attribute, t)) else 'i'}{t.bitwidth}"
     if isinstance(t, BFloat16Type):
         return "bf16"
     kinds: tuple[tuple[type[Attribute], str], ...] = (
@@ -105,8 +105,9 @@ def wrap_kind(x: int, k: str) -> int:
 
 def bf16_arg(x: Any) -> np.float32:
     """A bf16 scalar argument: a uint16 (or bfloat16) scalar holds the bits; any other number is rounded."""
-    if isinstance(x, np.generic) and cast("np.generic[Any]", x).dtype in (np.dtype(np.uint16), BF16_DTYPE):
-        return np.float32(bf16_to_f32(np.asarray(x))[()])
+    g = cast("np.generic[Any] | None", x if isinstance(x, np.generic) else None)
+    if g is not None and g.dtype in (np.dtype(np.uint16), BF16_DTYPE):
+        return np.float32(bf16_to_f32(np.asarray(g))[()])
     return bf16_round(x)
 
 

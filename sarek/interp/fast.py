@@ -38,7 +38,7 @@ from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.interp import common as C
 from sarek.interp.common import InterpError, kind
 
-_DT: dict[str, Any] = {"i1": np.bool_, "i32": np.int32, "i64": np.int64, "f16": np.float32, "f32": np.float32,
+_DT = {"i1": np.bool_, "i32": np.int32, "i64": np.int64, "f16": np.float32, "f32": np.float32,
                        "f64": np.float64, "i8": np.int8, "i16": np.int16, "u8": np.uint8, "u16": np.uint16,
                        "u32": np.uint32, "u64": np.uint64, "bf16": np.float32}
 

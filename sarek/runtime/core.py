@@ -415,11 +415,12 @@ def _scalar_arg(where: str, p: Param, a: Any) -> Any:
     if is_ndarray(a) and a.ndim == 0:
         a = a[()]
     if p.type == BF16:  # a number rounded to bf16, or (a uint16 / bfloat16 scalar) its bits
-        if isinstance(a, np.generic) and cast(Any, a).dtype in (np.dtype(np.uint16), BF16_DTYPE):
-            return np.asarray(a).view(np.uint16)[()]
-        if isinstance(a, bool) or not isinstance(a, int | float | np.floating | np.integer):
+        g = cast("np.generic[Any] | None", a if isinstance(a, np.generic) else None)
+        if g is not None and g.dtype in (np.dtype(np.uint16), BF16_DTYPE):
+            return np.asarray(g).view(np.uint16)[()]
+        if isinstance(a, bool) or not (isinstance(a, int | float) or g is not None and g.dtype.kind in "iuf"):
             raise LaunchError(f"{where} expects {_type_text(p)}, got {_describe(a)}")
-        return bf16_bits(bf16_from_f32(np.float32(a)))[()]
+        return bf16_bits(bf16_from_f32(np.float32(cast(float, a))))[()]
     if is_ndarray(a):
         if a.ndim != 0:  # a 1-element array is a vector, not a scalar (a mixed-up argument order, usually)
             raise LaunchError(f"{where} expects {_type_text(p)}, got an array with shape {a.shape} (pass a "
