@@ -23,7 +23,9 @@ assert _spec is not None and _spec.loader is not None
 K: Any = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(K)
 
-DEVICES = ["interp", "interp-ref", "opencl"]
+# the H200 (gpu marker): CUDA C through NVRTC and our PTX
+DEVICES: list[Any] = ["interp", "interp-ref", "opencl", pytest.param("cuda:0", marks=pytest.mark.gpu),
+                      pytest.param("ptx:0", marks=pytest.mark.gpu)]
 N = 64
 RNG = np.random.default_rng(14)
 
