@@ -656,12 +656,14 @@ class Campaign:
             return f.kind in r
         if f.kind == "error":
             return "error" in r
-        if f.kind == "frontend" and "error" in r:
-            return str(r["error"]).startswith("CompileError")
+        if f.kind == "frontend" and "error" in r:  # the same refusal (a shrunk kernel must not fail otherwise)
+            return str(r["error"]).startswith("CompileError") and reason(str(r["error"])) == reason(f.message)
         v = cast("dict[str, Any]", r.get("validate", {}))
         key = "frontend" if f.kind == "frontend" else f.where
         st: Any = v.get(key)
-        return isinstance(st, list) and cast("list[Any]", st)[0] == "fail" and cast("list[Any]", st)[1] == f.kind
+        if not (isinstance(st, list) and cast("list[Any]", st)[0] == "fail" and cast("list[Any]", st)[1] == f.kind):
+            return False
+        return f.kind != "frontend" or reason(str(cast("list[Any]", st)[2])) == reason(f.message)
 
     def summary(self, elapsed: float) -> dict[str, Any]:
         by: dict[str, int] = {}

@@ -238,3 +238,10 @@ def test_float_tolerance_per_device_covers_the_low_precision_math():
         o = np.zeros(n * 5, np.float32)
         lowprec.launch(x, y, o, grid=n // 64, block=64, device=dev)  # pyright: ignore[reportUnknownMemberType]
         assert fuzz.compare({"of": ref.tolist()}, {"of": o.tolist()}, {"lowprec": lowprec_case}, dev) is None, dev
+
+
+def test_abs_of_a_literal_is_cast_where_an_i64_is_meant(tmp_path: Path):
+    """H200 run 2, seeds 200147 200701 201262 201946: the generator wrote `v = abs(100)` for an i64 local and
+    `abs(5) | (i64(22) ^ 3)`; the front end rightly types `abs(5)` as i32 ("type mismatch ... i32 and i64")."""
+    for seed in (200147, 200701, 201262, 201946):
+        _kernel_from_text(tmp_path, generate(seed).source, seed)  # compiles (it raised CompileError)
