@@ -39,7 +39,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from sarek.testing.gen import ACC_INIT, Program, generate
+from sarek.testing.gen import A2_ROWS, ACC_INIT, Program, generate
 
 TARGETS = ("cuda", "hip", "opencl", "metal", "glsl", "wgsl", "ptx")
 #: device kind -> the target whose pipeline it runs (for pass blame)
@@ -97,6 +97,8 @@ def make_args(kernel: Any, case: dict[str, Any]) -> list[Any]:
         "ad": np.asarray(rng.integers(-32, 33, n) / 4.0, np.float64),
         "acc": np.array(ACC_INIT, np.int32), "n": n,
     }
+    # drawn last: the 1-D inputs keep the values they had before 2-D arrays came
+    made["a2"] = np.asarray(rng.integers(-100, 101, (A2_ROWS, n // A2_ROWS)), np.int32)
     for vec, dt in (("oi", np.int32), ("ol", np.int64), ("of", np.float32), ("od", np.float64)):
         if vec in outs:
             made[vec] = np.zeros(n * outs[vec], dt)

@@ -45,14 +45,17 @@ UNARY_SAFE = ("sin", "cos", "atan", "tanh")
 FEATURES = ("i64", "f64", "helpers", "records", "variants", "loops", "shared", "warp", "atomics", "math", "local",
             "floatops")
 #: features of constructs added since (issue 15 control flow: "jumps" = break/continue/return and a run-time
-#: range step), drawn from a second stream
-LATER_FEATURES = ("jumps",)
+#: range step; issue 14: "arrays" = an `Array[i32, 2]` input, 2-D shared and private arrays), drawn from a
+#: second stream
+LATER_FEATURES = ("jumps", "arrays")
 FEATURE_P = {"i64": 0.35, "f64": 0.2, "shared": 0.25, "warp": 0.2}
 #: the integer atomics; op j owns the accumulator slots 2j and 2j+1 (two different ops on one slot race: their
 #: final value depends on the schedule, which is how the H200 campaign's 5 "interpreter is wrong" seeds came about)
 ATOMIC_OPS = ("atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor")
 #: the accumulator's initial slots (fuzz.make_args): identity-ish starts so min/max/and change something
 ACC_INIT = (0, 0, 100000, 100000, -100000, -100000, -1, -1, 0, 0, 0, 0)
+#: the 2-D input `a2` (feature "arrays") has A2_ROWS rows of n // A2_ROWS
+A2_ROWS = 4
 
 
 @dataclass
@@ -145,6 +148,7 @@ class Gen:
         self.int_types = ["i32", "i64"] if "i64" in self.feats else ["i32"]
         self.float_types = ["f32", "f64"] if "f64" in self.feats else ["f32"]
         self.imports: set[str] = {"global_thread_id"}
+        self.in_a2 = False  # building the indices of a 2-D read
         self.loops: list[str] = []  # the enclosing loops, innermost last ("for" | "while")
 
     # -- names and lines -----------------------------------------------------------------------------------
@@ -226,6 +230,11 @@ class Gen:
             opts.append(IE(f"{src}[{idx}]", ty, -bound, bound))
         if self.p_ready and not self.in_helper and ty == "i32" and r.random() < 0.3:
             opts.append(IE("p.a", ty, -STORE[ty], STORE[ty]))
+        if "arrays" in self.feats and not self.in_helper and ty == "i32" and not self.in_a2 and r.random() < 0.3:
+            self.in_a2 = True  # its indices read no 2-D element themselves (two indices would branch too much)
+            rows = self.index(self.iexpr("i32", 1), "a2.shape[0]")
+            opts.append(IE(f"a2[{rows}, {self.index(self.iexpr('i32', 1), 'a2.shape[1]')}]", ty, -100, 100))
+            self.in_a2 = False
         if r.random() < 0.3 or not opts:
             return self.ilit(ty)
         return r.choice(opts)
@@ -830,12 +839,18 @@ class Gen:
             self.depth -= 1
         if "local" in self.feats:
             self.imports.add("local_array")
-            self.emit("la = local_array(i32, 4)")
             q = self.fresh("q")
-            self.emit(f"for {q} in range(4):")
-            self.depth += 1
             self.ivars_ro.append(IE(q, "i32", 0, 3))
-            self.emit(f"la[{q}] = {self.store(self.iexpr('i32', 2)).text}")
+            if "arrays" in self.feats:  # a 2-D private array, filled row-major
+                self.emit("la = local_array(i32, (2, 2))")
+                self.emit(f"for {q} in range(4):")
+                self.depth += 1
+                self.emit(f"la[{q} // 2, {q} % 2] = {self.store(self.iexpr('i32', 2)).text}")
+            else:
+                self.emit("la = local_array(i32, 4)")
+                self.emit(f"for {q} in range(4):")
+                self.depth += 1
+                self.emit(f"la[{q}] = {self.store(self.iexpr('i32', 2)).text}")
             self.ivars_ro.pop()
             self.depth -= 1
         if self.barrier_mode:
@@ -843,7 +858,11 @@ class Gen:
         if "local" in self.feats:
             v = r.choice(ints)
             if v.ty == "i32":
-                self.emit(f"{v.name} = la[{self.index(self.iexpr('i32', 1), '4')}]")
+                if "arrays" in self.feats:
+                    self.emit(f"{v.name} = la[{self.index(self.iexpr('i32', 1), 'la.shape[0]')}, "
+                              f"{self.index(self.iexpr('i32', 1), '2')}]")
+                else:
+                    self.emit(f"{v.name} = la[{self.index(self.iexpr('i32', 1), '4')}]")
         budget = r.randint(2, 10)
         used = 0
         while used < budget:
@@ -866,16 +885,18 @@ class Gen:
                 if not vs:
                     continue
                 s = self.fresh("s")
-                self.emit(f"{s} = shared({ty}, {self.block})")
+                self.emit(f"{s} = shared({ty}, {self.block})" if "arrays" not in self.feats else
+                          f"{s} = shared({ty}, ({self.block // 16}, 16))")  # 2-D: rows of 16 threads
                 src = r.choice(vs)
-                self.emit(f"{s}[t] = {src.name}")
+                self.emit(f"{s}[t] = {src.name}" if "arrays" not in self.feats else f"{s}[t // 16, t % 16] = {src.name}")
                 self.emit("barrier()")
                 dst = r.choice(vs)
                 k = r.randint(1, self.block - 1)
                 if dst.exact or ty == "i32" or True:
                     # reading a neighbour's value: same kind (exact stays exact) only when src and dst match
                     dst = src
-                self.emit(f"{dst.name} = {s}[(t + {k}) % {self.block}]")
+                self.emit(f"{dst.name} = {s}[(t + {k}) % {self.block}]" if "arrays" not in self.feats else
+                          f"{dst.name} = {s}[(t + {k}) % {self.block} // 16, (t + {k}) % 16]")
                 self.emit("barrier()")
         if "warp" in self.feats:
             for v in ints + floats:
@@ -906,6 +927,8 @@ class Gen:
             params.append("al: Vec[i64]")
         if "f64" in self.feats:
             params.append("ad: Vec[f64]")
+        if "arrays" in self.feats:
+            params.append("a2: Array[i32, 2]")
         outs: dict[str, int] = {}
         for vec, vs in self.outputs.items():
             if vs:
@@ -915,7 +938,7 @@ class Gen:
         gpu = sorted(x for x in self.imports if x not in ("sm", "atomic"))
         gpu += sorted(self.atomics)
         head = [f'"""sarek fuzz kernel, seed {self.seed} (a reproducer: python -m sarek.testing.fuzz --replay FILE)."""',
-                "", "from sarek import Vec, device, f32, f64, i32, i64, kernel, record, variant",
+                "", "from sarek import Array, Vec, device, f32, f64, i32, i64, kernel, record, variant",
                 "from sarek import math as sm", f"from sarek.gpu import {', '.join(sorted(set(gpu)))}", "", ""]
         lines = head + decls + helpers + ["@kernel", f"def fz{self.seed}({', '.join(params)}):", *body, "", ""]
         case = {"seed": self.seed, "grid": self.grid, "block": self.block, "n": self.n, "outputs": outs,

@@ -58,6 +58,8 @@ def test_generator_is_deterministic_and_covers_the_language():
                       " >> ", " << ", " & ", " ^ ", "abs(", "min(", "-f32("):
         assert construct in text, construct
     text += "\n".join(generate(s).source for s in range(60, 200))
+    for construct in ("a2: Array[i32, 2]", "a2.shape[1]", "local_array(i32, (2, 2))", ", 16))"):  # issue 14
+        assert construct in text, construct
     for jump in ("break", "continue", "return"):  # issue 15's jumps (and a run-time range step, either sign)
         assert re.search(rf"^ +{jump}$", text, re.M), jump
     assert re.search(r"range\(-?\d+, -?\d+, abs\(", text) and re.search(r"range\(-?\d+, -?\d+, -\(abs\(", text)
