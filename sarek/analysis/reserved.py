@@ -13,6 +13,8 @@ these tables are sarek.analysis.namer.
 
 from __future__ import annotations
 
+from sarek.registry import C_TARGETS
+
 GENERATED_PREFIX = "sarek_"
 
 
@@ -194,7 +196,7 @@ def is_reserved(target: str, name: str) -> bool:
     `_` alone and names starting `_` + capital letter (C) are reserved too."""
     if name in RESERVED[target] or name.startswith(PREFIXES[target]) or name == "_":
         return True
-    return target in ("cuda", "hip", "opencl", "metal") and len(name) > 1 and name[0] == "_" and name[1].isupper()
+    return target in C_TARGETS and len(name) > 1 and name[0] == "_" and name[1].isupper()
 
 
 # what a C struct member may not be called: keywords, type names and object-like macros. A function's name is a

@@ -52,10 +52,11 @@ from sarek.dialect import sarek as sk
 from sarek.dialect import scalars
 from sarek.dialect.intrinsics import INTRINSICS, Category, is_integer_type
 from sarek.passes.lower_warp import IN_RANGE
+from sarek.registry import display_name
 from sarek.targets.ptx import dialect as px
 from sarek.targets.ptx.dialect import AddrAttr, RegAttr, imm
 
-BACKEND = "PTX"
+BACKEND = display_name("ptx")
 
 
 def ptx_error(msg: str, op: Operation | None = None) -> SarekError:

@@ -31,9 +31,9 @@ from xdsl.passes import ModulePass
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
 from sarek.dialect.intrinsics import is_integer_type
+from sarek.registry import TARGET_NAMES
 
 IN_RANGE = "sarek.lane_in_range"
-TARGETS = ("cuda", "hip", "opencl", "metal", "glsl", "wgsl", "ptx")
 
 
 def type_suffix(t: Attribute) -> str:
@@ -148,6 +148,6 @@ class LowerWarpPass(ModulePass):
     target: str = "cuda"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.target not in TARGETS:
-            raise SarekError(f"sarek-lower-warp: unknown target '{self.target}' (known: {', '.join(TARGETS)})")
+        if self.target not in TARGET_NAMES:
+            raise SarekError(f"sarek-lower-warp: unknown target '{self.target}' (known: {', '.join(TARGET_NAMES)})")
         lower_warp(op)

@@ -13,6 +13,7 @@ from xdsl.passes import ModulePass
 from sarek.analysis.binders import rename_binder, rename_match_binder
 from sarek.analysis.namer import escape
 from sarek.diagnostics import SarekError
+from sarek.registry import SHADER_TARGETS
 from sarek.dialect.sarek import AllocArrayOp, ForOp, HelperOp, KernelOp, LetMutOp, LetOp, MatchExprOp, MatchOp, VecType
 
 
@@ -76,7 +77,7 @@ class RenameShadowingLocalsPass(ModulePass):
     target: str = "glsl"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.target not in ("glsl", "wgsl"):
+        if self.target not in SHADER_TARGETS:
             raise SarekError(f"sarek-rename-shadowing-locals: target must be glsl or wgsl, not '{self.target}'")
         kernels = [k for k in op.ops if isinstance(k, KernelOp)]
         for k in kernels:

@@ -5,41 +5,24 @@ compile raises `ValidationError` with the compiler's output."""
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import tempfile
+import shutil as shutil  # tool_path looks the tool up through it (tests patch `shutil.which` here)
 
-from sarek.validate import ValidationError
+from sarek.validate import run_tool, tool_path
 
 ARCH = "sm_90"
 SHIMS = os.path.join(os.path.dirname(__file__), "shims")
 
 
 def nvcc_path() -> str:
-    p = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
-    if p is None:
-        raise ValidationError("nvcc not found (needed to validate CUDA and HIP): install the CUDA toolkit 13.0 "
-                              "(/usr/local/cuda) or put nvcc on PATH")
-    return p
-
-
-def numbered(source: str) -> str:
-    return "\n".join(f"{i + 1:4}: {line}" for i, line in enumerate(source.splitlines()))
+    return tool_path("nvcc", "/usr/local/cuda/bin/nvcc", "nvcc not found (needed to validate CUDA and HIP): install "
+                     "the CUDA toolkit 13.0 (/usr/local/cuda) or put nvcc on PATH")
 
 
 def _compile(source: str, what: str, extra: list[str], arch: str) -> str:
     exe = nvcc_path()
-    with tempfile.TemporaryDirectory() as d:
-        src = os.path.join(d, "kernel.cu")
-        with open(src, "w") as f:
-            f.write(source)
-        out = os.path.join(d, "kernel.ptx")
-        r = subprocess.run([exe, "-ptx", f"-arch={arch}", *extra, src, "-o", out], capture_output=True, text=True)
-        if r.returncode != 0:
-            raise ValidationError(f"nvcc ({what}) -arch={arch} failed (exit {r.returncode}):\n"
-                                  f"{(r.stderr + r.stdout).strip()}\n--- source ---\n{numbered(source)}")
-        with open(out) as f:
-            return f.read()
+    return run_tool(source, "kernel.cu", lambda d, src: [exe, "-ptx", f"-arch={arch}", *extra, src, "-o",
+                                                        os.path.join(d, "kernel.ptx")],
+                    f"nvcc ({what}) -arch={arch} failed", "kernel.ptx")
 
 
 def check(source: str, arch: str = ARCH) -> str:

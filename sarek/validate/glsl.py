@@ -12,6 +12,7 @@ import subprocess
 import tempfile
 
 from sarek.validate import ValidationError
+from sarek.validate import numbered as _numbered
 
 TARGET_ENV = "vulkan1.1"
 
@@ -21,10 +22,6 @@ def _tool(name: str, pkg: str) -> str:
     if p is None:
         raise ValidationError(f"{name} not found (needed for GLSL): apt-get install -y {pkg}")
     return p
-
-
-def _numbered(source: str) -> str:
-    return "\n".join(f"{i + 1:4}: {l}" for i, l in enumerate(source.splitlines()))
 
 
 def compile_spirv(source: str) -> bytes:

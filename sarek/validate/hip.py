@@ -11,41 +11,25 @@ gfx1030 stands in for it. A missing hipcc or a failed compile raises `Validation
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import tempfile
+import shutil as shutil  # tool_path looks the tool up through it (tests patch `shutil.which` here)
 
-from sarek.validate import ValidationError
+from sarek.validate import run_tool, tool_path
 
 #: (architecture, wavefront size) pairs every HIP source is compiled for
 ARCHS = (("gfx90a", 64), ("gfx1030", 32))
 
 
 def hipcc_path() -> str:
-    p = shutil.which("hipcc") or ("/usr/bin/hipcc" if os.path.exists("/usr/bin/hipcc") else None)
-    if p is None:
-        raise ValidationError("hipcc not found (needed to validate HIP): apt-get install -y hipcc "
-                              "libamdhip64-dev rocm-device-libs (scripts/setup.sh does)")
-    return p
-
-
-def _numbered(source: str) -> str:
-    return "\n".join(f"{i + 1:4}: {line}" for i, line in enumerate(source.splitlines()))
+    return tool_path("hipcc", "/usr/bin/hipcc", "hipcc not found (needed to validate HIP): apt-get install -y hipcc "
+                     "libamdhip64-dev rocm-device-libs (scripts/setup.sh does)")
 
 
 def check(source: str, archs: tuple[str, ...] = tuple(a for a, _ in ARCHS)) -> None:
     """Raise ValidationError unless the HIP `source` compiles for every architecture in `archs`."""
     exe = hipcc_path()
-    with tempfile.TemporaryDirectory() as d:
-        src = os.path.join(d, "kernel.hip")
-        with open(src, "w") as f:
-            f.write(source)
-        cmd = [exe, *(f"--offload-arch={a}" for a in archs), "--offload-device-only", "-c", "-x", "hip", src,
-               "-o", os.path.join(d, "kernel.o")]
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.returncode != 0:
-            raise ValidationError(f"hipcc --offload-arch={','.join(archs)} failed (exit {r.returncode}):\n"
-                                  f"{(r.stderr + r.stdout).strip()}\n--- source ---\n{_numbered(source)}")
+    run_tool(source, "kernel.hip", lambda d, src: [exe, *(f"--offload-arch={a}" for a in archs), "--offload-device-only",
+                                                   "-c", "-x", "hip", src, "-o", os.path.join(d, "kernel.o")],
+             f"hipcc --offload-arch={','.join(archs)} failed")
 
 
 __all__ = ["ARCHS", "check", "hipcc_path"]

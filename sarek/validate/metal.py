@@ -11,7 +11,7 @@ import subprocess
 import tempfile
 
 from sarek.validate import ValidationError
-from sarek.validate.cuda import numbered
+from sarek.validate import numbered
 
 SHIM = os.path.join(os.path.dirname(__file__), "shims", "metal")
 

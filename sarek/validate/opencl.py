@@ -18,7 +18,7 @@ import numpy as np
 
 from sarek.types import is_ndarray
 from sarek.validate import ValidationError
-from sarek.validate.cuda import numbered
+from sarek.validate import numbered
 
 POCL_PLATFORM = "Portable Computing Language"
 

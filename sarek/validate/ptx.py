@@ -4,33 +4,20 @@
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import tempfile
+import shutil as shutil  # tool_path looks the tool up through it (tests patch `shutil.which` here)
 
-from sarek.validate import ValidationError
+from sarek.validate import run_tool, tool_path
 
 ARCH = "sm_90"
 
 
 def ptxas_path() -> str:
-    p = shutil.which("ptxas") or ("/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
-    if p is None:
-        raise ValidationError("ptxas not found (needed to validate PTX): install the CUDA toolkit "
-                              "(ptxas 13.0) or put ptxas on PATH")
-    return p
+    return tool_path("ptxas", "/usr/local/cuda/bin/ptxas", "ptxas not found (needed to validate PTX): install the "
+                     "CUDA toolkit (ptxas 13.0) or put ptxas on PATH")
 
 
 def check(source: str, arch: str = ARCH) -> None:
     """Raise ValidationError unless `source` assembles for `arch`."""
     exe = ptxas_path()
-    with tempfile.TemporaryDirectory() as d:
-        src = os.path.join(d, "kernel.ptx")
-        with open(src, "w") as f:
-            f.write(source)
-        r = subprocess.run([exe, f"-arch={arch}", src, "-o", os.path.join(d, "kernel.cubin")],
-                           capture_output=True, text=True)
-    if r.returncode != 0:
-        numbered = "\n".join(f"{i + 1:4}: {l}" for i, l in enumerate(source.splitlines()))
-        raise ValidationError(f"ptxas -arch={arch} failed (exit {r.returncode}):\n{r.stderr.strip()}\n"
-                              f"--- source ---\n{numbered}")
+    run_tool(source, "kernel.ptx", lambda d, src: [exe, f"-arch={arch}", src, "-o", os.path.join(d, "kernel.cubin")],
+             f"ptxas -arch={arch} failed")

@@ -11,7 +11,7 @@ import os
 import tempfile
 from typing import Any
 
-from sarek.validate import ValidationError
+from sarek.validate import ValidationError, numbered
 
 WANTED_FEATURES = ("shader-f16", "subgroup", "subgroup-barrier", "shader-f64", "shader-int64", "immediates",
                    "shader-float32-atomic")
@@ -48,5 +48,4 @@ def check(source: str) -> None:
     try:
         dev.create_shader_module(code=source, label="sarek-wgsl-check")
     except Exception as e:
-        numbered = "\n".join(f"{i + 1:4}: {l}" for i, l in enumerate(source.splitlines()))
-        raise ValidationError(f"wgpu create_shader_module failed:\n{e}\n--- source ---\n{numbered}") from e
+        raise ValidationError(f"wgpu create_shader_module failed:\n{e}\n--- source ---\n{numbered(source)}") from e

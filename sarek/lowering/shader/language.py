@@ -11,6 +11,7 @@ from xdsl.ir import Operation
 from sarek.analysis import namer
 from sarek.analysis.payload import PayloadLayout
 from sarek.diagnostics import SarekError
+from sarek.registry import display_name
 
 
 # ------------------------------------------------------------------------------------------------ languages
@@ -100,7 +101,7 @@ WGSL = Lang(
 
 
 def err(msg: str, op: Operation | None, lang: Lang) -> SarekError:
-    return SarekError(msg, op, lang.name)
+    return SarekError(msg, op, display_name(lang.name))
 
 
 def is_swizzle(name: str) -> bool:

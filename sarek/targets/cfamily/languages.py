@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from sarek.registry import display_name
+
 # math names every C family prints as a call (CUDA adds the `f` suffix for f32)
 FLOAT_MATH = ("sin cos tan asin acos atan sinh cosh tanh exp exp2 log log2 log10 sqrt rsqrt cbrt floor ceil "
               "round trunc fabs expm1 log1p atan2 pow fmin fmax fmod hypot copysign fma").split()
@@ -19,7 +21,6 @@ FLOAT_MATH = ("sin cos tan asin acos atan sinh cosh tanh exp exp2 log log2 log10
 @dataclass(frozen=True)
 class Language:
     target: str                      # registry name: cuda, hip, opencl, metal
-    backend: str                     # display name in diagnostics
     types: dict[str, str | None]     # i1 i32 i64 f16 f32 f64 -> C type (None: refused)
     bool_storage: str                # the type of an i1 in memory (buffers, struct fields)
     int64_suffix: str
@@ -73,6 +74,11 @@ def _bf16_preamble(prefix: str, u16: str, u32: str, as_uint: str, as_float: str)
         f"                                         : ({u16})((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);",
         "}",
     )
+
+    @property
+    def backend(self) -> str:
+        """The display name in diagnostics (sarek.registry's one table)."""
+        return display_name(self.target)
 
 
 def _index_builtins(tid: str, bid: str, bdim: str, gdim: str) -> dict[str, str]:
@@ -145,7 +151,7 @@ _CUDA_F16 = (
 )
 
 CUDA = Language(
-    target="cuda", backend="CUDA",
+    target="cuda",
     types={"i1": "int", "i32": "int", "i64": "long long", "f16": "__half", "f32": "float", "f64": "double",
            **_C_SMALL},
     bool_storage="int", int64_suffix="LL", true_false=("1", "0"),
@@ -184,7 +190,7 @@ def _hip_math(name: str, t: str) -> str | None:
 
 HIP = replace(
     CUDA,
-    target="hip", backend="HIP", header=("#include <hip/hip_runtime.h>",), math=_hip_math,
+    target="hip", header=("#include <hip/hip_runtime.h>",), math=_hip_math,
     lane_id="(int)__lane_id()", shuffle="__shfl({0}, {1})", warp_barrier="__builtin_amdgcn_wave_barrier()",
     warp_preamble=(), f16_preamble=("#include <hip/hip_fp16.h>", *_CUDA_F16[3:]),
 )
@@ -219,7 +225,7 @@ def _opencl_atomic(name: str, t: str, space: str) -> str | None:
 
 
 OPENCL = Language(
-    target="opencl", backend="OpenCL",
+    target="opencl",
     types={"i1": "int", "i32": "int", "i64": "long", "f16": None, "f32": "float", "f64": "double", **_CL_SMALL},
     bool_storage="int", int64_suffix="L", true_false=("1", "0"),
     bf16_preamble=_bf16_preamble("static inline", "ushort", "uint", "as_uint({0})", "as_float({0})"),
@@ -290,7 +296,7 @@ def _metal_atomic(name: str, t: str, space: str) -> str | None:
 
 
 METAL = Language(
-    target="metal", backend="Metal",
+    target="metal",
     types={"i1": "bool", "i32": "int", "i64": "long", "f16": None, "f32": "float", "f64": None, **_CL_SMALL},
     bool_storage="int", int64_suffix="L", true_false=("true", "false"),
     bf16_preamble=_bf16_preamble("static inline", "ushort", "uint", "as_type<uint>({0})", "as_type<float>({0})"),

@@ -29,4 +29,4 @@ sarek.kernel @k() {
 sarek.record @pt {x : f32, b : i1}
 sarek.kernel @k(%p : !sarek.record<@pt> "p") {
 }
-// CHECK: error: wgsl: parameter 'p': a record/variant passed by value on wgsl must hold only i32/f32 fields
+// CHECK: error: WGSL: parameter 'p': a record/variant passed by value on wgsl must hold only i32/f32 fields
