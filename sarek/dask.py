@@ -30,12 +30,12 @@ import uuid
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from io import StringIO
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from sarek.frontend.api import kernel_from_ir as kernel_from_ir
+from sarek.frontend.api import kernel_ir_text as kernel_ir_text
 from sarek.runtime.core import LaunchError, kernel_spec
 
 if TYPE_CHECKING:
@@ -47,36 +47,7 @@ __all__ = ["Out", "ChunkValue", "chunk_xyz", "dim", "kernel_from_ir", "kernel_ir
 
 Shape = tuple[int, ...]
 
-# ------------------------------------------------------------------------------------------------ the wire format
-
-
-def kernel_ir_text(k: Kernel) -> str:
-    """The kernel's module as generic IR with locations (the custom syntax does not carry block-argument
-    locations), so errors found on a worker point at the Python source line."""
-    from xdsl.printer import Printer
-
-    out = StringIO()
-    Printer(stream=out, print_generic_format=True, print_debuginfo=True).print_op(k.module)
-    return out.getvalue()
-
-
-@lru_cache(maxsize=256)
-def kernel_from_ir(text: str, name: str, block: tuple[int, int, int] | None = None) -> Kernel:
-    """The kernel `name` of the module `text` with declared block `block` (what a pickled `Kernel` becomes):
-    one object per text, name and block in a process, so its per-device compiled code is kept across the tasks
-    that launch it."""
-    from sarek.frontend.api import Kernel
-    from sarek.registry import parse_module
-
-    def stub() -> None:  # Kernel() sets up every attribute it has; the module replaces the function
-        pass
-
-    stub.__name__ = stub.__qualname__ = name
-    k = Kernel(stub, block)
-    k.fn = None
-    k._module = parse_module(text, f"<kernel {name}>")  # pyright: ignore[reportPrivateUsage]
-    return k
-
+# the wire format of a kernel (`Kernel.__reduce__`: `kernel_ir_text` -> `kernel_from_ir`) is in sarek.frontend.api
 
 # ------------------------------------------------------------------------------------------------ descriptions
 

@@ -7,6 +7,8 @@ the kernel itself, every op located in the Python source.
 from __future__ import annotations
 
 import functools
+from functools import lru_cache
+from io import StringIO
 from typing import Any, cast
 
 import numpy as np
@@ -326,8 +328,6 @@ class Kernel(_Generic):
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickles as its located IR text and name, not its Python function (Dask workers, other processes)."""
-        from sarek.dask import kernel_from_ir, kernel_ir_text
-
         return (kernel_from_ir, (kernel_ir_text(self), self.name, self.declared_block))
 
 
@@ -492,3 +492,33 @@ def compile(fn: Any) -> Kernel | DeviceFunction:  # noqa: A001 - the public name
         return fn
     k = fn if isinstance(fn, Kernel) else Kernel(fn)
     return k.compile()
+
+
+# ------------------------------------------------------------------------------------------------ the wire format
+
+
+def kernel_ir_text(k: Kernel) -> str:
+    """The kernel's module as generic IR with locations (the custom syntax does not carry block-argument
+    locations), so errors found on a worker point at the Python source line."""
+    from xdsl.printer import Printer
+
+    out = StringIO()
+    Printer(stream=out, print_generic_format=True, print_debuginfo=True).print_op(k.module)
+    return out.getvalue()
+
+
+@lru_cache(maxsize=256)
+def kernel_from_ir(text: str, name: str, block: tuple[int, int, int] | None = None) -> Kernel:
+    """The kernel `name` of the module `text` with declared block `block` (what a pickled `Kernel` becomes):
+    one object per text, name and block in a process, so its per-device compiled code is kept across the tasks
+    that launch it."""
+    from sarek.registry import parse_module
+
+    def stub() -> None:  # Kernel() sets up every attribute it has; the module replaces the function
+        pass
+
+    stub.__name__ = stub.__qualname__ = name
+    k = Kernel(stub, block)
+    k.fn = None
+    k._module = parse_module(text, f"<kernel {name}>")  # pyright: ignore[reportPrivateUsage]
+    return k

@@ -1221,7 +1221,7 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
         raise
     except Exception as exc:  # noqa: BLE001 - never a Python traceback for the user
         raise InterpError(f"internal interpreter error: {type(exc).__name__}: {exc}", k) from exc
-    from sarek.runtime.effects import written_params
+    from sarek.analysis.writes import written_params
 
     written = written_params(module, kernel)
     wrote = {id(x) for i, x in enumerate(args) if i in written}

@@ -658,7 +658,7 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
             raise
         except Exception as ex:  # noqa: BLE001 - never a Python traceback for the user
             raise InterpError(f"internal interpreter error: {type(ex).__name__}: {ex}", k) from ex
-    from sarek.runtime.effects import written_params
+    from sarek.analysis.writes import written_params
 
     written = written_params(module, kernel)
     wrote = {id(x) for i, x in enumerate(args) if i in written}

@@ -392,7 +392,7 @@ class Lowering:
         st = FnState(em)
         params: list[tuple[str, str, int]] = []
         try:
-            from sarek.runtime.effects import written_params
+            from sarek.analysis.writes import written_params
 
             written = written_params(self.module, k.sym_name.data)
         except Exception:  # no effect analysis: treat every vector as written

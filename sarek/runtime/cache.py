@@ -197,9 +197,7 @@ def entries() -> Iterable[Path]:
 @lru_cache(maxsize=1)
 def compiler_fingerprint() -> str:
     """Identifies the sarek compiler code: its version and the size and mtime of every source file."""
-    import sarek
-
-    root = Path(sarek.__file__).parent
+    root = Path(__file__).resolve().parents[1]  # the sarek package
     h = hashlib.sha256()
     try:
         from importlib.metadata import version

@@ -141,7 +141,7 @@ def kernel_names(module: ModuleOp) -> list[str]:
 def kernel_spec(module: ModuleOp, name: str) -> KernelSpec:
     """Parameter spec of kernel `name` (computed once per module object; modules are not changed after)."""
     from sarek.dialect.sarek import KernelOp, RecordType, VariantType, VecType
-    from sarek.runtime.effects import written_params
+    from sarek.analysis.writes import written_params
 
     per = _SPECS.setdefault(module, {})
     if name in per:
@@ -161,7 +161,7 @@ def kernel_spec(module: ModuleOp, name: str) -> KernelSpec:
             params.append(Param(i, pname, t, "record", element_dtype(module, t), ntags=_ntags(module, t)))
         else:
             params.append(Param(i, pname, t, "scalar", element_dtype(module, t)))
-    from sarek.runtime.effects import guarded_indexing
+    from sarek.analysis.writes import guarded_indexing
 
     spec = KernelSpec(module, name, params, module_hash(module), guards=guarded_indexing(module, name))
     per[name] = spec
