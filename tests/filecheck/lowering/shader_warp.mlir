@@ -27,4 +27,4 @@ builtin.module {
 // WGSL:       let src : i32 = select(lane, mixed, ((mixed >= 0i) && (mixed < width)))
 // WGSL-NEXT:  let sarek_t : f32 = subgroupShuffle(v_1, u32(src))
 
-// BAD: w.py:3:7: error: WGSL: 'warp_shuffle_xor' must be lowered by sarek-lower-warp before the wgsl lowering
+// BAD: w.py:3:7: error: {{WGSL}}: 'warp_shuffle_xor' must be lowered by sarek-lower-warp before the wgsl lowering
