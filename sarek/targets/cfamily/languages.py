@@ -53,6 +53,11 @@ class Language:
     bf16_preamble: tuple[str, ...] = ()  # sarek_bf16_to_f32 / sarek_f32_to_bf16, when bf16 is used
     inline_prefix: str = "static inline"  # qualifiers of a generated device helper function
 
+    @property
+    def backend(self) -> str:
+        """The display name in diagnostics (sarek.registry's one table)."""
+        return display_name(self.target)
+
 
 #: C spellings of the 8/16-bit and unsigned integers and of bf16 (held as its 16 bits): CUDA/HIP, then the
 #: OpenCL C / Metal names
@@ -74,11 +79,6 @@ def _bf16_preamble(prefix: str, u16: str, u32: str, as_uint: str, as_float: str)
         f"                                         : ({u16})((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);",
         "}",
     )
-
-    @property
-    def backend(self) -> str:
-        """The display name in diagnostics (sarek.registry's one table)."""
-        return display_name(self.target)
 
 
 def _index_builtins(tid: str, bid: str, bdim: str, gdim: str) -> dict[str, str]:
