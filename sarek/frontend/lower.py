@@ -992,7 +992,7 @@ class FunctionLowerer:
             lo = self.const(0, hi.type if is_int(hi.type) else i32, args[0])
         else:
             lo_n, hi_n = args[0], args[1]
-            if self.const_eval(lo_n) is not None and self.const_eval(hi_n) is not None and step_v is None:
+            if len(args) == 3 and step_v is None and self.const_eval(lo_n) is not None and self.const_eval(hi_n) is not None:
                 step = self.expr(args[2], i32)  # literal bounds take the run-time step's type
                 lo = self.expr(lo_n, step.type)
                 hi = self.expr(hi_n, step.type)

@@ -331,3 +331,24 @@ def test_literal_bounds_take_the_step_type(dev):
     o = np.zeros(2, np.int64)
     literal_bounds.launch(o, 7, threads=2, block=2, device=dev)
     assert o.tolist() == [sum(range(0, 40, 7))] * 2
+
+
+@kernel
+def literal_range_forms(o: Vec[i32]):
+    s = 0
+    for j in range(3, 6):
+        s += j
+    for j in range(2, 10, 3):
+        s += j * 10
+    for j in range(4):
+        s += j * 100
+    o[global_thread_id] = s
+
+
+@pytest.mark.parametrize("dev", EXECUTORS)
+def test_literal_range_forms(dev):
+    # range(3, 6) (two literal bounds, no step) crashed the front end with an IndexError once the
+    # literal-bounds-take-the-step-type rule landed; the H200 fuzz campaign found it in 186 kernels.
+    o = np.zeros(2, np.int32)
+    literal_range_forms.launch(o, threads=2, block=2, device=dev)
+    assert o.tolist() == [sum(range(3, 6)) + 10 * sum(range(2, 10, 3)) + 100 * sum(range(4))] * 2
