@@ -85,12 +85,9 @@ def fold_binop(k: s.BinOpKind, a: Value, b: Value, t: Attribute) -> Value | None
     if isinstance(t, Float32Type | Float64Type) and k in (K.ADD, K.SUB, K.MUL, K.DIV):
         if k == K.DIV and b == 0:
             return None
-        if isinstance(t, Float32Type):
-            x, y = np.float32(a), np.float32(b)
-            with np.errstate(all="ignore"):
-                r = float({K.ADD: x + y, K.SUB: x - y, K.MUL: x * y, K.DIV: x / y}[k])
-        else:
-            r = {K.ADD: a + b, K.SUB: a - b, K.MUL: a * b, K.DIV: a / b}[k]
+        x, y = (np.float32(a), np.float32(b)) if isinstance(t, Float32Type) else (np.float64(a), np.float64(b))
+        with np.errstate(all="ignore"):  # only the asked operation runs: a dict of all four divided by zero
+            r = float(x + y if k == K.ADD else x - y if k == K.SUB else x * y if k == K.MUL else x / y)
         return _float(r, t)
     return None
 
