@@ -521,6 +521,9 @@ class _Plan:
             elif p.dtype.kind == "b":
                 field("i", 4, 4)
                 conv.append("bool")
+            elif p.dtype.kind == "V" and p.dtype.itemsize == 2:  # bf16 (ml_dtypes.bfloat16): its 16 bits
+                field("H", 2, 2)
+                conv.append("bits16")
             else:
                 code = {"i1": "b", "u1": "B", "i2": "h", "u2": "H", "i4": "i", "u4": "I", "i8": "q", "u8": "Q",
                         "f2": "e", "f4": "f", "f8": "d"}[f"{p.dtype.kind}{p.dtype.itemsize}"]
@@ -544,6 +547,8 @@ class _Plan:
                 vals.append(np.ascontiguousarray(a).tobytes())
             elif c == "bool":
                 vals.append(1 if a else 0)
+            elif c == "bits16":
+                vals.append(int(np.asarray(a).reshape(()).view(np.uint16)))
             else:
                 vals.append(a)
         self.struct.pack_into(self.view, 0, *vals)

@@ -28,7 +28,7 @@ WRITE_LINE = next(i for i, ln in enumerate(SCRIPT.read_text().splitlines(), 1) i
 
 def sweep(devices: list[str]) -> list[dict[str, Any]]:
     """Runs the cases in a child process (a crash there fails the test instead of killing pytest)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     r = subprocess.run([sys.executable, str(SCRIPT), *devices], capture_output=True, text=True, env=env,
                        timeout=900)
     assert r.returncode == 0, f"exit {r.returncode}: {r.stderr[-3000:]}"

@@ -37,7 +37,7 @@ WIDE = "i64 -1099511627779 1099511627779 f64 0.1 0.03333333333333333\n"
 
 
 def outputs(devices: list[str], words: int | None = None) -> dict[str, str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     if words is not None:
         env["SAREK_PRINT_BUFFER"] = str(words)
     r = subprocess.run([sys.executable, str(SCRIPT), *devices], capture_output=True, text=True, env=env,
