@@ -15,8 +15,6 @@ FILES = sorted([*(ROOT / "examples").glob("*.mlir"), *(ROOT / "tests/filecheck/t
 REFUSED: dict[tuple[str, str, str], str] = {
     ("wgsl", "shader_f64.mlir", "norm_f64"): "64",
     ("wgsl", "shader_misc_i64.mlir", "misc"): "64",
-    ("glsl", "shader_atomic_float.mlir", "fsum"): "atomic",
-    ("wgsl", "shader_atomic_float.mlir", "fsum"): "atomic",
 }
 
 
