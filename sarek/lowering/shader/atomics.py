@@ -17,22 +17,8 @@ from sarek.lowering.shader.state import Scope, nuses
 class Atomics(Expressions):
     """Atomic intrinsics on buffers and shared arrays."""
 
-    def wgsl_cas_loop(self, out: Block, scope: Scope, r: str, ty: str, p: str, expected: str, new: str,
-                      result: str) -> None:
-        """WGSL `var r : ty` = compare-and-swap of `p` (expected, new), as a loop on atomicCompareExchangeWeak
-        (which may fail spuriously); `result` spells r's value from the old bits (`{}` stands for them)."""
-        self.stmt(out, f"var {r} : {ty}")
-        lp = self.O["loop"]()
-        x = self.temp(scope, "sarek_x")
-        self.stmt(lp.regions[0].block, f"let {x} = atomicCompareExchangeWeak(&{p}, {expected}, {new})")
-        brk = self.O["if"](f"{x}.exchanged || {x}.old_value != {expected}")
-        self.stmt(brk.regions[0].block, f"{r} = {result.format(f'{x}.old_value')}")
-        self.stmt(brk.regions[0].block, "break")
-        lp.regions[0].block.add_op(brk)
-        out.add_op(lp)
-
     def atomic(self, op: S.IntrinsicOp, out: Block, scope: Scope) -> None:
-        g = self.lang.glsl
+        L = self.lang
         name = op.callee.data
         st = self.storage_of(op.args[0], op)
         et = st.elem
@@ -40,7 +26,8 @@ class Atomics(Expressions):
         vals = [self.expr(a) for a in op.args[2:]]
         used = bool(op.results and nuses(op.results[0]))
         isf = isinstance(et, Float32Type)
-        if isf or (name == "atomic_cas" and not g):  # compare-and-swap loops: operands evaluated once
+        cas_loop = L.cas_loop if name == "atomic_cas" else None
+        if isf or cas_loop is not None:  # compare-and-swap loops: operands evaluated once
             for j, (a, v) in enumerate(zip(op.args[2:], vals)):
                 if not IDENT.fullmatch(v) and not re.fullmatch(r"[-0-9.eEfiLlu()]+", v):
                     t = self.temp(scope)
@@ -52,95 +39,45 @@ class Atomics(Expressions):
             raise err("atomics on a local array are not supported on this backend", op, self.lang)
         self.ty(et, op)
         if not isf:
-            one = "1" if g else "1i"
-            if g:
-                fn = {"atomic_add": "atomicAdd", "atomic_sub": "atomicAdd", "atomic_min": "atomicMin",
-                      "atomic_max": "atomicMax", "atomic_exch": "atomicExchange", "atomic_and": "atomicAnd",
-                      "atomic_or": "atomicOr", "atomic_xor": "atomicXor", "atomic_inc": "atomicAdd",
-                      "atomic_dec": "atomicAdd", "atomic_cas": "atomicCompSwap"}[name]
-                if name == "atomic_sub":
-                    vals = [f"(-{vals[0]})"]
-                elif name == "atomic_inc":
-                    vals = [one]
-                elif name == "atomic_dec":
-                    vals = ["(-1)"]
-                text = f"{fn}({p}, {', '.join(vals)})"
-            else:
-                if name == "atomic_cas":
-                    r = self.temp(scope)
-                    self.wgsl_cas_loop(out, scope, r, "i32", p, vals[0], vals[1], "{}")
-                    if op.results:
-                        self.vals[op.results[0]] = r
-                    return
-                fn = {"atomic_add": "atomicAdd", "atomic_sub": "atomicSub", "atomic_min": "atomicMin",
-                      "atomic_max": "atomicMax", "atomic_exch": "atomicExchange", "atomic_and": "atomicAnd",
-                      "atomic_or": "atomicOr", "atomic_xor": "atomicXor", "atomic_inc": "atomicAdd",
-                      "atomic_dec": "atomicSub"}[name]
-                if name in ("atomic_inc", "atomic_dec"):
-                    vals = [one]
-                text = f"{fn}(&{p}, {', '.join(vals)})"
+            if cas_loop is not None:
+                r = self.temp(scope)
+                cas_loop(self, out, scope, r, self.ty(et, op), p, vals[0], vals[1], "{}")
+                if op.results:
+                    self.vals[op.results[0]] = r
+                return
+            text = L.int_atomics[name].format(*vals, p=p)
             if used:
                 self.materialize(op, out, scope, text)
-            elif g:
-                self.stmt(out, text)
             else:
-                self.stmt(out, f"_ = {text}" if False else text)
+                self.stmt(out, text)
             return
         # float: compare-and-swap loop on the bits
         assert st.repr == "f32bits"
         r = self.temp(scope)
-        if name == "atomic_exch":
-            text = (f"uintBitsToFloat(atomicExchange({p}, floatBitsToUint({vals[0]})))" if g
-                    else f"bitcast<f32>(atomicExchange(&{p}, bitcast<u32>({vals[0]})))")
-            self.declare(out, scope, r, et, text, op, mutable=False)
+        bits = [L.f32_to_bits.format(v) for v in vals]
+        if name == "atomic_exch" or (name == "atomic_cas" and cas_loop is None):
+            self.declare(out, scope, r, et, L.f32_from_bits.format(L.int_atomics[name].format(*bits, p=p)), op,
+                         mutable=False)
             if op.results:
                 self.vals[op.results[0]] = r
             return
-        if name == "atomic_cas":
-            if g:
-                text = f"uintBitsToFloat(atomicCompSwap({p}, floatBitsToUint({vals[0]}), floatBitsToUint({vals[1]})))"
-                self.declare(out, scope, r, et, text, op, mutable=False)
-            else:
-                self.wgsl_cas_loop(out, scope, r, "f32", p, f"bitcast<u32>({vals[0]})", f"bitcast<u32>({vals[1]})",
-                                   "bitcast<f32>({})")
+        if cas_loop is not None:
+            cas_loop(self, out, scope, r, self.ty(et, op), p, bits[0], bits[1], L.f32_from_bits)
             if op.results:
                 self.vals[op.results[0]] = r
             return
         o = self.temp(scope, "sarek_old")
         f = "sarek_cur"
-        newf = {"atomic_add": f"{f} + {vals[0] if vals else ''}", "atomic_sub": f"{f} - {vals[0] if vals else ''}",
-                "atomic_min": f"min({f}, {vals[0] if vals else ''})", "atomic_max": f"max({f}, {vals[0] if vals else ''})",
-                "atomic_inc": f"{f} + {'1.0' if g else '1.0f'}", "atomic_dec": f"{f} - {'1.0' if g else '1.0f'}"}
+        v0 = vals[0] if vals else ""
+        one = "1.0" + L.f32_suffix
+        newf = {"atomic_add": f"{f} + {v0}", "atomic_sub": f"{f} - {v0}", "atomic_min": f"min({f}, {v0})",
+                "atomic_max": f"max({f}, {v0})", "atomic_inc": f"{f} + {one}", "atomic_dec": f"{f} - {one}"}
         if name not in newf:
             raise err(f"{name} on f32 is not supported on {self.lang.name}", op, self.lang)
-        lp = self.O["loop"]()
-        lb = lp.regions[0].block
         ls = Scope(scope)
         cur = self.temp(ls, "sarek_cur")
         x = self.temp(ls, "sarek_x")
-        nexpr = newf[name].replace("sarek_cur", cur)
-        if g:
-            # a flag-controlled while (naga's SPIR-V reader rejects glslang's `for (;;) { ... break; }` here)
-            done = self.temp(scope, "sarek_done")
-            self.stmt(out, f"uint {o} = {p}")
-            self.stmt(out, f"bool {done} = false")
-            w = self.O["while"](f"!{done}")
-            wb = w.regions[0].block
-            self.stmt(wb, f"float {cur} = uintBitsToFloat({o})")
-            self.stmt(wb, f"uint {x} = atomicCompSwap({p}, {o}, floatBitsToUint({nexpr}))")
-            self.stmt(wb, f"{done} = ({x} == {o})")
-            self.stmt(wb, f"{o} = {x}")
-            out.add_op(w)
-            self.declare(out, scope, r, et, f"uintBitsToFloat({o})", op, mutable=False)
-        else:
-            self.stmt(out, f"var {o} : u32 = atomicLoad(&{p})")
-            self.stmt(lb, f"let {cur} : f32 = bitcast<f32>({o})")
-            self.stmt(lb, f"let {x} = atomicCompareExchangeWeak(&{p}, {o}, bitcast<u32>({nexpr}))")
-            brk = self.O["if"](f"{x}.exchanged")
-            self.stmt(brk.regions[0].block, "break")
-            lb.add_op(brk)
-            self.stmt(lb, f"{o} = {x}.old_value")
-            out.add_op(lp)
-            self.declare(out, scope, r, et, f"bitcast<f32>({o})", op, mutable=False)
+        old = L.float_rmw(self, out, scope, p, o, cur, x, newf[name].replace("sarek_cur", cur))
+        self.declare(out, scope, r, et, old, op, mutable=False)
         if op.results:
             self.vals[op.results[0]] = r

@@ -14,7 +14,7 @@ from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.lowering.shader.language import err
 from sarek.lowering.shader.layout import int_width
 from sarek.lowering.shader.polyfills import Polyfills
-from sarek.lowering.shader.state import PURE_INLINE, READ_OPS, Scope, Storage, nuses
+from sarek.lowering.shader.state import PURE_INLINE, READ_OPS, Scope, Storage, nuses, scalar_key
 
 
 class Expressions(Polyfills):
@@ -117,7 +117,7 @@ class Expressions(Polyfills):
     def index(self, v: SSAValue) -> str:
         t = self.expr(v)
         if int_width(v.type) == 64:
-            return f"int({t})"
+            return f"{self.lang.scalar['i32']}({t})"
         return t
 
     def storage_of(self, v: SSAValue, op: Operation | None) -> Storage:
@@ -128,26 +128,12 @@ class Expressions(Polyfills):
     def read_place(self, text: str, st: Storage | None) -> str:
         if st is None or st.repr == "plain":
             return text
-        L = self.lang
-        if st.repr == "f32bits":
-            return L.f32_from_bits.format(L.atomic_load.format(text))
-        if st.repr == "atomic":
-            return f"atomicLoad(&{text})"
-        if st.repr == "boolbits":
-            return f"({text} != 0u)"
-        return text
+        return self.lang.reprs[st.repr].load.format(text)
 
     def write_place(self, text: str, st: Storage | None, value: str) -> str:
         if st is None or st.repr == "plain":
             return f"{text} = {value}"
-        L = self.lang
-        if st.repr == "f32bits":
-            return L.atomic_store.format(p=text, v=L.f32_to_bits.format(value))
-        if st.repr == "atomic":
-            return f"atomicStore(&{text}, {value})"
-        if st.repr == "boolbits":
-            return f"{text} = select(0u, 1u, {value})"
-        return f"{text} = {value}"
+        return self.lang.reprs[st.repr].store.format(p=text, v=value)
 
     def render(self, op: Operation) -> str:
         if isinstance(op, S.ConstantOp):
@@ -164,22 +150,16 @@ class Expressions(Polyfills):
             if src == dst:
                 return a
             if isinstance(dst, Float16Type) or isinstance(src, Float16Type):
-                raise err(self.f16_message(), op, self.lang)
-            if self.lang.glsl and int_width(src) == 32 and int_width(dst) == 64:
-                # sign extension from zero extensions: lavapipe (Mesa 22.3 llvmpipe) compares `int64_t(i32)`
-                # against a constant wrongly (`int64_t(-3) < 0L` is false); glslang's SPIR-V and the H200's
-                # Vulkan are right, so the fault is Mesa's
-                return f"(int64_t(uint({a})) - (int64_t(uint({a}) >> 31u) << 32))"
+                raise err(self.lang.f16_refusal, op, self.lang)
+            conv = self.lang.casts.get((str(scalar_key(src)), str(scalar_key(dst))))
+            if conv is not None:
+                return conv.format(a=a)
             return f"{self.ty(dst, op)}({a})"
         if isinstance(op, S.BitcastOp):
             a = self.expr(op.operand)
             if op.operand.type == op.result.type:
                 return a
-            if not self.lang.glsl:
-                return f"bitcast<{self.ty(op.result.type, op)}>({a})"
-            fn = {"f32": "floatBitsToInt", "i32": "intBitsToFloat", "f64": "doubleBitsToInt64",
-                  "i64": "int64BitsToDouble"}[str(op.operand.type)]
-            return f"{fn}({a})"
+            return self.lang.bitcast[str(op.operand.type)].format(t=self.ty(op.result.type, op), a=a)
         if isinstance(op, S.FieldOp):
             rt = op.record.type
             assert isinstance(rt, S.RecordType)
@@ -261,7 +241,7 @@ class Expressions(Polyfills):
         assert not isinstance(t, Float64Type) or name in (
             "sqrt", "rsqrt", "floor", "ceil", "trunc", "fabs", "fmin", "fmax", "fma", "abs", "min", "max"), name
         if int_width(t) == 64 and name in ("clz", "popcount"):
-            raise err(f"'{name}' on i64 is not supported on glsl", op, self.lang)
+            raise err(f"'{name}' on i64 is not supported on {self.lang.name}", op, self.lang)
         simple = {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "exp", "exp2", "log", "log2",
                   "sqrt", "floor", "ceil", "trunc", "fma", "abs", "min", "max", "pow"}
         if name == "abs" and int_width(t) == 64:  # glslang 12 folds abs of an int64_t constant to the constant

@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import Float32Type, Float64Type
 from xdsl.ir import Attribute, Operation
 
 from sarek.dialect import sarek as S
 from sarek.lowering.shader.declarations import Declarations
 from sarek.lowering.shader.language import err
-from sarek.lowering.shader.layout import int_width
+from sarek.lowering.shader.state import scalar_key
 from sarek.passes.lower_warp import IN_RANGE
 
 
@@ -33,11 +32,9 @@ class Polyfills(Declarations):
     def use_subgroups(self, op: Operation, shuffle: bool) -> None:
         self.uses_subgroup = True
         self.features.add("subgroup")
-        if self.lang.glsl:
-            if "#extension GL_KHR_shader_subgroup_basic : require" not in self.extensions:
-                self.extensions.append("#extension GL_KHR_shader_subgroup_basic : require")
-            if shuffle and "#extension GL_KHR_shader_subgroup_shuffle : require" not in self.extensions:
-                self.extensions.append("#extension GL_KHR_shader_subgroup_shuffle : require")
+        for d in (*self.lang.subgroup_directives, *(self.lang.shuffle_directives if shuffle else ())):
+            if d not in self.extensions:
+                self.extensions.append(d)
 
     def warp_shuffle(self, op: S.IntrinsicOp, v: str, src: str) -> str:
         """The in-range absolute shuffle `sarek-lower-warp` leaves in its helpers (the lane guard is its
@@ -47,8 +44,7 @@ class Polyfills(Declarations):
             raise err(f"'{name}' must be lowered by sarek-lower-warp before the {self.lang.name} lowering", op,
                       self.lang)
         t = op.result.type
-        if not (isinstance(t, Float32Type) or (int_width(t) == 32)
-                or (self.lang.glsl and isinstance(t, Float64Type))):
+        if scalar_key(t) not in self.lang.shuffle_types:
             raise err(f"'{name}' on {t} is not supported on {self.lang.name}", op, self.lang)
         self.use_subgroups(op, shuffle=True)
-        return f"subgroupShuffle({v}, {'uint' if self.lang.glsl else 'u32'}({src}))"
+        return self.lang.shuffle.format(v=v, l=src)

@@ -139,7 +139,7 @@ class LoweringState:
 
     def local(self, name: str, scope: Scope) -> str:
         base = self.lang.escape(name)
-        if self.lang.glsl and base in self.macros:
+        if base in self.macros:  # a GLSL push-constant macro (WGSL has none)
             k = 1
             while True:
                 n = f"sarek_pc_shadow_{base}_{k}"
@@ -192,19 +192,12 @@ class LoweringState:
         if isinstance(t, IntegerType):
             raise err("ui8 is only a cooperative-matrix operand type; not supported on this backend", op, self.lang)
         if isinstance(t, Float16Type):
-            raise err(self.f16_message(), op, self.lang)
+            raise err(self.lang.f16_refusal, op, self.lang)
         if isinstance(t, S.RecordType | S.VariantType):
             return self.type_name(t.decl_name)
         if isinstance(t, S.UnitType):
             return "void"
         raise err(f"type {t} has no {self.lang.name} spelling", op, self.lang)
-
-    def f16_message(self) -> str:
-        if self.lang.glsl:
-            return ("f16 not yet supported (GLSL refuses f16 by measurement: narrowing is not RNE-exact on the "
-                    "drivers measured); compute in f32 here (CUDA, HIP and PTX have float16)")
-        return ("f16 not yet supported (needs `enable f16;` and the shader-f16 feature); compute in f32 here (CUDA, "
-                "HIP and PTX have float16)")
 
     # -------------------------------------------------------------------------------- literals
 
@@ -250,7 +243,7 @@ class LoweringState:
         if isinstance(t, Float32Type):
             return "0.0" + L.f32_suffix
         if isinstance(t, Float64Type):
-            return "0.0lf"
+            return "0.0" + L.f64_suffix
         if isinstance(t, S.RecordType):
             r = self.records[t.decl_name]
             return f"{self.ty(t)}({', '.join(self.zero(ft) for _, ft in r.fields)})"

@@ -37,7 +37,6 @@ class Statements(Atomics):
         return s
 
     def lower_op(self, op: Operation, out: Block, scope: Scope) -> None:
-        g = self.lang.glsl
         O = self.O
         if isinstance(op, PURE_INLINE + READ_OPS) or is_pure_intrinsic(op):
             if op.results and isinstance(op.results[0].type, S.RefType | S.VecType | S.ArrayType):
@@ -105,13 +104,12 @@ class Statements(Atomics):
             return
         if isinstance(op, S.WarpBarrierOp):
             self.use_subgroups(op, shuffle=False)
-            if not g:
-                self.features.add("subgroup-barrier")
+            self.features.update(self.lang.warp_barrier_features)
             self.stmt(out, "subgroupBarrier()")
             return
         if isinstance(op, S.MemFenceOp):
-            if g:
-                self.stmt(out, "memoryBarrier()")
+            if self.lang.mem_fence is not None:
+                self.stmt(out, self.lang.mem_fence)
                 return
             raise err("mem_fence has no WGSL spelling (WGSL has no memory-only fence; storageBarrier is a "
                       "workgroup barrier)", op, self.lang)
@@ -162,7 +160,7 @@ class Statements(Atomics):
         return None
 
     def alloc_array(self, op: S.AllocArrayOp, out: Block, scope: Scope) -> None:
-        g = self.lang.glsl
+        L = self.lang
         at = op.result.type
         assert isinstance(at, S.ArrayType)
         shape = op.shape if at.ndim > 1 else None  # N-D: constant extents (the verifier's rule)
@@ -181,10 +179,7 @@ class Statements(Atomics):
             if key in self.atomic_storage:
                 rep = self.atomic_repr(et, op)
             ST = self.storage_type(et, rep, op)
-            if g:
-                self.shared_decls.append(self.O["global"](f"shared {ST} {name}[{n}];"))
-            else:
-                self.shared_decls.append(self.O["global"](f"var<workgroup> {name} : array<{ST}, {n}>;"))
+            self.shared_decls.append(self.O["global"](L.shared_array.format(t=ST, n=name, k=n)))
             self.storage[op.result] = Storage(name, et, rep, "shared", dims=dims)
             self.shared_declared[op] = self.storage[op.result]
             return
@@ -192,35 +187,28 @@ class Statements(Atomics):
             raise err("atomics on a local (per-thread) array are not supported on this backend", op, self.lang)
         name = self.local(op.sym.data, scope)
         T = self.ty(et, op)
-        if g:
-            self.stmt(out, f"{T} {name}[{n}]")
+        self.stmt(out, L.local_array.format(t=T, n=name, k=n))
+        if not L.locals_zeroed:
             i = self.temp(scope, "sarek_i")
-            f = self.O["for"](f"int {i} = 0; {i} < {n}; {i}++")
+            f = self.O["for"](f"{L.var.format(t=L.scalar['i32'], n=i, v='0' + L.i32_suffix)}; {i} < {n}; {i}++")
             self.stmt(f.regions[0].block, f"{name}[{i}] = {self.zero(et, op)}")
             out.add_op(f)
-        else:
-            self.stmt(out, f"var {name} : array<{T}, {n}>")
         self.storage[op.result] = Storage(name, et, "plain", "local", dims=dims)
 
     def atomic_repr(self, et: Attribute, op: Operation) -> str:
         if isinstance(et, Float32Type):
             return "f32bits"
         if int_width(et) == 32:
-            return "plain" if self.lang.glsl else "atomic"
+            return self.lang.int_atomic_repr
         raise err(f"atomics on {et} elements are not supported on {self.lang.name}", op, self.lang)
 
     def storage_type(self, et: Attribute, rep: str, op: Operation) -> str:
-        g = self.lang.glsl
-        if rep == "f32bits":
-            return "uint" if g else "atomic<u32>"
-        if rep == "atomic":
-            return "atomic<i32>"
-        if rep == "boolbits":
-            return "u32"
-        return self.ty(et, op)
+        if rep == "plain":
+            return self.ty(et, op)
+        return self.lang.reprs[rep].type
 
     def if_expr(self, op: S.IfExprOp, out: Block, scope: Scope) -> None:
-        g = self.lang.glsl
+        L = self.lang
         t = op.result.type
         # try a pure conditional expression (only when both sides are expression ops: nothing to hoist)
         tb, eb = Block(), Block()
@@ -238,11 +226,12 @@ class Statements(Atomics):
         ty_ = cast(S.YieldOp, op.then_region.block.last_op)
         ey = cast(S.YieldOp, op.else_region.block.last_op)
         has_reads = any(isinstance(o, READ_OPS) for r in (op.then_region, op.else_region) for o in r.walk())
-        scalar = S.is_scalar_type(t)  # WGSL select takes scalars (and vectors) only
+        scalar = S.is_scalar_type(t)
         # GLSL `c ? buf[i] : T(...)` on a record: glslang selects between the buffer's explicitly laid out
         # struct type and the function-local one and emits an OpStore spirv-val rejects; such a value is
         # computed through an `if` instead (a record read from memory is copied member-wise by a store)
-        if not tb.ops and not eb.ops and ((g and (scalar or not has_reads)) or (not has_reads and scalar)):
+        if not tb.ops and not eb.ops and (scalar or (L.select_any_type and not has_reads)) and (
+                L.select_lazy or not has_reads):
             a, b = self.expr(ty_.value), self.expr(ey.value)
             c = self.expr(op.cond)
             self.exprs[op.result] = self.lang.select.format(c=c, a=a, b=b)
@@ -316,7 +305,7 @@ class Statements(Atomics):
         out.add_op(f)
 
     def match(self, op: S.MatchOp | S.MatchExprOp, out: Block, scope: Scope) -> None:
-        g = self.lang.glsl
+        L = self.lang
         vt = op.scrutinee.type
         assert isinstance(vt, S.VariantType)
         vd = self.variants[vt.decl_name]
@@ -335,7 +324,7 @@ class Statements(Atomics):
         for k, (c, bs, reg) in enumerate(cases):
             last = k == len(cases) - 1
             all_covered = last and (covered | {c}) >= {n for n, _ in vd.ctors}
-            if c == S.WILDCARD or (all_covered and not g):
+            if c == S.WILDCARD or (all_covered and L.switch_requires_default):
                 label = "default"
             else:
                 label = self.tag_const(vt.decl_name, c)
@@ -356,10 +345,10 @@ class Statements(Atomics):
             if res is not None:
                 y = cast(S.YieldOp, reg.block.last_op)
                 self.stmt(blk, f"{res} = {self.expr(y.value)}")
-            if g:
+            if L.case_falls_through:
                 self.stmt(blk, "break")
             sw.regions[0].block.add_op(case)
-        if not g and not any(cast(Any, c).text.data == "default" for c in sw.regions[0].block.ops):
+        if L.switch_requires_default and not any(cast(Any, c).text.data == "default" for c in sw.regions[0].block.ops):
             sw.regions[0].block.add_op(self.O["case"]("default"))
         out.add_op(sw)
         if res is not None:
