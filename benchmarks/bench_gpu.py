@@ -280,7 +280,7 @@ def nvidia_opencl() -> Any:
     return None
 
 
-def run_opencl(dev: Any, c: Case, args: list[Any], row: dict[str, Any]) -> None:
+def run_opencl(dev: Any, c: Case, args: list[Any], row: dict[str, Any], sass_dir: Path | None = None) -> None:
     import pyopencl as cl
 
     from sarek.runtime.core import kernel_spec
@@ -305,11 +305,22 @@ def run_opencl(dev: Any, c: Case, args: list[Any], row: dict[str, Any]) -> None:
         gsize = tuple(g * b for g, b in zip(c.grid, c.block))
         cl.enqueue_nd_range_kernel(q, k, gsize, c.block).wait()
         times: list[float] = []
+        kernel: list[float] = []
         for _ in range(REPS):
             evs = [cl.enqueue_nd_range_kernel(q, k, gsize, c.block) for _ in range(10)]
             evs[-1].wait()
             times.append((evs[-1].profile.end - evs[0].profile.start) * 1e-6 / 10)
+            kernel += [(e.profile.end - e.profile.start) * 1e-6 for e in evs]
         row["opencl_ms"] = float(np.median(times))
+        row["opencl_kernel_ms"] = float(np.median(kernel))  # each kernel's own start..end: no gaps between them
+        if sass_dir is not None and c.name.split(":")[0] in HOT:  # NVIDIA OpenCL's binary is PTX: the evidence
+            try:
+                prog = k.get_info(cl.kernel_info.PROGRAM)
+                sass_dir.mkdir(parents=True, exist_ok=True)
+                (sass_dir / f"{c.name.replace(':', '_')}.opencl.ptx").write_bytes(
+                    bytes(prog.get_info(cl.program_info.BINARIES)[0]))
+            except Exception as e:
+                row["opencl_ptx_error"] = err(e)
     finally:
         for b in bufs:
             dev._free(b)
@@ -383,6 +394,20 @@ def run_vulkan(key: str, dev: Any, c: Case, args: list[Any], row: dict[str, Any]
         row[f"{key}_ms"] = float(np.median(times))
         if not timestamps:
             row[f"{key}_timing"] = "wall"
+        else:  # one dispatch's own pass, start to end: the kernel without the gaps between submissions
+            kernel: list[float] = []
+            for _ in range(REPS):
+                dev.timestamp_writes = {"query_set": qs, "beginning_of_pass_write_index": 0,
+                                        "end_of_pass_write_index": 1}
+                submit(bound)
+                dev.timestamp_writes = None
+                enc = dev.device.create_command_encoder()
+                enc.resolve_query_set(qs, 0, 2, rbuf, 0)
+                dev.device.queue.submit([enc.finish()])
+                ts = np.frombuffer(dev.device.queue.read_buffer(rbuf), dtype=np.uint64)
+                period = float(getattr(dev.device.queue, "get_timestamp_period", lambda: 1.0)())
+                kernel.append(float(ts[1] - ts[0]) * period * 1e-6)
+            row[f"{key}_kernel_ms"] = float(np.median(kernel))
     finally:
         dev.timestamp_writes = None
         for b in bufs:
@@ -445,7 +470,7 @@ def bench(out: Path | None, quick: bool, dry: bool, only: set[str], sass: bool) 
                 run_cuda_side(cu, c, srcs, args, row, sass_dir)
             if ocl is not None and "opencl" not in row["refused"]:
                 try:
-                    run_opencl(ocl, c, args, row)
+                    run_opencl(ocl, c, args, row, sass_dir)
                 except Exception as e:
                     row["opencl_error"] = err(e)
             for key, d in vk.items():
@@ -459,6 +484,8 @@ def bench(out: Path | None, quick: bool, dry: bool, only: set[str], sass: bool) 
             for key in ("ptx", "ptx_exact", "cuda", "opencl", "vulkan", "vulkan_glsl"):
                 if ref_ms and row.get(f"{key}_ms"):
                     row[f"{key}_ratio"] = ref_ms / row[f"{key}_ms"]
+                if ref_ms and row.get(f"{key}_kernel_ms"):  # kernel alone vs the reference's back-to-back time
+                    row[f"{key}_kernel_ratio"] = ref_ms / row[f"{key}_kernel_ms"]
             if c.bytes_moved and res.get("copy_gbs"):
                 for key in ("hand", "ptx", "cuda", "opencl", "vulkan", "vulkan_glsl"):
                     if row.get(f"{key}_ms"):
@@ -486,6 +513,14 @@ def table(res: dict[str, Any]) -> str:
         ratios = [f"{r[c + '_ratio']:.2f}" if isinstance(r.get(c + "_ratio"), float) else "-" for c in cols[1:]]
         copy = "/".join(f"{r[c + '_of_copy']:.2f}" for c in ("hand", "ptx", "cuda") if isinstance(r.get(c + "_of_copy"), float))
         lines.append(f"| {r['kernel']} | {r.get('ref', '-')} | " + " | ".join(ms) + " | " + " | ".join(ratios) + f" | {copy or '-'} |")
+    kcols = ["opencl", "vulkan", "vulkan_glsl"]
+    lines += ["", "kernel alone (one kernel's own start..end: OpenCL event, Vulkan pass timestamps) vs the reference:",
+              "| kernel | " + " | ".join(f"{c} kernel ms | ratio" for c in kcols) + " |",
+              "|---|" + "---|---|" * len(kcols)]
+    for r in res["rows"]:
+        cells = [f"{r[c + '_kernel_ms']:.4f} | {r.get(c + '_kernel_ratio', float('nan')):.2f}"
+                 if isinstance(r.get(c + "_kernel_ms"), float) else "- | -" for c in kcols]
+        lines.append(f"| {r['kernel']} | " + " | ".join(cells) + " |")
     bad = [(r["kernel"], k, v) for r in res["rows"] for k, v in r.items()
            if k.endswith("error") or (isinstance(v, str) and v.startswith("DIFFER"))]
     lines += [f"  {k}: {what}: {str(v)[:300]}" for k, what, v in bad]

@@ -82,11 +82,11 @@ def bf16_bits(a: Any) -> np.ndarray[Any, np.dtype[np.uint16]]:
 
 def bf16_from_f32(x: Any) -> np.ndarray[Any, Any]:
     """f32 values rounded to nearest even bf16, in the host bf16 dtype (sarek.dialect.scalars.bf16_round,
-    vectorised; a NaN stays a quiet NaN)."""
+    vectorised; every NaN becomes the quiet NaN 0x7fc0)."""
     u = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
     r = (u + 0x7FFF + ((u >> 16) & 1)) >> 16
     nan = (u & 0x7FFFFFFF) > 0x7F800000
-    r = np.where(nan, (u >> 16) | 0x40, r).astype(np.uint16)
+    r = np.where(nan, 0x7FC0, r).astype(np.uint16)
     return r.view(BF16_DTYPE)
 
 

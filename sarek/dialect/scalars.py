@@ -139,8 +139,9 @@ def name(t: Attribute) -> str | None:
 
 
 def bf16_round(bits32: int) -> int:
-    """f32 bits -> bf16 bits, rounded to nearest even; a NaN stays a (quiet) NaN. The one conversion every
-    backend spells the same way."""
+    """f32 bits -> bf16 bits, rounded to nearest even; every NaN becomes the quiet NaN 0x7fc0 (f32 NaN
+    payloads and signs differ between devices: NVIDIA makes 0x7fffffff, numpy keeps the operand's), so the
+    stored bits are the same on every device. The one conversion every backend spells the same way."""
     if (bits32 & 0x7FFFFFFF) > 0x7F800000:
-        return ((bits32 >> 16) | 0x40) & 0xFFFF
+        return 0x7FC0
     return ((bits32 + 0x7FFF + ((bits32 >> 16) & 1)) >> 16) & 0xFFFF

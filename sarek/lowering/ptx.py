@@ -51,6 +51,7 @@ from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as sk
 from sarek.dialect import scalars
 from sarek.dialect.intrinsics import INTRINSICS, Category, is_integer_type
+from sarek.lowering.divide import signed_magic, unsigned_magic
 from sarek.passes.lower_warp import IN_RANGE
 from sarek.registry import display_name
 from sarek.targets.ptx import dialect as px
@@ -800,6 +801,9 @@ class Lowering:
         2^k is shifts: (a + (sign(a) >>> (w - k))) >> k, as NVCC emits."""
         if c is None or c == 0:
             return em.op2(px.DivOp, rt, rt, a, b)
+        d = abs(c) if rt.startswith("s") else c
+        if d > 1 and d & (d - 1) and (rt.startswith("s") or c > 0):
+            return Lowering._magic_quotient(em, rt, w, a, c)
         if c > 0 and c & (c - 1) == 0:
             k = c.bit_length() - 1
             if k == 0:
@@ -810,6 +814,23 @@ class Lowering:
             bias = em.op2(px.ShrOp, f"b{w}", rt, sign, w - k)
             return em.op2(px.ShrOp, rt, rt, em.op2(px.AddOp, rt, rt, a, bias), k)
         return em.op2(px.DivOp, rt, rt, a, c)
+
+    @staticmethod
+    def _magic_quotient(em: Emitter, rt: str, w: int, a: RegAttr, c: int) -> RegAttr:
+        """a / c for a constant c that is not a power of two: a multiply-high and shifts
+        (sarek.lowering.divide), as NVVM emits; ptxas would divide by the immediate with its long
+        reciprocal sequence (I2F.U32.RP, MUFU.RCP ..., BENCHMARKS.md `storage`)."""
+        if rt.startswith("s"):
+            m, sh = signed_magic(abs(c), w)
+            t = em.op2(px.AddOp, rt, rt, a, em.op2(px.MulOp, f"hi.{rt}", rt, a, m))
+            if sh:
+                t = em.op2(px.ShrOp, rt, rt, t, sh)
+            q = em.op2(px.SubOp, rt, rt, t, em.op2(px.ShrOp, rt, rt, a, w - 1))
+            return em.op1(px.NegOp, rt, rt, q) if c < 0 else q
+        m, ell = unsigned_magic(c, w)
+        t = em.op2(px.MulOp, f"hi.{rt}", rt, a, m)
+        x = em.op2(px.AddOp, rt, rt, em.op2(px.ShrOp, rt, rt, em.op2(px.SubOp, rt, rt, a, t), 1), t)
+        return em.op2(px.ShrOp, rt, rt, x, ell - 1) if ell > 1 else x
 
     def op_UnOp(self, st: FnState, op: sk.UnOp) -> Any:
         em = st.em
@@ -918,14 +939,14 @@ class Lowering:
         return r
 
     def bf16_round(self, em: Emitter, f: RegAttr) -> RegAttr:
-        """f32 register -> the bf16 bits (in a .u32), rounded to nearest even, a NaN kept quiet."""
+        """f32 register -> the bf16 bits (in a .u32), rounded to nearest even, any NaN the quiet NaN 0x7fc0."""
         u = self.bits(em, f)
         hi = em.op2(px.ShrOp, "b32", "u32", u, 16)
         odd = em.op2(px.AndOp, "b32", "u32", hi, 1)
         rounded = em.op2(px.ShrOp, "b32", "u32", em.op2(px.AddOp, "u32", "u32", em.op2(px.AddOp, "u32", "u32", u,
                                                                                         0x7FFF), odd), 16)
         nan = em.setp("gt", "u32", em.op2(px.AndOp, "b32", "u32", u, 0x7FFFFFFF), 0x7F800000)
-        return em.selp("u32", em.op2(px.OrOp, "b32", "u32", hi, 0x40), rounded, nan)
+        return em.selp("u32", 0x7FC0, rounded, nan)
 
     @staticmethod
     def bf16_widen(em: Emitter, bits: RegAttr) -> RegAttr:

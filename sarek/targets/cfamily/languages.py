@@ -69,13 +69,13 @@ _CL_SMALL = {"i8": "char", "i16": "short", "u8": "uchar", "u16": "ushort", "u32"
 
 def _bf16_preamble(prefix: str, u16: str, u32: str, as_uint: str, as_float: str) -> tuple[str, ...]:
     """The one f32 <-> bf16 conversion every backend spells the same way: widening shifts the bits up;
-    narrowing rounds to nearest even, a NaN stays a quiet NaN (sarek.dialect.scalars.bf16_round)."""
+    narrowing rounds to nearest even, every NaN is the quiet NaN 0x7fc0 (sarek.dialect.scalars.bf16_round)."""
     return (
         "/* bf16 is a storage type held as its 16 bits: arithmetic runs in f32, stores round to nearest even */",
         f"{prefix} float sarek_bf16_to_f32({u16} h) {{ return {as_float.format(f'(({u32})h << 16)')}; }}",
         f"{prefix} {u16} sarek_f32_to_bf16(float f) {{",
         f"  {u32} u = {as_uint.format('f')};",
-        f"  return (u & 0x7fffffffu) > 0x7f800000u ? ({u16})((u >> 16) | 0x40u)",
+        f"  return (u & 0x7fffffffu) > 0x7f800000u ? ({u16})0x7fc0u",
         f"                                         : ({u16})((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);",
         "}",
     )

@@ -25,7 +25,7 @@
 # BF-NEXT: __device__ __forceinline__ float sarek_bf16_to_f32(unsigned short h) { return __uint_as_float(((unsigned int)h << 16)); }
 # BF-NEXT: __device__ __forceinline__ unsigned short sarek_f32_to_bf16(float f) {
 # BF-NEXT:   unsigned int u = __float_as_uint(f);
-# BF-NEXT:   return (u & 0x7fffffffu) > 0x7f800000u ? (unsigned short)((u >> 16) | 0x40u)
+# BF-NEXT:   return (u & 0x7fffffffu) > 0x7f800000u ? (unsigned short)0x7fc0u
 # BF-NEXT:                                          : (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 # BF-NEXT: }
 # BF-EMPTY:

@@ -25,7 +25,7 @@
 # BF-NEXT: static inline float sarek_bf16_to_f32(ushort h) { return as_float(((uint)h << 16)); }
 # BF-NEXT: static inline ushort sarek_f32_to_bf16(float f) {
 # BF-NEXT:   uint u = as_uint(f);
-# BF-NEXT:   return (u & 0x7fffffffu) > 0x7f800000u ? (ushort)((u >> 16) | 0x40u)
+# BF-NEXT:   return (u & 0x7fffffffu) > 0x7f800000u ? (ushort)0x7fc0u
 # BF-NEXT:                                          : (ushort)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 # BF-NEXT: }
 # BF-EMPTY:
