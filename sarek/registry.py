@@ -92,6 +92,7 @@ DIALECTS: dict[str, tuple[str, str]] = {
 # pass name -> (module, class); one module per pass (lowerings live under sarek.lowering)
 PASSES: dict[str, tuple[str, str]] = {
     "sarek-reject-features": ("sarek.passes.reject_features", "RejectFeaturesPass"),
+    "sarek-pack-narrow": ("sarek.passes.pack_narrow", "PackNarrowPass"),
     "sarek-order-type-decls": ("sarek.passes.order_type_decls", "OrderTypeDeclsPass"),
     "sarek-subst-match-payloads": ("sarek.passes.subst_match_payloads", "SubstMatchPayloadsPass"),
     "sarek-legalize-names": ("sarek.passes.legalize_names", "LegalizeNamesPass"),

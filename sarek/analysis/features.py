@@ -121,8 +121,7 @@ CAPABILITIES: dict[tuple[str, Feature], Support] = {
     ("metal", Feature.FLOAT64): Refused("Metal has no double; sarek never narrows it to float silently"),
     ("wgsl", Feature.FLOAT64): Refused("WGSL has no f64"),
     ("wgsl", Feature.INT64): Refused("WGSL has no 64-bit integers"),
-    **{(t, f): Refused(_TYPES_TODO.format(TARGET_INFO[t].display)) for t in ("glsl", "wgsl")
-       for f in (Feature.SMALL_INT, Feature.UNSIGNED, Feature.BFLOAT16)},
+    **{(t, Feature.UNSIGNED): Refused(_TYPES_TODO.format(TARGET_INFO[t].display)) for t in ("glsl", "wgsl")},
     **{(t, Feature.COOPMAT): Refused(_COOPMAT) for t in TARGETS},
     ("opencl", Feature.FLOAT_ATOMICS): Refused("OpenCL C 1.2 has no floating-point atomics"),
     ("metal", Feature.FLOAT_ATOMICS): Refused("Metal has no threadgroup float atomics"),

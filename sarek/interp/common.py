@@ -155,6 +155,34 @@ class NDList(list[Any]):
         return out
 
 
+class PackedWords(NDList):
+    """A vector sarek-pack-narrow stores as 32-bit words: the host's bytes as little-endian i32 words; its
+    shape, and a rank-1 vector's length (`sarek.array_len`), stay the host array's, in elements (a flat
+    index, `sarek.flat` or an atomic's, is checked against the words)."""
+
+    @staticmethod
+    def of(elements: Any, shape: tuple[int, ...]) -> PackedWords:
+        raw = np.ascontiguousarray(elements).tobytes()
+        out = PackedWords(np.frombuffer(raw + b"\0" * (-len(raw) % 4), np.int32).tolist())
+        out.shape = shape
+        return out
+
+    def __len__(self) -> int:
+        return self.shape[0] if len(self.shape) == 1 else super().__len__()
+
+    @staticmethod
+    def check(a: Any, size: int, pname: str, op: Operation, rank: int) -> None:
+        """A packed vector of records: a numpy array of the rank whose elements take `size` bytes."""
+        arr = as_ndarray(a)
+        if arr is None or arr.ndim != rank or arr.dtype.itemsize != size:
+            raise InterpError(f"argument '{pname}' must be a {rank}-D numpy array of {size}-byte records", op)
+
+    def unpack(self, host: npt.NDArray[Any]) -> None:
+        """The words' bytes back into the host array."""
+        raw = np.array(list(self), np.int64).astype(np.uint32).astype("<u4").tobytes()
+        host.reshape(-1).view(np.uint8)[...] = np.frombuffer(raw, np.uint8, count=host.nbytes)
+
+
 class Var:
     __slots__ = ("t", "tag", "p")
 

@@ -20,7 +20,7 @@ import math
 from typing import Any, cast
 
 import numpy as np
-from xdsl.dialects.builtin import FloatAttr, ModuleOp, UnitAttr
+from xdsl.dialects.builtin import DictionaryAttr, FloatAttr, IntegerAttr, ModuleOp, UnitAttr
 from xdsl.ir import Block, Operation, SSAValue
 
 from sarek.dialect import sarek as S
@@ -139,6 +139,8 @@ class _Compiler:
         indices, each checked against its extent first."""
         if len(op.indices) == 1:
             return self.name(op.index)
+        if "sarek.flat" in op.attributes:  # a packed word (sarek-pack-narrow): the last index is its offset
+            return self.name(op.indices[-1])
         a, idx = self.name(op.array), [self.name(x) for x in op.indices]
         sh = self.fresh("s")
         self.emit(ind, f"{sh} = {a}.shape")
@@ -617,16 +619,27 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
     vals: list[Any] = []
     seen: dict[int, list[Any]] = {}
     back: list[tuple[list[Any], np.ndarray, Any]] = []
+    held = k.attributes.get("sarek.packed")  # sarek-pack-narrow's word vectors: name -> original element type
+    packed = dict(held.data) if isinstance(held, DictionaryAttr) else {}
     for (pname, a), x in zip(k.params, args):
         if kind(a.type) == "vec":
             vt = cast(S.VecType, a.type)
             et = vt.element_type
-            types.check_vector(x, et, pname, k, vt.ndim)
+            orig = packed.get(pname, et)
+            if isinstance(orig, IntegerAttr):  # packed records: the element size of the original layout
+                C.PackedWords.check(x, orig.value.data, pname, k, vt.ndim)
+            else:
+                types.check_vector(x, orig, pname, k, vt.ndim)
             if id(x) in seen:  # one array passed twice: one storage, as on a device
                 vals.append(seen[id(x)])
                 continue
             flat = x.reshape(-1)
-            lst = types.vec_to_list(flat, et) if vt.ndim == 1 else C.NDList.of(types.vec_to_list(flat, et), x.shape)
+            if pname in packed:  # sarek-pack-narrow's words: the host's bytes, lengths in elements
+                lst = C.PackedWords.of(flat, x.shape)
+            elif vt.ndim == 1:
+                lst = types.vec_to_list(flat, et)
+            else:
+                lst = C.NDList.of(types.vec_to_list(flat, et), x.shape)
             seen[id(x)] = lst
             vals.append(lst)
             back.append((lst, x, et))
@@ -664,7 +677,10 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
     wrote = {id(x) for i, x in enumerate(args) if i in written}
     for lst, arr, et in back:  # only vectors the kernel may write (a read-only input stays untouched)
         if id(arr) in wrote:
-            types.list_to_vec(lst, arr, et)
+            if isinstance(lst, C.PackedWords):
+                lst.unpack(arr)
+            else:
+                types.list_to_vec(lst, arr, et)
 
 
 def _loc(op: Operation) -> str:

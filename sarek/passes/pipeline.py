@@ -56,6 +56,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
         ("sarek-lower-print", {}),
         ("sarek-verify-barriers", {}),
         ("sarek-expand-math", {"target": "{target}", "fp": "{fp}"}),
+        ("sarek-pack-narrow", {"target": "{target}"}),
         *OPT,
         ("sarek-order-type-decls", {"first": "records"}),
         ("sarek-subst-match-payloads", {"layout": "{layout}"}),

@@ -129,6 +129,7 @@ class VulkanDevice(Device):
             fold_grid(m, kernel)
         lower_shader(make_context(), m, self.lang, ",".join(map(str, block)), kernel)
         abi = shader_abi(m, kernel)
+        _mark_packed(module, kernel, abi)
         src = print_glsl(m) if self.lang == "glsl" else print_wgsl(m)
         return src, abi
 
@@ -395,26 +396,55 @@ def _refuse_used_cas(spec: KernelSpec, device: str) -> None:
 # ------------------------------------------------------------------------------------------------ marshalling
 
 
+def _mark_packed(module: ModuleOp, kernel: str, abi: dict[str, Any]) -> None:
+    """`packed: true` on the abi of each vector sarek-pack-narrow stores as 32-bit words (8/16-bit or bf16
+    elements, records holding them): its buffer holds the host's bytes, padded to a multiple of 4."""
+    from xdsl.ir import Attribute
+
+    from sarek.dialect.scalars import is_bf16
+    from sarek.dialect.sarek import KernelOp, VecType
+    from sarek.passes.pack_narrow import is_packed_element, narrow_records
+
+    k = next(op for op in module.ops if isinstance(op, KernelOp) and op.sym_name.data == kernel)
+    records = narrow_records(module)
+    types: list[Attribute] = [a.type for a in k.body.block.args]
+    params: list[dict[str, Any]] = abi["params"]
+    for p in params:
+        i: int = p["index"]
+        t = types[i] if i < len(types) else None
+        if isinstance(t, VecType) and is_packed_element(t.element_type, records):
+            p["packed"] = True
+        elif t is not None and is_bf16(t):  # an f32 parameter in the shader: the value of the bf16 bits
+            p["bf16"] = True
+
+
 class _ShaderCodec:
     """One vector parameter's storage-buffer layout (from the lowering's abi): scalars widened where the
     shader needs it (bool as u32), records/variants repacked from the host's aligned layout."""
 
     def __init__(self, p_abi: dict[str, Any]):
         self.p = p_abi
-        self.key = json.dumps([p_abi.get("scalar"), p_abi.get("layout")], sort_keys=True)
+        self.key = json.dumps([p_abi.get("scalar"), p_abi.get("layout"), p_abi.get("packed", False)], sort_keys=True)
 
     def device_nbytes(self, host: np.ndarray[Any, Any]) -> int:
+        if self.p.get("packed"):
+            return (host.nbytes + 3) // 4 * 4
         if self.p.get("scalar"):
             k = self.p["scalar"]
             return len(host) * np.dtype(np.uint32 if k == "b4" else _KIND[k]).itemsize
         return len(host) * int(self.p["layout"]["dev_size"])
 
     def upload(self, dev: Any, buf: Any, host: np.ndarray[Any, Any]) -> None:
-        data = _to_device(host, self.p)
+        data = np.ascontiguousarray(host) if self.p.get("packed") else _to_device(host, self.p)
         dev.device.queue.write_buffer(buf, 0, data.tobytes() + b"\0" * ((-data.nbytes) % 4))
 
     def download(self, dev: Any, buf: Any, host: np.ndarray[Any, Any]) -> None:
-        _from_device(bytes(dev.device.queue.read_buffer(buf)), host, self.p)
+        raw = bytes(dev.device.queue.read_buffer(buf))
+        if self.p.get("packed"):  # the host's bytes (u8, int8, uint16, int16, bf16 or uint16 bits, records)
+            if len(host):
+                host[...] = np.frombuffer(raw, host.dtype, count=len(host))
+            return
+        _from_device(raw, host, self.p)
 
 
 
@@ -466,6 +496,8 @@ def _from_device(raw: bytes, host: np.ndarray[Any, Any], p: dict[str, Any]) -> N
 
 
 def _scalar_bytes(a: Any, p: dict[str, Any]) -> bytes:
+    if p.get("bf16"):  # the launch gives bf16 parameters as their 16 bits (runtime.core._scalar_arg)
+        return (np.uint32(np.asarray(a).view(np.uint16)) << np.uint32(16)).tobytes()
     lay = p.get("layout")
     if lay is None:
         k = p["leaves"][0][1]

@@ -26,6 +26,8 @@ _spec.loader.exec_module(K)
 # the H200 (gpu marker): CUDA C through NVRTC and our PTX
 DEVICES: list[Any] = ["interp", "interp-ref", "opencl", pytest.param("cuda:0", marks=pytest.mark.gpu),
                       pytest.param("ptx:0", marks=pytest.mark.gpu)]
+# lavapipe: WGSL and GLSL, narrow storage as packed 32-bit words (sarek-pack-narrow)
+SHADERS = ["vulkan:0", "vulkan-glsl:0"]
 N = 64
 RNG = np.random.default_rng(14)
 
@@ -35,7 +37,7 @@ def _ints(dt: Any, n: int = N) -> np.ndarray[Any, Any]:
     return RNG.integers(info.min, info.max, n, dtype=dt, endpoint=True)
 
 
-@pytest.mark.parametrize("dev", DEVICES)
+@pytest.mark.parametrize("dev", DEVICES + SHADERS)
 def test_narrow_promotions_wrap_on_store(dev: str):
     a, b, c, d = _ints(np.uint8), _ints(np.int8), _ints(np.int16), _ints(np.uint16)
     a[:3], b[:3] = [255, 0, 200], [1, -1, 100]   # 256 -> 0, -1 -> 255, 300 -> 44
@@ -65,7 +67,7 @@ def test_unsigned_division_shift_compare(dev: str):
     assert o[0] == 1 + (0xFFFFFFFF >> 3) % 7 and o[1] == 0 + (0x80000000 >> 3) % 7
 
 
-@pytest.mark.parametrize("dev", DEVICES)
+@pytest.mark.parametrize("dev", DEVICES + SHADERS)
 @pytest.mark.parametrize("as_bits", [False, True])
 def test_bf16_axpy_rounds_to_nearest_even(dev: str, as_bits: bool):
     x32 = RNG.standard_normal(N).astype(np.float32)
@@ -96,7 +98,7 @@ def test_bf16_axpy_rounds_to_nearest_even(dev: str, as_bits: bool):
         np.testing.assert_array_equal(z.view(np.uint32), xf.view(np.uint32))
 
 
-@pytest.mark.parametrize("dev", DEVICES)
+@pytest.mark.parametrize("dev", DEVICES + SHADERS)
 def test_rgba_record_of_u8(dev: str):
     p = np.zeros(N, K.Pixel.dtype)
     for f in "rgba":

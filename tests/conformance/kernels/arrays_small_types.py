@@ -5,7 +5,6 @@ numpy reference; integer results are exact."""
 import numpy as np
 
 from sarek import Array, Vec, bf16, f32, i8, i32, kernel, record, u8, u16
-from sarek.runtime.conformance import Case as DeviceCase
 from sarek.frontend.corpus import Case
 from sarek.gpu import atomic_add, global_idx_x, global_idx_y, global_size, global_thread_id
 from sarek.types import BF16_DTYPE
@@ -144,21 +143,6 @@ def _grid(h, w, b=16):
     return ((w + b - 1) // b, (h + b - 1) // b)
 
 
-# the shader targets do not store 8/16-bit integers or bf16 yet (issue 14's packed-word lowering): they refuse
-# these kernels with that located diagnostic (reported n/a); once they compile them, the result must be exact
-_SHADERS_PENDING = {"vulkan": "not yet supported", "vulkan-glsl": "not yet supported"}
-
-
-def _pending(c: Case) -> DeviceCase:
-    from pathlib import Path
-
-    from sarek.runtime.conformance import from_example_case
-
-    d = from_example_case(c, Path(__file__))
-    d.expect_error = dict(_SHADERS_PENDING)
-    return d
-
-
 CASES = [
     Case("rgb_to_gray", rgb_to_gray, _rgb_args, _rgb_ref, grid=_grid(H, W), block=(16, 16), rtol=0, atol=0),
     Case("dot_i8", dot_i8, _dot_args, lambda a: {2: np.array([int(np.dot(a[0].astype(np.int64), a[1]))], np.int32)},
@@ -169,4 +153,3 @@ CASES = [
     Case("premultiply", premultiply, _rgba_args, _rgba_ref, grid=_grid(9, 13), block=(16, 16), rtol=0, atol=0,
          features=frozenset({"records"})),
 ]
-CASES = [_pending(c) for c in CASES]

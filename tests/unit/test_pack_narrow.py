@@ -1,0 +1,120 @@
+"""sarek-pack-narrow (GLSL/WGSL storage of 8/16-bit integers and bf16 as 32-bit words): the reference
+interpreter gives the same results before and after the pass, on the corpus kernels the pass changes, on
+the small-type kernels of tests/filecheck/targets/Inputs/small_types.py and on random conversions (edge values,
+NaN and infinities included)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from xdsl.dialects.builtin import ModuleOp
+
+from sarek import Vec, bf16, f32, i8, i16, i32, kernel, u8, u16
+from sarek.gpu import global_thread_id
+from sarek.interp import reference
+from sarek.passes.pack_narrow import PackNarrowPass
+from sarek.registry import make_context, print_module
+from sarek.runtime.conformance import corpus
+from sarek.runtime.core import dim3
+
+ROOT = Path(__file__).parents[2]
+_spec = importlib.util.spec_from_file_location("small_types", ROOT / "tests/filecheck/targets/Inputs/small_types.py")
+assert _spec is not None and _spec.loader is not None
+K: Any = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(K)
+
+
+def _packed(module: ModuleOp, target: str = "wgsl") -> ModuleOp:
+    m = module.clone()
+    PackNarrowPass(target=target).apply(make_context(), m)
+    m.verify()
+    return m
+
+
+def _copy(args: list[Any]) -> list[Any]:
+    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+
+
+def _same(module: ModuleOp, name: str, args: list[Any], grid: Any, block: Any) -> ModuleOp:
+    """Run `name` on the reference interpreter before and after the pass; every argument ends byte-equal."""
+    g, b = dim3(grid, "grid"), dim3(block, "block")
+    before, after = _copy(args), _copy(args)
+    reference.run(module, name, before, g, b)
+    packed = _packed(module)
+    reference.run(packed, name, after, g, b)
+    for x, y in zip(before, after):
+        if isinstance(x, np.ndarray):
+            assert x.tobytes() == y.tobytes(), f"{name}: {x!r} != {y!r}"
+    return packed
+
+
+CASES, _ = corpus()
+CHANGED = [c for c in CASES
+           if print_module(c.module_and_name[0]) != print_module(_packed(c.module_and_name[0]))]
+
+
+def test_the_corpus_has_narrow_kernels():
+    assert len(CHANGED) >= 5, [c.name for c in CHANGED]
+
+
+@pytest.mark.parametrize("case", CHANGED, ids=lambda c: c.name)
+def test_corpus_kernel_same_before_and_after(case: Any):
+    module, name = case.module_and_name
+    packed = _same(module, name, list(case.make_args(np.random.default_rng(3))), case.grid, case.block)
+    text = print_module(packed)
+    for t in ("ui8", "i8,", "ui16", "i16", "bf16"):
+        assert f": {t}" not in text and f"<{t}" not in text, t
+
+
+N = 48
+RNG = np.random.default_rng(41)
+
+
+def _ints(dt: Any) -> np.ndarray[Any, Any]:
+    info = np.iinfo(dt)
+    return RNG.integers(info.min, info.max, N, dtype=dt, endpoint=True)
+
+
+def test_small_type_kernels_same_before_and_after():
+    o8, o16 = np.zeros(N, np.uint8), np.zeros(N, np.int16)
+    _same(K.narrow.module, "narrow", [_ints(np.uint8), _ints(np.int8), _ints(np.int16), _ints(np.uint16), o8, o16,
+                                      np.int32(N)], N, N)
+    x = RNG.standard_normal(N).astype(np.float32)
+    x[:3] = [np.inf, np.nan, -0.0]
+    bits = (x.view(np.uint32) >> 16).astype(np.uint16)
+    _same(K.bf.module, "bf", [1.5, bits, bits[::-1].copy(), np.zeros(N, np.float32), np.int32(N)], N, N)
+    p = np.zeros(N, K.Pixel.dtype)
+    for f in "rgba":
+        p[f] = _ints(np.uint8)
+    _same(K.rgba.module, "rgba", [p, np.zeros(N, np.uint8), np.int32(N)], N, N)
+
+
+@kernel
+def narrowing(x: Vec[i32], f: Vec[f32], a: Vec[u8], b: Vec[i8], c: Vec[u16], d: Vec[i16], e: Vec[bf16],
+              o: Vec[i32]):
+    """Every conversion to a narrow type, stored to neighbouring elements (shared words), then read back."""
+    i = global_thread_id
+    if i < len(x):
+        a[i] = u8(x[i])
+        b[i] = i8(x[i])
+        c[i] = u16(x[i])
+        d[i] = i16(x[i])
+        e[i] = bf16(f[i])
+        o[i] = i32(a[i]) + i32(b[i]) * 3 + i32(c[i]) * 5 + i32(d[i]) * 7 + i32(i8(c[i])) + i32(u16(b[i]))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(-2**31, 2**31 - 1), min_size=1, max_size=13),
+       st.lists(st.floats(width=32, allow_nan=True, allow_infinity=True), min_size=1, max_size=13))
+def test_conversions_same_before_and_after(xs: list[int], fs: list[float]):
+    n = min(len(xs), len(fs))
+    x, f = np.array(xs[:n], np.int32), np.array(fs[:n], np.float32)
+    args = [x, f, np.zeros(n, np.uint8), np.zeros(n, np.int8), np.zeros(n, np.uint16), np.zeros(n, np.int16),
+            np.zeros(n, np.uint16), np.zeros(n, np.int32)]
+    _same(narrowing.module, "narrowing", args, 1, n)
