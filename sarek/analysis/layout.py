@@ -7,6 +7,9 @@ interpreter, PTX and every device agree (Sarek_ir_layout):
 - a variant is `[tag : i32 @ 0][payload @ P]`, P = max(4, largest payload-member alignment); each
   constructor's payload is laid out as a record `_0 .. _k-1` at P; the size is
   round_up(P + largest payload size, max(4, largest alignment)).
+A shading language's buffer holds the same bytes on the host and its own struct layout on the device
+(`storage_layout`: std430 / WGSL storage lay scalars and records out as C does, a variant differently), the
+runtime repacks between the two.
 Scalar sizes/alignments: i1 (stored as int), i32, f32 and unit 4/4; i64 and f64 8/8; f16 2/2 (IEEE
 binary16, CUDA `__half`); i8/ui8 1/1 (`signed/unsigned char`), i16/ui16 and bf16 2/2, ui32 4/4, ui64 8/8. Variants below the top level (record field,
 payload) and vector/array types have no layout.
@@ -15,12 +18,14 @@ payload) and vector/array types have no layout.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from enum import Enum
 
 import numpy as np
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, ModuleOp
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, IntegerType, ModuleOp
 from xdsl.ir import Attribute, Operation
 
+from sarek.analysis.payload import PayloadLayout
 from sarek.diagnostics import SarekError
 from sarek.dialect import scalars
 from sarek.dialect.intrinsics import is_integer_type
@@ -106,7 +111,8 @@ class VariantLayout:
 Layout = ScalarLayout | RecordLayout | VariantLayout
 
 
-def _round_up(x: int, a: int) -> int:
+def round_up(x: int, a: int) -> int:
+    """`x` rounded up to a multiple of `a`."""
     return (x + a - 1) // a * a
 
 
@@ -163,7 +169,7 @@ class _Ctx:
             path = prefix + name
             s = scalar_layout(t)
             if s is not None and not isinstance(t, UnitType):
-                off = _round_up(off, s.align)
+                off = round_up(off, s.align)
                 if off % s.align:
                     raise LayoutError(LayoutErrorKind.MISALIGNED_FIELD, type_name, path,
                                       "is not at a multiple of its alignment", base + off, s.align, op)
@@ -175,24 +181,24 @@ class _Ctx:
                 except LayoutError as e:
                     if e.type_name != t.decl_name:
                         raise
-                    at = base + _round_up(off, self.align(t))
+                    at = base + round_up(off, self.align(t))
                     raise LayoutError(e.kind, type_name, f"{path}.{e.field}", e.detail,
                                       None if e.offset is None else at + e.offset, e.align, op) from None
-                off = _round_up(off, r.align)
+                off = round_up(off, r.align)
                 leaves += [Leaf(f"{path}.{x.path}", x.type, off + x.offset, x.size, x.align) for x in r.leaves]
                 size, a = r.size, r.align
             elif isinstance(t, VariantType):
                 a = self.align(t)
                 raise LayoutError(LayoutErrorKind.NESTED_VARIANT, type_name, path,
                                   f"is the variant @{t.decl_name}; variants are laid out only at the top level",
-                                  base + _round_up(off, a), a, op)
+                                  base + round_up(off, a), a, op)
             else:
                 raise LayoutError(LayoutErrorKind.UNSUPPORTED_FIELD, type_name, path, f"has type {t}, which has no "
                                   "byte layout", op=op)
             out.append((name, off))
             off += size
             align = max(align, a)
-        return out, leaves, _round_up(off, align), align
+        return out, leaves, round_up(off, align), align
 
     def record(self, name: str, root: str = "", field: str = "") -> RecordLayout:
         d = self.decl(name, root or name, field or name)
@@ -227,7 +233,7 @@ class _Ctx:
             CtorLayout(c, i, tuple(Leaf(x.path, x.type, p + x.offset, x.size, x.align) for x in leaves),
                        tuple(p + o for _, o in offs), size)
             for i, (c, (offs, leaves, size, _)) in enumerate(payloads))
-        v = VariantLayout(name, 0, p, ctors, _round_up(p + max(c.payload_size for c in ctors), p), p)
+        v = VariantLayout(name, 0, p, ctors, round_up(p + max(c.payload_size for c in ctors), p), p)
         self.cache[name] = v
         return v
 
@@ -244,6 +250,94 @@ def layout_of(module: ModuleOp, t: Attribute) -> Layout:
         return ctx.variant(t.decl_name)
     elt = t.element_type if isinstance(t, VecType | ArrayType | RefType) else t
     raise LayoutError(LayoutErrorKind.UNSUPPORTED_FIELD, str(elt), "<self>", f"has type {t}, which has no byte layout")
+
+
+# ------------------------------------------------------------------------------------------------ shader storage
+
+
+def scalar_kind(t: Attribute) -> str:
+    """The numpy kind code of a scalar in a shader's abi (b4: a bool held as 4 bytes, i4, i8, f4, f8, f2)."""
+    if isinstance(t, IntegerType):
+        return {1: "b4", 32: "i4", 64: "i8"}.get(t.bitwidth, "u1")
+    kind = _FLOAT_KINDS.get(type(t))
+    if kind is None:
+        raise ValueError(t)
+    return kind
+
+
+_FLOAT_KINDS: dict[type[Attribute], str] = {Float16Type: "f2", Float32Type: "f4", Float64Type: "f8"}
+
+
+@dataclass(frozen=True)
+class StorageLeaf:
+    """One scalar of a buffer element: its offset on the host and on the device, its size and kind."""
+
+    host: int
+    dev: int
+    size: int
+    kind: str  # scalar_kind
+
+
+@dataclass(frozen=True)
+class StorageLayout:
+    """A shader buffer element's host (aligned C) and device layout; a variant's constructors have their own
+    payload leaves (its tag is `leaves[0]`)."""
+
+    host_size: int
+    dev_size: int
+    leaves: tuple[StorageLeaf, ...]
+    ctors: tuple[tuple[StorageLeaf, ...], ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The abi's form (the Vulkan runtime's codec reads it)."""
+        d: dict[str, Any] = {"host_size": self.host_size, "dev_size": self.dev_size,
+                             "leaves": [[x.host, x.dev, x.size, x.kind] for x in self.leaves]}
+        if self.ctors is not None:
+            d["ctors"] = [[[x.host, x.dev, x.size, x.kind] for x in c] for c in self.ctors]
+        return d
+
+
+def _scalar_leaves(lay: Layout, t: Attribute) -> list[tuple[int, Attribute, int]]:
+    """(offset, type, size) of each scalar of a scalar or record layout."""
+    if isinstance(lay, ScalarLayout):
+        return [(0, t, lay.size)]
+    assert isinstance(lay, RecordLayout)
+    return [(x.offset, x.type, x.size) for x in lay.leaves]
+
+
+def storage_layout(module: ModuleOp, t: Attribute, payload: PayloadLayout) -> StorageLayout:
+    """The host and device offsets of a shader buffer element of type `t` (the C layout above on the host).
+
+    On the device a scalar or record is laid out as in C; a variant is its tag, then each constructor's
+    payload in turn: one payload, or each of several (`payload` WGSL: flat fields), at its own alignment, or
+    several as one hoisted struct (GLSL), aligned as a record of them; the size rounds to the largest alignment.
+    """
+    lay = layout_of(module, t)
+    if not isinstance(lay, VariantLayout):
+        return StorageLayout(lay.size, lay.size, tuple(StorageLeaf(o, o, n, scalar_kind(x))
+                                                         for o, x, n in _scalar_leaves(lay, t)))
+    d = lookup_decl_in(module, lay.name)
+    assert isinstance(d, VariantOp)
+    off, dmax = 4, 4
+    ctors: list[tuple[StorageLeaf, ...]] = []
+    for c, (_, ps) in zip(lay.ctors, d.ctors):
+        leaves: list[StorageLeaf] = []
+        if payload == PayloadLayout.GLSL and len(ps) > 1:
+            a = max([1, *(layout_of(module, p).align for p in ps)])
+            off = round_up(off, a)
+            leaves += [StorageLeaf(x.offset, off + x.offset - lay.payload_offset, x.size, scalar_kind(x.type))
+                       for x in c.leaves]
+            off += c.payload_size
+            dmax = max(dmax, a)
+        else:
+            for p, host in zip(ps, c.offsets):
+                pl = layout_of(module, p)
+                off = round_up(off, pl.align)
+                leaves += [StorageLeaf(host + o, off + o, n, scalar_kind(x)) for o, x, n in _scalar_leaves(pl, p)]
+                off += pl.size
+                dmax = max(dmax, pl.align)
+        ctors.append(tuple(leaves))
+    return StorageLayout(lay.size, round_up(off, dmax), (StorageLeaf(0, 0, 4, "i4"),), tuple(ctors))
 
 
 # ------------------------------------------------------------------------------------------------ numpy

@@ -1,13 +1,13 @@
 """Lowering of the sarek dialect to the shader target dialects (`sarek_glsl`, `sarek_wgsl`).
 
 Shared engine of `sarek-lower-glsl` and `sarek-lower-wgsl` (sarek/lowering/glsl.py, wgsl.py); the two
-languages differ only by the `Lang` spelling tables (language.py). One `shader` op is produced per kernel.
+languages differ only by the `Lang` table (language.py). One `shader` op is produced per kernel.
 
 Modules, each one layer of `ShaderLowering` (a chain of classes, later layers call earlier ones):
   language.py      the two languages: the `Lang` spelling table, `GLSL`, `WGSL` (names: sarek.analysis.namer)
-  layout.py        element layouts (host aligned C vs device) as the runtime's abi describes them
   state.py         `LoweringState`: per-kernel state, names, type spellings, literals, zero values
-  declarations.py  records/variants/constructors in dependency order, layouts, type gate, pre-collections
+  declarations.py  records/variants/constructors in dependency order, type gate, pre-collections; element
+                   layouts are sarek.analysis.layout.storage_layout's (host aligned C vs device)
   polyfills.py     `sarek_<fn>` math polyfills; the in-range warp shuffle (sarek-lower-warp guards)
   expressions.py   inline-or-temporary decisions, expression text, places, intrinsics
   atomics.py       atomics (native, float CAS loops, WGSL CAS loops)

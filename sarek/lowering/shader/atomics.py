@@ -10,8 +10,7 @@ from xdsl.ir import Block
 from sarek.dialect import sarek as S
 from sarek.lowering.shader.expressions import Expressions
 from sarek.lowering.shader.language import IDENT, err
-from sarek.lowering.shader.layout import int_width
-from sarek.lowering.shader.state import Scope, nuses
+from sarek.lowering.shader.state import Scope, int_width, nuses
 
 
 class Atomics(Expressions):

@@ -1,8 +1,7 @@
-"""Module-scope declarations (records, variants, constructor functions), element layouts and whole-kernel analyses."""
+"""Module-scope declarations (records, variants, constructor functions), element layouts (sarek.analysis.layout's)
+and whole-kernel analyses."""
 
 from __future__ import annotations
-
-from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
     Float16Type,
@@ -10,12 +9,12 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from sarek.analysis.layout import LayoutError, StorageLayout, storage_layout
 from sarek.analysis.type_order import sort_type_decls
 from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.lowering.shader.language import err
-from sarek.lowering.shader.layout import ElemLayout, Leaf, round_up, int_width, scalar_kind, scalar_size
-from sarek.lowering.shader.state import LoweringState, scalar_key
+from sarek.lowering.shader.state import LoweringState, int_width, scalar_key
 
 
 class Declarations(LoweringState):
@@ -82,87 +81,14 @@ class Declarations(LoweringState):
                 f.regions[0].block.add_op(self.O["stmt"](s))
             self.ctor_funcs.append(f)
 
-    # ---- element layouts (host aligned C vs device)
+    # ---- element layouts (sarek.analysis.layout's: host aligned C vs device)
 
-    def host_layout(self, t: Attribute, op: Operation | None) -> tuple[int, int, list[tuple[int, Attribute]]]:
-        """(size, align, [(offset, scalar type)]) per §4.9."""
-        if S.is_scalar_type(t):
-            s = scalar_size(t)
-            return s, s, [(0, t)]
-        if isinstance(t, S.RecordType):
-            return self._host_fields([ft for _, ft in self.records[t.decl_name].fields], op)
-        raise err(f"no host layout for {t}", op, self.lang)
-
-    def _host_fields(self, ts: Sequence[Attribute], op: Operation | None) -> tuple[int, int, list[tuple[int, Attribute]]]:
-        off, maxa = 0, 1
-        leaves: list[tuple[int, Attribute]] = []
-        for ft in ts:
-            if isinstance(ft, S.VariantType):
-                raise err("a variant nested in a record or payload has no layout (Nested_variant)", op, self.lang)
-            s, a, ls = self.host_layout(ft, op)
-            off = round_up(off, a)
-            leaves += [(off + o, lt) for o, lt in ls]
-            off += s
-            maxa = max(maxa, a)
-        return round_up(off, maxa), maxa, leaves
-
-    def _host_offsets(self, ts: Sequence[Attribute], op: Operation | None) -> list[int]:
-        off = 0
-        out: list[int] = []
-        for ft in ts:
-            sz, a, _ = self.host_layout(ft, op)
-            off = round_up(off, a)
-            out.append(off)
-            off += sz
-        return out
-
-    def dev_layout(self, t: Attribute, op: Operation | None) -> tuple[int, int, list[tuple[int, Attribute]]]:
-        """Device layout of the struct as declared here (std430 / WGSL storage): for scalars and records it
-        equals the host layout."""
-        return self.host_layout(t, op)
-
-    def elem_layout(self, t: Attribute, op: Operation | None) -> ElemLayout:
-        if isinstance(t, S.VariantType):
-            v = self.variants[t.decl_name]
-            # host: tag@0, payload at P = max(4, max align), each ctor's payload a record of its payloads
-            maxa = 4
-            pl: list[tuple[int, int, list[tuple[int, Attribute]]]] = []
-            for _, ps in v.ctors:
-                empty: tuple[int, int, list[tuple[int, Attribute]]] = (0, 1, [])
-                lay = self._host_fields(ps, op) if ps else empty
-                pl.append(lay)
-                maxa = max(maxa, lay[1])
-            P = maxa
-            host_size = round_up(P + max((x[0] for x in pl), default=0), maxa)
-            # device: tag, then per ctor (GLSL: scalar or nested struct; WGSL: flat fields), sequentially
-            off = 4
-            dmax = 4
-            ctors: list[list[Leaf]] = []
-            for (_, ps), lay in zip(v.ctors, pl):
-                cl: list[Leaf] = []
-                if ps:
-                    if self.nested_payloads and len(ps) > 1:
-                        a = lay[1]
-                        off = round_up(off, a)
-                        for (ho, lt) in lay[2]:
-                            cl.append(Leaf(P + ho, off + ho, scalar_size(lt), scalar_kind(lt)))
-                        off += lay[0]
-                        dmax = max(dmax, a)
-                    else:
-                        # flat (WGSL, or a single payload): each payload at its own alignment
-                        hoffs = self._host_offsets(ps, op)
-                        for j, p in enumerate(ps):
-                            s, a, ls = self.host_layout(p, op)
-                            off = round_up(off, a)
-                            for (lo, lt) in ls:
-                                cl.append(Leaf(P + hoffs[j] + lo, off + lo, scalar_size(lt), scalar_kind(lt)))
-                            off += s
-                            dmax = max(dmax, a)
-                ctors.append(cl)
-            dev_size = round_up(off, dmax)
-            return ElemLayout(host_size, dev_size, [Leaf(0, 0, 4, "i4")], ctors)
-        s, _, ls = self.host_layout(t, op)
-        return ElemLayout(s, s, [Leaf(o, o, scalar_size(x), scalar_kind(x)) for o, x in ls])
+    def layout(self, t: Attribute, op: Operation | None) -> StorageLayout:
+        """The host and device layout of a buffer element or by-value parameter of type `t`."""
+        try:
+            return storage_layout(self.module, t, self.lang.payload)
+        except LayoutError as e:
+            raise err(e.message, op, self.lang) from None
 
     # -------------------------------------------------------------------------------- analysis
 

@@ -12,9 +12,8 @@ from sarek.analysis.shapes import row_major
 from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.lowering.shader.language import err
-from sarek.lowering.shader.layout import int_width
 from sarek.lowering.shader.polyfills import Polyfills
-from sarek.lowering.shader.state import PURE_INLINE, READ_OPS, Scope, Storage, nuses, scalar_key
+from sarek.lowering.shader.state import PURE_INLINE, READ_OPS, Scope, Storage, int_width, nuses, scalar_key
 
 
 class Expressions(Polyfills):

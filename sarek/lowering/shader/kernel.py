@@ -10,7 +10,7 @@ from xdsl.ir import BlockArgument, Operation
 
 from sarek.dialect import sarek as S
 from sarek.lowering.shader.language import err, is_swizzle
-from sarek.lowering.shader.layout import round_up, scalar_kind, scalar_size
+from sarek.analysis.layout import ScalarLayout, round_up, scalar_kind, scalar_layout
 from sarek.lowering.shader.state import Scope, Storage, scalar_key
 from sarek.lowering.shader.statements import Statements
 
@@ -72,8 +72,8 @@ class ShaderLowering(Statements):
             attr = ""
             lay_json = None
             if isinstance(t, S.RecordType | S.VariantType):
-                lay = self.elem_layout(t, k)
-                all_leaves = lay.leaves + [x for c in (lay.ctors or []) for x in c]
+                lay = self.layout(t, k)
+                all_leaves = [*lay.leaves, *(x for c in lay.ctors or () for x in c)]
                 al = max([4] + [x.size for x in all_leaves])
                 s = lay.dev_size
                 if L.record_param_align is not None:
@@ -91,7 +91,7 @@ class ShaderLowering(Statements):
                 lay_json = lay.to_json()
             else:
                 self.ty(t, k)
-                s = al = scalar_size(t)
+                s = al = cast(ScalarLayout, scalar_layout(t)).size
                 leaves = [(0, t)]
             off = round_up(off, al)
             maxa = max(maxa, al)
@@ -118,13 +118,11 @@ class ShaderLowering(Statements):
             elif et == IntegerType(1):
                 rep = L.bool_repr
             if not L.bool_in_buffer_record and isinstance(et, S.RecordType):
-                for _, x in self.host_layout(et, k)[2]:
-                    if x == IntegerType(1):
-                        raise err(f"vector '{n}': a bool field in a record is not host-shareable in WGSL",
-                                  k, self.lang)
+                if any(x.kind == "b4" for x in self.layout(et, k).leaves):
+                    raise err(f"vector '{n}': a bool field in a record is not host-shareable in WGSL", k, self.lang)
             dims = tuple(L.param_ref.format(ln) for ln in dim_names[a])
             self.storage[a] = Storage(buf_names[a], et, rep, "global", dims[0], dims)
-            lay = self.elem_layout(et, k)
+            lay = self.layout(et, k)
             abi_params.append({"name": n, "index": a.index, "kind": "vec", "binding": i, "elem": str(et),
                                "scalar": scalar_kind(et) if S.is_scalar_type(et) else None,
                                "layout": lay.to_json(), "len_offset": dim_offsets[a][0], "repr": rep,

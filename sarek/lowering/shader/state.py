@@ -39,6 +39,11 @@ def scalar_key(t: Attribute) -> str | None:
     return None
 
 
+def int_width(t: Attribute) -> int:
+    """The bit width of an integer type; 0 for any other type."""
+    return t.bitwidth if isinstance(t, IntegerType) else 0
+
+
 def nuses(v: SSAValue) -> int:
     return sum(1 for _ in v.uses)
 

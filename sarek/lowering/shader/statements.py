@@ -13,8 +13,7 @@ from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.lowering.shader.atomics import Atomics
 from sarek.lowering.shader.language import IDENT, err
-from sarek.lowering.shader.layout import int_width
-from sarek.lowering.shader.state import MAX_NESTING, PURE_INLINE, READ_OPS, Scope, Storage, nuses
+from sarek.lowering.shader.state import MAX_NESTING, PURE_INLINE, READ_OPS, Scope, Storage, int_width, nuses
 
 
 class Statements(Atomics):
