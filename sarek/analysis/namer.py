@@ -11,21 +11,28 @@
 - `entry_name` is the entry point of a kernel (what a runtime looks up), a function of the kernel's name only;
 - `escape` is the shading languages' spelling rule for a name the shader lowering declares as it is.
 
+- `interface_names` names a shader kernel's interface (buffers, vector lengths and extents, scalar parameters)
+  by the `SHADER_INTERFACE` rules of each shading language.
+
 sarek-legalize-names (sarek/passes/legalize_names.py) applies these rules to a module and records the result
-as IR attributes (`NAME`, `FIELD_NAMES`, `TAG_NAMES`, `CTOR_IDS`, `MAKE_NAMES`, `ENTRY_NAME`); the lowerings
-read them (`decl_name`, `names_of`) and decide no names of their own besides their `sarek_`-prefixed temporaries.
+as IR attributes (`NAME`, `FIELD_NAMES`, `TAG_NAMES`, `CTOR_IDS`, `MAKE_NAMES`, `ENTRY_NAME`; shaders
+`BUFFER_NAMES`, `DIM_NAMES`, `PARAM_NAMES`); the lowerings read them (`decl_name`, `names_of`). The shader
+lowering still names, as it lowers, its temporaries, the locals it escapes, the structs, constructor functions,
+shared arrays, buffer blocks and helper specialisations of each kernel (sarek/lowering/shader/state.py).
 """
 
 from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import cast
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.ir import Attribute, Operation
 
+from sarek.analysis.payload import PayloadLayout, payload_fields
 from sarek.analysis.reserved import GENERATED_PREFIX, RESERVED, is_member_reserved, is_reserved
 
 # The longest identifier each language's tools take. glslang refuses names over 1024 characters; pocl aborts
@@ -42,6 +49,9 @@ TAG_NAMES = "sarek.tag_names"      # variant: the C enum tag of each constructor
 CTOR_IDS = "sarek.ctor_ids"        # variant: each constructor's identifier (`<id>_v` union member / payload)
 MAKE_NAMES = "sarek.make_names"    # variant: each constructor's C function `make_<T>_<C>`
 ENTRY_NAME = "sarek.entry_name"    # kernel: the entry point's name
+BUFFER_NAMES = "sarek.buffer_names"  # shader kernel: each vector parameter's storage buffer, in order
+DIM_NAMES = "sarek.dim_names"      # shader kernel: the length (1-D) or each extent of the vectors, in order
+PARAM_NAMES = "sarek.param_names"  # shader kernel: each scalar parameter's name in the parameter block
 GENERATED = "sarek.generated"      # helper (set by the pass that made it, sarek-expand-math): its `sarek_` name is legal
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -156,6 +166,81 @@ def escape(target: str, name: str) -> str:
     if s == "_" or s.startswith("__") or s in RESERVED["wgsl"]:
         s = GENERATED_PREFIX + s
     return s
+
+
+# ------------------------------------------------------------------------------------------------ shader interface
+
+
+@dataclass(frozen=True)
+class ShaderInterface:
+    """How a shading language names a kernel's interface."""
+
+    length: str  # the length of the vector whose buffer is {b}
+    dim: str  # extent {d} of an N-dimensional vector
+    macros: bool  # lengths and scalars are `#define` macros (GLSL): never like a swizzle or a variant member
+
+
+SHADER_INTERFACE = {"glsl": ShaderInterface("{b}_len", "{b}_dim{d}", macros=True),
+                    "wgsl": ShaderInterface("sarek_{b}_length", "sarek_{b}_dim{d}", macros=False)}
+
+
+def is_swizzle(name: str) -> bool:
+    """Whether `name` reads as a GLSL vector swizzle (`.x`, `.xy`, `.rgba`, `.st` ...)."""
+    return 1 <= len(name) <= 4 and any(set(name) <= set(cs) for cs in ("xyzw", "rgba", "stpq"))
+
+
+def variant_members(layout: PayloadLayout, ctors: Iterable[tuple[str, int]]) -> set[str]:
+    """The member names of variant structs (`tag`, payload fields, `_<i>`) whose constructors are
+    (identifier, arity): a GLSL macro must not take them."""
+    out: set[str] = set()
+    for ctor, arity in ctors:
+        out.add("tag")
+        out.update(payload_fields(layout, ctor, arity, i)[0] for i in range(arity))
+        out.update(f"_{i}" for i in range(arity) if arity > 1)
+    return out
+
+
+def interface_names(target: str, params: Sequence[tuple[str, int]], members: set[str]
+                    ) -> tuple[list[str], list[list[str]], list[str]]:
+    """A shader kernel's (buffers, each buffer's length or extents, scalar parameters); `params` are the
+    kernel's (name, rank) in order, rank 0 for a scalar. Buffers are escaped names made unique (`<name>_<k>`),
+    lengths get a `sarek_` prefix until unique, scalars a `_` suffix."""
+    rules = SHADER_INTERFACE[target]
+    taken: set[str] = set()
+    macros: set[str] = set()
+    buffers: list[str] = []
+    for n, rank in params:
+        if rank:
+            base = escape(target, n)
+            name, k = base, 0
+            while name in taken:
+                k += 1
+                name = f"{base}_{k}"
+            taken.add(name)
+            buffers.append(name)
+    dims: list[list[str]] = []
+    for b, rank in zip(buffers, [r for _, r in params if r]):
+        ds: list[str] = []
+        for d in range(rank):
+            ln = rules.length.format(b=b) if rank == 1 else rules.dim.format(b=b, d=d)
+            while ln in taken or ln in macros:
+                ln = GENERATED_PREFIX + ln
+            if rules.macros:
+                macros.add(ln)
+            ds.append(ln)
+        dims.append(ds)
+    extents = {x for ds in dims for x in ds}
+    scalars: list[str] = []
+    for n, rank in params:
+        if not rank:
+            # a GLSL macro named like a swizzle (`x`, `xy`, `rgb` ...) would rewrite `gl_GlobalInvocationID.x`,
+            # one named like a variant member (`tag`, `C_v`, `_0`) every `v.tag`
+            e = escape(target, n)
+            while e in taken or e in macros or e in extents or (rules.macros and (is_swizzle(e) or e in members)):
+                e = e + "_"
+            (macros if rules.macros else taken).add(e)
+            scalars.append(e)
+    return buffers, dims, scalars
 
 
 # ------------------------------------------------------------------------------------------------ reading names

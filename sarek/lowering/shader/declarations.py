@@ -9,6 +9,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from sarek.analysis import namer
 from sarek.analysis.layout import LayoutError, StorageLayout, storage_layout
 from sarek.analysis.type_order import sort_type_decls
 from sarek.dialect import sarek as S
@@ -30,16 +31,18 @@ class Declarations(LoweringState):
             else:
                 self.decl_variant(o)
 
-    def variant_members(self) -> set[str]:
-        """The member names of the variant structs (`tag`, payload fields and `_<i>`), which a GLSL macro must
-        not take."""
-        out: set[str] = set()
-        for v in self.variants.values():
-            out.add("tag")
-            for c, ps in v.ctors:
-                out.update(self.payload_path(v.sym_name.data, c, len(ps), i).split(".")[0] for i in range(len(ps)))
-                out.update(f"_{i}" for i in range(len(ps)) if len(ps) > 1)
-        return out
+    def interface_names(self) -> tuple[list[str], list[list[str]], list[str]]:
+        """The kernel's buffers, their lengths or extents and its scalar parameters, as sarek-legalize-names
+        recorded them (namer.interface_names, the same rule, when the pass did not run)."""
+        k = self.kernel
+        ranks = [a.type.ndim if isinstance(a.type, S.VecType) else 0 for _, a in k.params]
+        if namer.BUFFER_NAMES in k.attributes:
+            flat = iter(namer.names_of(k, namer.DIM_NAMES, []))
+            return (namer.names_of(k, namer.BUFFER_NAMES, []), [[next(flat) for _ in range(r)] for r in ranks if r],
+                    namer.names_of(k, namer.PARAM_NAMES, []))
+        members = namer.variant_members(self.lang.payload, [(self.ctor_id(v.sym_name.data, c), len(ps))
+                                                            for v in self.variants.values() for c, ps in v.ctors])
+        return namer.interface_names(self.lang.name, [(n, r) for (n, _), r in zip(k.params, ranks)], members)
 
     def fdecl(self, name: str, t: Attribute, op: Operation | None) -> str:
         return self.lang.field.format(t=self.ty(t, op), n=name)

@@ -9,7 +9,7 @@ from xdsl.dialects.builtin import IntegerType, StringAttr
 from xdsl.ir import BlockArgument, Operation
 
 from sarek.dialect import sarek as S
-from sarek.lowering.shader.language import err, is_swizzle
+from sarek.lowering.shader.language import err
 from sarek.analysis.layout import ScalarLayout, round_up, scalar_kind, scalar_layout
 from sarek.lowering.shader.state import Scope, Storage, scalar_key
 from sarek.lowering.shader.statements import Statements
@@ -32,32 +32,14 @@ class ShaderLowering(Statements):
         scalars = [(n, a) for n, a in k.params if not isinstance(a.type, S.VecType)]
         param_fields: list[dict[str, Any]] = []
         abi_params: list[dict[str, Any]] = []
-        buf_names: dict[BlockArgument, str] = {}
-        for n, a in vecs:
-            buf_names[a] = self.reserve_global(n)
-        len_names: dict[BlockArgument, str] = {}
-        dim_names: dict[BlockArgument, list[str]] = {}  # the extents of an N-dimensional vector
-        for n, a in vecs:
-            rank = cast(S.VecType, a.type).ndim
-            for d in range(rank):
-                ln = L.length_name.format(b=buf_names[a]) if rank == 1 else L.dim_name.format(b=buf_names[a], d=d)
-                while ln in self.globals or ln in self.macros:
-                    ln = "sarek_" + ln
-                if L.macros:
-                    self.macros.add(ln)
-                dim_names.setdefault(a, []).append(ln)
-            len_names[a] = dim_names[a][0]
-        scalar_names: dict[BlockArgument, str] = {}
-        members = self.variant_members()
-        for n, a in scalars:
-            e = self.lang.escape(n)
-            # a GLSL macro named like a swizzle (`x`, `xy`, `rgb` ...) would rewrite `gl_GlobalInvocationID.x`,
-            # one named like a variant member (`tag`, `C_v`, `_0`) every `v.tag`
-            while e in self.globals or e in self.macros or any(e in ds for ds in dim_names.values()) or (
-                    L.macros and (is_swizzle(e) or e in members)):
-                e = e + "_"
-            (self.macros if L.macros else self.globals).add(e)
-            scalar_names[a] = e
+        bufs, dims, names = self.interface_names()
+        buf_names: dict[BlockArgument, str] = {a: b for (_, a), b in zip(vecs, bufs)}
+        dim_names: dict[BlockArgument, list[str]] = {a: ds for (_, a), ds in zip(vecs, dims)}
+        scalar_names: dict[BlockArgument, str] = {a: e for (_, a), e in zip(scalars, names)}
+        self.globals.update(bufs)
+        if L.macros:
+            self.macros.update(x for ds in dims for x in ds)
+        (self.macros if L.macros else self.globals).update(names)
         # push constants / params layout
         off = 0
         maxa = 4

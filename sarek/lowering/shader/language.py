@@ -124,8 +124,6 @@ class Lang:
     case_falls_through: bool  # a case ends with `break`
     # ---- interface
     macros: bool  # scalars are `#define x pc.x` macros of a push-constant block (else fields of `params`)
-    length_name: str  # the length of vector {b}
-    dim_name: str  # extent {d} of an N-dimensional vector {b}
     param_ref: str  # a scalar parameter or length {} read in the body
     param_bool: str  # a bool parameter read in the body, from its param_ref {}
     param_scalar: Mapping[str, str]  # scalar key -> its type in the parameter block, where not `scalar`
@@ -218,7 +216,7 @@ GLSL = Lang(
     int_atomics=_GLSL_ATOMICS, cas_loop=None, float_rmw=_glsl_float_rmw,
     shared_array="shared {t} {n}[{k}];", local_array="{t} {n}[{k}]",
     switch_requires_default=False, case_falls_through=True,
-    macros=True, length_name="{b}_len", dim_name="{b}_dim{d}", param_ref="{}", param_bool="{}", param_scalar={},
+    macros=namer.SHADER_INTERFACE["glsl"].macros, param_ref="{}", param_bool="{}", param_scalar={},
     record_param_align=None, record_param_attr="", params_align=None, params_limit=128, params_block=_glsl_params,
     buffer="layout(std430, set = 0, binding = {i}) buffer {blk} {{ {t} {n}[]; }};", buffer_block="Buffer_{}",
     version=("#version 450",),
@@ -303,7 +301,7 @@ WGSL = Lang(
     int_atomics=_WGSL_ATOMICS, cas_loop=_wgsl_cas_loop, float_rmw=_wgsl_float_rmw,
     shared_array="var<workgroup> {n} : array<{t}, {k}>;", local_array="var {n} : array<{t}, {k}>",
     switch_requires_default=True, case_falls_through=False,
-    macros=False, length_name="sarek_{b}_length", dim_name="sarek_{b}_dim{d}", param_ref="params.{}",
+    macros=namer.SHADER_INTERFACE["wgsl"].macros, param_ref="params.{}",
     param_bool="({} != 0i)", param_scalar={"i1": "i32"},
     record_param_align=16, record_param_attr="@align(16) @size({s}) ", params_align=16, params_limit=None,
     params_block=_wgsl_params,
@@ -318,8 +316,3 @@ WGSL = Lang(
 
 def err(msg: str, op: Operation | None, lang: Lang) -> SarekError:
     return SarekError(msg, op, display_name(lang.name))
-
-
-def is_swizzle(name: str) -> bool:
-    """Whether `name` reads as a GLSL vector swizzle (`.x`, `.xy`, `.rgba`, `.st` ...)."""
-    return 1 <= len(name) <= 4 and any(set(name) <= set(cs) for cs in ("xyzw", "rgba", "stpq"))

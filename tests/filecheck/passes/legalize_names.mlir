@@ -2,8 +2,8 @@
 // RUN: sarek-opt %s -p 'sarek-legalize-names{target=hip}' --split-input-file | filecheck %s --check-prefixes=CHECK,C
 // RUN: sarek-opt %s -p 'sarek-legalize-names{target=opencl}' --split-input-file | filecheck %s --check-prefixes=CHECK,CL
 // RUN: sarek-opt %s -p 'sarek-legalize-names{target=metal}' --split-input-file | filecheck %s --check-prefixes=CHECK,MSL
-// RUN: sarek-opt %s -p 'sarek-legalize-names{target=glsl}' --split-input-file | filecheck %s --check-prefixes=CHECK,SH
-// RUN: sarek-opt %s -p 'sarek-legalize-names{target=wgsl}' --split-input-file | filecheck %s --check-prefixes=CHECK,SH
+// RUN: sarek-opt %s -p 'sarek-legalize-names{target=glsl}' --split-input-file | filecheck %s --check-prefixes=CHECK,SH,GLSL
+// RUN: sarek-opt %s -p 'sarek-legalize-names{target=wgsl}' --split-input-file | filecheck %s --check-prefixes=CHECK,SH,WGSL
 
 // Redeclaration in one target block, shadowing of an enclosing binder, names that are not identifiers.
 builtin.module {
@@ -78,7 +78,9 @@ builtin.module {
 // C:       sarek.kernel @k(%v: !sarek.vec<f32> "v", %double: i32 "double_1") attributes {sarek.entry_name = "k"} {
 // C-NEXT:    sarek.let "v_1" %double
 // C-NEXT:    sarek.let "double_2" %double
-// SH:      sarek.kernel @k(%v: !sarek.vec<f32> "v", %n: i32 "double") {
+// SH:      sarek.kernel @k(%v: !sarek.vec<f32> "v", %n: i32 "double") attributes
+// GLSL-SAME:   {sarek.buffer_names = ["v"], sarek.dim_names = ["v_len"], sarek.param_names = ["doublev"]} {
+// WGSL-SAME:   {sarek.buffer_names = ["v"], sarek.dim_names = ["sarek_v_length"], sarek.param_names = ["double"]} {
 // SH-NEXT:   sarek.let "v_1" %n
 // SH-NEXT:   sarek.let "double" %n
 
@@ -154,3 +156,15 @@ builtin.module {
 // CL:       sarek.let "length_2" %x
 // SH:     sarek.helper @get(%length: !sarek.vec<f32> "length", %i: i32 "i") -> f32 {
 // SH:       sarek.let "length_1" %x
+
+// -----
+// A shader kernel's interface names (namer.interface_names): buffers escaped (GLSL collapses `__`, WGSL prefixes
+// it) and made unique, a length or extent that another name has gets `sarek_`, a scalar parameter a `_` suffix
+// until it is no buffer, length or (GLSL, whose scalars are `#define` macros) swizzle or variant member.
+builtin.module {
+  sarek.variant @opt {Some(i32), None}
+  sarek.kernel @k(%a : !sarek.vec<f32> "a", %b : !sarek.vec<f32> "a_len", %c : !sarek.vec<f32> "__c", %m : !sarek.vec<f32, 2> "m", %x : i32 "x", %t : i32 "tag", %l : i32 "m_dim0") {
+  }
+}
+// GLSL: sarek.kernel @k({{.*}}) attributes {sarek.buffer_names = ["a", "a_len", "_c", "m"], sarek.dim_names = ["sarek_a_len", "a_len_len", "_c_len", "m_dim0", "m_dim1"], sarek.param_names = ["x_", "tag_", "m_dim0_"]} {
+// WGSL: sarek.kernel @k({{.*}}) attributes {sarek.buffer_names = ["a", "a_len", "sarek___c", "m"], sarek.dim_names = ["sarek_a_length", "sarek_a_len_length", "sarek_sarek___c_length", "sarek_m_dim0", "sarek_m_dim1"], sarek.param_names = ["x", "tag", "m_dim0"]} {
