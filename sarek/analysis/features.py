@@ -123,8 +123,6 @@ CAPABILITIES: dict[tuple[str, Feature], Support] = {
     ("wgsl", Feature.INT64): Refused("WGSL has no 64-bit integers"),
     **{(t, Feature.UNSIGNED): Refused(_TYPES_TODO.format(TARGET_INFO[t].display)) for t in ("glsl", "wgsl")},
     **{(t, Feature.COOPMAT): Refused(_COOPMAT) for t in TARGETS},
-    ("opencl", Feature.FLOAT_ATOMICS): Refused("OpenCL C 1.2 has no floating-point atomics"),
-    ("metal", Feature.FLOAT_ATOMICS): Refused("Metal has no threadgroup float atomics"),
     ("wgsl", Feature.WARP_BARRIER): Refused("WGSL has no subgroup barrier"),
     ("wgsl", Feature.MEM_FENCE): Refused("WGSL has no device-scope memory fence"),
     **{(t, Feature.RECURSION): Refused(h) for t, h in _RECURSION.items()},
@@ -137,33 +135,24 @@ CAPABILITIES: dict[tuple[str, Feature], Support] = {
 
 _ALL_ATOMICS = frozenset({"atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_exch", "atomic_and",
                           "atomic_or", "atomic_xor", "atomic_inc", "atomic_dec", "atomic_cas"})
-_MINMAX = frozenset({"atomic_min", "atomic_max"})
 _BITWISE = frozenset({"atomic_and", "atomic_or", "atomic_xor"})
-_FLOAT_MINMAX = "no float atomic min/max; use atomic_cas on the bits in a loop"
-_FLOAT_BITWISE = "bitwise atomics need an integer element type"
+_FLOAT_BITWISE = ("bitwise atomics need an integer element type; atomic_and/or/xor on the bits of a float is "
+                  "atomic_cas in a loop over sarek.bitcast")
+_FLOAT_BITS = [("f32", _BITWISE, _FLOAT_BITWISE), ("f64", _BITWISE, _FLOAT_BITWISE)]
 
-
-def _c_float_gaps(t: str) -> list[tuple[str, frozenset[str], str]]:
-    d = TARGET_INFO[t].display
-    return [("f32", _MINMAX, f"{d} has {_FLOAT_MINMAX}"), ("f64", _MINMAX, f"{d} has {_FLOAT_MINMAX}"),
-            ("f32", _BITWISE, _FLOAT_BITWISE), ("f64", _BITWISE, _FLOAT_BITWISE),
-            ("f32", frozenset({"atomic_cas"}), f"{d} has no float atomicCAS; use atomic_cas on an integer array"),
-            ("f64", frozenset({"atomic_cas", "atomic_exch"}),
-             f"{d} has no double atomicCAS/atomicExch; use an integer array")]
-
-
-# target -> [(element type, atomics it lacks on that type, why)], beyond Feature.FLOAT_ATOMICS (checked first)
+# target -> [(element type, atomics it lacks on that type, why)], beyond the width features (checked first).
+# Float add/sub/min/max/exch/cas/inc/dec are native where the target has them and compare-and-swap loops on
+# the bits elsewhere (targets/cfamily/atomics.py, the PTX lowering, shader/atomics.py).
 ATOMIC_GAPS: dict[str, list[tuple[str, frozenset[str], str]]] = {
-    "cuda": _c_float_gaps("cuda"),
-    "hip": _c_float_gaps("hip"),
-    "metal": [("i64", _ALL_ATOMICS, "Metal atomics are 32-bit")],
+    "cuda": _FLOAT_BITS,
+    "hip": _FLOAT_BITS,
+    "opencl": _FLOAT_BITS,
+    "metal": [("i64", _ALL_ATOMICS, "Metal atomics are 32-bit"), *_FLOAT_BITS],
     "glsl": [("i64", _ALL_ATOMICS, "GLSL atomics are 32-bit (GL_EXT_shader_atomic_int64 is not used)"),
              ("f64", _ALL_ATOMICS, "GLSL atomics are 32-bit (GL_EXT_shader_atomic_int64 is not used)"),
-             ("f32", _BITWISE, _FLOAT_BITWISE)],
-    # f32 atomics on the shading languages: compare-and-swap loops on the bits (shader/atomics.py)
-    "wgsl": [("f32", _BITWISE, _FLOAT_BITWISE)],
-    "ptx": [("f32", _MINMAX, f"PTX has {_FLOAT_MINMAX}"), ("f64", _MINMAX, f"PTX has {_FLOAT_MINMAX}"),
-            ("f32", _BITWISE, _FLOAT_BITWISE), ("f64", _BITWISE, _FLOAT_BITWISE)],
+             *_FLOAT_BITS],
+    "wgsl": _FLOAT_BITS,
+    "ptx": _FLOAT_BITS,
 }
 
 

@@ -1015,8 +1015,8 @@ class _Exec:
                 a = int(addr[j])
                 o = flat[a]
                 old[lanes[j]] = o
-                if name == "atomic_cas":
-                    if o == vals[0][j]:
+                if name == "atomic_cas":  # on the bits: a float -0.0 does not match 0.0, a NaN matches itself
+                    if o.tobytes() == flat.dtype.type(vals[0][j]).tobytes():
                         flat[a] = vals[1][j]
                     continue
                 x = vals[0][j] if vals else None

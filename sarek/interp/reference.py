@@ -519,7 +519,10 @@ class _Compiler:
                 "atomic_max": f"max({n}, {x})", "atomic_and": f"{n} & {x}", "atomic_or": f"{n} | {x}",
                 "atomic_xor": f"{n} ^ {x}",
             }
-            if name == "atomic_cas":
+            if name == "atomic_cas" and k in ("f32", "f64"):  # float cas compares the bits (docs/KERNELS.md)
+                bits = "'i32'" if k == "f32" else "'i64'"
+                e(f"if _bitcast({n}, {bits}) == _bitcast({args[2]}, {bits}): {a}[{i}] = {args[3]}")
+            elif name == "atomic_cas":
                 e(f"if {n} == {args[2]}: {a}[{i}] = {args[3]}")
             else:
                 expr = new[name]

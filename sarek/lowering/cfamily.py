@@ -49,6 +49,7 @@ from sarek.dialect import sarek as s
 from sarek.dialect import scalars
 from sarek.dialect.intrinsics import INTRINSICS, Category, is_integer_type
 from sarek.targets.cfamily import dialect as c
+from sarek.targets.cfamily.atomics import FLOAT_OPS, float_atomic_helper
 from sarek.targets.cfamily.languages import LANGUAGES, Language
 
 _BINOPS = {"add": "+", "sub": "-", "mul": "*", "div": "/", "rem": "%", "eq": "==", "ne": "!=", "lt": "<",
@@ -239,7 +240,11 @@ class CLowering:
         if self.uses_f64 and self.lang.target == "opencl":
             lines.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable")
         if self.uses_i64_atomics:
-            lines += ["#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable",
+            lines += ["#ifndef cl_khr_int64_base_atomics",
+                      '#error "64-bit atomics (on i64 or f64) need cl_khr_int64_base_atomics, which this OpenCL device '
+                      'lacks: use 32-bit elements"',
+                      "#endif",
+                      "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable",
                       "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable"]
         if self.uses_f16:
             lines += self.lang.f16_preamble
@@ -817,12 +822,27 @@ class CLowering:
         arr_t = cast(s.VecType | s.ArrayType, op.args[0].type)
         space = "global" if isinstance(arr_t, s.VecType) else arr_t.memspace.value
         tmpl = self.lang.atomic(name, rt, space)
+        if tmpl is None and rt in self.lang.float_cas and name in FLOAT_OPS:
+            tmpl, args = self.float_atomic(name, rt, space, args)
         assert tmpl is not None, f"'{name}' on {arr_t.element_type}: refused by the feature gate (ATOMIC_GAPS)"
         self.polyfill(tmpl)
-        if rt == "long" and self.lang.target == "opencl":
+        if rt in ("long", "double") and self.lang.target == "opencl":
             self.uses_i64_atomics = True
         place = self.emit(c.IndexOp(args[0], args[1], rt)).results[0]
         return self.tmpl(tmpl, [place, *args[2:]], rt, Effect.WRITE)
+
+    def float_atomic(self, name: str, rt: str, space: str, args: list[SSAValue]) -> tuple[str, list[SSAValue]]:
+        """A float atomic the language lacks: a call of its compare-and-swap loop helper
+        (sarek.targets.cfamily.atomics; inc/dec are add/sub of one)."""
+        op = name.removeprefix("atomic_")
+        if op in ("inc", "dec"):
+            op = "add" if op == "inc" else "sub"
+            args = [*args, self.lit("1.0f" if rt == "float" else "1.0", rt)]
+        fn, text = float_atomic_helper(self.lang, op, rt, space)
+        self.polyfill(text)
+        if text not in self.polyfills:
+            self.polyfills.append(text)
+        return f"{fn}(&{{0}}, {{1}}{', {2}' if op == 'cas' else ''})", args
 
     def call_helper(self, op: s.CallOp) -> SSAValue:
         args: list[SSAValue] = []

@@ -1386,8 +1386,9 @@ class Lowering:
             if kind in ("sub", "dec"):
                 v = em.op1(px.NegOp, rt, rt, v)
             em.emit(px.AtomOp, f"{sp}.add.{itype}", d, addr, v)
+        elif kind in ("min", "max") and isf:
+            return self.float_minmax(st, kind, rt, bits, addr, sp, args[2].r)
         elif kind in ("min", "max"):
-            assert not isf, f"'{name}' on {t}: refused by the feature gate (ATOMIC_GAPS)"
             em.emit(px.AtomOp, f"{sp}.{kind}.{'s32' if rt == 's32' else 's64'}", d, addr, args[2].r)
         elif kind == "exch":
             em.emit(px.AtomOp, f"{sp}.exch.{bits}", d, addr, args[2].r)
@@ -1398,6 +1399,27 @@ class Lowering:
             em.emit(px.AtomOp, f"{sp}.cas.{bits}", d, addr, args[2].r, args[3].r)
         else:
             raise ptx_error(f"unknown atomic '{name}'", op)
+        return d
+
+    def float_minmax(self, st: FnState, kind: str, rt: str, bits: str, addr: AddrAttr, sp: str, v: RegAttr) -> RegAttr:
+        """PTX has no float atom.min/max: a compare-and-swap loop on the bits (`atom.cas.b32/b64`), the new value
+        `v` only where it compares strictly less/greater (setp + selp: a NaN operand never replaces, a stored NaN
+        stays, -0.0 equals 0.0 — the interpreters' rule); returns the old value."""
+        em = st.em
+        old, seen, new = em.reg(bits), em.reg(bits), em.reg(bits)
+        em.emit(px.LdOp, f"{sp}.{bits}", old, addr)
+        top = em.label("atomcas")
+        em.place_label(top)
+        cur = em.reg(rt)
+        em.mov(bits, cur, old)
+        p = em.setp("lt" if kind == "min" else "gt", rt, v, cur)
+        em.mov(bits, new, em.selp(rt, v, cur, p))
+        em.emit(px.AtomOp, f"{sp}.cas.{bits}", seen, addr, old, new)
+        again = em.setp("ne", bits, seen, old)
+        em.mov(bits, old, seen)
+        em.bra(top, guard=again)
+        d = em.reg(rt)
+        em.mov(bits, d, old)
         return d
 
     # coopmat

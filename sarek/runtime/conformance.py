@@ -150,7 +150,6 @@ def _keys(device: Any) -> list[str]:
 LACKS: dict[str, set[str]] = {
     "vulkan": {"f64", "i64"},   # WGSL has no f64 and no 64-bit integers
     "vulkan-glsl": {"i64", "float-atomics"},  # no 64-bit atomics; f32 ones are CAS loops wgpu#9621 breaks
-    "opencl": {"float-atomics"},  # the OpenCL C lowering has no float compare-and-swap loop yet
 }
 
 

@@ -19,6 +19,20 @@ FLOAT_MATH = ("sin cos tan asin acos atan sinh cosh tanh exp exp2 log log2 log10
 
 
 @dataclass(frozen=True)
+class FloatCas:
+    """How a language spells the pieces of a float atomic's compare-and-swap loop on the bits (the one loop is
+    built by sarek.targets.cfamily.atomics); `{q}` is the place's address-space qualifier (`atomic_space`)."""
+
+    bits: str       # the integer type holding the float's bits
+    ptr: str        # the integer pointer type the place is viewed through
+    load: str       # a read of the bits through that pointer, {0}
+    cas: str        # compare-and-swap returning the old bits: {0} pointer, {1} expected, {2} new
+    exch: str       # exchange returning the old bits: {0} pointer, {1} new
+    to_bits: str    # {0} a float -> its bits
+    from_bits: str  # {0} bits -> the float
+
+
+@dataclass(frozen=True)
 class Language:
     target: str                      # registry name: cuda, hip, opencl, metal
     types: dict[str, str | None]     # i1 i32 i64 f16 f32 f64 -> C type (None: refused)
@@ -52,6 +66,11 @@ class Language:
     f16_preamble: tuple[str, ...] = ()
     bf16_preamble: tuple[str, ...] = ()  # sarek_bf16_to_f32 / sarek_f32_to_bf16, when bf16 is used
     inline_prefix: str = "static inline"  # qualifiers of a generated device helper function
+    float_cas: dict[str, FloatCas] = field(default_factory=dict[str, FloatCas])  # float C type -> CAS loop pieces
+    atomic_space: dict[str, str] = field(default_factory=dict[str, str])  # memspace -> {q} of FloatCas.ptr
+    # (op, float C type, memspace) -> (#if condition, native expression: {0} the float pointer, {1} the operand)
+    # for a float atomic the compiler may have natively; the CAS loop is the #else
+    float_native: Callable[[str, str, str], tuple[str, str] | None] = field(default=lambda _o, _t, _s: None)
 
     @property
     def backend(self) -> str:
@@ -174,6 +193,13 @@ CUDA = Language(
     bf16_preamble=_bf16_preamble("__device__ __forceinline__", "unsigned short", "unsigned int", "__float_as_uint({0})",
                                  "__uint_as_float({0})"),
     inline_prefix="__device__ __forceinline__",
+    float_cas={"float": FloatCas("int", "int*", "*{0}", "atomicCAS({0}, {1}, {2})", "atomicExch({0}, {1})",
+                                 "__float_as_int({0})",
+                                 "__int_as_float({0})"),
+               "double": FloatCas("unsigned long long", "unsigned long long*", "*{0}", "atomicCAS({0}, {1}, {2})",
+                                  "atomicExch({0}, {1})", "(unsigned long long)__double_as_longlong({0})",
+                                  "__longlong_as_double((long long){0})")},
+    atomic_space={"global": "", "shared": ""},
     bitcast={("float", "int"): "__float_as_int({0})", ("int", "float"): "__int_as_float({0})",
              ("double", "long long"): "__double_as_longlong({0})", ("long long", "double"): "__longlong_as_double({0})"},
 )
@@ -215,6 +241,8 @@ def _c_math(name: str, t: str) -> str | None:
 
 def _opencl_atomic(name: str, t: str, space: str) -> str | None:
     op = name.removeprefix("atomic_")
+    if t == "float" and op == "exch":
+        return "atomic_xchg(&{0}, {1})"  # OpenCL C 1.2 has this one float atomic
     pre = {"int": "atomic_", "long": "atom_"}.get(t)
     if pre is None:
         return None
@@ -259,6 +287,15 @@ OPENCL = Language(
         "#endif",
     ),
     math=_c_math, atomic=_opencl_atomic,
+    float_cas={"float": FloatCas("int", "volatile {q} int*", "*{0}", "atomic_cmpxchg({0}, {1}, {2})",
+                                 "atomic_xchg({0}, {1})", "as_int({0})",
+                                 "as_float({0})"),
+               "double": FloatCas("long", "volatile {q} long*", "*{0}", "atom_cmpxchg({0}, {1}, {2})",
+                                  "atom_xchg({0}, {1})", "as_long({0})",
+                                  "as_double({0})")},
+    # cl_ext_float_atomics is not used: neither pocl nor NVIDIA's OpenCL reports it, and no validator here
+    # accepts its fetch-add (clang 14's opencl-c.h declares it ambiguously), so a native branch would go unchecked
+    atomic_space={"global": "__global", "shared": "__local"},
     bitcast={(a, b): f"as_{b}({{0}})" for a, b in (("float", "int"), ("int", "float"), ("double", "long"),
                                                   ("long", "double"))},
 )
@@ -295,6 +332,14 @@ def _metal_atomic(name: str, t: str, space: str) -> str | None:
     return f"atomic_fetch_{op}_explicit({ptr}, {{1}}, memory_order_relaxed)"
 
 
+def _metal_float_native(op: str, t: str, space: str) -> tuple[str, str] | None:
+    """Metal 3's atomic_float on device memory: fetch-add/sub (threadgroup memory has none)."""
+    if space != "global" or op not in ("add", "sub"):
+        return None
+    return ("__METAL_VERSION__ >= 300",
+            f"atomic_fetch_{op}_explicit((volatile device atomic_float*){{0}}, {{1}}, memory_order_relaxed)")
+
+
 METAL = Language(
     target="metal",
     types={"i1": "bool", "i32": "int", "i64": "long", "f16": None, "f32": "float", "f64": None, **_CL_SMALL},
@@ -322,6 +367,10 @@ METAL = Language(
     lane_id="(int)__metal_lane", warp_size="(int)__metal_width", shuffle="simd_shuffle({0}, (ushort){1})",
     warp_preamble=(),
     math=_c_math, atomic=_metal_atomic, polyfills=_METAL_POLYFILL,
+    float_cas={"float": FloatCas("int", "volatile {q} atomic_int*", "atomic_load_explicit({0}, memory_order_relaxed)",
+                                 "sarek_atomic_cas_{q}({0}, {1}, {2})",
+                                 "atomic_exchange_explicit({0}, {1}, memory_order_relaxed)", "as_type<int>({0})", "as_type<float>({0})")},
+    atomic_space={"global": "device", "shared": "threadgroup"}, float_native=_metal_float_native,
     bitcast={("float", "int"): "as_type<int>({0})", ("int", "float"): "as_type<float>({0})"},
 )
 

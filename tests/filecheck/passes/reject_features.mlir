@@ -90,15 +90,15 @@ builtin.module {
 // GLSL: k.py:8:3: error: GLSL: cooperative matrices not yet supported
 
 // -----
-// Atomics on floats: CUDA, HIP and PTX have them; GLSL and WGSL write f32 ones as compare-and-swap loops.
+// Atomics on floats: every target has them (native, or compare-and-swap loops on the bits).
 builtin.module {
   sarek.kernel @k(%a : !sarek.vec<f32> "a", %x : f32 "x") {
     %i = sarek.constant 0 : i32
     %old = sarek.intrinsic "atomic_add"(%a, %i, %x) : (!sarek.vec<f32>, i32, f32) -> f32 loc("k.py":9:5)
   }
 }
-// OPENCL: k.py:9:5: error: OpenCL: atomics on floats not yet supported (OpenCL C 1.2 has no floating-point atomics); accumulate in an integer (fixed point) with an integer atomic, or loop on atomic_cas over the bits (sarek.bitcast)
-// METAL: k.py:9:5: error: Metal: atomics on floats not yet supported
+// OPENCL: sarek.intrinsic "atomic_add"
+// METAL: sarek.intrinsic "atomic_add"
 // GLSL: sarek.intrinsic "atomic_add"
 // WGSL: sarek.intrinsic "atomic_add"
 // CUDA: sarek.intrinsic "atomic_add"

@@ -92,19 +92,20 @@ builtin.module {
 // ON-WGSL:  error: WGSL: int64 not yet supported
 
 // -----
-// float atomic min and double exchange: CUDA and PTX lack them (OpenCL, Metal and the shaders refuse float atomics)
+// bitwise atomics on floats: refused everywhere (float add/sub/min/max/exch/cas are native or CAS loops)
 builtin.module {
-  sarek.kernel @k(%v : !sarek.vec<f32> "v", %d : !sarek.vec<f64> "d") {
+  sarek.kernel @k(%v : !sarek.vec<f32> "v") {
     %z = sarek.constant 0 : i32
     %x = sarek.constant 1.0 : f32
-    %y = sarek.constant 1.0 : f64
-    %o = sarek.intrinsic "atomic_min"(%v, %z, %x) : (!sarek.vec<f32>, i32, f32) -> f32 loc("r.py":50:5)
-    %p = sarek.intrinsic "atomic_exch"(%d, %z, %y) : (!sarek.vec<f64>, i32, f64) -> f64 loc("r.py":51:5)
+    %o = sarek.intrinsic "atomic_or"(%v, %z, %x) : (!sarek.vec<f32>, i32, f32) -> f32 loc("r.py":50:5)
   }
 }
-// ON-CUDA:   r.py:50:5: error: CUDA: 'atomic_min' on f32 is not supported (CUDA has no float atomic min/max; use atomic_cas on the bits in a loop)
-// ON-OPENCL: r.py:50:5: error: OpenCL: atomics on floats not yet supported
-// ON-PTX:    r.py:50:5: error: PTX: 'atomic_min' on f32 is not supported (PTX has no float atomic min/max; use atomic_cas on the bits in a loop)
+// ON-CUDA:   r.py:50:5: error: CUDA: 'atomic_or' on f32 is not supported (bitwise atomics need an integer element type; atomic_and/or/xor on the bits of a float is atomic_cas in a loop over sarek.bitcast)
+// ON-OPENCL: r.py:50:5: error: OpenCL: 'atomic_or' on f32 is not supported (bitwise atomics need an integer element type
+// ON-METAL:  r.py:50:5: error: Metal: 'atomic_or' on f32 is not supported (bitwise atomics need an integer element type
+// ON-GLSL:   r.py:50:5: error: GLSL: 'atomic_or' on f32 is not supported (bitwise atomics need an integer element type
+// ON-WGSL:   r.py:50:5: error: WGSL: 'atomic_or' on f32 is not supported (bitwise atomics need an integer element type
+// ON-PTX:    r.py:50:5: error: PTX: 'atomic_or' on f32 is not supported (bitwise atomics need an integer element type
 
 // -----
 builtin.module {
@@ -115,5 +116,7 @@ builtin.module {
     %q = sarek.intrinsic "atomic_xor"(%d, %z, %y) : (!sarek.vec<f64>, i32, f64) -> f64 loc("r.py":52:5)
   }
 }
-// ON-CUDA: r.py:51:5: error: CUDA: 'atomic_exch' on f64 is not supported (CUDA has no double atomicCAS/atomicExch; use an integer array)
-// ON-PTX:  r.py:52:5: error: PTX: 'atomic_xor' on f64 is not supported (bitwise atomics need an integer element type)
+// f64 exchange is fine where f64 atomics are (CUDA, OpenCL, PTX); a bitwise one is refused
+// ON-CUDA:   r.py:52:5: error: CUDA: 'atomic_xor' on f64 is not supported (bitwise atomics need an integer element type
+// ON-OPENCL: r.py:52:5: error: OpenCL: 'atomic_xor' on f64 is not supported (bitwise atomics need an integer element type
+// ON-PTX:    r.py:52:5: error: PTX: 'atomic_xor' on f64 is not supported (bitwise atomics need an integer element type

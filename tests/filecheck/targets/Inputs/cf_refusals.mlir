@@ -44,7 +44,7 @@ builtin.module {
   sarek.kernel @k(%v : !sarek.vec<f32> "v") {
     %z = sarek.constant 0 : i32
     %x = sarek.constant 1.0 : f32
-    %o = sarek.intrinsic "atomic_max"(%v, %z, %x) : (!sarek.vec<f32>, i32, f32) -> f32 loc("r.py":15:10)
+    %o = sarek.intrinsic "atomic_and"(%v, %z, %x) : (!sarek.vec<f32>, i32, f32) -> f32 loc("r.py":15:10)
   }
 }
 

@@ -5,4 +5,4 @@
 // CHECK: r.py:5:5: error: HIP: the size of array 'a' must be a constant
 // CHECK: r.py:9:9: error: HIP: recursive helper @f is not supported
 // CHECK: r.py:12:3: error: HIP: %native not supported: this sarek.native carries no hip source text, and a backend emits only text written for its own target
-// CHECK: r.py:15:10: error: HIP: 'atomic_max' on f32 is not supported
+// CHECK: r.py:15:10: error: HIP: 'atomic_and' on f32 is not supported (bitwise atomics need an integer element type; atomic_and/or/xor on the bits of a float is atomic_cas in a loop over sarek.bitcast)

@@ -5,7 +5,7 @@
 // CHECK: r.py:5:5: error: Metal: the size of array 'a' must be a constant
 // CHECK: r.py:9:9: error: Metal: recursive helper @f is not supported
 // CHECK: r.py:12:3: error: Metal: %native not supported: this sarek.native carries no metal source text, and a backend emits only text written for its own target
-// CHECK: r.py:15:10: error: Metal: atomics on floats not yet supported (Metal has no threadgroup float atomics); accumulate in an integer (fixed point) with an integer atomic, or loop on atomic_cas over the bits (sarek.bitcast)
+// CHECK: r.py:15:10: error: Metal: 'atomic_and' on f32 is not supported (bitwise atomics need an integer element type; atomic_and/or/xor on the bits of a float is atomic_cas in a loop over sarek.bitcast)
 // CHECK: r.py:18:10: error: Metal: 'atomic_add' on i64 is not supported
 // CHECK: r.py:20:1: error: Metal: float64 not yet supported (Metal has no double; sarek never narrows it to float silently); use f32 here, or a target with float64 (CUDA, HIP, OpenCL, GLSL, PTX)
 // CHECK: r.py:24:1: error: Metal: float16 not yet supported; compute in f32 here (CUDA, HIP and PTX have float16)

@@ -5,5 +5,5 @@
 // CHECK: r.py:5:5: error: OpenCL: the size of array 'a' must be a constant
 // CHECK: r.py:9:9: error: OpenCL: recursive helper @f is not supported
 // CHECK: r.py:12:3: error: OpenCL: %native not supported: this sarek.native carries no opencl source text, and a backend emits only text written for its own target
-// CHECK: r.py:15:10: error: OpenCL: atomics on floats not yet supported (OpenCL C 1.2 has no floating-point atomics); accumulate in an integer (fixed point) with an integer atomic, or loop on atomic_cas over the bits (sarek.bitcast)
+// CHECK: r.py:15:10: error: OpenCL: 'atomic_and' on f32 is not supported (bitwise atomics need an integer element type; atomic_and/or/xor on the bits of a float is atomic_cas in a loop over sarek.bitcast)
 // CHECK: r.py:24:1: error: OpenCL: float16 not yet supported (measured: OpenCL devices fuse the f32 -> f16 narrowing, so stores are not correctly rounded); compute in f32 here (CUDA, HIP and PTX have float16)

@@ -44,10 +44,10 @@ builtin.module {
 // -----
 
 builtin.module {
-  sarek.kernel @fminatom(%a : !sarek.vec<f32> "a") {
+  sarek.kernel @fxoratom(%a : !sarek.vec<f32> "a") {
     %z = sarek.constant 0 : i32
     %x = sarek.constant 1.0 : f32
-    %o = sarek.intrinsic "atomic_min"(%a, %z, %x) : (!sarek.vec<f32>, i32, f32) -> f32
+    %o = sarek.intrinsic "atomic_xor"(%a, %z, %x) : (!sarek.vec<f32>, i32, f32) -> f32
   }
 }
-// CHECK: error: PTX: 'atomic_min' on f32 is not supported (PTX has no float atomic min/max; use atomic_cas on the bits in a loop)
+// CHECK: error: PTX: 'atomic_xor' on f32 is not supported (bitwise atomics need an integer element type; atomic_and/or/xor on the bits of a float is atomic_cas in a loop over sarek.bitcast)
