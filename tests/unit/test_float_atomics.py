@@ -1,6 +1,7 @@
-"""f32 atomics on the shading languages (issue 15): each op validates (glslangValidator + spirv-val, naga),
-returns the old value on the interpreters and on lavapipe's WGSL device, and vulkan-glsl refuses them with
-the wgpu bug that breaks them there."""
+"""Float atomics (issue 15): each op validates on every target (glslangValidator + spirv-val, naga, nvcc,
+hipcc, pocl, the Metal shim, ptxas), returns the old value on the interpreters, pocl and lavapipe's WGSL
+device (and, `gpu`-marked, on the H200's cuda, ptx, NVIDIA OpenCL), f64 where the target has it; vulkan-glsl
+refuses them with the wgpu bug that breaks them there."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="sarek-xdg-"))
 
 import sarek.runtime as rt  # noqa: E402
-from xdsl.dialects.builtin import ModuleOp, f32, i32  # noqa: E402
+from xdsl.dialects.builtin import Float32Type, Float64Type, ModuleOp, f32, f64, i32  # noqa: E402
 
 from sarek.dialect import sarek as s  # noqa: E402
 from sarek.dialect.builder import ModuleBuilder  # noqa: E402
@@ -23,12 +24,13 @@ from sarek.runtime.core import DeviceError  # noqa: E402
 from sarek.targets import emit_source  # noqa: E402
 
 OPS = ["atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_exch"]
+C_TARGETS = ["cuda", "hip", "opencl", "metal", "ptx"]
 
 
-def _kernel(name: str) -> ModuleOp:
+def _kernel(name: str, elt: Float32Type | Float64Type = f32) -> ModuleOp:
     """Thread t (of n): old[t] = name(acc, t % 4, x[t]) — four slots, many threads each."""
     mb = ModuleBuilder()
-    with mb.kernel("k", [("acc", s.VecType(f32)), ("x", s.VecType(f32)), ("old", s.VecType(f32))]) as b:
+    with mb.kernel("k", [("acc", s.VecType(elt)), ("x", s.VecType(elt)), ("old", s.VecType(elt))]) as b:
         acc, x, old = b.params
         t = b.let("t", b.intrinsic("global_thread_id"))
         with b.if_(b.binop("lt", t, b.length(old))):
@@ -46,18 +48,65 @@ def test_shader_sources_validate(name: str):
     wgsl.check(emit_source(_kernel(name), "wgsl"))
 
 
-@pytest.mark.parametrize("device", ["interp", "interp-ref", "vulkan:0"])
+@pytest.mark.parametrize("target", C_TARGETS)
+@pytest.mark.parametrize("name", [*OPS, "atomic_cas", "atomic_inc"])
+def test_c_family_and_ptx_sources_validate(name: str, target: str):
+    """f32 on vectors and shared arrays, and f64 where the target has it: native or a CAS loop, each accepted by
+    the target's real tool."""
+    from sarek.validate import cuda, metal, opencl, ptx
+
+    check = {"cuda": cuda.check, "hip": cuda.check_hip, "opencl": opencl.check, "metal": metal.check,
+             "ptx": ptx.check}[target]
+    for elt in (f32, f64) if target != "metal" else (f32,):
+        check(emit_source(_shared_kernel(name, elt), target))
+
+
+def _shared_kernel(name: str, elt: Float32Type | Float64Type) -> ModuleOp:
+    """`name` on a vector and on a shared array (cas: expected x[t], new 2)."""
+    mb = ModuleBuilder()
+    with mb.kernel("k", [("acc", s.VecType(elt)), ("x", s.VecType(elt)), ("old", s.VecType(elt))]) as b:
+        acc, x, old = b.params
+        t = b.let("t", b.intrinsic("global_thread_id"))
+        sh = b.alloc("sh", b.const(4, i32), elt)
+        v = b.read(x, t)
+        extra = [] if name == "atomic_inc" else [v, b.const(2.0, elt)] if name == "atomic_cas" else [v]
+        a = b.intrinsic(name, acc, b.const(0, i32), *extra)
+        c = b.intrinsic(name, sh, b.const(1, i32), *extra)
+        b.store(b.elem_ref(old, t), b.binop("add", a, c))
+    mb.module.verify()
+    return mb.module
+
+
+def _nvidia_opencl() -> Any:
+    """The H200's NVIDIA OpenCL device (the first OpenCL device that is not pocl)."""
+    found = [d for d in rt.devices() if d.kind == "opencl" and not getattr(d, "is_pocl", False)]
+    assert found, f"no NVIDIA OpenCL device; unavailable: {rt.unavailable}"
+    return found[0]
+
+
+_GPU = pytest.mark.gpu
+# (device, element type): WGSL has no f64, so vulkan:0 runs f32 only
+RUN: list[Any] = [pytest.param(d, e, id=f"{d}-{e}", marks=[_GPU] if gpu else [])
+                  for d, gpu in (("interp", False), ("interp-ref", False), ("opencl:0", False), ("vulkan:0", False),
+                                 ("cuda:0", True), ("ptx:0", True), ("nvidia-opencl", True))
+                  for e in ("f32", "f64") if not (d == "vulkan:0" and e == "f64")]
+
+
+@pytest.mark.parametrize(("device", "et"), RUN)
 @pytest.mark.parametrize("name", OPS)
-def test_final_value_and_old_values(name: str, device: str):
+def test_final_value_and_old_values(name: str, device: str, et: str):
     """The final slot value is the fold of every operand (exact: small multiples of 1/4); the old values each
     thread got are, per slot, the intermediate values of one order of the operations."""
+    elt = f32 if et == "f32" else f64
+    dt = np.float32 if elt == f32 else np.float64
+    dev: Any = _nvidia_opencl() if device == "nvidia-opencl" else device
     rng = np.random.default_rng(3)
     n = 256
-    x = (rng.integers(-16, 17, n) / 4).astype(np.float32)
-    acc = np.array([0.5, -1.0, 2.0, 0.0], np.float32)
-    old = np.zeros(n, np.float32)
+    x = (rng.integers(-16, 17, n) / 4).astype(dt)
+    acc = np.array([0.5, -1.0, 2.0, 0.0], dt)
+    old = np.zeros(n, dt)
     start = acc.copy()
-    rt.launch((_kernel(name), "k"), [acc, x, old], grid=4, block=64, device=device)
+    rt.launch((_kernel(name, elt), "k"), [acc, x, old], grid=4, block=64, device=dev)
     f: Callable[[Any, Any], Any] = {"atomic_add": np.add, "atomic_sub": np.subtract, "atomic_min": np.minimum, "atomic_max": np.maximum,
          "atomic_exch": lambda a, b: b}[name]  # pyright: ignore[reportUnknownLambdaType]
     for k in range(4):

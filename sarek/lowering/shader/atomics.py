@@ -69,8 +69,11 @@ class Atomics(Expressions):
         f = "sarek_cur"
         v0 = vals[0] if vals else ""
         one = "1.0" + L.f32_suffix
-        newf = {"atomic_add": f"{f} + {v0}", "atomic_sub": f"{f} - {v0}", "atomic_min": f"min({f}, {v0})",
-                "atomic_max": f"max({f}, {v0})", "atomic_inc": f"{f} + {one}", "atomic_dec": f"{f} - {one}"}
+        # min/max replace only where the operand compares strictly less/greater (NaN, -0.0: docs/KERNELS.md)
+        newf = {"atomic_add": f"{f} + {v0}", "atomic_sub": f"{f} - {v0}",
+                "atomic_min": L.select.format(c=f"{v0} < {f}", a=v0, b=f),
+                "atomic_max": L.select.format(c=f"{v0} > {f}", a=v0, b=f), "atomic_inc": f"{f} + {one}",
+                "atomic_dec": f"{f} - {one}"}
         if name not in newf:
             raise err(f"{name} on f32 is not supported on {self.lang.name}", op, self.lang)
         ls = Scope(scope)

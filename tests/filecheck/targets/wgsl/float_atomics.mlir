@@ -27,11 +27,15 @@ sarek.kernel @k(%v : !sarek.vec<f32> "v", %o : !sarek.vec<f32> "o", %x : f32 "x"
 // CHECK-NEXT:     break;
 // CHECK:        sarek_old = sarek_x.old_value;
 // CHECK:      atomicCompareExchangeWeak(&v[0i], {{.*}}, bitcast<u32>({{.*}} - {{.*}}))
-// CHECK:      atomicCompareExchangeWeak(&v[0i], {{.*}}, bitcast<u32>(min({{.*}}, {{.*}})))
-// CHECK:      atomicCompareExchangeWeak(&v[0i], {{.*}}, bitcast<u32>(max({{.*}}, {{.*}})))
+// CHECK:      atomicCompareExchangeWeak(&v[0i], {{.*}}, bitcast<u32>(select({{.*}}, {{.*}}, {{.*}} < {{.*}})))
+// CHECK:      atomicCompareExchangeWeak(&v[0i], {{.*}}, bitcast<u32>(select({{.*}}, {{.*}}, {{.*}} > {{.*}})))
 // CHECK:      bitcast<f32>(atomicExchange(&v[0i], bitcast<u32>({{.*}})))
 // GLSL:       buffer Buffer_v { uint v[]; };
 // GLSL:       while (!sarek_done) {
 // GLSL-NEXT:    float sarek_cur = uintBitsToFloat(sarek_old);
 // GLSL-NEXT:    uint sarek_x = atomicCompSwap(v[0], sarek_old, floatBitsToUint(sarek_cur + {{.*}}));
+// min/max replace only where the operand compares strictly less/greater (a NaN operand never replaces, a stored
+// NaN stays: the interpreters' rule), not GLSL's min()/max(), whose NaN result is undefined
+// GLSL:       atomicCompSwap(v[0], {{.*}}, floatBitsToUint(({{.*}} < {{.*}} ? {{.*}} : {{.*}})))
+// GLSL:       atomicCompSwap(v[0], {{.*}}, floatBitsToUint(({{.*}} > {{.*}} ? {{.*}} : {{.*}})))
 // GLSL:       uintBitsToFloat(atomicExchange(v[0], floatBitsToUint({{.*}})))
