@@ -803,6 +803,11 @@ class CLowering:
         raise self.err(f"'{name}' must be lowered by sarek-lower-warp before the {self.backend} lowering", op)
 
     def math(self, name: str, ct: str, args: list[SSAValue], op: Operation) -> SSAValue:
+        if name == "abs" and ct in self.lang.int_abs_select:  # the ptxas bug (Language.int_abs_select)
+            x = args[0]
+            neg = self.emit(c.BinaryOp("<", x, self.lit("0", ct), "int")).results[0]
+            minus = self.emit(c.UnaryOp("-", x, ct)).results[0]
+            return self.emit(c.SelectOp(neg, minus, x, ct)).results[0]
         spelled = self.lang.math(name, ct)
         if spelled is None or (self.polyfill(spelled) and ct != "float"):
             raise self.err(f"'{name}' on {ct} is not supported", op)

@@ -69,7 +69,9 @@ class _Hoist:
             if op in self.breaks:
                 true = self.new(s.ConstantOp(IntegerAttr(1, i1), i1))
                 b.insert_ops_before([true, self.new(s.StoreOp(self.flag.results[0], true.results[0]))], op)
-                for dead in [op, *self._after(op)]:  # a break ends its block
+                # a break ends its block; the dead statements go last first (users before the values they
+                # use: fuzz seed 400616 had `x = a[i] // 3` after a folded `if True: break`)
+                for dead in reversed([op, *self._after(op)]):
                     dead.detach()
                     dead.erase()
                 return

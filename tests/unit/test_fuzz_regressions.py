@@ -307,3 +307,15 @@ def test_sarek_opt_parses_deeply_nested_ifs(tmp_path: Path):
     assert r.stderr.strip() == (f"error: the input nests too deeply for sarek-opt (more than its limit of "
                                 f"{RECURSION_LIMIT} Python frames; the front end refuses kernels nested more "
                                 f"than {MAX_NESTING} levels deep)")
+
+
+def test_break_in_a_match_followed_by_dead_code_compiles_everywhere():
+    """Fuzz seed 400616 (H200 campaign 400000+): a `break` in a match case whose following statements use each
+    other's values made sarek-hoist-match-breaks raise on cuda, opencl and glsl (lit: passes/hoist_match_breaks)."""
+    for target, chk in (("cuda", cuda.check), ("hip", hip.check), ("opencl", opencl.check), ("metal", metal.check)):
+        chk(K.break_then_dead_code.source(target))
+    K.break_then_dead_code.source("glsl")
+    K.break_then_dead_code.source("wgsl")
+    a = np.array([1, 60, -3, 99], np.int32)
+    for _, o in _launch(K.break_then_dead_code, [a, np.zeros(4, np.int32)], [*CPU_DEVICES, "vulkan:0"]):
+        assert list(o) == [0, 3, 0, 3]

@@ -71,6 +71,10 @@ class Language:
     # (op, float C type, memspace) -> (#if condition, native expression: {0} the float pointer, {1} the operand)
     # for a float atomic the compiler may have natively; the CAS loop is the #else
     float_native: Callable[[str, str, str], tuple[str, str] | None] = field(default=lambda _o, _t, _s: None)
+    # integer C types whose `abs` is spelled `(x < 0 ? -x : x)`: NVIDIA's ptxas (H200, CUDA 12) miscompiles
+    # `abs(v) % 2` after a warp shuffle at its default optimisation level (computes 200: fuzz seeds 202272,
+    # 401754; right at -Xptxas -O0 or with the select), so CUDA and PTX never hand it an integer abs
+    int_abs_select: tuple[str, ...] = ()
 
     @property
     def backend(self) -> str:
@@ -192,7 +196,7 @@ CUDA = Language(
     math=_cuda_math, atomic=_cuda_atomic, f16_preamble=_CUDA_F16,
     bf16_preamble=_bf16_preamble("__device__ __forceinline__", "unsigned short", "unsigned int", "__float_as_uint({0})",
                                  "__uint_as_float({0})"),
-    inline_prefix="__device__ __forceinline__",
+    inline_prefix="__device__ __forceinline__", int_abs_select=("int", "long long"),
     float_cas={"float": FloatCas("int", "int*", "*{0}", "atomicCAS({0}, {1}, {2})", "atomicExch({0}, {1})",
                                  "__float_as_int({0})",
                                  "__int_as_float({0})"),
@@ -219,6 +223,7 @@ HIP = replace(
     target="hip", header=("#include <hip/hip_runtime.h>",), math=_hip_math,
     lane_id="(int)__lane_id()", shuffle="__shfl({0}, {1})", warp_barrier="__builtin_amdgcn_wave_barrier()",
     warp_preamble=(), f16_preamble=("#include <hip/hip_fp16.h>", *_CUDA_F16[3:]),
+    int_abs_select=(),  # AMD's compiler: no ptxas
 )
 
 # ------------------------------------------------------------------------------------------------ OpenCL C

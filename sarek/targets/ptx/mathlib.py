@@ -53,7 +53,11 @@ def math(lw: Lowering, st: FnState, name: str, args: list[Any], t: Attribute, op
     # integers
     rt = regs[0].ty.data
     if name == "abs":
-        return em.op1(px.AbsOp, rt, rt, regs[0])
+        # neg + setp + selp, never `abs.s32`: ptxas (H200, CUDA 12) miscompiles `abs(v) % 2` after a warp
+        # shuffle at its default optimisation level (fuzz seeds 202272, 401754; the CUDA C twin is
+        # cfamily.Language.int_abs_select)
+        p = em.setp("lt", rt, regs[0], 0)
+        return em.selp(rt, em.op1(px.NegOp, rt, rt, regs[0]), regs[0], p)
     if name in ("min", "max"):
         return em.op2(px.MinOp if name == "min" else px.MaxOp, rt, rt, regs[0], regs[1])
     if name in ("clz", "popcount"):

@@ -63,3 +63,36 @@ sarek.kernel @k(%ops : !sarek.vec<!sarek.variant<@op>> "ops", %o : !sarek.vec<i3
 // CHECK-NEXT:     sarek.break
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
+
+// A break followed by statements whose values feed each other (a constant-true `if` around the break folded
+// away; fuzz seed 400616): the dead statements are erased users first ("Attempting to delete SSA value that
+// still has uses" before).
+sarek.kernel @dead_after_break(%s : !sarek.variant<@op> "s", %a : !sarek.vec<i32> "a", %o : !sarek.vec<i32> "o", %n : i32 "n") {
+  %z = sarek.constant 0 : i32
+  sarek.while {
+    %go = sarek.binop lt %z, %n : i32
+    sarek.yield %go : i1
+  } do {
+    sarek.match %s : !sarek.variant<@op> {
+      case "Stop" {
+        sarek.break
+        %v = sarek.array_read %a[%z] : !sarek.vec<i32>
+        %w = sarek.binop add %v, %v : i32
+        %p = sarek.elem_ref %o[%z] : !sarek.vec<i32>
+        sarek.store %p, %w : !sarek.ref<i32>
+      }
+      default {
+      }
+    }
+  }
+}
+// CHECK-LABEL: sarek.kernel @dead_after_break
+// CHECK:         sarek.match %s : !sarek.variant<@op> {
+// CHECK-NEXT:      case "Stop" {
+// CHECK-NEXT:        %{{.*}} = sarek.constant true
+// CHECK-NEXT:        sarek.store %brk, %{{.*}} : !sarek.ref<i1>
+// CHECK-NEXT:      }
+// CHECK:         %{{.*}} = sarek.load %brk : !sarek.ref<i1>
+// CHECK-NEXT:    sarek.if %{{.*}} {
+// CHECK-NEXT:      sarek.break
+// CHECK-NEXT:    }

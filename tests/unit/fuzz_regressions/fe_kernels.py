@@ -120,3 +120,29 @@ def popcount_abs(a: Vec[i32], o: Vec[i32]):
 def minmax_i64(a: Vec[i64], o: Vec[i64]):
     i = global_thread_id
     o[i] = max(a[i], i64(3)) + min(a[i], i64(-3000000000))
+
+
+@variant
+class Step:
+    Stop: ()
+    Go: i32
+
+
+@kernel
+def break_then_dead_code(a: Vec[i32], o: Vec[i32]):
+    """Fuzz seed 400616: `if 1 < 2: break` in a match case folds to a bare break followed by `a[i] // 3`;
+    sarek-hoist-match-breaks erased the dead statements in order ('delete SSA value that still has uses')."""
+    i = global_thread_id
+    s = Step.Stop()
+    if a[i] > 50:
+        s = Step.Go(a[i])
+    w = 0
+    while w < 3:
+        match s:
+            case Step.Stop():
+                if 1 < 2:
+                    break
+                o[i] = a[i] // 3
+            case _:
+                o[i] = o[i] + 1
+        w += 1
