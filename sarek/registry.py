@@ -108,6 +108,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "sarek-strength-reduce": ("sarek.passes.strength_reduce", "StrengthReducePass"),
     "sarek-strip-asserts": ("sarek.passes.strip_asserts", "StripAssertsPass"),
     "sarek-hoist-match-breaks": ("sarek.passes.hoist_match_breaks", "HoistMatchBreaksPass"),
+    "sarek-pin-widened-constants": ("sarek.passes.pin_widened_constants", "PinWidenedConstantsPass"),
     "sarek-check-bounds": ("sarek.passes.check_bounds", "CheckBoundsPass"),
     "sarek-lower-print": ("sarek.passes.lower_print", "LowerPrintPass"),
     "sarek-pipeline": ("sarek.passes.pipeline", "PipelinePass"),

@@ -61,6 +61,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
         ("sarek-order-type-decls", {"first": "records"}),
         ("sarek-subst-match-payloads", {"layout": "{layout}"}),
         ("sarek-hoist-match-breaks", {}),
+        ("sarek-pin-widened-constants", {"target": "{target}"}),
         ("sarek-legalize-names", {"target": "{target}"}),
         ("sarek-rename-shadowing-locals", {"target": "{target}"}),
         ("sarek-lower-warp", {"target": "{target}"}),

@@ -319,3 +319,13 @@ def test_break_in_a_match_followed_by_dead_code_compiles_everywhere():
     a = np.array([1, 60, -3, 99], np.int32)
     for _, o in _launch(K.break_then_dead_code, [a, np.zeros(4, np.int32)], [*CPU_DEVICES, "vulkan:0"]):
         assert list(o) == [0, 3, 0, 3]
+
+
+def test_widened_f32_constant_expressions_keep_f32_rounding_on_glsl():
+    """Fuzz seed 202387: glslang folds a widened f32 constant expression in double, so vulkan-glsl stored
+    -7/6 in double instead of the f32 quotient widened (sarek-pin-widened-constants)."""
+    x = np.full(4, 1.0, np.float32)
+    q = np.float32(-7.0) / np.float32(6.0)
+    want = [float(q), float(np.float32(np.sqrt(np.float32(2.0))) * np.float32(3.0)), float(np.float32(1.0) / np.float32(3.0))]
+    for _, o in _launch(K.widened_f32_constants, [x, np.zeros(12, np.float64)], ["interp", "vulkan-glsl:0", "opencl:0"]):
+        assert list(o[:3]) == want

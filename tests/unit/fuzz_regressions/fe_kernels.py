@@ -146,3 +146,12 @@ def break_then_dead_code(a: Vec[i32], o: Vec[i32]):
             case _:
                 o[i] = o[i] + 1
         w += 1
+
+
+@kernel
+def widened_f32_constants(x: Vec[f32], o: Vec[f64]):
+    """Fuzz seed 202387: glslang folded `double((-7.0) / (abs(5.0) + 1.0))` in double on vulkan-glsl."""
+    i = global_thread_id
+    o[i * 3 + 0] = f64(f32(-7.0) / (abs(f32(5.0)) + 1.0))
+    o[i * 3 + 1] = f64(sm.sqrt(f32(2.0)) * f32(3.0))
+    o[i * 3 + 2] = f64(x[i] / 3.0)
