@@ -10,6 +10,8 @@ before and after):
   exact for every x, NaN and -0.0 included: `x*1.0`, `x/1.0`, `x-0.0`, `x+(-0.0)` are `x`; `x*-1.0` is `-x`
   (`x+0.0` is not `x`: -0.0 + 0.0 is +0.0). `neg(neg x)`, `not(not x)`, `bitnot(bitnot x)`, a cast to the
   same type.
+- `x % 2^k == 0` (and `!= 0`) is `x & (2^k - 1) == 0`; an unsigned `x % 2^k` is `x & (2^k - 1)`; under the
+  guard `x & (2^k - 1) == 0` (an `if`/`if_expr` then-region), `x / 2^k` is `x >> k` (exact).
 - short circuits: an i1 `if_expr` that is `c and x` / `c or x` with x a few speculatable ops (or reads of
   local variables) becomes
   `binop and`/`or` (no branch).
@@ -38,6 +40,7 @@ from sarek.analysis.motion import const_value, removable, speculatable, trip_cou
 from sarek.dialect import sarek as s
 from sarek.dialect.intrinsics import is_float, is_int, is_integer_type
 from sarek.interp.common import cdiv, crem, float_to_int
+from sarek.dialect.scalars import is_unsigned
 
 K = s.BinOpKind
 Value = int | float | bool
@@ -308,8 +311,71 @@ class ShortCircuitToBool(RewritePattern):
         rewriter.replace(op, [s.BinOp(kind, op.cond, v)])
 
 
+def _pow2(v: Value | None) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 2 and v & (v - 1) == 0
+
+
+class RemPow2ToMask(RewritePattern):
+    """`x % 2^k` is `x & (2^k - 1)` when only its zero-ness is asked (`x % 2^k == 0`, `!= 0`: true for negative
+    x too, whose C remainder is negative exactly when the mask is non-zero) and always on unsigned x. The mask
+    is one instruction; a signed remainder is four (a truncating quotient, then a multiply-subtract)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: s.BinOp, rewriter: PatternRewriter) -> None:
+        if op.op == K.REM and is_unsigned(op.lhs.type) and _pow2(b := const_value(op.rhs)):
+            assert isinstance(b, int)
+            mask = constant(b - 1, op.lhs.type)
+            rewriter.replace(op, [mask, s.BinOp(K.BITAND, op.lhs, mask.result)])
+            return
+        if op.op not in (K.EQ, K.NE):
+            return
+        for rem, zero in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+            r = rem.owner
+            if const_value(zero) == 0 and isinstance(r, s.BinOp) and r.op == K.REM and is_int(r.lhs.type) \
+                    and _pow2(c := const_value(r.rhs)):
+                assert isinstance(c, int)
+                mask = constant(c - 1, r.lhs.type)
+                masked = s.BinOp(K.BITAND, r.lhs, mask.result)
+                rewriter.replace(op, [mask, masked, s.BinOp(op.op, masked.result, zero)])
+                return
+
+
+def _mask_is_zero(cond: SSAValue, x: SSAValue, mask: int) -> bool:
+    """cond is `x & mask == 0` (either operand order)."""
+    c = cond.owner
+    if not (isinstance(c, s.BinOp) and c.op == K.EQ):
+        return False
+    for m, z in ((c.lhs, c.rhs), (c.rhs, c.lhs)):
+        a = m.owner
+        if const_value(z) == 0 and isinstance(a, s.BinOp) and a.op == K.BITAND and \
+                ((a.lhs is x and const_value(a.rhs) == mask) or (a.rhs is x and const_value(a.lhs) == mask)):
+            return True
+    return False
+
+
+class ExactDivPow2ToShift(RewritePattern):
+    """`x / 2^k` is `x >> k` where `x & (2^k - 1) == 0` guards it (the then-region of an `if`/`if_expr` on that
+    condition): the division is exact, and an arithmetic shift of a multiple of 2^k is its exact quotient for
+    negative x too. One instruction instead of C's three (the round-toward-zero bias); the even half of a
+    Collatz step (BENCHMARKS.md `control`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: s.BinOp, rewriter: PatternRewriter) -> None:
+        if op.op != K.DIV or not is_int(op.lhs.type) or not _pow2(c := const_value(op.rhs)):
+            return
+        assert isinstance(c, int)
+        p: Operation | None = op
+        while p is not None and (parent := p.parent_op()) is not None:
+            if isinstance(parent, s.IfOp | s.IfExprOp) and p.parent_region() is parent.regions[0] \
+                    and _mask_is_zero(parent.cond, op.lhs, c - 1):
+                k = constant(c.bit_length() - 1, op.lhs.type)
+                rewriter.replace(op, [k, s.BinOp(K.SHR, op.lhs, k.result)])
+                return
+            p = parent
+
+
 PATTERNS: tuple[type[RewritePattern], ...] = (EraseDead, FoldBinOp, FoldUnOp, FoldCast, FoldIf, FoldIfExpr,
-                                              ShortCircuitToBool)
+                                              ShortCircuitToBool, RemPow2ToMask, ExactDivPow2ToShift)
 
 
 def canonicalize(module: ModuleOp) -> bool:

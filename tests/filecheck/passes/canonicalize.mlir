@@ -152,3 +152,86 @@ builtin.module {
 // CHECK:       %[[L:.*]] = sarek.binop le
 // CHECK-NEXT:  %[[B:.*]] = sarek.binop and %c, %[[L]] : i1
 // CHECK-NEXT:  sarek.if %[[B]]
+
+// -----
+
+// A remainder by 2^k asked only whether it is zero is a mask (right for negative x: -3 % 2 is -1, -3 & 1 is 1,
+// both non-zero); an unsigned remainder by 2^k is always a mask; a remainder by 6, or one whose value is used,
+// stays.
+builtin.module {
+  sarek.kernel @rm(%a : !sarek.vec<i32> "a", %u : !sarek.vec<ui32> "u", %o : !sarek.vec<i32> "o", %ou : !sarek.vec<ui32> "ou", %n : i32 "n") {
+    %x = sarek.array_read %a[%n] : !sarek.vec<i32>
+    %c2 = sarek.constant 2 : i32
+    %c6 = sarek.constant 6 : i32
+    %z = sarek.constant 0 : i32
+    %r = sarek.binop rem %x, %c2 : i32
+    %even = sarek.binop eq %r, %z : i32
+    %r6 = sarek.binop rem %x, %c6 : i32
+    %odd6 = sarek.binop ne %z, %r6 : i32
+    %both = sarek.binop and %even, %odd6 : i1
+    sarek.if %both {
+      %e = sarek.elem_ref %o[%n] : !sarek.vec<i32>
+      sarek.store %e, %r : !sarek.ref<i32>
+    }
+    %y = sarek.array_read %u[%n] : !sarek.vec<ui32>
+    %c8 = sarek.constant 8 : ui32
+    %ur = sarek.binop rem %y, %c8 : ui32
+    %eu = sarek.elem_ref %ou[%n] : !sarek.vec<ui32>
+    sarek.store %eu, %ur : !sarek.ref<ui32>
+  }
+}
+// CHECK-LABEL: sarek.kernel @rm
+// CHECK:       %[[R:.*]] = sarek.binop rem %{{.*}}, %{{.*}} : i32
+// CHECK:       %[[M:.*]] = sarek.constant 1 : i32
+// CHECK-NEXT:  %[[A:.*]] = sarek.binop bitand %[[X:.*]], %[[M]] : i32
+// CHECK-NEXT:  %{{.*}} = sarek.binop eq %[[A]], %{{.*}} : i32
+// CHECK:       %[[R6:.*]] = sarek.binop rem %[[X]], %{{.*}} : i32
+// CHECK-NEXT:  %{{.*}} = sarek.binop ne %{{.*}}, %[[R6]] : i32
+// CHECK:       sarek.store %{{.*}}, %[[R]] : !sarek.ref<i32>
+// CHECK:       %[[M7:.*]] = sarek.constant 7 : ui32
+// CHECK-NEXT:  %[[UR:.*]] = sarek.binop bitand %{{.*}}, %[[M7]] : ui32
+// CHECK-NEXT:  sarek.store %{{.*}}, %[[UR]] : !sarek.ref<ui32>
+
+// -----
+
+// The Collatz step: under `x % 2 == 0` (a mask test after the rule above) `x / 2` is exact, so it is `x >> 1`
+// (right for negative even x: -6 >> 1 is -3); the same division outside the guard, or under another
+// condition, stays.
+builtin.module {
+  sarek.kernel @collatz(%a : !sarek.vec<i32> "a", %o : !sarek.vec<i32> "o", %n : i32 "n") {
+    %x = sarek.array_read %a[%n] : !sarek.vec<i32>
+    %c2 = sarek.constant 2 : i32
+    %c3 = sarek.constant 3 : i32
+    %z = sarek.constant 0 : i32
+    %one = sarek.constant 1 : i32
+    %r = sarek.binop rem %x, %c2 : i32
+    %even = sarek.binop eq %r, %z : i32
+    %next = sarek.if_expr %even -> i32 {
+      %h = sarek.binop div %x, %c2 : i32
+      sarek.yield %h : i32
+    } else {
+      %h2 = sarek.binop div %x, %c2 : i32
+      %t = sarek.binop mul %h2, %c3 : i32
+      sarek.yield %t : i32
+    }
+    %pos = sarek.binop gt %x, %z : i32
+    %q = sarek.if_expr %pos -> i32 {
+      %h3 = sarek.binop div %x, %c2 : i32
+      sarek.yield %h3 : i32
+    } else {
+      sarek.yield %one : i32
+    }
+    %s = sarek.binop add %next, %q : i32
+    %e = sarek.elem_ref %o[%n] : !sarek.vec<i32>
+    sarek.store %e, %s : !sarek.ref<i32>
+  }
+}
+// CHECK-LABEL: sarek.kernel @collatz
+// CHECK:       sarek.if_expr
+// CHECK-NEXT:    %[[K:.*]] = sarek.constant 1 : i32
+// CHECK-NEXT:    %[[S:.*]] = sarek.binop shr %[[X:.*]], %[[K]] : i32
+// CHECK-NEXT:    sarek.yield %[[S]] : i32
+// CHECK:       } else {
+// CHECK-NEXT:    sarek.binop div %[[X]], %{{.*}} : i32
+// CHECK:       sarek.if_expr
+// CHECK-NEXT:    sarek.binop div %[[X]], %{{.*}} : i32

@@ -10,7 +10,7 @@
 // CHECK-NEXT:     int v = x[i];
 // CHECK-NEXT:     int count = 0;
 // CHECK-NEXT:     while (v > 1) {
-// CHECK-NEXT:       v = (((v % 2) == 0) ? (v / 2) : ((v * 3) + 1));
+// CHECK-NEXT:       v = (((v & 1) == 0) ? (v >> 1) : ((v * 3) + 1));
 // CHECK-NEXT:       count = (count + 1);
 // CHECK-NEXT:     }
 // CHECK-NEXT:     steps[i] = count;
