@@ -32,8 +32,7 @@ class Atomics(Expressions):
                     t = self.temp(scope)
                     self.declare(out, scope, t, a.type, v, op, mutable=False)
                     vals[j] = t
-        if not (isf or (int_width(et) == 32)):
-            raise err(f"{name} on {et} elements is not supported on {self.lang.name}", op, self.lang)
+        assert isf or int_width(et) == 32, f"{name} on {et}: refused by the feature gate (ATOMIC_GAPS, INT64)"
         if st.space == "local":
             raise err("atomics on a local array are not supported on this backend", op, self.lang)
         self.ty(et, op)
@@ -74,8 +73,7 @@ class Atomics(Expressions):
                 "atomic_min": L.select.format(c=f"{v0} < {f}", a=v0, b=f),
                 "atomic_max": L.select.format(c=f"{v0} > {f}", a=v0, b=f), "atomic_inc": f"{f} + {one}",
                 "atomic_dec": f"{f} - {one}"}
-        if name not in newf:
-            raise err(f"{name} on f32 is not supported on {self.lang.name}", op, self.lang)
+        assert name in newf, f"{name} on f32: refused by the feature gate (ATOMIC_GAPS)"
         ls = Scope(scope)
         cur = self.temp(ls, "sarek_cur")
         x = self.temp(ls, "sarek_x")

@@ -78,7 +78,6 @@ class Lang:
     f32_from_bits: str  # {} : the u32 bits
     f64_nonfinite: str  # an f64 inf or NaN from {}, the f32 bits of the same value (no 64-bit integer needed)
     f32_to_bits: str
-    f16_refusal: str  # the message of a type the shader languages lack (the gate's rows keep them out)
     field: str  # a struct field / parameter: {t} type, {n} name
     let: str  # an immutable local with its value: {t} {n} {v}
     var: str  # a mutable local with its value
@@ -186,8 +185,6 @@ GLSL = Lang(
     i32_suffix="", i64_suffix="L", f32_suffix="", f64_suffix="lf",
     f32_from_bits="uintBitsToFloat({})", f64_nonfinite="double(uintBitsToFloat({}))",
     f32_to_bits="floatBitsToUint({})",
-    f16_refusal=("f16 not yet supported (GLSL refuses f16 by measurement: narrowing is not RNE-exact on the "
-                 "drivers measured); compute in f32 here (CUDA, HIP and PTX have float16)"),
     field="{t} {n}", let="{t} {n} = {v}", var="{t} {n} = {v}", var_uninit="{t} {n}", locals_zeroed=False,
     func="{r} {n}({p})", proc="void {n}({p})",
     select="({c} ? {a} : {b})", select_lazy=True, select_any_type=True,
@@ -277,8 +274,6 @@ WGSL = Lang(
     i32_suffix="i", i64_suffix="L", f32_suffix="f", f64_suffix="",
     f32_from_bits="bitcast<f32>({})", f64_nonfinite="0.0",
     f32_to_bits="bitcast<u32>({})",
-    f16_refusal=("f16 not yet supported (needs `enable f16;` and the shader-f16 feature); compute in f32 here "
-                 "(CUDA, HIP and PTX have float16)"),
     field="{n} : {t}", let="let {n} : {t} = {v}", var="var {n} : {t} = {v}", var_uninit="var {n} : {t}",
     locals_zeroed=True, func="fn {n}({p}) -> {r}", proc="fn {n}({p})",
     select="select({b}, {a}, {c})", select_lazy=False, select_any_type=False,

@@ -190,14 +190,10 @@ class LoweringState:
         key = scalar_key(t)
         if key is not None:
             spelled = self.lang.scalar[key]
-            if spelled is None:
-                what = "integers" if key == "i64" else "floats"
-                raise err(f"{key} is not supported on {self.lang.name} (WGSL has no 64-bit {what})", op, self.lang)
+            assert spelled is not None, f"{key} on {self.lang.name}: refused by the feature gate (FLOAT64, INT64)"
             return spelled
-        if isinstance(t, IntegerType):
-            raise err("ui8 is only a cooperative-matrix operand type; not supported on this backend", op, self.lang)
-        if isinstance(t, Float16Type):
-            raise err(self.lang.f16_refusal, op, self.lang)
+        # refused by the feature gate: FLOAT16, SMALL_INT, UNSIGNED (analysis/features.py)
+        assert not isinstance(t, IntegerType | Float16Type), f"{t} on {self.lang.name}: refused by the feature gate"
         if isinstance(t, S.RecordType | S.VariantType):
             return self.type_name(t.decl_name)
         if isinstance(t, S.UnitType):

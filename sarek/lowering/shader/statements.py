@@ -107,11 +107,9 @@ class Statements(Atomics):
             self.stmt(out, "subgroupBarrier()")
             return
         if isinstance(op, S.MemFenceOp):
-            if self.lang.mem_fence is not None:
-                self.stmt(out, self.lang.mem_fence)
-                return
-            raise err("mem_fence has no WGSL spelling (WGSL has no memory-only fence; storageBarrier is a "
-                      "workgroup barrier)", op, self.lang)
+            assert self.lang.mem_fence is not None, "mem_fence: refused by the feature gate (MEM_FENCE)"
+            self.stmt(out, self.lang.mem_fence)
+            return
         if isinstance(op, S.PragmaOp):
             out.add_op(O["comment"]("pragma " + " ".join(h.data for h in op.hints)))
             b = O["block"]()
@@ -133,9 +131,7 @@ class Statements(Atomics):
                 return
         if isinstance(op, S.YieldOp):
             return
-        if isinstance(op, S.NativeOp):
-            raise err("%native is refused: its source text is for a named framework and this generator is "
-                      "given none", op, self.lang)
+        assert not isinstance(op, S.NativeOp), "%native: refused by the feature gate (NATIVE)"
         raise err(f"{op.name} is not supported on {self.lang.name}", op, self.lang)
 
     def const_int(self, v: SSAValue) -> int | None:
@@ -197,9 +193,8 @@ class Statements(Atomics):
     def atomic_repr(self, et: Attribute, op: Operation) -> str:
         if isinstance(et, Float32Type):
             return "f32bits"
-        if int_width(et) == 32:
-            return self.lang.int_atomic_repr
-        raise err(f"atomics on {et} elements are not supported on {self.lang.name}", op, self.lang)
+        assert int_width(et) == 32, f"atomics on {et}: refused by the feature gate (ATOMIC_GAPS, INT64, SMALL_INT)"
+        return self.lang.int_atomic_repr
 
     def storage_type(self, et: Attribute, rep: str, op: Operation) -> str:
         if rep == "plain":
@@ -367,8 +362,7 @@ class Statements(Atomics):
 
     def specialize(self, h: S.HelperOp, call: S.CallOp) -> str:
         hn = h.sym_name.data
-        if hn in self.spec_stack:
-            raise err(f"recursive helper @{hn}: recursion is not supported on {self.lang.name}", call, self.lang)
+        assert hn not in self.spec_stack, f"recursive helper @{hn}: refused by the feature gate (RECURSION)"
         bufs: list[Storage] = []
         for a in call.args:
             if isinstance(a.type, S.VecType | S.ArrayType):
