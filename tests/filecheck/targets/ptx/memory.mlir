@@ -1,7 +1,7 @@
 // RUN: sarek-opt %s -t 'ptx{opt=off fp=exact}' | filecheck %s
 
 // Records and variants in vectors at their aligned-layout offsets; shared/local arrays (32-bit addresses); barrier; fence;
-// atomics (old value); warp shuffles with the guarded source lane; record parameter by value.
+// variant payload word pairs as .v2.b32 accesses; atomics (old value); warp shuffles with the guarded source lane; record parameter by value.
 builtin.module {
   sarek.record @pt {x : f32, k : i64}
   sarek.variant @opt {None, Some(f64), Pair(i32, f32)}
@@ -44,8 +44,8 @@ builtin.module {
 // CHECK-NEXT: membar.gl;
 // CHECK:      mov.b64 {[[W0:%r[0-9]+]], [[W1:%r[0-9]+]]}, %fd{{[0-9]+}};
 // CHECK:      st.global.s32 [[[V:%ud[0-9]+]]],
-// CHECK-NEXT: st.global.b32 [[[V]]+8], [[W0]];
-// CHECK-NEXT: st.global.b32 [[[V]]+12], [[W1]];
+// the payload's two words at the 8-aligned offset 8 of an 8-aligned variant: one vector store
+// CHECK-NEXT: st.global.v2.b32 [[[V]]+8], {[[W0]], [[W1]]};
 // CHECK:      atom.global.add.s32
 // CHECK:      mov.u32 [[LANE:%s[0-9]+]], %laneid;
 // CHECK:      sub.s32 [[ROOM:%s[0-9]+]], {{%s[0-9]+}}, [[LANE]];
