@@ -99,7 +99,6 @@ Support = Refused | None
 _OPENCL_F16 = "measured: OpenCL devices fuse the f32 -> f16 narrowing, so stores are not correctly rounded"
 _GLSL_F16 = "measured: Vulkan drivers fuse the f32 -> f16 narrowing, so stores are not correctly rounded"
 _COOPMAT = "cooperative matrices need the Vulkan GL_KHR_cooperative_matrix path, which is not implemented"
-_TYPES_TODO = "the {} lowering does not implement it yet"
 _RECURSION = {"cuda": "sarek emits CUDA helpers callees first, without prototypes",
               "hip": "sarek emits HIP helpers callees first, without prototypes",
               "opencl": "OpenCL C forbids recursion", "metal": "Metal forbids recursion",
@@ -121,7 +120,6 @@ CAPABILITIES: dict[tuple[str, Feature], Support] = {
     ("metal", Feature.FLOAT64): Refused("Metal has no double; sarek never narrows it to float silently"),
     ("wgsl", Feature.FLOAT64): Refused("WGSL has no f64"),
     ("wgsl", Feature.INT64): Refused("WGSL has no 64-bit integers"),
-    **{(t, Feature.UNSIGNED): Refused(_TYPES_TODO.format(TARGET_INFO[t].display)) for t in ("glsl", "wgsl")},
     **{(t, Feature.COOPMAT): Refused(_COOPMAT) for t in TARGETS},
     ("wgsl", Feature.WARP_BARRIER): Refused("WGSL has no subgroup barrier"),
     ("wgsl", Feature.MEM_FENCE): Refused("WGSL has no device-scope memory fence"),

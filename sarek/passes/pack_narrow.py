@@ -18,11 +18,14 @@ narrow type. This pass removes them:
 - Narrow scalars (locals, parameters, constants, record fields, helper parameters and results) compute in
   i32 (8/16-bit integers: C promotes them before arithmetic anyway) or f32 (bf16). A conversion to a narrow
   type truncates explicitly: `& 0xFF` / `& 0xFFFF` for u8/u16, `(x << 24) >> 24` / `(x << 16) >> 16` for
-  i8/i16; to bf16 the f32 bits are rounded to nearest even in integer arithmetic (every NaN becomes the quiet NaN 0x7fc0):
+  i8/i16 (from a float: saturated to the type's range first, NaN to 0, as the interpreters do); to bf16 the f32 bits are rounded to nearest even in integer arithmetic (every NaN becomes the quiet NaN 0x7fc0):
   the value a bf16 store keeps on every device (sarek.dialect.scalars.bf16_round).
 
-Refused with the reason: variants with narrow payloads, records holding narrow fields passed by value, and
-64-bit fields in packed records.
+Unsigned negation `-x` becomes `0 - x` (WGSL has no unary minus on u32; wgpu's SPIR-V reader refuses GLSL's)
+and an unsigned `a % b` becomes `a - b * (a / b)` (the shaders' remainder helper is for signed operands).
+
+A record holding narrow fields passed by value arrives with those fields widened (the Vulkan runtime converts
+it). Refused with the reason: variants with narrow payloads and 64-bit fields in packed records.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
+    Float32Type,
+    Float64Type,
     FloatAttr,
     IntegerAttr,
     ModuleOp,
@@ -162,10 +167,6 @@ class _Packer:
         packed: dict[str, Attribute] = {}
         for (n, a) in k.params:
             t = a.type
-            if isinstance(t, s.RecordType) and t.decl_name in self.records:
-                raise self.err(f"kernel parameter '{n}': a record holding 8/16-bit or bf16 fields passed by value "
-                               f"is not supported on {self.display} (no narrow storage); pass it in a one-element "
-                               "vector", k)
             if isinstance(t, s.VecType) and is_packed_element(t.element_type, self.records):
                 et = t.element_type
                 packed[n] = IntegerAttr(self.layouts[et.decl_name].size, i32) if isinstance(et, s.RecordType) else et
@@ -201,6 +202,16 @@ class _Packer:
             return self.bin(op, "bitand", v, (1 << w) - 1)
         return self.bin(op, "shr", self.bin(op, "shl", v, 32 - w), 32 - w)
 
+    def saturate(self, op: Operation, x: SSAValue, t: Attribute) -> SSAValue:
+        """A float converted to the 8/16-bit integer type t as the interpreters do: truncated toward zero,
+        saturated to t's range, NaN to 0 (kept in an i32)."""
+        ft = cast(Float32Type | Float64Type, x.type)
+        lo, hi = scalars.int_range(t)
+        c = self.before(op, s.IntrinsicOp("fmax", [x, self.before(op, s.ConstantOp(FloatAttr(float(lo), ft), ft))]))
+        c = self.before(op, s.IntrinsicOp("fmin", [c, self.before(op, s.ConstantOp(FloatAttr(float(hi), ft), ft))]))
+        number = self.cast(op, self.before(op, s.BinOp("eq", x, x)), i32)
+        return self.bin(op, "bitand", self.cast(op, c, i32), self.bin(op, "sub", self.c(op, 0), number))
+
     def round_bf16(self, op: Operation, f: SSAValue) -> SSAValue:
         """An f32 rounded to the nearest even bf16, as an f32; every NaN becomes the quiet NaN 0x7fc0 (the bits
         scalars.bf16_round gives on every device)."""
@@ -220,7 +231,9 @@ class _Packer:
         if not (scalars.is_narrow(src) or scalars.is_narrow(dst)):
             return
         x = op.operand
-        if scalars.is_small_int(dst):
+        if scalars.is_small_int(dst) and isinstance(x.type, Float32Type | Float64Type):
+            r = self.saturate(op, x, dst)
+        elif scalars.is_small_int(dst):
             r = self.wrap(op, self.cast(op, x, i32), dst)
         elif scalars.is_bf16(dst):
             r = self.round_bf16(op, self.cast(op, x, scalars.F32))
@@ -281,6 +294,8 @@ class _Packer:
         if size == 4:
             if t == i1:
                 return self.bin(op, "ne", word, 0)
+            if scalars.is_unsigned(t):
+                return self.cast(op, word, t)
             return word if t == i32 else self.before(op, s.BitcastOp(word, t))
         sh = self.bin(op, "shl", self.bin(op, "bitand", b, 3 if size == 1 else 2), 3)
         bits = 8 * size
@@ -308,7 +323,7 @@ class _Packer:
             bits = src.operand if isinstance(src, s.BitcastOp) and src.operand.type == i32 \
                 else self.before(op, s.BitcastOp(v, i32))
             v = self.bin(op, "shr", bits, 16)
-        elif t == i1:
+        elif t == i1 or scalars.is_unsigned(t):
             v = self.cast(op, v, i32)
         elif t != i32:
             v = self.before(op, s.BitcastOp(v, i32)) if size == 4 else v
@@ -375,7 +390,21 @@ class _Packer:
                                f"stored on {self.display}", op)
             self.rw.erase_op(op)
 
+    def unsigned_ops(self) -> None:
+        """WGSL has no unary minus on u32, and wgpu's SPIR-V reader (naga) refuses GLSL's (OpSNegate on a
+        uint): `-x` is `0 - x` (the same modulo 2^width). An unsigned `a % b` is `a - b * (a / b)` here, so
+        the shader's signed remainder helper is never declared for u32 too (WGSL has no overloading)."""
+        for op in list(self.m.walk()):
+            if isinstance(op, s.UnOp) and op.kind.data.value == "neg" and scalars.is_unsigned(op.operand.type):
+                zero = self.before(op, s.ConstantOp.from_value(0, op.operand.type))
+                self.rw.replace_op(op, [], [self.before(op, s.BinOp("sub", zero, op.operand))])
+            elif isinstance(op, s.BinOp) and op.kind.data.value == "rem" and scalars.is_unsigned(op.lhs.type):
+                q = self.before(op, s.BinOp("div", op.lhs, op.rhs))
+                r = self.before(op, s.BinOp("sub", op.lhs, self.before(op, s.BinOp("mul", op.rhs, q))))
+                self.rw.replace_op(op, [], [r])
+
     def run(self) -> None:
+        self.unsigned_ops()
         self.retype_all()
         for op in list(self.m.walk()):
             if isinstance(op, s.CastOp):

@@ -401,8 +401,9 @@ def _mark_packed(module: ModuleOp, kernel: str, abi: dict[str, Any]) -> None:
     elements, records holding them): its buffer holds the host's bytes, padded to a multiple of 4."""
     from xdsl.ir import Attribute
 
+    from sarek.analysis.layout import RecordLayout, layout_of, numpy_dtype
     from sarek.dialect.scalars import is_bf16
-    from sarek.dialect.sarek import KernelOp, VecType
+    from sarek.dialect.sarek import KernelOp, RecordType, VecType
     from sarek.passes.pack_narrow import is_packed_element, narrow_records
 
     k = next(op for op in module.ops if isinstance(op, KernelOp) and op.sym_name.data == kernel)
@@ -416,6 +417,11 @@ def _mark_packed(module: ModuleOp, kernel: str, abi: dict[str, Any]) -> None:
             p["packed"] = True
         elif t is not None and is_bf16(t):  # an f32 parameter in the shader: the value of the bf16 bits
             p["bf16"] = True
+        elif isinstance(t, RecordType) and t.decl_name in records:  # by value: its fields widened to 32 bits
+            lay = layout_of(module, t)
+            assert isinstance(lay, RecordLayout)
+            p["widen"] = [[x.offset, "bf16" if is_bf16(x.type) else numpy_dtype(module, x.type).str]
+                          for x in lay.leaves]
 
 
 class _ShaderCodec:
@@ -495,6 +501,21 @@ def _from_device(raw: bytes, host: np.ndarray[Any, Any], p: dict[str, Any]) -> N
                 hb[m, ho:ho + sz] = d[m, do:do + sz]
 
 
+def _widened(hb: np.ndarray[Any, Any], leaves: list[list[Any]], lay: dict[str, Any]) -> np.ndarray[Any, Any]:
+    """A record's aligned host bytes with its fields at the widened record's offsets: 8/16-bit integers as
+    i32, bf16 as the f32 of its bits, other fields unchanged (`leaves`: the original offsets and dtypes, in
+    the order of the layout's leaves)."""
+    out = np.zeros(int(lay["host_size"]), np.uint8)
+    for (off, dt), (host, _, size, _) in zip(leaves, lay["leaves"]):
+        if dt == "bf16":
+            v = (np.uint32(hb[off:off + 2].view(np.uint16)[0]) << np.uint32(16)).tobytes()
+        else:
+            x = hb[off:off + np.dtype(dt).itemsize].view(dt)[0]
+            v = np.asarray(x, np.int32).tobytes() if np.dtype(dt).itemsize < 4 else x.tobytes()
+        out[host:host + size] = np.frombuffer(v, np.uint8)[:size]
+    return out
+
+
 def _scalar_bytes(a: Any, p: dict[str, Any]) -> bytes:
     if p.get("bf16"):  # the launch gives bf16 parameters as their 16 bits (runtime.core._scalar_arg)
         return (np.uint32(np.asarray(a).view(np.uint16)) << np.uint32(16)).tobytes()
@@ -507,6 +528,8 @@ def _scalar_bytes(a: Any, p: dict[str, Any]) -> bytes:
         return np.asarray(v, dtype=_KIND[k]).reshape(()).tobytes()
     # a record/variant passed by value: its aligned host bytes, repacked to the shader's struct layout
     hb = np.frombuffer(np.ascontiguousarray(a).tobytes(), np.uint8)
+    if p.get("widen"):  # sarek-pack-narrow widened its 8/16-bit and bf16 fields to i32/f32
+        hb = _widened(hb, p["widen"], lay)
     if hb.size != lay["host_size"]:
         raise LaunchError(f"parameter '{p['name']}': {hb.size} bytes given, the aligned layout needs {lay['host_size']}")
     d = np.zeros(p["size"], np.uint8)

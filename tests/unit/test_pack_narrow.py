@@ -15,13 +15,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp
 
-from sarek import Vec, bf16, f32, i8, i16, i32, kernel, u8, u16
+from sarek import Vec, bf16, f32, i8, i16, i32, kernel, record, u8, u16
 from sarek.gpu import global_thread_id
 from sarek.interp import reference
 from sarek.passes.pack_narrow import PackNarrowPass
 from sarek.registry import make_context, print_module
 from sarek.runtime.conformance import corpus
 from sarek.runtime.core import dim3
+from sarek.types import BF16_DTYPE
 
 ROOT = Path(__file__).parents[2]
 _spec = importlib.util.spec_from_file_location("small_types", ROOT / "tests/filecheck/targets/Inputs/small_types.py")
@@ -97,8 +98,9 @@ def test_small_type_kernels_same_before_and_after():
 
 @kernel
 def narrowing(x: Vec[i32], f: Vec[f32], a: Vec[u8], b: Vec[i8], c: Vec[u16], d: Vec[i16], e: Vec[bf16],
-              o: Vec[i32]):
-    """Every conversion to a narrow type, stored to neighbouring elements (shared words), then read back."""
+              o: Vec[i32], g: Vec[i32]):
+    """Every conversion to a narrow type (from integers, floats and bf16; floats saturate, NaN is 0), stored to
+    neighbouring elements (shared words), then read back."""
     i = global_thread_id
     if i < len(x):
         a[i] = u8(x[i])
@@ -107,6 +109,7 @@ def narrowing(x: Vec[i32], f: Vec[f32], a: Vec[u8], b: Vec[i8], c: Vec[u16], d: 
         d[i] = i16(x[i])
         e[i] = bf16(f[i])
         o[i] = i32(a[i]) + i32(b[i]) * 3 + i32(c[i]) * 5 + i32(d[i]) * 7 + i32(i8(c[i])) + i32(u16(b[i]))
+        g[i] = i32(u8(f[i])) + i32(i8(f[i])) * 256 + i32(i16(f[i])) * 7 + i32(u16(e[i])) * 3 + i32(i8(e[i]))
 
 
 @settings(max_examples=25, deadline=None)
@@ -116,5 +119,76 @@ def test_conversions_same_before_and_after(xs: list[int], fs: list[float]):
     n = min(len(xs), len(fs))
     x, f = np.array(xs[:n], np.int32), np.array(fs[:n], np.float32)
     args = [x, f, np.zeros(n, np.uint8), np.zeros(n, np.int8), np.zeros(n, np.uint16), np.zeros(n, np.int16),
-            np.zeros(n, np.uint16), np.zeros(n, np.int32)]
+            np.zeros(n, np.uint16), np.zeros(n, np.int32), np.zeros(n, np.int32)]
     _same(narrowing.module, "narrowing", args, 1, n)
+
+
+@pytest.mark.parametrize("dev", ["vulkan:0", "vulkan-glsl:0"])
+def test_conversions_on_the_shader_devices_match_the_interpreter(dev: str):
+    """The packed lowering on lavapipe gives the interpreter's bits: wraps, sign extensions, saturating float
+    conversions (inf, NaN), bf16 rounding, neighbouring stores to one word."""
+    x = np.array([0, 1, -1, 255, 256, -129, 40000, -40000, 2**31 - 1, -2**31, 65535, 65536, 300], np.int32)
+    f = np.array([-5.5, 300.7, -200.2, 1e10, -1e10, np.inf, -np.inf, np.nan, 0.5, 127.9, -128.9, 65535.5, 1.00390625],
+                 np.float32)
+    n = len(x)
+
+    def args() -> list[Any]:
+        return [x.copy(), f.copy(), np.zeros(n, np.uint8), np.zeros(n, np.int8), np.zeros(n, np.uint16),
+                np.zeros(n, np.int16), np.zeros(n, np.uint16), np.zeros(n, np.int32), np.zeros(n, np.int32)]
+
+    want, got = args(), args()
+    narrowing.launch(*want, threads=n, device="interp-ref")
+    narrowing.launch(*got, threads=n, device=dev)
+    for w, g in zip(want, got):
+        assert w.tobytes() == g.tobytes(), (w, g)
+
+
+@kernel
+def bump(a: Vec[u8]):
+    i = global_thread_id
+    if i < len(a):
+        a[i] = u8(i32(a[i]) + 1)
+
+
+@pytest.mark.parametrize("dev", ["vulkan:0", "vulkan-glsl:0"])
+def test_resident_vector_of_u8_on_the_shader_devices(dev: str):
+    """A sarek.Vector of 37 u8 (not a whole number of words) stays on the device in packed form between
+    launches and comes back as its bytes."""
+    from sarek import Vector
+
+    h = np.arange(250, 287).astype(np.uint8)
+    v = Vector(h.copy())
+    bump.launch(v, threads=len(h), device=dev)
+    bump.launch(v, threads=len(h), device=dev)
+    np.testing.assert_array_equal(v.to_numpy(), (h.astype(np.int32) + 2).astype(np.uint8))
+
+
+@record
+class Mixed:
+    a: u8
+    b: i16
+    c: bf16
+    d: f32
+    e: i8
+
+
+@kernel
+def by_value(m: Mixed, o: Vec[f32]):
+    o[0] = f32(m.a)
+    o[1] = f32(m.b)
+    o[2] = f32(m.c)
+    o[3] = m.d
+    o[4] = f32(m.e)
+
+
+@pytest.mark.parametrize("dev", ["interp-ref", "vulkan:0", "vulkan-glsl:0"])
+def test_record_of_narrow_fields_by_value(dev: str):
+    """A record holding u8/i16/bf16/i8 fields passed by value: the shader takes the fields widened to 32
+    bits; the runtime converts the host's aligned bytes."""
+    m = np.zeros((), Mixed.dtype)
+    m["a"], m["b"], m["d"], m["e"] = 250, -30000, 2.5, -7
+    m["c"] = np.array([1.5], np.float32).astype(BF16_DTYPE).view(m["c"].dtype)[0] if BF16_DTYPE != np.uint16 \
+        else np.uint16(0x3FC0)
+    o = np.zeros(5, np.float32)
+    by_value.launch(m, o, threads=1, device=dev)
+    assert list(o) == [250.0, -30000.0, 1.5, 2.5, -7.0]

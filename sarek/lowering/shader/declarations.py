@@ -122,7 +122,7 @@ class Declarations(LoweringState):
             # gated: FLOAT16, FLOAT64/INT64 on WGSL, UINT8 (analysis/features.py); only the features are collected
             assert not isinstance(t, Float16Type) and int_width(t) != 8, t
             key = scalar_key(t)
-            if key in ("f64", "i64"):
+            if key in ("f64", "i64", "u64"):
                 assert self.lang.scalar[key] is not None, key
                 self.features.add("shader-f64" if key == "f64" else "shader-int64")
 

@@ -73,6 +73,8 @@ class Lang:
     scalar: Mapping[str, str | None]  # i1/i32/i64/f32/f64 -> type name (None: the language has none)
     i32_suffix: str  # literal suffixes
     i64_suffix: str
+    u32_suffix: str
+    u64_suffix: str
     f32_suffix: str
     f64_suffix: str
     f32_from_bits: str  # {} : the u32 bits
@@ -181,8 +183,9 @@ _GLSL_ATOMICS = {"atomic_add": "atomicAdd({p}, {0})", "atomic_sub": "atomicAdd({
                  "atomic_cas": "atomicCompSwap({p}, {0}, {1})"}
 
 GLSL = Lang(
-    name="glsl", scalar={"i1": "bool", "i32": "int", "i64": "int64_t", "f32": "float", "f64": "double"},
-    i32_suffix="", i64_suffix="L", f32_suffix="", f64_suffix="lf",
+    name="glsl", scalar={"i1": "bool", "i32": "int", "i64": "int64_t", "u32": "uint", "u64": "uint64_t",
+                         "f32": "float", "f64": "double"},
+    i32_suffix="", i64_suffix="L", u32_suffix="u", u64_suffix="UL", f32_suffix="", f64_suffix="lf",
     f32_from_bits="uintBitsToFloat({})", f64_nonfinite="double(uintBitsToFloat({}))",
     f32_to_bits="floatBitsToUint({})",
     field="{t} {n}", let="{t} {n} = {v}", var="{t} {n} = {v}", var_uninit="{t} {n}", locals_zeroed=False,
@@ -270,8 +273,9 @@ _WGSL_ATOMICS = {"atomic_add": "atomicAdd(&{p}, {0})", "atomic_sub": "atomicSub(
                  "atomic_inc": "atomicAdd(&{p}, 1i)", "atomic_dec": "atomicSub(&{p}, 1i)"}
 
 WGSL = Lang(
-    name="wgsl", scalar={"i1": "bool", "i32": "i32", "i64": None, "f32": "f32", "f64": None},
-    i32_suffix="i", i64_suffix="L", f32_suffix="f", f64_suffix="",
+    name="wgsl", scalar={"i1": "bool", "i32": "i32", "i64": None, "u32": "u32", "u64": None, "f32": "f32",
+                         "f64": None},
+    i32_suffix="i", i64_suffix="L", u32_suffix="u", u64_suffix="", f32_suffix="f", f64_suffix="",
     f32_from_bits="bitcast<f32>({})", f64_nonfinite="0.0",
     f32_to_bits="bitcast<u32>({})",
     field="{n} : {t}", let="let {n} : {t} = {v}", var="var {n} : {t} = {v}", var_uninit="var {n} : {t}",

@@ -22,6 +22,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from sarek.analysis import namer
 from sarek.analysis.payload import PayloadLayout, payload_fields
 from sarek.dialect import sarek as S
+from sarek.dialect.scalars import int_width, is_unsigned
 from sarek.lowering.shader.language import Lang, err
 
 
@@ -29,9 +30,10 @@ from sarek.lowering.shader.language import Lang, err
 
 
 def scalar_key(t: Attribute) -> str | None:
-    """The key of a scalar type in `Lang.scalar` (i1, i32, i64, f32, f64); None for any other type."""
+    """The key of a scalar type in `Lang.scalar` (i1, i32, i64, u32, u64, f32, f64); None for any other type."""
+    u = is_unsigned(t)
     if isinstance(t, IntegerType) and t.bitwidth in (1, 32, 64):
-        return f"i{t.bitwidth}"
+        return f"{'u' if u else 'i'}{t.bitwidth}"
     if isinstance(t, Float32Type):
         return "f32"
     if isinstance(t, Float64Type):
@@ -213,7 +215,7 @@ class LoweringState:
             if w == 1:
                 return "true" if x else "false"
             self.ty(op.result.type, op)
-            suf = L.i32_suffix if w == 32 else L.i64_suffix
+            suf = self.int_suffix(op.result.type)
             lo = -(1 << (w - 1))
             if x == lo:
                 return f"({x + 1}{suf} - 1{suf})"
@@ -235,12 +237,21 @@ class LoweringState:
             return s if x >= 0 and not s.startswith("-") else f"({s})"
         raise err(f"constant {v} has no {self.lang.name} spelling", op, self.lang)
 
+    def int_suffix(self, t: Attribute) -> str:
+        """The literal suffix of an i32, i64, u32 or u64."""
+        L = self.lang
+        w = int_width(t)
+        if is_unsigned(t):
+            return L.u32_suffix if w == 32 else L.u64_suffix
+        return L.i32_suffix if w == 32 else L.i64_suffix
+
     def zero(self, t: Attribute, op: Operation | None = None) -> str:
         L = self.lang
+        suffix = self.int_suffix(t)
         if isinstance(t, IntegerType):
             if t.bitwidth == 1:
                 return "false"
-            return "0" + (L.i32_suffix if t.bitwidth == 32 else L.i64_suffix)
+            return "0" + suffix
         if isinstance(t, Float32Type):
             return "0.0" + L.f32_suffix
         if isinstance(t, Float64Type):

@@ -12,15 +12,6 @@ builtin.module {
 // CHECK: k.py:1:1: error: WGSL: variant 'V': constructor 'A' has an 8/16-bit or bf16 payload, which WGSL cannot store (no narrow storage); widen the payload to i32 or f32
 
 // -----
-// A record with narrow fields passed by value is refused (pass it in a vector).
-builtin.module {
-  sarek.record @P {r : ui8, g : ui8}
-  sarek.kernel @k(%p : !sarek.record<@P> "p") {
-  } loc("k.py":2:1)
-}
-// CHECK: k.py:2:1: error: WGSL: kernel parameter 'p': a record holding 8/16-bit or bf16 fields passed by value is not supported on WGSL (no narrow storage); pass it in a one-element vector
-
-// -----
 // A 64-bit field in a packed record is refused.
 builtin.module {
   sarek.record @Q {r : ui8, x : f64}

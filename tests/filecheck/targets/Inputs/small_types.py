@@ -45,3 +45,11 @@ def rgba(p: Vec[Pixel], o: Vec[u8], n: i32):
     if i < n:
         o[i] = p[i].r // 2 + p[i].a // 2
         p[i].g = 255 - p[i].g
+
+
+@kernel
+def unsigned32(a: Vec[u32], s: u32, o: Vec[u32], f: Vec[f32], n: i32):
+    i = global_thread_id
+    if i < n:
+        o[i] = a[i] // s + (a[i] >> 3) % 7 - u32(i)
+        f[i] = f32(a[i] < s) + f32(-a[i])

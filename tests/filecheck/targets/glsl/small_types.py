@@ -5,6 +5,8 @@
 # RUN: sarek emit %S/../Inputs/small_types.py:narrow -t glsl | filecheck %s --check-prefix=NARROW
 # RUN: sarek emit %S/../Inputs/small_types.py:bf -t glsl | filecheck %s --check-prefix=BF
 # RUN: sarek emit %S/../Inputs/small_types.py:rgba -t glsl | filecheck %s --check-prefix=REC
+# RUN: sarek emit %S/../Inputs/small_types.py:unsigned -t glsl | filecheck %s --check-prefix=UNS
+# RUN: sarek emit %S/../Inputs/small_types.py:unsigned32 -t glsl | filecheck %s --check-prefix=U32
 
 # NARROW: layout(std430, set = 0, binding = 0) buffer Buffer_a { int a[]; };
 # NARROW: layout(std430, set = 0, binding = 4) buffer Buffer_o8 { int o8[]; };
@@ -33,3 +35,15 @@
 # REC-NEXT:   int sarek_t1 = p[(sarek_t >> 2)];
 # REC:        atomicAnd(p[sarek_t7], ((255 << sarek_t9) ^ (-1)));
 # REC-NEXT:   atomicOr(p[sarek_t7], ((((255 - ((sarek_t8 >> sarek_t9) & 255)) & 255) & 255) << sarek_t9));
+
+# UNS:      #extension GL_ARB_gpu_shader_int64 : require
+# UNS:      layout(std430, set = 0, binding = 0) buffer Buffer_a { uint a[]; };
+# UNS-NEXT: layout(std430, set = 0, binding = 1) buffer Buffer_b { uint64_t b[]; };
+# UNS:        uint sarek_t = (a[i] >> 3u);
+# UNS-NEXT:   o[i] = ((a[i] / s_) + (sarek_t - (7u * (sarek_t / 7u))));
+# UNS-NEXT:   q[i] = ((b[i] * 3UL) - uint64_t(a[i]));
+# UNS-NEXT:   f[i] = ((int((a[i] < s_)) + int((b[i] >= 100UL))) + int((uint((-1)) < a[i])));
+
+# U32-NOT:  sarek_irem
+# U32:        o[i] = (((a[i] / s_) + (sarek_t - (7u * (sarek_t / 7u)))) - uint(i));
+# U32-NEXT:   f[i] = (float((a[i] < s_)) + float((0u - a[i])));
