@@ -147,7 +147,7 @@ class VulkanDevice(Device):
         except SarekError:
             raise
         if self.lang == "glsl":
-            _refuse_used_cas(spec, self.name)
+            _refuse_used_cas(spec, self.name, src)
         missing = [f for f in abi["features"] if f not in self.features]
         if missing:
             raise DeviceError(f"kernel {spec.name} needs the adapter feature(s) {', '.join(missing)}, which "
@@ -371,22 +371,28 @@ def _chunks(grid: Dim3, hw: Dim3) -> list[tuple[Dim3, Dim3]]:
             for x, cx in spans(grid[0], hw[0])]
 
 
-def _refuse_used_cas(spec: KernelSpec, device: str) -> None:
+def _refuse_used_cas(spec: KernelSpec, device: str, src: str) -> None:
     """wgpu 0.32's SPIR-V reader (naga spv-in) drops the old value of OpAtomicCompareExchange from the
     emitted expressions, so a shader that uses it fails validation ("used ... before it was introduced into
-    the scope"; gfx-rs/wgpu#9621, fixed upstream after 0.32). Say so before compiling, at the atomic_cas."""
+    the scope"; gfx-rs/wgpu#9621, fixed upstream after 0.32). The GLSL lowering uses it only in compare-and-swap
+    loops (f32 min/max/cas, f32 atomics on shared memory or on a buffer also given min/max/exch/cas; f32
+    add/sub on a buffer are GL_EXT_shader_atomic_float's atomicAdd, which naga reads) and for atomic_cas: when
+    the source holds one, say so before compiling, at the first atomic that may be it."""
     from xdsl.dialects.builtin import Float32Type
 
     from sarek.dialect import sarek as s
 
+    if "atomicCompSwap(" not in src:
+        return
     for op in spec.module.walk():
         if isinstance(op, s.IntrinsicOp) and op.callee.data.startswith("atomic_") and op.args \
-                and isinstance(op.args[0].type, s.VecType | s.ArrayType) \
+                and op.callee.data != "atomic_exch" and isinstance(op.args[0].type, s.VecType | s.ArrayType) \
                 and isinstance(op.args[0].type.element_type, Float32Type):
             raise DeviceError(f"{op.callee.data} on f32 cannot run on this device: the GLSL lowering writes it as a "
                               "compare-and-swap loop, whose returned value wgpu's SPIR-V reader (naga, wgpu 0.32) "
-                              "loses (gfx-rs/wgpu#9621); run the kernel on the WGSL device (vulkan:N) or another "
-                              "device", op, device)
+                              "loses (gfx-rs/wgpu#9621); only atomic_add/sub/inc/dec on a vector that no other "
+                              "float atomic touches (a native float add) and atomic_exch run here; run the kernel "
+                              "on the WGSL device (vulkan:N) or another device", op, device)
         if isinstance(op, s.IntrinsicOp) and op.callee.data == "atomic_cas" and op.results and op.results[0].uses:
             raise DeviceError("the value atomic_cas returns cannot be used on this device: wgpu's SPIR-V "
                               "reader (naga, wgpu 0.32) loses it (gfx-rs/wgpu#9621); run the kernel on the WGSL "

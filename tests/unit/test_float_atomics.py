@@ -1,7 +1,8 @@
 """Float atomics (issue 15): each op validates on every target (glslangValidator + spirv-val, naga, nvcc,
 hipcc, pocl, the Metal shim, ptxas), returns the old value on the interpreters, pocl and lavapipe's WGSL
 device (and, `gpu`-marked, on the H200's cuda, ptx, NVIDIA OpenCL), f64 where the target has it; vulkan-glsl
-refuses them with the wgpu bug that breaks them there."""
+runs a native float add and exchanges, and refuses the compare-and-swap loops with the wgpu bug that breaks
+them there."""
 
 from __future__ import annotations
 
@@ -90,10 +91,14 @@ RUN: list[Any] = [pytest.param(d, e, id=f"{d}-{e}", marks=[_GPU] if gpu else [])
                   for d, gpu in (("interp", False), ("interp-ref", False), ("opencl:0", False), ("vulkan:0", False),
                                  ("cuda:0", True), ("ptx:0", True), ("nvidia-opencl", True))
                   for e in ("f32", "f64") if not (d == "vulkan:0" and e == "f64")]
+# vulkan-glsl runs f32 add/sub (a native float add) and exch (an exchange of the bits); the CAS loops of min and
+# max are refused there (test_vulkan_glsl_refuses_cas_loops_with_the_wgpu_bug)
+RUN_GLSL: list[Any] = [pytest.param(n, "vulkan-glsl:0", "f32", id=f"{n}-vulkan-glsl:0-f32")
+                       for n in ("atomic_add", "atomic_sub", "atomic_exch")]
 
 
-@pytest.mark.parametrize(("device", "et"), RUN)
-@pytest.mark.parametrize("name", OPS)
+@pytest.mark.parametrize(("name", "device", "et"), [pytest.param(n, *p.values, id=f"{n}-{p.id}", marks=p.marks)
+                                                    for n in OPS for p in RUN] + RUN_GLSL)
 def test_final_value_and_old_values(name: str, device: str, et: str):
     """The final slot value is the fold of every operand (exact: small multiples of 1/4); the old values each
     thread got are, per slot, the intermediate values of one order of the operations."""
@@ -123,7 +128,17 @@ def test_final_value_and_old_values(name: str, device: str, et: str):
         assert float(acc[k]) in values
 
 
-def test_vulkan_glsl_refuses_with_the_wgpu_bug():
-    with pytest.raises(DeviceError, match=r"atomic_add on f32 cannot run on this device.*gfx-rs/wgpu#9621"):
+@pytest.mark.parametrize("name", ["atomic_min", "atomic_max"])
+def test_vulkan_glsl_refuses_cas_loops_with_the_wgpu_bug(name: str):
+    with pytest.raises(DeviceError, match=rf"{name} on f32 cannot run on this device.*gfx-rs/wgpu#9621"):
         acc, x, old = np.zeros(4, np.float32), np.ones(8, np.float32), np.zeros(8, np.float32)
-        rt.launch((_kernel("atomic_add"), "k"), [acc, x, old], grid=1, block=8, device="vulkan-glsl:0")
+        rt.launch((_kernel(name), "k"), [acc, x, old], grid=1, block=8, device="vulkan-glsl:0")
+
+
+def test_glsl_adds_floats_natively():
+    """A buffer only added to is a float buffer with GL_EXT_shader_atomic_float's atomicAdd (wgpu's
+    shader-float32-atomic feature); one also given min/max keeps its bits and the CAS loop."""
+    src = emit_source(_kernel("atomic_sub"), "glsl")
+    assert "#extension GL_EXT_shader_atomic_float : require" in src and "float acc[]" in src
+    assert "atomicAdd(acc[" in src and "atomicCompSwap" not in src
+    assert "uint acc[]" in emit_source(_kernel("atomic_max"), "glsl")

@@ -49,6 +49,17 @@ class Atomics(Expressions):
             else:
                 self.stmt(out, text)
             return
+        if st.repr == "plain":  # a float buffer only added to: the language's native float add (atomic_repr)
+            assert L.f32_atomic_add is not None
+            one = "1.0" + L.f32_suffix
+            v = {"atomic_inc": one, "atomic_dec": f"-{one}"}.get(name) or \
+                (f"(-{vals[0]})" if name == "atomic_sub" else vals[0])
+            text = L.f32_atomic_add.call.format(v, p=p)
+            if used:
+                self.materialize(op, out, scope, text)
+            else:
+                self.stmt(out, text)
+            return
         # float: compare-and-swap loop on the bits
         assert st.repr == "f32bits"
         r = self.temp(scope)

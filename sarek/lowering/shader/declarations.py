@@ -161,6 +161,7 @@ class Declarations(LoweringState):
                     base = op.args[0]
                     if base in env:
                         self.atomic_storage.add(env[base])
+                        self.atomic_names.setdefault(env[base], set()).add(op.callee.data)
                 elif isinstance(op, S.AllocArrayOp):
                     env[op.result] = f"alloc:{id(op)}"
                 elif isinstance(op, S.CallOp):

@@ -96,7 +96,7 @@ class ShaderLowering(Statements):
             et = cast(S.VecType, a.type).element_type
             rep = "plain"
             if f"param:{a.index}" in self.atomic_storage:
-                rep = self.atomic_repr(et, k)
+                rep = self.atomic_repr(et, k, f"param:{a.index}")
             elif et == IntegerType(1):
                 rep = L.bool_repr
             if not L.bool_in_buffer_record and isinstance(et, S.RecordType):

@@ -45,6 +45,15 @@ class Emitter(Protocol):
 
 
 @dataclass(frozen=True)
+class NativeF32Add:
+    """A native f32 atomic add on a storage buffer: the call ({p} the place, {0} the operand, returning the old
+    value) and the device feature it needs (GLSL: GL_EXT_shader_atomic_float, wgpu's shader-float32-atomic)."""
+
+    call: str
+    feature: str
+
+
+@dataclass(frozen=True)
 class Repr:
     """How a buffer or shared array holds elements in another form than their type (float atomics on the
     bits, WGSL's atomic<i32>, WGSL bools as u32): the element type, a read ({}: the place), a write ({p}, {v})."""
@@ -118,6 +127,7 @@ class Lang:
     int_atomics: Mapping[str, str]  # i32 atomic name -> call: {p} the place, {0} {1} the operands
     cas_loop: CasLoop | None  # compare-and-swap as a loop (None: the native atomic_cas of int_atomics)
     float_rmw: FloatRmw  # an f32 read-modify-write on the bits
+    f32_atomic_add: NativeF32Add | None  # add/sub/inc/dec on a buffer of float (else float_rmw on the bits)
     shared_array: str  # a workgroup array: {t} element type, {n} name, {k} length
     local_array: str  # a per-thread array
     # ---- switch
@@ -214,6 +224,9 @@ GLSL = Lang(
     reprs={"f32bits": Repr("uint", "uintBitsToFloat({})", "{p} = floatBitsToUint({v})")},
     int_atomic_repr="plain", bool_repr="plain", bool_in_buffer_record=True,
     int_atomics=_GLSL_ATOMICS, cas_loop=None, float_rmw=_glsl_float_rmw,
+    # wgpu 0.32's SPIR-V reader reads OpAtomicFAddEXT, but loses the old value of OpAtomicCompareExchange
+    # (gfx-rs/wgpu#9621), so the CAS loop cannot run on vulkan-glsl; it rejects float atomics on workgroup memory
+    f32_atomic_add=NativeF32Add("atomicAdd({p}, {0})", "shader-float32-atomic"),
     shared_array="shared {t} {n}[{k}];", local_array="{t} {n}[{k}]",
     switch_requires_default=False, case_falls_through=True,
     macros=namer.SHADER_INTERFACE["glsl"].macros, param_ref="{}", param_bool="{}", param_scalar={},
@@ -221,7 +234,8 @@ GLSL = Lang(
     buffer="layout(std430, set = 0, binding = {i}) buffer {blk} {{ {t} {n}[]; }};", buffer_block="Buffer_{}",
     version=("#version 450",),
     feature_directives=(("shader-f64", "#extension GL_ARB_gpu_shader_fp64 : require"),
-                        ("shader-int64", "#extension GL_ARB_gpu_shader_int64 : require")),
+                        ("shader-int64", "#extension GL_ARB_gpu_shader_int64 : require"),
+                        ("shader-float32-atomic", "#extension GL_EXT_shader_atomic_float : require")),
     workgroup_directive="layout(local_size_x = {X}, local_size_y = {Y}, local_size_z = {Z}) in;",
     builtin_inputs=(), subgroup_inputs=(), private_global="", entry_input="", entry_copy="",
     entry="void main()")
@@ -297,7 +311,7 @@ WGSL = Lang(
            "atomic": Repr("atomic<i32>", "atomicLoad(&{})", "atomicStore(&{p}, {v})"),
            "boolbits": Repr("u32", "({} != 0u)", "{p} = select(0u, 1u, {v})")},
     int_atomic_repr="atomic", bool_repr="boolbits", bool_in_buffer_record=False,
-    int_atomics=_WGSL_ATOMICS, cas_loop=_wgsl_cas_loop, float_rmw=_wgsl_float_rmw,
+    int_atomics=_WGSL_ATOMICS, cas_loop=_wgsl_cas_loop, float_rmw=_wgsl_float_rmw, f32_atomic_add=None,
     shared_array="var<workgroup> {n} : array<{t}, {k}>;", local_array="var {n} : array<{t}, {k}>",
     switch_requires_default=True, case_falls_through=False,
     macros=namer.SHADER_INTERFACE["wgsl"].macros, param_ref="params.{}",

@@ -127,6 +127,7 @@ class LoweringState:
         self.spec_ops: list[Operation] = []
         self.spec_stack: list[str] = []
         self.atomic_storage: set[str] = set()
+        self.atomic_names: dict[str, set[str]] = {}  # storage key -> the atomic intrinsics applied to it
         self.cur_func_ret: Attribute | None = None
         self.nesting = 0  # statement nesting of the function being lowered
         self.shared_names: dict[Operation, str] = {}

@@ -16,6 +16,9 @@ from sarek.lowering.shader.language import IDENT, err
 from sarek.lowering.shader.state import MAX_NESTING, PURE_INLINE, READ_OPS, Scope, Storage, int_width, nuses
 
 
+#: the f32 atomics a native float add does (sub adds the negation, inc/dec add one)
+_ADDS = frozenset({"atomic_add", "atomic_sub", "atomic_inc", "atomic_dec"})
+
 class Statements(Atomics):
     """One sarek op lowered to statements of the target dialect."""
 
@@ -190,8 +193,14 @@ class Statements(Atomics):
             out.add_op(f)
         self.storage[op.result] = Storage(name, et, "plain", "local", dims=dims)
 
-    def atomic_repr(self, et: Attribute, op: Operation) -> str:
+    def atomic_repr(self, et: Attribute, op: Operation, key: str = "") -> str:
+        """The Storage.repr of an atomic target: f32 as its bits (CAS loops), or as float where the language
+        adds floats natively (a buffer that only atomic_add/sub/inc/dec touch: `Lang.f32_atomic_add`)."""
         if isinstance(et, Float32Type):
+            native = self.lang.f32_atomic_add
+            if native is not None and key.startswith("param:") and self.atomic_names.get(key, set()) <= _ADDS:
+                self.features.add(native.feature)
+                return "plain"
             return "f32bits"
         assert int_width(et) == 32, f"atomics on {et}: refused by the feature gate (ATOMIC_GAPS, INT64, SMALL_INT)"
         return self.lang.int_atomic_repr
