@@ -4,9 +4,10 @@
 // The shader language table (sarek/lowering/shader/language.py's GLSL and WGSL `Lang`) as the target dialects
 // show it, one kernel for both: directives and the workgroup size, variant structs (GLSL a hoisted payload
 // struct, WGSL flat fields) and constructor functions, storage buffers and the element forms of atomics and
-// bools (GLSL uint bits for f32 atomics; WGSL atomic<u32>, atomic<i32>, bools as u32), the scalar parameter block
+// bools (in GLSL a float buffer only added to uses GL_EXT_shader_atomic_float's atomicAdd; WGSL atomic<u32> for f32
+// atomics, atomic<i32>, bools as u32), the scalar parameter block
 // (GLSL push constants and #define macros, WGSL a uniform `params`), shared and local arrays (GLSL zeroes a
-// local one), the builtin inputs and entry point, the float atomic's compare-and-swap loop, the conditional
+// local one), the builtin inputs and entry point, the float atomic (WGSL a compare-and-swap loop), the conditional
 // expression, and the switch (GLSL breaks, WGSL ends with a default). The abi carries the element layouts
 // (sarek.analysis.layout.storage_layout): a variant's host and device offsets.
 builtin.module {
@@ -50,6 +51,7 @@ builtin.module {
 }
 // GLSL:      sarek_glsl.shader @k abi "{{.*}}\22layout\22: {\22ctors\22: {{\[\[}}[4, 4, 4, \22i4\22]], {{\[\[}}4, 8, 4, \22i4\22], [8, 12, 4, \22f4\22]], []], \22dev_size\22: 16, \22host_size\22: 12, {{.*}}" {
 // GLSL-NEXT: sarek_glsl.directive "#version 450"
+// GLSL-NEXT: sarek_glsl.directive "#extension GL_EXT_shader_atomic_float : require"
 // GLSL-NEXT: sarek_glsl.comment "kernel k; workgroup size 256x1x1 is a compile-time specialization (option block=X,Y,Z)"
 // GLSL-NEXT: sarek_glsl.directive "layout(local_size_x = 256, local_size_y = 1, local_size_z = 1) in;"
 // GLSL-NEXT: sarek_glsl.struct "opt_Pair_payload" ["int _0", "float _1"]
@@ -72,7 +74,7 @@ builtin.module {
 // GLSL-NEXT: sarek_glsl.stmt "r.tag = 2"
 // GLSL-NEXT: sarek_glsl.stmt "return r"
 // GLSL-NEXT: }
-// GLSL-NEXT: sarek_glsl.global "layout(std430, set = 0, binding = 0) buffer Buffer_a { uint a[]; };"
+// GLSL-NEXT: sarek_glsl.global "layout(std430, set = 0, binding = 0) buffer Buffer_a { float a[]; };"
 // GLSL-NEXT: sarek_glsl.global "layout(std430, set = 0, binding = 1) buffer Buffer_h { int h[]; };"
 // GLSL-NEXT: sarek_glsl.global "layout(std430, set = 0, binding = 2) buffer Buffer_o { opt o[]; };"
 // GLSL-NEXT: sarek_glsl.global "layout(std430, set = 0, binding = 3) buffer Buffer_b { bool b[]; };"
@@ -89,40 +91,32 @@ builtin.module {
 // GLSL-NEXT: sarek_glsl.for "int sarek_i = 0; sarek_i < 4; sarek_i++" {
 // GLSL-NEXT: sarek_glsl.stmt "acc[sarek_i] = 0"
 // GLSL-NEXT: }
-// GLSL-NEXT: sarek_glsl.stmt "float sarek_t = uintBitsToFloat(a[int(gl_GlobalInvocationID.x)])"
+// GLSL-NEXT: sarek_glsl.stmt "float sarek_t = a[int(gl_GlobalInvocationID.x)]"
 // GLSL-NEXT: sarek_glsl.stmt "tile[int(gl_LocalInvocationID.x)] = sarek_t"
 // GLSL-NEXT: sarek_glsl.stmt "barrier()"
 // GLSL-NEXT: sarek_glsl.stmt "int sarek_t1 = atomicAdd(h[int(gl_LocalInvocationID.x)], 1)"
-// GLSL-NEXT: sarek_glsl.stmt "uint sarek_old = a[int(gl_LocalInvocationID.x)]"
-// GLSL-NEXT: sarek_glsl.stmt "bool sarek_done = false"
-// GLSL-NEXT: sarek_glsl.while "!sarek_done" {
-// GLSL-NEXT: sarek_glsl.stmt "float sarek_cur = uintBitsToFloat(sarek_old)"
-// GLSL-NEXT: sarek_glsl.stmt "uint sarek_x = atomicCompSwap(a[int(gl_LocalInvocationID.x)], sarek_old, floatBitsToUint(sarek_cur + sarek_t))"
-// GLSL-NEXT: sarek_glsl.stmt "sarek_done = (sarek_x == sarek_old)"
-// GLSL-NEXT: sarek_glsl.stmt "sarek_old = sarek_x"
-// GLSL-NEXT: }
-// GLSL-NEXT: sarek_glsl.stmt "float sarek_t2 = uintBitsToFloat(sarek_old)"
-// GLSL-NEXT: sarek_glsl.stmt "opt sarek_t3 = o[int(gl_GlobalInvocationID.x)]"
-// GLSL-NEXT: sarek_glsl.stmt "int sarek_t4"
-// GLSL-NEXT: sarek_glsl.switch "sarek_t3.tag" {
+// GLSL-NEXT: sarek_glsl.stmt "atomicAdd(a[int(gl_LocalInvocationID.x)], sarek_t)"
+// GLSL-NEXT: sarek_glsl.stmt "opt sarek_t2 = o[int(gl_GlobalInvocationID.x)]"
+// GLSL-NEXT: sarek_glsl.stmt "int sarek_t3"
+// GLSL-NEXT: sarek_glsl.switch "sarek_t2.tag" {
 // GLSL-NEXT: sarek_glsl.case "0" {
-// GLSL-NEXT: sarek_glsl.stmt "int s = sarek_t3.Some_v"
-// GLSL-NEXT: sarek_glsl.stmt "sarek_t4 = s"
+// GLSL-NEXT: sarek_glsl.stmt "int s = sarek_t2.Some_v"
+// GLSL-NEXT: sarek_glsl.stmt "sarek_t3 = s"
 // GLSL-NEXT: sarek_glsl.stmt "break"
 // GLSL-NEXT: }
 // GLSL-NEXT: sarek_glsl.case "1" {
-// GLSL-NEXT: sarek_glsl.stmt "int p = sarek_t3.Pair_v._0"
-// GLSL-NEXT: sarek_glsl.stmt "float q = sarek_t3.Pair_v._1"
-// GLSL-NEXT: sarek_glsl.stmt "sarek_t4 = p"
+// GLSL-NEXT: sarek_glsl.stmt "int p = sarek_t2.Pair_v._0"
+// GLSL-NEXT: sarek_glsl.stmt "float q = sarek_t2.Pair_v._1"
+// GLSL-NEXT: sarek_glsl.stmt "sarek_t3 = p"
 // GLSL-NEXT: sarek_glsl.stmt "break"
 // GLSL-NEXT: }
 // GLSL-NEXT: sarek_glsl.case "2" {
-// GLSL-NEXT: sarek_glsl.stmt "sarek_t4 = ((int(gl_GlobalInvocationID.x) < n) ? sarek_t1 : n)"
+// GLSL-NEXT: sarek_glsl.stmt "sarek_t3 = ((int(gl_GlobalInvocationID.x) < n) ? sarek_t1 : n)"
 // GLSL-NEXT: sarek_glsl.stmt "break"
 // GLSL-NEXT: }
 // GLSL-NEXT: }
 // GLSL-NEXT: sarek_glsl.stmt "b[int(gl_GlobalInvocationID.x)] = flag"
-// GLSL-NEXT: sarek_glsl.stmt "h[int(gl_GlobalInvocationID.x)] = sarek_t4"
+// GLSL-NEXT: sarek_glsl.stmt "h[int(gl_GlobalInvocationID.x)] = sarek_t3"
 // GLSL-NEXT: }
 // GLSL-NEXT: }
 
