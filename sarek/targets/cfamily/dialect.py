@@ -29,7 +29,7 @@ C text is a string literal; a result's type prints as its C type text; operands 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Self
+from typing import ClassVar, Self, cast
 
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr, i32
 from xdsl.ir import Attribute, Block, Dialect, ParametrizedAttribute, Region, SSAValue, TypeAttribute
@@ -718,18 +718,47 @@ class PragmaOp(StringSyntax):
 # ------------------------------------------------------------------------------------------------ expressions
 
 
+#: an expression op's head syntax (see `_Expr`)
+Head = tuple[tuple[str, str | tuple[str, ...]], ...]
+
+
 class _Expr(IRDLOperation):
-    """An expression: its own head (`_print_head`, `_parse_head`), then its C type ` : "ctype"` and the
-    attributes. `_parse_head` returns the op's constructor with the head's arguments bound, taking the ctype."""
+    """An expression: its head, then its C type ` : "ctype"` and the attributes. The head is declared by `HEAD`,
+    in the order of the constructor's arguments (the ctype comes last): ("str", p) the string property p as a
+    literal, ("operands", (a, b ...)) ` %a, %b`, ("args", a) the variadic operand a as `(%x, %y)`, ("opt_args", a)
+    the same or nothing when empty, ("subscript", a) `[%a]`. An op whose head is no such sequence overrides
+    `_print_head` and `_parse_head` (which returns the constructor with the head's arguments bound)."""
 
     result = result_def(ValType)
+    HEAD: ClassVar[Head] = ()
 
     def _print_head(self, printer: Printer) -> None:
-        raise NotImplementedError
+        for kind, f in self.HEAD:
+            if isinstance(f, tuple):
+                printer.print_string(" ")
+                printer.print_list([cast(SSAValue, getattr(self, n)) for n in f], printer.print_operand)
+            elif kind == "str":
+                _print_str(printer, cast(StringAttr, getattr(self, f)))
+            elif kind == "subscript":
+                _print_subscript(printer, cast(SSAValue, getattr(self, f)))
+            else:
+                xs = cast(Sequence[SSAValue], getattr(self, f))
+                (_print_operand_list if kind == "args" else _print_operands)(printer, xs)
 
     @classmethod
     def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
-        raise NotImplementedError
+        vals: list[object] = []
+        for kind, f in cls.HEAD:
+            if isinstance(f, tuple):
+                vals += _operand_seq(parser, len(f))
+            elif kind == "str":
+                vals.append(parser.parse_str_literal())
+            elif kind == "subscript":
+                vals.append(_parse_subscript(parser))
+            else:
+                vals.append(_operand_list(parser) if kind == "args" else _operands(parser))
+        make = cast(Callable[..., Self], cls)  # each op's own __init__(head..., ctype)
+        return lambda ctype: make(*vals, ctype)
 
     def print(self, printer: Printer) -> None:
         self._print_head(printer)
@@ -755,13 +784,8 @@ class LitOp(_Expr):
     def __init__(self, text: str, ctype: str):
         super().__init__(result_types=[ValType(ctype)], properties={"text": StringAttr(text)})
 
-    def _print_head(self, printer: Printer) -> None:
-        _print_str(printer, self.text)
+    HEAD: ClassVar[Head] = (("str", "text"),)
 
-    @classmethod
-    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
-        text = parser.parse_str_literal()
-        return lambda ctype: cls(text, ctype)
 
 
 @irdl_op_definition
@@ -777,16 +801,8 @@ class BinaryOp(_Expr):
     def __init__(self, op: str, lhs: SSAValue, rhs: SSAValue, ctype: str):
         super().__init__(operands=[lhs, rhs], result_types=[ValType(ctype)], properties={"op": StringAttr(op)})
 
-    def _print_head(self, printer: Printer) -> None:
-        _print_str(printer, self.op)
-        printer.print_string(" ")
-        printer.print_list((self.lhs, self.rhs), printer.print_operand)
+    HEAD: ClassVar[Head] = (("str", "op"), ("operands", ("lhs", "rhs")))
 
-    @classmethod
-    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
-        o = parser.parse_str_literal()
-        lhs, rhs = _operand_seq(parser, 2)
-        return lambda ctype: cls(o, lhs, rhs, ctype)
 
 
 @irdl_op_definition
@@ -801,16 +817,8 @@ class UnaryOp(_Expr):
     def __init__(self, op: str, x: SSAValue, ctype: str):
         super().__init__(operands=[x], result_types=[ValType(ctype)], properties={"op": StringAttr(op)})
 
-    def _print_head(self, printer: Printer) -> None:
-        _print_str(printer, self.op)
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
+    HEAD: ClassVar[Head] = (("str", "op"), ("operands", ("operand",)))
 
-    @classmethod
-    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
-        o = parser.parse_str_literal()
-        x = _operand(parser)
-        return lambda ctype: cls(o, x, ctype)
 
 
 @irdl_op_definition
@@ -824,15 +832,8 @@ class CallOp(_Expr):
     def __init__(self, callee: str, args: Sequence[SSAValue], ctype: str):
         super().__init__(operands=[args], result_types=[ValType(ctype)], properties={"callee": StringAttr(callee)})
 
-    def _print_head(self, printer: Printer) -> None:
-        _print_str(printer, self.callee)
-        _print_operand_list(printer, self.args)
+    HEAD: ClassVar[Head] = (("str", "callee"), ("args", "args"))
 
-    @classmethod
-    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
-        callee = parser.parse_str_literal()
-        args = _operand_list(parser)
-        return lambda ctype: cls(callee, args, ctype)
 
 
 @irdl_op_definition
@@ -846,14 +847,8 @@ class CastOp(_Expr):
     def __init__(self, x: SSAValue, ctype: str):
         super().__init__(operands=[x], result_types=[ValType(ctype)])
 
-    def _print_head(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
+    HEAD: ClassVar[Head] = (("operands", ("operand",)),)
 
-    @classmethod
-    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
-        x = _operand(parser)
-        return lambda ctype: cls(x, ctype)
 
 
 @irdl_op_definition
@@ -867,16 +862,8 @@ class IndexOp(_Expr):
     def __init__(self, base: SSAValue, index: SSAValue, ctype: str):
         super().__init__(operands=[base, index], result_types=[ValType(ctype)])
 
-    def _print_head(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.base)
-        _print_subscript(printer, self.index)
+    HEAD: ClassVar[Head] = (("operands", ("base",)), ("subscript", "index"))
 
-    @classmethod
-    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
-        base = _operand(parser)
-        index = _parse_subscript(parser)
-        return lambda ctype: cls(base, index, ctype)
 
 
 @irdl_op_definition
@@ -890,16 +877,8 @@ class MemberOp(_Expr):
     def __init__(self, base: SSAValue, field: str, ctype: str):
         super().__init__(operands=[base], result_types=[ValType(ctype)], properties={"field": StringAttr(field)})
 
-    def _print_head(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.base)
-        _print_str(printer, self.field)
+    HEAD: ClassVar[Head] = (("operands", ("base",)), ("str", "field"))
 
-    @classmethod
-    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
-        base = _operand(parser)
-        field = parser.parse_str_literal()
-        return lambda ctype: cls(base, field, ctype)
 
 
 @irdl_op_definition
@@ -914,14 +893,8 @@ class SelectOp(_Expr):
     def __init__(self, cond: SSAValue, a: SSAValue, b: SSAValue, ctype: str):
         super().__init__(operands=[cond, a, b], result_types=[ValType(ctype)])
 
-    def _print_head(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list((self.cond, self.a, self.b), printer.print_operand)
+    HEAD: ClassVar[Head] = (("operands", ("cond", "a", "b")),)
 
-    @classmethod
-    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
-        c, a, b = _operand_seq(parser, 3)
-        return lambda ctype: cls(c, a, b, ctype)
 
 
 @irdl_op_definition
@@ -980,15 +953,8 @@ class TemplateOp(_Expr):
     def __init__(self, template: str, args: Sequence[SSAValue], ctype: str):
         super().__init__(operands=[args], result_types=[ValType(ctype)], properties={"template": StringAttr(template)})
 
-    def _print_head(self, printer: Printer) -> None:
-        _print_str(printer, self.template)
-        _print_operands(printer, self.args)
+    HEAD: ClassVar[Head] = (("str", "template"), ("opt_args", "args"))
 
-    @classmethod
-    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
-        template = parser.parse_str_literal()
-        args = _operands(parser)
-        return lambda ctype: cls(template, args, ctype)
 
 
 SarekC = Dialect(
