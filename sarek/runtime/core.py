@@ -24,19 +24,8 @@ from xdsl.ir import Attribute
 from sarek.diagnostics import SarekError, user_api
 from sarek.dialect.intrinsics import is_integer_type
 from sarek.dialect.scalars import BF16
+from sarek.runtime.errors import DeviceError as DeviceError, LaunchError as LaunchError  # their home: a leaf module
 from sarek.types import BF16_DTYPE, bf16_bits, bf16_from_f32, is_ndarray
-
-
-class LaunchError(SarekError):
-    """A launch the runtime refuses (bad arguments, grid/block beyond limits, unknown device)."""
-
-    __module__ = "sarek"
-
-
-class DeviceError(SarekError):
-    """A device failed to compile or run a kernel (the toolchain's message is included)."""
-
-    __module__ = "sarek"
 
 
 # ------------------------------------------------------------------------------------------------ types

@@ -19,17 +19,11 @@ import numpy as np
 
 from sarek.lowering.cfamily import entry_name
 from sarek.runtime import cache
+from sarek.runtime.cuda_driver import driver
 from sarek.runtime.core import BufferDevice, DeviceError, Dim3, FastPath, KernelSpec, LaunchError, Limits, Stream
 
 
-_DRIVER: list[Any] = []
-
-
-def _driver() -> Any:
-    """`cuda.bindings.driver` (a Cython module without type stubs), imported once."""
-    if not _DRIVER:
-        _DRIVER.append(importlib.import_module("cuda.bindings.driver"))
-    return _DRIVER[0]
+_driver = driver  # the one import of cuda.bindings.driver (sarek.runtime.cuda_driver)
 
 
 def _nvrtc() -> Any:

@@ -84,7 +84,7 @@ def launch_plan(module: ModuleOp, kernel: str, debug: bool | None) -> LaunchPlan
 def check_error(module: ModuleOp, kernel: str, buf: np.ndarray[Any, Any], device: Any) -> Exception:
     """The `sarek.LaunchError` of the failure recorded in `buf`, located at the check's source position."""
     from sarek.frontend.errors import caret_text
-    from sarek.runtime.core import LaunchError
+    from sarek.runtime.errors import LaunchError
 
     rows = table(module, CHECKS_ATTR)
     cid = int(buf[CHECK_ID])

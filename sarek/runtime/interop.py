@@ -186,9 +186,9 @@ def from_cai(owner: Any, cai: dict[str, Any]) -> DeviceArray:
 
 def pointer_device(ptr: int) -> int:
     """The CUDA device ordinal of a device pointer (the driver's pointer attributes); -1 for host memory."""
-    from sarek.runtime.cuda import _driver  # pyright: ignore[reportPrivateUsage]
+    from sarek.runtime.cuda_driver import driver
 
-    d = _driver()
+    d = driver()
     err, v = d.cuPointerGetAttribute(d.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr)
     if int(err) != 0:
         raise ForeignError(f"the CUDA driver does not know its pointer {ptr:#x} ({err})")

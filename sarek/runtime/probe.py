@@ -22,15 +22,11 @@ builtin.module {
 
 
 class _Probe:
-    """A launchable (module, name) pair: `.module`, `.name`, `.launch(out, grid=, block=, device=)`."""
+    """A launchable (module, name) pair, `.module` and `.name` (`sarek.launch((p.module, p.name), [out])`); a
+    leaf of the runtime: core runs it through a device's own `launch`."""
 
     def __init__(self, module: Any, name: str):
         self.module, self.name = module, name
-
-    def launch(self, *args: Any, **kw: Any) -> None:
-        from sarek.runtime import launch
-
-        launch((self.module, self.name), list(args), **kw)
 
 
 @functools.cache

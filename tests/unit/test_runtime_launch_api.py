@@ -229,7 +229,8 @@ def test_every_device_has_warp_size_limits_synchronize(dev):
         out = np.zeros(1, np.int32)
         from sarek.runtime.probe import warp_probe
 
-        warp_probe().launch(out, grid=1, block=64, device=d)
+        p = warp_probe()
+        sarek.launch((p.module, p.name), [out], grid=1, block=64, device=d)
         assert d.warp_size == out[0]
 
 
