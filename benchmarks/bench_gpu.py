@@ -344,7 +344,7 @@ def run_vulkan(key: str, dev: Any, c: Case, args: list[Any], row: dict[str, Any]
 
     wgpu = __import__("wgpu")
     spec = kernel_spec(c.module, c.kernel)
-    (pipe, bgl), abi, _ = dev._pipeline(spec, c.block)
+    _, abi, _ = dev._pipeline(spec, c.block)
     bufs: list[Any] = []
     try:
         bound: list[Any] = []
@@ -528,7 +528,7 @@ def table(res: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--out", default=os.environ.get("OUT"))
     ap.add_argument("--quick", action="store_true", help="sizes / 16")
     ap.add_argument("--dry-run", action="store_true", help="no GPU: make every source, compile CUDA with NVRTC")

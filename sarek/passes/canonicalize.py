@@ -364,8 +364,8 @@ class ExactDivPow2ToShift(RewritePattern):
         if op.op != K.DIV or not is_int(op.lhs.type) or not _pow2(c := const_value(op.rhs)):
             return
         assert isinstance(c, int)
-        p: Operation | None = op
-        while p is not None and (parent := p.parent_op()) is not None:
+        p: Operation = op
+        while (parent := p.parent_op()) is not None:
             if isinstance(parent, s.IfOp | s.IfExprOp) and p.parent_region() is parent.regions[0] \
                     and _mask_is_zero(parent.cond, op.lhs, c - 1):
                 k = constant(c.bit_length() - 1, op.lhs.type)

@@ -190,7 +190,7 @@ builtin.module {
 // CHECK:       sarek.store %{{.*}}, %[[R]] : !sarek.ref<i32>
 // CHECK:       %[[M7:.*]] = sarek.constant 7 : ui32
 // CHECK-NEXT:  %[[UR:.*]] = sarek.binop bitand %{{.*}}, %[[M7]] : ui32
-// CHECK-NEXT:  sarek.store %{{.*}}, %[[UR]] : !sarek.ref<ui32>
+// CHECK:       sarek.store %{{.*}}, %[[UR]] : !sarek.ref<ui32>
 
 // -----
 
