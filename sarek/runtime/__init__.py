@@ -22,6 +22,7 @@ from typing import Any
 
 from sarek.runtime.core import (UNSET, BufferDevice, Device, DeviceError, KernelSpec, LaunchError, Limits, Stream,
                                 cdiv, kernel_spec)
+from sarek.runtime import vector as _vector
 from sarek.runtime.vector import Vector
 from sarek.diagnostics import user_api
 
@@ -232,3 +233,6 @@ def synchronize(device: Any = None) -> None:
         return
     for d in [*_INTERP, *(d for ds in _BY_KIND.values() for d in ds)]:
         d.synchronize()
+
+
+_vector.resolve_device = get_device  # Vector.from_dlpack names devices through the registry above

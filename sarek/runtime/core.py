@@ -783,7 +783,7 @@ class BufferDevice(Device):
         """Binds the arguments and enqueues the kernel on `stream`. Waits only when numpy arrays were passed:
         the written ones are copied back, and their temporary buffers are freed after the kernel ends."""
         from sarek.runtime.interop import DeviceArray
-        from sarek.runtime.vector import Vector
+        from sarek.runtime.vector import Vector, download_into, to_device_layout
 
         bound: list[Any] = []
         temps: dict[int, tuple[Any, np.ndarray[Any, Any]]] = {}  # id(array) -> (buffer, array): one per array
@@ -902,15 +902,3 @@ def extents(p: Param, a: Any) -> tuple[int, ...]:
     return tuple(int(x) for x in (a.shape if a.shape is not None else (a.size,)))
 
 
-def to_device_layout(host: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """Device memory holds bool elements as int (the aligned layout's i1); everything else as is."""
-    return host.astype(np.int32) if host.dtype == np.bool_ else host
-
-
-def download_into(dev: Device, buf: Any, host: np.ndarray[Any, Any]) -> None:
-    if host.dtype == np.bool_:
-        tmp = np.empty(host.shape, np.int32)
-        dev._download(buf, tmp)  # pyright: ignore[reportPrivateUsage]
-        host[...] = tmp != 0
-    else:
-        dev._download(buf, host)  # pyright: ignore[reportPrivateUsage]

@@ -8,7 +8,7 @@ Host writes go through `v[i] = x`, `v.copy_from(array)` or `with v.host() as a:`
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -33,6 +33,29 @@ class BufferCodec(Protocol):
     def download(self, dev: Device, buf: Any, host: np.ndarray[Any, Any]) -> None: ...
 
 
+def to_device_layout(host: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """Device memory holds bool elements as int (the aligned layout's i1); everything else as is."""
+    return host.astype(np.int32) if host.dtype == np.bool_ else host
+
+
+def download_into(dev: Device, buf: Any, host: np.ndarray[Any, Any]) -> None:
+    if host.dtype == np.bool_:
+        tmp = np.empty(host.shape, np.int32)
+        dev._download(buf, tmp)  # pyright: ignore[reportPrivateUsage]
+        host[...] = tmp != 0
+    else:
+        dev._download(buf, host)  # pyright: ignore[reportPrivateUsage]
+
+
+def _no_devices(name: str) -> Device:
+    raise RuntimeError(f"no device '{name}': sarek.runtime is not initialised")
+
+
+#: how `Vector.from_dlpack` finds a device by name: sarek.runtime sets its `get_device` here (the package
+#: imports this module, so this module does not import the package back)
+resolve_device: Callable[[str], Device] = _no_devices
+
+
 class NativeCodec:
     """The host layout itself (bool as int32): OpenCL, CUDA and PTX buffers."""
 
@@ -42,13 +65,9 @@ class NativeCodec:
         return host.size * (4 if host.dtype == np.bool_ else host.dtype.itemsize)
 
     def upload(self, dev: Device, buf: Any, host: np.ndarray[Any, Any]) -> None:
-        from sarek.runtime.core import to_device_layout
-
         dev._upload(buf, to_device_layout(host))  # pyright: ignore[reportPrivateUsage]
 
     def download(self, dev: Device, buf: Any, host: np.ndarray[Any, Any]) -> None:
-        from sarek.runtime.core import download_into
-
         download_into(dev, buf, host)
 
 
@@ -276,7 +295,7 @@ class Vector:
         """A Vector over `x`'s memory (no copy): a CUDA array (`__dlpack__`, `__cuda_array_interface__`) becomes
         the vector's copy on that CUDA device (`device`: "cuda:N" or "ptx:N", default cuda), host memory its host
         array. Writes through either side are seen by the other; `x` is kept alive."""
-        from sarek.runtime import get_device, interop
+        from sarek.runtime import interop
 
         try:
             got = interop.adapt(x)
@@ -293,7 +312,7 @@ class Vector:
             return v
         if got.space[0] != "cuda" or not got.contiguous:
             raise TypeError(f"Vector.from_dlpack: {got.what} must be C-contiguous CUDA memory")
-        dev = get_device(device if device is not None else f"cuda:{got.space[1]}")
+        dev = resolve_device(device if device is not None else f"cuda:{got.space[1]}")
         if dev.memory_space != got.space:
             raise TypeError(f"Vector.from_dlpack: the memory is on CUDA device {got.space[1]}, not {dev.name}")
         v = cls.__new__(cls)
