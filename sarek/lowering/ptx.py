@@ -9,7 +9,9 @@ Decisions (all made here; the printer only prints):
 - Vectors: each vector parameter is a `.u64` pointer (`cvta.to.global`) followed by an `.s32` length (like the
   C backends); elements are addressed `base + index * size` with sizes and field offsets from the aligned
   layout (sarek.analysis.layout), so records/variants in memory match the host and the C structs byte for byte.
-- Integer semantics of C: `div.s32`/`rem.s32` truncate, `shr.s32` is arithmetic, wrapping add/mul.
+- Integer semantics of C: `div.s32`/`rem.s32` truncate, `shr.s32` is arithmetic, wrapping add/mul. A
+  constant divisor is shifts (2^k) or a multiply-high (sarek.lowering.divide), never ptxas's reciprocal
+  sequence; a variant's aligned payload word pairs are `.v2.b32` accesses.
   Float: `div.rn`, `sqrt.rn` (correctly rounded, never .approx); transcendentals arrive as calls to the sarek
   math library (`sarek-expand-math`), the exact math ops are sarek.targets.ptx.mathlib's; f16 is storage only (arithmetic in f32, narrowing `cvt.rn.f16.f32`).
 - Helpers are inlined at each call (a `sarek.return` branches to the call's end label); recursion is refused.
