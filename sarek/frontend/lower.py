@@ -34,6 +34,7 @@ from sarek.dialect import sarek as s
 from sarek.dialect import scalars as sc
 from sarek.dialect.intrinsics import INTRINSICS, Category, is_float, is_int, is_integer_type
 from sarek.frontend.analysis import BodyInfo, always_returns, analyze
+from sarek.frontend.loop_else import desugar_loop_else
 from sarek.frontend.decls import (
     VariantCtor,
     decl_ops,
@@ -527,6 +528,7 @@ class FunctionLowerer:
             kind = "vec" if isinstance(t, s.VecType) else "arr" if isinstance(t, s.ArrayType) else "param"
             self.vars[n] = Binding(kind, arg, t)
         params = {n for n, _ in sig.params}
+        f.body[:] = desugar_loop_else(f.body)  # for/while ... else: a break flag (idempotent)
         try:
             self.info: BodyInfo = analyze(f.body, params)
             for n in sorted(params & self.info.locals):
@@ -936,8 +938,7 @@ class FunctionLowerer:
         self.join(outs)
 
     def stmt_While(self, st: ast.While) -> None:
-        if st.orelse:
-            raise self.err(st, "'while ... else' is not supported")
+        assert not st.orelse, "rewritten by sarek.frontend.loop_else"
         cond_block = Block()
         op = s.WhileOp(Region(cond_block), Region(Block()))
 
@@ -965,8 +966,7 @@ class FunctionLowerer:
         return breaks
 
     def stmt_For(self, st: ast.For) -> None:
-        if st.orelse:
-            raise self.err(st, "'for ... else' is not supported")
+        assert not st.orelse, "rewritten by sarek.frontend.loop_else"
         if not isinstance(st.target, ast.Name):
             raise self.err(st.target, "the loop variable must be a plain name")
         it = st.iter

@@ -1,5 +1,5 @@
 """Issue 15's control flow on every device: a grid-stride loop (a run-time range step) over 10x more elements
-than threads, search loops leaving with `break` (in `while`, in `for` and from inside a `match`), `continue`,
+than threads, search loops leaving with `break` (in `while`, in `for` and from inside a `match`), `for/while ... else`, `continue`,
 early `return` in a kernel and in a helper, and a dtype-generic axpy launched with f32 and f64 arrays."""
 
 import numpy as np
@@ -45,6 +45,28 @@ def first_above(data: Vec[f32], found: Vec[i32], rows: i32, thr: f32):
             k = q
             break
         found[rows + r] = k     # -1 when none
+
+
+@kernel
+def first_above_else(data: Vec[f32], found: Vec[i32], rows: i32, thr: f32):
+    r = global_thread_id
+    if r < rows:
+        k = 0
+        for q in range(ROW):
+            if data[r * ROW + q] > thr:
+                k = q
+                break
+        else:
+            k = -1              # no break: none above thr
+        found[r] = k
+        j = 0
+        while j < ROW:
+            if data[r * ROW + j] > thr:
+                break
+            j += 1
+        else:
+            j = -1
+        found[rows + r] = j
 
 
 @variant
@@ -138,6 +160,11 @@ def _search_ref(a):
     return {1: np.concatenate([first, np.where(hit, first, -1)]).astype(np.int32)}
 
 
+def _search_else_ref(a):
+    first = _search_ref(a)[1][a[2]:]  # -1 where no element is above thr
+    return {1: np.concatenate([first, first]).astype(np.int32)}
+
+
 def _steps_args(n):
     rng = np.random.default_rng(18)
     kinds = rng.choice(3, size=8 * n, p=[0.2, 0.1, 0.7])
@@ -200,6 +227,7 @@ CASES = [
     Case("grid_stride_saxpy", grid_stride_saxpy, _saxpy_args, _saxpy_ref, n=N, grid=THREADS // 64, block=64),
     Case("reverse_stride", reverse_stride, _reverse_args, _reverse_ref, n=N, grid=THREADS // 64, block=64),
     Case("first_above_break", first_above, _search_args, _search_ref, n=300, block=64, atol=0, rtol=0),
+    Case("for_while_else", first_above_else, _search_args, _search_else_ref, n=300, block=64, atol=0, rtol=0),
     Case("match_break_continue", match_break, _steps_args, _steps_ref, n=200, block=64, features=frozenset({"variants"})),
     Case("early_return", early_return, _early_args, _early_ref, n=1000, block=128),
     Case("generic_axpy_f32", axpy[f32], _axpy_args(np.float32), _axpy_ref, n=1000, launch=_generic_launch),
