@@ -17,7 +17,7 @@ and column, and every new node carries the loop's (or the `break`'s) location.
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import Any, cast
 
 
 class _MarkBreaks(ast.NodeTransformer):
@@ -47,18 +47,22 @@ class _Desugar(ast.NodeTransformer):
             return node
         flag = f"sarek_broke_{node.lineno}_{node.col_offset}"
         orelse, node.orelse = node.orelse, []
-        node.body = [_MarkBreaks(flag).visit(s) for s in node.body]
-        node.body = [x for s in node.body for x in (s if isinstance(s, list) else [s])]
+        node.body = _spliced(_MarkBreaks(flag), node.body)
         test = ast.copy_location(ast.UnaryOp(ast.Not(), ast.copy_location(ast.Name(flag, ast.Load()), node)), node)
         return [_assign(flag, False, node), node, ast.copy_location(ast.If(test, orelse, []), node)]
 
     visit_For = visit_While = _loop  # pyright: ignore[reportAssignmentType]
 
 
-def desugar_loop_else(body: list[ast.stmt]) -> list[ast.stmt]:
-    """`body` with every loop's `else` rewritten as above (in place: loops without one are unchanged)."""
+def _spliced(visitor: ast.NodeTransformer, body: list[ast.stmt]) -> list[ast.stmt]:
+    """Each statement of `body` visited, the lists a visit returns spliced in."""
     out: list[ast.stmt] = []
     for s in body:
-        r = _Desugar().visit(s)
-        out += r if isinstance(r, list) else [r]
+        r: Any = visitor.visit(s)
+        out += cast("list[ast.stmt]", r) if isinstance(r, list) else [cast(ast.stmt, r)]
     return out
+
+
+def desugar_loop_else(body: list[ast.stmt]) -> list[ast.stmt]:
+    """`body` with every loop's `else` rewritten as above (in place: loops without one are unchanged)."""
+    return _spliced(_Desugar(), body)
