@@ -32,8 +32,12 @@ Decisions made here (the printer decides nothing):
 - Variants: a struct with `tag` and one field per constructor payload: GLSL `C_v` (one payload) or a hoisted
   `<T>_<C>_payload` struct (several); WGSL flattened `C_v_<i>`. Constructor functions `make_<T>_<C>`. Device
   layouts differ from the host's aligned union layout; `abi` describes both so the runtime repacks.
-- Names: sarek-legalize-names records declaration names; others are escaped by `namer.escape` (GLSL `v` suffix, WGSL `sarek_` prefix), then made unique against the globals, macros and
-  enclosing scopes (`<name>_<k>`; GLSL locals colliding with a push-constant macro `sarek_pc_shadow_<n>_<k>`).
+- Names: sarek-legalize-names records the constructor identifiers and each kernel's interface names (buffers,
+  lengths/extents, scalar parameters: `sarek.buffer_names`, `sarek.dim_names`, `sarek.param_names`, by
+  namer.interface_names); the lowering names the rest as it lowers: struct, constructor-function, shared-array,
+  buffer-block and helper-specialisation names and locals are escaped by `namer.escape` (GLSL `v` suffix, WGSL
+  `sarek_` prefix), then made unique against the globals, macros and enclosing scopes (`<name>_<k>`; GLSL locals
+  colliding with a push-constant macro `sarek_pc_shadow_<n>_<k>`); temporaries are `sarek_t<k>`.
 """
 
 from __future__ import annotations
