@@ -15,7 +15,7 @@ from typing import Any
 
 def blame(path: Path, device: str, reference: str = "interp") -> str:
     from sarek.passes.pipeline import pipeline_passes
-    from sarek.testing.fuzz import DEVICE_TARGET, compare, device_kind, load_kernel, run_module_interp
+    from sarek.testing.runs import DEVICE_TARGET, compare, device_kind, load_kernel, run_module_interp
     from sarek.registry import make_context
 
     target = DEVICE_TARGET.get(device_kind(device))

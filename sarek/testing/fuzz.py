@@ -24,7 +24,6 @@ failure.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import select
@@ -39,19 +38,15 @@ from typing import Any, cast
 
 import numpy as np
 
-from sarek.testing.gen import A2_ROWS, ACC_INIT, Program, generate
+from sarek.registry import TARGET_NAMES
+from sarek.testing.gen import Program, generate
+# the kernel files, their inputs and the comparison (shared with sarek.testing.blame); re-exported here
+from sarek.testing.runs import (DEVICE_TARGET, LOWPREC_KINDS, TOLERANCE, compare, device_kind, load_kernel,
+                                make_args, output_names, run_module_interp, run_on)
 
-TARGETS = ("cuda", "hip", "opencl", "metal", "glsl", "wgsl", "ptx")
-#: device kind -> the target whose pipeline it runs (for pass blame)
-DEVICE_TARGET = {"opencl": "opencl", "cuda": "cuda", "ptx": "ptx", "vulkan": "wgsl", "vulkan-glsl": "glsl"}
-#: float tolerance per device kind: |x - ref| <= atol + rtol * |ref| (values are clamped to +-1000).
-#: f32 on any device: 1e-3 + 1e-4 relative; Vulkan (lavapipe, and Vulkan's precision rules) computes asin, acos,
-#: atan, atan2, sinh to about 4e-4 relative, so kernels using them get 2e-3 relative there.
-TOLERANCE: dict[str, dict[str, tuple[float, float]]] = {
-    "default": {"f32": (1e-3, 1e-4), "f64": (1e-9, 1e-9)},
-    "lowprec": {"f32": (2e-3, 2e-3), "f64": (1e-9, 1e-9)},
-}
-LOWPREC_KINDS = ("vulkan", "vulkan-glsl")
+__all__ = ["DEVICE_TARGET", "LOWPREC_KINDS", "TOLERANCE", "compare", "device_kind", "load_kernel", "make_args",
+           "output_names", "run_module_interp", "run_on"]
+
 MARK = "@@FZ "
 #: open bugs owned by another subsystem that the fuzzer finds again and again: (device kind, kernel feature,
 #: why). A disagreement on such a device for a kernel using the feature is counted as "known" (seeds listed in
@@ -65,86 +60,17 @@ TOOLS = {"cuda": "nvcc", "hip": "hipcc", "opencl": "", "metal": "clang++", "glsl
 #: glslang + spirv-val): when the device ran a kernel, its validation of that target is counted, not repeated
 SAME_TOOL = {"opencl": "opencl", "vulkan-glsl": "glsl"}
 #: a device refusing a kernel's feature (f64 on WGSL ...) with one of these words is "n/a", not a failure
+#: ... and a device that refuses a kernel its target accepts says this
+DEVICE_REFUSAL = "cannot run on this device"
 REFUSAL_WORDS = ("not supported", "not yet supported", "unsupported", "does not support", "has no", "refuse")
-
-
-def device_kind(name: str) -> str:
-    return name.split(":")[0]
-
-
-# -- kernels and inputs ---------------------------------------------------------------------------------------
-
-
-def load_kernel(path: Path) -> tuple[Any, dict[str, Any]]:
-    """Import a generated kernel file; returns (the Kernel, its CASE)."""
-    spec = importlib.util.spec_from_file_location(f"sarek_fuzz_{path.stem}_{abs(hash(str(path)))}", path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    case = cast("dict[str, Any]", mod.CASE)
-    return getattr(mod, f"fz{case['seed']}"), case
-
-
-def make_args(kernel: Any, case: dict[str, Any]) -> list[Any]:
-    """Deterministic inputs for a kernel's parameters (by name), zeroed outputs."""
-    rng = np.random.default_rng(case["seed"])
-    n = case["n"]
-    outs = case["outputs"]
-    made: dict[str, Any] = {
-        "ai": np.asarray(rng.integers(-100, 101, n), np.int32),
-        "af": np.asarray(rng.integers(-32, 33, n) / 4.0, np.float32),
-        "al": np.asarray(rng.integers(-5 * 10**9, 5 * 10**9 + 1, n), np.int64),
-        "ad": np.asarray(rng.integers(-32, 33, n) / 4.0, np.float64),
-        "acc": np.array(ACC_INIT, np.int32), "n": n,
-    }
-    # drawn last: the 1-D inputs keep the values they had before 2-D arrays came
-    made["a2"] = np.asarray(rng.integers(-100, 101, (A2_ROWS, n // A2_ROWS)), np.int32)
-    for vec, dt in (("oi", np.int32), ("ol", np.int64), ("of", np.float32), ("od", np.float64)):
-        if vec in outs:
-            made[vec] = np.zeros(n * outs[vec], dt)
-    import inspect
-
-    names = list(inspect.signature(kernel.fn).parameters)
-    return [made[p] for p in names]
-
-
-def output_names(kernel: Any) -> list[str]:
-    import inspect
-
-    return [p for p in inspect.signature(kernel.fn).parameters if p in ("oi", "ol", "of", "od", "acc")]
-
-
-def run_on(kernel: Any, case: dict[str, Any], device: Any) -> dict[str, list[Any]]:
-    """Launch on one device (a name or a Device); the outputs by parameter name."""
-    args = make_args(kernel, case)
-    import inspect
-
-    names = list(inspect.signature(kernel.fn).parameters)
-    dev = device
-    if isinstance(device, str):
-        import sarek.runtime as rt
-
-        dev = rt.get_device(device)
-    dev.launch(kernel.module, kernel.name, args, case["grid"], case["block"])
-    return {p: cast("list[Any]", a.tolist()) for p, a in zip(names, args) if p in output_names(kernel)}
-
-
-def run_module_interp(module: Any, name: str, kernel: Any, case: dict[str, Any]) -> dict[str, list[Any]]:
-    """Run `module` (any sarek-dialect IR) on the interpreter with the kernel's inputs."""
-    from sarek.interp import run
-
-    args = make_args(kernel, case)
-    import inspect
-
-    names = list(inspect.signature(kernel.fn).parameters)
-    run(module, name, args, case["grid"], case["block"])
-    return {p: cast("list[Any]", a.tolist()) for p, a in zip(names, args) if p in output_names(kernel)}
 
 
 def is_refusal(e: BaseException) -> bool:
     from sarek.diagnostics import SarekError
     from sarek.frontend.errors import CompileError
 
+    if isinstance(e, SarekError) and type(e).__name__ == "DeviceError" and DEVICE_REFUSAL in str(e):
+        return True  # a device's documented gap (vulkan-glsl's f32 atomics: wgpu#9621)
     if not isinstance(e, SarekError) or type(e).__name__ in ("InterpError", "LaunchError", "DeviceError"):
         return False
     if isinstance(e, CompileError) and "internal error" in str(e):
@@ -263,7 +189,7 @@ def worker(role: str) -> int:
     dev: Any = None
     targets: list[str] = []
     if role.startswith("validate"):
-        targets = role.partition(":")[2].split(",") if ":" in role else list(TARGETS)
+        targets = role.partition(":")[2].split(",") if ":" in role else list(TARGET_NAMES)
     else:
         import sarek.runtime as rt
 
@@ -383,30 +309,6 @@ class Worker:
         if not self.send({"path": str(path), "now": True}):
             return {"crash": "broken pipe"}
         return self.answer()
-
-
-# -- comparison -----------------------------------------------------------------------------------------------
-
-
-def compare(ref: dict[str, list[Any]], got: dict[str, list[Any]], case: dict[str, Any], dev: str) -> str | None:
-    """None when `got` agrees with `ref`; else the first difference, described."""
-    tol = TOLERANCE["lowprec" if case.get("lowprec") and device_kind(dev) in LOWPREC_KINDS else "default"]
-    for name, r in ref.items():
-        g = got.get(name)
-        if g is None:
-            return f"{name}: missing"
-        ra, ga = np.asarray(r), np.asarray(g)
-        if ra.shape != ga.shape:
-            return f"{name}: shape {ga.shape} != {ra.shape}"
-        if name in ("of", "od"):
-            atol, rtol = tol["f32" if name == "of" else "f64"]
-            bad = ~np.isclose(ga, ra, rtol=rtol, atol=atol, equal_nan=True)
-        else:
-            bad = ga != ra
-        if bad.any():
-            k = int(np.argmax(bad))
-            return f"{name}[{k}] = {ga[k]!r}, reference {ra[k]!r} ({int(bad.sum())} of {bad.size} differ)"
-    return None
 
 
 # -- the campaign ---------------------------------------------------------------------------------------------
@@ -640,7 +542,7 @@ class Campaign:
             except Exception:
                 return False
         roles = [self.devices[0], f.where] if f.kind == "mismatch" else \
-            [f"validate:{f.where}"] if f.where in TARGETS else \
+            [f"validate:{f.where}"] if f.where in TARGET_NAMES else \
             [f"validate:{','.join(self.targets)}"] if f.where == "frontend" or f.where == "validators" else [f.where]
         case = {}
         try:
@@ -721,14 +623,14 @@ def choose_targets(ap: argparse.ArgumentParser, spec: str) -> list[str]:
     if spec != "auto":
         targets = [t for t in spec.split(",") if t]
         for t in targets:
-            if t not in TARGETS:
-                ap.error(f"unknown target {t!r} (known: {', '.join(TARGETS)})")
+            if t not in TARGET_NAMES:
+                ap.error(f"unknown target {t!r} (known: {', '.join(TARGET_NAMES)})")
         return targets
     import shutil
 
-    targets = [t for t in TARGETS if not TOOLS[t] or shutil.which(TOOLS[t]) or
+    targets = [t for t in TARGET_NAMES if not TOOLS[t] or shutil.which(TOOLS[t]) or
                (TOOLS[t] in ("nvcc", "ptxas") and os.path.exists(f"/usr/local/cuda/bin/{TOOLS[t]}"))]
-    skipped = [t for t in TARGETS if t not in targets]
+    skipped = [t for t in TARGET_NAMES if t not in targets]
     if skipped:
         print(f"not validating {', '.join(skipped)}: {', '.join(TOOLS[t] for t in skipped)} not installed "
               "(--targets names them to make a missing tool a failure)", flush=True)

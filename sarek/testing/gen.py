@@ -48,7 +48,22 @@ FEATURES = ("i64", "f64", "helpers", "records", "variants", "loops", "shared", "
 #: range step; issue 14: "arrays" = an `Array[i32, 2]` input, 2-D shared and private arrays), drawn from a
 #: second stream
 LATER_FEATURES = ("jumps", "arrays")
-FEATURE_P = {"i64": 0.35, "f64": 0.2, "shared": 0.25, "warp": 0.2}
+#: and a third stream (this session's constructs): "narrow" = an input and an output vector of one of
+#: NARROW_TYPES with a local of it (casts, arithmetic, C promotions, stores that wrap); "bitcast" =
+#: `sarek.bitcast` float -> int bits and int bits -> float; "fatomic" = f32 `atomic_add` of small integers (exact,
+#: so order-independent); "print" = `print(...)` of exact values (compared as text); "arrays3" = an
+#: `Array[i32, 3]` input read at three indices
+LATEST_FEATURES = ("narrow", "bitcast", "fatomic", "print", "arrays3")
+FEATURE_P = {"i64": 0.35, "f64": 0.2, "shared": 0.25, "warp": 0.2, "narrow": 0.3, "bitcast": 0.3, "fatomic": 0.15,
+             "print": 0.2, "arrays3": 0.2}
+#: the narrow element types and the values their inputs hold (bf16: quarter-integers, exact in bf16)
+NARROW_TYPES = ("u8", "i8", "u16", "i16", "u32", "u64", "bf16")
+NARROW_RANGE = {"u8": (0, 255), "i8": (-128, 127), "u16": (0, 65535), "i16": (-32768, 32767), "u32": (0, 2**32 - 1),
+                "u64": (0, 2**64 - 1), "bf16": (-32, 32)}
+#: f32 accumulator slots of the float atomics (feature "fatomic"; every addend a small integer)
+ACCF_SLOTS = 4
+#: the 3-D input `a3` (feature "arrays3") has shape A3_SHAPE + (n // 4,)
+A3_SHAPE = (2, 2)
 #: the integer atomics; op j owns the accumulator slots 2j and 2j+1 (two different ops on one slot race: their
 #: final value depends on the schedule, which is how the H200 campaign's 5 "interpreter is wrong" seeds came about)
 ATOMIC_OPS = ("atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor")
@@ -128,9 +143,16 @@ class Gen:
         # a seed's kernel differ between processes (the H200 campaign's seeds did not reproduce here)
         # (features added later are drawn from their own stream, so the kernels without them stay as they were)
         later = random.Random(f"sarek-fuzz-later-{seed}")
+        latest = random.Random(f"sarek-fuzz-latest-{seed}")
         self.feats = set(features) if features is not None else {
             f for f in FEATURES if r.random() < FEATURE_P.get(f, 0.5)} | {
-            f for f in LATER_FEATURES if later.random() < FEATURE_P.get(f, 0.5)}
+            f for f in LATER_FEATURES if later.random() < FEATURE_P.get(f, 0.5)} | {
+            f for f in LATEST_FEATURES if latest.random() < FEATURE_P.get(f, 0.5)}
+        self.narrow = latest.choice(NARROW_TYPES) if "narrow" in self.feats else ""
+        self.zn = ""  # the narrow local, once assigned
+        self.uses_accf = False
+        self.uses_sarek = False  # `import sarek` (sarek.bitcast)
+        self.prints = 0
         self.barrier_mode = bool({"shared", "warp"} & self.feats)
         self.out: list[str] = []
         self.vars: list[Var] = []
@@ -235,6 +257,13 @@ class Gen:
             rows = self.index(self.iexpr("i32", 1), "a2.shape[0]")
             opts.append(IE(f"a2[{rows}, {self.index(self.iexpr('i32', 1), 'a2.shape[1]')}]", ty, -100, 100))
             self.in_a2 = False
+        if "arrays3" in self.feats and not self.in_helper and ty == "i32" and not self.in_a2 and r.random() < 0.3:
+            self.in_a2 = True
+            idx = [self.index(self.iexpr("i32", 0), f"a3.shape[{d}]") for d in range(3)]
+            opts.append(IE(f"a3[{', '.join(idx)}]", ty, -100, 100))
+            self.in_a2 = False
+        if self.zn and self.narrow != "bf16" and not self.in_helper and ty == "i32" and r.random() < 0.4:
+            opts.append(self.narrow_as_i32())
         if r.random() < 0.3 or not opts:
             return self.ilit(ty)
         return r.choice(opts)
@@ -282,7 +311,20 @@ class Gen:
             return IE(f"i32({c})", ty, 0, 1)
         if k < 0.92 and ty == "i32" and not self.in_helper:
             return IE(f"len({r.choice(['ai', 'af'])})", ty, self.n, self.n)
+        if "bitcast" in self.feats and r.random() < 0.3:
+            return self.bits_of_float(ty, depth)
         return self.ibin(ty, depth)
+
+    def bits_of_float(self, ty: str, depth: int) -> IE:
+        """`sarek.bitcast` of an exact float (the same bits on every device) to its integer type, the sign bit
+        masked off (-0.0 and 0.0 may differ between devices), reduced."""
+        fty = "f32" if ty == "i32" else "f64"
+        if fty not in self.float_types:
+            return self.ibin(ty, depth)
+        self.uses_sarek = True
+        f = self.ftyped(self.fexpr(fty, depth - 1, need_exact=True))
+        mask = I32_MAX if ty == "i32" else I64_MAX
+        return IE(f"((sarek.bitcast({f.text}, {ty}) & {mask}) % {RED[ty]})", ty, 0, RED[ty] - 1)
 
     def icast(self, ty: str, depth: int) -> IE:
         r = self.r
@@ -397,6 +439,8 @@ class Gen:
             lim = 2**24 if ty == "f32" else 2**53
             if e.mag <= min(lim, STORE["i32"]):
                 opts.append(FE(f"{ty}({self.typed(e).text})", ty, True, 0, float(e.mag)))
+        if self.zn and self.narrow == "bf16" and not self.in_helper and ty == "f32" and r.random() < 0.4:
+            opts.append(FE(f"f32({self.zn})", ty, True, FB_MAX, 256.0))
         if r.random() < 0.25 or not opts:
             return self.flit(ty)
         return r.choice(opts)
@@ -482,6 +526,11 @@ class Gen:
             h = r.choice(self.helpers)
             if h.ret == ty:
                 return FE(self.call(h), ty, False, 0, FCLAMP)
+        if "bitcast" in self.feats and not ex and ty == "f32" and r.random() < 0.3:
+            # any 23 fraction bits under the exponent of 1.0: a normal float in [1, 2)
+            self.uses_sarek = True
+            e = self.typed(self.iexpr("i32", depth - 1))
+            return FE(f"sarek.bitcast(({e.text} & 8388607) | 1065353216, f32)", ty, False, 0, 2.0)
         return self.fleaf(ty)
 
     def fmath(self, ty: str, depth: int, ex: bool) -> FE:
@@ -612,6 +661,15 @@ class Gen:
             self.emit(jump)
             self.depth -= 1
             return 1
+        if self.zn and not self.in_helper and r.random() < 0.15:
+            self.narrow_assign()
+            return 1
+        if "fatomic" in self.feats and not self.in_helper and r.random() < 0.1:
+            self.float_atomic()
+            return 1
+        if "print" in self.feats and not self.in_helper and not self.loops and self.prints < 2 and r.random() < 0.2:
+            self.print_stmt()
+            return 1
         if k < 0.35 or nest >= 3 or budget <= 1:
             if mutable:
                 self.assign(r.choice(mutable))
@@ -687,6 +745,94 @@ class Gen:
         if mutable:
             self.assign(r.choice(mutable))
         return 1
+
+    # -- this session's constructs (features "narrow", "fatomic", "print") ----------------------------------
+
+    def narrow_as_i32(self) -> IE:
+        """The narrow integer local as an i32 (u32/u64 reduced first)."""
+        lo, hi = NARROW_RANGE[self.narrow]
+        if hi > I32_MAX:
+            return IE(f"i32({self.zn} % {self.narrow}(1009))", "i32", 0, 1008)
+        return IE(f"i32({self.zn})", "i32", lo, hi)
+
+    def nleaf(self) -> str:
+        """A value of the narrow integer type: the local, an input element, a literal or a converted i32."""
+        r, t = self.r, self.narrow
+        lo, hi = NARROW_RANGE[t]
+        k = r.random()
+        if k < 0.35:
+            return self.zn
+        if k < 0.6:
+            return f"an[{self.index(self.iexpr('i32', 1))}]"
+        if k < 0.8:
+            return f"{t}({r.choice([0, 1, 3, 7, min(hi, I64_MAX), lo, hi // 2 + 1])})"
+        return f"{t}({self.typed(self.store(self.iexpr('i32', 1))).text})"  # an int converted: wraps
+
+    def nexpr(self) -> str:
+        """A narrow integer expression. C promotes 8/16-bit operands to int, so the products and shifts that
+        could overflow an int are left out (u16 * u16, a signed left shift); u32/u64 wrap (defined)."""
+        r, t = self.r, self.narrow
+        a, b = self.nleaf(), self.nleaf()
+        ops = ["+", "-", "&", "|", "^", ">>", "//", "%"]
+        if t != "u16":
+            ops.append("*")
+        if t.startswith("u"):
+            ops.append("<<")
+        op = r.choice(ops)
+        if op in (">>", "<<"):
+            return f"({a} {op} {r.randint(0, 7)})"
+        if op in ("//", "%"):
+            return f"({a} {op} ({b} | {t}(1)))"
+        return f"({a} {op} {b})"
+
+    def narrow_assign(self) -> None:
+        """The narrow local gets a new value (converted back to its type: the int result of C's promotions
+        wraps); bf16 rounds an exact f32 (to nearest even, the same on every device)."""
+        if self.narrow == "bf16":
+            e = self.fexpr("f32", 2, need_exact=True)
+            if e.fb > FB_MAX:
+                self.imports.add("sm")
+                e = FE(f"sm.floor({self.ftyped(e).text})", e.ty, True, 0, e.bound + 1)
+            self.emit(f"{self.zn} = bf16({self.fclamp(e, 256.0).text})")
+            return
+        if self.r.random() < 0.2:
+            # both arms converted: an 8/16-bit operand's arithmetic is an int (C's promotions), and a
+            # conditional expression takes arms of one type
+            t = self.narrow
+            self.emit(f"{self.zn} = {t}({self.nexpr()}) if {self.nleaf()} < {self.nleaf()} else {t}({self.nleaf()})")
+            return
+        self.emit(f"{self.zn} = {self.narrow}({self.nexpr()})")
+
+    def float_atomic(self) -> None:
+        """f32 atomic_add of a small integer: every partial sum is exact, so the total is order-independent."""
+        self.imports.add("sm")
+        self.uses_accf = True
+        self.atomics.add("atomic_add")
+        e = self.ftyped(self.fexpr("f32", 2, need_exact=True))
+        v = f"sm.fmin(sm.fmax(sm.floor({e.text}), -64.0), 64.0)" if e.exact else "1.0"
+        self.emit(f"atomic_add(accf, {self.index(self.iexpr('i32', 1), str(ACCF_SLOTS))}, {v})")
+
+    def print_stmt(self) -> None:
+        """print(...) of exact values (integers, exact floats, a condition): the same text on every device."""
+        self.prints += 1
+        r = self.r
+        args = [f'"p{self.prints}"']
+        for _ in range(r.randint(1, 3)):
+            k = r.random()
+            if k < 0.5:
+                args.append(self.typed(self.iexpr(r.choice(self.int_types), 1)).text)
+            elif k < 0.8:
+                f = self.ftyped(self.fexpr(r.choice(self.float_types), 1, need_exact=True))
+                args.append(f.text if f.exact else "0.5")
+            else:
+                args.append(self.bexpr(1))
+        cond = self.bexpr(1) if r.random() < 0.5 else ""
+        if cond:
+            self.emit(f"if {cond}:")
+            self.depth += 1
+        self.emit(f"print({', '.join(args)})")
+        if cond:
+            self.depth -= 1
 
     def suite(self, budget: int, nest: int, indent: bool = True) -> int:
         if indent:
@@ -822,6 +968,11 @@ class Gen:
                 e = self.fclamp(self.fexpr(v.ty, 2))
             self.emit(f"{v.name} = {self.ftyped(e).text}")
             self.vars.append(v)
+        if self.narrow:
+            zn = self.fresh("zn")
+            self.emit(f"{zn} = an[{self.index(self.iexpr('i32', 1))}]")
+            self.zn = zn
+            self.narrow_assign()
         if self.has_rec:
             self.emit(f"p = {self.rec}(a={self.store(self.iexpr('i32', 1)).text}, "
                       f"b={self.ftyped(self.fclamp(self.fexpr('f32', 1))).text})")
@@ -872,6 +1023,10 @@ class Gen:
         if self.has_rec:
             self.outputs["oi"].append(Var("p.a", "i32"))
             self.outputs["of"].append(Var("p.b", "f32"))
+        if self.narrow:
+            self.outputs["of" if self.narrow == "bf16" else "oi"].append(
+                Var(f"f32({self.zn})" if self.narrow == "bf16" else self.narrow_as_i32().text, "i32"))
+            self.emit(f"on[i] = {self.zn}")
         for vec, vs in self.outputs.items():
             for j, v in enumerate(vs):
                 self.emit(f"{vec}[i * {len(vs)} + {j}] = {v.name}")
@@ -929,21 +1084,29 @@ class Gen:
             params.append("ad: Vec[f64]")
         if "arrays" in self.feats:
             params.append("a2: Array[i32, 2]")
+        if "arrays3" in self.feats:
+            params.append("a3: Array[i32, 3]")
+        if self.narrow:
+            params.append(f"an: Vec[{self.narrow}]")
         outs: dict[str, int] = {}
         for vec, vs in self.outputs.items():
             if vs:
                 params.append(f"{vec}: Vec[{ {'oi': 'i32', 'ol': 'i64', 'of': 'f32', 'od': 'f64'}[vec]}]")
                 outs[vec] = len(vs)
-        params += ["acc: Vec[i32]", "n: i32"]
+        if self.narrow:
+            params.append(f"on: Vec[{self.narrow}]")
+        params += ["acc: Vec[i32]", *(["accf: Vec[f32]"] if self.uses_accf else []), "n: i32"]
         gpu = sorted(x for x in self.imports if x not in ("sm", "atomic"))
         gpu += sorted(self.atomics)
         head = [f'"""sarek fuzz kernel, seed {self.seed} (a reproducer: python -m sarek.testing.fuzz --replay FILE)."""',
-                "", "from sarek import Array, Vec, device, f32, f64, i32, i64, kernel, record, variant",
+                "", *(["import sarek"] if self.uses_sarek else []),
+                "from sarek import Array, Vec, device, f32, f64, i32, i64, kernel, record, variant"
+                + (f", {self.narrow}" if self.narrow else ""),
                 "from sarek import math as sm", f"from sarek.gpu import {', '.join(sorted(set(gpu)))}", "", ""]
         lines = head + decls + helpers + ["@kernel", f"def fz{self.seed}({', '.join(params)}):", *body, "", ""]
         case = {"seed": self.seed, "grid": self.grid, "block": self.block, "n": self.n, "outputs": outs,
                 "i64": "i64" in self.feats, "f64": "f64" in self.feats, "lowprec": self.uses_lowprec,
-                "features": sorted(self.feats)}
+                "features": sorted(self.feats), **({"narrow": self.narrow} if self.narrow else {})}
         lines.append(f"CASE = {case!r}")
         return Program(self.seed, "\n".join(lines) + "\n", case)
 

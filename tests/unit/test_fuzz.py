@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from sarek.registry import TARGET_NAMES
 from sarek.testing import fuzz
 from sarek.testing.gen import ACC_INIT, ATOMIC_OPS, generate
 from sarek.testing.shrink import shrink
@@ -33,7 +34,7 @@ def test_ci_seed_set(tmp_path: Path):
     disagreement, validator failure, crash or hang fails, naming the reproducers."""
     out = tmp_path / "fuzz"
     r = subprocess.run([sys.executable, "-m", "sarek.testing.fuzz", "--count", str(CI_COUNT), "--devices",
-                        ",".join(CPU_DEVICES), "--targets", ",".join(fuzz.TARGETS), "--validate-every",
+                        ",".join(CPU_DEVICES), "--targets", ",".join(TARGET_NAMES), "--validate-every",
                         str(CI_VALIDATE_EVERY), "--batch", str(CI_BATCH), "--out", str(out),
                         "--shrink-seconds", "60"], capture_output=True, text=True, cwd=ROOT)
     summary = json.loads((out / "summary.json").read_text())
@@ -43,7 +44,7 @@ def test_ci_seed_set(tmp_path: Path):
     assert summary["kernels"] == CI_COUNT
     for d in CPU_DEVICES:  # a device that never ran (missing driver ...) fails the test
         assert summary["ran"].get(d, 0) >= CI_COUNT // 4, (d, summary["ran"])
-    for t in fuzz.TARGETS:  # WGSL refuses i64/f64 kernels, Metal f64 ones
+    for t in TARGET_NAMES:  # WGSL refuses i64/f64 kernels, Metal f64 ones
         assert summary["validated"].get(t, 0) >= CI_COUNT // (4 * CI_VALIDATE_EVERY), (t, summary["validated"])
     assert summary["agreements"] >= CI_COUNT // 2
     assert sum(len(v) for v in summary["known"].values()) <= 2, summary["known"]  # known bugs stay rare
@@ -63,6 +64,13 @@ def test_generator_is_deterministic_and_covers_the_language():
     for jump in ("break", "continue", "return"):  # issue 15's jumps (and a run-time range step, either sign)
         assert re.search(rf"^ +{jump}$", text, re.M), jump
     assert re.search(r"range\(-?\d+, -?\d+, abs\(", text) and re.search(r"range\(-?\d+, -?\d+, -\(abs\(", text)
+    # this session's constructs (the third feature stream): narrow element types, bitcast both ways, f32
+    # atomic_add, print, a 3-D array read at three indices
+    for ty in ("u8", "i8", "u16", "i16", "u32", "u64", "bf16"):
+        assert f"an: Vec[{ty}]" in text and f"on: Vec[{ty}]" in text, ty
+    for construct in ("sarek.bitcast(", ", i32) & 2147483647)", "| 1065353216, f32)", "atomic_add(accf, ",
+                      "print(\"p1\"", "a3: Array[i32, 3]", "a3.shape[2]", "bf16(", "u64(1009)"):
+        assert construct in text, construct
 
 
 def test_generator_is_the_same_in_every_process():
@@ -83,8 +91,10 @@ def test_each_atomic_op_owns_its_accumulator_slots():
         for op, base, rest in re.findall(r"(atomic_\w+)\(acc, (\d+) \+ (.*?) % 2", generate(seed).source):
             assert int(base) == 2 * ATOMIC_OPS.index(op) and rest, (seed, op, base)
             seen.add(op)
-        rest_of_text = re.sub(r"atomic_\w+\(acc, \d+ \+ |from sarek.gpu import .*|CASE = .*", "", generate(seed).source)
-        assert "atomic_" not in rest_of_text, seed  # every atomic call has the slot form
+        # every atomic call has the slot form (the f32 atomic_add of small integers has its own `accf`)
+        rest_of_text = re.sub(r"atomic_\w+\(acc, \d+ \+ |atomic_add\(accf, |from sarek.gpu import .*|CASE = .*", "",
+                              generate(seed).source)
+        assert "atomic_" not in rest_of_text, seed
     assert seen == set(ATOMIC_OPS)
     assert len(ACC_INIT) == 2 * len(ATOMIC_OPS)
 
@@ -247,3 +257,25 @@ def test_abs_of_a_literal_is_cast_where_an_i64_is_meant(tmp_path: Path):
     `abs(5) | (i64(22) ^ 3)`; the front end rightly types `abs(5)` as i32 ("type mismatch ... i32 and i64")."""
     for seed in (200147, 200701, 201262, 201946):
         _kernel_from_text(tmp_path, generate(seed).source, seed)  # compiles (it raised CompileError)
+
+
+def test_printed_text_is_an_output_compared_exactly(tmp_path: Path):
+    """A kernel's print(...) lines are one more output (`print`), compared exactly between devices; a device
+    that prints other text, or none, disagrees."""
+    path = tmp_path / "fz2.py"
+    path.write_text(_adding_kernel().replace("def fz1(", "def fz2(").replace("'seed': 1", "'seed': 2").replace(
+        "oi[i] = ai[i] + 3", "oi[i] = ai[i] + 3\n        if i < 2:\n            print(\"p1\", i, 0.5, i > 0)"))
+    kernel, case = fuzz.load_kernel(path)
+    ref = fuzz.run_on(kernel, case, "interp")
+    assert ref["print"] == ["p1 0 0.5 False", "p1 1 0.5 True"]
+    assert fuzz.compare(ref, fuzz.run_on(kernel, case, "opencl:0"), case, "opencl:0") is None
+    assert "print[1]" in str(fuzz.compare(ref, {**ref, "print": ["p1 0 0.5 False", "p1 1 0.5 False"]}, case, "x"))
+    assert "print: missing" in str(fuzz.compare(ref, {k: v for k, v in ref.items() if k != "print"}, case, "x"))
+
+
+def test_a_documented_device_refusal_is_not_applicable():
+    """vulkan-glsl refuses f32 atomics at launch (wgpu#9621) with a DeviceError that says so: n/a, not a failure."""
+    from sarek.runtime.core import DeviceError
+
+    assert fuzz.is_refusal(DeviceError("vulkan-glsl:0: atomic_add on f32 cannot run on this device: ..."))
+    assert not fuzz.is_refusal(DeviceError("vulkan-glsl:0: the driver lost the device"))

@@ -1,0 +1,153 @@
+"""Running one generated kernel file: import it, make its deterministic inputs, launch it on a device or run IR
+on the interpreter, and compare two runs' outputs (the fuzzer, sarek.testing.fuzz, and pass blame,
+sarek.testing.blame, both use these).
+
+Outputs by parameter name: the integer, float and narrow outputs (`oi ol of od on`), the accumulators (`acc`,
+`accf`), and `print`, the text the kernel printed (its lines; compared exactly like integers).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import inspect
+import io
+from pathlib import Path
+from typing import Any, cast
+
+import numpy as np
+
+from sarek.testing.gen import A2_ROWS, A3_SHAPE, ACC_INIT, ACCF_SLOTS, NARROW_RANGE
+
+#: device kind -> the target whose pipeline it runs (for pass blame)
+DEVICE_TARGET = {"opencl": "opencl", "cuda": "cuda", "ptx": "ptx", "vulkan": "wgsl", "vulkan-glsl": "glsl"}
+#: float tolerance per device kind: |x - ref| <= atol + rtol * |ref| (values are clamped to +-1000).
+#: f32 on any device: 1e-3 + 1e-4 relative; Vulkan (lavapipe, and Vulkan's precision rules) computes asin, acos,
+#: atan, atan2, sinh to about 4e-4 relative, so kernels using them get 2e-3 relative there.
+TOLERANCE: dict[str, dict[str, tuple[float, float]]] = {
+    "default": {"f32": (1e-3, 1e-4), "f64": (1e-9, 1e-9)},
+    "lowprec": {"f32": (2e-3, 2e-3), "f64": (1e-9, 1e-9)},
+}
+LOWPREC_KINDS = ("vulkan", "vulkan-glsl")
+#: the outputs compared within TOLERANCE (every other output, `accf` included, exactly)
+FLOAT_OUTPUTS = {"of": "f32", "od": "f64"}
+OUTPUTS = ("oi", "ol", "of", "od", "on", "acc", "accf")
+_OUT_DTYPES = {"oi": np.int32, "ol": np.int64, "of": np.float32, "od": np.float64}
+
+
+def device_kind(name: str) -> str:
+    return name.split(":")[0]
+
+
+def load_kernel(path: Path) -> tuple[Any, dict[str, Any]]:
+    """Import a generated kernel file; returns (the Kernel, its CASE)."""
+    spec = importlib.util.spec_from_file_location(f"sarek_fuzz_{path.stem}_{abs(hash(str(path)))}", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    case = cast("dict[str, Any]", mod.CASE)
+    return getattr(mod, f"fz{case['seed']}"), case
+
+
+def _narrow(rng: np.random.Generator, ty: str, n: int) -> Any:
+    """n deterministic values of narrow element type `ty` over the range the generator assumes."""
+    lo, hi = NARROW_RANGE[ty]
+    if ty == "bf16":
+        from sarek.types import bf16_from_f32
+
+        return bf16_from_f32(np.asarray(rng.integers(lo * 4, hi * 4 + 1, n) / 4.0, np.float32))
+    dt = np.dtype({"u8": np.uint8, "i8": np.int8, "u16": np.uint16, "i16": np.int16, "u32": np.uint32,
+                   "u64": np.uint64}[ty])
+    return rng.integers(lo, hi, n, dtype=dt, endpoint=True)
+
+
+def make_args(kernel: Any, case: dict[str, Any]) -> list[Any]:
+    """Deterministic inputs for a kernel's parameters (by name), zeroed outputs."""
+    rng = np.random.default_rng(case["seed"])
+    n = case["n"]
+    outs = case["outputs"]
+    made: dict[str, Any] = {
+        "ai": np.asarray(rng.integers(-100, 101, n), np.int32),
+        "af": np.asarray(rng.integers(-32, 33, n) / 4.0, np.float32),
+        "al": np.asarray(rng.integers(-5 * 10**9, 5 * 10**9 + 1, n), np.int64),
+        "ad": np.asarray(rng.integers(-32, 33, n) / 4.0, np.float64),
+        "acc": np.array(ACC_INIT, np.int32), "n": n,
+    }
+    # drawn last: the 1-D inputs keep the values they had before 2-D arrays came (and so on for later inputs)
+    made["a2"] = np.asarray(rng.integers(-100, 101, (A2_ROWS, n // A2_ROWS)), np.int32)
+    made["a3"] = np.asarray(rng.integers(-100, 101, (*A3_SHAPE, n // (A3_SHAPE[0] * A3_SHAPE[1]))), np.int32)
+    narrow = case.get("narrow")
+    if narrow:
+        made["an"] = _narrow(rng, narrow, n)
+        made["on"] = np.zeros_like(made["an"])
+    made["accf"] = np.zeros(ACCF_SLOTS, np.float32)
+    for vec, dt in _OUT_DTYPES.items():
+        if vec in outs:
+            made[vec] = np.zeros(n * outs[vec], dt)
+    return [made[p] for p in inspect.signature(kernel.fn).parameters]
+
+
+def output_names(kernel: Any) -> list[str]:
+    return [p for p in inspect.signature(kernel.fn).parameters if p in OUTPUTS]
+
+
+def _outputs(kernel: Any, args: list[Any], text: str) -> dict[str, list[Any]]:
+    names = list(inspect.signature(kernel.fn).parameters)
+    out = {p: _values(a) for p, a in zip(names, args) if p in output_names(kernel)}
+    if text:
+        out["print"] = text.splitlines()
+    return out
+
+
+def _values(a: Any) -> list[Any]:
+    if a.dtype.kind == "V" or a.dtype.name == "bfloat16":  # bf16: compared as the f32 values they hold
+        from sarek.types import bf16_to_f32
+
+        return cast("list[Any]", bf16_to_f32(a).tolist())
+    return cast("list[Any]", a.tolist())
+
+
+def run_on(kernel: Any, case: dict[str, Any], device: Any) -> dict[str, list[Any]]:
+    """Launch on one device (a name or a Device); the outputs by parameter name, with the printed text."""
+    args = make_args(kernel, case)
+    dev = device
+    if isinstance(device, str):
+        import sarek.runtime as rt
+
+        dev = rt.get_device(device)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):  # print(...) in a kernel writes its lines to stdout after the launch
+        dev.launch(kernel.module, kernel.name, args, case["grid"], case["block"])
+    return _outputs(kernel, args, buf.getvalue())
+
+
+def run_module_interp(module: Any, name: str, kernel: Any, case: dict[str, Any]) -> dict[str, list[Any]]:
+    """Run `module` (any sarek-dialect IR) on the interpreter with the kernel's inputs."""
+    from sarek.interp import run
+
+    args = make_args(kernel, case)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        run(module, name, args, case["grid"], case["block"])
+    return _outputs(kernel, args, buf.getvalue())
+
+
+def compare(ref: dict[str, list[Any]], got: dict[str, list[Any]], case: dict[str, Any], dev: str) -> str | None:
+    """None when `got` agrees with `ref`; else the first difference, described."""
+    tol = TOLERANCE["lowprec" if case.get("lowprec") and device_kind(dev) in LOWPREC_KINDS else "default"]
+    for name in dict.fromkeys([*ref, *got]):
+        r, g = ref.get(name), got.get(name)
+        if r is None or g is None:
+            return f"{name}: missing" if g is None else f"{name}: not in the reference ({str(g)[:200]})"
+        ra, ga = np.asarray(r), np.asarray(g)
+        if ra.shape != ga.shape:
+            return f"{name}: shape {ga.shape} != {ra.shape}" + (f" ({g[:3]} vs {r[:3]})" if name == "print" else "")
+        if name in FLOAT_OUTPUTS:
+            atol, rtol = tol[FLOAT_OUTPUTS[name]]
+            bad = ~np.isclose(ga, ra, rtol=rtol, atol=atol, equal_nan=True)
+        else:
+            bad = ga != ra
+        if bad.any():
+            k = int(np.argmax(bad))
+            return f"{name}[{k}] = {ga[k]!r}, reference {ra[k]!r} ({int(bad.sum())} of {bad.size} differ)"
+    return None
