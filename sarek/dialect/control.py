@@ -49,7 +49,7 @@ from sarek.dialect.syntax import parse_params as _parse_params
 from sarek.dialect.syntax import parse_str_array as _parse_str_array
 from sarek.dialect.syntax import check_name as _check_name
 from sarek.dialect.syntax import hint as _hint
-from sarek.dialect.types import UnitType, VariantType, is_float, is_int
+from sarek.dialect.types import UnitType, VariantType, is_float, is_int, is_scalar_type
 from sarek.dialect.declarations import HelperOp, KernelOp, enclosing_function, variant_decl
 
 
@@ -754,7 +754,7 @@ class PrintOp(IRDLOperation):
         if n != len(self.values):
             raise VerifyException(f"print format has {n} placeholder(s), {len(self.values)} value(s) given")
         for v in self.values:
-            if not (is_int(v.type) or is_float(v.type) or v.type == i1):
+            if not is_scalar_type(v.type):  # every scalar: sarek-lower-print encodes 8/16-bit, unsigned, bf16 too
                 raise VerifyException(f"print takes scalar values, got {v.type}")
 
     def print(self, printer: Printer) -> None:

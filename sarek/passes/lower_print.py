@@ -23,6 +23,7 @@ from sarek.diagnostics import location_text
 from sarek.dialect import sarek as s
 from sarek.dialect.builder import BodyBuilder
 from sarek.dialect.types import is_float, scalar_width
+from sarek.dialect.scalars import int_width, is_bf16
 from sarek.passes.debug_buffer import (FORMATS_ATTR, PRINT_BASE, PRINT_DROPPED, PRINT_USED, add_table_entry,
                                        attach_buffers, building_before, function_of, mark_guard)
 
@@ -33,12 +34,12 @@ def _words(b: BodyBuilder, v: SSAValue) -> list[SSAValue]:
     """`v` as i32 words (see the module docstring)."""
     if isinstance(v.type, Float64Type):
         v = b.bitcast(v, i64)
-    elif is_float(v.type) and not isinstance(v.type, Float32Type):  # f16, bf16: exactly as an f32
+    elif (is_float(v.type) or is_bf16(v.type)) and not isinstance(v.type, Float32Type):  # f16, bf16: as an f32
         v = b.cast(v, f32)
     t: Attribute = v.type
     if t == f32:
         return [b.bitcast(v, i32)]
-    if scalar_width(t) == 64:
+    if scalar_width(t) == 64 or int_width(t) == 64:  # i64, f64's bits, u64
         return [b.cast(v, i32), b.cast(b.binop("shr", v, b.const(32, t)), i32)]
     return [v if t == i32 else b.cast(v, i32)]
 

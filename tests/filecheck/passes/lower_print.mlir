@@ -54,3 +54,23 @@ builtin.module {
 
 // CHECK:      sarek.kernel @quiet(%v: !sarek.vec<f32> "v") {
 // CHECK-NOT:  sarek_debug
+
+// -----
+
+// bf16 is printed as its f32 value's bits (it was converted to an int: bf16 1.5 printed 1e-45), u64 as two
+// words like i64 (it took one: 2**64 - 1 printed 4294967295), u8 as one zero-extended word.
+builtin.module {
+  sarek.kernel @narrow(%h : bf16 "h", %u : ui64 "u", %c : ui8 "c") {
+    sarek.print "{} {} {}\0A"(%h, %u, %c) : bf16, ui64, ui8
+  }
+}
+// CHECK-LABEL: sarek.kernel @narrow
+// CHECK-NEXT:    %[[HF:.*]] = sarek.cast %h : bf16 to f32
+// CHECK-NEXT:    %[[HW:.*]] = sarek.bitcast %[[HF]] : f32 to i32
+// CHECK-NEXT:    %[[LO:.*]] = sarek.cast %u : ui64 to i32
+// CHECK-NEXT:    %[[K32:.*]] = sarek.constant 32 : ui64
+// CHECK-NEXT:    %[[SH:.*]] = sarek.binop shr %u, %[[K32]] : ui64
+// CHECK-NEXT:    %[[HI:.*]] = sarek.cast %[[SH]] : ui64 to i32
+// CHECK-NEXT:    %[[CW:.*]] = sarek.cast %c : ui8 to i32
+// CHECK-NEXT:    %{{.*}} = sarek.constant 11 : i32
+// CHECK-NEXT:    %{{.*}} = sarek.constant 8 : i32
