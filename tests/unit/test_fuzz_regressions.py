@@ -329,3 +329,43 @@ def test_widened_f32_constant_expressions_keep_f32_rounding_on_glsl():
     want = [float(q), float(np.float32(np.sqrt(np.float32(2.0))) * np.float32(3.0)), float(np.float32(1.0) / np.float32(3.0))]
     for _, o in _launch(K.widened_f32_constants, [x, np.zeros(12, np.float64)], ["interp", "vulkan-glsl:0", "opencl:0"]):
         assert list(o[:3]) == want
+
+
+def test_print_takes_narrow_unsigned_and_bf16_values(capsys: pytest.CaptureFixture[str]):
+    """The generator's print of a u8 local: the sarek.print verifier refused every scalar but i1/i32/i64/f32/f64
+    (an internal error), though sarek-lower-print and the runtime encode and format all of them."""
+    from sarek.types import bf16_from_f32
+
+    a = np.array([0, 250], np.uint8)
+    b = np.array([-32768, 7], np.int16)
+    c = bf16_from_f32(np.array([1.5, -0.25], np.float32))
+    for d in ("interp", "interp-ref", "opencl:0", "vulkan:0"):
+        K.print_narrow.launch(a, b, c, grid=1, block=2, device=d)
+        assert capsys.readouterr().out == "0 -32768 1.5 10\n250 7 -0.25 4\n", d
+    for d in ("interp", "opencl:0"):
+        K.print_u64.launch(np.array([2**64 - 1], np.uint64), grid=1, block=1, device=d)
+        assert capsys.readouterr().out == f"{2**64 - 1}\n", d
+
+
+PTXAS_SEEDS = ["fz202272.py", "fz202272_full.py", "fz401754.py", "fz401754_full.py"]
+
+
+@pytest.mark.parametrize("name", PTXAS_SEEDS)
+def test_ptxas_abs_reproducers_hand_ptxas_no_integer_abs(name: str):
+    """H200 seeds 202272 (cuda, ptx) and 401754 (ptx): ptxas computes `abs(v) % 2` after a shuffle as 200 and
+    writes out of bounds; CUDA and PTX now spell integer abs as a select (lit: targets/ptx/int_abs.mlir)."""
+    from sarek.testing.fuzz import load_kernel
+
+    kernel, _ = load_kernel(Path(__file__).parent / "fuzz_regressions" / name)
+    assert "abs(" not in kernel.source("cuda").replace("fabs", "")
+    assert "abs.s" not in kernel.source("ptx")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", PTXAS_SEEDS)
+def test_ptxas_abs_reproducers_agree_on_the_gpu(name: str, tmp_path: Path):
+    from sarek.testing import fuzz
+
+    path = Path(__file__).parent / "fuzz_regressions" / name
+    assert fuzz.main(["--replay", str(path), "--devices", "interp,cuda:0,ptx:0", "--targets", "",
+                      "--out", str(tmp_path)]) == 0

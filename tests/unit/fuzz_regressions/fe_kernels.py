@@ -1,6 +1,6 @@
 """Kernels from issue 21's fuzz campaign (the minimal reproducers), used by tests/unit/test_fuzz_regressions.py."""
 
-from sarek import Vec, device, f32, f64, i32, i64, kernel, variant
+from sarek import Vec, bf16, device, f32, f64, i16, i32, i64, kernel, u8, u64, variant
 from sarek import math as sm
 from sarek.gpu import global_thread_id, local_array, shared
 
@@ -155,3 +155,16 @@ def widened_f32_constants(x: Vec[f32], o: Vec[f64]):
     o[i * 3 + 0] = f64(f32(-7.0) / (abs(f32(5.0)) + 1.0))
     o[i * 3 + 1] = f64(sm.sqrt(f32(2.0)) * f32(3.0))
     o[i * 3 + 2] = f64(x[i] / 3.0)
+
+
+@kernel
+def print_narrow(a: Vec[u8], b: Vec[i16], c: Vec[bf16]):
+    """print(...) of 8/16-bit and bf16 values was an internal error ('print takes scalar values, got ui8')."""
+    i = global_thread_id
+    print(a[i], b[i], c[i], u8(a[i] + 10))
+
+
+@kernel
+def print_u64(a: Vec[u64]):
+    i = global_thread_id
+    print(a[i])
