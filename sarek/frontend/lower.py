@@ -1634,7 +1634,9 @@ class FunctionLowerer:
             elif sc.is_integer(t) and isinstance(c, int):
                 c = sc.wrap(c, t)  # C's conversion: u8(300) is 44, u32(-1) is 4294967295
             return self.literal(c if sc.is_integer(t) or t == i1 else float(c), t, node)
-        x = self.expr(node.args[0], t)
+        # literals inside take the cast's type, except an unsigned or 8/16-bit one: C computes `u32(abs(-7))`
+        # in int and converts (the literal -7 is no u32; found by the fuzz generator)
+        x = self.expr(node.args[0], None if sc.is_unsigned(t) or sc.is_small_int(t) else t)
         if x.type == t:
             return x
         if not (x.type == i1 or _is_num(x.type)):

@@ -369,3 +369,9 @@ def test_ptxas_abs_reproducers_agree_on_the_gpu(name: str, tmp_path: Path):
     path = Path(__file__).parent / "fuzz_regressions" / name
     assert fuzz.main(["--replay", str(path), "--devices", "interp,cuda:0,ptx:0", "--targets", "",
                       "--out", str(tmp_path)]) == 0
+
+
+def test_an_unsigned_cast_takes_a_negative_literal_inside_abs_or_min():
+    for (o,) in _launch(K.unsigned_cast_of_negative_literal, [np.zeros(12, np.uint64)], ["interp", "interp-ref",
+                                                                                         "opencl:0"]):
+        assert list(o[:3]) == [7, 2**32 - 7, 44 + 255]

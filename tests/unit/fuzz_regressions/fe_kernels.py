@@ -1,6 +1,6 @@
 """Kernels from issue 21's fuzz campaign (the minimal reproducers), used by tests/unit/test_fuzz_regressions.py."""
 
-from sarek import Vec, bf16, device, f32, f64, i16, i32, i64, kernel, u8, u64, variant
+from sarek import Vec, bf16, device, f32, f64, i16, i32, i64, kernel, u8, u32, u64, variant
 from sarek import math as sm
 from sarek.gpu import global_thread_id, local_array, shared
 
@@ -168,3 +168,13 @@ def print_narrow(a: Vec[u8], b: Vec[i16], c: Vec[bf16]):
 def print_u64(a: Vec[u64]):
     i = global_thread_id
     print(a[i])
+
+
+@kernel
+def unsigned_cast_of_negative_literal(o: Vec[u64]):
+    """Fuzz seed 179: `u32(abs(-7))` said 'integer literal -7 does not fit in u32' (the cast's type reached the
+    literal inside abs/min); C computes the argument in int and converts."""
+    i = global_thread_id
+    o[i * 3 + 0] = u64(u32(abs(-7)))
+    o[i * 3 + 1] = u64(u32(min(-7, 3)))
+    o[i * 3 + 2] = u64(u8(abs(-300)) + u8(max(-1, -2)))
