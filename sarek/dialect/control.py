@@ -49,7 +49,7 @@ from sarek.dialect.syntax import parse_params as _parse_params
 from sarek.dialect.syntax import parse_str_array as _parse_str_array
 from sarek.dialect.syntax import check_name as _check_name
 from sarek.dialect.syntax import hint as _hint
-from sarek.dialect.types import UnitType, VariantType, is_float, is_int, is_scalar_type
+from sarek.dialect.types import UnitType, VariantType, is_int, is_scalar_type
 from sarek.dialect.declarations import HelperOp, KernelOp, enclosing_function, variant_decl
 
 
