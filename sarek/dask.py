@@ -243,7 +243,24 @@ def _kernel_of(kernel: Any) -> Kernel:
 
     if not isinstance(kernel, Kernel):
         raise LaunchError(f"sarek.dask: expected a @sarek.kernel, got {type(kernel).__name__} {kernel!r}"[:160])
+    if kernel.__dict__.get("fn") is not None and kernel.type_params:
+        # generic: its first instance, for the parameters (every instance has the same); _plan then takes the one
+        # the arrays' dtypes pick
+        return kernel.instance(kernel.bindings()[0]).compile()
     return kernel.compile()  # front-end errors are raised here, on the client
+
+
+def _generic_instance(kernel: Kernel, n: int, inputs: Sequence[Any], args: Sequence[Any], out_params: Sequence[Any],
+                      out_map: Mapping[Any, Any]) -> Kernel:
+    from sarek.frontend.api import pick_instance
+
+    given: list[Any] = [None] * n  # what each parameter will get: an array (its dtype), a value, or unknown
+    for p, a in zip(inputs, args):
+        given[p.index] = a
+    for p, spec in zip(out_params, out_map.values()):
+        if isinstance(spec, Out) and spec.dtype is not None:
+            given[p.index] = np.empty(0, spec.dtype)
+    return pick_instance(kernel.name, [kernel.instance(b) for b in kernel.bindings()], tuple(given))
 
 
 def _plan(kernel: Any, args: Sequence[Any], out: Any, threads: Any, grid: Any, block: Any,
@@ -273,6 +290,11 @@ def _plan(kernel: Any, args: Sequence[Any], out: Any, threads: Any, grid: Any, b
     if len(args) != len(inputs):
         raise LaunchError(f"sarek.dask: kernel {sig} with outputs {', '.join(p.name for p in out_params)} takes "
                           f"{len(inputs)} argument(s) ({', '.join(p.name for p in inputs)}), {len(args)} given")
+    if k is not kernel:  # a generic kernel: the instance the arrays' (and Out's) dtypes pick
+        k = _generic_instance(cast("Kernel", kernel), len(params), inputs, args, out_params, out_map)
+        params = kernel_spec(k.module, k.name).params
+        out_params = [_param(params, key, "output", sig) for key in out_map]
+        inputs = [p for p in params if p.index not in out_of]
     slots: list[tuple[str, Any]] = [("", None)] * len(params)
     arrays: list[Any] = []
     array_of: dict[int, int] = {}

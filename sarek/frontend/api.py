@@ -286,6 +286,11 @@ class Kernel(_Generic):
         `debug=True` (default $SAREK_DEBUG) for the bounds-checked build. Repeated launches with the same device
         and launch values reuse a cached plan (runtime.FastPath); debug launches and kernels that print do not.
         A generic kernel launches the instance its arguments' dtypes pick (compiled once per type tuple)."""
+        instances: list[Kernel] | None = self.__dict__.get("_ir_instances")
+        if instances is not None:  # an unpickled generic kernel
+            pick_instance(self.name, instances, args).launch(*args, grid=grid, block=block, device=device,
+                                                              threads=threads, stream=stream, debug=debug, **unknown)
+            return
         generic = self.__dict__.get("_generic")
         if generic is None:
             generic = self.__dict__["_generic"] = bool(self.__dict__.get("fn") is not None and self.type_params)
@@ -327,8 +332,27 @@ class Kernel(_Generic):
         return f"<sarek kernel {self.name}>"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickles as its located IR text and name, not its Python function (Dask workers, other processes)."""
+        """Pickles as its located IR text and name, not its Python function (Dask workers, other processes); a
+        generic kernel as the IR of each of its instances (every binding its constrained type variables allow),
+        the one to run picked at launch from the arguments' dtypes."""
+        texts = self.__dict__.get("_ir_texts")
+        if texts is None and self.__dict__.get("fn") is not None and self.type_params:
+            texts = tuple(kernel_ir_text(self.instance(b)) for b in self.bindings())
+        if texts is not None:
+            return (generic_kernel_from_ir, (texts, self.name, self.declared_block))
         return (kernel_from_ir, (kernel_ir_text(self), self.name, self.declared_block))
+
+    def bindings(self) -> list[dict[TypeVar, Any]]:
+        """Every binding of the type variables (each must list its types to be shipped)."""
+        import itertools
+
+        tps = self.type_params
+        for v in tps:
+            if not v.constraints:
+                raise self._error(f"kernel '{self.name}' is generic in {v.name} (any element type) and cannot be "
+                                  f"pickled: pickle an instance, e.g. {self.name}[f32], or list {v.name}'s types "
+                                  f"(sarek.TypeVar(\"{v.name}\", f32, f64))")
+        return [dict(zip(tps, c)) for c in itertools.product(*(v.constraints for v in tps))]
 
 
 def _example(v: TypeVar) -> str:
@@ -505,6 +529,45 @@ def kernel_ir_text(k: Kernel) -> str:
     out = StringIO()
     Printer(stream=out, print_generic_format=True, print_debuginfo=True).print_op(k.module)
     return out.getvalue()
+
+
+@lru_cache(maxsize=64)
+def generic_kernel_from_ir(texts: tuple[str, ...], name: str, block: tuple[int, int, int] | None = None) -> Kernel:
+    """What a pickled generic kernel becomes: one instance per IR text; `launch` runs the one whose parameter
+    types the arguments' dtypes match."""
+    k = kernel_from_ir(texts[0], name, block)
+    g = Kernel.__new__(Kernel)
+    g.__dict__.update(k.__dict__)
+    g._fast, g._instances = {}, {}  # pyright: ignore[reportPrivateUsage]
+    g.__dict__["_ir_texts"] = texts  # (its .module is the first instance's)
+    g.__dict__["_ir_instances"] = [kernel_from_ir(t, name, block) for t in texts]
+    return g
+
+
+def pick_instance(name: str, instances: list[Kernel], args: tuple[Any, ...]) -> Kernel:
+    """The instance whose vector element types and scalar types the arrays and numpy scalars given match (a
+    Python number matches any); exactly one must."""
+    from sarek.analysis.layout import numpy_dtype
+    from sarek.dialect import sarek as s
+    from sarek.runtime.core import LaunchError
+
+    def fits(k: Kernel) -> bool:
+        op = next(o for o in k.module.ops if isinstance(o, s.KernelOp) and o.sym_name.data == name)
+        params = op.body.block.args
+        if len(params) != len(args):
+            return False
+        for p, a in zip(params, args):
+            t = p.type.element_type if isinstance(p.type, s.VecType | s.ArrayType) else p.type
+            dt = getattr(a, "dtype", None)
+            if dt is not None and numpy_dtype(k.module, t) != np.dtype(dt):
+                return False
+        return True
+
+    found = [k for k in instances if fits(k)]
+    if len(found) != 1:
+        raise LaunchError(f"kernel {name}: the arguments' dtypes pick {len(found)} of its {len(instances)} "
+                          "instances; pass numpy arrays or scalars of the types it was written for")
+    return found[0]
 
 
 @lru_cache(maxsize=256)

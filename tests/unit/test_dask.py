@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from distributed import Client, LocalCluster
 
+import sarek
 import sarek.dask as sd
 from sarek import CompileError, Vec, f16, f32, f64, i32, kernel
 from sarek.frontend.corpus import load_examples
@@ -33,6 +34,16 @@ def half_histogram(x: Vec[f16], hist: Vec[f32], n: i32):  # OpenCL refuses f16: 
     i = global_thread_id
     if i < n:
         atomic_add(hist, 0, f32(x[i]))
+
+
+T = sarek.TypeVar("T", f32, f64)
+
+
+@kernel
+def scale_twice(x: Vec[T], y: Vec[T], n: i32):  # generic: the workers get both instances' IR
+    i = global_thread_id
+    if i < n:
+        y[i] = x[i] * 2.0
 
 
 @kernel
@@ -198,6 +209,40 @@ def test_kernel_pickles_as_ir_without_its_function():
     out = np.zeros_like(x)
     back.launch(x, out, 10, grid=1, block=16)
     assert np.array_equal(out, x + 1)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_generic_kernel_runs_on_a_worker(client, dtype):
+    x = da.arange(3000, dtype=dtype, chunks=1000)
+    r = sd.map_blocks(scale_twice, x, sd.size, out=sd.like("x"))
+    got = on(client, "interp", r)
+    assert got.dtype == dtype and np.array_equal(got, np.arange(3000, dtype=dtype) * 2)
+
+
+def test_generic_kernel_pickles_as_its_instances():
+    back = pickle.loads(pickle.dumps(scale_twice))
+    assert back.fn is None and back is pickle.loads(pickle.dumps(back))  # one object per text in a process
+    for dt in (np.float32, np.float64):
+        y = np.zeros(4, dt)
+        back.launch(np.arange(4, dtype=dt), y, 4, threads=4, device="interp")
+        assert y.tolist() == [0, 2, 4, 6]
+    with pytest.raises(LaunchError, match="the arguments' dtypes pick 0 of its 2 instances"):
+        back.launch(np.arange(4, dtype=np.int32), np.zeros(4, np.int32), 4, threads=4, device="interp")
+
+
+def test_unconstrained_generic_kernel_does_not_pickle():
+    U = sarek.TypeVar("U")
+
+    @kernel
+    def copy(x: Vec[U], y: Vec[U], n: i32):
+        i = global_thread_id
+        if i < n:
+            y[i] = x[i]
+
+    with pytest.raises(CompileError, match=r"generic in U \(any element type\) and cannot be pickled: pickle an "
+                                           r"instance, e\.g\. copy\[f32\]"):
+        pickle.dumps(copy)
+    assert pickle.loads(pickle.dumps(copy[f32])).fn is None
 
 
 def test_declared_block_travels_with_the_kernel():
