@@ -142,3 +142,27 @@ def test_glsl_adds_floats_natively():
     assert "#extension GL_EXT_shader_atomic_float : require" in src and "float acc[]" in src
     assert "atomicAdd(acc[" in src and "atomicCompSwap" not in src
     assert "uint acc[]" in emit_source(_kernel("atomic_max"), "glsl")
+
+
+CAS_DEVICES: list[Any] = ["interp", "interp-ref", "opencl:0", "vulkan:0", pytest.param("cuda:0", marks=_GPU),
+                          pytest.param("ptx:0", marks=_GPU)]
+
+
+@pytest.mark.parametrize("device", CAS_DEVICES)
+def test_float_cas_compares_bit_patterns(device: str):
+    """atomic_cas on f32 compares bits on every device (docs/KERNELS.md): -0.0 does not match 0.0 (nor 0.0
+    -0.0), a NaN matches the same NaN, equal values swap; each thread gets the old value."""
+    mb = ModuleBuilder()
+    with mb.kernel("k", [("mem", s.VecType(f32)), ("cmp", s.VecType(f32)), ("old", s.VecType(f32))]) as b:
+        mem, cmp, old = b.params
+        t = b.let("t", b.intrinsic("global_thread_id"))
+        with b.if_(b.binop("lt", t, b.length(old))):
+            b.store(b.elem_ref(old, t), b.intrinsic("atomic_cas", mem, t, b.read(cmp, t), b.const(5.0, f32)))
+    nan = np.float32("nan")
+    m = np.array([0.0, -0.0, nan, 1.0], np.float32)
+    c = np.array([-0.0, 0.0, nan, 1.0], np.float32)
+    old = np.zeros(4, np.float32)
+    rt.launch((mb.module, "k"), [m, c, old], grid=1, block=4, device=device)
+    assert m[:2].tolist() == [0.0, 0.0] and np.signbit(m[:2]).tolist() == [False, True]  # not swapped
+    assert m[2:].tolist() == [5.0, 5.0]  # the same NaN bits match; equal values swap
+    assert np.signbit(old[:2]).tolist() == [False, True] and np.isnan(old[2]) and old[3] == 1.0
