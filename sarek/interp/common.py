@@ -183,6 +183,13 @@ class PackedWords(NDList):
         host.reshape(-1).view(np.uint8)[...] = np.frombuffer(raw, np.uint8, count=host.nbytes)
 
 
+def void_fields(x: np.void) -> dict[str, Any]:
+    """A structured numpy scalar as a dict of its fields (nested records too), for a record whose layout
+    differs from the host's (sarek-pack-narrow's widened fields)."""
+    names = x.dtype.names or ()
+    return {n: void_fields(v) if isinstance(v := x[n], np.void) and v.dtype.names else v for n in names}
+
+
 class Var:
     __slots__ = ("t", "tag", "p")
 

@@ -647,6 +647,10 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
             vals.append(lst)
             back.append((lst, x, et))
         else:
+            arr = C.as_ndarray(x)
+            v: object = arr[()] if arr is not None and arr.ndim == 0 else x
+            if pname in packed and isinstance(v, np.void):  # its narrow fields widened: given by name
+                x = C.void_fields(v)
             vals.append(types.from_python(x, a.type))
     bdx, bdy, bdz = block
     gdx, gdy, gdz = grid

@@ -12,7 +12,8 @@ narrow type. This pass removes them:
   16 bits << 16, bitcast to f32). An element store is an atomic read-modify-write of its word
   (`atomic_and` clears its bits, `atomic_or` sets them; neighbouring lanes share the word); a 32-bit leaf of
   a packed record is an `atomic_exch`. The kernel records the original element types in `sarek.packed`
-  (parameter name -> type; a record: its element size in bytes), which the runtimes and the interpreter read to marshal the bytes.
+  (parameter name -> type; a record: its element size in bytes; a by-value record of narrow fields: its type),
+  which the runtimes and the interpreter read to marshal the bytes.
 - Shared and local arrays of narrow types hold one element per 32-bit slot (their layout is never seen by
   the host).
 - Narrow scalars (locals, parameters, constants, record fields, helper parameters and results) compute in
@@ -61,7 +62,8 @@ from sarek.registry import target_info
 PACKING_TARGETS = ("glsl", "wgsl")
 #: a word read whose indices are all zero but the last, the word offset (a packed vector)
 FLAT = "sarek.flat"
-#: a kernel's dictionary of packed vector parameters: name -> original element type (a record: its size, bytes)
+#: a kernel's dictionary of packed parameters: a vector's name -> its original element type (a record: its
+#: element size in bytes); a by-value record holding narrow fields -> its type (its fields arrive widened)
 PACKED = "sarek.packed"
 
 
@@ -170,6 +172,8 @@ class _Packer:
             if isinstance(t, s.VecType) and is_packed_element(t.element_type, self.records):
                 et = t.element_type
                 packed[n] = IntegerAttr(self.layouts[et.decl_name].size, i32) if isinstance(et, s.RecordType) else et
+            elif isinstance(t, s.RecordType) and t.decl_name in self.records:  # by value: its fields widened
+                packed[n] = t
         if packed:
             k.attributes[PACKED] = DictionaryAttr(packed)
 

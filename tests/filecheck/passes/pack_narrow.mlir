@@ -209,3 +209,25 @@ builtin.module {
 // CHECK:         sarek.return %{{.*}} : i32
 // CHECK:       sarek.kernel @k(%v: !sarek.vec<i32> "v") attributes {sarek.packed = {v = ui8}} {
 // CHECK:         %x = sarek.call @get(%v, %z) : (!sarek.vec<i32>, i32) -> i32
+
+// -----
+// A record holding narrow fields passed by value: its fields are i32 (the runtime widens the host's bytes);
+// the kernel records it in sarek.packed.
+builtin.module {
+  sarek.record @P {r : ui8, h : bf16}
+  sarek.kernel @byval(%p : !sarek.record<@P> "p", %o : !sarek.vec<f32> "o") {
+    %r = sarek.field %p "r" : ui8
+    %h = sarek.field %p "h" : bf16
+    %hf = sarek.cast %h : bf16 to f32
+    %z = sarek.constant 0 : i32
+    %e = sarek.elem_ref %o[%z] : !sarek.vec<f32>
+    sarek.store %e, %hf : !sarek.ref<f32>
+  }
+}
+// CHECK:       sarek.record @P {r : i32, h : f32}
+// CHECK-NEXT:  sarek.kernel @byval(%p: !sarek.record<@P> "p", %o: !sarek.vec<f32> "o") attributes {sarek.packed = {p = !sarek.record<@P>}} {
+// CHECK-NEXT:    %r = sarek.field %p "r" : i32
+// CHECK-NEXT:    %h = sarek.field %p "h" : f32
+// CHECK-NEXT:    %z = sarek.constant 0 : i32
+// CHECK-NEXT:    %e = sarek.elem_ref %o[%z] : !sarek.vec<f32>
+// CHECK-NEXT:    sarek.store %e, %h : !sarek.ref<f32>
