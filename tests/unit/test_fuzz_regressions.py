@@ -375,3 +375,27 @@ def test_an_unsigned_cast_takes_a_negative_literal_inside_abs_or_min():
     for (o,) in _launch(K.unsigned_cast_of_negative_literal, [np.zeros(12, np.uint64)], ["interp", "interp-ref",
                                                                                          "opencl:0"]):
         assert list(o[:3]) == [7, 2**32 - 7, 44 + 255]
+
+
+def test_nvidia_vulkan_abs_reproducer_spells_integer_abs_as_a_select(tmp_path: Path):
+    """H200 seed 201559: NVIDIA's Vulkan compiler (both the WGSL and the GLSL path) stored 0 for the one thread
+    taking `if 0 <= -abs(x)`; the select spelling was right there (probe_201559.py), so integer abs is the
+    `sarek_iabs` select helper on GLSL and WGSL (lit: targets/wgsl/int_abs.py). The shrunk kernel agrees on the
+    CPU devices; the gpu-marked test below runs it on NVIDIA Vulkan."""
+    from sarek.testing import fuzz
+
+    kernel, _ = fuzz.load_kernel(Path(__file__).parent / "fuzz_regressions" / "fz201559.py")
+    for t in ("glsl", "wgsl"):
+        assert "sarek_iabs(" in kernel.source(t)
+    path = Path(__file__).parent / "fuzz_regressions" / "fz201559.py"
+    assert fuzz.main(["--replay", str(path), "--devices", "interp,vulkan:0,vulkan-glsl:0", "--targets", "",
+                      "--out", str(tmp_path)]) == 0
+
+
+@pytest.mark.gpu
+def test_nvidia_vulkan_abs_reproducer_agrees_on_the_gpu(tmp_path: Path):
+    from sarek.testing import fuzz
+
+    path = Path(__file__).parent / "fuzz_regressions" / "fz201559.py"
+    assert fuzz.main(["--replay", str(path), "--devices", "interp,vulkan:0,vulkan-glsl:0,cuda:0", "--targets", "",
+                      "--out", str(tmp_path)]) == 0

@@ -242,7 +242,10 @@ class Expressions(Polyfills):
             raise err(f"'{name}' on i64 is not supported on {self.lang.name}", op, self.lang)
         simple = {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "exp", "exp2", "log", "log2",
                   "sqrt", "floor", "ceil", "trunc", "fma", "abs", "min", "max", "pow"}
-        if name == "abs" and int_width(t) == 64:  # glslang 12 folds abs of an int64_t constant to the constant
+        # integer abs is the select helper: glslang 12 folds abs of an int64_t constant to the constant, and
+        # NVIDIA's Vulkan compiler miscompiles a branch on `0 <= -abs(x)` (fuzz seed 201559, measured on the
+        # H200: the select spelling is right), as ptxas does abs (seed 202272; CUDA/PTX use a select too)
+        if name == "abs" and int_width(t) in (32, 64):
             return f"{self.need_poly('iabs', t)}({', '.join(args)})"
         if name in simple:
             return f"{name}({', '.join(args)})"

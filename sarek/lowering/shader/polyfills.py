@@ -16,7 +16,7 @@ class Polyfills(Declarations):
     """Integer helpers, declared once per (name, type); the in-range warp shuffle."""
 
     def need_poly(self, name: str, t: Attribute) -> str:
-        """Declare an integer helper (`sarek_irem`: C's truncating %, `sarek_iabs`: i64 abs) for type t, once;
+        """Declare an integer helper (`sarek_irem`: C's truncating %, `sarek_iabs`: integer abs as a select) for type t, once;
         returns its name. Float math the languages lack is the math library's (sarek-expand-math)."""
         T = self.ty(t)
         key = f"{name}:{T}"
@@ -25,7 +25,7 @@ class Polyfills(Declarations):
             return fname
         sig, body = self.lang.int_helpers[name]
         f = self.O["func"](sig.format(t=T))
-        f.regions[0].block.add_op(self.O["stmt"](body))
+        f.regions[0].block.add_op(self.O["stmt"](body.format(t=T)))
         self.polyfills[key] = [f]
         return fname
 
