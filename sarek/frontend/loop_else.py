@@ -64,5 +64,9 @@ def _spliced(visitor: ast.NodeTransformer, body: list[ast.stmt]) -> list[ast.stm
 
 
 def desugar_loop_else(body: list[ast.stmt]) -> list[ast.stmt]:
-    """`body` with every loop's `else` rewritten as above (in place: loops without one are unchanged)."""
+    """`body` with every loop's `else` rewritten as above (in place: loops without one are unchanged). A body
+    without a loop `else` is returned as it is, found by `ast.walk` (iterative), so a deeply nested expression
+    reaches the front end's own depth limit (a located error), not a RecursionError here."""
+    if not any(isinstance(n, ast.For | ast.While) and n.orelse for s in body for n in ast.walk(s)):
+        return body
     return _spliced(_Desugar(), body)
