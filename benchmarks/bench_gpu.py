@@ -338,6 +338,16 @@ def vulkan_devices() -> dict[str, Any]:
     return out
 
 
+def _elapsed_ms(dev: Any, qs: Any, rbuf: Any) -> float:
+    """ms between the two timestamps of `qs` (resolved into `rbuf` and read back)."""
+    enc = dev.device.create_command_encoder()
+    enc.resolve_query_set(qs, 0, 2, rbuf, 0)
+    dev.device.queue.submit([enc.finish()])
+    ts = np.frombuffer(dev.device.queue.read_buffer(rbuf), dtype=np.uint64)
+    period = float(getattr(dev.device.queue, "get_timestamp_period", lambda: 1.0)())
+    return float(ts[1] - ts[0]) * period * 1e-6
+
+
 def run_vulkan(key: str, dev: Any, c: Case, args: list[Any], row: dict[str, Any]) -> None:
     """GPU timestamps around 10 dispatches (the first pass's start to the last pass's end)."""
     from sarek.runtime.core import kernel_spec
@@ -379,12 +389,7 @@ def run_vulkan(key: str, dev: Any, c: Case, args: list[Any], row: dict[str, Any]
                 dev.timestamp_writes = {"query_set": qs, "end_of_pass_write_index": 1}
                 submit(bound)
                 dev.timestamp_writes = None
-                enc = dev.device.create_command_encoder()
-                enc.resolve_query_set(qs, 0, 2, rbuf, 0)
-                dev.device.queue.submit([enc.finish()])
-                ts = np.frombuffer(dev.device.queue.read_buffer(rbuf), dtype=np.uint64)
-                period = float(getattr(dev.device.queue, "get_timestamp_period", lambda: 1.0)())
-                times.append(float(ts[1] - ts[0]) * period * 1e-6 / 10)
+                times.append(_elapsed_ms(dev, qs, rbuf) / 10)
             else:
                 t0 = time.perf_counter()
                 for _ in range(10):
@@ -401,12 +406,7 @@ def run_vulkan(key: str, dev: Any, c: Case, args: list[Any], row: dict[str, Any]
                                         "end_of_pass_write_index": 1}
                 submit(bound)
                 dev.timestamp_writes = None
-                enc = dev.device.create_command_encoder()
-                enc.resolve_query_set(qs, 0, 2, rbuf, 0)
-                dev.device.queue.submit([enc.finish()])
-                ts = np.frombuffer(dev.device.queue.read_buffer(rbuf), dtype=np.uint64)
-                period = float(getattr(dev.device.queue, "get_timestamp_period", lambda: 1.0)())
-                kernel.append(float(ts[1] - ts[0]) * period * 1e-6)
+                kernel.append(_elapsed_ms(dev, qs, rbuf))
             row[f"{key}_kernel_ms"] = float(np.median(kernel))
     finally:
         dev.timestamp_writes = None
