@@ -79,10 +79,13 @@ class Atomics(Expressions):
         f = "sarek_cur"
         v0 = vals[0] if vals else ""
         one = "1.0" + L.f32_suffix
-        # min/max replace only where the operand compares strictly less/greater (NaN, -0.0: docs/KERNELS.md)
+        # min/max replace only where the operand compares strictly less/greater (NaN, -0.0: docs/KERNELS.md);
+        # NaN is tested on the bits too, since shader compilers may assume no NaN and fold the select to min/max
+        ordered = " && ".join(f"(({L.f32_to_bits.format(x)} & 0x7fffffff{L.u32_suffix}) <= 0x7f800000{L.u32_suffix})"
+                              for x in (v0, f))
         newf = {"atomic_add": f"{f} + {v0}", "atomic_sub": f"{f} - {v0}",
-                "atomic_min": L.select.format(c=f"{v0} < {f}", a=v0, b=f),
-                "atomic_max": L.select.format(c=f"{v0} > {f}", a=v0, b=f), "atomic_inc": f"{f} + {one}",
+                "atomic_min": L.select.format(c=f"{v0} < {f} && {ordered}", a=v0, b=f),
+                "atomic_max": L.select.format(c=f"{v0} > {f} && {ordered}", a=v0, b=f), "atomic_inc": f"{f} + {one}",
                 "atomic_dec": f"{f} - {one}"}
         assert name in newf, f"{name} on f32: refused by the feature gate (ATOMIC_GAPS)"
         ls = Scope(scope)

@@ -28,4 +28,4 @@ sarek.kernel @k(%v : !sarek.vec<f32> "v", %m : !sarek.vec<f32> "m", %o : !sarek.
 // CHECK-NEXT: {{.*}} = atomicAdd(v[0], 1.0);
 // CHECK-NEXT: {{.*}} = atomicAdd(v[0], -1.0);
 // CHECK:      atomicCompSwap(m[0], {{.*}}, floatBitsToUint(sarek_cur + x_))
-// CHECK:      atomicCompSwap(m[0], {{.*}}, floatBitsToUint((x_ < sarek_cur ? x_ : sarek_cur)))
+// CHECK:      atomicCompSwap(m[0], {{.*}}, floatBitsToUint((x_ < sarek_cur && ((floatBitsToUint(x_) & 0x7fffffffu) <= 0x7f800000u) && ((floatBitsToUint(sarek_cur) & 0x7fffffffu) <= 0x7f800000u) ? x_ : sarek_cur)))

@@ -27,15 +27,17 @@ sarek.kernel @k(%v : !sarek.vec<f32> "v", %o : !sarek.vec<f32> "o", %x : f32 "x"
 // CHECK-NEXT:     break;
 // CHECK:        sarek_old = sarek_x.old_value;
 // CHECK:      atomicCompareExchangeWeak(&v[0i], {{.*}}, bitcast<u32>({{.*}} - {{.*}}))
-// CHECK:      atomicCompareExchangeWeak(&v[0i], {{.*}}, bitcast<u32>(select({{.*}}, {{.*}}, {{.*}} < {{.*}})))
-// CHECK:      atomicCompareExchangeWeak(&v[0i], {{.*}}, bitcast<u32>(select({{.*}}, {{.*}}, {{.*}} > {{.*}})))
+// CHECK:      atomicCompareExchangeWeak(&v[0i], {{.*}}, bitcast<u32>(select({{.*}}, {{.*}}, {{.*}} < {{.*}} && ((bitcast<u32>({{.*}}) & 0x7fffffffu) <= 0x7f800000u) && ((bitcast<u32>({{.*}}) & 0x7fffffffu) <= 0x7f800000u))))
+// CHECK:      atomicCompareExchangeWeak(&v[0i], {{.*}}, bitcast<u32>(select({{.*}}, {{.*}}, {{.*}} > {{.*}} && ((bitcast<u32>({{.*}}) & 0x7fffffffu) <= 0x7f800000u) && ((bitcast<u32>({{.*}}) & 0x7fffffffu) <= 0x7f800000u))))
 // CHECK:      bitcast<f32>(atomicExchange(&v[0i], bitcast<u32>({{.*}})))
 // GLSL:       buffer Buffer_v { uint v[]; };
 // GLSL:       while (!sarek_done) {
 // GLSL-NEXT:    float sarek_cur = uintBitsToFloat(sarek_old);
 // GLSL-NEXT:    uint sarek_x = atomicCompSwap(v[0], sarek_old, floatBitsToUint(sarek_cur + {{.*}}));
 // min/max replace only where the operand compares strictly less/greater (a NaN operand never replaces, a stored
-// NaN stays: the interpreters' rule), not GLSL's min()/max(), whose NaN result is undefined
-// GLSL:       atomicCompSwap(v[0], {{.*}}, floatBitsToUint(({{.*}} < {{.*}} ? {{.*}} : {{.*}})))
-// GLSL:       atomicCompSwap(v[0], {{.*}}, floatBitsToUint(({{.*}} > {{.*}} ? {{.*}} : {{.*}})))
+// NaN stays: the interpreters' rule), not GLSL's min()/max(), whose NaN result is undefined; both operands are
+// also tested for NaN on their bits, because NVIDIA's Vulkan compiler assumes no NaN and folds the bare
+// `select(cur, v, v < cur)` into a min (a stored NaN was replaced on the H200)
+// GLSL:       atomicCompSwap(v[0], {{.*}}, floatBitsToUint(({{.*}} < {{.*}} && ((floatBitsToUint({{.*}}) & 0x7fffffffu) <= 0x7f800000u) && {{.*}} ? {{.*}} : {{.*}})))
+// GLSL:       atomicCompSwap(v[0], {{.*}}, floatBitsToUint(({{.*}} > {{.*}} && ((floatBitsToUint({{.*}}) & 0x7fffffffu) <= 0x7f800000u) && {{.*}} ? {{.*}} : {{.*}})))
 // GLSL:       uintBitsToFloat(atomicExchange(v[0], floatBitsToUint({{.*}})))
