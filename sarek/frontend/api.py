@@ -208,7 +208,7 @@ class Kernel(_Generic):
         return inst
 
     def _error(self, message: str) -> CompileError:
-        from sarek.frontend.lower import source_of
+        from sarek.frontend.source import source_of
 
         src = source_of(self.fn)
         return src.error(src.fdef, message)
@@ -503,7 +503,7 @@ def _given_source(fn: Any, source: str | None) -> None:
     if not isinstance(source, str):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise CompileError(f"source= takes the function's source text (a str), got {type(source).__name__}",
                            *_user_frame(), 1)
-    from sarek.frontend.lower import source_of
+    from sarek.frontend.source import source_of
 
     source_of(fn, source)
 
