@@ -53,6 +53,9 @@ def format_of(t: Attribute) -> Format:
 class Ops:
     b: BodyBuilder
     fmt: Format = F64
+    #: the target's compiler may reassociate (NVIDIA's Vulkan driver does: naga drops NoContraction), so the
+    #: error-free sums and stepwise scalings go through `fence`
+    opaque: bool = False
     # products not yet consumed: result -> (lhs, rhs), so that add/sub fold them into an fma
     _prod: dict[SSAValue, tuple[SSAValue, SSAValue]] = field(default_factory=dict[SSAValue, tuple[SSAValue, SSAValue]])
 
@@ -73,6 +76,14 @@ class Ops:
         r = self.b.binop("mul", a, b)
         self._prod[r] = (a, b)
         return r
+
+    def fence(self, v: V) -> V:
+        """`v`, through a value the compiler cannot see through when `opaque`: its bits xor an integer that
+        is 0 at run time (`grid_dim_x >> 31`), so `(a + b) - a` is not rewritten to `b`."""
+        if not self.opaque:
+            return v
+        z = self.ibin("shr", self.b.cast(self.b.intrinsic("grid_dim_x"), self.fmt.it), 31)
+        return self.from_bits(self.ibin("bitxor", self.bits(v), z))
 
     def settle(self, v: V) -> V:
         """Use product `v` as a plain value from here on (it is exact, or its rounding is wanted)."""
@@ -137,15 +148,15 @@ class Ops:
     def two_sum(self, a: V, b: V) -> tuple[V, V]:
         """s + e == a + b exactly (neither may be an unconsumed product: it would fuse)."""
         assert a not in self._prod and b not in self._prod, "two_sum of a product"
-        s = self.add(a, b)
-        bb = self.sub(s, a)
+        s = self.fence(self.add(a, b))
+        bb = self.fence(self.sub(s, a))
         return s, self.add(self.sub(a, self.sub(s, bb)), self.sub(b, bb))
 
     def fast_two_sum(self, a: V, b: V, exact: bool = False) -> tuple[V, V]:
         """s + e == a + b exactly when |a| >= |b| (or a == 0); `exact`: a may be a product that is exact
         (folding it into an fma then gives the same sum)."""
         assert (exact or a not in self._prod) and b not in self._prod, "fast_two_sum of a product"
-        s = self.add(a, b)
+        s = self.fence(self.add(a, b))
         return s, self.sub(b, self.sub(s, a))
 
     # -- comparisons and selection

@@ -63,7 +63,7 @@ def _scale(o: Ops, v: V, n: V) -> V:
     ni = o.to_int(n)
     h1 = o.ibin("shr", ni, 1)
     h2 = o.ibin("sub", ni, h1)
-    return o.mul(o.mul(v, o.pow2(h1)), o.pow2(h2))
+    return o.mul(o.fence(o.settle(o.mul(v, o.pow2(h1)))), o.pow2(h2))
 
 
 def exp(o: Ops, x: V) -> V:
@@ -340,7 +340,7 @@ def sinh(o: Ops, x: V) -> V:
     mid = o.mul(o.add(t, o.div(t, tp1)), 0.5)
     big = o.mul(tp1, 0.5)
     w = exp(o, o.mul(a, 0.5))
-    huge = o.mul(o.mul(w, 0.5), w)
+    huge = o.mul(o.fence(o.settle(o.mul(w, 0.5))), w)
     r = o.sel(o.cmp("lt", a, 1.0), small, o.sel(o.cmp("lt", a, 22.0), mid, o.sel(o.cmp("le", a, 709.0), big, huge)))
     return o.copysign(r, x)
 
@@ -353,7 +353,7 @@ def cosh(o: Ops, x: V) -> V:
     mid = o.add(o.mul(e, 0.5), o.div(0.5, e))
     big = o.mul(e, 0.5)
     w = exp(o, o.mul(a, 0.5))
-    huge = o.mul(o.mul(w, 0.5), w)
+    huge = o.mul(o.fence(o.settle(o.mul(w, 0.5))), w)
     r = o.sel(o.cmp("lt", a, 0.34657359027997264), small,
               o.sel(o.cmp("lt", a, 22.0), mid, o.sel(o.cmp("le", a, 709.0), big, huge)))
     return o.sel(o.isnan(x), x, r)
@@ -587,12 +587,13 @@ def helper_name(routine: str, width: int = 64) -> str:
     return f"sarek_{routine}_f{width}"
 
 
-def build_helper(routine: str, width: int = 64) -> s.HelperOp:
-    """`sarek.helper @sarek_<routine>_f<width>(x[, y]) -> f<width>` computing the routine at that width."""
+def build_helper(routine: str, width: int = 64, opaque: bool = False) -> s.HelperOp:
+    """`sarek.helper @sarek_<routine>_f<width>(x[, y]) -> f<width>` computing the routine at that width
+    (`opaque`: for a compiler that reassociates, `Ops.fence`)."""
     fmt = F64 if width == 64 else F32
     n = ARITY.get(routine, 1)
     op = s.HelperOp(helper_name(routine, width), [(p, fmt.ft) for p in "xy"[:n]], fmt.ft)
     op.attributes[GENERATED] = UnitAttr()
     b = BodyBuilder(op.body.block)
-    b.return_(ROUTINES[routine](Ops(b, fmt), *op.body.block.args))
+    b.return_(ROUTINES[routine](Ops(b, fmt, opaque), *op.body.block.args))
     return op

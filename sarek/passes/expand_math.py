@@ -16,6 +16,7 @@ from sarek.dialect import sarek as s
 from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.mathlib import fast32
 from sarek.mathlib.routines import build_helper, helper_name
+from sarek.registry import target_info
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,9 @@ class ExpandMathPass(ModulePass):
     `sarek.intrinsic "sin"(%x) : (f32) -> f32` becomes `sarek.cast` to f64, `sarek.call @sarek_sin_f64` and a
     cast back (f16 through f32), or, for a routine the table runs in f32 (targets without doubles), a call of
     `@sarek_<routine>_f32`; each helper is added once, before the first function.
-    The interpreter runs the expanded module with the same bits as the target's device.
+    The interpreter runs the expanded module with the same bits as the target's device. On the shader
+    targets each error-free sum and stepwise scaling is fenced (`Ops.fence`: its bits xor a run-time zero),
+    since NVIDIA's Vulkan compiler reassociates `(a + b) - a` to `b` (naga drops NoContraction).
     """
 
     name = "sarek-expand-math"
@@ -55,6 +58,8 @@ class ExpandMathPass(ModulePass):
                 if how is not None:
                     todo.append((o, how))
         helpers: dict[str, s.HelperOp] = {}  # by routine (f64 and fast ones) or routine_f32 (f32 forms)
+        # shader drivers may reassociate (NVIDIA's Vulkan compiler does): the routines fence their exact steps
+        opaque = target_info(self.target).family == "shader"
         for o, how in todo:
             routine = how.routine
             fast = routine.removesuffix("_f32") if routine.endswith("_f32") else None
@@ -62,12 +67,12 @@ class ExpandMathPass(ModulePass):
                 if routine not in helpers:
                     helpers[routine] = fast32.build_helper(fast)
                     for dep in fast32.NEEDS.get(fast, ()):
-                        helpers.setdefault(dep, build_helper(dep))
+                        helpers.setdefault(dep, build_helper(dep, opaque=opaque))
                 _replace_f32(o, fast)
                 continue
             key = routine if how.width == 64 else f"{routine}_f{how.width}"
             if key not in helpers:
-                helpers[key] = build_helper(routine, how.width)
+                helpers[key] = build_helper(routine, how.width, opaque)
             _replace(o, helper_name(routine, how.width), how.width)
         if helpers:
             first = next((f for f in op.ops if isinstance(f, s.KernelOp | s.HelperOp)), None)

@@ -105,3 +105,24 @@ builtin.module {
 // GLSL:      %a = sarek.call @sarek_pow_f64(%x, %x) : (f64, f64) -> f64
 // GLSL-NEXT: %b = sarek.call @sarek_fmod_f64(%x, %x) : (f64, f64) -> f64
 // GLSL-NEXT: %c = sarek.call @sarek_round_f64(%x) : (f64) -> f64
+
+// -----
+
+// On the shader targets the routines' error-free sums are fenced: the sum's bits xor `grid_dim_x >> 31` (0
+// at run time), because NVIDIA's Vulkan compiler reassociates `(a + b) - a` into `b` and so lost pow's
+// double-double log (596 ulp on the H200 before); PTX (which keeps IEEE order) gets the bare sum.
+builtin.module {
+  sarek.kernel @p(%x : f64 "x", %y : f64 "y") {
+    %a = sarek.intrinsic "pow"(%x, %y) : (f64, f64) -> f64
+  }
+}
+// PTX:        sarek.helper @sarek_pow_f64
+// PTX-NOT:    "grid_dim_x"
+// PTX:        sarek.kernel @p
+// GLSL:       sarek.helper @sarek_pow_f64
+// GLSL:       %[[G:.*]] = sarek.intrinsic "grid_dim_x"() : () -> i32
+// GLSL-NEXT:  %[[W:.*]] = sarek.cast %[[G]] : i32 to i64
+// GLSL-NEXT:  %[[K:.*]] = sarek.constant 31 : i64
+// GLSL-NEXT:  %[[Z:.*]] = sarek.binop shr %[[W]], %[[K]] : i64
+// GLSL:       sarek.binop bitxor %{{.*}}, %[[Z]] : i64
+// GLSL:       sarek.kernel @p
