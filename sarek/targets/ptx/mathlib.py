@@ -20,7 +20,8 @@ from sarek.targets.ptx import dialect as px
 from sarek.targets.ptx.dialect import RegAttr
 
 if TYPE_CHECKING:
-    from sarek.lowering.ptx import Emitter, FnState, Lowering
+    from sarek.lowering.ptx.emitter import Emitter
+    from sarek.lowering.ptx.state import FnState, LoweringBase
 
 R = RegAttr
 
@@ -42,7 +43,7 @@ def _unexpanded(name: str, t: object, op: Operation) -> SarekError:
                       op, BACKEND_NAMES["ptx"])
 
 
-def math(lw: Lowering, st: FnState, name: str, args: list[Any], t: Attribute, op: Operation) -> RegAttr:
+def math(lw: LoweringBase, st: FnState, name: str, args: list[Any], t: Attribute, op: Operation) -> RegAttr:
     em: Emitter = st.em
     regs = [a.r for a in args]
     if isinstance(t, Float16Type):

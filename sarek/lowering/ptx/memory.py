@@ -1,0 +1,348 @@
+"""PTX lowering, memory: loads and stores of any type with the aligned layout, element addresses,
+places (let/let_mut/load/store, elements, fields), local and shared arrays, records and variants (payload
+words <-> values)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from xdsl.dialects.builtin import i32, i64
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from sarek.analysis import namer
+from sarek.analysis.features import constant_size
+from sarek.analysis.shapes import row_major
+from sarek.dialect import scalars
+from sarek.dialect import sarek as sk
+from sarek.lowering.ptx.arith import ArithLowering
+from sarek.lowering.ptx.state import FnState
+from sarek.lowering.ptx.values import (
+    Buf,
+    MemPlace,
+    Rec,
+    RegPlace,
+    Sc,
+    Var,
+    const_int,
+    narrow_mem,
+    ptx_error,
+    scalar_reg_type,
+)
+from sarek.targets.ptx import dialect as px
+from sarek.targets.ptx.dialect import AddrAttr, RegAttr
+
+
+class MemoryLowering(ArithLowering):
+    """Memory, places, arrays, records and variants."""
+
+    def load_mem(self, st: FnState, t: Attribute, space: str, base: RegAttr | str, off: int,
+                 op: Operation | None = None) -> Any:
+        em = st.em
+        rt = scalar_reg_type(t)
+        a = AddrAttr(base, off)
+        if scalars.is_narrow(t):  # .s8/.u8/.s16/.u16 loads extend into a 32-bit register
+            r = em.reg("u32" if scalars.is_bf16(t) else cast(str, rt))
+            em.emit(px.LdOp, f"{space}.{narrow_mem(t)}", r, a)
+            return Sc(t, r if not scalars.is_bf16(t) else self.bf16_widen(em, r))
+        if rt == "pred":
+            tmp = em.reg("s32")
+            em.emit(px.LdOp, f"{space}.s32", tmp, a)
+            return Sc(t, em.setp("ne", "s32", tmp, 0))
+        if rt == "f16":
+            r = em.reg("f16")
+            em.emit(px.LdOp, f"{space}.b16", r, a)
+            return Sc(t, r)
+        if rt is not None:
+            r = em.reg(rt)
+            em.emit(px.LdOp, f"{space}.{rt}", r, a)
+            return Sc(t, r)
+        if isinstance(t, sk.RecordType):
+            lay = self.layout(t, op)
+            d = self.record_decl(t)
+            return Rec(t, [self.load_mem(st, ft, space, base, off + o, op)
+                           for (_, ft), (_, o) in zip(d.fields, lay.fields)])
+        if isinstance(t, sk.VariantType):
+            lay = self.layout(t, op)
+            self._check_variant(t, op)
+            tag = em.reg("s32")
+            em.emit(px.LdOp, f"{space}.s32", tag, a)
+            words = [em.reg("b32") for _ in range(self.nwords(t, op))]
+            for o, group in self._word_groups(lay, off, words):
+                em.emit(px.LdOp, f"{space}{'.v2' if len(group) == 2 else ''}.b32",
+                        group if len(group) == 2 else group[0], AddrAttr(base, o))
+            return Var(t, tag, words)
+        raise ptx_error(f"cannot load a value of type {t}", op)
+
+    def store_mem(self, st: FnState, t: Attribute, space: str, base: RegAttr | str, off: int, v: Any,
+                  op: Operation | None = None) -> None:
+        em = st.em
+        rt = scalar_reg_type(t)
+        a = AddrAttr(base, off)
+        if scalars.is_narrow(t):  # the low 8/16 bits of the register (a bf16 value's top 16 bits)
+            r = v.r if not scalars.is_bf16(t) else em.op2(px.ShrOp, "b32", "u32", self.bits(em, v.r), 16)
+            em.emit(px.StOp, f"{space}.{narrow_mem(t)}", a, r)
+        elif rt == "pred":
+            em.emit(px.StOp, f"{space}.s32", a, em.selp("s32", 1, 0, v.r))
+        elif rt == "f16":
+            em.emit(px.StOp, f"{space}.b16", a, v.r)
+        elif rt is not None:
+            em.emit(px.StOp, f"{space}.{rt}", a, v.r)
+        elif isinstance(t, sk.RecordType):
+            lay = self.layout(t, op)
+            d = self.record_decl(t)
+            for (_, ft), (_, o), fv in zip(d.fields, lay.fields, v.fields):
+                self.store_mem(st, ft, space, base, off + o, fv, op)
+        elif isinstance(t, sk.VariantType):
+            lay = self.layout(t, op)
+            em.emit(px.StOp, f"{space}.s32", a, v.tag)
+            for o, group in self._word_groups(lay, off, list(v.words)):
+                em.emit(px.StOp, f"{space}{'.v2' if len(group) == 2 else ''}.b32", AddrAttr(base, o),
+                        group if len(group) == 2 else group[0])
+        else:
+            raise ptx_error(f"cannot store a value of type {t}", op)
+
+    @staticmethod
+    def _word_groups(lay: Any, off: int, words: list[RegAttr]) -> list[tuple[int, list[RegAttr]]]:
+        """A variant's payload words as (offset, words) accesses: pairs at 8-byte aligned offsets become one
+        .v2.b32 access where the variant is 8-byte aligned (its layout's alignment, which every buffer, shared
+        and local array of it has), single words otherwise — half the memory instructions of word-by-word
+        copies (NVVM's 8-byte accesses; BENCHMARKS.md `storage`)."""
+        out: list[tuple[int, list[RegAttr]]] = []
+        i = 0
+        while i < len(words):
+            o = off + lay.payload_offset + 4 * i
+            if lay.align >= 8 and o % 8 == 0 and i + 1 < len(words):
+                out.append((o, words[i:i + 2]))
+                i += 2
+            else:
+                out.append((o, [words[i]]))
+                i += 1
+        return out
+
+    def _check_variant(self, t: sk.VariantType, op: Operation | None) -> None:
+        lay = self.layout(t, op)
+        for c in lay.ctors:
+            for leaf in c.leaves:
+                if leaf.size not in (4, 8):
+                    raise ptx_error(f"variant @{t.decl_name}: payload {leaf.path} has type {leaf.type}; PTX variants hold "
+                               "4- and 8-byte payload scalars only (f16/ui8 payloads are not implemented)", op)
+
+    def elem_addr(self, st: FnState, buf: Buf, idx: Sc, op: Operation) -> RegAttr:
+        """base + idx * size, computed once per (array, index register) in a block and the blocks it dominates
+        (the quotient cache's scopes: index registers are not reassigned within them)."""
+        size, _ = self.size_align(buf.elt, op)
+        key = (f"addr.{buf.base.ty.data}.{idx.r.ty.data}.{size}", buf.base.n.data, idx.r.n.data)
+        a = st.quotient_of(key)
+        if a is None:
+            a = st.quotients[-1][key] = self._elem_addr(st, buf, idx, size)
+        return a
+
+    def _elem_addr(self, st: FnState, buf: Buf, idx: Sc, size: int) -> RegAttr:
+        em = st.em
+        if buf.base.ty.data == "u32":  # shared / local: base + index * size in 32 bits
+            i32r = idx.r if idx.r.ty.data == "s32" else em.cvt("u32.s64", "u32", idx.r)
+            a32 = em.reg("u32")
+            em.emit(px.MadOp, "lo.s32", a32, i32r, size, buf.base)
+            return a32
+        t = em.reg("u64")
+        if idx.r.ty.data == "s32":
+            em.emit(px.MulOp, "wide.s32", t, idx.r, size)
+        else:
+            em.emit(px.MulOp, "lo.s64", t, idx.r, size)
+        a = em.reg("u64")
+        em.emit(px.AddOp, "s64", a, buf.base, t)
+        return a
+
+    def pack(self, st: FnState, v: Any, t: Attribute, words: list[RegAttr], off: int, op: Operation) -> None:
+        """Write value `v` of type `t` into payload words at byte offset `off` (relative to the payload)."""
+        em = st.em
+        rt = scalar_reg_type(t)
+        if rt is not None:
+            if off % 4:
+                raise ptx_error(f"payload scalar at offset {off} is not word aligned", op)
+            k = off // 4
+            if rt == "pred":
+                em.emit(px.SelpOp, "b32", words[k], 1, 0, v.r)
+            elif rt in ("s32", "f32"):
+                em.mov("b32", words[k], v.r)
+            elif rt in ("s64", "f64"):
+                em.mov("b64", [words[k], words[k + 1]], v.r)
+            else:
+                raise ptx_error(f"a {t} payload is not implemented on PTX", op)
+        elif isinstance(t, sk.RecordType):
+            lay = self.layout(t, op)
+            d = self.record_decl(t)
+            for (_, ft), (_, o), fv in zip(d.fields, lay.fields, v.fields):
+                self.pack(st, fv, ft, words, off + o, op)
+        else:
+            raise ptx_error(f"a {t} payload is not implemented on PTX", op)
+
+    def unpack(self, st: FnState, t: Attribute, words: list[RegAttr], off: int, op: Operation) -> Any:
+        em = st.em
+        rt = scalar_reg_type(t)
+        if rt is not None:
+            k = off // 4
+            if rt == "pred":
+                return Sc(t, em.setp("ne", "b32", words[k], 0))
+            if rt in ("s32", "f32"):
+                r = em.reg(rt)
+                em.mov("b32", r, words[k])
+                return Sc(t, r)
+            if rt in ("s64", "f64"):
+                r = em.reg(rt)
+                em.mov("b64", r, [words[k], words[k + 1]])
+                return Sc(t, r)
+            raise ptx_error(f"a {t} payload is not implemented on PTX", op)
+        if isinstance(t, sk.RecordType):
+            lay = self.layout(t, op)
+            d = self.record_decl(t)
+            return Rec(t, [self.unpack(st, ft, words, off + o, op) for (_, ft), (_, o) in zip(d.fields, lay.fields)])
+        raise ptx_error(f"a {t} payload is not implemented on PTX", op)
+
+    def payload(self, st: FnState, v: Var, ctor: str, i: int, op: Operation) -> Any:
+        d = self.variant_decl(v.ty)
+        lay = self.layout(v.ty, op)
+        ci = d.ctor_index(ctor)
+        ps = d.ctors[ci][1]
+        return self.unpack(st, ps[i], v.words, lay.ctors[ci].offsets[i] - lay.payload_offset, op)
+
+    def op_LetOp(self, st: FnState, op: sk.LetOp) -> Any:
+        return self.val(st, op.operands[0])
+
+    def op_LetMutOp(self, st: FnState, op: sk.LetMutOp) -> Any:
+        init = self.val(st, op.operands[0])
+        v = self.fresh(st, cast(sk.RefType, op.results[0].type).element_type, op)
+        self.copy(st, v, init)
+        return RegPlace(v)
+
+    def op_LoadOp(self, st: FnState, op: sk.LoadOp) -> Any:
+        p = self.val(st, op.operands[0])
+        t = op.results[0].type
+        if isinstance(p, RegPlace):
+            v = self.fresh(st, t, op)
+            self.copy(st, v, p.val)
+            return v
+        return self.load_mem(st, p.ty, p.space, p.addr, p.off, op)
+
+    def op_StoreOp(self, st: FnState, op: sk.StoreOp) -> Any:
+        p = self.val(st, op.operands[0])
+        v = self.val(st, op.operands[1])
+        if isinstance(p, RegPlace):
+            self.copy(st, p.val, v)
+        else:
+            self.store_mem(st, p.ty, p.space, p.addr, p.off, v, op)
+        return None
+
+    def op_ElemRefOp(self, st: FnState, op: sk.ElemRefOp) -> Any:
+        buf = self.val(st, op.array)
+        return MemPlace(buf.elt, buf.space, *self.access_place(st, buf, op))
+
+    def elem_place(self, st: FnState, buf: Buf, index: SSAValue, op: Operation) -> tuple[RegAttr, int]:
+        """(address register, byte offset) of element `index`: a constant index of a shared or local array is
+        the array's base with an immediate offset (`[%u1+12]`), anything else an address computed here."""
+        size = self.size_align(buf.elt, op)[0]
+        c = const_int(index)
+        if c is not None and buf.base.ty.data == "u32" and isinstance(buf.length, int) and 0 <= c < buf.length:
+            return buf.base, c * size
+        # `x + c` / `x - c`: the address of element x and an immediate offset (a[i-1], a[i+1] and a[i] share
+        # one address computation, as NVCC's do); the index arithmetic is the same unless x + c overflows,
+        # which is outside the array either way
+        x = index.owner
+        while isinstance(x, sk.LetOp):
+            x = x.value.owner
+        if isinstance(x, sk.BinOp) and x.op in (sk.BinOpKind.ADD, sk.BinOpKind.SUB):
+            k = const_int(x.rhs)
+            if k is not None and abs(k) < 1 << 16:
+                return self.elem_addr(st, buf, self.val(st, x.lhs), op), (k if x.op == sk.BinOpKind.ADD else -k) * size
+        return self.elem_addr(st, buf, self.val(st, index), op), 0
+
+    def access_place(self, st: FnState, buf: Buf, op: sk.ArrayReadOp | sk.ElemRefOp) -> tuple[RegAttr, int]:
+        """(address register, byte offset) of the element an access names: `elem_place` of its index, or the
+        address of the row-major offset of an N-dimensional one's indices."""
+        if len(op.indices) == 1:
+            return self.elem_place(st, buf, op.index, op)
+        return self.elem_addr(st, buf, self.flat_index(st, buf, op), op), 0
+
+    def op_FieldRefOp(self, st: FnState, op: sk.FieldRefOp) -> Any:
+        p = self.val(st, op.base)
+        rt = cast(sk.RecordType, cast(sk.RefType, op.base.type).element_type)
+        d = self.record_decl(rt)
+        i = d.field_index(op.field.data)
+        if isinstance(p, RegPlace):
+            return RegPlace(p.val.fields[i])
+        lay = self.layout(rt, op)
+        return MemPlace(d.fields[i][1], p.space, p.addr, p.off + lay.fields[i][1])
+
+    def op_ArrayReadOp(self, st: FnState, op: sk.ArrayReadOp) -> Any:
+        buf = self.val(st, op.array)
+        a, off = self.access_place(st, buf, op)
+        return self.load_mem(st, buf.elt, "global.nc" if buf.readonly else buf.space, a, off, op)
+
+    def flat_index(self, st: FnState, buf: Buf, op: sk.ArrayReadOp | sk.ElemRefOp) -> Sc:
+        """The element index of an access: its index, or the row-major offset of an N-dimensional one's
+        indices (`mul.lo`/`add` over the extents; in s64 when an index is i64)."""
+        idx: list[Sc] = [self.val(st, x) for x in op.indices]
+        if len(idx) == 1:
+            return idx[0]
+        em = st.em
+        wide = any(x.r.ty.data == "s64" for x in idx)
+        ty = "s64" if wide else "s32"
+
+        def widen(r: RegAttr | int) -> RegAttr | int:
+            return em.cvt("s64.s32", "s64", r) if wide and isinstance(r, RegAttr) and r.ty.data == "s32" else r
+
+        flat = row_major([widen(x.r) for x in idx], list(buf.dims), lambda a, b: em.op2(px.MulOp, f"lo.{ty}", ty, a, widen(b)),
+                         lambda a, b: em.op2(px.AddOp, ty, ty, a, b))
+        return Sc(i64 if wide else i32, cast(RegAttr, flat))
+
+    def op_ArrayDimOp(self, st: FnState, op: sk.ArrayDimOp) -> Any:
+        return Sc(i32, cast(RegAttr, self.val(st, op.array).dims[op.dim.data]))
+
+    def op_ArrayLenOp(self, st: FnState, op: sk.ArrayLenOp) -> Any:
+        buf = self.val(st, op.operands[0])
+        if isinstance(buf.length, RegAttr):
+            return Sc(i32, buf.length)
+        if isinstance(buf.length, int):
+            return Sc(i32, st.em.iconst(buf.length))
+        raise ptx_error("this array has no length", op)
+
+    def op_AllocArrayOp(self, st: FnState, op: sk.AllocArrayOp) -> Any:
+        em = st.em
+        at = op.array_type
+        n = constant_size(op)
+        assert n is not None, "an array of non-constant size: refused by the feature gate"
+        size, align = self.size_align(at.element_type, op)
+        space = at.memspace.value
+        em.narrays += 1
+        sym = f"{em.fname}_{namer.symbol_part(op.sym.data)}_{em.narrays}"
+        em.decls.append(px.ArrayDeclOp(space, sym, size * n, max(align, 4)))
+        # shared and local memory are addressed with 32 bits (their windows are below 4 GiB), as NVCC does:
+        # index arithmetic stays 32-bit and needs no widening
+        base = em.reg("u32")
+        em.mov("u32", base, sym)
+        return Buf(at.element_type, space, base, n, dims=tuple(op.shape or ()) if at.ndim > 1 else ())
+
+    def op_MakeRecordOp(self, st: FnState, op: sk.MakeRecordOp) -> Any:
+        return Rec(op.record_type, [self.val(st, f) for f in op.fields])
+
+    def op_FieldOp(self, st: FnState, op: sk.FieldOp) -> Any:
+        r = self.val(st, op.operands[0])
+        d = self.record_decl(r.ty)
+        return r.fields[d.field_index(op.field.data)]
+
+    def op_MakeVariantOp(self, st: FnState, op: sk.MakeVariantOp) -> Any:
+        em = st.em
+        t = op.variant_type
+        self._check_variant(t, op)
+        d = self.variant_decl(t)
+        ci = d.ctor_index(op.ctor.data)
+        lay = self.layout(t, op)
+        v = Var(t, em.iconst(ci), [em.reg("b32") for _ in range(self.nwords(t, op))])
+        for w in v.words:
+            em.mov("b32", w, 0)
+        for i, (pt, pv) in enumerate(zip(d.ctors[ci][1], op.payload)):
+            self.pack(st, self.val(st, pv), pt, v.words, lay.ctors[ci].offsets[i] - lay.payload_offset, op)
+        return v
+
+    def op_PayloadOp(self, st: FnState, op: sk.PayloadOp) -> Any:
+        return self.payload(st, self.val(st, op.variant), op.ctor.data, op.index.value.data, op)
