@@ -146,6 +146,17 @@ def user_api(fn: _F) -> _F:
     def boundary(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
+        except TypeError as e:
+            tb = e.__traceback__
+            if tb is not None and tb.tb_next is None:  # the call itself did not bind: the caller's arguments
+                import inspect
+
+                sig = inspect.signature(fn)
+                sig = sig.replace(parameters=[p.replace(annotation=p.empty) for p in sig.parameters.values()],
+                                  return_annotation=sig.empty)
+                raise TypeError(f"{e}; the call is {fn.__qualname__}{sig}") from None
+            present_error(e)
+            raise
         except Exception as e:
             present_error(e)
             raise

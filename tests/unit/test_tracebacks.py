@@ -149,3 +149,19 @@ def test_linecache_source() -> None:
     a = np.ones(3, np.float32)
     k.launch(a, 3, grid=1, block=4)
     assert a.tolist() == [2.0] * 3
+
+
+def test_a_call_that_does_not_bind_is_the_callers_error_not_a_bug() -> None:
+    """`sarek.launch(k, a, n, grid=1)` (the arguments not in a list) is the caller's mistake: Python's message
+    plus the call's parameters, no "bug in sarek" note; a TypeError from inside sarek still gets that note."""
+    g: dict[str, object] = {}
+    exec(TEXT, g)
+    k = sarek.kernel(g["twice"], source=TEXT)
+    a = np.ones(4, np.float32)
+    with pytest.raises(TypeError) as ei:
+        sarek.launch(k, a, 4, grid=1)
+    assert "multiple values for argument 'grid'" in str(ei.value)
+    assert "the call is launch(kernel, args, grid=None" in str(ei.value)
+    assert not any("bug in sarek" in n for n in getattr(ei.value, "__notes__", ()))
+    sarek.launch(k, [a, 4], grid=1, block=4)
+    assert a.tolist() == [2.0] * 4
