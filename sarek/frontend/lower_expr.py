@@ -150,6 +150,9 @@ class ExprLowerer(LowererBase):
         return lv, self.expr(right, sc.promote(lv.type))
 
     def expr_BinOp(self, node: ast.BinOp, hint: Attribute | None) -> SSAValue:
+        if isinstance(node.op, ast.LShift | ast.RShift | ast.BitAnd | ast.BitOr | ast.BitXor) and hint is not None \
+                and (is_float(hint) or sc.is_bf16(hint)):  # `f32(1 << abs(-1))`: the bit operators' literals stay integers
+            hint = None
         c = self.const_eval(node)
         if c is not None and not isinstance(c, bool):
             return self.literal(c, hint, node)

@@ -41,8 +41,8 @@ import numpy as np
 from sarek.registry import TARGET_NAMES
 from sarek.testing.gen import Program, generate
 # the kernel files, their inputs and the comparison (shared with sarek.testing.blame); re-exported here
-from sarek.testing.runs import (DEVICE_TARGET, LOWPREC_KINDS, TOLERANCE, compare, device_kind, load_kernel,
-                                make_args, output_names, run_module_interp, run_on)
+from sarek.testing.runs import (DEVICE_TARGET, LOWPREC_KINDS, TOLERANCE, compare, device_kind, get_device,
+                                load_kernel, make_args, output_names, run_module_interp, run_on)
 
 __all__ = ["DEVICE_TARGET", "LOWPREC_KINDS", "TOLERANCE", "compare", "device_kind", "load_kernel", "make_args",
            "output_names", "run_module_interp", "run_on"]
@@ -191,9 +191,7 @@ def worker(role: str) -> int:
     if role.startswith("validate"):
         targets = role.partition(":")[2].split(",") if ":" in role else list(TARGET_NAMES)
     else:
-        import sarek.runtime as rt
-
-        dev = rt.get_device(role)
+        dev = get_device(role)
     lanes = warp_lanes(dev) if dev is not None else 0
     pending: list[tuple[str, str, str]] = []  # the validator's deferred (path, target, source)
     print(MARK + json.dumps({"ready": role}), flush=True)

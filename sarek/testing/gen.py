@@ -11,7 +11,10 @@ Well-definedness, by construction (no run-time checks are needed):
   non-negative values only; every integer local stays within +-STORE (assignments reduce with `% 32749`).
 - floats: a value is *exact* when built from quarter-integers by + - * min max abs floor within 2^20 (no
   rounding: every device must give the same bits); only exact values are compared, cast to int, floored, or
-  used with float `%` and `//` (a discontinuous operation on a rounded value could flip). Inexact values come
+  used with float `%` and `//` (a discontinuous operation on a rounded value could flip). `%` is C's fmod,
+  exact everywhere; `//` is trunc of a quotient, and a device's `/` may be 2.5 ulp off (NVIDIA's OpenCL and
+  Vulkan), so the numerator is (floor(a) + f) * d: the quotient is k + f, f in {1/4, 1/2, 3/4}, far from a
+  discontinuity (the `interp-div` device, runs.DivisionErrorDevice, checks it). Inexact values come
   from `/` by `abs(y) + 1.0` and math intrinsics on safe domains (sqrt of abs, log of abs + 1, exp of a
   clamped value, asin of a clamped value); they are clamped to +-1000 so the tolerance can be absolute.
 - control: loops run a bounded number of times (constant bounds; a run-time `range` step is `abs(e) % 3 + 1`
@@ -510,10 +513,9 @@ class Gen:
             if a.exact and b.exact:
                 a = self.ftyped(a)
                 op = r.choice(["//", "%"])
-                d = f"(abs({self.ftyped(b).text}) + 1.0)"
                 if op == "//":
-                    return FE(f"({a.text} // {d})", ty, True, 0, a.bound)
-                return FE(f"({a.text} % {d})", ty, True, max(a.fb, b.fb), a.bound)
+                    return self.floordiv(a, self.ftyped(b))
+                return FE(f"({a.text} % (abs({self.ftyped(b).text}) + 1.0))", ty, True, max(a.fb, b.fb), a.bound)
         if k < 0.90:
             other = [t for t in self.float_types if t != ty]
             if other and r.random() < 0.5:
@@ -532,6 +534,27 @@ class Gen:
             e = self.typed(self.iexpr("i32", depth - 1))
             return FE(f"sarek.bitcast(({e.text} & 8388607) | 1065353216, f32)", ty, False, 0, 2.0)
         return self.fleaf(ty)
+
+    def floordiv(self, a: FE, b: FE) -> FE:
+        """Float `x // d` (`trunc(x / d)`) with a quotient a division within 2.5 ulp cannot move across an
+        integer (NVIDIA's OpenCL and Vulkan f32 `/` is not correctly rounded: `8.25 // 8.25` gave 0 there, seeds
+        500005 and 600207): x = (floor(a) + f) * d is exact, so x / d is k + f, a quarter or more from the
+        next integer (f one of 1/4, 1/2, 3/4); d is abs(b) + 1.0, a power of two, or `1 << k` at run time."""
+        r, ty = self.r, a.ty
+        k = r.random()
+        if k < 0.5:
+            d, dfb, dmax = f"(abs({b.text}) + 1.0)", b.fb, b.bound + 1.0
+        elif k < 0.75:
+            v = r.choice([0.25, 0.5, 2.0, 4.0, 8.0, -2.0, -0.5])
+            d, dfb, dmax = (repr(v) if v > 0 else f"({v!r})"), 2, abs(v)
+        else:
+            e = self.typed(self.store(self.iexpr("i32", 1)))
+            d, dfb, dmax = f"{ty}(1 << (abs({e.text}) % 4))", 0, 8.0
+        f = r.choice([0.25, 0.5, 0.75])
+        if dfb > FB_MAX or (a.bound + 2.0) * dmax * 2.0 ** (dfb + 2) > EXACT_FLOAT[ty]:
+            a = self.flit(ty)
+        self.imports.add("sm")
+        return FE(f"(((sm.floor({self.ftyped(a).text}) + {f!r}) * {d}) // {d})", ty, True, 0, a.bound + 1)
 
     def fmath(self, ty: str, depth: int, ex: bool) -> FE:
         r = self.r

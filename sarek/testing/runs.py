@@ -107,14 +107,63 @@ def _values(a: Any) -> list[Any]:
     return cast("list[Any]", a.tolist())
 
 
+#: the pseudo-device whose float division is off by about 2 ulp (DivisionErrorDevice)
+DIVISION_ERROR_DEVICE = "interp-div"
+
+
+def perturb_division(module: Any, up: bool = False) -> Any:
+    """`module` (changed in place) with every float `/` result multiplied by 1 -+ 2^(2-p) (p the precision):
+    about 2 ulp toward zero (or away from it), within the 2.5 ulp OpenCL and Vulkan allow f32 `/`."""
+    from xdsl.dialects.builtin import FloatAttr
+
+    from sarek.dialect.expressions import BinOp, BinOpKind, ConstantOp
+    from sarek.dialect.types import is_float
+
+    prec = {16: 11, 32: 24, 64: 53}
+    for op in list(module.walk()):
+        if not (isinstance(op, BinOp) and op.op == BinOpKind.DIV and is_float(op.result.type)):
+            continue
+        t: Any = op.result.type
+        c = ConstantOp(FloatAttr(1.0 + (1 if up else -1) * 2.0 ** (2 - prec[t.bitwidth]), t), t)
+        m = BinOp("mul", op.result, c.result)
+        op.result.replace_uses_with_if(m.result, lambda use, m=m: use.operation is not m)
+        block = op.parent_block()
+        assert block is not None
+        block.insert_ops_after([c, m], op)
+    return module
+
+
+class DivisionErrorDevice:
+    """The interpreter with every float division about 2 ulp low (perturb_division): what a device whose `/` is
+    not correctly rounded may do (NVIDIA's OpenCL and Vulkan). A generated kernel must agree on it too (ints
+    exactly, floats within tolerance); one that does not depends on correctly rounded division (`trunc` of a
+    quotient that is an integer: fuzz seeds 500005 and 600207)."""
+
+    name = DIVISION_ERROR_DEVICE
+
+    def __init__(self, up: bool = False):
+        import sarek.runtime as rt
+
+        self.up = up
+        self.base: Any = rt.get_device("interp")
+
+    def launch(self, module: Any, name: str, args: list[Any], grid: Any, block: Any) -> None:
+        self.base.launch(perturb_division(module.clone(), self.up), name, args, grid, block)
+
+
+def get_device(name: str) -> Any:
+    """A runtime device by name, or the DivisionErrorDevice for DIVISION_ERROR_DEVICE."""
+    if name == DIVISION_ERROR_DEVICE:
+        return DivisionErrorDevice()
+    import sarek.runtime as rt
+
+    return rt.get_device(name)
+
+
 def run_on(kernel: Any, case: dict[str, Any], device: Any) -> dict[str, list[Any]]:
     """Launch on one device (a name or a Device); the outputs by parameter name, with the printed text."""
     args = make_args(kernel, case)
-    dev = device
-    if isinstance(device, str):
-        import sarek.runtime as rt
-
-        dev = rt.get_device(device)
+    dev = get_device(device) if isinstance(device, str) else device
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):  # print(...) in a kernel writes its lines to stdout after the launch
         dev.launch(kernel.module, kernel.name, args, case["grid"], case["block"])

@@ -26,7 +26,8 @@ ROOT = Path(__file__).parents[2]
 CI_COUNT = 180  # the third feature stream (narrow types, print, ...) costs ~12% more per kernel
 CI_VALIDATE_EVERY = 2
 CI_BATCH = 50
-CPU_DEVICES = ["interp", "interp-ref", "opencl:0", "vulkan:0", "vulkan-glsl:0"]
+#: interp-div: the interpreter with every float `/` 2 ulp low (OpenCL and Vulkan allow 2.5; NVIDIA uses it)
+CPU_DEVICES = ["interp", "interp-ref", "opencl:0", "vulkan:0", "vulkan-glsl:0", "interp-div"]
 
 
 def test_ci_seed_set(tmp_path: Path):
@@ -59,6 +60,10 @@ def test_generator_is_deterministic_and_covers_the_language():
                       " >> ", " << ", " & ", " ^ ", "abs(", "min(", "-f32("):
         assert construct in text, construct
     text += "\n".join(generate(s).source for s in range(60, 200))
+    # float `//` with a quotient a quarter or more from an integer, each divisor form (fuzz seeds 500005, 600207)
+    for construct in (") + 0.25) * (abs(", ") + 0.5) * (abs(", ") + 0.75) * (abs(", ") * (-0.5)) // (-0.5))",
+                      ") * f32(1 << (abs("):
+        assert construct in text, construct
     for construct in ("a2: Array[i32, 2]", "a2.shape[1]", "local_array(i32, (2, 2))", ", 16))"):  # issue 14
         assert construct in text, construct
     for jump in ("break", "continue", "return"):  # issue 15's jumps (and a run-time range step, either sign)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
 from pathlib import Path
@@ -399,3 +400,67 @@ def test_nvidia_vulkan_abs_reproducer_agrees_on_the_gpu(tmp_path: Path):
     path = Path(__file__).parent / "fuzz_regressions" / "fz201559.py"
     assert fuzz.main(["--replay", str(path), "--devices", "interp,vulkan:0,vulkan-glsl:0,cuda:0", "--targets", "",
                       "--out", str(tmp_path)]) == 0
+
+
+FLOORDIV_SEEDS = [500005, 600207]
+
+
+@pytest.mark.parametrize("name", ["fz500005.py", "fz500005_full.py", "fz600207.py"])
+def test_float_floordiv_reproducers_need_a_correctly_rounded_division(name: str):
+    """H200 seeds 500005 (NVIDIA OpenCL, both Vulkan paths) and 600207 (NVIDIA OpenCL, vulkan-glsl): the old
+    generator's `x // (abs(y) + 1.0)` of exact x, y whose quotient is an integer (8.25 / 8.25, 8.25 / 2.75): a
+    division 1 ulp low, as OpenCL's and Vulkan's 2.5 ulp allow, truncates to the integer below. The interp-div
+    device (every float `/` about 2 ulp low) shows the same disagreement on the CPU."""
+    from sarek.testing.runs import compare, load_kernel, run_on
+
+    assert np.float32(8.25) / np.float32(8.25) == 1.0 and np.float32(8.25) / np.float32(2.75) == 3.0
+    assert np.trunc(np.nextafter(np.float32(1.0), np.float32(0))) == 0.0
+    kernel, case = load_kernel(Path(__file__).parent / "fuzz_regressions" / name)
+    ref = run_on(kernel, case, "interp")
+    diff = compare(ref, run_on(kernel, case, "interp-div"), case, "interp-div")
+    assert diff is not None and diff.startswith("of["), diff
+
+
+def _floordiv_kernel(seed: int, tmp_path: Path) -> Path:
+    from sarek.testing.gen import generate
+
+    path = tmp_path / f"fz{seed}.py"
+    path.write_text(generate(seed).source)
+    return path
+
+
+@pytest.mark.parametrize("seed", FLOORDIV_SEEDS)
+def test_generated_float_floordiv_quotients_stay_off_the_integers(seed: int, tmp_path: Path):
+    """The generator's float `//` is `((floor(a) + f) * d) // d` (quotient k + f, f a quarter, a half or three
+    quarters): the regenerated kernels of both seeds agree with a division 2 ulp off either way and on the CPU
+    devices, and the old shape is gone."""
+    from sarek.testing import fuzz
+    from sarek.testing.runs import DivisionErrorDevice, compare, load_kernel, run_on
+
+    path = _floordiv_kernel(seed, tmp_path)
+    src = path.read_text()
+    assert re.search(r"\(\(\(sm\.floor\(.*\) \+ 0\.\d+\) \* .*\) // ", src), src
+    assert not re.search(r"\]\) - af\[.*\) // \(abs\(", src)
+    kernel, case = load_kernel(path)
+    ref = run_on(kernel, case, "interp")
+    for up in (False, True):
+        assert compare(ref, run_on(kernel, case, DivisionErrorDevice(up)), case, "interp-div") is None, up
+    assert fuzz.main(["--replay", str(path), "--devices", "interp,interp-div,interp-ref,opencl:0,vulkan:0,"
+                      "vulkan-glsl:0", "--targets", "", "--out", str(tmp_path / "out")]) == 0
+
+
+def test_float_cast_of_a_bit_operator_keeps_its_literals_integers():
+    """`f32(1 << abs(-1))` said "operator '<<' needs integers, got f32" (the cast's type reached the literal 1
+    through `abs`; found by the generator's run-time power-of-two divisor)."""
+    for (o,) in _launch(K.float_cast_of_shift, [np.zeros(4, np.float32)], CPU_DEVICES, threads=1):
+        assert list(o) == [2.0, 8.0, 3.0, 2.0]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("seed", FLOORDIV_SEEDS)
+def test_generated_float_floordiv_agrees_on_nvidia_opencl_and_vulkan(seed: int, tmp_path: Path):
+    from sarek.testing import fuzz
+
+    path = _floordiv_kernel(seed, tmp_path)
+    assert fuzz.main(["--replay", str(path), "--devices", "interp,opencl:0,vulkan:0,vulkan-glsl:0,cuda:0,ptx:0",
+                      "--targets", "", "--out", str(tmp_path / "out")]) == 0

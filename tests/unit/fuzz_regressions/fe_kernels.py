@@ -178,3 +178,13 @@ def unsigned_cast_of_negative_literal(o: Vec[u64]):
     o[i * 3 + 0] = u64(u32(abs(-7)))
     o[i * 3 + 1] = u64(u32(min(-7, 3)))
     o[i * 3 + 2] = u64(u8(abs(-300)) + u8(max(-1, -2)))
+
+
+@kernel
+def float_cast_of_shift(o: Vec[f32]):
+    """`f32(1 << abs(-1))` said "operator '<<' needs integers, got f32": a float cast's type reached the
+    literals of a bit operator through `abs` (found by the fuzz generator's run-time power-of-two divisor)."""
+    o[0] = f32(1 << abs(-1))
+    o[1] = f32(1 << (abs(-3) % 4))
+    o[2] = f32(abs(-7) & 3)
+    o[3] = f32(5 >> abs(-1))
