@@ -5,8 +5,9 @@ one pass at a time on a clone of the kernel's module and runs the interpreter on
 still produces sarek-dialect IR; the first pass whose output changes the result (or whose IR the interpreter
 cannot run) is named. When the IR stays right up to the lowering, the fault is in "lowering/printer" (the
 target dialect's lowering, its printer, or the device's compiler and driver). `sarek-lower-print` is skipped
-(the interpreter device lowers prints itself); after `sarek-pack-narrow` (shader targets) the buffers are
-packed words the kernel's inputs do not match, so blame stops there for kernels with narrow types.
+(the interpreter device lowers prints itself). Once `sarek-pack-narrow` (shader targets) has made a kernel's
+narrow vectors packed words (its `sarek.packed` attribute), the IR runs on the reference interpreter, which
+takes the host's narrow arrays as those words (runs.run_module_interp).
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ def blame(path: Path, device: str, reference: str = "interp") -> str:
         except Exception as e:
             return f"{name}: raised {type(e).__name__}: {str(e)[:300]}"
         try:
-            got = run_module_interp(module, kernel.name, kernel, case)
+            # a clone: the interpreters and the runtime cache what they derive from a module by the module (or
+            # its ops' identities), so the IR after a pass that changes ops in place would run as the IR before it
+            got = run_module_interp(module.clone(), kernel.name, kernel, case)
         except Exception as e:
             return f"{name}: the interpreter cannot run its output ({type(e).__name__}: {str(e)[:200]})"
         d = compare(want, got, case, reference)

@@ -171,14 +171,27 @@ def run_on(kernel: Any, case: dict[str, Any], device: Any) -> dict[str, list[Any
 
 
 def run_module_interp(module: Any, name: str, kernel: Any, case: dict[str, Any]) -> dict[str, list[Any]]:
-    """Run `module` (any sarek-dialect IR) on the interpreter device with the kernel's inputs (the device
-    lowers its prints, as every device does)."""
+    """Run `module` (any sarek-dialect IR) on the interpreter with the kernel's inputs (prints lowered, as every
+    device does). A module whose kernel holds `sarek.packed` (after sarek-pack-narrow: its narrow vectors are
+    words) runs on the reference interpreter, which takes the host's narrow arrays as those words; a device's
+    launch checks the arguments against the packed types and refuses them."""
     import sarek.runtime as rt
 
     args = make_args(kernel, case)
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
-        rt.get_device("interp").launch(module, name, args, case["grid"], case["block"])
+        if any("sarek.packed" in op.attributes for op in module.walk()):
+            from sarek.interp import reference
+            from sarek.runtime.debug import launch_plan
+
+            plan = launch_plan(module, name, False)
+            words = [plan.buffer()] if plan is not None else []
+            reference.run(plan.module if plan is not None else module, name, [*args, *words],
+                          (case["grid"], 1, 1), (case["block"], 1, 1))
+            if plan is not None:
+                plan.finish(words[0], None)
+        else:
+            rt.get_device("interp").launch(module, name, args, case["grid"], case["block"])
     return _outputs(kernel, args, buf.getvalue())
 
 

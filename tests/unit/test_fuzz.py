@@ -124,21 +124,15 @@ def test_shrink_keeps_the_failure_and_drops_the_rest():
     assert "@device" not in small and "@record" not in small
 
 
-def test_blame_names_the_pass_that_changes_the_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """A pass that turns `+` into `-` is named; with the real pipeline the IR stays right."""
+def _add_to_sub() -> Any:
+    """A broken pass for the blame tests: every `+` becomes `-`."""
     from dataclasses import dataclass
 
     from xdsl.context import Context
     from xdsl.dialects.builtin import ModuleOp
     from xdsl.passes import ModulePass
 
-    import sarek.passes.pipeline as pl
     from sarek.dialect import sarek as s
-    from sarek.testing import blame
-
-    path = tmp_path / "fz1.py"
-    path.write_text(_adding_kernel())
-    assert blame.blame(path, "opencl:0").startswith("lowering/printer")
 
     @dataclass(frozen=True)
     class AddToSub(ModulePass):
@@ -149,9 +143,51 @@ def test_blame_names_the_pass_that_changes_the_result(tmp_path: Path, monkeypatc
                 if isinstance(o, s.BinOp) and o.op == s.BinOpKind.ADD:
                     o.kind = s.BinOpKindAttr(s.BinOpKind.SUB)
 
+    return AddToSub()
+
+
+def test_blame_names_the_pass_that_changes_the_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A pass that turns `+` into `-` is named; with the real pipeline the IR stays right."""
+    import sarek.passes.pipeline as pl
+    from sarek.testing import blame
+
+    path = tmp_path / "fz1.py"
+    path.write_text(_adding_kernel())
+    assert blame.blame(path, "opencl:0").startswith("lowering/printer")
     real = pl.pipeline_passes
-    monkeypatch.setattr(pl, "pipeline_passes", lambda t, **kw: [real(t, **kw)[0], AddToSub(), *real(t, **kw)[1:]])
+    monkeypatch.setattr(pl, "pipeline_passes", lambda t, **kw: [real(t, **kw)[0], _add_to_sub(), *real(t, **kw)[1:]])
     assert blame.blame(path, "opencl:0").startswith("test-add-to-sub: changes the result")
+
+
+@pytest.mark.parametrize("device", ["vulkan:0", "vulkan-glsl:0"])
+def test_blame_runs_past_pack_narrow_on_the_shader_targets(device: str, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch):
+    """After sarek-pack-narrow a kernel's u8 vectors are packed words the fast interpreter cannot take ("argument
+    'an' must be a int32 array"): blame stopped there. It runs the rest of the pipeline's IR on interp-ref and
+    names a broken pass after it."""
+    import sarek.passes.pipeline as pl
+    from sarek.testing import blame
+
+    path = tmp_path / "fz2.py"
+    path.write_text(_narrow_kernel())
+    assert blame.blame(path, device).startswith("lowering/printer (sarek-lower-")
+    real = pl.pipeline_passes
+
+    def broken(t: str, **kw: Any) -> list[Any]:
+        ps = real(t, **kw)
+        at = [p.name for p in ps].index("sarek-pack-narrow") + 1
+        return [*ps[:at], _add_to_sub(), *ps[at:]]
+
+    monkeypatch.setattr(pl, "pipeline_passes", broken)
+    assert blame.blame(path, device).startswith("test-add-to-sub: changes the result")
+
+
+def _narrow_kernel() -> str:
+    return ('from sarek import Vec, i32, f32, kernel, u8\nfrom sarek.gpu import global_thread_id\n\n\n@kernel\n'
+            'def fz2(ai: Vec[i32], af: Vec[f32], an: Vec[u8], oi: Vec[i32], on: Vec[u8], acc: Vec[i32], n: i32):\n'
+            '    i = global_thread_id\n    if i < n:\n        oi[i] = i32(an[i]) + 3\n        on[i] = u8(an[i] + 7)\n\n\n'
+            "CASE = {'seed': 2, 'grid': 1, 'block': 32, 'n': 32, 'outputs': {'oi': 1}, 'features': ['narrow'], "
+            "'narrow': 'u8'}\n")
 
 
 def _adding_kernel() -> str:
