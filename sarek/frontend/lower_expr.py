@@ -151,8 +151,8 @@ class ExprLowerer(LowererBase):
 
     def expr_BinOp(self, node: ast.BinOp, hint: Attribute | None) -> SSAValue:
         if isinstance(node.op, ast.LShift | ast.RShift | ast.BitAnd | ast.BitOr | ast.BitXor) and hint is not None \
-                and (is_float(hint) or sc.is_bf16(hint)):  # `f32(1 << abs(-1))`: the bit operators' literals stay integers
-            hint = None
+                and (is_float(hint) or sc.is_bf16(hint)):
+            hint = None  # `f32(1 << abs(-1))`: the literals of a bit operator stay integers
         c = self.const_eval(node)
         if c is not None and not isinstance(c, bool):
             return self.literal(c, hint, node)
