@@ -1,0 +1,235 @@
+"""The generator's top level: `@device` helpers, the kernel (its locals, shared-memory and warp stage, outputs)
+and the module (records, variants, imports, parameters, CASE)."""
+
+from __future__ import annotations
+
+from sarek.testing.gen.features import FB_MAX, STORE, FE, IE, Helper, Program, Var
+from sarek.testing.gen.stmts import Statements
+
+
+class Gen(Statements):
+    """Builds one kernel module (Gen(seed).program())."""
+
+    def helper(self, idx: int) -> list[str]:
+        r = self.r
+        name = f"fz{self.seed}_h{idx}"
+        params = [(f"x{k}", r.choice(self.int_types + self.float_types)) for k in range(r.randint(1, 3))]
+        ret = r.choice(self.int_types + self.float_types)
+        self.out = []
+        self.depth = 1
+        self.in_helper = True
+        saved = self.vars
+        self.vars = []
+        ro: list[IE] = []
+        for pn, ty in params:
+            if ty in ("i32", "i64"):
+                ro.append(IE(pn, ty, -STORE[ty], STORE[ty]))
+        self.ivars_ro = ro
+        # float parameters are read-only inexact values
+        fparams = [Var(pn, ty, False, ro=True) for pn, ty in params if ty not in ("i32", "i64")]
+        locs: list[Var] = []
+        for ty in dict.fromkeys(ty for _, ty in params):  # ordered (a set is not)
+            if ty in ("i32", "i64"):
+                v = Var(self.fresh("y"), ty)
+                self.emit(f"{v.name} = {self.store(self.iexpr(ty, 2)).text}")
+                locs.append(v)
+        self.vars = fparams + locs
+        # parameters may not be assigned: only the locals are mutable
+        for _ in range(r.randint(0, 3)):
+            mutable = [v for v in locs]
+            if not mutable:
+                break
+            self.stmt(3, 1)
+        if r.random() < 0.4:
+            self.emit(f"if {self.bexpr(1)}:")
+            self.depth += 1
+            self.emit(f"return {self.ret_expr(ret)}")
+            self.depth -= 1
+        self.emit(f"return {self.ret_expr(ret)}")
+        self.vars = [v for v in locs]  # params are not mutable
+        body = self.out
+        self.vars = saved
+        self.ivars_ro = []
+        self.in_helper = False
+        sig = ", ".join(f"{pn}: {ty}" for pn, ty in params)
+        self.helpers.append(Helper(name, params, ret))
+        return ["@device", f"def {name}({sig}) -> {ret}:", *body, ""]
+
+    def ret_expr(self, ty: str) -> str:
+        if ty in ("i32", "i64"):
+            return self.store(self.iexpr(ty, 2)).text
+        return self.ftyped(self.fclamp(self.fexpr(ty, 2))).text
+
+    def kernel(self) -> list[str]:
+        r = self.r
+        self.out = []
+        self.depth = 1
+        self.emit("i = global_thread_id")
+        if self.barrier_mode:
+            self.imports.add("thread_idx_x")
+            self.emit("t = thread_idx_x")
+        ints = [Var(self.fresh("v"), r.choice(self.int_types)) for _ in range(r.randint(1, 3))]
+        floats = [Var(self.fresh("g"), r.choice(self.float_types), r.random() < 0.5) for _ in range(r.randint(1, 3))]
+        if not self.barrier_mode:
+            self.emit("if i < n:")
+            self.depth += 1
+        for v in ints:
+            self.emit(f"{v.name} = {self.store(self.typed(self.iexpr(v.ty, 2))).text}")
+            self.vars.append(v)
+        for v in floats:
+            if v.exact:
+                e = self.fexpr(v.ty, 2, need_exact=True)
+                if e.fb > FB_MAX:
+                    self.imports.add("sm")
+                    e = FE(f"sm.floor({self.ftyped(e).text})", e.ty, True, 0, e.bound + 1)
+                e = self.fclamp(e, 256.0)
+            else:
+                e = self.fclamp(self.fexpr(v.ty, 2))
+            self.emit(f"{v.name} = {self.ftyped(e).text}")
+            self.vars.append(v)
+        if self.narrow:
+            zn = self.fresh("zn")
+            self.emit(f"{zn} = an[{self.index(self.iexpr('i32', 1))}]")
+            self.zn = zn
+            self.narrow_assign()
+        if self.has_rec:
+            self.emit(f"p = {self.rec}(a={self.store(self.iexpr('i32', 1)).text}, "
+                      f"b={self.ftyped(self.fclamp(self.fexpr('f32', 1))).text})")
+            self.p_ready = True
+        if self.has_var:
+            self.emit(f"vv = {self.var_t}.C()")
+            self.emit(f"if {self.bexpr(1)}:")
+            self.depth += 1
+            self.emit(f"vv = {self.var_t}.A({self.store(self.iexpr('i32', 1)).text})")
+            self.depth -= 1
+            self.emit(f"elif {self.bexpr(1)}:")
+            self.depth += 1
+            self.emit(f"vv = {self.var_t}.B({self.ftyped(self.fclamp(self.fexpr('f32', 1))).text}, "
+                      f"{self.store(self.iexpr('i32', 1)).text})")
+            self.depth -= 1
+        if "local" in self.feats:
+            self.imports.add("local_array")
+            q = self.fresh("q")
+            self.ivars_ro.append(IE(q, "i32", 0, 3))
+            if "arrays" in self.feats:  # a 2-D private array, filled row-major
+                self.emit("la = local_array(i32, (2, 2))")
+                self.emit(f"for {q} in range(4):")
+                self.depth += 1
+                self.emit(f"la[{q} // 2, {q} % 2] = {self.store(self.iexpr('i32', 2)).text}")
+            else:
+                self.emit("la = local_array(i32, 4)")
+                self.emit(f"for {q} in range(4):")
+                self.depth += 1
+                self.emit(f"la[{q}] = {self.store(self.iexpr('i32', 2)).text}")
+            self.ivars_ro.pop()
+            self.depth -= 1
+        if self.barrier_mode:
+            self.barrier_stage(ints, floats)
+        if "local" in self.feats:
+            v = r.choice(ints)
+            if v.ty == "i32":
+                if "arrays" in self.feats:
+                    self.emit(f"{v.name} = la[{self.index(self.iexpr('i32', 1), 'la.shape[0]')}, "
+                              f"{self.index(self.iexpr('i32', 1), '2')}]")
+                else:
+                    self.emit(f"{v.name} = la[{self.index(self.iexpr('i32', 1), '4')}]")
+        budget = r.randint(2, 10)
+        used = 0
+        while used < budget:
+            used += self.stmt(budget - used, 0)
+        self.outputs = {"oi": [v for v in ints if v.ty == "i32"], "ol": [v for v in ints if v.ty == "i64"],
+                        "of": [v for v in floats if v.ty == "f32"], "od": [v for v in floats if v.ty == "f64"]}
+        if self.has_rec:
+            self.outputs["oi"].append(Var("p.a", "i32"))
+            self.outputs["of"].append(Var("p.b", "f32"))
+        if self.narrow:
+            self.outputs["of" if self.narrow == "bf16" else "oi"].append(
+                Var(f"f32({self.zn})" if self.narrow == "bf16" else self.narrow_as_i32().text, "i32"))
+            self.emit(f"on[i] = {self.zn}")
+        for vec, vs in self.outputs.items():
+            for j, v in enumerate(vs):
+                self.emit(f"{vec}[i * {len(vs)} + {j}] = {v.name}")
+        return self.out
+
+    def barrier_stage(self, ints: list[Var], floats: list[Var]) -> None:
+        r = self.r
+        if "shared" in self.feats:
+            self.imports.update({"shared", "barrier"})
+            for ty, vs in (("i32", [v for v in ints if v.ty == "i32"]), ("f32", [v for v in floats if v.ty == "f32"])):
+                if not vs:
+                    continue
+                s = self.fresh("s")
+                self.emit(f"{s} = shared({ty}, {self.block})" if "arrays" not in self.feats else
+                          f"{s} = shared({ty}, ({self.block // 16}, 16))")  # 2-D: rows of 16 threads
+                src = r.choice(vs)
+                self.emit(f"{s}[t] = {src.name}" if "arrays" not in self.feats else f"{s}[t // 16, t % 16] = {src.name}")
+                self.emit("barrier()")
+                dst = r.choice(vs)
+                k = r.randint(1, self.block - 1)
+                if dst.exact or ty == "i32" or True:
+                    # reading a neighbour's value: same kind (exact stays exact) only when src and dst match
+                    dst = src
+                self.emit(f"{dst.name} = {s}[(t + {k}) % {self.block}]" if "arrays" not in self.feats else
+                          f"{dst.name} = {s}[(t + {k}) % {self.block} // 16, (t + {k}) % 16]")
+                self.emit("barrier()")
+        if "warp" in self.feats:
+            for v in ints + floats:
+                if v.ty in ("i32", "f32") and r.random() < 0.7:
+                    f = r.choice(["warp_shuffle_xor", "warp_shuffle"])
+                    self.imports.add(f)
+                    m = r.randint(1, 3)
+                    if f == "warp_shuffle":
+                        self.imports.add("lane_id")
+                        self.emit(f"{v.name} = warp_shuffle({v.name}, lane_id - lane_id % 4 + {m})")
+                    else:
+                        self.emit(f"{v.name} = warp_shuffle_xor({v.name}, {m})")
+
+    def program(self) -> Program:
+        r = self.r
+        decls: list[str] = []
+        if self.has_rec:
+            decls += ["@record", f"class {self.rec}:", "    a: i32", "    b: f32", ""]
+        if self.has_var:
+            decls += ["@variant", f"class {self.var_t}:", "    A: i32", "    B: (f32, i32)", "    C: ()", ""]
+        helpers: list[str] = []
+        if "helpers" in self.feats:
+            for h in range(r.randint(1, 3)):
+                helpers += self.helper(h)
+        body = self.kernel()
+        params = ["ai: Vec[i32]", "af: Vec[f32]"]
+        if "i64" in self.feats:
+            params.append("al: Vec[i64]")
+        if "f64" in self.feats:
+            params.append("ad: Vec[f64]")
+        if "arrays" in self.feats:
+            params.append("a2: Array[i32, 2]")
+        if "arrays3" in self.feats:
+            params.append("a3: Array[i32, 3]")
+        if self.narrow:
+            params.append(f"an: Vec[{self.narrow}]")
+        outs: dict[str, int] = {}
+        for vec, vs in self.outputs.items():
+            if vs:
+                params.append(f"{vec}: Vec[{ {'oi': 'i32', 'ol': 'i64', 'of': 'f32', 'od': 'f64'}[vec]}]")
+                outs[vec] = len(vs)
+        if self.narrow:
+            params.append(f"on: Vec[{self.narrow}]")
+        params += ["acc: Vec[i32]", *(["accf: Vec[f32]"] if self.uses_accf else []), "n: i32"]
+        gpu = sorted(x for x in self.imports if x not in ("sm", "atomic"))
+        gpu += sorted(self.atomics)
+        head = [f'"""sarek fuzz kernel, seed {self.seed} (a reproducer: python -m sarek.testing.fuzz --replay FILE)."""',
+                "", *(["import sarek"] if self.uses_sarek else []),
+                "from sarek import Array, Vec, device, f32, f64, i32, i64, kernel, record, variant"
+                + (f", {self.narrow}" if self.narrow else ""),
+                "from sarek import math as sm", f"from sarek.gpu import {', '.join(sorted(set(gpu)))}", "", ""]
+        lines = head + decls + helpers + ["@kernel", f"def fz{self.seed}({', '.join(params)}):", *body, "", ""]
+        case = {"seed": self.seed, "grid": self.grid, "block": self.block, "n": self.n, "outputs": outs,
+                "i64": "i64" in self.feats, "f64": "f64" in self.feats, "lowprec": self.uses_lowprec,
+                "features": sorted(self.feats), **({"narrow": self.narrow} if self.narrow else {})}
+        lines.append(f"CASE = {case!r}")
+        return Program(self.seed, "\n".join(lines) + "\n", case)
+
+
+def generate(seed: int, features: frozenset[str] | None = None) -> Program:
+    """The kernel of `seed` (deterministic)."""
+    return Gen(seed, features).program()

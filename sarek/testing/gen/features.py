@@ -1,0 +1,184 @@
+"""The generator's constants, feature streams and state (sarek.testing.gen): what a kernel may use, the value
+ranges the well-definedness rules rest on, the expression records (IE, FE), and GenBase, the state every part of
+the generator shares (the random streams, the lines written, the names in scope)."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+I32_MAX = 2**31 - 1
+I64_MAX = 2**63 - 1
+STORE = {"i32": 32749, "i64": 2**40}
+RED = {"i32": 1009, "i64": 1000003}
+LIMIT = {"i32": 2**30, "i64": 2**61}
+EXACT_FLOAT = {"f32": 2.0**20, "f64": 2.0**40}
+FCLAMP = 1000.0
+FB_MAX = 4
+
+UNARY_SAFE = ("sin", "cos", "atan", "tanh")
+#: the features a kernel may use, each drawn with probability FEATURE_P (default 0.5), in this order
+FEATURES = ("i64", "f64", "helpers", "records", "variants", "loops", "shared", "warp", "atomics", "math", "local",
+            "floatops")
+#: features of constructs added since (issue 15 control flow: "jumps" = break/continue/return and a run-time
+#: range step; issue 14: "arrays" = an `Array[i32, 2]` input, 2-D shared and private arrays), drawn from a
+#: second stream
+LATER_FEATURES = ("jumps", "arrays")
+#: and a third stream (this session's constructs): "narrow" = an input and an output vector of one of
+#: NARROW_TYPES with a local of it (casts, arithmetic, C promotions, stores that wrap); "bitcast" =
+#: `sarek.bitcast` float -> int bits and int bits -> float; "fatomic" = f32 `atomic_add` of small integers (exact,
+#: so order-independent); "print" = `print(...)` of exact values (compared as text); "arrays3" = an
+#: `Array[i32, 3]` input read at three indices
+LATEST_FEATURES = ("narrow", "bitcast", "fatomic", "print", "arrays3")
+FEATURE_P = {"i64": 0.35, "f64": 0.2, "shared": 0.25, "warp": 0.2, "narrow": 0.3, "bitcast": 0.3, "fatomic": 0.15,
+             "print": 0.2, "arrays3": 0.2}
+#: the narrow element types and the values their inputs hold (bf16: quarter-integers, exact in bf16)
+NARROW_TYPES = ("u8", "i8", "u16", "i16", "u32", "u64", "bf16")
+NARROW_RANGE = {"u8": (0, 255), "i8": (-128, 127), "u16": (0, 65535), "i16": (-32768, 32767), "u32": (0, 2**32 - 1),
+                "u64": (0, 2**64 - 1), "bf16": (-32, 32)}
+#: f32 accumulator slots of the float atomics (feature "fatomic"; every addend a small integer)
+ACCF_SLOTS = 4
+#: the 3-D input `a3` (feature "arrays3") has shape A3_SHAPE + (n // 4,)
+A3_SHAPE = (2, 2)
+#: the integer atomics; op j owns the accumulator slots 2j and 2j+1 (two different ops on one slot race: their
+#: final value depends on the schedule, which is how the H200 campaign's 5 "interpreter is wrong" seeds came about)
+ATOMIC_OPS = ("atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor")
+#: the accumulator's initial slots (fuzz.make_args): identity-ish starts so min/max/and change something
+ACC_INIT = (0, 0, 100000, 100000, -100000, -100000, -1, -1, 0, 0, 0, 0)
+#: the 2-D input `a2` (feature "arrays") has A2_ROWS rows of n // A2_ROWS
+A2_ROWS = 4
+
+
+@dataclass
+class IE:
+    """An integer expression: its text, type and a static interval holding every value it can take."""
+
+    text: str
+    ty: str
+    lo: int
+    hi: int
+    lit: bool = False
+
+    @property
+    def mag(self) -> int:
+        return max(abs(self.lo), abs(self.hi))
+
+
+@dataclass
+class FE:
+    """A float expression: text, type, whether it is exact (never rounded), its fraction bits and a bound."""
+
+    text: str
+    ty: str
+    exact: bool
+    fb: int
+    bound: float
+    lit: bool = False
+
+
+@dataclass
+class Var:
+    name: str
+    ty: str
+    exact: bool = False  # float locals: exact (fb <= FB_MAX, |v| <= 256) or inexact (|v| <= FCLAMP)
+    ro: bool = False  # parameters and match binders are not assigned
+
+
+@dataclass
+class Helper:
+    name: str
+    params: list[tuple[str, str]]
+    ret: str
+
+
+@dataclass
+class Program:
+    """One generated kernel: the module's source and its launch description."""
+
+    seed: int
+    source: str
+    case: dict[str, Any] = field(default_factory=lambda: {})
+
+    @property
+    def name(self) -> str:
+        return f"fz{self.seed}"
+
+
+class GenBase(ABC):
+    """The state of one kernel's generation; `self.out` collects the source lines. The expression, statement
+    and declaration builders are the subclasses (ints, floats, stmts, decls); the kinds recurse into each other,
+    so the ones an integer expression needs are declared here."""
+
+    def __init__(self, seed: int, features: frozenset[str] | None = None):
+        self.seed = seed
+        self.r = random.Random(seed)
+        r = self.r
+        self.n = 0
+        self.block = r.choice([32, 64])
+        self.grid = r.choice([1, 2])
+        self.n = self.block * self.grid
+        # a fixed order (FEATURES is a tuple): iterating a set of strings depends on PYTHONHASHSEED, which made
+        # a seed's kernel differ between processes (the H200 campaign's seeds did not reproduce here)
+        # (features added later are drawn from their own stream, so the kernels without them stay as they were)
+        later = random.Random(f"sarek-fuzz-later-{seed}")
+        latest = random.Random(f"sarek-fuzz-latest-{seed}")
+        self.feats = set(features) if features is not None else {
+            f for f in FEATURES if r.random() < FEATURE_P.get(f, 0.5)} | {
+            f for f in LATER_FEATURES if later.random() < FEATURE_P.get(f, 0.5)} | {
+            f for f in LATEST_FEATURES if latest.random() < FEATURE_P.get(f, 0.5)}
+        self.narrow = latest.choice(NARROW_TYPES) if "narrow" in self.feats else ""
+        self.zn = ""  # the narrow local, once assigned
+        self.uses_accf = False
+        self.uses_sarek = False  # `import sarek` (sarek.bitcast)
+        self.prints = 0
+        self.barrier_mode = bool({"shared", "warp"} & self.feats)
+        self.out: list[str] = []
+        self.vars: list[Var] = []
+        self.ivars_ro: list[IE] = []  # read-only ints in scope (loop counters, binders with known ranges)
+        self.helpers: list[Helper] = []
+        self.counter = 0
+        self.depth = 0
+        self.in_helper = False
+        self.uses_lowprec = False  # uses intrinsics lavapipe computes with low precision
+        self.rec = f"Fz{seed}R"
+        self.var_t = f"Fz{seed}V"
+        self.has_rec = "records" in self.feats
+        self.has_var = "variants" in self.feats
+        self.p_ready = False  # the record local `p` is assigned (from then on it may be read)
+        self.int_types = ["i32", "i64"] if "i64" in self.feats else ["i32"]
+        self.float_types = ["f32", "f64"] if "f64" in self.feats else ["f32"]
+        self.imports: set[str] = {"global_thread_id"}
+        self.in_a2 = False  # building the indices of a 2-D read
+        self.loops: list[str] = []  # the enclosing loops, innermost last ("for" | "while")
+        self.atomics: set[str] = set()  # the atomic functions the kernel calls (imported)
+
+    # -- names and lines -----------------------------------------------------------------------------------
+
+    def fresh(self, base: str) -> str:
+        self.counter += 1
+        return f"{base}{self.counter}"
+
+    def emit(self, line: str) -> None:
+        self.out.append("    " * self.depth + line)
+
+    def chance(self, p: float) -> bool:
+        return self.r.random() < p
+
+    def ftyped(self, e: FE) -> FE:
+        """`e` as a value of its own type even when it is a bare literal (an f64 literal needs a cast)."""
+        if e.lit and e.ty == "f64":
+            return FE(f"f64({e.text})", e.ty, e.exact, e.fb, e.bound)
+        return e
+
+    # -- defined by the subclasses (floats.FloatExprs) ----------------------------------------------------
+
+    @abstractmethod
+    def fexpr(self, ty: str, depth: int, need_exact: bool = False) -> FE: ...
+
+    @abstractmethod
+    def bexpr(self, depth: int) -> str: ...
+
+    @abstractmethod
+    def call(self, h: Helper) -> str: ...
