@@ -1,6 +1,6 @@
 """The spelling tables of the four C-family languages: the only place CUDA, HIP, OpenCL C and Metal differ.
 
-The lowering (sarek/lowering/cfamily.py) asks a `Language` how to spell a type, a builtin, a barrier, a math
+The lowering (sarek/lowering/cfamily/) asks a `Language` how to spell a type, a builtin, a barrier, a math
 function, an atomic or a warp operation, and which qualifiers kernels, helpers and parameters carry. An entry
 of None (or a missing key) means the language has no such thing; the lowering turns that into a diagnostic.
 Templates use `{0}`, `{1}` ... for already printed operands (the place of an atomic is `{0}`).

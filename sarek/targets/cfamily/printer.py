@@ -1,6 +1,6 @@
 """The one printer of the `sarek_c` dialect, shared by CUDA, HIP, OpenCL C and Metal.
 
-It holds no language knowledge: every spelling was chosen by the lowering (sarek/lowering/cfamily.py with
+It holds no language knowledge: every spelling was chosen by the lowering (sarek/lowering/cfamily/ with
 the tables of sarek/targets/cfamily/languages.py). Expression ops print where they are used; statement ops
 print in order with two spaces of indentation per level.
 """
