@@ -16,9 +16,9 @@
 
 sarek-legalize-names (sarek/passes/legalize_names.py) applies these rules to a module and records the result
 as IR attributes (`NAME`, `FIELD_NAMES`, `TAG_NAMES`, `CTOR_IDS`, `MAKE_NAMES`, `ENTRY_NAME`; shaders
-`BUFFER_NAMES`, `DIM_NAMES`, `PARAM_NAMES`); the lowerings read them (`decl_name`, `names_of`). The shader
-lowering still names, as it lowers, its temporaries, the locals it escapes, the structs, constructor functions,
-shared arrays, buffer blocks and helper specialisations of each kernel (sarek/lowering/shader/state.py).
+`BUFFER_NAMES`, `DIM_NAMES`, `PARAM_NAMES`, `PAYLOAD_NAMES`, `GLOBAL_NAMES`: sarek.analysis.shader_names);
+the lowerings read them (`decl_name`, `names_of`). The shader lowering still names, as it lowers, its
+temporaries and the locals it escapes (sarek/lowering/shader/state.py).
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ ENTRY_NAME = "sarek.entry_name"    # kernel: the entry point's name
 BUFFER_NAMES = "sarek.buffer_names"  # shader kernel: each vector parameter's storage buffer, in order
 DIM_NAMES = "sarek.dim_names"      # shader kernel: the length (1-D) or each extent of the vectors, in order
 PARAM_NAMES = "sarek.param_names"  # shader kernel: each scalar parameter's name in the parameter block
+PAYLOAD_NAMES = "sarek.payload_names"  # shader variant: each constructor's hoisted payload struct ("": none)
+GLOBAL_NAMES = "sarek.global_names"  # shader kernel: its other module-scope names (sarek.analysis.shader_names)
 GENERATED = "sarek.generated"      # helper (set by the pass that made it, sarek-expand-math): its `sarek_` name is legal
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -137,6 +139,13 @@ class Namer:
         return name
 
 
+def ctor_ids(ctors: Sequence[str], target: str) -> list[str]:
+    """Each constructor's identifier (union member `<id>_v`, payload fields) of a variant whose constructors
+    are `ctors`: its name, or a fresh ASCII one for a name that is not an ASCII identifier (`Léer`, `π`)."""
+    ids = Namer(target, ctors)
+    return [ids.fresh(sanitize(cn)) if invalid_identifier(cn) or too_long(target, cn) else cn for cn in ctors]
+
+
 def temporary(hint: str | None, taken: set[str]) -> str:
     """A generated temporary `sarek_<hint>` (`sarek_t` without a usable hint), `_<k>` until `taken` lacks it."""
     base = GENERATED_PREFIX + (hint if hint and hint.isidentifier() and not hint.isdigit() else "t")
@@ -178,10 +187,11 @@ class ShaderInterface:
     length: str  # the length of the vector whose buffer is {b}
     dim: str  # extent {d} of an N-dimensional vector
     macros: bool  # lengths and scalars are `#define` macros (GLSL): never like a swizzle or a variant member
+    block: str | None  # the interface block of the buffer {} (None: no block)
 
 
-SHADER_INTERFACE = {"glsl": ShaderInterface("{b}_len", "{b}_dim{d}", macros=True),
-                    "wgsl": ShaderInterface("sarek_{b}_length", "sarek_{b}_dim{d}", macros=False)}
+SHADER_INTERFACE = {"glsl": ShaderInterface("{b}_len", "{b}_dim{d}", macros=True, block="Buffer_{}"),
+                    "wgsl": ShaderInterface("sarek_{b}_length", "sarek_{b}_dim{d}", macros=False, block=None)}
 
 
 def is_swizzle(name: str) -> bool:

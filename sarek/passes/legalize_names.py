@@ -3,7 +3,8 @@
 Binders (lets, let_muts, for indices, match binders, shared/local arrays, parameters, helper names) are renamed
 in place; the names of types, fields, enum tags, constructor identifiers, constructor functions and entry
 points are recorded as attributes (sarek.analysis.namer: `NAME`, `FIELD_NAMES`, `TAG_NAMES`, `CTOR_IDS`,
-`MAKE_NAMES`, `ENTRY_NAME`; a shader kernel's interface `BUFFER_NAMES`, `DIM_NAMES`, `PARAM_NAMES`) that the
+`MAKE_NAMES`, `ENTRY_NAME`; shaders: the module-scope names of sarek.analysis.shader_names, the interface
+`BUFFER_NAMES`, `DIM_NAMES`, `PARAM_NAMES`, `PAYLOAD_NAMES` and each kernel's `GLOBAL_NAMES`) that the
 lowerings read. The rules are sarek.analysis.namer's.
 """
 
@@ -25,28 +26,23 @@ from sarek.analysis.binders import (
     rename_param,
 )
 from sarek.analysis.namer import (
-    BUFFER_NAMES,
     CTOR_IDS,
-    DIM_NAMES,
     ENTRY_NAME,
     FIELD_NAMES,
     GENERATED,
     MAKE_NAMES,
     NAME,
-    PARAM_NAMES,
     TAG_NAMES,
     Namer,
+    ctor_ids,
     entry_name,
-    interface_names,
     invalid_identifier,
-    names_of,
     sanitize,
     set_names,
     too_long,
-    variant_members,
 )
-from sarek.analysis.payload import TARGET_PAYLOAD_LAYOUT
 from sarek.analysis.names import mangle_name
+from sarek.analysis.shader_names import name_shader_module
 from sarek.analysis.reserved import GENERATED_PREFIX, RESERVED
 from sarek.diagnostics import SarekError
 from sarek.registry import C_TARGETS, SHADER_TARGETS
@@ -185,7 +181,7 @@ def _name_c_decls(module: ModuleOp, target: str) -> None:
     makes = Namer(target, avoid | set(tn.values()))
     for v in variants:
         vn = v.sym_name.data
-        ids = _ctor_ids(v, target)
+        ids = ctor_ids([cn for cn, _ in v.ctors], target)
         set_names(v, CTOR_IDS, ids)
         set_names(v, TAG_NAMES, [cn if cn in bare else tags.fresh(sanitize(f"{mangle_name(vn)}_{i}"))
                                  for (cn, _), i in zip(v.ctors, ids)])
@@ -193,29 +189,6 @@ def _name_c_decls(module: ModuleOp, target: str) -> None:
     for k in module.ops:
         if isinstance(k, KernelOp):
             k.attributes[ENTRY_NAME] = StringAttr(entry_name(k.sym_name.data, target))
-
-
-def _name_shader_decls(module: ModuleOp, target: str) -> None:
-    """Record the constructor identifiers, and each kernel's interface names (namer.interface_names)."""
-    variants = [op for op in module.ops if isinstance(op, VariantOp)]
-    for v in variants:
-        set_names(v, CTOR_IDS, _ctor_ids(v, target))
-    members = variant_members(TARGET_PAYLOAD_LAYOUT[target], [(i, len(ps)) for v in variants for i, (_, ps) in
-                                                              zip(names_of(v, CTOR_IDS, []), v.ctors)])
-    for k in module.ops:
-        if isinstance(k, KernelOp):
-            params = [(n, a.type.ndim if isinstance(a.type, VecType) else 0) for n, a in k.params]
-            buffers, dims, scalars = interface_names(target, params, members)
-            set_names(k, BUFFER_NAMES, buffers)
-            set_names(k, DIM_NAMES, [x for ds in dims for x in ds])
-            set_names(k, PARAM_NAMES, scalars)
-
-
-def _ctor_ids(v: VariantOp, target: str) -> list[str]:
-    """Each constructor's identifier (union member `<id>_v`, payload fields): its name, or a fresh ASCII one
-    for a name that is not an ASCII identifier (`Léer`, `π`)."""
-    ids = Namer(target, [cn for cn, _ in v.ctors])
-    return [ids.fresh(sanitize(cn)) if invalid_identifier(cn) or too_long(target, cn) else cn for cn, _ in v.ctors]
 
 
 @dataclass(frozen=True)
@@ -232,8 +205,10 @@ class LegalizeNamesPass(ModulePass):
     (calls follow). A name that a function's `sarek.native` text mentions keeps its name (an error if the
     target cannot declare it). C targets then get `sarek.name` on records and variants, `sarek.field_names`,
     `sarek.tag_names`, `sarek.ctor_ids`, `sarek.make_names` and `sarek.entry_name` on kernels; shader
-    targets get `sarek.ctor_ids` and, on kernels, `sarek.buffer_names`, `sarek.dim_names` (each vector's
-    length or extents) and `sarek.param_names` (scalar parameters).
+    targets get `sarek.ctor_ids`, `sarek.name`, `sarek.field_names`, `sarek.make_names`,
+    `sarek.payload_names` and, on kernels, `sarek.buffer_names`, `sarek.dim_names` (each vector's length or
+    extents), `sarek.param_names` (scalar parameters) and `sarek.global_names` (shared arrays, helper
+    specialisations, buffer blocks, integer helpers: sarek.analysis.shader_names).
     """
 
     name = "sarek-legalize-names"
@@ -258,7 +233,7 @@ class LegalizeNamesPass(ModulePass):
         if self.target in C_TARGETS:
             _name_c_decls(op, self.target)
         else:
-            _name_shader_decls(op, self.target)
+            name_shader_module(op, self.target)
 
 
 def _rename_helper(module: ModuleOp, old: str, new: str) -> None:

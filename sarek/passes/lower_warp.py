@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import Float32Type, Float64Type, ModuleOp, UnitAttr, 
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
+from sarek.analysis.namer import GENERATED
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
 from sarek.dialect.intrinsics import is_integer_type
@@ -71,6 +72,7 @@ class _B:
 def build_helper(callee: str, t: Attribute) -> s.HelperOp:
     """The helper for one (shuffle, value type)."""
     h = s.HelperOp(helper_name(callee, t), [("v", t), ("x", i32)], t)
+    h.attributes[GENERATED] = UnitAttr()  # its `sarek_` name is sarek's (sarek-legalize-names keeps it)
     v, x = h.body.block.args
     b = _B(h.body.block)
     lane = b.v(s.LetOp("lane", b.v(s.IntrinsicOp("lane_id", []))))

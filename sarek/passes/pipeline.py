@@ -62,9 +62,9 @@ PIPELINES: dict[Family, list[PassSpec]] = {
         ("sarek-subst-match-payloads", {"layout": "{layout}"}),
         ("sarek-hoist-match-breaks", {}),
         ("sarek-pin-widened-constants", {"target": "{target}"}),
+        ("sarek-lower-warp", {"target": "{target}"}),  # before the names: its helpers are module-scope names
         ("sarek-legalize-names", {"target": "{target}"}),
         ("sarek-rename-shadowing-locals", {"target": "{target}"}),
-        ("sarek-lower-warp", {"target": "{target}"}),
         ("sarek-lower-{target}", {"block": "{block}", "kernel": "{kernel}"}),
     ],
     "ptx": [

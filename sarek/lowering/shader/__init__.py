@@ -32,12 +32,15 @@ Decisions made here (the printer decides nothing):
 - Variants: a struct with `tag` and one field per constructor payload: GLSL `C_v` (one payload) or a hoisted
   `<T>_<C>_payload` struct (several); WGSL flattened `C_v_<i>`. Constructor functions `make_<T>_<C>`. Device
   layouts differ from the host's aligned union layout; `abi` describes both so the runtime repacks.
-- Names: sarek-legalize-names records the constructor identifiers and each kernel's interface names (buffers,
-  lengths/extents, scalar parameters: `sarek.buffer_names`, `sarek.dim_names`, `sarek.param_names`, by
-  namer.interface_names); the lowering names the rest as it lowers: struct, constructor-function, shared-array,
-  buffer-block and helper-specialisation names and locals are escaped by `namer.escape` (GLSL `v` suffix, WGSL
-  `sarek_` prefix), then made unique against the globals, macros and enclosing scopes (`<name>_<k>`; GLSL locals
-  colliding with a push-constant macro `sarek_pc_shadow_<n>_<k>`); temporaries are `sarek_t<k>`.
+- Names: every module-scope name is sarek.analysis.shader_names' (run by sarek-legalize-names, or by
+  `lower_module` for what the pass did not record): the interface (`sarek.buffer_names`, `sarek.dim_names`,
+  `sarek.param_names`), structs, members, constructor functions and payload structs (`sarek.name`,
+  `sarek.field_names`, `sarek.make_names`, `sarek.payload_names`, the attributes the C family reads too),
+  and per kernel (`sarek.global_names`) shared arrays, helper specialisations, buffer blocks and the integer
+  helpers; the lowering only reads them. It names, as it lowers, the locals (escaped by `namer.escape`, GLSL
+  `v` suffix, WGSL `sarek_` prefix, then `<name>_<k>` against the globals, macros and enclosing scopes; GLSL
+  locals colliding with a push-constant macro `sarek_pc_shadow_<n>_<k>`) and the temporaries (`sarek_t<k>`,
+  whose existence is its inline-or-temporary decision).
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
+from sarek.analysis.shader_names import name_shader_module
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as S
 from sarek.lowering.shader.kernel import ShaderLowering
@@ -87,6 +91,7 @@ def lower_module(module: ModuleOp, lang: Lang, ops: Mapping[str, Callable[..., O
         kernels = [o for o in kernels if o.sym_name.data == kernel]
         if not kernels:
             raise SarekError(f"no kernel @{kernel} in the module", None, lang.name)
+    name_shader_module(module, lang.name, overwrite=False)  # what sarek-legalize-names did not record
     shaders = [ShaderLowering(module, k, lang, block, ops).run() for k in kernels]
     for o in list(module.body.block.ops):
         if o.dialect_name() == "sarek":

@@ -9,7 +9,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from sarek.analysis import namer
+from sarek.analysis import namer, shader_names
 from sarek.analysis.layout import LayoutError, StorageLayout, storage_layout
 from sarek.analysis.type_order import sort_type_decls
 from sarek.dialect import sarek as S
@@ -32,17 +32,9 @@ class Declarations(LoweringState):
                 self.decl_variant(o)
 
     def interface_names(self) -> tuple[list[str], list[list[str]], list[str]]:
-        """The kernel's buffers, their lengths or extents and its scalar parameters, as sarek-legalize-names
-        recorded them (namer.interface_names, the same rule, when the pass did not run)."""
-        k = self.kernel
-        ranks = [a.type.ndim if isinstance(a.type, S.VecType) else 0 for _, a in k.params]
-        if namer.BUFFER_NAMES in k.attributes:
-            flat = iter(namer.names_of(k, namer.DIM_NAMES, []))
-            return (namer.names_of(k, namer.BUFFER_NAMES, []), [[next(flat) for _ in range(r)] for r in ranks if r],
-                    namer.names_of(k, namer.PARAM_NAMES, []))
-        members = namer.variant_members(self.lang.payload, [(self.ctor_id(v.sym_name.data, c), len(ps))
-                                                            for v in self.variants.values() for c, ps in v.ctors])
-        return namer.interface_names(self.lang.name, [(n, r) for (n, _), r in zip(k.params, ranks)], members)
+        """The kernel's buffers, their lengths or extents and its scalar parameters, as recorded
+        (sarek.analysis.shader_names)."""
+        return shader_names.kernel_interface(self.kernel)
 
     def fdecl(self, name: str, t: Attribute, op: Operation | None) -> str:
         return self.lang.field.format(t=self.ty(t, op), n=name)
@@ -69,8 +61,7 @@ class Declarations(LoweringState):
         self.struct_ops.append(self.O["struct"](nm, fields))
         vt = S.VariantType(vn)
         for c, ps in v.ctors:
-            fn = self.reserve_global(f"make_{vn.replace('.', '_')}_{c}")
-            self.type_names[f"make\0{vn}\0{c}"] = fn
+            fn = self.ctor_name(namer.MAKE_NAMES, vn, c)
             params = [self.fdecl(f"v{i}", p, v) for i, p in enumerate(ps)]
             L = self.lang
             sig = L.func.format(r=nm, n=fn, p=", ".join(params))
@@ -127,19 +118,11 @@ class Declarations(LoweringState):
                 self.features.add("shader-f64" if key == "f64" else "shader-int64")
 
     def reachable_helpers(self) -> list[S.HelperOp]:
-        seen: dict[str, S.HelperOp] = {}
-        stack: list[Operation] = [self.kernel]
-        while stack:
-            f = stack.pop()
+        for f in [self.kernel, *self.helpers.values()]:
             for op in f.walk():
-                if isinstance(op, S.CallOp):
-                    h = self.helpers.get(op.callee_name)
-                    if h is None:
-                        raise err(f"call of an undeclared helper @{op.callee_name}", op, self.lang)
-                    if h.sym_name.data not in seen:
-                        seen[h.sym_name.data] = h
-                        stack.append(h)
-        return list(seen.values())
+                if isinstance(op, S.CallOp) and op.callee_name not in self.helpers:
+                    raise err(f"call of an undeclared helper @{op.callee_name}", op, self.lang)
+        return shader_names.reachable_helpers(self.kernel, self.helpers)
 
     def collect_source_names(self) -> None:
         for f in [self.kernel, *self.helpers.values()]:

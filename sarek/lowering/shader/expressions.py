@@ -7,6 +7,7 @@ from typing import cast
 from xdsl.dialects.builtin import Float16Type, Float64Type
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 
+from sarek.analysis import namer
 from sarek.analysis.effects import is_pure_intrinsic, may_write as is_writer
 from sarek.analysis.shapes import row_major
 from sarek.dialect import sarek as S
@@ -172,7 +173,7 @@ class Expressions(Polyfills):
         if isinstance(op, S.MakeVariantOp):
             vt = op.result.type
             assert isinstance(vt, S.VariantType)
-            fn = self.type_names[f"make\0{vt.decl_name}\0{op.ctor.data}"]
+            fn = self.ctor_name(namer.MAKE_NAMES, vt.decl_name, op.ctor.data)
             return f"{fn}({', '.join(self.expr(a) for a in op.payload)})"
         if isinstance(op, S.ArrayLenOp):
             st = self.storage_of(op.array, op)
@@ -196,8 +197,7 @@ class Expressions(Polyfills):
         t = op.lhs.type
         if k == "rem":
             # GLSL % is undefined for negatives; WGSL % on i32 came out unsigned on NVIDIA (H200, naga -> SPIR-V)
-            self.need_poly("irem", t)
-            return f"sarek_irem({a}, {b})"
+            return f"{self.need_poly('irem', t)}({a}, {b})"
         if k in ("shl", "shr"):
             b = self.lang.shift_rhs.format(b)
         sym = {"add": "+", "sub": "-", "mul": "*", "div": "/", "eq": "==", "ne": "!=", "lt": "<", "le": "<=",

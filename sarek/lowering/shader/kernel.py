@@ -84,11 +84,6 @@ class ShaderLowering(Statements):
         psize = round_up(off, L.params_align or maxa)
         if L.params_limit is not None and psize > L.params_limit:
             raise err(f"push constants need {psize} bytes; Vulkan guarantees {L.params_limit}", k, self.lang)
-        # shared arrays are module-scope names: reserve them before any local or temporary is named
-        for f in [k, *self.reachable_helpers()]:
-            for o in f.walk():
-                if isinstance(o, S.AllocArrayOp) and o.result.type.memspace == S.MemSpace.SHARED:
-                    self.shared_names[o] = self.reserve_global(o.sym.data)
         # type declarations
         self.decl_types()
         # storage of vector params
@@ -143,7 +138,7 @@ class ShaderLowering(Statements):
         for i, (n, a) in enumerate(vecs):
             st = self.storage[a]
             T = self.storage_type(st.elem, st.repr, k)
-            blk = "" if L.buffer_block is None else self.reserve_global(L.buffer_block.format(st.name))  # not a record named Buffer_<v>
+            blk = "" if L.buffer_block is None else self.global_name(f"block:{st.name}")
             body.add_op(O["global"](L.buffer.format(i=i, blk=blk, t=T, n=st.name)))
         if param_fields:
             fl: list[tuple[str, str, str]] = []

@@ -118,7 +118,7 @@ class Lang:
     shuffle_directives: tuple[str, ...]  # and shuffles
     index: Mapping[str, str]  # sarek index intrinsic base -> text; {d} dimension, {bx} the block size along it
     payload: PayloadLayout  # where variant payloads live (analysis/payload.py)
-    int_helpers: Mapping[str, tuple[str, str]]  # helper -> (signature with {t} the type, its one statement)
+    int_helpers: Mapping[str, tuple[str, str]]  # helper -> (signature with {t} the type, {n} its name, its statement)
     # ---- memory
     reprs: Mapping[str, Repr]  # Storage.repr other than "plain" -> its spellings
     int_atomic_repr: str  # the Storage.repr of an i32 atomic target
@@ -219,8 +219,8 @@ GLSL = Lang(
            "global_idx": "int(gl_GlobalInvocationID.{d})",
            "global_size": "int(gl_WorkGroupSize.{d} * gl_NumWorkGroups.{d})"},
     payload=PayloadLayout.GLSL,
-    int_helpers={"irem": ("{t} sarek_irem({t} a, {t} b)", "return a - b * (a / b)"),
-                 "iabs": ("{t} sarek_iabs({t} x)", "return (x < {t}(0)) ? -x : x")},
+    int_helpers={"irem": ("{t} {n}({t} a, {t} b)", "return a - b * (a / b)"),
+                 "iabs": ("{t} {n}({t} x)", "return (x < {t}(0)) ? -x : x")},
     reprs={"f32bits": Repr("uint", "uintBitsToFloat({})", "{p} = floatBitsToUint({v})")},
     int_atomic_repr="plain", bool_repr="plain", bool_in_buffer_record=True,
     int_atomics=_GLSL_ATOMICS, cas_loop=None, float_rmw=_glsl_float_rmw,
@@ -231,7 +231,7 @@ GLSL = Lang(
     switch_requires_default=False, case_falls_through=True,
     macros=namer.SHADER_INTERFACE["glsl"].macros, param_ref="{}", param_bool="{}", param_scalar={},
     record_param_align=None, record_param_attr="", params_align=None, params_limit=128, params_block=_glsl_params,
-    buffer="layout(std430, set = 0, binding = {i}) buffer {blk} {{ {t} {n}[]; }};", buffer_block="Buffer_{}",
+    buffer="layout(std430, set = 0, binding = {i}) buffer {blk} {{ {t} {n}[]; }};", buffer_block=namer.SHADER_INTERFACE["glsl"].block,
     version=("#version 450",),
     feature_directives=(("shader-f64", "#extension GL_ARB_gpu_shader_fp64 : require"),
                         ("shader-int64", "#extension GL_ARB_gpu_shader_int64 : require"),
@@ -306,8 +306,8 @@ WGSL = Lang(
            "grid_dim": "i32(sarek_nwg.{d})", "global_idx": "i32(sarek_gid.{d})",
            "global_size": "i32(sarek_nwg.{d} * {bx}u)"},
     payload=PayloadLayout.WGSL,
-    int_helpers={"irem": ("fn sarek_irem(a : {t}, b : {t}) -> {t}", "return a - b * (a / b)"),
-                 "iabs": ("fn sarek_iabs(x : {t}) -> {t}", "return select(x, -x, x < {t}(0))")},
+    int_helpers={"irem": ("fn {n}(a : {t}, b : {t}) -> {t}", "return a - b * (a / b)"),
+                 "iabs": ("fn {n}(x : {t}) -> {t}", "return select(x, -x, x < {t}(0))")},
     reprs={"f32bits": Repr("atomic<u32>", "bitcast<f32>(atomicLoad(&{}))", "atomicStore(&{p}, bitcast<u32>({v}))"),
            "atomic": Repr("atomic<i32>", "atomicLoad(&{})", "atomicStore(&{p}, {v})"),
            "boolbits": Repr("u32", "({} != 0u)", "{p} = select(0u, 1u, {v})")},
@@ -319,7 +319,7 @@ WGSL = Lang(
     param_bool="({} != 0i)", param_scalar={"i1": "i32"},
     record_param_align=16, record_param_attr="@align(16) @size({s}) ", params_align=16, params_limit=None,
     params_block=_wgsl_params,
-    buffer="@group(0) @binding({i}) var<storage, read_write> {n} : array<{t}>;", buffer_block=None,
+    buffer="@group(0) @binding({i}) var<storage, read_write> {n} : array<{t}>;", buffer_block=namer.SHADER_INTERFACE["wgsl"].block,
     version=(), feature_directives=(), workgroup_directive=None,
     builtin_inputs=(("global_invocation_id", "sarek_gid", "vec3<u32>"), ("local_invocation_id", "sarek_lid", "vec3<u32>"),
                     ("workgroup_id", "sarek_wid", "vec3<u32>"), ("num_workgroups", "sarek_nwg", "vec3<u32>")),

@@ -20,11 +20,11 @@ class Polyfills(Declarations):
         returns its name. Float math the languages lack is the math library's (sarek-expand-math)."""
         T = self.ty(t)
         key = f"{name}:{T}"
-        fname = f"sarek_{name}"
+        fname = self.global_name(f"helper:{name}")
         if key in self.polyfills:
             return fname
         sig, body = self.lang.int_helpers[name]
-        f = self.O["func"](sig.format(t=T))
+        f = self.O["func"](sig.format(t=T, n=fname))
         f.regions[0].block.add_op(self.O["stmt"](body.format(t=T)))
         self.polyfills[key] = [f]
         return fname

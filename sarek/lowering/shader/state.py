@@ -6,6 +6,7 @@ import math
 import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.dialects.builtin import (
     Float16Type,
@@ -16,10 +17,12 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ModuleOp,
     UnitAttr,
+    DictionaryAttr,
+    StringAttr,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from sarek.analysis import namer
+from sarek.analysis import namer, shader_names
 from sarek.analysis.payload import PayloadLayout, payload_fields
 from sarek.dialect import sarek as S
 from sarek.dialect.scalars import int_width, is_unsigned
@@ -105,8 +108,10 @@ class LoweringState:
                 self.variants[op.sym_name.data] = op
             elif isinstance(op, S.HelperOp):
                 self.helpers[op.sym_name.data] = op
-        self.globals: set[str] = set()
-        self.macros: set[str] = set()
+        # the module-scope names (sarek.analysis.shader_names): locals and temporaries avoid them
+        self.globals, self.macros = shader_names.interface_globals(lang.name, kernel)
+        self.globals |= {n for d in module.body.block.ops for n in shader_names.decl_globals(d)}
+        self.globals |= {cast(StringAttr, v).data for v in cast(DictionaryAttr, kernel.attributes[namer.GLOBAL_NAMES]).data.values()}
         self.all_source_names: set[str] = set()
         self.features: set[str] = set()
         self.extensions: list[str] = []
@@ -117,8 +122,6 @@ class LoweringState:
         self.exprs: dict[SSAValue, str] = {}
         self.temp_cache: dict[Operation, bool] = {}
         self.depth_cache: dict[Operation, int] = {}
-        self.type_names: dict[str, str] = {}
-        self.field_names: dict[tuple[str, str], str] = {}
         self.ctor_funcs: list[Operation] = []
         self.struct_ops: list[Operation] = []
         self.uses_index_in_helpers = False
@@ -130,20 +133,14 @@ class LoweringState:
         self.atomic_names: dict[str, set[str]] = {}  # storage key -> the atomic intrinsics applied to it
         self.cur_func_ret: Attribute | None = None
         self.nesting = 0  # statement nesting of the function being lowered
-        self.shared_names: dict[Operation, str] = {}
+        self.shared_names = shader_names.shared_names(kernel, self.helpers)
         self.shared_declared: dict[Operation, Storage] = {}
 
     # -------------------------------------------------------------------------------- names
 
-    def reserve_global(self, name: str) -> str:
-        base = self.lang.escape(name)
-        n = base
-        k = 0
-        while n in self.globals or n in self.macros:
-            k += 1
-            n = f"{base}_{k}"
-        self.globals.add(n)
-        return n
+    def global_name(self, key: str) -> str:
+        """A module-scope name sarek.analysis.shader_names recorded for this kernel (`GLOBAL_NAMES`)."""
+        return shader_names.global_name(self.kernel, key)
 
     def local(self, name: str, scope: Scope) -> str:
         base = self.lang.escape(name)
@@ -176,18 +173,13 @@ class LoweringState:
     # -------------------------------------------------------------------------------- types
 
     def type_name(self, decl: str) -> str:
-        if decl not in self.type_names:
-            self.type_names[decl] = self.reserve_global(decl.replace(".", "_"))
-        return self.type_names[decl]
+        """The struct of a record or variant (`NAME`, sarek.analysis.shader_names)."""
+        return namer.decl_name(self.records.get(decl) or self.variants[decl], decl)
 
     def field_name(self, rec: str, f: str) -> str:
-        key = (rec, f)
-        if key not in self.field_names:
-            n = self.lang.escape(f)
-            while n in self.macros:
-                n = n + "_f"
-            self.field_names[key] = n
-        return self.field_names[key]
+        r = self.records[rec]
+        names = [n for n, _ in r.fields]
+        return namer.names_of(r, namer.FIELD_NAMES, names)[names.index(f)]
 
     def ty(self, t: Attribute, op: Operation | None = None) -> str:
         key = scalar_key(t)
@@ -276,11 +268,15 @@ class LoweringState:
 
     # -------------------------------------------------------------------------------- declarations
 
+    def ctor_name(self, key: str, vname: str, ctor: str) -> str:
+        """The name recorded under `key` (MAKE_NAMES, PAYLOAD_NAMES, CTOR_IDS) for a constructor of `vname`."""
+        v = self.variants[vname]
+        ctors = [n for n, _ in v.ctors]
+        return namer.names_of(v, key, ctors)[ctors.index(ctor)]
+
     def payload_struct(self, vname: str, ctor: str) -> str:
-        key = f"{vname}\0{ctor}"
-        if key not in self.type_names:
-            self.type_names[key] = self.reserve_global(f"{vname.replace('.', '_')}_{ctor}_payload")
-        return self.type_names[key]
+        """The hoisted struct of a several-payload constructor (GLSL)."""
+        return self.ctor_name(namer.PAYLOAD_NAMES, vname, ctor)
 
     @property
     def nested_payloads(self) -> bool:
@@ -289,9 +285,7 @@ class LoweringState:
 
     def ctor_id(self, vname: str, ctor: str) -> str:
         """The constructor's identifier sarek-legalize-names recorded (`π` -> `v`)."""
-        v = self.variants[vname]
-        ctors = [n for n, _ in v.ctors]
-        return namer.names_of(v, namer.CTOR_IDS, ctors)[ctors.index(ctor)]
+        return self.ctor_name(namer.CTOR_IDS, vname, ctor)
 
     def payload_path(self, vname: str, ctor: str, arity: int, i: int) -> str:
         """The member chain of payload `i` inside the variant struct (analysis/payload.py's layout)."""

@@ -8,6 +8,7 @@ from typing import Any, cast
 from xdsl.dialects.builtin import Float32Type, IntegerAttr
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 
+from sarek.analysis import shader_names
 from sarek.analysis.effects import MAX_INLINE_DEPTH, is_pure_intrinsic
 from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, Category
@@ -168,7 +169,7 @@ class Statements(Atomics):
             raise err("array size must be a positive compile-time constant on this backend", op, self.lang)
         et = at.element_type
         if at.memspace == S.MemSpace.SHARED:
-            name = self.shared_names.get(op) or self.reserve_global(op.sym.data)
+            name = self.shared_names[op]
             if op in self.shared_declared:
                 self.storage[op.result] = self.shared_declared[op]
                 return
@@ -383,7 +384,7 @@ class Statements(Atomics):
         key = (hn, tuple(b.name for b in bufs))
         if key in self.specs:
             return self.specs[key]
-        fname = self.reserve_global(hn if not bufs else f"{hn}_{'_'.join(b.name for b in bufs)}")
+        fname = self.global_name(shader_names.spec_key(hn, [b.name for b in bufs]))
         self.specs[key] = fname
         # save per-function state
         saved = (self.vals, self.exprs, self.cur_func_ret)

@@ -79,8 +79,10 @@ builtin.module {
 // C-NEXT:    sarek.let "v_1" %double
 // C-NEXT:    sarek.let "double_2" %double
 // SH:      sarek.kernel @k(%v: !sarek.vec<f32> "v", %n: i32 "double") attributes
-// GLSL-SAME:   {sarek.buffer_names = ["v"], sarek.dim_names = ["v_len"], sarek.param_names = ["doublev"]} {
-// WGSL-SAME:   {sarek.buffer_names = ["v"], sarek.dim_names = ["sarek_v_length"], sarek.param_names = ["double"]} {
+// GLSL-SAME:   {sarek.buffer_names = ["v"], sarek.dim_names = ["v_len"], sarek.param_names = ["doublev"],
+// GLSL-SAME:   sarek.global_names = {"helper:irem" = "sarek_irem", "helper:iabs" = "sarek_iabs", "block:v" = "Buffer_v"}} {
+// WGSL-SAME:   {sarek.buffer_names = ["v"], sarek.dim_names = ["sarek_v_length"], sarek.param_names = ["double"],
+// WGSL-SAME:   sarek.global_names = {"helper:irem" = "sarek_irem", "helper:iabs" = "sarek_iabs"}} {
 // SH-NEXT:   sarek.let "v_1" %n
 // SH-NEXT:   sarek.let "double" %n
 
@@ -166,5 +168,5 @@ builtin.module {
   sarek.kernel @k(%a : !sarek.vec<f32> "a", %b : !sarek.vec<f32> "a_len", %c : !sarek.vec<f32> "__c", %m : !sarek.vec<f32, 2> "m", %x : i32 "x", %t : i32 "tag", %l : i32 "m_dim0") {
   }
 }
-// GLSL: sarek.kernel @k({{.*}}) attributes {sarek.buffer_names = ["a", "a_len", "_c", "m"], sarek.dim_names = ["sarek_a_len", "a_len_len", "_c_len", "m_dim0", "m_dim1"], sarek.param_names = ["x_", "tag_", "m_dim0_"]} {
-// WGSL: sarek.kernel @k({{.*}}) attributes {sarek.buffer_names = ["a", "a_len", "sarek___c", "m"], sarek.dim_names = ["sarek_a_length", "sarek_a_len_length", "sarek_sarek___c_length", "sarek_m_dim0", "sarek_m_dim1"], sarek.param_names = ["x", "tag", "m_dim0"]} {
+// GLSL: sarek.kernel @k({{.*}}) attributes {sarek.buffer_names = ["a", "a_len", "_c", "m"], sarek.dim_names = ["sarek_a_len", "a_len_len", "_c_len", "m_dim0", "m_dim1"], sarek.param_names = ["x_", "tag_", "m_dim0_"], sarek.global_names = {{.*}}} {
+// WGSL: sarek.kernel @k({{.*}}) attributes {sarek.buffer_names = ["a", "a_len", "sarek___c", "m"], sarek.dim_names = ["sarek_a_length", "sarek_a_len_length", "sarek_sarek___c_length", "sarek_m_dim0", "sarek_m_dim1"], sarek.param_names = ["x", "tag", "m_dim0"], sarek.global_names = {{.*}}} {

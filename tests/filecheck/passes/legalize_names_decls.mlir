@@ -2,8 +2,8 @@
 // RUN: sarek-opt %s -p 'sarek-legalize-names{target=hip}' --split-input-file | filecheck %s --check-prefixes=CHECK,C
 // RUN: sarek-opt %s -p 'sarek-legalize-names{target=opencl}' --split-input-file | filecheck %s --check-prefixes=CHECK,CL
 // RUN: sarek-opt %s -p 'sarek-legalize-names{target=metal}' --split-input-file | filecheck %s --check-prefixes=CHECK,MSL
-// RUN: sarek-opt %s -p 'sarek-legalize-names{target=glsl}' --split-input-file | filecheck %s --check-prefixes=CHECK,SH
-// RUN: sarek-opt %s -p 'sarek-legalize-names{target=wgsl}' --split-input-file | filecheck %s --check-prefixes=CHECK,SH
+// RUN: sarek-opt %s -p 'sarek-legalize-names{target=glsl}' --split-input-file | filecheck %s --check-prefixes=CHECK,SH,GLSL
+// RUN: sarek-opt %s -p 'sarek-legalize-names{target=wgsl}' --split-input-file | filecheck %s --check-prefixes=CHECK,SH,WGSL
 
 // Type names: the mangled name, else `<name>_t` (`_<k>`) when reserved (`float` on C; `float_t` itself is
 // math.h's typedef, so `float_t_1`) or held by a function or binder. Members: the field's name unless it
@@ -23,8 +23,13 @@ builtin.module {
 // CL:     sarek.record @float {x : f32, int : i32, min : f32} attributes {sarek.name = "float_t", sarek.field_names = ["x", "int_f", "min"]}
 // CL:     sarek.record @M.pt {half : f32} attributes {sarek.name = "M_pt", sarek.field_names = ["v_half_f"]}
 // MSL:    sarek.name = "float_t_1"
-// SH:     sarek.record @float {x : f32, int : i32, min : f32}{{$}}
-// SH-NOT: sarek.name
+// shading languages: the struct and member names the shader lowering declares (sarek.analysis.shader_names),
+// reserved words escaped (GLSL `v` suffix, WGSL `sarek_` prefix)
+// GLSL:   sarek.record @float {x : f32, int : i32, min : f32} attributes {sarek.name = "floatv", sarek.field_names = ["x", "intv", "minv"]}
+// GLSL-NEXT: sarek.record @M.pt {half : f32} attributes {sarek.name = "M_pt", sarek.field_names = ["halfv"]}
+// WGSL:   sarek.record @float {x : f32, int : i32, min : f32} attributes {sarek.name = "float", sarek.field_names = ["x", "int", "sarek_min"]}
+// WGSL-NEXT: sarek.record @M.pt {half : f32} attributes {sarek.name = "M_pt", sarek.field_names = ["half"]}
+// SH-NEXT: sarek.record @idx {a : i32} attributes {sarek.name = "idx", sarek.field_names = ["a"]}
 
 // -----
 // Variants: the enum tag is the bare constructor name unless two variants share it, the target reserves it
@@ -42,8 +47,10 @@ builtin.module {
 // C-NEXT: sarek.variant @opt {{.*}} attributes {sarek.name = "opt", sarek.ctor_ids = ["Empty", "v", "v_1"], sarek.tag_names = ["opt_Empty", "opt_v", "opt_v_1"], sarek.make_names = ["make_opt_Empty", "make_opt_v", "make_opt_v_1"]}
 // CL:     sarek.tag_names = ["Circle", "shape_Empty", "shape_default"]
 // MSL:    sarek.tag_names = ["Circle", "shape_Empty", "shape_default"]
-// SH:     sarek.variant @shape {{.*}} attributes {sarek.ctor_ids = ["Circle", "Empty", "default"]}
-// SH-NEXT: sarek.variant @opt {{.*}} attributes {sarek.ctor_ids = ["Empty", "v", "v_1"]}
+// shading languages: the same ids; constructor functions `make_<T>_<id>` are named before the helpers'
+// specialisations, so the helper is the one that takes `_1` (sarek.analysis.shader_names)
+// SH:     sarek.variant @shape {{.*}} attributes {sarek.ctor_ids = ["Circle", "Empty", "default"], sarek.name = "shape", sarek.payload_names = ["", "", ""], sarek.make_names = ["make_shape_Circle", "make_shape_Empty", "make_shape_default"]}
+// SH-NEXT: sarek.variant @opt {{.*}} attributes {sarek.ctor_ids = ["Empty", "v", "v_1"], sarek.name = "opt", sarek.payload_names = ["", "", ""], sarek.make_names = ["make_opt_Empty", "make_opt_v", "make_opt_v_1"]}
 
 // -----
 // Entry points: the kernel's name, `sarek_<name>` when reserved (`main`; `select` is a libc function),

@@ -16,13 +16,13 @@ builtin.module {
   }
 }
 
-// CHECK:       sarek.helper @sarek_warp_shuffle_down_f32(%v: f32 "v", %x: i32 "x") -> f32 {
+// CHECK:       sarek.helper @sarek_warp_shuffle_down_f32(%v: f32 "v", %x: i32 "x") -> f32 attributes {sarek.generated} {
 // CHECK:         %{{.*}} = sarek.intrinsic "lane_id"() : () -> i32
 // CHECK:         %{{.*}} = sarek.binop sub %width, %lane : i32
 // CHECK:         %{{.*}} = sarek.binop lt %x, %{{.*}} : i32
 // CHECK:         %{{.*}} = sarek.binop add %lane, %x : i32
 // CHECK:         sarek.intrinsic "warp_shuffle"(%v, %src) : (f32, i32) -> f32 attributes {sarek.lane_in_range}
-// CHECK:       sarek.helper @sarek_warp_shuffle_xor_i64(%v: i64 "v", %x: i32 "x") -> i64 {
+// CHECK:       sarek.helper @sarek_warp_shuffle_xor_i64(%v: i64 "v", %x: i32 "x") -> i64 attributes {sarek.generated} {
 // CHECK:         %mixed = sarek.let "mixed" %{{.*}} : i32
 // CHECK:       sarek.helper @sarek_warp_shuffle_up_f32(
 // CHECK:         %{{.*}} = sarek.binop le %x, %lane : i32
