@@ -456,6 +456,22 @@ def test_float_cast_of_a_bit_operator_keeps_its_literals_integers():
         assert list(o) == [2.0, 8.0, 3.0, 2.0]
 
 
+def test_an_inexact_f32_is_not_widened_to_f64(tmp_path: Path):
+    """Local campaign seed 700150 (interp-div): `f64(x / y)` of f32 x, y keeps the f32 quotient's rounding, which a
+    device may compute 2.5 ulp off (NVIDIA OpenCL, Vulkan) while f64 outputs are compared within 1e-9. The old
+    kernel disagrees on interp-div; the generator widens exact f32 values only, and the seed's kernel agrees."""
+    from sarek.testing import fuzz
+    from sarek.testing.runs import compare, load_kernel, run_on
+
+    kernel, case = load_kernel(Path(__file__).parent / "fuzz_regressions" / "fz700150.py")
+    ref = run_on(kernel, case, "interp")
+    assert str(compare(ref, run_on(kernel, case, "interp-div"), case, "interp-div")).startswith("od[")
+    path = _floordiv_kernel(700150, tmp_path)
+    assert "f64((-f32(-7) / (abs(g5) + 1.0)))" not in path.read_text()
+    assert fuzz.main(["--replay", str(path), "--devices", "interp,interp-div,opencl:0,vulkan-glsl:0", "--targets", "",
+                      "--out", str(tmp_path / "out")]) == 0
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("seed", FLOORDIV_SEEDS)
 def test_generated_float_floordiv_agrees_on_nvidia_opencl_and_vulkan(seed: int, tmp_path: Path):

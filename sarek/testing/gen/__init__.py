@@ -18,7 +18,8 @@ Well-definedness, by construction (no run-time checks are needed):
   used with float `%` and `//` (a discontinuous operation on a rounded value could flip). `%` is C's fmod,
   exact everywhere; `//` is trunc of a quotient, and a device's `/` may be 2.5 ulp off (NVIDIA's OpenCL and
   Vulkan), so the numerator is (floor(a) + f) * d: the quotient is k + f, f in {1/4, 1/2, 3/4}, far from a
-  discontinuity (the `interp-div` device, runs.DivisionErrorDevice, checks it). Inexact values come
+  discontinuity (the `interp-div` device, runs.DivisionErrorDevice, checks it); an inexact f32 is never
+  widened to f64 (its f32 rounding is beyond f64's tolerance). Inexact values come
   from `/` by `abs(y) + 1.0` and math intrinsics on safe domains (sqrt of abs, log of abs + 1, exp of a
   clamped value, asin of a clamped value); they are clamped to +-1000 so the tolerance can be absolute.
 - control: loops run a bounded number of times (constant bounds; a run-time `range` step is `abs(e) % 3 + 1`
