@@ -9,20 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type
 from xdsl.ir import Attribute
+
+from sarek.dialect.scalars import float_name
 
 # the library's routines that stand for an intrinsic of the same name (pow has only a narrow form)
 _TRANSCENDENTAL = ("sin cos tan asin acos atan atan2 sinh cosh tanh exp exp2 log log2 log10 cbrt expm1 "
                    "log1p").split()
-
-
-def _type_key(t: Attribute) -> str | None:
-    if isinstance(t, Float16Type):
-        return "f16"
-    if isinstance(t, Float32Type):
-        return "f32"
-    return "f64" if isinstance(t, Float64Type) else None
 
 
 @dataclass(frozen=True)
@@ -73,7 +66,7 @@ def math_support(target: str, name: str, t: Attribute, fp: str = "exact") -> Pol
     """None when `target` spells intrinsic `name` on type `t` itself; else the library routine (every float
     math intrinsic is computed on every target that has the type: none is refused). At `fp="default"` a
     FAST routine wins over the f64-core one."""
-    key = _type_key(t)
+    key = float_name(t)
     if key is None:
         return None
     if fp == "default":

@@ -4,8 +4,8 @@ lookups of a declaration from an op inside the module (`lookup_decl`, `record_de
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, cast
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr, SymbolNameConstraint
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region
@@ -35,6 +35,8 @@ from sarek.dialect.types import (
     referenced_decls,
 )
 
+_T = TypeVar("_T")
+
 
 def _module_of(op: Operation) -> Operation | None:
     p = op.parent_op()
@@ -48,6 +50,18 @@ def lookup_decl(op: Operation, name: str) -> Operation | None:
     if mod is None:
         return None
     return SymbolTable.lookup_symbol(mod, name)
+
+
+def _unique_members(kind: str, sym: str, what: str, members: Iterable[tuple[str, _T]]) -> Iterator[tuple[str, _T]]:
+    """The members of a record (fields) or variant (constructors) in order, each checked for a legal name that
+    the declaration has not used before."""
+    seen: set[str] = set()
+    for n, x in members:
+        _check_name(StringAttr(n), f"{kind} {what}")
+        if n in seen:
+            raise VerifyException(f"{kind} @{sym} declares {what} '{n}' twice")
+        seen.add(n)
+        yield n, x
 
 
 def _check_not_recursive(decl: RecordOp) -> None:
@@ -113,12 +127,7 @@ class RecordOp(IRDLOperation):
         _check_name(self.sym_name, "record")
         if len(self.field_names) != len(self.field_types):
             raise VerifyException("record field names and types differ in number")
-        seen: set[str] = set()
-        for n, t in self.fields:
-            _check_name(StringAttr(n), "record field")
-            if n in seen:
-                raise VerifyException(f"record @{self.sym_name.data} declares field '{n}' twice")
-            seen.add(n)
+        for n, t in _unique_members("record", self.sym_name.data, "field", self.fields):
             if not is_element_type(t):
                 raise VerifyException(f"record field '{n}' has type {t}, not a scalar, record or variant")
         _check_not_recursive(self)
@@ -187,12 +196,7 @@ class VariantOp(IRDLOperation):
             raise VerifyException("variant constructor names and payloads differ in number")
         if not self.ctor_names.data:
             raise VerifyException(f"variant @{self.sym_name.data} has no constructor")
-        seen: set[str] = set()
-        for n, ps in self.ctors:
-            _check_name(StringAttr(n), "variant constructor")
-            if n in seen:
-                raise VerifyException(f"variant @{self.sym_name.data} declares constructor '{n}' twice")
-            seen.add(n)
+        for n, ps in _unique_members("variant", self.sym_name.data, "constructor", self.ctors):
             for t in ps:
                 if not is_element_type(t):
                     raise VerifyException(f"constructor '{n}' payload has type {t}, not a scalar, record or variant")

@@ -133,6 +133,15 @@ def unsigned_of(t: Attribute) -> Attribute:
     return IntegerType(int_width(t), Signedness.UNSIGNED)
 
 
+def float_name(t: Attribute) -> str | None:
+    """f16, f32 or f64 for the IEEE float types, None for any other type (bf16 is not one of them)."""
+    if isinstance(t, Float16Type):
+        return "f16"
+    if isinstance(t, Float32Type):
+        return "f32"
+    return "f64" if isinstance(t, Float64Type) else None
+
+
 def name(t: Attribute) -> str | None:
     """The user-facing name of a scalar type (u8, bf16, ...), None for any other type."""
     return NAMES.get(t)

@@ -15,9 +15,7 @@ import numpy as np
 
 from xdsl.dialects.builtin import (
     AnyFloat,
-    Float16Type,
     Float32Type,
-    Float64Type,
     FloatAttr,
     IntegerAttr,
     IntegerType,
@@ -46,12 +44,8 @@ def tname(t: Attribute) -> str:
         return cast(str, sc.name(t))
     if is_integer_type(t):
         return f"i{t.width.data}"
-    if isinstance(t, Float16Type):
-        return "f16"
-    if isinstance(t, Float32Type):
-        return "f32"
-    if isinstance(t, Float64Type):
-        return "f64"
+    if (f := sc.float_name(t)) is not None:
+        return f
     if isinstance(t, s.VecType):
         return f"Vec[{tname(t.element_type)}]" if t.ndim == 1 else f"Array[{tname(t.element_type)}, {t.ndim}]"
     if isinstance(t, s.ArrayType):

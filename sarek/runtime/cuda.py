@@ -56,7 +56,8 @@ def check(result: Any, what: str) -> Any:
     return rest[0] if len(rest) == 1 else rest
 
 
-def cuda_devices() -> list[CudaDevice]:
+def device_count() -> int:
+    """The number of CUDA devices, after initialising the driver (a RuntimeError says what is missing)."""
     try:
         d = _driver()
     except ImportError as e:
@@ -67,8 +68,11 @@ def cuda_devices() -> list[CudaDevice]:
         raise RuntimeError(f"no NVIDIA driver ({e})") from e
     if int(err) != 0:
         raise RuntimeError(f"cuInit failed: {err}")
-    n = check(d.cuDeviceGetCount(), "cuDeviceGetCount")
-    return [CudaDevice(i) for i in range(n)]
+    return check(d.cuDeviceGetCount(), "cuDeviceGetCount")
+
+
+def cuda_devices() -> list[CudaDevice]:
+    return [CudaDevice(i) for i in range(device_count())]
 
 
 def cuda_include_dirs() -> list[str]:

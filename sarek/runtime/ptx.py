@@ -20,23 +20,12 @@ from typing import Any
 import numpy as np
 
 from sarek.runtime.core import DeviceError, KernelSpec
-from sarek.runtime.cuda import CudaDevice, _driver, check  # pyright: ignore[reportPrivateUsage]
+from sarek.runtime.cuda import CudaDevice, _driver, device_count  # pyright: ignore[reportPrivateUsage]
 
 
 def ptx_devices() -> list[PtxDevice]:
     """One PtxDevice per CUDA device (an empty list raises from the driver, as cuda_devices does)."""
-    try:
-        d = _driver()
-    except ImportError as e:
-        raise RuntimeError(f"cuda-python (cuda.bindings) is not installed ({e})") from e
-    try:
-        err = d.cuInit(0)[0]
-    except RuntimeError as e:
-        raise RuntimeError(f"no NVIDIA driver ({e})") from e
-    if int(err) != 0:
-        raise RuntimeError(f"cuInit failed: {err}")
-    n = check(d.cuDeviceGetCount(), "cuDeviceGetCount")
-    return [PtxDevice(i) for i in range(n)]
+    return [PtxDevice(i) for i in range(device_count())]
 
 
 def ptx_source(spec: KernelSpec, fp: str = "default") -> str:

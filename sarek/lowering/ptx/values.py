@@ -92,13 +92,7 @@ def scalar_reg_type(t: Attribute) -> str | None:
             return "u32" if scalars.is_unsigned(t) else "s32"
         return {1: "pred", 32: "s32", 64: "s64"}.get(t.width.data) if not scalars.is_unsigned(t) \
             else f"u{t.width.data}"
-    if isinstance(t, Float16Type):
-        return "f16"
-    if isinstance(t, Float32Type):
-        return "f32"
-    if isinstance(t, Float64Type):
-        return "f64"
-    return None
+    return scalars.float_name(t)
 
 
 def is_f(t: Attribute) -> bool:
