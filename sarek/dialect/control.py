@@ -1,12 +1,13 @@
-"""Control flow and other statements of the sarek dialect: yield, if/if_expr, while, for, match/match_expr,
-return, break/continue, assert, pragma, block (scopes and supersteps), barriers, fences, native text and print."""
+"""Control flow of the sarek dialect: yield, if/if_expr, while, for, match/match_expr, return, break/continue,
+pragma and block (scopes and supersteps). Barriers, fences, assert, native text and print are in
+sarek.dialect.statements."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar, cast
 
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr, i1, i32
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr, i1, i32
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.irdl import (
     AnyAttr,
@@ -39,9 +40,6 @@ from sarek.dialect.syntax import parse_attrs as _parse_attrs
 from sarek.dialect.syntax import parse_type_of as _parse_type_of
 from sarek.dialect.syntax import print_attrs as _print_attrs
 from sarek.dialect.syntax import print_typed_operand as _print_typed_operand
-from sarek.dialect.syntax import raise_since as _raise_since
-from sarek.dialect.syntax import operand_list as _operand_list
-from sarek.dialect.syntax import print_operand_list as _print_operand_list
 from sarek.dialect.syntax import strings as _names
 from sarek.dialect.syntax import print_name as _print_name
 from sarek.dialect.syntax import print_params as _print_params
@@ -49,8 +47,9 @@ from sarek.dialect.syntax import parse_params as _parse_params
 from sarek.dialect.syntax import parse_str_array as _parse_str_array
 from sarek.dialect.syntax import check_name as _check_name
 from sarek.dialect.syntax import hint as _hint
-from sarek.dialect.types import UnitType, VariantType, is_int, is_scalar_type
+from sarek.dialect.types import UnitType, VariantType, is_int
 from sarek.dialect.declarations import HelperOp, KernelOp, enclosing_function, variant_decl
+from sarek.dialect.statements import BarrierOp
 
 
 @irdl_op_definition
@@ -594,32 +593,6 @@ class BlockOp(IRDLOperation):
         return op
 
 
-class _NullaryStmt(NullarySyntax):
-    def __init__(self):
-        super().__init__()
-
-
-@irdl_op_definition
-class BarrierOp(_NullaryStmt):
-    """`sarek.barrier` — block-wide barrier; every thread of the block must reach it."""
-
-    name = "sarek.barrier"
-
-
-@irdl_op_definition
-class WarpBarrierOp(_NullaryStmt):
-    """`sarek.warp_barrier` — warp/subgroup synchronisation."""
-
-    name = "sarek.warp_barrier"
-
-
-@irdl_op_definition
-class MemFenceOp(_NullaryStmt):
-    """`sarek.mem_fence` — device-scope memory fence."""
-
-    name = "sarek.mem_fence"
-
-
 def enclosing_loop(op: Operation) -> ForOp | WhileOp | str:
     """The loop whose body holds `op` (at any depth of statement regions), or why there is none: "function"
     (no loop in its function), "value" (an if_expr / match_expr region comes first) or "condition" (a while
@@ -639,7 +612,7 @@ def enclosing_loop(op: Operation) -> ForOp | WhileOp | str:
     return "function"
 
 
-class _LoopExit(_NullaryStmt):
+class _LoopExit(NullarySyntax):
     """`sarek.break` / `sarek.continue`: leave the innermost enclosing loop / its current iteration."""
 
     @property
@@ -672,108 +645,3 @@ class ContinueOp(_LoopExit):
     index, a `while` re-evaluates its condition)."""
 
     name = "sarek.continue"
-
-
-@irdl_op_definition
-class AssertOp(IRDLOperation):
-    """`sarek.assert %c, "message"` — a checked condition: in debug mode a false `%c` fails the launch with
-    `message`, located at the op; release pipelines remove it (sarek-strip-asserts), so it costs nothing."""
-
-    name = "sarek.assert"
-    cond = operand_def(i1)
-    message = prop_def(StringAttr)
-
-    def __init__(self, cond: SSAValue, message: str):
-        super().__init__(operands=[cond], properties={"message": StringAttr(message)})
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.cond)
-        printer.print_string(", ")
-        printer.print_string_literal(self.message.data)
-        _print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> AssertOp:
-        c = _operand(parser)
-        parser.parse_punctuation(",")
-        return _parse_attrs(parser, cls(c, parser.parse_str_literal()))
-
-
-@irdl_op_definition
-class NativeOp(IRDLOperation):
-    """`sarek.native {cuda = "...", ptx = "..."}` — verbatim source per target; a backend without text
-    for itself refuses the kernel."""
-
-    name = "sarek.native"
-    texts = prop_def(DictionaryAttr)
-
-    def __init__(self, texts: dict[str, str]):
-        super().__init__(properties={"texts": DictionaryAttr({k: StringAttr(v) for k, v in texts.items()})})
-
-    def text_for(self, target: str) -> str | None:
-        v = self.texts.data.get(target)
-        return v.data if isinstance(v, StringAttr) else None
-
-    def verify_(self) -> None:
-        for k, v in self.texts.data.items():
-            if not isinstance(v, StringAttr):
-                raise VerifyException(f"native text for '{k}' must be a string")
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_attr_dict(self.texts.data)
-        _print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> NativeOp:
-        pos = parser.pos
-        d = parser.parse_optional_attr_dict()
-        texts: dict[str, str] = {}
-        for k, v in d.items():
-            if not isinstance(v, StringAttr):
-                _raise_since(parser, f"native text for '{k}' must be a string", pos)
-            texts[k] = v.data
-        return _parse_attrs(parser, cls(texts))
-
-
-@irdl_op_definition
-class PrintOp(IRDLOperation):
-    """`sarek.print "i = {} x = {}\\n"(%i, %x) : i32, f32` — Python's `print`: the format's `{}` take the
-    scalar values in order (`{{`/`}}` are braces); lowered to debug-buffer records (sarek-lower-print)."""
-
-    name = "sarek.print"
-    format = prop_def(StringAttr)
-    values = var_operand_def()
-
-    def __init__(self, format: str, values: Sequence[SSAValue]):
-        super().__init__(operands=[values], properties={"format": StringAttr(format)})
-
-    def verify_(self) -> None:
-        n = self.format.data.replace("{{", "").replace("}}", "").count("{}")
-        if n != len(self.values):
-            raise VerifyException(f"print format has {n} placeholder(s), {len(self.values)} value(s) given")
-        for v in self.values:
-            if not is_scalar_type(v.type):  # every scalar: sarek-lower-print encodes 8/16-bit, unsigned, bf16 too
-                raise VerifyException(f"print takes scalar values, got {v.type}")
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_string_literal(self.format.data)
-        _print_operand_list(printer, self.values)
-        if self.values:
-            printer.print_string(" : ")
-            printer.print_list([v.type for v in self.values], printer.print_attribute)
-        _print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> PrintOp:
-        fmt = parser.parse_str_literal()
-        vals = _operand_list(parser)
-        if vals:
-            parser.parse_punctuation(":")
-            pos = parser.pos
-            types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
-            if types != [v.type for v in vals]:
-                _raise_since(parser, "value types do not match the listed types", pos)
-        return _parse_attrs(parser, cls(fmt, vals))

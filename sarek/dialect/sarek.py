@@ -13,8 +13,8 @@ definitions live in modules by concern; a new op goes in the module of its conce
   constructors, calls);
 * `sarek.dialect.places`: binders, places and memory (let/let_mut, load/store, element and field access,
   payload reads, array allocation);
-* `sarek.dialect.control`: statements with regions and other statements (if, while, for, match, return,
-  pragma, block, barriers, fences, native, print);
+* `sarek.dialect.control`: control flow (if, while, for, match, return, break/continue, pragma, block);
+* `sarek.dialect.statements`: the other statements (barriers, fences, assert, native, print);
 * `sarek.dialect.coopmat`: cooperative matrices;
 * `sarek.dialect.intrinsics`: the table of `sarek.intrinsic` names; `sarek.dialect.syntax`: custom-syntax
   helpers and op-shape base classes.
@@ -35,6 +35,7 @@ from sarek.dialect.coopmat import *  # noqa: F403
 from sarek.dialect.declarations import *  # noqa: F403
 from sarek.dialect.expressions import *  # noqa: F403
 from sarek.dialect.places import *  # noqa: F403
+from sarek.dialect.statements import *  # noqa: F403
 from sarek.dialect.types import *  # noqa: F403
 
 # ------------------------------------------------------------------------------------------------ the dialect

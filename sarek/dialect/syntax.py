@@ -241,6 +241,9 @@ class NullarySyntax(IRDLOperation):
 
     assembly_format = "attr-dict-with-keyword"
 
+    def __init__(self) -> None:
+        super().__init__()
+
 
 class OperandSyntax(IRDLOperation):
     """` %x` (the op's only operand); built as `cls(x)`."""

@@ -353,20 +353,15 @@ class ReturnOp(OptionalOperandSyntax):
         super().__init__(operands=[[value] if value is not None else []])
 
 
-class _Jump(NullarySyntax):
-    def __init__(self):
-        super().__init__()
-
-
 @irdl_op_definition
-class BreakOp(_Jump):
+class BreakOp(NullarySyntax):
     """`break;`"""
 
     name = "sarek_c.break"
 
 
 @irdl_op_definition
-class ContinueOp(_Jump):
+class ContinueOp(NullarySyntax):
     """`continue;`"""
 
     name = "sarek_c.continue"
