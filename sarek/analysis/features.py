@@ -10,7 +10,9 @@ Adding a width (bf16) is one `Feature` member, its detection in `_op_uses`, and 
 
 This is the one place a target refuses a feature (`check_target`, run by `sarek-reject-features` first in
 every pipeline): the widths and kinds above, recursive helpers, arrays of run-time size, shared arrays in
-helpers, %native, and the atomics a target lacks per element type (`ATOMIC_GAPS`). The lowerings assert what
+helpers, %native, the atomics a target lacks per element type (`ATOMIC_GAPS`), and what a shader's interface
+cannot hold (sarek.analysis.shader_params.interface_refusal: WGSL by-value records of other than i32/f32
+fields and buffer records with a bool field, GLSL push constants over 128 bytes). The lowerings assert what
 the gate guarantees instead of re-checking it.
 """
 
@@ -340,6 +342,7 @@ def check_target(module: ModuleOp, target: str, kernel: str | None = None) -> No
             raise SarekError(m, op, backend)
     _check_recursion(module, target, kernel)
     _check_shared_size(module, target, kernel)
+    _check_shader_interface(module, target, kernel)
 
 
 def constant_size(op: AllocArrayOp) -> int | None:
@@ -440,3 +443,33 @@ def _check_shared_size(module: ModuleOp, target: str, kernel: str | None) -> Non
                     raise SarekError(f"kernel '{k.sym_name.data}' declares {total} bytes of shared arrays up to "
                                      f"this one; {BACKEND_NAMES[target]} allows {limit} bytes of static shared "
                                      "memory per block", op, BACKEND_NAMES[target])
+
+
+def _check_shader_interface(module: ModuleOp, target: str, kernel: str | None) -> None:
+    """Refuse, at the kernel, an interface the shading language cannot hold (shader_params.interface_refusal),
+    judged on the module as the lowering sees it: after sarek-pack-narrow widened narrow types (a clone, only
+    when the module has any; an error of that pass is left to it)."""
+    if target not in SHADER_TARGETS:
+        return
+    from xdsl.context import Context
+
+    from sarek.analysis.layout import LayoutError
+    from sarek.analysis.shader_params import interface_refusal
+    from sarek.passes.pack_narrow import PackNarrowPass, narrow_records
+
+    kernels = [k for k in module.ops if isinstance(k, KernelOp) and kernel in (None, k.sym_name.data)]
+    seen = module
+    if narrow_records(module) or any(scalars.is_narrow(a.type) for k in kernels for _, a in k.params):
+        seen = module.clone()
+        try:
+            PackNarrowPass(target).apply(Context(), seen)
+        except SarekError:
+            return
+    lowered = {k.sym_name.data: k for k in seen.ops if isinstance(k, KernelOp)}
+    for k in kernels:
+        try:
+            m = interface_refusal(seen, lowered[k.sym_name.data], target)
+        except LayoutError:
+            continue  # the lowering locates a type without a layout
+        if m is not None:
+            raise SarekError(m, k, target_info(target).display)

@@ -10,7 +10,8 @@ from xdsl.ir import BlockArgument, Operation
 
 from sarek.dialect import sarek as S
 from sarek.lowering.shader.language import err
-from sarek.analysis.layout import ScalarLayout, round_up, scalar_kind, scalar_layout
+from sarek.analysis.layout import LayoutError, scalar_kind
+from sarek.analysis.shader_params import PARAMS, param_block
 from sarek.lowering.shader.state import Scope, Storage, scalar_key
 from sarek.lowering.shader.statements import Statements
 
@@ -40,50 +41,35 @@ class ShaderLowering(Statements):
         if L.macros:
             self.macros.update(x for ds in dims for x in ds)
         (self.macros if L.macros else self.globals).update(names)
-        # push constants / params layout
-        off = 0
-        maxa = 4
-        dim_offsets: dict[BlockArgument, list[int]] = {}
+        # push constants / params layout (sarek.analysis.shader_params; what a language cannot hold is refused
+        # by the feature gate, interface_refusal)
+        try:
+            block = param_block(self.module, k, L.name)
+        except LayoutError as e:
+            raise err(e.message, k, self.lang) from None
+        dim_offsets = block.dims
         for n, a in vecs:
-            for ln in dim_names[a]:
-                param_fields.append({"name": ln, "type": "i32", "offset": off, "param": None})
-                dim_offsets.setdefault(a, []).append(off)
-                off += 4
+            for ln, o in zip(dim_names[a], dim_offsets[a.index]):
+                param_fields.append({"name": ln, "type": "i32", "offset": o, "param": None})
         for n, a in scalars:
             t = a.type
+            slot = block.scalars[a.index]
             attr = ""
-            lay_json = None
-            if isinstance(t, S.RecordType | S.VariantType):
-                lay = self.layout(t, k)
-                all_leaves = [*lay.leaves, *(x for c in lay.ctors or () for x in c)]
-                al = max([4] + [x.size for x in all_leaves])
-                s = lay.dev_size
-                if L.record_param_align is not None:
-                    nested = (isinstance(t, S.RecordType) and any(
-                        not S.is_scalar_type(ft) for _, ft in self.records[t.decl_name].fields)) or (
-                        isinstance(t, S.VariantType) and any(
-                            not S.is_scalar_type(pt) for _, ps in self.variants[t.decl_name].ctors for pt in ps))
-                    if nested or any(x.size != 4 or x.kind == "b4" for x in all_leaves):
-                        raise err(f"parameter '{n}': a record/variant passed by value on wgsl must hold only i32/f32 "
-                                  "fields (uniform buffer layout)", k, self.lang)
-                    al = L.record_param_align
-                    s = round_up(lay.dev_size, al)
-                    attr = L.record_param_attr.format(s=s)
+            if slot.layout is not None:
+                if PARAMS[L.name].record_align is not None:
+                    attr = L.record_param_attr.format(s=slot.size)
                 leaves = []
-                lay_json = lay.to_json()
+                lay_json = slot.layout.to_json()
             else:
                 self.ty(t, k)
-                s = al = cast(ScalarLayout, scalar_layout(t)).size
                 leaves = [(0, t)]
-            off = round_up(off, al)
-            maxa = max(maxa, al)
-            param_fields.append({"name": scalar_names[a], "type": str(t), "offset": off, "param": a.index,
-                                 "leaves": [[o, scalar_kind(x)] for o, x in leaves], "size": s, "attr": attr,
-                                 "layout": lay_json})
-            off += s
-        psize = round_up(off, L.params_align or maxa)
-        if L.params_limit is not None and psize > L.params_limit:
-            raise err(f"push constants need {psize} bytes; Vulkan guarantees {L.params_limit}", k, self.lang)
+                lay_json = None
+            param_fields.append({"name": scalar_names[a], "type": str(t), "offset": slot.offset, "param": a.index,
+                                 "leaves": [[o, scalar_kind(x)] for o, x in leaves], "size": slot.size,
+                                 "attr": attr, "layout": lay_json})
+        psize = block.size
+        limit = PARAMS[L.name].limit
+        assert limit is None or psize <= limit, "refused by the feature gate (interface_refusal)"
         # type declarations
         self.decl_types()
         # storage of vector params
@@ -94,16 +80,14 @@ class ShaderLowering(Statements):
                 rep = self.atomic_repr(et, k, f"param:{a.index}")
             elif et == IntegerType(1):
                 rep = L.bool_repr
-            if not L.bool_in_buffer_record and isinstance(et, S.RecordType):
-                if any(x.kind == "b4" for x in self.layout(et, k).leaves):
-                    raise err(f"vector '{n}': a bool field in a record is not host-shareable in WGSL", k, self.lang)
+            # a bool field in a WGSL buffer record: refused by the feature gate (interface_refusal)
             dims = tuple(L.param_ref.format(ln) for ln in dim_names[a])
             self.storage[a] = Storage(buf_names[a], et, rep, "global", dims[0], dims)
             lay = self.layout(et, k)
             abi_params.append({"name": n, "index": a.index, "kind": "vec", "binding": i, "elem": str(et),
                                "scalar": scalar_kind(et) if S.is_scalar_type(et) else None,
-                               "layout": lay.to_json(), "len_offset": dim_offsets[a][0], "repr": rep,
-                               **({"dim_offsets": dim_offsets[a]} if len(dims) > 1 else {})})
+                               "layout": lay.to_json(), "len_offset": dim_offsets[a.index][0], "repr": rep,
+                               **({"dim_offsets": dim_offsets[a.index]} if len(dims) > 1 else {})})
         for n, a in scalars:
             ref = L.param_ref.format(scalar_names[a])
             self.vals[a] = L.param_bool.format(ref) if a.type == IntegerType(1) else ref

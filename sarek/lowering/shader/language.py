@@ -123,7 +123,6 @@ class Lang:
     reprs: Mapping[str, Repr]  # Storage.repr other than "plain" -> its spellings
     int_atomic_repr: str  # the Storage.repr of an i32 atomic target
     bool_repr: str  # the Storage.repr of a bool buffer
-    bool_in_buffer_record: bool  # a record with a bool field may be a buffer element (host-shareable)
     int_atomics: Mapping[str, str]  # i32 atomic name -> call: {p} the place, {0} {1} the operands
     cas_loop: CasLoop | None  # compare-and-swap as a loop (None: the native atomic_cas of int_atomics)
     float_rmw: FloatRmw  # an f32 read-modify-write on the bits
@@ -138,10 +137,7 @@ class Lang:
     param_ref: str  # a scalar parameter or length {} read in the body
     param_bool: str  # a bool parameter read in the body, from its param_ref {}
     param_scalar: Mapping[str, str]  # scalar key -> its type in the parameter block, where not `scalar`
-    record_param_align: int | None  # by-value record parameters: a uniform buffer's alignment (i32/f32 fields only)
-    record_param_attr: str  # the attributes of such a field: {s} its size
-    params_align: int | None  # the parameter block's size is rounded to this (None: its largest alignment)
-    params_limit: int | None  # the most bytes of the parameter block (push constants)
+    record_param_attr: str  # a by-value record field of the block (sarek.analysis.shader_params): {s} its size
     params_block: ParamsBlock
     buffer: str  # a storage buffer: {i} binding, {blk} its block name, {t} element type, {n} name
     buffer_block: str | None  # the block's name from the buffer's {} (None: no block)
@@ -222,7 +218,7 @@ GLSL = Lang(
     int_helpers={"irem": ("{t} {n}({t} a, {t} b)", "return a - b * (a / b)"),
                  "iabs": ("{t} {n}({t} x)", "return (x < {t}(0)) ? -x : x")},
     reprs={"f32bits": Repr("uint", "uintBitsToFloat({})", "{p} = floatBitsToUint({v})")},
-    int_atomic_repr="plain", bool_repr="plain", bool_in_buffer_record=True,
+    int_atomic_repr="plain", bool_repr="plain",
     int_atomics=_GLSL_ATOMICS, cas_loop=None, float_rmw=_glsl_float_rmw,
     # wgpu 0.32's SPIR-V reader reads OpAtomicFAddEXT, but loses the old value of OpAtomicCompareExchange
     # (gfx-rs/wgpu#9621), so the CAS loop cannot run on vulkan-glsl; it rejects float atomics on workgroup memory
@@ -230,7 +226,7 @@ GLSL = Lang(
     shared_array="shared {t} {n}[{k}];", local_array="{t} {n}[{k}]",
     switch_requires_default=False, case_falls_through=True,
     macros=namer.SHADER_INTERFACE["glsl"].macros, param_ref="{}", param_bool="{}", param_scalar={},
-    record_param_align=None, record_param_attr="", params_align=None, params_limit=128, params_block=_glsl_params,
+    record_param_attr="", params_block=_glsl_params,
     buffer="layout(std430, set = 0, binding = {i}) buffer {blk} {{ {t} {n}[]; }};", buffer_block=namer.SHADER_INTERFACE["glsl"].block,
     version=("#version 450",),
     feature_directives=(("shader-f64", "#extension GL_ARB_gpu_shader_fp64 : require"),
@@ -311,13 +307,13 @@ WGSL = Lang(
     reprs={"f32bits": Repr("atomic<u32>", "bitcast<f32>(atomicLoad(&{}))", "atomicStore(&{p}, bitcast<u32>({v}))"),
            "atomic": Repr("atomic<i32>", "atomicLoad(&{})", "atomicStore(&{p}, {v})"),
            "boolbits": Repr("u32", "({} != 0u)", "{p} = select(0u, 1u, {v})")},
-    int_atomic_repr="atomic", bool_repr="boolbits", bool_in_buffer_record=False,
+    int_atomic_repr="atomic", bool_repr="boolbits",
     int_atomics=_WGSL_ATOMICS, cas_loop=_wgsl_cas_loop, float_rmw=_wgsl_float_rmw, f32_atomic_add=None,
     shared_array="var<workgroup> {n} : array<{t}, {k}>;", local_array="var {n} : array<{t}, {k}>",
     switch_requires_default=True, case_falls_through=False,
     macros=namer.SHADER_INTERFACE["wgsl"].macros, param_ref="params.{}",
     param_bool="({} != 0i)", param_scalar={"i1": "i32"},
-    record_param_align=16, record_param_attr="@align(16) @size({s}) ", params_align=16, params_limit=None,
+    record_param_attr="@align(16) @size({s}) ",
     params_block=_wgsl_params,
     buffer="@group(0) @binding({i}) var<storage, read_write> {n} : array<{t}>;", buffer_block=namer.SHADER_INTERFACE["wgsl"].block,
     version=(), feature_directives=(), workgroup_directive=None,
