@@ -10,7 +10,7 @@ Adding a width (bf16) is one `Feature` member, its detection in `_op_uses`, and 
 
 This is the one place a target refuses a feature (`check_target`, run by `sarek-reject-features` first in
 every pipeline): the widths and kinds above, recursive helpers, arrays of run-time size, shared arrays in
-helpers, %native, the atomics a target lacks per element type (`ATOMIC_GAPS`), and what a shader's interface
+helpers, %native, the atomics and math intrinsics a target lacks per type (`ATOMIC_GAPS`, `INTRINSIC_GAPS`), and what a shader's interface
 cannot hold (sarek.analysis.shader_params.interface_refusal: WGSL by-value records of other than i32/f32
 fields and buffer records with a bool field, GLSL push constants over 128 bytes). The lowerings assert what
 the gate guarantees instead of re-checking it.
@@ -156,11 +156,18 @@ ATOMIC_GAPS: dict[str, list[tuple[str, frozenset[str], str]]] = {
 }
 
 
-def atomic_gap(target: str, name: str, element: Attribute) -> str | None:
-    """Why `target` lacks the atomic `name` on `element` (an ATOMIC_GAPS row), or None."""
+# target -> [(operand type, intrinsics it lacks on that type, why)]: math intrinsics a language has only narrower
+INTRINSIC_GAPS: dict[str, list[tuple[str, frozenset[str], str]]] = {
+    "glsl": [("i64", frozenset({"clz", "popcount"}), "GLSL's findMSB and bitCount take 32-bit integers")],
+}
+
+
+def atomic_gap(target: str, name: str, element: Attribute, table: dict[str, list[tuple[str, frozenset[str], str]]]
+               = ATOMIC_GAPS) -> str | None:
+    """Why `target` lacks the atomic `name` on `element` (an ATOMIC_GAPS row, or a row of `table`), or None."""
     key = "f32" if isinstance(element, Float32Type) else "f64" if isinstance(element, Float64Type) \
         else f"i{element.width.data}" if is_integer_type(element) else None
-    for t, names, why in ATOMIC_GAPS.get(target, []):
+    for t, names, why in table.get(target, []):
         if t == key and name in names:
             return why
     return None
@@ -381,6 +388,9 @@ def _structural_refusal(module: ModuleOp, op: Operation, target: str) -> str | N
         name = op.callee.data
         if (h := atomic_gap(target, name, base.element_type)) is not None:
             return f"'{name}' on {base.element_type} is not supported ({h})"
+    if isinstance(op, IntrinsicOp) and op.args and (h := atomic_gap(target, op.callee.data, op.args[0].type,
+                                                                    INTRINSIC_GAPS)) is not None:
+        return f"'{op.callee.data}' on {op.args[0].type} is not supported ({h})"
     return None
 
 
