@@ -93,7 +93,8 @@ def test_unchanged_module_is_byte_identical():
     before = print_module(m)
     PassPipeline.parse_spec(get_all_passes(), "sarek-legalize-names{target=cuda}").apply(Context(), m)
     assert print_module(m) == before.replace('"n") {', '"n") attributes {sarek.entry_name = "k"} {')
-    m = parse_module(text)  # on a shader target it records the kernel's interface names
+    m = parse_module(text)  # on a shader target it records the interface names and the global names it reserved
     PassPipeline.parse_spec(get_all_passes(), "sarek-legalize-names{target=wgsl}").apply(Context(), m)
     assert print_module(m) == before.replace('"n") {', '"n") attributes {sarek.buffer_names = ["a"], sarek.dim_names '
-                                             '= ["sarek_a_length"], sarek.param_names = ["n"]} {')
+                                             '= ["sarek_a_length"], sarek.param_names = ["n"], sarek.global_names = '
+                                             '{"helper:irem" = "sarek_irem", "helper:iabs" = "sarek_iabs"}} {')
