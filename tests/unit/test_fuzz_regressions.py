@@ -480,3 +480,16 @@ def test_generated_float_floordiv_agrees_on_nvidia_opencl_and_vulkan(seed: int, 
     path = _floordiv_kernel(seed, tmp_path)
     assert fuzz.main(["--replay", str(path), "--devices", "interp,opencl:0,vulkan:0,vulkan-glsl:0,cuda:0,ptx:0",
                       "--targets", "", "--out", str(tmp_path / "out")]) == 0
+
+
+@pytest.mark.parametrize("name", ["fz800651.py", "fz800651_full.py"])
+def test_unsigned_constant_shift_that_wraps_is_folded_for_wgsl(name: str, tmp_path: Path):
+    """H200 campaign seed 800651 (the final one of 2026-12-01 night): `u32(2147483648) << 1` reached WGSL as
+    `2147483648u << u32(1u)`, a constant expression that overflows, which naga refuses ("<< operation
+    overflowed"; lavapipe too). sarek-canonicalize now folds u32/u64 constants modulo 2^n, so the kernel runs
+    on vulkan:0 and agrees with every CPU device."""
+    from sarek.testing import fuzz
+
+    path = Path(__file__).parent / "fuzz_regressions" / name
+    assert fuzz.main(["--replay", str(path), "--devices", "interp,interp-ref,opencl:0,vulkan:0,vulkan-glsl:0",
+                      "--targets", "wgsl,glsl", "--out", str(tmp_path / "out")]) == 0

@@ -235,3 +235,42 @@ builtin.module {
 // CHECK-NEXT:    sarek.binop div %[[X]], %{{.*}} : i32
 // CHECK:       sarek.if_expr
 // CHECK-NEXT:    sarek.binop div %[[X]], %{{.*}} : i32
+
+// -----
+
+// u32/u64 constants fold modulo 2^n (WGSL refuses a constant expression that overflows: fuzz seed 800651);
+// unsigned division and shifts are on the unsigned values; a division by zero stays.
+builtin.module {
+  sarek.kernel @u(%o : !sarek.vec<ui32> "o", %w : !sarek.vec<ui64> "w") {
+    %z = sarek.constant 0 : i32
+    %a = sarek.constant 2147483648 : ui32
+    %one = sarek.constant 1 : ui32
+    %s = sarek.binop shl %a, %one : ui32
+    %m = sarek.binop mul %a, %a : ui32
+    %d = sarek.binop div %a, %one : ui32
+    %r = sarek.binop shr %a, %one : ui32
+    %zero = sarek.constant 0 : ui32
+    %bad = sarek.binop div %a, %zero : ui32
+    %sub = sarek.binop sub %zero, %one : ui32
+    %big = sarek.constant 18446744073709551615 : ui64
+    %one64 = sarek.constant 1 : ui64
+    %w1 = sarek.binop add %big, %one64 : ui64
+    %p = sarek.elem_ref %o[%z] : !sarek.vec<ui32>
+    sarek.store %p, %s : !sarek.ref<ui32>
+    sarek.store %p, %m : !sarek.ref<ui32>
+    sarek.store %p, %d : !sarek.ref<ui32>
+    sarek.store %p, %r : !sarek.ref<ui32>
+    sarek.store %p, %bad : !sarek.ref<ui32>
+    sarek.store %p, %sub : !sarek.ref<ui32>
+    %q = sarek.elem_ref %w[%z] : !sarek.vec<ui64>
+    sarek.store %q, %w1 : !sarek.ref<ui64>
+  }
+}
+// CHECK-LABEL: sarek.kernel @u
+// CHECK:       %s = sarek.constant 0 : ui32
+// CHECK-NEXT:  %m = sarek.constant 0 : ui32
+// CHECK-NEXT:  %d = sarek.constant 2147483648 : ui32
+// CHECK-NEXT:  %r = sarek.constant 1073741824 : ui32
+// CHECK:       %bad = sarek.binop div %a, %zero : ui32
+// CHECK-NEXT:  %sub = sarek.constant 4294967295 : ui32
+// CHECK-NEXT:  %w1 = sarek.constant 0 : ui64
