@@ -47,9 +47,10 @@ Value = int | float | bool
 
 
 def _wrap(v: int, t: Attribute) -> int:
+    """v modulo 2^width of t: into the signed range, or [0, 2^width) for an unsigned type."""
     bits = t.width.data if is_integer_type(t) else 32
     m = 1 << bits
-    return ((v + (m >> 1)) % m) - (m >> 1)
+    return v % m if is_unsigned(t) else ((v + (m >> 1)) % m) - (m >> 1)
 
 
 def _float(v: float, t: Attribute) -> float | None:
@@ -75,10 +76,10 @@ def fold_binop(k: s.BinOpKind, a: Value, b: Value, t: Attribute) -> Value | None
         return cmp[k]
     if t == i1:
         return {K.AND: bool(a) and bool(b), K.OR: bool(a) or bool(b)}.get(k)
-    if is_unsigned(t) and is_integer_type(t) and t.width.data in (32, 64) and isinstance(a, int) \
-            and isinstance(b, int):
-        return _fold_unsigned(k, a, b, t.width.data)
-    if is_int(t) and isinstance(a, int) and isinstance(b, int):
+    # u32/u64 too: WGSL refuses a constant expression that overflows (`2147483648u << 1u`, fuzz seed 800651);
+    # their operands are non-negative, so C division, remainder and shift agree with Python's
+    wide_unsigned = is_unsigned(t) and is_integer_type(t) and t.width.data in (32, 64)
+    if (is_int(t) or wide_unsigned) and isinstance(a, int) and isinstance(b, int):
         bits = t.width.data if is_integer_type(t) else 32
         if k in (K.DIV, K.REM):
             return None if b == 0 else _wrap(cdiv(a, b) if k == K.DIV else crem(a, b), t)
@@ -96,18 +97,6 @@ def fold_binop(k: s.BinOpKind, a: Value, b: Value, t: Attribute) -> Value | None
             r = float(x + y if k == K.ADD else x - y if k == K.SUB else x * y if k == K.MUL else x / y)
         return _float(r, t)
     return None
-
-
-def _fold_unsigned(k: s.BinOpKind, a: int, b: int, bits: int) -> int | None:
-    """`a k b` on u32/u64 constants (0 <= a, b < 2^bits), wrapped modulo 2^bits: WGSL refuses a constant
-    expression that overflows (`2147483648u << 1u`, fuzz seed 800651), so none may reach it."""
-    m = 1 << bits
-    if k in (K.DIV, K.REM):
-        return None if b == 0 else (a // b if k == K.DIV else a % b)
-    if k in (K.SHL, K.SHR):
-        return None if not 0 <= b < bits else ((a << b) % m if k == K.SHL else a >> b)
-    ops = {K.ADD: a + b, K.SUB: a - b, K.MUL: a * b, K.BITAND: a & b, K.BITOR: a | b, K.BITXOR: a ^ b}
-    return ops[k] % m if k in ops else None
 
 
 def _is(v: Value | None, want: float) -> bool:
