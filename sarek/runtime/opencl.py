@@ -90,6 +90,26 @@ class OpenCLDevice(BufferDevice):
         return set(self.device.extensions.split())
 
     @property
+    def is_nvidia(self) -> bool:
+        return "nvidia" in self.platform.name.lower()
+
+    def build_options(self) -> list[str]:
+        """NVIDIA: `-cl-nv-verbose` (ptxas reports the registers a kernel uses: the real work-group limit, see
+        `_plan`) and `SAREK_NV_F64_ATOMIC_ADD` where the GPU has `atom.add.f64` (compute capability 6.0 on),
+        which the native branch of the f64 float atomics tests (sarek.targets.cfamily.languages)."""
+        if not self.is_nvidia:
+            return []
+        opts = ["-cl-nv-verbose"]
+        try:
+            import pyopencl as cl
+
+            if int(self.device.get_info(cl.device_info.COMPUTE_CAPABILITY_MAJOR_NV)) >= 6:
+                opts.append("-DSAREK_NV_F64_ATOMIC_ADD")
+        except Exception:  # an NVIDIA platform without cl_nv_device_attribute_query: the CAS loop stays
+            pass
+        return opts
+
+    @property
     def context(self) -> Any:
         if self._ctx is None:
             import pyopencl as cl
@@ -181,28 +201,37 @@ class OpenCLDevice(BufferDevice):
 
         src = generated_source(spec, "opencl")
         dev = self.device
-        bkey = cache.make_key("opencl-binary", src, self.platform.name, self.platform.version, dev.name,
-                              dev.version, dev.driver_version, cl.VERSION)
+        opts = self.build_options()
+        bkey = cache.make_key("opencl-binary", src, " ".join(opts), self.platform.name, self.platform.version,
+                              dev.name, dev.version, dev.driver_version, cl.VERSION)
         prg = None
         binary = cache.get("opencl-binary", bkey)
+        regs = cache.get("opencl-registers", bkey)
         if binary is not None:
             try:
-                prg = cl.Program(self.context, [dev], [binary]).build()
+                prg = cl.Program(self.context, [dev], [binary]).build(options=opts)
             except Exception:
                 prg = None
         if prg is None:
             try:
-                prg = cl.Program(self.context, src).build()
+                prg = cl.Program(self.context, src).build(options=opts)
             except cl.Error as e:
                 raise DeviceError(f"OpenCL build of kernel '{spec.name}' failed on {self.name} "
                                   f"({self.description}):\n{e}", backend="opencl") from None
+            regs = None
+            n = nv_registers(str(prg.get_build_info(dev, cl.program_build_info.LOG)), entry_name(spec.name, "opencl"))
+            if n is not None:
+                regs = str(n).encode()
             try:
                 bins = cast("list[bytes]", prg.get_info(cl.program_info.BINARIES))
                 if bins and bins[0]:
                     cache.put("opencl-binary", bkey, bytes(bins[0]))
+                    if regs is not None:
+                        cache.put("opencl-registers", bkey, regs)
             except Exception:
                 pass
         spec.cache[key] = prg
+        spec.cache[f"opencl-registers:{id(self)}"] = int(regs) if regs else None
         return prg
 
     def _kernel(self, spec: KernelSpec) -> Any:
@@ -231,6 +260,9 @@ class OpenCLDevice(BufferDevice):
         if plan is None:
             k = self._kernel(spec)
             wg = int(k.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, self.device))
+            if self.is_nvidia:  # its WORK_GROUP_SIZE is 256 for every kernel: see nv_thread_limit
+                wg = nv_thread_limit(spec.cache.get(f"opencl-registers:{id(self)}"),
+                                     int(self.device.max_work_group_size))
             local = int(k.get_work_group_info(cl.kernel_work_group_info.LOCAL_MEM_SIZE, self.device))
             if local > int(self.device.local_mem_size):
                 raise LaunchError(f"kernel {spec.name} needs {local} bytes of shared memory per block; {self.name} "
@@ -266,8 +298,10 @@ class OpenCLDevice(BufferDevice):
 
         k, wg = self._plan(spec)
         if block[0] * block[1] * block[2] > wg:
+            why = (f" (it uses {regs} registers per thread; the GPU has 65536 per block)"
+                   if self.is_nvidia and (regs := spec.cache.get(f"opencl-registers:{id(self)}")) else "")
             raise LaunchError(f"kernel {spec.name}: block {block} has {block[0] * block[1] * block[2]} threads; "
-                              f"this kernel allows at most {wg} per work-group on {self.name}")
+                              f"this kernel allows at most {wg} per work-group on {self.name}{why}")
         cargs: list[Any] = []
         for p, a in zip(spec.params, bound):
             if p.kind == "vec":
@@ -284,8 +318,36 @@ class OpenCLDevice(BufferDevice):
         try:
             cl.enqueue_nd_range_kernel(stream if stream is not None else self.queue, k, gsize, block)
         except cl.Error as e:
+            if e.code in (cl.status_code.OUT_OF_RESOURCES, cl.status_code.INVALID_WORK_GROUP_SIZE):
+                raise LaunchError(f"kernel {spec.name}: a block of {block[0] * block[1] * block[2]} threads needs "
+                                  f"more registers or resources than {self.name} has per work-group ({e}); use a "
+                                  f"smaller block") from None
             raise DeviceError(f"OpenCL launch of kernel '{spec.name}' failed on {self.name}: {e}",
                               backend="opencl") from None
+
+
+def nv_registers(log: str, entry: str) -> int | None:
+    """The registers per thread ptxas reports for `entry` in an NVIDIA OpenCL build log (`-cl-nv-verbose`)."""
+    import re
+
+    m = re.search(rf"Compiling entry function '{re.escape(entry)}'.*?Used (\d+) registers", log, re.S)
+    if m is None:
+        m = re.search(r"Used (\d+) registers", log)
+    return int(m.group(1)) if m else None
+
+
+def nv_thread_limit(registers: int | None, device_max: int) -> int:
+    """Threads per work-group a kernel of `registers` registers per thread can have on an NVIDIA GPU.
+
+    NVIDIA's OpenCL reports CL_KERNEL_WORK_GROUP_SIZE as 256 for every kernel (measured on the H200: a 12-register
+    vector add too), the limit of a kernel using the most registers a thread may have (255, 65536 per block);
+    blocks of 512 and 1024 run. The real limit comes from the registers ptxas used: 65536 per block, allocated
+    per warp in units of 256 (so per thread in multiples of 8). Unknown registers (a binary from the cache of an
+    older sarek): the device's maximum; a launch the GPU cannot fit then fails with a LaunchError."""
+    if registers is None or registers <= 0:
+        return device_max
+    per_warp = 32 * ((registers + 7) // 8 * 8)
+    return max(32, min(device_max, 65536 // per_warp * 32))
 
 
 def generated_source(spec: KernelSpec, target: str) -> str:

@@ -257,6 +257,34 @@ def _opencl_atomic(name: str, t: str, space: str) -> str | None:
     return f"{pre}{fn}(&{{0}}, {{1}}{', {2}' if op == 'cas' else ''})"
 
 
+def _nv_atom_add(t: str, ptx: str, reg: str) -> str:
+    """NVIDIA's OpenCL compiles inline PTX: its native float fetch-add, where sarek's CAS loop under contention
+    is quadratic (measured on the H200: 2^18 threads adding to one float took 4.7 s through the loop; 2^24 took
+    0.03 s through `atom.global.add.f32`; bench_gpu's atomics_warp never finished on NVIDIA OpenCL)."""
+    return (f"static inline {t} sarek_nv_atom_add_{ptx}(volatile __global {t}* p, {t} v) {{\n"
+            f"  {t} old;\n"
+            f"  asm volatile(\"atom.global.add.{ptx} %0, [%1], %2;\" : \"={reg}\"(old) : \"l\"(p), \"{reg}\"(v) : "
+            "\"memory\");\n"
+            "  return old;\n"
+            "}")
+
+
+#: the native branches' conditions: every NVIDIA OpenCL compiler defines __NV_CL_C_VERSION; atom.add.f64 needs
+#: compute capability 6.0, which the runtime states with -DSAREK_NV_F64_ATOMIC_ADD (OpenCLDevice.build_options)
+_NV_ATOM_ADD = {"float": ("defined(__NV_CL_C_VERSION)", "f32", "f"),
+                "double": ("defined(__NV_CL_C_VERSION) && defined(SAREK_NV_F64_ATOMIC_ADD)", "f64", "d")}
+_OPENCL_POLYFILL = {f"sarek_nv_atom_add_{ptx}": f"#if {cond}\n{_nv_atom_add(t, ptx, reg)}\n#endif"
+                    for t, (cond, ptx, reg) in _NV_ATOM_ADD.items()}
+
+
+def _opencl_float_native(op: str, t: str, space: str) -> tuple[str, str] | None:
+    """Float add/sub on global memory on NVIDIA's OpenCL: `atom.global.add` (sub adds the negated operand)."""
+    if space != "global" or op not in ("add", "sub") or t not in _NV_ATOM_ADD:
+        return None
+    cond, ptx, _ = _NV_ATOM_ADD[t]
+    return cond, f"sarek_nv_atom_add_{ptx}({{0}}, {'-' if op == 'sub' else ''}{{1}})"
+
+
 OPENCL = Language(
     target="opencl",
     types={"i1": "int", "i32": "int", "i64": "long", "f16": None, "f32": "float", "f64": "double", **_CL_SMALL},
@@ -299,8 +327,9 @@ OPENCL = Language(
                                   "atom_xchg({0}, {1})", "as_long({0})",
                                   "as_double({0})")},
     # cl_ext_float_atomics is not used: neither pocl nor NVIDIA's OpenCL reports it, and no validator here
-    # accepts its fetch-add (clang 14's opencl-c.h declares it ambiguously), so a native branch would go unchecked
+    # accepts its fetch-add (clang 14's opencl-c.h declares it ambiguously); NVIDIA's inline PTX is
     atomic_space={"global": "__global", "shared": "__local"},
+    float_native=_opencl_float_native, polyfills=_OPENCL_POLYFILL,
     bitcast={(a, b): f"as_{b}({{0}})" for a, b in (("float", "int"), ("int", "float"), ("double", "long"),
                                                   ("long", "double"))},
 )

@@ -4,9 +4,22 @@
 // compare-and-swap loops on the bits (atomic_cmpxchg on volatile __global/__local int*, as_int/as_float),
 // cas one atomic_cmpxchg of the bits. f64: the same on long (atom_cmpxchg, atom_xchg), which needs
 // cl_khr_int64_base_atomics: the source says so with #error on a device without it. Each returns the old value.
+// add/sub on global memory have a native branch for NVIDIA's OpenCL (inline PTX atom.global.add: the CAS loop
+// is quadratic under contention there); sub adds the negated operand; f64's needs SAREK_NV_F64_ATOMIC_ADD,
+// which the runtime defines for compute capability >= 6.0. Shared memory and min/max keep the loop.
 
 // CHECK-NOT:   cl_khr_int64_base_atomics
+// CHECK:       #if defined(__NV_CL_C_VERSION)
+// CHECK-NEXT:  static inline float sarek_nv_atom_add_f32(volatile __global float* p, float v) {
+// CHECK-NEXT:    float old;
+// CHECK-NEXT:    asm volatile("atom.global.add.f32 %0, [%1], %2;" : "=f"(old) : "l"(p), "f"(v) : "memory");
+// CHECK-NEXT:    return old;
+// CHECK-NEXT:  }
+// CHECK-NEXT:  #endif
 // CHECK-LABEL: static inline float sarek_atomic_add_f32_global(__global float* p, float v) {
+// CHECK-NEXT:  #if defined(__NV_CL_C_VERSION)
+// CHECK-NEXT:    return sarek_nv_atom_add_f32(p, v);
+// CHECK-NEXT:  #else
 // CHECK-NEXT:    volatile __global int* a = (volatile __global int*)p;
 // CHECK-NEXT:    int old = *a, seen;
 // CHECK-NEXT:    do {
@@ -15,11 +28,13 @@
 // CHECK-NEXT:      old = atomic_cmpxchg(a, seen, as_int(x + v));
 // CHECK-NEXT:    } while (old != seen);
 // CHECK-NEXT:    return as_float(old);
+// CHECK-NEXT:  #endif
 // CHECK-NEXT:  }
 // CHECK-LABEL: static inline float sarek_atomic_sub_f32_shared(__local float* p, float v) {
 // CHECK-NEXT:    volatile __local int* a = (volatile __local int*)p;
 // CHECK:           old = atomic_cmpxchg(a, seen, as_int(x - v));
 // CHECK-LABEL: static inline float sarek_atomic_min_f32_global(__global float* p, float v) {
+// CHECK-NEXT:    volatile __global int* a = (volatile __global int*)p;
 // CHECK:           old = atomic_cmpxchg(a, seen, as_int(v < x ? v : x));
 // CHECK-LABEL: static inline float sarek_atomic_max_f32_shared(__local float* p, float v) {
 // CHECK:           old = atomic_cmpxchg(a, seen, as_int(v > x ? v : x));
@@ -40,7 +55,13 @@
 // F64-NEXT:    #error "64-bit atomics (on i64 or f64) need cl_khr_int64_base_atomics, which this OpenCL device lacks: use 32-bit elements"
 // F64-NEXT:    #endif
 // F64-NEXT:    #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+// F64:       #if defined(__NV_CL_C_VERSION) && defined(SAREK_NV_F64_ATOMIC_ADD)
+// F64-NEXT:  static inline double sarek_nv_atom_add_f64(volatile __global double* p, double v) {
+// F64:         asm volatile("atom.global.add.f64 %0, [%1], %2;" : "=d"(old) : "l"(p), "d"(v) : "memory");
 // F64-LABEL: static inline double sarek_atomic_add_f64_global(__global double* p, double v) {
+// F64-NEXT:  #if defined(__NV_CL_C_VERSION) && defined(SAREK_NV_F64_ATOMIC_ADD)
+// F64-NEXT:    return sarek_nv_atom_add_f64(p, v);
+// F64-NEXT:  #else
 // F64-NEXT:    volatile __global long* a = (volatile __global long*)p;
 // F64-NEXT:    long old = *a, seen;
 // F64:           double x = as_double(seen);
