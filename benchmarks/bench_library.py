@@ -1,0 +1,194 @@
+"""Library kernels against the library a user would call instead (`python3 benchmarks/bench_library.py [--out DIR]
+[--quick] [--devices cuda,ptx,opencl,vulkan,vulkan-glsl]`): examples/library.py's sum, row argmax, row softmax, row
+layer norm, 5-point stencil and histogram against torch (cuBLAS/cuDNN-class kernels: torch.sum, torch.max(dim=1),
+torch.softmax, torch.nn.functional.layer_norm, a slicing expression for the stencil, torch.bincount) in the same
+run, on 2^26 elements each.
+
+Method: device-resident data (torch tensors passed zero-copy on cuda and ptx; sarek.Vectors uploaded once on
+OpenCL and Vulkan); one warm-up launch checked against torch; then `REPS` back-to-back launches and one
+synchronize, timed with `time.perf_counter`, per launch; torch the same way (torch.cuda.synchronize). The median
+of 5 batches. ratio = torch time / sarek time (> 1: sarek faster). Results: a table on stdout and
+DIR/bench_library.json. `--quick` (no GPU: CPU devices, small sizes) only checks that every row runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "examples"))
+os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
+
+import library as L  # noqa: E402  # pyright: ignore[reportMissingImports]
+
+import sarek  # noqa: E402
+
+REPS = 20
+
+
+def _time(fn: Any, sync: Any, reps: int) -> float:
+    fn()
+    sync()
+    batches = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for _ in range(reps):
+            fn()
+        sync()
+        batches.append((time.perf_counter() - t0) / reps)
+    return statistics.median(batches)
+
+
+def jobs(n: int, rows: int) -> list[dict[str, Any]]:
+    """(name, kernel, host args, grid, block, output indices, numpy-or-torch reference maker)."""
+    rng = np.random.default_rng(0)
+    cols = n // rows
+    x = (rng.random(n, dtype=np.float32) * 2 - 1).astype(np.float32)
+    g = rng.random(cols, dtype=np.float32)
+    b = rng.random(cols, dtype=np.float32)
+    side = int(np.sqrt(n))
+    u = x[: side * side].copy()
+    d = rng.integers(0, 1 << 20, n).astype(np.int32)
+    return [
+        dict(name="sum", k=L.grid_sum, args=[x, np.zeros(1, np.float32), n], grid=1024, block=L.B, outs=[1],
+             torch=lambda t, T: T.sum(t[0], dtype=T.float32).reshape(1),
+             ref=lambda: [np.array([x.astype(np.float64).sum()])], tol=1e-3 * np.sqrt(n)),
+        dict(name="row_argmax", k=L.row_argmax, args=[x, np.zeros(rows, np.float32), np.zeros(rows, np.int32), cols],
+             grid=rows, block=L.B, outs=[1, 2], torch=lambda t, T: T.max(t[0].view(rows, cols), dim=1),
+             ref=lambda: [x.reshape(rows, cols).max(1), x.reshape(rows, cols).argmax(1)], tol=0.0),
+        dict(name="softmax", k=L.softmax_rows, args=[x, np.zeros(n, np.float32), cols], grid=rows, block=L.B, outs=[1],
+             torch=lambda t, T: T.softmax(t[0].view(rows, cols), dim=1),
+             ref=lambda: [_softmax(x, rows)],
+             tol=1e-6),
+        dict(name="layer_norm", k=L.layer_norm_rows,
+             args=[x, g, b, np.zeros(n, np.float32), cols, np.float32(1e-5)], grid=rows, block=L.B, outs=[3],
+             torch=lambda t, T: T.nn.functional.layer_norm(t[0].view(rows, cols), (cols,), t[1], t[2], 1e-5),
+             ref=lambda: [_layer_norm(x, g, b, rows)], tol=1e-4),
+        dict(name="stencil5", k=L.stencil5, args=[u, np.zeros_like(u), side, side],
+             grid=((side + 31) // 32, (side + 7) // 8), block=(32, 8), outs=[1],
+             torch=lambda t, T: _torch_stencil(t[0].view(side, side), T),
+             ref=lambda: [L._stencil_ref((u, None, side, side))[1]], tol=1e-6),
+        dict(name="histogram", k=L.histogram256, args=[d, np.zeros(L.NBINS, np.int32), n], grid=1024, block=L.B,
+             outs=[1], torch=lambda t, T: T.bincount(T.bitwise_and(t[0], 255), minlength=L.NBINS),
+             ref=lambda: [np.bincount(d & 255, minlength=L.NBINS)], tol=0.0),
+    ]
+
+
+def _softmax(x: np.ndarray, rows: int) -> np.ndarray:
+    v = x.reshape(rows, -1).astype(np.float64)
+    e = np.exp(v - v.max(axis=1, keepdims=True))
+    return (e / e.sum(axis=1, keepdims=True)).reshape(-1)
+
+
+def _layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray, rows: int) -> np.ndarray:
+    v = x.reshape(rows, -1).astype(np.float64)
+    mu = v.mean(axis=1, keepdims=True)
+    return ((v - mu) / np.sqrt(((v - mu) ** 2).mean(axis=1, keepdims=True) + 1e-5) * g + b).reshape(-1)
+
+
+def _host(a: Any) -> np.ndarray:
+    if isinstance(a, sarek.Vector):
+        return a.to_numpy()
+    if hasattr(a, "cpu"):
+        return a.cpu().numpy()
+    return np.asarray(a)
+
+
+def _check(j: dict[str, Any], args: list[Any]) -> str:
+    """The first launch's outputs against numpy (float64): 'ok' or the largest error."""
+    worst = 0.0
+    for k, want in zip(j["outs"], j["ref"]()):
+        got = _host(args[k]).astype(np.float64).reshape(-1)
+        worst = max(worst, float(np.max(np.abs(got - np.asarray(want, np.float64).reshape(-1)))))
+    return "ok" if worst <= j["tol"] else f"WRONG (max error {worst:.3g} > {j['tol']:.3g})"
+
+
+def _torch_stencil(u: Any, T: Any) -> Any:
+    v = u.clone()
+    v[1:-1, 1:-1] = 0.2 * (u[1:-1, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] + u[:-2, 1:-1] + u[2:, 1:-1])
+    return v
+
+
+def run(devices: list[str], n: int, rows: int, reps: int) -> list[dict[str, Any]]:
+    try:
+        import torch as T
+        have_torch = T.cuda.is_available()
+    except ImportError:
+        T, have_torch = None, False
+    out: list[dict[str, Any]] = []
+    for j in jobs(n, rows):
+        row: dict[str, Any] = {"job": j["name"]}
+        if have_torch:
+            assert T is not None
+            tt = [T.from_numpy(a).cuda() if isinstance(a, np.ndarray) else a for a in j["args"]]
+            row["torch_ms"] = 1e3 * _time(lambda: j["torch"](tt, T), T.cuda.synchronize, reps)
+        for name in devices:
+            try:
+                dev = sarek.get_device(name)
+                if name.split(":")[0] in ("cuda", "ptx") and have_torch:
+                    assert T is not None
+                    args = [T.from_numpy(a.copy()).cuda() if isinstance(a, np.ndarray) else a for a in j["args"]]
+                else:
+                    args = [sarek.Vector(a.copy()) if isinstance(a, np.ndarray) else a for a in j["args"]]
+                j["k"].launch(*args, grid=j["grid"], block=j["block"], device=dev)
+                dev.synchronize()
+                row[f"{name}_check"] = _check(j, args)
+                ms = 1e3 * _time(lambda: j["k"].launch(*args, grid=j["grid"], block=j["block"], device=dev),
+                                 dev.synchronize, reps)
+                row[f"{name}_ms"] = ms
+                if "torch_ms" in row:
+                    row[f"{name}_ratio"] = row["torch_ms"] / ms
+            except Exception as e:  # a device that cannot run a row says why, in the table
+                row[f"{name}_error"] = f"{type(e).__name__}: {str(e)[:200]}"
+        out.append(row)
+        print(json.dumps(row), flush=True)
+    return out
+
+
+def table(rows: list[dict[str, Any]], devices: list[str]) -> str:
+    head = "| job | torch ms | " + " | ".join(f"{d} ms (ratio)" for d in devices) + " |"
+    lines = [head, "|" + "---|" * (2 + len(devices))]
+    for r in rows:
+        cells = []
+        for d in devices:
+            if f"{d}_ms" in r:
+                ratio = r.get(f"{d}_ratio")
+                cell = f"{r[f'{d}_ms']:.4f} ({ratio:.2f})" if ratio else f"{r[f'{d}_ms']:.4f}"
+                check = r.get(f"{d}_check", "unchecked")
+                cells.append(cell if check == "ok" else f"{cell} {check}")
+            else:
+                cells.append("error: " + r.get(f"{d}_error", "-")[:60])
+        t = f"{r['torch_ms']:.4f}" if "torch_ms" in r else "-"
+        lines.append(f"| {r['job']} | {t} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--out", default=os.environ.get("OUT"))
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--devices", default="cuda:0,ptx:0,opencl:0,vulkan:0,vulkan-glsl:0")
+    a = ap.parse_args()
+    devices = ["interp", "opencl:0"] if a.quick else [d for d in a.devices.split(",") if d]
+    n, rows, reps = ((1 << 14), 16, 2) if a.quick else ((1 << 26), 16384, REPS)
+    rows_out = run(devices, n, rows, reps)
+    text = table(rows_out, devices)
+    print(text)
+    if a.out:
+        Path(a.out).mkdir(parents=True, exist_ok=True)
+        (Path(a.out) / "bench_library.json").write_text(json.dumps(rows_out, indent=1))
+        (Path(a.out) / "bench_library.md").write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
