@@ -435,24 +435,37 @@ def _check_recursion(module: ModuleOp, target: str, kernel: str | None) -> None:
 SHARED_LIMITS = {"cuda": 48 * 1024, "ptx": 48 * 1024, "hip": 64 * 1024, "metal": 32 * 1024}
 
 
-def _check_shared_size(module: ModuleOp, target: str, kernel: str | None) -> None:
+def shared_arrays(module: ModuleOp, k: KernelOp) -> Iterator[tuple[AllocArrayOp, int]]:
+    """Each shared array of constant size a kernel declares, with the bytes declared up to and including it."""
     from sarek.analysis.layout import layout_of
 
+    total = 0
+    for op in k.walk():
+        if isinstance(op, AllocArrayOp) and op.array_type.memspace == MemSpace.SHARED \
+                and (n := constant_size(op)) is not None:
+            total += n * layout_of(module, op.array_type.element_type).size
+            yield op, total
+
+
+def shared_bytes(module: ModuleOp, kernel: str) -> int:
+    """The static shared memory `kernel` declares, in bytes (checked at launch against the device's limit by the
+    devices that report theirs: OpenCL, vulkan-glsl)."""
+    k = next((op for op in module.ops if isinstance(op, KernelOp) and op.sym_name.data == kernel), None)
+    return max((t for _, t in shared_arrays(module, k)), default=0) if k is not None else 0
+
+
+def _check_shared_size(module: ModuleOp, target: str, kernel: str | None) -> None:
     limit = SHARED_LIMITS.get(target)
     if limit is None:
         return
     for k in module.ops:
         if not isinstance(k, KernelOp) or (kernel is not None and k.sym_name.data != kernel):
             continue
-        total = 0
-        for op in k.walk():
-            if isinstance(op, AllocArrayOp) and op.array_type.memspace == MemSpace.SHARED \
-                    and (n := constant_size(op)) is not None:
-                total += n * layout_of(module, op.array_type.element_type).size
-                if total > limit:
-                    raise SarekError(f"kernel '{k.sym_name.data}' declares {total} bytes of shared arrays up to "
-                                     f"this one; {BACKEND_NAMES[target]} allows {limit} bytes of static shared "
-                                     "memory per block", op, BACKEND_NAMES[target])
+        for op, total in shared_arrays(module, k):
+            if total > limit:
+                raise SarekError(f"kernel '{k.sym_name.data}' declares {total} bytes of shared arrays up to "
+                                 f"this one; {BACKEND_NAMES[target]} allows {limit} bytes of static shared "
+                                 "memory per block", op, BACKEND_NAMES[target])
 
 
 def _check_shader_interface(module: ModuleOp, target: str, kernel: str | None) -> None:

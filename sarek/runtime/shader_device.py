@@ -1,0 +1,259 @@
+"""What the two Vulkan devices share: `vulkan:<n>` (WGSL through wgpu, sarek.runtime.vulkan) and
+`vulkan-glsl:<n>` (GLSL -> SPIR-V on the Vulkan driver, sarek.runtime.vulkan_glsl).
+
+`ShaderDevice` compiles a kernel through the shader lowering (one shader per (kernel, block shape, folded or
+not); the block is a compile-time workgroup size), lays the arguments out in the lowering's buffer ABI (one
+storage buffer per vector, binding = ordinal among vectors; lengths and scalars in the parameter block at the
+abi's offsets; sarek.runtime.shader_codec), splits a grid beyond the device's workgroup count into dispatches
+(sarek-fold-grid recomputes the ids), keeps `sarek.Vector`s resident in the shader layout and copies back the
+plain arrays the kernel may write. A subclass supplies the driver side:
+
+    _build(spec, src, abi) -> handle        a pipeline for the shader
+    _dispatch(handle, abi, bufs, params, grid, cacheable)   enqueue one dispatch (asynchronous)
+    _alloc(nbytes) / _free(buf) / write_bytes(buf, data) / read_bytes(buf, nbytes)
+    synchronize(), limits, features (adapter/driver feature names the abi's `features` use), _max_buffer_bytes()
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+
+from sarek.diagnostics import SarekError
+from sarek.runtime.core import Device, DeviceError, Dim3, FastPath, KernelSpec, LaunchError
+from sarek.runtime.shader_codec import ShaderCodec, mark_packed, scalar_bytes
+from sarek.types import is_ndarray
+
+
+class ShaderDevice(Device):
+    """A Vulkan device running sarek's shaders (see the module docstring for what a subclass provides)."""
+
+    kind = "vulkan"
+    lang = "wgsl"
+
+    def __init__(self, index: int, lang: str):
+        self.index = index
+        self.lang = lang
+        self.target = lang
+        self.name = f"vulkan:{index}" if lang == "wgsl" else f"vulkan-glsl:{index}"
+        self.features: set[str] = set()
+        self._cache: dict[tuple[str, str, Dim3, bool], tuple[Any, dict[str, Any], str]] = {}
+        self._codecs: dict[int, tuple[dict[str, Any], ShaderCodec]] = {}
+        self._max_buffer: int | None = None
+
+    # -------------------------------------------------------------------------------- compiling
+
+    def compile_source(self, module: ModuleOp, kernel: str, block: Dim3,
+                       fold: bool = False) -> tuple[str, dict[str, Any]]:
+        """(shader source, abi) for one kernel and block shape; refusals raise SarekError. `fold`: the kernel
+        through sarek-fold-grid first (a grid beyond the device's limit, run as several dispatches)."""
+        from sarek.lowering.shader import shader_abi
+        from sarek.registry import make_context
+        from sarek.targets.glsl import lower_shader
+        from sarek.targets.glsl.printer import print_glsl, print_wgsl
+
+        m = module.clone()
+        if fold:
+            from sarek.passes.fold_grid import fold_grid
+
+            fold_grid(m, kernel)
+        lower_shader(make_context(), m, self.lang, ",".join(map(str, block)), kernel)
+        abi = shader_abi(m, kernel)
+        mark_packed(module, kernel, abi)
+        src = print_glsl(m) if self.lang == "glsl" else print_wgsl(m)
+        return src, abi
+
+    def source(self, module: ModuleOp, kernel: str, block: Any = (256, 1, 1)) -> str:
+        from sarek.runtime.core import dim3
+
+        return self.compile_source(module, kernel, dim3(block, "block"))[0]
+
+    def _pipeline(self, spec: KernelSpec, block: Dim3, fold: bool = False) -> tuple[Any, dict[str, Any], str]:
+        """(pipeline handle, abi, source) of one kernel, block shape and fold, compiled once per device."""
+        key = (spec.ir_hash, spec.name, block, fold)
+        if key in self._cache:
+            return self._cache[key]
+        src, abi = self.compile_source(spec.module, spec.name, block, fold)
+        missing = [f for f in abi["features"] if f not in self.features]
+        if missing:
+            raise DeviceError(f"kernel {spec.name} needs the device feature(s) {', '.join(missing)}, which "
+                              f"{self.name} lacks", None, self.name)
+        try:
+            handle = self._build(spec, src, abi)
+        except SarekError:
+            raise
+        except Exception as e:
+            text = str(e)
+            if "--- source ---" not in text:  # glslang/spirv-val errors already show the numbered source
+                numbered = "\n".join(f"{i + 1:4}: {l}" for i, l in enumerate(src.splitlines()))
+                text += f"\n--- source ---\n{numbered}"
+            raise DeviceError(f"compiling kernel {spec.name} failed: {text}", None, self.name) from e
+        out = (handle, abi, src)
+        self._cache[key] = out
+        return out
+
+    def _build(self, spec: KernelSpec, src: str, abi: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    # -------------------------------------------------------------------------------- launching
+
+    def _launch(self, spec: KernelSpec, args: list[Any], grid: Dim3, block: Dim3) -> None:
+        from sarek.runtime.vector import Vector
+
+        args, shapes = _flat_views(spec, args)
+        hw = self.limits.max_grid
+        fold = any(g > h for g, h in zip(grid, hw))
+        handle, abi, _ = self._pipeline(spec, block, fold)
+        chunks: list[tuple[Dim3, Dim3]] = _chunks(grid, hw) if fold else [((0, 0, 0), grid)]
+        if fold:  # sarek-fold-grid's parameters: filled per dispatch below
+            args = [*args, *(np.int32(0) for _ in range(3)), *(np.int32(g) for g in grid)]
+        params = bytearray(max(abi["params_size"], 0))
+        # plain arrays: uploaded per launch, one buffer per (array, layout) (an array passed twice is one buffer)
+        temps: dict[tuple[int, str], tuple[ShaderCodec, Any, np.ndarray[Any, Any]]] = {}
+        bufs: list[tuple[int, Any]] = []
+        written = {p.index for p in spec.params if p.written}
+        written_arrays = {id(args[p.index]) for p in spec.params if p.written}
+        try:
+            for p_abi in abi["params"]:
+                a = args[p_abi["index"]]
+                if p_abi["kind"] == "vec":
+                    codec = self._codec(p_abi)
+                    self._check_buffer_size(spec, p_abi["name"], codec.device_nbytes(a))
+                    if isinstance(a, Vector):
+                        buf = a.device_buffer(self, codec)
+                    elif (id(a), codec.key) in temps:
+                        buf = temps[(id(a), codec.key)][1]
+                    else:
+                        buf = self._alloc(codec.device_nbytes(a))
+                        temps[(id(a), codec.key)] = (codec, buf, a)
+                        if a.size:
+                            codec.upload(self, buf, a)
+                    for off, n in zip(p_abi.get("dim_offsets", [p_abi["len_offset"]]), shapes.get(id(a), (len(a),))):
+                        np.frombuffer(params, np.int32, 1, off)  # bounds check
+                        params[off:off + 4] = np.int32(n).tobytes()
+                    bufs.append((p_abi["binding"], buf))
+                else:
+                    raw = scalar_bytes(a, p_abi)
+                    params[p_abi["offset"]:p_abi["offset"] + len(raw)] = raw
+            extra = [p for p in abi["params"] if p["index"] >= len(spec.params)]
+            for base, count in chunks:
+                for p_abi in extra[:3]:
+                    axis: int = p_abi["index"] - len(spec.params)
+                    v = base[axis]
+                    params[p_abi["offset"]:p_abi["offset"] + 4] = v.to_bytes(4, "little", signed=True)
+                self._dispatch(spec, handle, abi, bufs, params, count, not temps)
+            for p_abi in abi["params"]:
+                a = args[p_abi["index"]]
+                if p_abi["index"] in written and isinstance(a, Vector):
+                    a.mark_written_on(self)  # stays on the device until the host or another device reads it
+            for codec, buf, host in temps.values():
+                if id(host) in written_arrays and host.size:  # the write analysis says the kernel may store there
+                    codec.download(self, buf, host)
+        finally:
+            for _, buf, _ in temps.values():
+                self._free(buf)
+
+    def _dispatch(self, spec: KernelSpec, handle: Any, abi: dict[str, Any], bufs: list[tuple[int, Any]],
+                  params: bytearray, grid: Dim3, cacheable: bool) -> None:
+        """Enqueue one dispatch of `grid` workgroups with `bufs` ((binding, buffer)) and the parameter bytes;
+        `cacheable`: every buffer outlives the launch (resident Vectors), so bindings may be kept."""
+        raise NotImplementedError
+
+    def fast_path(self, spec: KernelSpec, grid: Dim3, block: Dim3) -> FastPath | None:
+        if any(g > h for g, h in zip(grid, self.limits.max_grid)):
+            return None  # split dispatches: the full path
+        handle, abi, _ = self._pipeline(spec, block)
+        size = max(abi["params_size"], 0)
+        codecs = {p["index"]: self._codec(p).key for p in abi["params"] if p["kind"] == "vec"}
+        order = [(p["index"], p) for p in abi["params"]]
+        dispatch = self._dispatch
+
+        def submit(bound: list[Any]) -> None:
+            params = bytearray(size)
+            bufs: list[tuple[int, Any]] = []
+            for i, p_abi in order:
+                if p_abi["kind"] == "vec":
+                    buf, n = bound[i]
+                    params[p_abi["len_offset"]:p_abi["len_offset"] + 4] = n.to_bytes(4, "little", signed=True)
+                    bufs.append((p_abi["binding"], buf))
+                else:
+                    raw = scalar_bytes(bound[i], p_abi)
+                    params[p_abi["offset"]:p_abi["offset"] + len(raw)] = raw
+            dispatch(spec, handle, abi, bufs, params, grid, True)
+
+        return FastPath.make(self, spec, grid, block, submit, codecs)
+
+    def _codec(self, p_abi: dict[str, Any]) -> ShaderCodec:
+        """One codec per parameter of a cached pipeline's abi (the abi dicts live as long as the pipeline)."""
+        held = self._codecs.get(id(p_abi))
+        if held is None or held[0] is not p_abi:
+            held = self._codecs[id(p_abi)] = (p_abi, ShaderCodec(p_abi))
+        return held[1]
+
+    def _check_buffer_size(self, spec: KernelSpec, name: str, nbytes: int) -> None:
+        """A vector is one storage buffer binding: beyond the device's limit the driver fails with a raw error
+        when binding it; say which vector and the limit instead."""
+        most = self._max_buffer
+        if most is None:
+            most = self._max_buffer = self._max_buffer_bytes()
+        if nbytes > most:
+            raise LaunchError(f"kernel {spec.name}: vector '{name}' takes {nbytes} bytes on {self.name}; a storage "
+                              f"buffer there holds at most {most} bytes")
+
+    def _max_buffer_bytes(self) -> int:
+        raise NotImplementedError
+
+    # -------------------------------------------------------------------------------- buffers
+
+    def write_bytes(self, buf: Any, data: bytes) -> None:
+        """Copy `data` to the start of `buf` (in order with the launches enqueued before)."""
+        raise NotImplementedError
+
+    def read_bytes(self, buf: Any, nbytes: int) -> bytes:
+        """The first `nbytes` of `buf` once every launch enqueued before has finished."""
+        raise NotImplementedError
+
+    @property
+    def memory_space(self) -> tuple[Any, ...]:
+        return ("vulkan", id(self))
+
+    @property
+    def grid_limit(self) -> Dim3:
+        """Beyond the device's workgroup count per dimension a launch is split into dispatches
+        (sarek-fold-grid recomputes the ids): only the i32 thread-id limit remains."""
+        return (2**31 - 1, 2**31 - 1, 2**31 - 1)
+
+
+def glsl_block_limit(block: Dim3) -> Dim3:
+    """glslangValidator's own limits on the workgroup size (gl_MaxComputeWorkGroupSize = 1024, 1024, 64)."""
+    return (min(block[0], 1024), min(block[1], 1024), min(block[2], 64))
+
+
+def _flat_views(spec: KernelSpec, args: list[Any]) -> tuple[list[Any], dict[int, tuple[int, ...]]]:
+    """N-dimensional arrays as 1-D views of their elements (one view per array; the codecs work on 1-D
+    arrays), and the shape of each view's array (id(view) -> shape) for the extents the kernel is passed."""
+    views: dict[int, Any] = {}
+    shapes: dict[int, tuple[int, ...]] = {}
+    out = list(args)
+    for p in spec.params:
+        a = args[p.index]
+        if p.rank > 1 and is_ndarray(a):
+            if id(a) not in views:
+                views[id(a)] = a.reshape(-1)
+                shapes[id(views[id(a)])] = a.shape
+            out[p.index] = views[id(a)]
+    return out, shapes
+
+
+def _chunks(grid: Dim3, hw: Dim3) -> list[tuple[Dim3, Dim3]]:
+    """The dispatches covering `grid` with at most `hw` workgroups per dimension: (first block, counts)."""
+    def spans(n: int, m: int) -> list[tuple[int, int]]:
+        return [(b, min(m, n - b)) for b in range(0, n, m)]
+
+    return [((x, y, z), (cx, cy, cz)) for z, cz in spans(grid[2], hw[2]) for y, cy in spans(grid[1], hw[1])
+            for x, cx in spans(grid[0], hw[0])]
+
+
+__all__ = ["ShaderDevice", "glsl_block_limit"]
