@@ -195,12 +195,17 @@ class ShaderDevice(Device):
     def _check_buffer_size(self, spec: KernelSpec, name: str, nbytes: int) -> None:
         """A vector is one storage buffer binding: beyond the device's limit the driver fails with a raw error
         when binding it; say which vector and the limit instead."""
-        most = self._max_buffer
-        if most is None:
-            most = self._max_buffer = self._max_buffer_bytes()
+        most = self.max_buffer_bytes
         if nbytes > most:
             raise LaunchError(f"kernel {spec.name}: vector '{name}' takes {nbytes} bytes on {self.name}; a storage "
                               f"buffer there holds at most {most} bytes")
+
+    @property
+    def max_buffer_bytes(self) -> int:
+        """The most bytes one vector (one storage buffer binding) may take on this device."""
+        if self._max_buffer is None:
+            self._max_buffer = self._max_buffer_bytes()
+        return self._max_buffer
 
     def _max_buffer_bytes(self) -> int:
         raise NotImplementedError
