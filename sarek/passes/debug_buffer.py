@@ -145,7 +145,7 @@ def ensure_fail_helper(module: ModuleOp) -> None:
     buf, check, lo, hi, extent = b.params
     zero, one = b.const(0, i32), b.const(1, i32)
     b.intrinsic("atomic_add", buf, b.const(FAILURES, i32), one)
-    # an exchange rather than a compare-and-swap: wgpu's SPIR-V reader loses the value a CAS returns (vulkan-glsl)
+    # an exchange: the first failing thread sees 0 and writes the record
     old = b.intrinsic("atomic_exch", buf, b.const(FLAG, i32), one)
     with b.if_(b.binop("eq", old, zero)):
         words: list[tuple[int, SSAValue]] = [(CHECK_ID, check)]

@@ -149,8 +149,7 @@ def _keys(device: Any) -> list[str]:
 #: features a kind of device lacks, where the device does not say itself (`device.lacks()`)
 LACKS: dict[str, set[str]] = {
     "vulkan": {"f64", "i64"},   # WGSL has no f64 and no 64-bit integers
-    # no 64-bit atomics; f32 ones other than a native add/sub on a buffer are CAS loops wgpu#9621 breaks
-    "vulkan-glsl": {"i64", "float-atomics-cas"},
+    "vulkan-glsl": {"i64"},  # GLSL's atomics are 32-bit (the device's own lacks() adds what its driver lacks)
 }
 
 

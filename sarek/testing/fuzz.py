@@ -70,7 +70,7 @@ def is_refusal(e: BaseException) -> bool:
     from sarek.frontend.errors import CompileError
 
     if isinstance(e, SarekError) and type(e).__name__ == "DeviceError" and DEVICE_REFUSAL in str(e):
-        return True  # a device's documented gap (vulkan-glsl's f32 atomics: wgpu#9621)
+        return True  # a device's documented gap (a feature its driver lacks)
     if not isinstance(e, SarekError) or type(e).__name__ in ("InterpError", "LaunchError", "DeviceError"):
         return False
     if isinstance(e, CompileError) and "internal error" in str(e):

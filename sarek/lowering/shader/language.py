@@ -220,8 +220,8 @@ GLSL = Lang(
     reprs={"f32bits": Repr("uint", "uintBitsToFloat({})", "{p} = floatBitsToUint({v})")},
     int_atomic_repr="plain", bool_repr="plain",
     int_atomics=_GLSL_ATOMICS, cas_loop=None, float_rmw=_glsl_float_rmw,
-    # wgpu 0.32's SPIR-V reader reads OpAtomicFAddEXT, but loses the old value of OpAtomicCompareExchange
-    # (gfx-rs/wgpu#9621), so the CAS loop cannot run on vulkan-glsl; it rejects float atomics on workgroup memory
+    # f32 add/sub on a buffer: GL_EXT_shader_atomic_float's atomicAdd; the rest (and workgroup memory): the CAS
+    # loop (vulkan-glsl runs glslang's SPIR-V on the driver itself, so OpAtomicCompareExchange's result is kept)
     f32_atomic_add=NativeF32Add("atomicAdd({p}, {0})", "shader-float32-atomic"),
     shared_array="shared {t} {n}[{k}];", local_array="{t} {n}[{k}]",
     switch_requires_default=False, case_falls_through=True,
