@@ -10,8 +10,8 @@ tiled sgemm, Mandelbrot, then control, storage, int_ops, atomics_warp, math_mix)
   interpreter), `cuda` (sarek's CUDA C through NVRTC, default options): the same inputs and launch; kernel time
   = median over REPS batches of the CUDA-event time of 10 back-to-back launches / 10.
 - `opencl` (sarek's OpenCL C on NVIDIA's OpenCL: profiling-queue event times) and `vulkan` / `vulkan_glsl`
-  (sarek's WGSL / GLSL through wgpu: GPU timestamp queries around 10 dispatches; when the adapter lacks
-  timestamp queries, wall time around them after a synchronize, marked `wall`).
+  (sarek's WGSL through wgpu / GLSL on the Vulkan driver: GPU timestamp queries around 10 dispatches; when
+  the adapter lacks timestamp queries, wall time around them after a synchronize, marked `wall`).
 - ratios = hand_ms / X_ms (>= 0.95 is issue 17's goal for ptx and cuda, >= 0.90 for opencl and vulkan).
 - memory-bound kernels: bytes moved / time vs a device-to-device copy (cuMemcpyDtoD) of the same size
   measured in the same run (`copy_gbs`; goal >= 0.8 of it).
@@ -348,6 +348,23 @@ def _elapsed_ms(dev: Any, qs: Any, rbuf: Any) -> float:
     return float(ts[1] - ts[0]) * period * 1e-6
 
 
+def _timed_driver(key: str, dev: Any, submit: Any, bound: list[Any], row: dict[str, Any]) -> None:
+    """vulkan-glsl: `dev.gpu_timer()` around 10 dispatches (first start to last end, per dispatch) and each
+    dispatch's own start..end (the kernel alone)."""
+    submit(bound)
+    dev.synchronize()
+    times: list[float] = []
+    kernel: list[float] = []
+    for _ in range(REPS):
+        with dev.gpu_timer() as t:
+            for _ in range(10):
+                submit(bound)
+        times.append(t.ms / 10)
+        kernel.append(float(np.median(t.kernels_ms)))
+    row[f"{key}_ms"] = float(np.median(times))
+    row[f"{key}_kernel_ms"] = float(np.median(kernel))
+
+
 def run_vulkan(key: str, dev: Any, c: Case, args: list[Any], row: dict[str, Any]) -> None:
     """GPU timestamps around 10 dispatches (the first pass's start to the last pass's end)."""
     from sarek.runtime.core import kernel_spec
@@ -371,6 +388,9 @@ def run_vulkan(key: str, dev: Any, c: Case, args: list[Any], row: dict[str, Any]
         if fast is None:
             raise RuntimeError("no fast path (grid beyond the adapter's limit)")
         submit = fast.submit
+        if hasattr(dev, "gpu_timer"):  # vulkan-glsl on the driver: its own timestamp queries
+            _timed_driver(key, dev, submit, bound, row)
+            return
         timestamps = "timestamp-query" in dev.device.features
         qs = rbuf = None
         if timestamps:

@@ -5,8 +5,9 @@ Every row is a ratio against a reference measured in the same run, on the same k
 
 1. **launch + sync** of a 1-element kernel with resident data: sarek (`sarek.Vector` arguments) vs a CuPy
    RawKernel of sarek's generated CUDA (cuda, ptx), vs a direct pyopencl kernel call of the same program
-   (opencl), vs a direct wgpu dispatch of the same pipeline with a pre-built bind group (vulkan).
-   ratio = sarek time / reference time (goal <= 1.5; vulkan <= 2).
+   (opencl), vs a direct wgpu dispatch of the same pipeline with a pre-built bind group (vulkan), vs a
+   command buffer of the same pipeline recorded once through the `vulkan` binding and re-submitted
+   (vulkan-glsl). ratio = sarek time / reference time (goal <= 1.5; vulkan <= 2).
 2. **async throughput**: N back-to-back launches then one synchronize, per launch; same references.
 3. **end-to-end per launch** of vadd, saxpy, block reduction, tiled transpose, 2-D Jacobi, 16x16-tiled sgemm
    (2048) and Mandelbrot (4096^2, 256 iterations) on cuda: sarek with resident Vectors, and sarek with CuPy
@@ -201,22 +202,24 @@ def reference_launch(dev: Any, v: Any) -> tuple[Callable[[], None], Callable[[],
             k(q, (1,), (1,), buf, n, n)  # (buffer, length) then n
 
         return cl_launch, q.finish, "pyopencl kernel call", 1.5
+    if dev.kind == "vulkan" and dev.lang == "glsl":
+        return driver_dispatch(dev, v)
     if dev.kind == "vulkan":
-        from sarek.runtime.vulkan import _ShaderCodec  # pyright: ignore[reportPrivateUsage]
+        from sarek.runtime.shader_codec import ShaderCodec
 
         (pipe, bgl), abi, _ = dev._pipeline(spec, (1, 1, 1))  # pyright: ignore[reportPrivateUsage]
         d = dev.device
         import wgpu
 
         p_abi = next(p for p in abi["params"] if p["kind"] == "vec")
-        buf = v.device_buffer(dev, _ShaderCodec(p_abi))
+        buf = v.device_buffer(dev, ShaderCodec(p_abi))
         params = bytearray(max(abi["params_size"], 0))
         params[p_abi["len_offset"]:p_abi["len_offset"] + 4] = np.int32(1).tobytes()
         for p in abi["params"]:
             if p["kind"] != "vec":
                 params[p["offset"]:p["offset"] + 4] = np.int32(1).tobytes()
         entries: list[dict[str, Any]] = [{"binding": p_abi["binding"], "resource": {"buffer": buf}}]
-        if dev.lang == "wgsl" and abi["params_size"]:
+        if abi["params_size"]:
             ubuf = d.create_buffer_with_data(data=bytes(params), usage=wgpu.BufferUsage.UNIFORM)
             entries.append({"binding": abi["params_binding"], "resource": {"buffer": ubuf}})
         bg = d.create_bind_group(layout=bgl, entries=entries)
@@ -226,14 +229,35 @@ def reference_launch(dev: Any, v: Any) -> tuple[Callable[[], None], Callable[[],
             cp_ = enc.begin_compute_pass()
             cp_.set_pipeline(pipe)
             cp_.set_bind_group(0, bg)
-            if dev.lang == "glsl" and abi["params_size"]:
-                cp_.set_immediates(0, bytes(params), 0, abi["params_size"])
             cp_.dispatch_workgroups(1, 1, 1)
             cp_.end()
             d.queue.submit([enc.finish()])
 
         return wgpu_dispatch, dev.synchronize, "direct wgpu dispatch", 2.0
     raise SystemExit(f"no reference for device {dev.name}")
+
+
+def driver_dispatch(dev: Any, v: Any) -> tuple[Callable[[], None], Callable[[], None], str, float]:
+    """vulkan-glsl's reference: the same pipeline, buffer and push constants as one command buffer recorded
+    through the `vulkan` binding (sarek.runtime.vulkan_driver), submitted as it is; sync waits on the timeline."""
+    from sarek.runtime.core import kernel_spec
+    from sarek.runtime.shader_codec import ShaderCodec
+
+    pipe, abi, _ = dev._pipeline(kernel_spec(tiny.module, tiny.name), (1, 1, 1))  # pyright: ignore[reportPrivateUsage]
+    p_abi = next(p for p in abi["params"] if p["kind"] == "vec")
+    buf = v.device_buffer(dev, ShaderCodec(p_abi))
+    params = bytearray(max(abi["params_size"], 0))
+    params[p_abi["len_offset"]:p_abi["len_offset"] + 4] = np.int32(1).tobytes()
+    for p in abi["params"]:
+        if p["kind"] != "vec":
+            params[p["offset"]:p["offset"] + 4] = np.int32(1).tobytes()
+    drv = dev.driver
+    cb = drv.record(pipe, drv.descriptor_set(pipe, [(p_abi["binding"], buf)]), bytes(params), (1, 1, 1))
+
+    def vk_submit() -> None:
+        drv.submit(cb)
+
+    return vk_submit, drv.wait, "direct vkQueueSubmit (vulkan binding)", 1.5
 
 
 # ------------------------------------------------------------------------------------------------ end to end

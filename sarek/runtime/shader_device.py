@@ -75,7 +75,7 @@ class ShaderDevice(Device):
         key = (spec.ir_hash, spec.name, block, fold)
         if key in self._cache:
             return self._cache[key]
-        src, abi = self.compile_source(spec.module, spec.name, block, fold)
+        src, abi = self._compiled(spec, block, fold)
         missing = [f for f in abi["features"] if f not in self.features]
         if missing:
             raise DeviceError(f"kernel {spec.name} needs the device feature(s) {', '.join(missing)}, which "
@@ -96,6 +96,22 @@ class ShaderDevice(Device):
 
     def _build(self, spec: KernelSpec, src: str, abi: dict[str, Any]) -> Any:
         raise NotImplementedError
+
+    def _compiled(self, spec: KernelSpec, block: Dim3, fold: bool) -> tuple[str, dict[str, Any]]:
+        """compile_source through sarek's compile cache (sarek.runtime.cache), keyed by the IR, kernel, block,
+        fold, language, the compiler and the pipeline function (a test's substitute pipeline is its own key)."""
+        import json
+
+        from sarek.passes import pipeline
+        from sarek.runtime import cache
+
+        fn = pipeline.pipeline_passes
+        key = cache.make_key("shader", spec.ir_hash, spec.name, block, fold, self.lang, cache.compiler_fingerprint(),
+                             f"{fn.__module__}.{fn.__qualname__}")
+        text = cache.get_or_build_text("shader", key, lambda: json.dumps(self.compile_source(
+            spec.module, spec.name, block, fold)))
+        src, abi = json.loads(text)
+        return src, abi
 
     # -------------------------------------------------------------------------------- launching
 
