@@ -205,19 +205,10 @@ def reference_launch(dev: Any, v: Any) -> tuple[Callable[[], None], Callable[[],
     if dev.kind == "vulkan" and dev.lang == "glsl":
         return driver_dispatch(dev, v)
     if dev.kind == "vulkan":
-        from sarek.runtime.shader_codec import ShaderCodec
-
-        (pipe, bgl), abi, _ = dev._pipeline(spec, (1, 1, 1))  # pyright: ignore[reportPrivateUsage]
+        (pipe, bgl), abi, p_abi, buf, params = _shader_args(dev, v)
         d = dev.device
         import wgpu
 
-        p_abi = next(p for p in abi["params"] if p["kind"] == "vec")
-        buf = v.device_buffer(dev, ShaderCodec(p_abi))
-        params = bytearray(max(abi["params_size"], 0))
-        params[p_abi["len_offset"]:p_abi["len_offset"] + 4] = np.int32(1).tobytes()
-        for p in abi["params"]:
-            if p["kind"] != "vec":
-                params[p["offset"]:p["offset"] + 4] = np.int32(1).tobytes()
         entries: list[dict[str, Any]] = [{"binding": p_abi["binding"], "resource": {"buffer": buf}}]
         if abi["params_size"]:
             ubuf = d.create_buffer_with_data(data=bytes(params), usage=wgpu.BufferUsage.UNIFORM)
@@ -237,9 +228,8 @@ def reference_launch(dev: Any, v: Any) -> tuple[Callable[[], None], Callable[[],
     raise SystemExit(f"no reference for device {dev.name}")
 
 
-def driver_dispatch(dev: Any, v: Any) -> tuple[Callable[[], None], Callable[[], None], str, float]:
-    """vulkan-glsl's reference: the same pipeline, buffer and push constants as one command buffer recorded
-    through the `vulkan` binding (sarek.runtime.vulkan_driver), submitted as it is; sync waits on the timeline."""
+def _shader_args(dev: Any, v: Any) -> tuple[Any, dict[str, Any], dict[str, Any], Any, bytearray]:
+    """A Vulkan device's (pipeline, abi, the vector's abi, its buffer, parameter bytes) of `tiny(v, 1)`."""
     from sarek.runtime.core import kernel_spec
     from sarek.runtime.shader_codec import ShaderCodec
 
@@ -251,6 +241,13 @@ def driver_dispatch(dev: Any, v: Any) -> tuple[Callable[[], None], Callable[[], 
     for p in abi["params"]:
         if p["kind"] != "vec":
             params[p["offset"]:p["offset"] + 4] = np.int32(1).tobytes()
+    return pipe, abi, p_abi, buf, params
+
+
+def driver_dispatch(dev: Any, v: Any) -> tuple[Callable[[], None], Callable[[], None], str, float]:
+    """vulkan-glsl's reference: the same pipeline, buffer and push constants as one command buffer recorded
+    through the `vulkan` binding (sarek.runtime.vulkan_driver), submitted as it is; sync waits on the timeline."""
+    pipe, _, p_abi, buf, params = _shader_args(dev, v)
     drv = dev.driver
     cb = drv.record(pipe, drv.descriptor_set(pipe, [(p_abi["binding"], buf)]), bytes(params), (1, 1, 1))
 

@@ -26,7 +26,7 @@ import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 _VK: list[Any] = []
 
@@ -48,7 +48,8 @@ class DriverError(Exception):
 
 
 def result_name(code: int) -> str:
-    for k, v in vars(vk()).items():
+    names = cast("dict[str, Any]", vars(vk()))
+    for k, v in names.items():
         if k.startswith(("VK_ERROR_", "VK_TIMEOUT", "VK_NOT_READY", "VK_INCOMPLETE")) and v == code:
             return k
     return f"VkResult {code}"
@@ -219,7 +220,8 @@ def _coopmat_shapes(inst: Any, pd: Any) -> tuple[CoopMatShape, ...]:
     for i in range(count[0]):
         arr[i].sType = v.VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR
     check(fn(pd, count, arr), "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR")
-    name = lambda t: COMPONENTS.get(int(t), str(int(t)))  # noqa: E731
+    def name(t: Any) -> str:
+        return COMPONENTS.get(int(t), str(int(t)))
     return tuple(CoopMatShape(int(p.MSize), int(p.NSize), int(p.KSize), name(p.AType), name(p.BType), name(p.CType),
                               name(p.ResultType), bool(p.saturatingAccumulation), SCOPES.get(int(p.scope), "?"))
                  for p in arr[0:count[0]])

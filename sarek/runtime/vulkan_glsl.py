@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 from typing import Any
 
@@ -164,6 +164,7 @@ class VulkanGlslDevice(ShaderDevice):
                     return
                 rec = self._remember(key, (cb, held), bufs)
             else:
+                assert key is not None
                 self._recorded.move_to_end(key)
             drv.submit(rec[0])
         except DriverError as e:
@@ -223,7 +224,7 @@ class VulkanGlslDevice(ShaderDevice):
     # -------------------------------------------------------------------------------- timing
 
     @contextmanager
-    def gpu_timer(self) -> Iterator[GpuTimer]:
+    def gpu_timer(self) -> Generator[GpuTimer]:
         """Launches inside the block write GPU timestamps around their dispatch; after the block `t.ms` is the
         first dispatch's start to the last one's end and `t.kernels_ms` each dispatch's own time."""
         t = GpuTimer(self.driver)
