@@ -29,10 +29,13 @@ from sarek.runtime.vulkan_driver import Buffer, CoopMatShape, DriverDevice, Driv
 
 
 def glsl_devices() -> list[VulkanGlslDevice]:
-    """`vulkan-glsl:<n>` per physical device the Vulkan loader finds."""
+    """`vulkan-glsl:<n>` per physical device the Vulkan loader finds, GPUs first (discrete, integrated, virtual,
+    then CPU ones such as lavapipe), as OpenCL devices are numbered."""
     from sarek.runtime.vulkan_driver import physical_devices
 
-    return [VulkanGlslDevice(info, i) for i, info in enumerate(physical_devices())]
+    rank = {"discrete": 0, "integrated": 1, "virtual": 2, "other": 3, "cpu": 4}
+    infos = sorted(physical_devices(), key=lambda i: rank.get(i.device_type, 3))
+    return [VulkanGlslDevice(info, i) for i, info in enumerate(infos)]
 
 
 def compile_glsl(src: str) -> bytes:
