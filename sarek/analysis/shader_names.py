@@ -33,7 +33,7 @@ from sarek.analysis.reserved import GENERATED_PREFIX
 from sarek.dialect import sarek as S
 
 #: the integer helpers a shader lowering may emit (Lang.int_helpers), named `sarek_<helper>`
-INT_HELPERS = ("irem", "iabs")
+INT_HELPERS = ("irem", "iabs", "f2u32", "f2u64")  # f2u*: GLSL's saturating float -> unsigned
 
 
 class Globals:

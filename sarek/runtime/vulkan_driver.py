@@ -468,12 +468,15 @@ class DriverDevice:
         ffi, lib = v.ffi, v.lib
         out = ffi.new("VkDescriptorSet*")
         layouts = ffi.new("VkDescriptorSetLayout[1]", [pipe.set_layout])
-        r = -1
-        for pool in ([self._pools[-1]] if self._pools else []):
+        r, used = -1, None
+        for pool in reversed(self._pools):  # the newest first; older ones have room again once sets are freed
             r = lib.vkAllocateDescriptorSets(self.device, ffi.new("VkDescriptorSetAllocateInfo*", {
                 "sType": v.VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, "descriptorPool": pool,
                 "descriptorSetCount": 1, "pSetLayouts": layouts}), out)
-        if r != 0:  # no pool yet, or the last one is full: a new pool
+            if r == 0:
+                used = pool
+                break
+        if r != 0:  # no pool yet, or every one is full: a new pool
             size = ffi.new("VkDescriptorPoolSize*", {"type": v.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, "descriptorCount": 8192})
             p = ffi.new("VkDescriptorPool*")
             check(lib.vkCreateDescriptorPool(self.device, ffi.new("VkDescriptorPoolCreateInfo*", {
@@ -484,6 +487,7 @@ class DriverDevice:
             check(lib.vkAllocateDescriptorSets(self.device, ffi.new("VkDescriptorSetAllocateInfo*", {
                 "sType": v.VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, "descriptorPool": p[0],
                 "descriptorSetCount": 1, "pSetLayouts": layouts}), out), "vkAllocateDescriptorSets")
+            used = p[0]
         ds = out[0]
         if bufs:
             infos = ffi.new("VkDescriptorBufferInfo[]", [{"buffer": b.handle, "offset": 0, "range": 2**64 - 1}
@@ -493,7 +497,7 @@ class DriverDevice:
                  "descriptorCount": 1, "descriptorType": v.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                  "pBufferInfo": infos + k} for k, (i, _) in enumerate(bufs)])
             lib.vkUpdateDescriptorSets(self.device, len(bufs), writes, 0, ffi.NULL)
-        return (self._pools[-1], ds)
+        return (used, ds)
 
     def free_set(self, held: Any) -> None:
         lib, ffi = vk().lib, vk().ffi

@@ -16,7 +16,7 @@ import pytest
 os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="sarek-xdg-"))
 
 import sarek  # noqa: E402
-from sarek import Vec, f32, i32, kernel  # noqa: E402
+from sarek import Vec, f32, f64, i32, kernel, u32, u64  # noqa: E402
 from sarek.gpu import barrier, global_thread_id, shared, thread_idx_x, warp_size  # noqa: E402
 from sarek.runtime.vulkan_driver import DriverError  # noqa: E402
 from sarek.runtime.vulkan_glsl import VulkanGlslDevice  # noqa: E402
@@ -188,3 +188,25 @@ def test_on_the_nvidia_driver():
     bump.launch(v, n, grid=n // 256, block=256, device=d)
     got = v.to_numpy()
     assert got[0] == 1.0 and got[-1] == n and got[12345] == 12346.0
+
+
+@kernel
+def to_unsigned(x: Vec[f32], d: Vec[f64], o: Vec[u32], o64: Vec[u64]):
+    i = global_thread_id
+    if i < 6:
+        o[i] = u32(x[i])
+        o64[i] = u64(d[i])
+
+
+def test_float_to_unsigned_saturates_as_on_the_interpreter():
+    """GLSL's uint(x) is undefined out of range and the driver runs it as written: the lowering's helper
+    saturates (NaN and negatives to 0, beyond the range to the largest value), as the interpreter does."""
+    x = np.array([np.nan, -5.5, 3.7, 5e9, 4294967040.0, np.inf], np.float32)
+    d = np.array([np.nan, -2.5, 7.9, 3e19, 1e19, -np.inf])
+    got = {}
+    for name in ("interp", "vulkan-glsl:0"):
+        o, o64 = np.zeros(6, np.uint32), np.zeros(6, np.uint64)
+        to_unsigned.launch(x, d, o, o64, grid=1, block=8, device=name)
+        got[name] = (o.tolist(), o64.tolist())
+    assert got["vulkan-glsl:0"] == got["interp"]
+    assert got["interp"][0] == [0, 0, 3, 2**32 - 1, 4294967040, 2**32 - 1]

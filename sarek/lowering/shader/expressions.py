@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from xdsl.dialects.builtin import Float16Type, Float64Type
+from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 
 from sarek.analysis import namer
@@ -150,6 +150,9 @@ class Expressions(Polyfills):
             if src == dst:
                 return a
             assert not isinstance(dst, Float16Type) and not isinstance(src, Float16Type), "refused by the feature gate"
+            sat = f"f2{scalar_key(dst)}" if isinstance(src, Float32Type | Float64Type) else ""
+            if sat in self.lang.int_helpers:  # a float to an unsigned type, saturating where the language does not
+                return f"{self.need_poly(sat, src)}({a})"
             conv = self.lang.casts.get((str(scalar_key(src)), str(scalar_key(dst))))
             if conv is not None:
                 return conv.format(a=a)

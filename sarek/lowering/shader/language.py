@@ -216,7 +216,13 @@ GLSL = Lang(
            "global_size": "int(gl_WorkGroupSize.{d} * gl_NumWorkGroups.{d})"},
     payload=PayloadLayout.GLSL,
     int_helpers={"irem": ("{t} {n}({t} a, {t} b)", "return a - b * (a / b)"),
-                 "iabs": ("{t} {n}({t} x)", "return (x < {t}(0)) ? -x : x")},
+                 "iabs": ("{t} {n}({t} x)", "return (x < {t}(0)) ? -x : x"),
+                 # float -> unsigned as the interpreters convert (truncated, saturated, NaN to 0): GLSL's
+                 # uint(x) is undefined out of range (lavapipe gives 0xffffffff for -5.5); {t} the float type
+                 "f2u32": ("uint {n}({t} x)", "return (!(x > {t}(0))) ? 0u : ((x >= {t}(4294967296.0)) ? "
+                                              "4294967295u : uint(x))"),
+                 "f2u64": ("uint64_t {n}({t} x)", "return (!(x > {t}(0))) ? 0UL : ((x >= "
+                                                  "{t}(18446744073709551616.0)) ? 18446744073709551615UL : uint64_t(x))")},
     reprs={"f32bits": Repr("uint", "uintBitsToFloat({})", "{p} = floatBitsToUint({v})")},
     int_atomic_repr="plain", bool_repr="plain",
     int_atomics=_GLSL_ATOMICS, cas_loop=None, float_rmw=_glsl_float_rmw,
