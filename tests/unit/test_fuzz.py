@@ -315,7 +315,8 @@ def test_printed_text_is_an_output_compared_exactly(tmp_path: Path):
 
 
 def test_a_documented_device_refusal_is_not_applicable():
-    """vulkan-glsl refuses f32 atomics at launch (wgpu#9621) with a DeviceError that says so: n/a, not a failure."""
+    """A device refusing a kernel at launch for a gap it documents (a DeviceError saying "cannot run on this
+    device") is n/a, not a failure."""
     from sarek.runtime.core import DeviceError
 
     assert fuzz.is_refusal(DeviceError("vulkan-glsl:0: atomic_add on f32 cannot run on this device: ..."))

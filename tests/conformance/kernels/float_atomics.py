@@ -3,7 +3,7 @@
 min/max over negative values and NaNs (a NaN operand never replaces, a stored NaN stays: docs/KERNELS.md),
 a shared-memory histogram, exchange and compare-and-swap (each returning the old value), and f64 scatter-add,
 max, exchange and compare-and-swap where the device has f64. `float-atomics-cas`: the cases a compare-and-swap
-loop runs (vulkan-glsl lacks it: wgpu#9621; its native float add runs the first two)."""
+loop runs (every device runs them; vulkan-glsl did not through wgpu, whose SPIR-V reader lost the CAS result)."""
 
 import numpy as np
 
