@@ -21,9 +21,9 @@ import time
 from collections import OrderedDict
 from collections.abc import Generator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
-from sarek.runtime.core import DeviceError, Dim3, KernelSpec, LaunchError, Limits
+from sarek.runtime.core import DeviceError, Dim3, FastPath, KernelSpec, LaunchError, Limits
 from sarek.runtime.shader_device import ShaderDevice, glsl_block_limit
 from sarek.runtime.vulkan_driver import Buffer, CoopMatShape, DriverDevice, DriverError, PhysicalInfo, Pipeline
 
@@ -79,6 +79,7 @@ class VulkanGlslDevice(ShaderDevice):
         self._recorded: OrderedDict[tuple[Any, ...], tuple[Any, Any]] = OrderedDict()
         self._by_buffer: dict[int, set[tuple[Any, ...]]] = {}
         self._timer: GpuTimer | None = None
+        self._last_key: tuple[Any, ...] | None = None  # the recording key of the last launch recorded
 
     @property
     def description(self) -> str:
@@ -169,9 +170,42 @@ class VulkanGlslDevice(ShaderDevice):
             else:
                 assert key is not None
                 self._recorded.move_to_end(key)
+            self._last_key = key
             drv.submit(rec[0])
         except DriverError as e:
             raise DeviceError(f"kernel {spec.name}: {e}", None, self.name) from None
+
+    def fast_path(self, spec: KernelSpec, grid: Dim3, block: Dim3) -> FastPath | None:
+        """The shared plan, plus: the bound values (buffers, lengths, scalars) of a launch already recorded map
+        to its command buffer, which is submitted without building the push constants again."""
+        fp = super().fast_path(spec, grid, block)
+        if fp is None:
+            return None
+        full = fp.submit
+        keys: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        recorded = self._recorded
+        drv = self.driver
+
+        def submit(bound: list[Any]) -> None:
+            k: tuple[Any, ...] = tuple((id(cast("tuple[Any, int]", b)[0]), cast("tuple[Any, int]", b)[1])
+                                       if type(b) is tuple else b for b in bound)
+            rk = keys.get(k)
+            rec = recorded.get(rk) if rk is not None else None
+            if rec is None or self._timer is not None:
+                self._last_key = None
+                full(bound)  # records and remembers it (sarek.runtime.shader_device), or times it
+                if self._last_key is not None:
+                    if len(keys) >= self.MAX_RECORDED:
+                        keys.pop(next(iter(keys)))
+                    keys[k] = self._last_key
+                return
+            try:
+                drv.submit(rec[0])
+            except DriverError as e:
+                raise DeviceError(f"kernel {spec.name}: {e}", None, self.name) from None
+
+        fp.submit = submit
+        return fp
 
     def _remember(self, key: tuple[Any, ...], rec: tuple[Any, Any], bufs: list[tuple[int, Any]]) -> tuple[Any, Any]:
         self._recorded[key] = rec
