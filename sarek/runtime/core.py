@@ -222,6 +222,10 @@ class Device:
 
     # -- streams
 
+    #: launches may run on several streams (queues) at once, so Vectors are ordered across them
+    #: (sarek.runtime.streams); False where there is one queue (Vulkan) or launches run to the end (interp)
+    multi_stream: bool = False
+
     def stream(self) -> Stream:
         """A new stream (queue) of this device; launches with `stream=` it run in order on it."""
         return Stream(self, None)
@@ -236,6 +240,16 @@ class Device:
             return stream.handle
         raise LaunchError(f"device {self.name} runs launches in order on the host; stream= takes only a "
                           f"sarek stream of it (device.stream()), got {type(stream).__name__}")
+
+    def stream_token(self, handle: Any) -> Any:
+        """What `resolve_stream` gave, as the Vector records of sarek.runtime.streams compare it (one value
+        for the default stream, however it was named)."""
+        return handle
+
+    def _order_after(self, producer: Any, consumer: Any) -> None:
+        """Make later work on stream `consumer` wait for everything enqueued on `producer` so far (here by
+        waiting on the host; the devices with streams enqueue the wait)."""
+        self.synchronize_stream(producer)
 
     def _launch_on(self, spec: KernelSpec, args: list[Any], grid: Dim3, block: Dim3, stream: Any) -> None:
         self._launch(spec, args, grid, block)
@@ -340,6 +354,7 @@ class BufferDevice(Device):
     def _launch_on(self, spec: KernelSpec, args: list[Any], grid: Dim3, block: Dim3, stream: Any) -> None:
         """Binds the arguments and enqueues the kernel on `stream`. Waits only when numpy arrays were passed:
         the written ones are copied back, and their temporary buffers are freed after the kernel ends."""
+        from sarek.runtime import streams
         from sarek.runtime.interop import DeviceArray
         from sarek.runtime.vector import Vector, download_into, to_device_layout
 
@@ -362,9 +377,15 @@ class BufferDevice(Device):
                     self._upload(buf, dev_arr)
                 bound.append((buf, *extents(p, a)))
         try:
+            ordered = [(a, p.written) for p, a in zip(spec.params, args) if isinstance(a, Vector)]
+            if self.multi_stream and (ordered or temps):
+                token = self.stream_token(stream)
+                streams.sequence(self, ordered, token)
+                if temps and token != self.stream_token(None):  # their uploads went through the default stream
+                    self._order_after(self.stream_token(None), token)
             self._run(spec, bound, grid, block, stream)
-            for p, a in zip(spec.params, args):
-                if p.written and isinstance(a, Vector):
+            for a, written in ordered:
+                if written:
                     a.mark_written_on(self)
             if temps:
                 self.synchronize_stream(stream)
@@ -408,6 +429,13 @@ class FastPath:
         self.key = dev.buffer_key
         self.submit = submit
         self.written = [p.index for p in spec.params if p.written]
+        #: (index, written) of every vector parameter, where launches are ordered across streams
+        self.ordered = [(p.index, p.written) for p in spec.params if p.kind == "vec"] if dev.multi_stream else []
+        self.token = dev.stream_token(None)  # the fast path launches on the default stream
+        from sarek.runtime import streams
+
+        self.sequence = streams.sequence
+        self.clock = streams.clock(dev) if dev.multi_stream else None
         self.guards = spec.guards
         self.threads = grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2]
 
@@ -428,6 +456,7 @@ class FastPath:
             return False
         bound: list[Any] = []
         key = self.key
+        pending = False  # a Vector another stream used (sarek.runtime.streams)
         for (kind, a1, a2), a in zip(self.kinds, args):
             if kind == 0:
                 if type(a) is not Vector or a.dtype != a1:
@@ -436,6 +465,8 @@ class FastPath:
                 if buf is None:
                     return False
                 bound.append((buf, a.size))
+                if a._pending:  # pyright: ignore[reportPrivateUsage]
+                    pending = True
             elif kind == 1:
                 if type(a) is not int or not a1 <= a <= a2:
                     return False
@@ -447,6 +478,11 @@ class FastPath:
         for vi, si in self.guards:
             if args[si] > bound[vi][1] and self.threads > bound[vi][1]:
                 return False  # the full path words the refusal
+        if self.clock is not None:
+            if pending:
+                self.sequence(self.dev, [(args[i], w) for i, w in self.ordered], self.token)
+            else:
+                self.clock.default_used = True  # what streams.default_launch records
         self.submit(bound)
         for i in self.written:
             args[i].mark_written_on(self.dev)

@@ -18,7 +18,7 @@ from typing import Any, cast
 import numpy as np
 
 from sarek.lowering.cfamily import entry_name
-from sarek.runtime import cache
+from sarek.runtime import cache, streams
 from sarek.runtime.cuda_driver import driver
 from sarek.runtime.core import BufferDevice, DeviceError, Dim3, FastPath, KernelSpec, LaunchError, Limits, Stream
 
@@ -197,6 +197,7 @@ def _nvrtc_build(source: str, name: str, opts: list[str], output: str) -> bytes:
 class CudaDevice(BufferDevice):
     kind = "cuda"
     target = "cuda"
+    multi_stream = True  # sarek streams are non-blocking: they do not wait for the legacy stream, nor it for them
 
     def __init__(self, index: int):
         d = _driver()
@@ -283,6 +284,8 @@ class CudaDevice(BufferDevice):
         if self._ctx is not None:
             self.activate()
             check(_driver().cuCtxSynchronize(), f"synchronizing {self.name} (a kernel launched before failed)")
+            for h in streams.finished(self):
+                _driver().cuStreamDestroy(_stream(h))
 
     def synchronize_stream(self, handle: Any) -> None:
         if self._ctx is not None:
@@ -299,7 +302,18 @@ class CudaDevice(BufferDevice):
         return Stream(self, int(h), owned=True)
 
     def destroy_stream(self, handle: Any) -> None:
-        _driver().cuStreamDestroy(_stream(handle))
+        """Destroyed at the next synchronize: until then a Vector may name it as the stream to wait for, and
+        a new stream could get the same handle."""
+        dead = streams.clock(self).dead
+        dead.append(handle)
+        if len(dead) > 32:
+            self.synchronize()
+
+    def stream_token(self, handle: Any) -> int:
+        return _legacy(int(handle or 0))
+
+    def _order_after(self, producer: Any, consumer: Any) -> None:
+        self._wait_for(producer, consumer)
 
     def resolve_stream(self, stream: Any, values: list[Any]) -> Any:
         """A CUstream handle (int; 0 is the legacy default stream) for `stream=`: a sarek stream, an object with

@@ -19,7 +19,7 @@ from typing import Any, cast
 import numpy as np
 
 from sarek.lowering.cfamily import entry_name
-from sarek.runtime import cache
+from sarek.runtime import cache, streams
 from sarek.runtime.core import BufferDevice, DeviceError, Dim3, FastPath, KernelSpec, LaunchError, Limits, Stream
 
 
@@ -58,6 +58,7 @@ def opencl_devices() -> list[OpenCLDevice]:
 class OpenCLDevice(BufferDevice):
     kind = "opencl"
     target = "opencl"
+    multi_stream = True  # command queues of one context run independently
 
     def __init__(self, index: int, platform: Any, device: Any):
         self.index = index
@@ -152,6 +153,17 @@ class OpenCLDevice(BufferDevice):
         for q in list(self._queues.values()):
             q.finish()
         self._queues.clear()
+        streams.finished(self)
+
+    def _order_after(self, producer: Any, consumer: Any) -> None:
+        """A marker on the producer queue (done when everything enqueued there so far is), flushed so another
+        queue may wait for it, and a barrier on the consumer queue waiting for it."""
+        import pyopencl as cl
+
+        pq = producer if producer is not None else self.queue
+        ev = cl.enqueue_marker(pq)
+        pq.flush()
+        cl.enqueue_barrier(consumer if consumer is not None else self.queue, wait_for=[ev])
 
     def synchronize_stream(self, handle: Any) -> None:
         (handle if handle is not None else self.queue).finish()

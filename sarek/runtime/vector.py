@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 
+from sarek.runtime.streams import Pending, settle, uploaded
 from sarek.types import is_ndarray
 
 if TYPE_CHECKING:
@@ -99,6 +100,8 @@ class Vector:
         self._host_valid = True
         self._buffers: dict[Any, tuple[Device, Any, BufferCodec]] = {}  # device.buffer_key -> (device, buffer, codec)
         self._valid: set[Any] = set()  # buffer keys of the devices holding the latest data
+        #: per buffer key, the launches on it that may still run (sarek.runtime.streams orders streams by it)
+        self._pending: dict[Any, Pending] = {}
         #: a variant vector's tags were checked since the host last wrote it (check_args sets it)
         self.tags_checked = False
         #: number of host<->device transfers so far (tests and benchmarks read it)
@@ -205,8 +208,12 @@ class Vector:
         buf = held[1]
         if key not in self._valid:
             self._sync_host()
+            if self._pending and dev.multi_stream:
+                settle(dev, self)  # launches on other streams may still use the buffer the upload overwrites
             if self.nbytes:
                 codec.upload(dev, buf, self._host)
+            if dev.multi_stream:
+                uploaded(dev, self)  # a write on the default stream, for launches on the others to wait for
             self.transfers += 1
             self._valid.add(key)
         return buf
@@ -326,6 +333,7 @@ class Vector:
         self._host_valid = True
         self._buffers = {}
         self._valid = set()
+        self._pending = {}
         self.tags_checked = False
         self.transfers = 0
 
