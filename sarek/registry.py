@@ -43,6 +43,9 @@ class TargetInfo:
     # lowering lays payloads out itself (PTX, in memory)
     payload_layout: str | None
     native_keys: tuple[str, ...]  # the sarek.native keys it reads, in order of preference
+    # the width of the element offsets its lowering computes (an N-dimensional vector's row-major offset is
+    # 64-bit on the C family and PTX; the shaders index in i32): a vector of more elements is refused at launch
+    index_bits: int = 64
 
 
 def _c(name: str, display: str, cls: str, native: tuple[str, ...] = ()) -> TargetInfo:
@@ -50,7 +53,7 @@ def _c(name: str, display: str, cls: str, native: tuple[str, ...] = ()) -> Targe
 
 
 def _shader(name: str, display: str, cls: str) -> TargetInfo:
-    return TargetInfo(name, display, "shader", (f"sarek.targets.{name}", cls), name, (name,))
+    return TargetInfo(name, display, "shader", (f"sarek.targets.{name}", cls), name, (name,), index_bits=32)
 
 
 TARGETS: dict[str, TargetInfo] = {t.name: t for t in (

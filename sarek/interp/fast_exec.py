@@ -159,6 +159,7 @@ class ExecBase:
         flat: Any = 0
         for d, (i, n) in enumerate(zip(idx, arr.shape)):
             ii = np.where(m, i, 0) if isarr(i) and m is not None else i
+            ii = ii.astype(np.int64) if isarr(ii) else int(ii)  # the offset in 64 bits: extents are i32, their product not
             bad = (ii < 0) | (ii >= n)
             if isarr(bad) and bad.any() or not isarr(bad) and bad and any_lane(m):
                 lane = int(np.argmax(bad)) if isarr(bad) else 0
@@ -166,7 +167,7 @@ class ExecBase:
                 raise self.fault(op, f"index {at} out of bounds for an array of shape {list(arr.shape)} "
                                      f"(dimension {d}: {at[d]} not in 0..{n - 1})")
             flat = flat * n + (np.where(bad, 0, ii) if isarr(bad) else 0 if bad else ii)
-        return flat.astype(np.int32) if isarr(flat) else np.int32(flat)
+        return flat
 
     def read(self, arr: Arr, i: Any) -> Any:
         return self.tread(arr.data, arr.t, arr.row, i)

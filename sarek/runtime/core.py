@@ -11,6 +11,7 @@ re-exported here, where the devices import them from.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -147,6 +148,7 @@ class Device:
         spec = kernel_spec(module, kernel)
         g, b = self.launch_dims(spec, grid, block, threads, declared_block)
         values = check_args(spec, args, self)
+        check_sizes(spec, values, self)
         if spec.guards:
             check_guards(spec, values, g, b)
         self._launch_on(spec, values, g, b, self.resolve_stream(stream, values))
@@ -219,6 +221,16 @@ class Device:
     def grid_limit(self) -> Dim3:
         """The grid a launch may ask for (the hardware's, or more where the device splits dispatches)."""
         return self.limits.max_grid
+
+    def vector_limit(self, p: Param) -> tuple[int, str] | None:
+        """The most elements a vector argument of parameter `p` may have here and why (check_sizes), or None:
+        only the i32 extents every device has. A target whose lowering computes element offsets in 32 bits
+        (the shaders: sarek.registry's `index_bits`) takes at most 2^31 - 1."""
+        from sarek.registry import target_info
+
+        if self.target is not None and target_info(self.target).index_bits == 32:
+            return I32_MAX, f"{self.name} runs {self.target.upper()}, which indexes a vector with 32-bit integers"
+        return None
 
     # -- streams
 
@@ -316,6 +328,33 @@ class Stream:
                 self.device.destroy_stream(self.handle)
             except Exception:
                 pass
+
+
+I32_MAX = 2**31 - 1
+
+
+def check_sizes(spec: KernelSpec, values: list[Any], dev: Device) -> None:
+    """Every vector argument's extents fit the i32 they travel as (`len(v)`, `a.shape[k]`), and its element
+    count the device's `vector_limit`: a LaunchError naming the parameter and the limit (a length past i32
+    used to wrap, or fail in the marshalling with a raw OverflowError)."""
+    for p, a in zip(spec.params, values):
+        if p.kind != "vec":
+            continue
+        ext = extents(p, a)
+        where = f"kernel {spec.name}: argument '{p.name}' (#{p.index + 1})"
+        for k, n in enumerate(ext):
+            if n > I32_MAX:
+                what = f"has {n} elements" if p.rank == 1 else f"has extent {n} in dimension {k} (shape {ext})"
+                hint = ("pass it as an Array[T, 2] or more dimensions (each extent at most that), or in pieces"
+                        if p.rank == 1 else "reshape it so that every extent is at most that, or pass it in pieces")
+                raise LaunchError(f"{where} {what}; a vector's length and an array's extents are i32 in a kernel "
+                                  f"(`len(v)`, `a.shape[k]`), at most {I32_MAX}: {hint}")
+        limit = dev.vector_limit(p)
+        if limit is not None:
+            total = math.prod(ext)
+            if total > limit[0]:
+                raise LaunchError(f"{where} has {total} elements; {limit[1]}, at most {limit[0]} elements per "
+                                  "vector: pass it in pieces, or use a device without that limit")
 
 
 def _probe_warp_size(dev: Device) -> int:
@@ -462,9 +501,10 @@ class FastPath:
                 if type(a) is not Vector or a.dtype != a1:
                     return False
                 buf = a.resident_buffer(key, a2)
-                if buf is None:
+                n = a.size
+                if buf is None or n > I32_MAX:  # past i32: the full path words the refusal
                     return False
-                bound.append((buf, a.size))
+                bound.append((buf, n))
                 if a._pending:  # pyright: ignore[reportPrivateUsage]
                     pending = True
             elif kind == 1:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sarek.runtime.core import Device, Dim3, KernelSpec, Limits
+from sarek.runtime.core import I32_MAX, Device, Dim3, KernelSpec, Limits, Param
 
 
 class InterpDevice(Device):
@@ -23,6 +23,13 @@ class InterpDevice(Device):
     @property
     def limits(self) -> Limits:
         return Limits(max_threads_per_block=1024, max_block=(1024, 1024, 64))
+
+    def vector_limit(self, p: Param) -> tuple[int, str] | None:
+        """The fast executor works on the numpy arrays in place (64-bit offsets); the reference one copies every
+        vector into a Python list (about 8 bytes a slot and more), so it takes no more than a 32-bit device."""
+        if self.executor == "fast":
+            return None
+        return I32_MAX, "interp-ref holds every vector as a Python list"
 
     def _launch(self, spec: KernelSpec, args: list[Any], grid: Dim3, block: Dim3) -> None:
         """Runs to the end on the host: an interpreter launch is synchronous."""

@@ -20,7 +20,7 @@ import numpy as np
 
 from sarek.lowering.cfamily import entry_name
 from sarek.runtime import cache, streams
-from sarek.runtime.core import BufferDevice, DeviceError, Dim3, FastPath, KernelSpec, LaunchError, Limits, Stream
+from sarek.runtime.core import BufferDevice, DeviceError, Dim3, FastPath, KernelSpec, LaunchError, Limits, Param, Stream
 
 
 def _platform_pairs() -> list[tuple[Any, Any]]:
@@ -86,6 +86,14 @@ class OpenCLDevice(BufferDevice):
         sizes = list(self.device.max_work_item_sizes)[:3] + [1, 1, 1]
         return Limits(max_threads_per_block=int(self.device.max_work_group_size),
                       max_block=(int(sizes[0]), int(sizes[1]), int(sizes[2])))
+
+    def vector_limit(self, p: Param) -> tuple[int, str] | None:
+        """One buffer holds at most CL_DEVICE_MAX_MEM_ALLOC_SIZE bytes (2 GiB on pocl here): refused at launch
+        with the parameter's name, before anything is allocated (pocl crashed on the upload of a larger one)."""
+        size = 4 if p.dtype == np.bool_ else p.dtype.itemsize  # bool elements are int on the device
+        cap = int(self.device.max_mem_alloc_size)
+        return cap // size, (f"{self.name} allocates at most {cap} bytes in one buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE), "
+                             f"{size} per element here")
 
     def extensions(self) -> set[str]:
         return set(self.device.extensions.split())

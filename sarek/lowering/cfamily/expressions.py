@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type
+from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from sarek.analysis.effects import Effect
@@ -54,8 +54,13 @@ class CExpressions(CBase):
             return self.val(op.index)
         const = constant_extents(op.array)
         ns = [self.lit(str(n), "int") for n in const] if const is not None else self.dims[op.array]
+        idx = [self.val(x) for x in op.indices]
         it = self.ctype(op.indices[0].type, op)
-        return row_major([self.val(x) for x in op.indices], ns, lambda a, b: self.emit(c.BinaryOp("*", a, b, it)).results[0],
+        if const is None:  # a vector's extents are i32 each, their product is not: the offset in 64 bits
+            it = self.ctype(i64, op)
+            if op.indices[0].type != i64:
+                idx[0] = self.emit(c.CastOp(idx[0], it)).results[0]
+        return row_major(idx, ns, lambda a, b: self.emit(c.BinaryOp("*", a, b, it)).results[0],
                          lambda a, b: self.emit(c.BinaryOp("+", a, b, it)).results[0])
 
     def elt_ctype(self, arr: SSAValue, op: Operation) -> str:

@@ -280,19 +280,27 @@ class MemoryLowering(ArithLowering):
 
     def flat_index(self, st: FnState, buf: Buf, op: sk.ArrayReadOp | sk.ElemRefOp) -> Sc:
         """The element index of an access: its index, or the row-major offset of an N-dimensional one's
-        indices (`mul.lo`/`add` over the extents; in s64 when an index is i64)."""
+        indices (`mul`/`add` over the extents). In s64 when an index is i64 or the extents are a vector's (each
+        is i32, their product is not): the first product `mul.wide.s32`, the others `mul.lo.s64`."""
         idx: list[Sc] = [self.val(st, x) for x in op.indices]
         if len(idx) == 1:
             return idx[0]
         em = st.em
-        wide = any(x.r.ty.data == "s64" for x in idx)
+        wide = any(x.r.ty.data == "s64" for x in idx) or any(isinstance(n, RegAttr) for n in buf.dims)
         ty = "s64" if wide else "s32"
+
+        def narrow(r: RegAttr | int) -> bool:
+            return isinstance(r, int) or r.ty.data == "s32"
 
         def widen(r: RegAttr | int) -> RegAttr | int:
             return em.cvt("s64.s32", "s64", r) if wide and isinstance(r, RegAttr) and r.ty.data == "s32" else r
 
-        flat = row_major([widen(x.r) for x in idx], list(buf.dims), lambda a, b: em.op2(px.MulOp, f"lo.{ty}", ty, a, widen(b)),
-                         lambda a, b: em.op2(px.AddOp, ty, ty, a, b))
+        def mul(a: RegAttr | int, b: RegAttr | int) -> RegAttr:
+            if wide and narrow(a) and narrow(b) and isinstance(a, RegAttr):
+                return em.op2(px.MulOp, "wide.s32", "s64", a, b)
+            return em.op2(px.MulOp, f"lo.{ty}", ty, widen(a), widen(b))
+
+        flat = row_major([x.r for x in idx], list(buf.dims), mul, lambda a, b: em.op2(px.AddOp, ty, ty, widen(a), widen(b)))
         return Sc(i64 if wide else i32, cast(RegAttr, flat))
 
     def op_ArrayDimOp(self, st: FnState, op: sk.ArrayDimOp) -> Any:
