@@ -50,12 +50,16 @@ print("FIRST", (t1 - t0) * 1e3, (t2 - t1) * 1e3)
 
 def first_launch(device: str, cache: str, runs: int) -> dict[str, float]:
     """Median (setup ms, first launch ms) over `runs` fresh processes sharing the cache directory `cache`."""
-    env = {**os.environ, "SAREK_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)  # keep carried wheels
+    env = {**os.environ, "SAREK_CACHE_DIR": cache, "PYTHONPATH": path}
     setup: list[float] = []
     launch: list[float] = []
     for _ in range(runs):
-        out = subprocess.run([sys.executable, "-c", FIRST.format(bench=str(ROOT / "benchmarks"), device=device)],
-                             env=env, capture_output=True, text=True, check=True).stdout
+        proc = subprocess.run([sys.executable, "-c", FIRST.format(bench=str(ROOT / "benchmarks"), device=device)],
+                              env=env, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(f"the fresh process failed:\n{proc.stderr[-2000:]}")
+        out = proc.stdout
         line = next(x for x in out.splitlines() if x.startswith("FIRST"))
         s, l = map(float, line.split()[1:])
         setup.append(s)

@@ -15,7 +15,7 @@ import pytest
 import sarek.runtime as rt
 from sarek import Vec, f32, f64, i32, kernel
 from sarek.gpu import atomic_add, atomic_sub, block_barrier, block_idx_x, block_idx_y, global_thread_id, shared
-from sarek.gpu import thread_idx_x, thread_idx_y
+from sarek.gpu import block_dim_y, thread_idx_x, thread_idx_y
 from sarek.runtime.opencl import nv_registers, nv_thread_limit
 
 # the build log of NVIDIA's OpenCL for a vector add with -cl-nv-verbose (H200, driver 580)
@@ -54,17 +54,17 @@ def _nvidia_opencl() -> Any:
 
 @kernel
 def transpose_32x16(src: Vec[f32], dst: Vec[f32], w: i32, h: i32):
-    """CUDA samples' tiled transpose: a 32x32 tile, blocks of 32x16 threads (512) on a 2-D grid."""
+    """CUDA samples' tiled transpose: a 32x32 tile, blocks of 32 x (16 or 32) threads on a 2-D grid."""
     t = shared(f32, (32, 33))
     x = block_idx_x * 32 + thread_idx_x
     y = block_idx_y * 32 + thread_idx_y
-    for j in range(0, 32, 16):
+    for j in range(0, 32, block_dim_y):
         if x < w and y + j < h:
             t[thread_idx_y + j, thread_idx_x] = src[(y + j) * w + x]
     block_barrier()
     x2 = block_idx_y * 32 + thread_idx_x
     y2 = block_idx_x * 32 + thread_idx_y
-    for j in range(0, 32, 16):
+    for j in range(0, 32, block_dim_y):
         if x2 < h and y2 + j < w:
             dst[(y2 + j) * h + x2] = t[thread_idx_x, thread_idx_y + j]
 
