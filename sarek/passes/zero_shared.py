@@ -142,8 +142,8 @@ def zero_kernel(module: ModuleOp, kernel: s.KernelOp, target: str) -> bool:
     zeroed = [a for a in allocs if not never_read(a)]
     if not zeroed:
         return False
-    decls = {cast(s.RecordOp | s.VariantOp, op).sym_name.data: op for op in module.ops
-             if isinstance(op, s.RecordOp | s.VariantOp)}
+    decls: dict[str, Operation] = {op.sym_name.data: op for op in module.ops
+                                   if isinstance(op, s.RecordOp | s.VariantOp)}
     b = BodyBuilder(Block())
     tid, threads = _linear_thread(b)
     for a in zeroed:
@@ -158,7 +158,8 @@ def zero_kernel(module: ModuleOp, kernel: s.KernelOp, target: str) -> bool:
             with w.body():
                 i = b.load(zi)
                 idx = [i] if a.array_type.ndim == 1 else _unflatten(b, i, cast(list[int], a.shape))
-                b.store(b.elem_ref(a.result, idx), zero_value(b, a.array_type.element_type, decls))
+                place = b.insert(s.ElemRefOp(a.result, idx)).results[0]
+                b.store(place, zero_value(b, a.array_type.element_type, decls))
                 b.store(zi, b.binop("add", i, threads))
     b.barrier()
     for op in list(b.block.ops):
