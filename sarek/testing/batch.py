@@ -8,16 +8,21 @@ constants repeat from kernel to kernel; kernel names are unique, `extern "C"` in
 the combined unit fails (rare: a real bug), its halves are checked, down to the failing sources alone, so the
 verdicts and messages are exactly the single-source validator's. A source with any other preprocessor line, and every other target, is
 checked alone. The verdict per source: None (valid) or the `ValidationError` text.
+
+PTX modules combine too (`combine_ptx`: one header, each module's entries renamed `<name>_b<k>`, since the
+corpus has kernels of the same name): ptxas's start-up is most of its time on a small kernel, and the PTX
+validity gate (tests/unit/test_ptx_assemble.py, the fuzzer's `--validate-always ptx`) assembles every module.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from sarek.validate import ValidationError
 
 #: targets whose sources are checked as one combined translation unit
-BATCHED = ("cuda", "hip", "metal")
+BATCHED = ("cuda", "hip", "metal", "ptx")
 #: lines hoisted out of the namespaces (once each, in order of first appearance)
 _HOISTED = ("#include", "using namespace")
 
@@ -29,9 +34,29 @@ def _checker(target: str) -> Callable[[str], object]:
             "glsl": glsl.check, "wgsl": wgsl.check, "ptx": ptx.check}[target]
 
 
-def combinable(source: str) -> bool:
-    """Can `source` go into a combined unit (no preprocessor lines but hoistable ones)?"""
+#: a PTX module's header, the same for every module sarek prints
+_PTX_HEADER = (".version", ".target", ".address_size")
+_PTX_ENTRY = re.compile(r"^\.visible \.entry (\w+)\(", re.M)
+
+
+def combinable(source: str, target: str = "cuda") -> bool:
+    """Can `source` go into a combined unit (C++: no preprocessor lines but hoistable ones; PTX: nothing at
+    module scope but the header and entries)?"""
+    if target == "ptx":
+        return all(ln.startswith(_PTX_HEADER + (".visible .entry",)) for ln in source.splitlines()
+                   if ln[:1] == ".")
     return all(not ln.lstrip().startswith("#") or ln.startswith("#include") for ln in source.splitlines())
+
+
+def combine_ptx(sources: list[str]) -> str:
+    """One PTX module holding every module's entries (the first module's header; entry `e` of module k is
+    renamed `e_b<k>`, so equal kernel names do not clash: parameters and arrays are scoped by their entry)."""
+    head = [ln for ln in sources[0].splitlines() if ln.startswith(_PTX_HEADER)]
+    bodies: list[str] = []
+    for k, src in enumerate(sources):
+        body = "\n".join(ln for ln in src.splitlines() if not ln.startswith(_PTX_HEADER))
+        bodies.append(_PTX_ENTRY.sub(lambda m: f".visible .entry {m.group(1)}_b{k}(", body))
+    return "\n".join(head) + "\n\n" + "\n".join(bodies)
 
 
 def combine(sources: list[str]) -> str:
@@ -63,7 +88,7 @@ def _bisect(target: str, sources: list[str], ks: list[int], verdicts: list[str |
     if len(ks) == 1:
         verdicts[ks[0]] = check_one(target, sources[ks[0]])
         return
-    if check_one(target, combine([sources[k] for k in ks])) is None:
+    if check_one(target, (combine_ptx if target == "ptx" else combine)([sources[k] for k in ks])) is None:
         return
     half = len(ks) // 2
     _bisect(target, sources, ks[:half], verdicts)
@@ -74,7 +99,7 @@ def check_many(target: str, sources: list[str]) -> list[str | None]:
     """Each source's verdict (None: valid). The combinable sources of a batched target are checked in one run;
     when it fails, halves are checked until each failing source is found alone (about 2 log2(n) runs each)."""
     verdicts: list[str | None] = [None] * len(sources)
-    together = [k for k, s in enumerate(sources) if target in BATCHED and combinable(s)]
+    together = [k for k, s in enumerate(sources) if target in BATCHED and combinable(s, target)]
     if together:
         _bisect(target, sources, together, verdicts)
     batched = set(together)
@@ -84,4 +109,4 @@ def check_many(target: str, sources: list[str]) -> list[str | None]:
     return verdicts
 
 
-__all__ = ["BATCHED", "check_many", "check_one", "combinable", "combine"]
+__all__ = ["BATCHED", "check_many", "check_one", "combinable", "combine", "combine_ptx"]

@@ -207,7 +207,7 @@ def worker(role: str) -> int:
             kernel, case = load_kernel(path)
             if dev is None:
                 defer: list[tuple[str, str]] | None = None if req.get("now") else []
-                res["validate"] = validate_kernel(kernel, targets, req.get("skip"), defer)
+                res["validate"] = validate_kernel(kernel, req.get("targets", targets), req.get("skip"), defer)
                 pending += [(str(path), t, src) for t, src in defer or []]
             elif "warp" in case.get("features", ()) and lanes < 4:
                 res["na"] = f"warp size {lanes} on {role}: the kernel's shuffles assume groups of 4 lanes"
@@ -378,7 +378,10 @@ class Campaign:
                     for t in [SAME_TOOL.get(device_kind(d), "")] if t in self.targets}
             w = self.worker(role)
             try:
-                out[role] = w.answer() if w.send({"path": str(path), "skip": skip}) else {"crash": "broken pipe"}
+                req: dict[str, Any] = {"path": str(path), "skip": skip}
+                if self.all_targets and set(self.targets) != set(self.all_targets):
+                    req["targets"] = self.targets  # this kernel's subset (--validate-always)
+                out[role] = w.answer() if w.send(req) else {"crash": "broken pipe"}
             except Exception as e:
                 out[role] = {"error": f"worker: {describe(e)}"}
                 w.stop()
@@ -598,6 +601,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--targets", default="auto", help="comma-separated targets whose source is validated ('' for "
                                                       "none; default auto: every target whose tool is installed)")
     ap.add_argument("--validate-every", type=int, default=1, help="validate the sources of every k-th kernel")
+    ap.add_argument("--validate-always", default="", help="comma-separated targets validated for every kernel "
+                                                          "whatever --validate-every says (CI: ptx)")
     ap.add_argument("--batch", type=int, default=32, help="kernels whose CUDA/HIP/Metal sources one compiler run "
                                                           "checks (sarek.testing.batch)")
     ap.add_argument("--jobs", type=int, default=1, help="campaigns in parallel processes over disjoint seeds "
@@ -614,6 +619,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if a.jobs < 1 or a.batch < 1 or a.validate_every < 1:
         ap.error("--jobs, --batch and --validate-every must be at least 1")
     a.target_list = choose_targets(ap, a.targets)
+    a.always = [t for t in a.validate_always.split(",") if t]
+    for t in a.always:
+        if t not in a.target_list:
+            ap.error(f"--validate-always {t}: not a validated target ({', '.join(a.target_list)})")
     return a
 
 
@@ -684,7 +693,7 @@ def main(argv: list[str] | None = None) -> int:
             if a.seconds is not None and time.monotonic() - t0 >= a.seconds:
                 break
             seed = seeds[k] if seeds else a.seed + k
-            camp.targets = targets if k % a.validate_every == 0 else []
+            camp.targets = targets if k % a.validate_every == 0 else [t for t in targets if t in a.always]
             report(camp.run_one(generate(seed)))
             k += step
             if len(camp.deferred) >= a.batch:

@@ -22,7 +22,8 @@ from sarek.testing.shrink import shrink
 ROOT = Path(__file__).parents[2]
 #: CI's seed set: kernels 0..CI_COUNT-1 on every CPU device; the sources of every CI_VALIDATE_EVERY-th one through
 #: all 7 validators (CUDA, HIP and Metal batched: one compiler run per CI_BATCH kernels; OpenCL and GLSL counted
-#: as validated when pocl / lavapipe-GLSL built and ran them, fuzz.SAME_TOOL). Cost: BENCHMARKS.md, "Fuzzing".
+#: as validated when pocl / lavapipe-GLSL built and ran them, fuzz.SAME_TOOL), and every kernel's PTX through ptxas
+#: (`--validate-always ptx`: the PTX validity gate). Cost: BENCHMARKS.md, "Fuzzing".
 CI_COUNT = 180  # the third feature stream (narrow types, print, ...) costs ~12% more per kernel
 CI_VALIDATE_EVERY = 2
 CI_BATCH = 50
@@ -36,7 +37,8 @@ def test_ci_seed_set(tmp_path: Path):
     out = tmp_path / "fuzz"
     r = subprocess.run([sys.executable, "-m", "sarek.testing.fuzz", "--count", str(CI_COUNT), "--devices",
                         ",".join(CPU_DEVICES), "--targets", ",".join(TARGET_NAMES), "--validate-every",
-                        str(CI_VALIDATE_EVERY), "--batch", str(CI_BATCH), "--out", str(out),
+                        str(CI_VALIDATE_EVERY), "--validate-always", "ptx", "--batch", str(CI_BATCH),
+                        "--out", str(out),
                         "--shrink-seconds", "60"], capture_output=True, text=True, cwd=ROOT)
     summary = json.loads((out / "summary.json").read_text())
     repros = sorted(str(p) for p in (out / "failures").glob("fz*/kernel_min*.py"))
@@ -48,6 +50,8 @@ def test_ci_seed_set(tmp_path: Path):
     for t in TARGET_NAMES:  # WGSL refuses i64/f64 kernels, Metal f64 ones
         assert summary["validated"].get(t, 0) >= CI_COUNT // (4 * CI_VALIDATE_EVERY), (t, summary["validated"])
     assert summary["agreements"] >= CI_COUNT // 2
+    # the PTX validity gate: every kernel's PTX goes through ptxas (a few are refused: n/a)
+    assert summary["validated"].get("ptx", 0) >= CI_COUNT * 3 // 4, summary["validated"]
     assert sum(len(v) for v in summary["known"].values()) <= 2, summary["known"]  # known bugs stay rare
 
 

@@ -11,6 +11,7 @@ import pytest
 from sarek.diagnostics import SarekError
 from sarek.dialect.intrinsics import BINARY_FLOAT, UNARY_FLOAT
 from sarek.targets.ptx import emit_ptx
+from sarek.testing.batch import check_many, combine_ptx
 from sarek.tools.ir import parse_module, print_module
 from sarek.validate import ValidationError
 from sarek.validate.ptx import check
@@ -89,6 +90,7 @@ def test_conformance_corpus_assembles():
         cases, errors = corpus()
     assert not errors
     seen: set[int] = set()
+    srcs: dict[str, str] = {}
     for c in cases:
         mod, _ = c.module_and_name
         if id(mod) in seen:
@@ -96,11 +98,13 @@ def test_conformance_corpus_assembles():
         seen.add(id(mod))
         expected = " ".join(str(v) for v in c.expect_error.values()) if c.expect_error else ""
         try:
-            src = emit_ptx(mod)
+            srcs[c.name] = emit_ptx(mod)
         except SarekError as e:
             assert expected and any(w in str(e) for w in c.expect_error.values()), f"{c.name}: {e}"
-            continue
-        check(src)
+    # one ptxas run for all of them (a failing batch is split down to the failing modules)
+    verdicts = check_many("ptx", list(srcs.values()))
+    bad = {n: v for n, v in zip(srcs, verdicts) if v is not None}
+    assert not bad, bad
 
 
 def test_lowered_ir_roundtrips_and_prints_same_ptx():
@@ -160,3 +164,37 @@ def test_filecheck_inputs_assemble(path: Path):
             assert "verify-diagnostics" in path.read_text()
             continue
         check(src)
+
+
+BOOL_TARGETS = ["i8", "ui8", "i16", "ui16", "i32", "ui32", "i64", "ui64", "f16", "bf16", "f32", "f64"]
+
+
+def test_bool_casts_to_every_type_assemble():
+    """`T(bool)` for every integer and float type assembles (issue 34: `u32(a != b)` printed `selp.u32` with f64
+    immediates, which ptxas refuses) and selects 1/0 of the destination's kind."""
+    stores = "\n".join(f'''    %x{k} = sarek.cast %p : i1 to {t}
+    %r{k} = sarek.elem_ref %o{k}[%z] : !sarek.vec<{t}>
+    sarek.store %r{k}, %x{k} : !sarek.ref<{t}>''' for k, t in enumerate(BOOL_TARGETS))
+    params = ", ".join(f'%o{k} : !sarek.vec<{t}> "o{k}"' for k, t in enumerate(BOOL_TARGETS))
+    src = emit_ptx(parse_module(f'''builtin.module {{
+  sarek.kernel @b(%n : i32 "n", {params}) {{
+    %z = sarek.constant 0 : i32
+    %p = sarek.binop ne %n, %z : i32
+{stores}
+  }}
+}}'''))
+    for line in src.splitlines():
+        if "selp." in line and not ("selp.f" in line):
+            assert "0d" not in line and "0f" not in line, line
+    check(src)
+
+
+def test_combined_ptx_keeps_each_modules_failure():
+    """The gate's batching: modules with the same entry name assemble together, and an invalid module in a
+    batch is found alone with ptxas's message (the others stay valid)."""
+    good = emit_ptx(parse_module((ROOT / "examples" / "vector_add.mlir").read_text()))
+    bad = good.replace("add.rn.f32", "selp.u32", 1).replace("add.f32", "selp.u32", 1)
+    assert combine_ptx([good, good]).count(".visible .entry") == 2
+    verdicts = check_many("ptx", [good, good, bad, good])
+    assert verdicts[:2] == [None, None] and verdicts[3] is None
+    assert verdicts[2] is not None and "ptxas" in verdicts[2]

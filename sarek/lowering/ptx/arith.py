@@ -212,7 +212,7 @@ class ArithLowering(LoweringBase):
             em.mov(d, r, a.r)
             return r
         if s == "pred":
-            if d in ("s32", "s64"):
+            if d in ("s32", "s64", "u32", "u64"):  # an integer immediate for every integer register
                 return em.selp(d, 1, 0, a.r)
             if d == "f16":
                 return em.cvt("rn.f16.s32", "f16", em.selp("s32", 1, 0, a.r))

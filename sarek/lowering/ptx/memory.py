@@ -15,6 +15,7 @@ from sarek.analysis.shapes import row_major
 from sarek.dialect import scalars
 from sarek.dialect import sarek as sk
 from sarek.lowering.ptx.arith import ArithLowering
+from sarek.lowering.ptx.emitter import Emitter
 from sarek.lowering.ptx.state import FnState
 from sarek.lowering.ptx.values import (
     Buf,
@@ -328,7 +329,34 @@ class MemoryLowering(ArithLowering):
         # index arithmetic stays 32-bit and needs no widening
         base = em.reg("u32")
         em.mov("u32", base, sym)
+        if space == "local":  # slots start at zero (each time the declaration runs, as C's `= {0}`)
+            self.zero_local(em, sym, base, size * n)
         return Buf(at.element_type, space, base, n, dims=tuple(op.shape or ()) if at.ndim > 1 else ())
+
+    #: local arrays up to this many bytes are zeroed by one store per word at constant offsets (ptxas keeps
+    #: such an array in registers when every access has a constant offset); larger ones by a loop
+    ZERO_UNROLL_BYTES = 256
+
+    def zero_local(self, em: Emitter, sym: str, base: RegAttr, nbytes: int) -> None:
+        """Zero `nbytes` of the local array `sym` (at `base`): b32 words, then a b16/b8 tail."""
+        words = nbytes // 4 * 4
+        if words <= self.ZERO_UNROLL_BYTES:
+            for off in range(0, words, 4):
+                em.emit(px.StOp, "local.b32", AddrAttr(sym, off), 0)
+        else:
+            p, end = em.reg("u32"), em.reg("u32")
+            em.mov("u32", p, base)
+            em.emit(px.AddOp, "u32", end, base, words)
+            top = em.label("zero")
+            em.place_label(top)
+            em.emit(px.StOp, "local.b32", AddrAttr(p, 0), 0)
+            em.emit(px.AddOp, "u32", p, p, 4)
+            em.bra(top, em.setp("lt", "u32", p, end))
+        if nbytes - words >= 2:
+            em.emit(px.StOp, "local.b16", AddrAttr(sym, words), 0)
+            words += 2
+        if nbytes > words:
+            em.emit(px.StOp, "local.b8", AddrAttr(sym, words), 0)
 
     def op_MakeRecordOp(self, st: FnState, op: sk.MakeRecordOp) -> Any:
         return Rec(op.record_type, [self.val(st, f) for f in op.fields])

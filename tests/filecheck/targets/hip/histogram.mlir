@@ -5,6 +5,12 @@
 // CHECK-EMPTY:
 // CHECK-NEXT: extern "C" __global__ void histogram(int* __restrict__ data, int sarek_data_length, int* __restrict__ hist, int sarek_hist_length, int n) {
 // CHECK-NEXT:   __shared__ int counts[16];
+// CHECK-NEXT:   int zi = ((int)threadIdx.x + ((int)blockDim.x * ((int)threadIdx.y + ((int)blockDim.y * (int)threadIdx.z))));
+// CHECK-NEXT:   while (zi < 16) {
+// CHECK-NEXT:     counts[zi] = 0;
+// CHECK-NEXT:     zi = (zi + ((int)blockDim.x * ((int)blockDim.y * (int)blockDim.z)));
+// CHECK-NEXT:   }
+// CHECK-NEXT:   __syncthreads();
 // CHECK-NEXT:   int tid = (int)threadIdx.x;
 // CHECK-NEXT:   int sarek_small = (tid < 16);
 // CHECK-NEXT:   if (sarek_small) {

@@ -5,6 +5,12 @@
 // CHECK-EMPTY:
 // CHECK-NEXT: extern "C" __global__ void reduce_sum(float* __restrict__ a, int sarek_a_length, float* __restrict__ out, int sarek_out_length, int n) {
 // CHECK-NEXT:   __shared__ float sdata[256];
+// CHECK-NEXT:   int zi = ((int)threadIdx.x + ((int)blockDim.x * ((int)threadIdx.y + ((int)blockDim.y * (int)threadIdx.z))));
+// CHECK-NEXT:   while (zi < 256) {
+// CHECK-NEXT:     sdata[zi] = 0.0f;
+// CHECK-NEXT:     zi = (zi + ((int)blockDim.x * ((int)blockDim.y * (int)blockDim.z)));
+// CHECK-NEXT:   }
+// CHECK-NEXT:   __syncthreads();
 // CHECK-NEXT:   int tid = (int)threadIdx.x;
 // CHECK-NEXT:   int gid = (int)(blockIdx.x * blockDim.x + threadIdx.x);
 // CHECK-NEXT:   sdata[tid] = ((gid < n) ? a[gid] : 0.0f);

@@ -10,6 +10,12 @@
 // CHECK-SAME: constant int &sarek_u_dim2 {{\[\[}}buffer(6)]], device float* o {{\[\[}}buffer(7)]],
 // CHECK-SAME: constant int &sarek_o_length {{\[\[}}buffer(8)]],
 // CHECK-NEXT:   threadgroup float t[20];
+// CHECK-NEXT:   int zi = ((int)__metal_tid.x + ((int)__metal_tpg.x * ((int)__metal_tid.y + ((int)__metal_tpg.y * (int)__metal_tid.z))));
+// CHECK-NEXT:   while (zi < 20) {
+// CHECK-NEXT:     t[(((zi / 5) * 5) + (zi % 5))] = 0.0f;
+// CHECK-NEXT:     zi = (zi + ((int)__metal_tpg.x * ((int)__metal_tpg.y * (int)__metal_tpg.z)));
+// CHECK-NEXT:   }
+// CHECK-NEXT:   threadgroup_barrier(mem_flags::mem_threadgroup);
 // CHECK-NEXT:   float l[6] = {0};
 // CHECK-NEXT:   t[(((int)__metal_tid.y * 5) + (int)__metal_tid.x)] = at(a, sarek_a_dim0, sarek_a_dim1, (int)__metal_tid.y, (int)__metal_tid.x);
 // CHECK:        o[sarek_o_length] = (l[((2 * 3) + (int)__metal_tid.x)] + u[(((((long)(int)__metal_tid.y * sarek_u_dim1) + sarek_u_dim1) * sarek_u_dim2) + (int)__metal_tid.x)]);

@@ -6,6 +6,12 @@
 // CHECK-EMPTY:
 // CHECK-NEXT: kernel void histogram(device int* data {{\[\[}}buffer(0)]], constant int &sarek_data_length {{\[\[}}buffer(1)]], device int* hist {{\[\[}}buffer(2)]], constant int &sarek_hist_length {{\[\[}}buffer(3)]], constant int &n {{\[\[}}buffer(4)]], uint3 __metal_gid {{\[\[}}thread_position_in_grid]], uint3 __metal_tid {{\[\[}}thread_position_in_threadgroup]], uint3 __metal_bid {{\[\[}}threadgroup_position_in_grid]], uint3 __metal_tpg {{\[\[}}threads_per_threadgroup]], uint3 __metal_num_groups {{\[\[}}threadgroups_per_grid]], uint __metal_lane {{\[\[}}thread_index_in_simdgroup]], uint __metal_width {{\[\[}}threads_per_simdgroup]]) {
 // CHECK-NEXT:   threadgroup int counts[16];
+// CHECK-NEXT:   int zi = ((int)__metal_tid.x + ((int)__metal_tpg.x * ((int)__metal_tid.y + ((int)__metal_tpg.y * (int)__metal_tid.z))));
+// CHECK-NEXT:   while (zi < 16) {
+// CHECK-NEXT:     counts[zi] = 0;
+// CHECK-NEXT:     zi = (zi + ((int)__metal_tpg.x * ((int)__metal_tpg.y * (int)__metal_tpg.z)));
+// CHECK-NEXT:   }
+// CHECK-NEXT:   threadgroup_barrier(mem_flags::mem_threadgroup);
 // CHECK-NEXT:   int tid = (int)__metal_tid.x;
 // CHECK-NEXT:   bool sarek_small = (tid < 16);
 // CHECK-NEXT:   if (sarek_small) {

@@ -6,6 +6,12 @@
 // CHECK-EMPTY:
 // CHECK-NEXT: kernel void reduce_sum(device float* a {{\[\[}}buffer(0)]], constant int &sarek_a_length {{\[\[}}buffer(1)]], device float* out {{\[\[}}buffer(2)]], constant int &sarek_out_length {{\[\[}}buffer(3)]], constant int &n {{\[\[}}buffer(4)]], uint3 __metal_gid {{\[\[}}thread_position_in_grid]], uint3 __metal_tid {{\[\[}}thread_position_in_threadgroup]], uint3 __metal_bid {{\[\[}}threadgroup_position_in_grid]], uint3 __metal_tpg {{\[\[}}threads_per_threadgroup]], uint3 __metal_num_groups {{\[\[}}threadgroups_per_grid]], uint __metal_lane {{\[\[}}thread_index_in_simdgroup]], uint __metal_width {{\[\[}}threads_per_simdgroup]]) {
 // CHECK-NEXT:   threadgroup float sdata[256];
+// CHECK-NEXT:   int zi = ((int)__metal_tid.x + ((int)__metal_tpg.x * ((int)__metal_tid.y + ((int)__metal_tpg.y * (int)__metal_tid.z))));
+// CHECK-NEXT:   while (zi < 256) {
+// CHECK-NEXT:     sdata[zi] = 0.0f;
+// CHECK-NEXT:     zi = (zi + ((int)__metal_tpg.x * ((int)__metal_tpg.y * (int)__metal_tpg.z)));
+// CHECK-NEXT:   }
+// CHECK-NEXT:   threadgroup_barrier(mem_flags::mem_threadgroup);
 // CHECK-NEXT:   int tid = (int)__metal_tid.x;
 // CHECK-NEXT:   int gid = (int)__metal_gid.x;
 // CHECK-NEXT:   sdata[tid] = ((gid < n) ? a[gid] : 0.0f);

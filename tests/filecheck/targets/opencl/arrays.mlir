@@ -6,6 +6,12 @@
 // CHECK-NEXT:   return m[(((long)i * sarek_m_dim1) + j)];
 // CHECK: __kernel void nd(__global float* restrict a, int sarek_a_dim0, int sarek_a_dim1, __global float* restrict u, int sarek_u_dim0, int sarek_u_dim1, int sarek_u_dim2, __global float* restrict o, int sarek_o_length) {
 // CHECK-NEXT:   __local float t[20];
+// CHECK-NEXT:   int zi = ((int)get_local_id(0) + ((int)get_local_size(0) * ((int)get_local_id(1) + ((int)get_local_size(1) * (int)get_local_id(2)))));
+// CHECK-NEXT:   while (zi < 20) {
+// CHECK-NEXT:     t[(((zi / 5) * 5) + (zi % 5))] = 0.0f;
+// CHECK-NEXT:     zi = (zi + ((int)get_local_size(0) * ((int)get_local_size(1) * (int)get_local_size(2))));
+// CHECK-NEXT:   }
+// CHECK-NEXT:   barrier(CLK_LOCAL_MEM_FENCE);
 // CHECK-NEXT:   float l[6] = {0};
 // CHECK-NEXT:   t[(((int)get_local_id(1) * 5) + (int)get_local_id(0))] = at(a, sarek_a_dim0, sarek_a_dim1, (int)get_local_id(1), (int)get_local_id(0));
 // CHECK:        l[((2 * 3) + (int)get_local_id(0))] = t[(((int)get_local_id(0) * 5) + (int)get_local_id(1))];

@@ -4,6 +4,19 @@
 // CHECK: __kernel void matmul(__global float* restrict a, int sarek_a_length, __global float* restrict b, int sarek_b_length, __global float* restrict c, int sarek_c_length, int n) {
 // CHECK-NEXT:   __local float tile_a[256];
 // CHECK-NEXT:   __local float tile_b[256];
+// CHECK-NEXT:   int sarek_t = ((int)get_local_id(0) + ((int)get_local_size(0) * ((int)get_local_id(1) + ((int)get_local_size(1) * (int)get_local_id(2)))));
+// CHECK-NEXT:   int sarek_t_1 = ((int)get_local_size(0) * ((int)get_local_size(1) * (int)get_local_size(2)));
+// CHECK-NEXT:   int zi = sarek_t;
+// CHECK-NEXT:   while (zi < 256) {
+// CHECK-NEXT:     tile_a[zi] = 0.0f;
+// CHECK-NEXT:     zi = (zi + sarek_t_1);
+// CHECK-NEXT:   }
+// CHECK-NEXT:   int zi_1 = sarek_t;
+// CHECK-NEXT:   while (zi_1 < 256) {
+// CHECK-NEXT:     tile_b[zi_1] = 0.0f;
+// CHECK-NEXT:     zi_1 = (zi_1 + sarek_t_1);
+// CHECK-NEXT:   }
+// CHECK-NEXT:   barrier(CLK_LOCAL_MEM_FENCE);
 // CHECK-NEXT:   int tx = (int)get_local_id(0);
 // CHECK-NEXT:   int ty = (int)get_local_id(1);
 // CHECK-NEXT:   int col = (((int)get_group_id(0) * 16) + tx);

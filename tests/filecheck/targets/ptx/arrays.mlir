@@ -18,8 +18,20 @@
 // CHECK:      ld.param.s32 [[A1:%s[0-9]+]], [nd_param_2];
 // CHECK:      ld.param.s32 [[U1:%s[0-9]+]], [nd_param_5];
 // CHECK-NEXT: ld.param.s32 [[U2:%s[0-9]+]], [nd_param_6];
-// CHECK:      mov.u32 [[I:%s[0-9]+]], %tid.y;
-// CHECK-NEXT: mov.u32 [[J:%s[0-9]+]], %tid.x;
+// CHECK:      mov.u32 [[J:%s[0-9]+]], %tid.x;
+// CHECK-NEXT: mov.u32 [[I:%s[0-9]+]], %tid.y;
+//   the shared array starts at zero (sarek-zero-shared): a loop over the block's threads, then a barrier
+// CHECK:      setp.lt.s32 {{%p[0-9]+}}, {{%s[0-9]+}}, 20;
+// CHECK:      st.shared.f32 [{{%u[0-9]+}}], {{%f[0-9]+}};
+// CHECK:      bar.sync 0;
+//   so does the local array, each time its declaration runs: one store per word at constant offsets
+// CHECK:      mov.u32 {{%u[0-9]+}}, nd_l_2;
+// CHECK-NEXT: st.local.b32 [nd_l_2], 0;
+// CHECK-NEXT: st.local.b32 [nd_l_2+4], 0;
+// CHECK-NEXT: st.local.b32 [nd_l_2+8], 0;
+// CHECK-NEXT: st.local.b32 [nd_l_2+12], 0;
+// CHECK-NEXT: st.local.b32 [nd_l_2+16], 0;
+// CHECK-NEXT: st.local.b32 [nd_l_2+20], 0;
 //   the helper's m[i, j] (inlined): i * a.shape[1] + j, in s64 (each extent is s32, their product need not be)
 // CHECK:      mul.wide.s32 [[M:%sd[0-9]+]], [[I]], [[A1]];
 // CHECK-NEXT: cvt.s64.s32 [[JW:%sd[0-9]+]], [[J]];
