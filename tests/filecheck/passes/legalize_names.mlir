@@ -82,7 +82,7 @@ builtin.module {
 // GLSL-SAME:   {sarek.buffer_names = ["v"], sarek.dim_names = ["v_len"], sarek.param_names = ["doublev"],
 // GLSL-SAME:   sarek.global_names = {"helper:irem" = "sarek_irem", "helper:iabs" = "sarek_iabs", "helper:f2u32" = "sarek_f2u32", "helper:f2u64" = "sarek_f2u64", "block:v" = "Buffer_v"}} {
 // WGSL-SAME:   {sarek.buffer_names = ["v"], sarek.dim_names = ["sarek_v_length"], sarek.param_names = ["double"],
-// WGSL-SAME:   sarek.global_names = {"helper:irem" = "sarek_irem", "helper:iabs" = "sarek_iabs"}} {
+// WGSL-SAME:   sarek.global_names = {"helper:irem" = "sarek_irem", "helper:iabs" = "sarek_iabs", "helper:f2u32" = "sarek_f2u32", "helper:f2u64" = "sarek_f2u64"}} {
 // SH-NEXT:   sarek.let "v_1" %n
 // SH-NEXT:   sarek.let "double" %n
 
