@@ -217,25 +217,30 @@ def worker(role: str) -> int:
                 defer: list[tuple[str, str]] | None = None if req.get("now") else []
                 res["validate"] = validate_kernel(kernel, targets, req.get("skip"), defer)
                 pending += [(str(path), t, src) for t, src in defer or []]
-            elif "warp" in case.get("features", ()) and lanes < 4:
-                res["na"] = f"warp size {lanes} on {role}: the kernel's shuffles assume groups of 4 lanes"
-            elif case["block"] > dev.limits.max_threads_per_block:
-                res["na"] = (f"block of {case['block']} threads over {role}'s limit of "
-                             f"{dev.limits.max_threads_per_block} (max_threads_per_block)")
             else:
-                try:
-                    res["outputs"] = run_on(kernel, case, dev)
-                except Exception as e:
-                    if is_block_limit(e):  # a stable first line (counted), the message after it
-                        res["na"] = f"block of {case['block']} threads over this kernel's limit on {role}\n{e}"[:400]
-                    elif is_refusal(e):
-                        res["na"] = str(e)[:300]
-                    else:
-                        res["error"] = describe(e) + "\n" + traceback.format_exc()[-2000:]
+                res.update(run_device(dev, role, kernel, case, lanes))
         except Exception as e:
             res["error"] = "loading the kernel: " + describe(e)
         print(MARK + json.dumps(res), flush=True)
     return 0
+
+
+def run_device(dev: Any, role: str, kernel: Any, case: dict[str, Any], lanes: int) -> dict[str, Any]:
+    """One kernel on one device: {"outputs": ...}, {"na": why} (a documented gap, a warp too narrow, a block
+    over the device's limit: skipped for this kernel, the reason counted) or {"error": ...}."""
+    limit = dev.limits.max_threads_per_block
+    if "warp" in case.get("features", ()) and lanes < 4:
+        return {"na": f"warp size {lanes} on {role}: the kernel's shuffles assume groups of 4 lanes"}
+    if case["block"] > limit:
+        return {"na": f"block of {case['block']} threads over {role}'s limit of {limit} (max_threads_per_block)"}
+    try:
+        return {"outputs": run_on(kernel, case, dev)}
+    except Exception as e:
+        if is_block_limit(e):  # a stable first line (counted), the message after it
+            return {"na": f"block of {case['block']} threads over this kernel's limit on {role}\n{e}"[:400]}
+        if is_refusal(e):
+            return {"na": str(e)[:300]}
+        return {"error": describe(e) + "\n" + traceback.format_exc()[-2000:]}
 
 
 def worker_env() -> dict[str, str]:

@@ -154,9 +154,13 @@ class DivisionErrorDevice:
 
         self.up = up
         self.base: Any = rt.get_device("interp")
+        self.limits = self.base.limits
 
-    def launch(self, module: Any, name: str, args: list[Any], grid: Any, block: Any) -> None:
-        self.base.launch(perturb_division(module.clone(), self.up), name, args, grid, block)
+    def stream(self) -> Any:
+        return self.base.stream()
+
+    def launch(self, module: Any, name: str, args: list[Any], grid: Any, block: Any, stream: Any = None) -> None:
+        self.base.launch(perturb_division(module.clone(), self.up), name, args, grid, block, stream=stream)
 
 
 def get_device(name: str) -> Any:
@@ -182,14 +186,14 @@ def run_on(kernel: Any, case: dict[str, Any], device: Any) -> dict[str, list[Any
 
 def run_two_streams(kernel: Any, case: dict[str, Any], dev: Any, args: list[Any], buf: io.StringIO
                     ) -> dict[str, list[Any]]:
-    """Feature "streams": the kernel on stream s1 with every array a `sarek.Vector` (so the launch returns before
+    """Feature "streams": the kernel on stream s1 with every vector a `sarek.Vector` (so the launch returns before
     it ends), then the second kernel (CASE["streams"]["kernel"], in the same file) on stream s2 reading the
     first's output Vector CASE["streams"]["src"], no synchronize between; the outputs read back from the
     Vectors (`o2` is the second kernel's)."""
     import sarek.runtime as rt
 
     k2 = kernel.fn.__globals__[case["streams"]["kernel"]]
-    vecs = [rt.Vector(a) if isinstance(a, np.ndarray) else a for a in args]
+    vecs = [rt.Vector(a) if isinstance(a, np.ndarray) and a.ndim == 1 else a for a in args]  # 2-D stay numpy
     names = list(inspect.signature(kernel.fn).parameters)
     src = vecs[names.index(case["streams"]["src"])]
     o2 = rt.Vector(case["n"], src.dtype)

@@ -10,7 +10,7 @@ from typing import Any
 from sarek.testing.gen import BIG_BLOCKS, generate
 
 #: the shape groups printed first (a shape name's prefix -> what it is)
-GROUPS = {"zeroinit-local": "local array read before written", "zeroinit-shared": "shared array read before written",
+GROUPS = {"zeroinit-local": "local array read before written", "zeroinit-shared": "shared array read before written (zeroshared)",
           "tiling": "register tile accumulated in nested constant loops", "boolcast": "comparison/bool cast",
           "f2i": "out-of-range/NaN/inf float->int", "intmin": "INT_MIN // -1, INT_MIN % -1",
           "streams": "two-stream launch sharing a Vector"}

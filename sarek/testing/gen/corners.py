@@ -1,8 +1,8 @@
 """Issue 34's shapes (the fourth feature stream, features.CORNER_FEATURES): what held-out kernels found silent
 bugs with and the generator never wrote. Each has a documented result every device must give:
-- "zeroinit": a local (1-D or 2-D) or shared array slot read before anything wrote it is 0 (docs/KERNELS.md:
-  "Slots start at zero"); shared slots are read by their own thread before its write (no race), and a
-  neighbour's after a barrier where only some threads wrote theirs.
+- "zeroinit" / "zeroshared": a local (1-D or 2-D) / shared array slot read before anything wrote it is 0
+  (docs/KERNELS.md: "Slots start at zero"); shared slots are read by their own thread before its write (no
+  race), and a neighbour's after a barrier where only some threads wrote theirs.
 - "tiling": `acc[ti * C + tj] += e` (or `acc[ti, tj] += e`) in a fresh local array inside
   `for o in range(K): for ti in range(R): for tj in range(C):`, folded into the outputs afterwards (the
   register-tiled SGEMM's accumulator: it relies on the zeros too).
@@ -146,7 +146,9 @@ class Corners(Statements):
     def _value(self, ety: str) -> str:
         """A value to store in a local array of `ety` (within the i32 locals' range, exact for floats)."""
         e = self.typed(self.store(self.iexpr("i32", 2)))
-        return e.text if ety == "i32" else f"{ety}({e.text})"
+        # an i32 first: bare literals inside `f32(...)` would take the float type (`f32(max(255 // 3, 7 ^ 0))`
+        # mixes f32 and i32 operands: a front-end refusal, seed 1012)
+        return e.text if ety == "i32" else f"{ety}(i32({e.text}))"
 
     def zero_locals(self, ints: list[Var], floats: list[Var]) -> None:
         """A local array read before it is written, written in part (maybe under a condition), read again."""

@@ -33,7 +33,8 @@ LATER_FEATURES = ("jumps", "arrays")
 #: `Array[i32, 3]` input read at three indices
 LATEST_FEATURES = ("narrow", "bitcast", "fatomic", "print", "arrays3")
 #: and a fourth stream (issue 34, the shapes held-out kernels found bugs with; sarek.testing.gen.corners):
-#: "zeroinit" = local (1-D or 2-D) and shared arrays read before they are written (a slot starts at zero);
+#: "zeroinit" = local arrays (1-D or 2-D) read before they are written (a slot starts at zero), "zeroshared" =
+#: the same of a shared array (its own slot before the thread writes it, a neighbour's after a barrier);
 #: "tiling" = accumulation `acc[ti * C + tj] += ...` / `acc[ti, tj] += ...` into a fresh local array across
 #: nested constant-trip loops inside an outer loop (the register-tiling shape); "boolcast" = comparisons and
 #: bools cast to every integer type and to floats; "f2i" = float -> integer conversions of out-of-range, inf
@@ -42,10 +43,10 @@ LATEST_FEATURES = ("narrow", "bitcast", "fatomic", "print", "arrays3")
 #: "bigblock" = one block of 384-1024 threads; "streams" = a second kernel on a second stream reading an
 #: output Vector of the first (no synchronize between).
 #: Each can be switched off: `generate(seed, corners=...)`, `python -m sarek.testing.fuzz --corners ...`.
-CORNER_FEATURES = ("zeroinit", "tiling", "boolcast", "f2i", "intmin", "bigblock", "streams")
+CORNER_FEATURES = ("zeroinit", "tiling", "boolcast", "f2i", "intmin", "bigblock", "streams", "zeroshared")
 FEATURE_P = {"i64": 0.35, "f64": 0.2, "shared": 0.25, "warp": 0.2, "narrow": 0.3, "bitcast": 0.3, "fatomic": 0.15,
              "print": 0.2, "arrays3": 0.2, "zeroinit": 0.3, "tiling": 0.3, "boolcast": 0.3, "f2i": 0.3,
-             "intmin": 0.25, "bigblock": 0.15, "streams": 0.2}
+             "intmin": 0.25, "bigblock": 0.15, "streams": 0.2, "zeroshared": 0.2}
 #: the integer types a comparison is cast to (feature "boolcast") and a float converted to (feature "f2i")
 INT_TYPES = ("i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64")
 #: the block sizes of feature "bigblock" (one block; multiples of 64 so 2-D shared rows of 16 and warps fit)
@@ -160,8 +161,8 @@ class GenBase(ABC):
         if "bigblock" in self.feats:
             self.block, self.grid = self.cr.choice(BIG_BLOCKS), 1
             self.n = self.block
-        #: zero-initialised shared memory is read too (needs the barrier stage)
-        self.zshared = "zeroinit" in self.feats and self.cr.random() < 0.5
+        #: zero-initialised shared memory is read (needs the barrier stage)
+        self.zshared = "zeroshared" in self.feats
         #: the shapes this kernel holds (CASE["shapes"], counted by `fuzz --stats`)
         self.shapes: set[str] = set()
         self.types_used: set[str] = set()  # scalar types imported beyond the usual ones (u8 ... of the casts)
