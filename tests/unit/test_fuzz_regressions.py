@@ -493,3 +493,36 @@ def test_unsigned_constant_shift_that_wraps_is_folded_for_wgsl(name: str, tmp_pa
     path = Path(__file__).parent / "fuzz_regressions" / name
     assert fuzz.main(["--replay", str(path), "--devices", "interp,interp-ref,opencl:0,vulkan:0,vulkan-glsl:0",
                       "--targets", "wgsl,glsl", "--out", str(tmp_path / "out")]) == 0
+
+
+# -- issue 34 (the corner generator's findings) -----------------------------------------------------------------
+
+import zero_start as Z  # noqa: E402
+
+
+def _launches_read_zero(k, device: str, times: int = 4) -> list[int]:
+    """The sum of what each of `times` launches read before writing (0 each time when slots start at zero)."""
+    sums = []
+    for _ in range(times):
+        o = np.zeros(64, np.int32)
+        k.launch(o, grid=1, block=64, device=device)
+        sums.append(int(np.abs(o).sum()))
+    return sums
+
+
+@pytest.mark.parametrize("device", [*CPU_DEVICES, "vulkan:0"])
+def test_local_array_slots_start_at_zero_on_every_launch(device: str):
+    assert _launches_read_zero(Z.local_starts_at_zero, device) == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("device", ["interp", "interp-ref"])
+def test_shared_slots_start_at_zero_on_the_interpreters(device: str):
+    assert _launches_read_zero(Z.shared_starts_at_zero, device) == [0, 0, 0, 0]
+
+
+@pytest.mark.xfail(strict=True, reason="issue 34, open: shared memory is not cleared at launch on pocl, lavapipe "
+                                       "WGSL and GLSL (a launch reads the previous one's values); remove this mark "
+                                       "with the fix (strict: the fix makes it pass, which fails until then)")
+@pytest.mark.parametrize("device", ["opencl:0", "vulkan:0", "vulkan-glsl:0"])
+def test_shared_slots_start_at_zero_on_every_launch(device: str):
+    assert _launches_read_zero(Z.shared_starts_at_zero, device) == [0, 0, 0, 0]
