@@ -636,11 +636,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if a.jobs < 1 or a.batch < 1 or a.validate_every < 1:
         ap.error("--jobs, --batch and --validate-every must be at least 1")
     a.target_list = choose_targets(ap, a.targets)
-    a.corner_set = None if a.corners == "all" else frozenset() if a.corners == "none" else \
-        frozenset(c for c in a.corners.split(",") if c)
-    for c in a.corner_set or ():
+    spec = str(a.corners)
+    corners: frozenset[str] | None = None if spec == "all" else frozenset() if spec == "none" else \
+        frozenset(c for c in spec.split(",") if c)
+    for c in sorted(corners or ()):
         if c not in CORNER_FEATURES:
             ap.error(f"unknown corner feature {c!r} (known: {', '.join(CORNER_FEATURES)})")
+    a.corner_set = corners
     if a.seeds and ":" in a.seeds:
         lo, _, hi = a.seeds.partition(":")
         a.seeds = ",".join(str(x) for x in range(int(lo), int(hi)))

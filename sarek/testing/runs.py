@@ -193,14 +193,14 @@ def run_two_streams(kernel: Any, case: dict[str, Any], dev: Any, args: list[Any]
     import sarek.runtime as rt
 
     k2 = kernel.fn.__globals__[case["streams"]["kernel"]]
-    vecs = [rt.Vector(a) if isinstance(a, np.ndarray) and a.ndim == 1 else a for a in args]  # 2-D stay numpy
+    vecs: list[Any] = [rt.Vector(a) if isinstance(a, np.ndarray) and a.ndim == 1 else a for a in args]  # 2-D: numpy
     names = list(inspect.signature(kernel.fn).parameters)
-    src = vecs[names.index(case["streams"]["src"])]
+    src: Any = vecs[names.index(case["streams"]["src"])]
     o2 = rt.Vector(case["n"], src.dtype)
     s1, s2 = dev.stream(), dev.stream()
     dev.launch(kernel.module, kernel.name, vecs, case["grid"], case["block"], stream=s1)
     dev.launch(k2.module, k2.name, [src, o2, case["n"]], case["grid"], case["block"], stream=s2)
-    host = [v.to_numpy() if isinstance(v, rt.Vector) else v for v in vecs]
+    host: list[Any] = [v.to_numpy() if isinstance(v, rt.Vector) else v for v in vecs]
     out = _outputs(kernel, host, buf.getvalue())
     out[STREAM_OUTPUT] = _values(o2.to_numpy())
     return out

@@ -427,6 +427,6 @@ def test_two_stream_launch_reads_the_first_kernels_vector(tmp_path: Path):
     m = re.search(r"o2\[i\] = src\[\(i \* (\d+) \+ (\d+)\) % len\(src\)\]", prog.source)
     assert m is not None
     a, b = int(m.group(1)), int(m.group(2))
-    i = np.arange(case["n"])
+    i = np.arange(int(case["n"]))
     want = src[(i * a + b) % len(src)] + src[len(src) - 1 - i]
     assert np.allclose(np.asarray(out["o2"]), want) and np.asarray(out["o2"]).any()

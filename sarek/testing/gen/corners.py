@@ -154,7 +154,7 @@ class Corners(Statements):
         """A local array read before it is written, written in part (maybe under a condition), read again."""
         r = self.r
         self.imports.add("local_array")
-        ety = r.choice(["i32", "f32", *(["i64"] if "i64" in self.feats else [])])
+        ety: str = r.choice(["i32", "f32", "i64"] if "i64" in self.feats else ["i32", "f32"])
         shape: tuple[int, ...] = (r.choice([2, 3, 4]), r.choice([2, 4])) if r.random() < 0.4 else (r.choice([4, 8, 16]),)
         self.shapes.add(f"zeroinit-local-{len(shape)}d")
         z = self.fresh("z")

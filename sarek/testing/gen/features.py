@@ -178,7 +178,7 @@ class GenBase(ABC):
         self.ivars_ro: list[IE] = []  # read-only ints in scope (loop counters, binders with known ranges)
         self.helpers: list[Helper] = []
         self.counter = 0
-        self.depth = 0
+        self.depth: int = 0
         self.in_helper = False
         self.uses_lowprec = False  # uses intrinsics lavapipe computes with low precision
         self.rec = f"Fz{seed}R"
