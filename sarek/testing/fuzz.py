@@ -81,9 +81,9 @@ def is_refusal(e: BaseException) -> bool:
 
 def is_block_limit(e: BaseException) -> bool:
     """A launch refused because the block is over what the device allows for this kernel (OpenCL's
-    CL_KERNEL_WORK_GROUP_SIZE, CUDA's per-kernel limit from its registers): the device is skipped for that
-    kernel, the reason counted (feature "bigblock")."""
-    return type(e).__name__ == "LaunchError" and "allows at most" in str(e)
+    limit from ptxas's register count, CUDA's per-kernel limit, a launch out of resources): the device is
+    skipped for that kernel, the reason counted (feature "bigblock")."""
+    return type(e).__name__ == "LaunchError" and ("allows at most" in str(e) or "use a smaller block" in str(e))
 
 
 def reason(msg: str) -> str:

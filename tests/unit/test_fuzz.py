@@ -412,6 +412,8 @@ def test_a_device_below_the_block_is_skipped_with_the_reason():
         "na": "block of 512 threads over opencl:9's limit of 256 (max_threads_per_block)"}
     e = LaunchError("kernel fz1: block (512, 1, 1) has 512 threads; this kernel allows at most 256 per work-group")
     assert fuzz.is_block_limit(e) and not fuzz.is_block_limit(LaunchError("stream= is a stream of cuda:1"))
+    assert fuzz.is_block_limit(LaunchError("kernel fz1: a block of 1024 threads needs more registers or resources "
+                                           "than opencl:0 has per work-group (...); use a smaller block"))
 
 
 def test_two_stream_launch_reads_the_first_kernels_vector(tmp_path: Path):
