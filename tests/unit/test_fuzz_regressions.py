@@ -275,8 +275,8 @@ def test_kernels_mixing_atomic_ops_agree_on_every_cpu_device(tmp_path: Path):
     from sarek.testing import fuzz
 
     rc = fuzz.main(["--seeds", "100017,100157,100470", "--devices", "interp,interp-ref,opencl:0,vulkan-glsl:0",
-                    "--targets", "", "--out", str(tmp_path), "--shrink-seconds", "0"])
-    summary = (tmp_path / "summary.txt").read_text()
+                    "--targets", "", "--out", str(tmp_path), "--shrink-seconds", "0", "--corners", "none"])
+    summary = (tmp_path / "summary.txt").read_text()  # (the kernels of these seeds without issue 34's corners)
     assert rc == 0 and "no failures" in summary, summary
     assert "all devices agreed on 3 kernels" in summary, summary
 
@@ -425,7 +425,7 @@ def _floordiv_kernel(seed: int, tmp_path: Path) -> Path:
     from sarek.testing.gen import generate
 
     path = tmp_path / f"fz{seed}.py"
-    path.write_text(generate(seed).source)
+    path.write_text(generate(seed, corners=()).source)  # the kernels of these seeds without issue 34's corners
     return path
 
 
