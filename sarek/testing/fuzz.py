@@ -39,8 +39,9 @@ from typing import Any, cast
 import numpy as np
 
 from sarek.registry import TARGET_NAMES
-from sarek.testing.gen import Program, generate
+from sarek.testing.gen import CORNER_FEATURES, Program, generate
 # the kernel files, their inputs and the comparison (shared with sarek.testing.blame); re-exported here
+from sarek.testing.summary import format_summary, merge_summaries
 from sarek.testing.runs import (DEVICE_TARGET, LOWPREC_KINDS, TOLERANCE, compare, device_kind, get_device,
                                 load_kernel, make_args, output_names, run_module_interp, run_on)
 
@@ -76,6 +77,13 @@ def is_refusal(e: BaseException) -> bool:
     if isinstance(e, CompileError) and "internal error" in str(e):
         return False
     return any(w in str(e) for w in REFUSAL_WORDS)
+
+
+def is_block_limit(e: BaseException) -> bool:
+    """A launch refused because the block is over what the device allows for this kernel (OpenCL's
+    limit from ptxas's register count, CUDA's per-kernel limit, a launch out of resources): the device is
+    skipped for that kernel, the reason counted (feature "bigblock")."""
+    return type(e).__name__ == "LaunchError" and ("allows at most" in str(e) or "use a smaller block" in str(e))
 
 
 def reason(msg: str) -> str:
@@ -209,20 +217,30 @@ def worker(role: str) -> int:
                 defer: list[tuple[str, str]] | None = None if req.get("now") else []
                 res["validate"] = validate_kernel(kernel, req.get("targets", targets), req.get("skip"), defer)
                 pending += [(str(path), t, src) for t, src in defer or []]
-            elif "warp" in case.get("features", ()) and lanes < 4:
-                res["na"] = f"warp size {lanes} on {role}: the kernel's shuffles assume groups of 4 lanes"
             else:
-                try:
-                    res["outputs"] = run_on(kernel, case, dev)
-                except Exception as e:
-                    if is_refusal(e):
-                        res["na"] = str(e)[:300]
-                    else:
-                        res["error"] = describe(e) + "\n" + traceback.format_exc()[-2000:]
+                res.update(run_device(dev, role, kernel, case, lanes))
         except Exception as e:
             res["error"] = "loading the kernel: " + describe(e)
         print(MARK + json.dumps(res), flush=True)
     return 0
+
+
+def run_device(dev: Any, role: str, kernel: Any, case: dict[str, Any], lanes: int) -> dict[str, Any]:
+    """One kernel on one device: {"outputs": ...}, {"na": why} (a documented gap, a warp too narrow, a block
+    over the device's limit: skipped for this kernel, the reason counted) or {"error": ...}."""
+    limit = dev.limits.max_threads_per_block
+    if "warp" in case.get("features", ()) and lanes < 4:
+        return {"na": f"warp size {lanes} on {role}: the kernel's shuffles assume groups of 4 lanes"}
+    if case["block"] > limit:
+        return {"na": f"block of {case['block']} threads over {role}'s limit of {limit} (max_threads_per_block)"}
+    try:
+        return {"outputs": run_on(kernel, case, dev)}
+    except Exception as e:
+        if is_block_limit(e):  # a stable first line (counted), the message after it
+            return {"na": f"block of {case['block']} threads over this kernel's limit on {role}\n{e}"[:400]}
+        if is_refusal(e):
+            return {"na": str(e)[:300]}
+        return {"error": describe(e) + "\n" + traceback.format_exc()[-2000:]}
 
 
 def worker_env() -> dict[str, str]:
@@ -595,7 +613,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--count", type=int, help="kernels to generate (with --seconds: whichever ends first)")
     ap.add_argument("--seconds", type=float, help="run for this long (no new kernel starts after it)")
     ap.add_argument("--seed", type=int, default=0, help="first seed (kernels use seed, seed+1, ...)")
-    ap.add_argument("--seeds", help="an explicit comma-separated seed list")
+    ap.add_argument("--seeds", help="an explicit comma-separated seed list, or a range A:B (A to B-1)")
+    ap.add_argument("--corners", default="all", help="the issue-34 corner features a kernel may draw: all, none, or a "
+                                                    f"comma-separated subset of {','.join(CORNER_FEATURES)}")
+    ap.add_argument("--stats", action="store_true", help="print how often each feature and corner shape appears "
+                                                         "in the seeds' kernels (generated, not run)")
     ap.add_argument("--devices", help="comma-separated device names, the first is the reference "
                                       "(default: interp, then every device here)")
     ap.add_argument("--targets", default="auto", help="comma-separated targets whose source is validated ('' for "
@@ -623,6 +645,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     for t in a.always:
         if t not in a.target_list:
             ap.error(f"--validate-always {t}: not a validated target ({', '.join(a.target_list)})")
+    spec = str(a.corners)
+    corners: frozenset[str] | None = None if spec == "all" else frozenset() if spec == "none" else \
+        frozenset(c for c in spec.split(",") if c)
+    for c in sorted(corners or ()):
+        if c not in CORNER_FEATURES:
+            ap.error(f"unknown corner feature {c!r} (known: {', '.join(CORNER_FEATURES)})")
+    a.corner_set = corners
+    if a.seeds and ":" in a.seeds:
+        lo, _, hi = a.seeds.partition(":")
+        a.seeds = ",".join(str(x) for x in range(int(lo), int(hi)))
     return a
 
 
@@ -656,6 +688,12 @@ def main(argv: list[str] | None = None) -> int:
     a = parse_args(argv)
     if a.worker:
         return worker(a.worker)
+    if a.stats:
+        from sarek.testing.stats import format_stats, shape_counts
+
+        seeds, _, _, end = job_seeds(a)
+        print(format_stats(shape_counts(seeds or range(a.seed, a.seed + end), a.corner_set)), end="")
+        return 0
     if a.jobs > 1 and not a.replay:
         return run_jobs(a, list(sys.argv[1:] if argv is None else argv))
     devices = a.devices.split(",") if a.devices else default_devices()
@@ -694,7 +732,7 @@ def main(argv: list[str] | None = None) -> int:
                 break
             seed = seeds[k] if seeds else a.seed + k
             camp.targets = targets if k % a.validate_every == 0 else [t for t in targets if t in a.always]
-            report(camp.run_one(generate(seed)))
+            report(camp.run_one(generate(seed, corners=a.corner_set)))
             k += step
             if len(camp.deferred) >= a.batch:
                 report(camp.flush())
@@ -754,45 +792,6 @@ def run_jobs(a: argparse.Namespace, argv: list[str]) -> int:
     (out / "summary.txt").write_text(text)
     print(text, flush=True)
     return 1 if s["failures"] else 0
-
-
-def merge_summaries(parts: list[dict[str, Any]], elapsed: float) -> dict[str, Any]:
-    """One summary of several jobs' (counts added, lists joined)."""
-    m: dict[str, Any] = {"kernels": 0, "seconds": round(elapsed, 1), "devices": [], "targets": [], "agreements": 0,
-                         "ran": {}, "validated": {}, "validated_by_device": {}, "not_applicable": {}, "known": {},
-                         "failures": {}, "failed_seeds": [], "failure_details": []}
-    for p in parts:
-        m["devices"] = m["devices"] or p["devices"]
-        m["targets"] = m["targets"] or p["targets"]
-        m["kernels"] += p["kernels"]
-        m["agreements"] += p["agreements"]
-        for key in ("ran", "validated", "validated_by_device", "not_applicable", "failures"):
-            for k, v in cast("dict[str, int]", p.get(key, {})).items():
-                m[key][k] = m[key].get(k, 0) + v
-        for k, v in cast("dict[str, list[int]]", p["known"]).items():
-            m["known"][k] = sorted(m["known"].get(k, []) + v)
-        m["failed_seeds"] = sorted(m["failed_seeds"] + p["failed_seeds"])
-        m["failure_details"] += p["failure_details"]
-    return m
-
-
-def format_summary(s: dict[str, Any]) -> str:
-    jobs = f" ({s['jobs']} jobs)" if s.get("jobs") else ""
-    lines = [f"sarek fuzz: {s['kernels']} kernels in {s['seconds']} s{jobs} on {', '.join(s['devices'])}; "
-             f"targets validated: {', '.join(s['targets']) or 'none'}",
-             f"  all devices agreed on {s['agreements']} kernels; runs per device: {s['ran']}",
-             f"  sources validated per target: {s['validated']}"
-             + (f" (of which built by the device running them: {s['validated_by_device']})"
-                if s.get("validated_by_device") else "")]
-    if s["not_applicable"]:
-        lines.append("  refused (n/a): " + "; ".join(f"{k} x{v}" for k, v in sorted(s["not_applicable"].items())))
-    for why, seeds in s.get("known", {}).items():
-        lines.append(f"  known, not counted: {why}: seeds {seeds}")
-    if s["failures"]:
-        lines.append(f"  FAILURES: {s['failures']} (seeds {s['failed_seeds']})")
-    else:
-        lines.append("  no failures")
-    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":

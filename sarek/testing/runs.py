@@ -17,7 +17,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from sarek.testing.gen import A2_ROWS, A3_SHAPE, ACC_INIT, ACCF_SLOTS, NARROW_RANGE
+from sarek.testing.gen import A2_ROWS, A3_SHAPE, ACC_INIT, ACCF_SLOTS, F2I_VALUES, NARROW_RANGE
 
 #: device kind -> the target whose pipeline it runs (for pass blame)
 DEVICE_TARGET = {"opencl": "opencl", "cuda": "cuda", "ptx": "ptx", "vulkan": "wgsl", "vulkan-glsl": "glsl"}
@@ -32,6 +32,12 @@ LOWPREC_KINDS = ("vulkan", "vulkan-glsl")
 #: the outputs compared within TOLERANCE (every other output, `accf` included, exactly)
 FLOAT_OUTPUTS = {"of": "f32", "od": "f64"}
 OUTPUTS = ("oi", "ol", "of", "od", "on", "acc", "accf")
+#: the output of a two-stream launch's second kernel (CASE["streams"])
+STREAM_OUTPUT = "o2"
+#: the inputs of issue 34's corner shapes (no random draws: every other input keeps its values)
+_CORNER_INPUTS: dict[str, tuple[tuple[float, ...] | tuple[int, ...], Any]] = {
+    "ax": (F2I_VALUES, np.float32), "axd": (F2I_VALUES, np.float64),
+    "ac": ((-2**31, -1, 2**31 - 1, 1), np.int32), "acl": ((-2**63, -1, 2**63 - 1, 1), np.int64)}
 _OUT_DTYPES = {"oi": np.int32, "ol": np.int64, "of": np.float32, "od": np.float64}
 
 
@@ -81,6 +87,8 @@ def make_args(kernel: Any, case: dict[str, Any]) -> list[Any]:
         made["an"] = _narrow(rng, narrow, n)
         made["on"] = np.zeros_like(made["an"])
     made["accf"] = np.zeros(ACCF_SLOTS, np.float32)
+    for name, (vals, dt) in _CORNER_INPUTS.items():
+        made[name] = np.resize(np.array(vals, dt), n)
     for vec, dt in _OUT_DTYPES.items():
         if vec in outs:
             made[vec] = np.zeros(n * outs[vec], dt)
@@ -146,9 +154,13 @@ class DivisionErrorDevice:
 
         self.up = up
         self.base: Any = rt.get_device("interp")
+        self.limits = self.base.limits
 
-    def launch(self, module: Any, name: str, args: list[Any], grid: Any, block: Any) -> None:
-        self.base.launch(perturb_division(module.clone(), self.up), name, args, grid, block)
+    def stream(self) -> Any:
+        return self.base.stream()
+
+    def launch(self, module: Any, name: str, args: list[Any], grid: Any, block: Any, stream: Any = None) -> None:
+        self.base.launch(perturb_division(module.clone(), self.up), name, args, grid, block, stream=stream)
 
 
 def get_device(name: str) -> Any:
@@ -166,8 +178,32 @@ def run_on(kernel: Any, case: dict[str, Any], device: Any) -> dict[str, list[Any
     dev = get_device(device) if isinstance(device, str) else device
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):  # print(...) in a kernel writes its lines to stdout after the launch
+        if case.get("streams"):
+            return run_two_streams(kernel, case, dev, args, buf)
         dev.launch(kernel.module, kernel.name, args, case["grid"], case["block"])
     return _outputs(kernel, args, buf.getvalue())
+
+
+def run_two_streams(kernel: Any, case: dict[str, Any], dev: Any, args: list[Any], buf: io.StringIO
+                    ) -> dict[str, list[Any]]:
+    """Feature "streams": the kernel on stream s1 with every vector a `sarek.Vector` (so the launch returns before
+    it ends), then the second kernel (CASE["streams"]["kernel"], in the same file) on stream s2 reading the
+    first's output Vector CASE["streams"]["src"], no synchronize between; the outputs read back from the
+    Vectors (`o2` is the second kernel's)."""
+    import sarek.runtime as rt
+
+    k2 = kernel.fn.__globals__[case["streams"]["kernel"]]
+    vecs: list[Any] = [rt.Vector(a) if isinstance(a, np.ndarray) and a.ndim == 1 else a for a in args]  # 2-D: numpy
+    names = list(inspect.signature(kernel.fn).parameters)
+    src: Any = vecs[names.index(case["streams"]["src"])]
+    o2 = rt.Vector(case["n"], src.dtype)
+    s1, s2 = dev.stream(), dev.stream()
+    dev.launch(kernel.module, kernel.name, vecs, case["grid"], case["block"], stream=s1)
+    dev.launch(k2.module, k2.name, [src, o2, case["n"]], case["grid"], case["block"], stream=s2)
+    host: list[Any] = [v.to_numpy() if isinstance(v, rt.Vector) else v for v in vecs]
+    out = _outputs(kernel, host, buf.getvalue())
+    out[STREAM_OUTPUT] = _values(o2.to_numpy())
+    return out
 
 
 def run_module_interp(module: Any, name: str, kernel: Any, case: dict[str, Any]) -> dict[str, list[Any]]:

@@ -6,7 +6,9 @@ float tolerance scale). The text is the reproducer: `sarek.testing.fuzz` imports
 
 The builder `Gen` is a chain of classes by concern: `features.GenBase` (constants, the feature streams, the
 state) <- `ints.IntExprs` <- `floats.FloatExprs` (and conditions, helper calls) <- `stmts.Statements` <-
-`decls.Gen` (helpers, the kernel, the module).
+`corners.Corners` (issue 34's shapes: arrays read before written, register tiling, bool casts, out-of-range
+float->int, INT_MIN by -1, and the second kernel of a two-stream launch) <- `decls.Gen` (helpers, the kernel,
+the module).
 
 Well-definedness, by construction (no run-time checks are needed):
 - integers: every expression carries a static interval; an operation whose interval could leave the type is
@@ -30,18 +32,21 @@ Well-definedness, by construction (no run-time checks are needed):
   written at the thread's own index, read after a top-level barrier; atomics are commutative (add, min, max,
   and, or, xor), each op on its own accumulator slots (`ATOMIC_OPS`), so the final value is order-independent,
   their results unused; warp shuffles use xor masks below 4 (a 4-lane group exists in every device's warp);
-  private arrays are filled before they are read.
+  private arrays are filled before they are read, except by feature "zeroinit"/"tiling", whose reads of a slot
+  never written rely on the documented zero start (corners.py lists each corner shape's documented result).
 """
 
 from __future__ import annotations
 
 from sarek.testing.gen.decls import Gen, generate
-from sarek.testing.gen.features import (A2_ROWS, A3_SHAPE, ACC_INIT, ACCF_SLOTS, ATOMIC_OPS, EXACT_FLOAT, FB_MAX,
-                                        FCLAMP, FEATURE_P, FEATURES, I32_MAX, I64_MAX, LATER_FEATURES, LATEST_FEATURES,
+from sarek.testing.gen.features import (A2_ROWS, A3_SHAPE, ACC_INIT, ACCF_SLOTS, ATOMIC_OPS, BIG_BLOCKS,
+                                        CORNER_FEATURES, EXACT_FLOAT, F2I_VALUES, FB_MAX, FCLAMP, INT_TYPES,
+                                        INTMIN_PERIOD, FEATURE_P, FEATURES, I32_MAX, I64_MAX, LATER_FEATURES, LATEST_FEATURES,
                                         LIMIT, NARROW_RANGE, NARROW_TYPES, RED, STORE, UNARY_SAFE, FE, IE, Helper,
                                         Program, Var)
 
-__all__ = ["A2_ROWS", "A3_SHAPE", "ACC_INIT", "ACCF_SLOTS", "ATOMIC_OPS", "EXACT_FLOAT", "FB_MAX", "FCLAMP",
+__all__ = ["A2_ROWS", "A3_SHAPE", "ACC_INIT", "ACCF_SLOTS", "ATOMIC_OPS", "BIG_BLOCKS", "CORNER_FEATURES",
+           "EXACT_FLOAT", "F2I_VALUES", "FB_MAX", "FCLAMP", "INT_TYPES", "INTMIN_PERIOD",
            "FEATURE_P", "FEATURES", "FE", "Gen", "Helper", "I32_MAX", "I64_MAX", "IE", "LATER_FEATURES",
            "LATEST_FEATURES", "LIMIT", "NARROW_RANGE", "NARROW_TYPES", "Program", "RED", "STORE", "UNARY_SAFE", "Var",
            "generate"]

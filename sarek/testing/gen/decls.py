@@ -3,11 +3,11 @@ and the module (records, variants, imports, parameters, CASE)."""
 
 from __future__ import annotations
 
+from sarek.testing.gen.corners import Corners
 from sarek.testing.gen.features import FB_MAX, STORE, FE, IE, Helper, Program, Var
-from sarek.testing.gen.stmts import Statements
 
 
-class Gen(Statements):
+class Gen(Corners):
     """Builds one kernel module (Gen(seed).program())."""
 
     def helper(self, idx: int) -> list[str]:
@@ -123,6 +123,10 @@ class Gen(Statements):
                 self.emit(f"la[{q}] = {self.store(self.iexpr('i32', 2)).text}")
             self.ivars_ro.pop()
             self.depth -= 1
+        if "zeroinit" in self.feats:
+            self.zero_locals(ints, floats)
+        if "tiling" in self.feats:
+            self.tiling(ints, floats)
         if self.barrier_mode:
             self.barrier_stage(ints, floats)
         if "local" in self.feats:
@@ -153,6 +157,8 @@ class Gen(Statements):
 
     def barrier_stage(self, ints: list[Var], floats: list[Var]) -> None:
         r = self.r
+        if self.zshared:
+            self.zero_shared(ints)
         if "shared" in self.feats:
             self.imports.update({"shared", "barrier"})
             for ty, vs in (("i32", [v for v in ints if v.ty == "i32"]), ("f32", [v for v in floats if v.ty == "f32"])):
@@ -207,6 +213,8 @@ class Gen(Statements):
             params.append("a3: Array[i32, 3]")
         if self.narrow:
             params.append(f"an: Vec[{self.narrow}]")
+        params += [f"{x}: Vec[{t}]" for x, t in (("ax", "f32"), ("axd", "f64"), ("ac", "i32"), ("acl", "i64"))
+                   if x in self.inputs]
         outs: dict[str, int] = {}
         for vec, vs in self.outputs.items():
             if vs:
@@ -215,21 +223,28 @@ class Gen(Statements):
         if self.narrow:
             params.append(f"on: Vec[{self.narrow}]")
         params += ["acc: Vec[i32]", *(["accf: Vec[f32]"] if self.uses_accf else []), "n: i32"]
+        second, streams = self.stream_kernel(outs) if "streams" in self.feats else ([], {})
         gpu = sorted(x for x in self.imports if x not in ("sm", "atomic"))
+        base = ("Array", "Vec", "device", "f32", "f64", "i32", "i64", "kernel", "record", "variant", self.narrow)
+        extra = sorted(self.types_used - set(base))
         gpu += sorted(self.atomics)
         head = [f'"""sarek fuzz kernel, seed {self.seed} (a reproducer: python -m sarek.testing.fuzz --replay FILE)."""',
                 "", *(["import sarek"] if self.uses_sarek else []),
                 "from sarek import Array, Vec, device, f32, f64, i32, i64, kernel, record, variant"
-                + (f", {self.narrow}" if self.narrow else ""),
+                + (f", {self.narrow}" if self.narrow else "") + "".join(f", {t}" for t in extra),
                 "from sarek import math as sm", f"from sarek.gpu import {', '.join(sorted(set(gpu)))}", "", ""]
-        lines = head + decls + helpers + ["@kernel", f"def fz{self.seed}({', '.join(params)}):", *body, "", ""]
+        lines = head + decls + helpers + ["@kernel", f"def fz{self.seed}({', '.join(params)}):", *body, "", "",
+                                          *second]
         case = {"seed": self.seed, "grid": self.grid, "block": self.block, "n": self.n, "outputs": outs,
                 "i64": "i64" in self.feats, "f64": "f64" in self.feats, "lowprec": self.uses_lowprec,
-                "features": sorted(self.feats), **({"narrow": self.narrow} if self.narrow else {})}
+                "features": sorted(self.feats), **({"narrow": self.narrow} if self.narrow else {}),
+                **({"streams": streams} if streams else {}), **({"shapes": sorted(self.shapes)} if self.shapes else {})}
         lines.append(f"CASE = {case!r}")
         return Program(self.seed, "\n".join(lines) + "\n", case)
 
 
-def generate(seed: int, features: frozenset[str] | None = None) -> Program:
-    """The kernel of `seed` (deterministic)."""
-    return Gen(seed, features).program()
+def generate(seed: int, features: frozenset[str] | None = None,
+             corners: frozenset[str] | tuple[str, ...] | None = None) -> Program:
+    """The kernel of `seed` (deterministic). `features`: exactly these features (default: drawn per seed);
+    `corners`: the issue-34 features (CORNER_FEATURES) a drawn kernel may use (default: all)."""
+    return Gen(seed, features, corners).program()

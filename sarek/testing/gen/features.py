@@ -32,8 +32,32 @@ LATER_FEATURES = ("jumps", "arrays")
 #: so order-independent); "print" = `print(...)` of exact values (compared as text); "arrays3" = an
 #: `Array[i32, 3]` input read at three indices
 LATEST_FEATURES = ("narrow", "bitcast", "fatomic", "print", "arrays3")
+#: and a fourth stream (issue 34, the shapes held-out kernels found bugs with; sarek.testing.gen.corners):
+#: "zeroinit" = local arrays (1-D or 2-D) read before they are written (a slot starts at zero), "zeroshared" =
+#: the same of a shared array (its own slot before the thread writes it, a neighbour's after a barrier);
+#: "tiling" = accumulation `acc[ti * C + tj] += ...` / `acc[ti, tj] += ...` into a fresh local array across
+#: nested constant-trip loops inside an outer loop (the register-tiling shape); "boolcast" = comparisons and
+#: bools cast to every integer type and to floats; "f2i" = float -> integer conversions of out-of-range, inf
+#: and NaN inputs (`ax`, F2I_VALUES) to every integer type (saturate, NaN -> 0, truncate toward zero);
+#: "intmin" = INT_MIN // -1 (INT_MIN) and INT_MIN % -1 (0) of run-time operands (`ac`) and constants;
+#: "bigblock" = one block of 384-1024 threads; "streams" = a second kernel on a second stream reading an
+#: output Vector of the first (no synchronize between).
+#: Each can be switched off: `generate(seed, corners=...)`, `python -m sarek.testing.fuzz --corners ...`.
+CORNER_FEATURES = ("zeroinit", "tiling", "boolcast", "f2i", "intmin", "bigblock", "streams", "zeroshared")
 FEATURE_P = {"i64": 0.35, "f64": 0.2, "shared": 0.25, "warp": 0.2, "narrow": 0.3, "bitcast": 0.3, "fatomic": 0.15,
-             "print": 0.2, "arrays3": 0.2}
+             "print": 0.2, "arrays3": 0.2, "zeroinit": 0.3, "tiling": 0.3, "boolcast": 0.3, "f2i": 0.3,
+             "intmin": 0.25, "bigblock": 0.15, "streams": 0.2, "zeroshared": 0.2}
+#: the integer types a comparison is cast to (feature "boolcast") and a float converted to (feature "f2i")
+INT_TYPES = ("i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64")
+#: the block sizes of feature "bigblock" (one block; multiples of 64 so 2-D shared rows of 16 and warps fit)
+BIG_BLOCKS = tuple(range(384, 1025, 64))
+#: the values of the input `ax` (f32) and `axd` (f64), cycled (feature "f2i"): beyond every integer type's
+#: range, inf, NaN, the edges of each type, fractions of either sign (truncated toward zero)
+F2I_VALUES = (3e9, 5e9, float("inf"), float("-inf"), float("nan"), -3e9, 1e20, -1e20, 255.75, 256.0, -128.5,
+              -129.0, 65535.5, 65536.0, -32768.75, -32769.0, 2147483520.0, -2147483648.0, 4294967040.0,
+              4294967296.0, 9.2e18, 1.9e19, -9.3e18, -0.75, 0.5, 127.5, 2.75, -2.75, 0.0, -0.0, 1e-30, 3.4e38)
+#: the input `ac` (i32) / `acl` (i64) of feature "intmin": INT_MIN, -1, INT_MAX, 1, cycled
+INTMIN_PERIOD = 4
 #: the narrow element types and the values their inputs hold (bf16: quarter-integers, exact in bf16)
 NARROW_TYPES = ("u8", "i8", "u16", "i16", "u32", "u64", "bf16")
 NARROW_RANGE = {"u8": (0, 255), "i8": (-128, 127), "u16": (0, 65535), "i16": (-32768, 32767), "u32": (0, 2**32 - 1),
@@ -111,7 +135,8 @@ class GenBase(ABC):
     and declaration builders are the subclasses (ints, floats, stmts, decls); the kinds recurse into each other,
     so the ones an integer expression needs are declared here."""
 
-    def __init__(self, seed: int, features: frozenset[str] | None = None):
+    def __init__(self, seed: int, features: frozenset[str] | None = None,
+                 corners: frozenset[str] | tuple[str, ...] | None = None):
         self.seed = seed
         self.r = random.Random(seed)
         r = self.r
@@ -124,22 +149,36 @@ class GenBase(ABC):
         # (features added later are drawn from their own stream, so the kernels without them stay as they were)
         later = random.Random(f"sarek-fuzz-later-{seed}")
         latest = random.Random(f"sarek-fuzz-latest-{seed}")
+        # issue 34's features: drawn for every seed (so switching one off leaves the others' draws alone), kept
+        # where `corners` allows them
+        self.cr = random.Random(f"sarek-fuzz-corners-{seed}")
+        drawn = {f for f in CORNER_FEATURES if self.cr.random() < FEATURE_P.get(f, 0.5)}
+        allowed = set(CORNER_FEATURES if corners is None else corners)
         self.feats = set(features) if features is not None else {
             f for f in FEATURES if r.random() < FEATURE_P.get(f, 0.5)} | {
             f for f in LATER_FEATURES if later.random() < FEATURE_P.get(f, 0.5)} | {
-            f for f in LATEST_FEATURES if latest.random() < FEATURE_P.get(f, 0.5)}
+            f for f in LATEST_FEATURES if latest.random() < FEATURE_P.get(f, 0.5)} | (drawn & allowed)
+        if "bigblock" in self.feats:
+            self.block, self.grid = self.cr.choice(BIG_BLOCKS), 1
+            self.n = self.block
+        #: zero-initialised shared memory is read (needs the barrier stage)
+        self.zshared = "zeroshared" in self.feats
+        #: the shapes this kernel holds (CASE["shapes"], counted by `fuzz --stats`)
+        self.shapes: set[str] = set()
+        self.types_used: set[str] = set()  # scalar types imported beyond the usual ones (u8 ... of the casts)
+        self.inputs: set[str] = set()  # corner inputs used: ax, axd, ac, acl
         self.narrow = latest.choice(NARROW_TYPES) if "narrow" in self.feats else ""
         self.zn = ""  # the narrow local, once assigned
         self.uses_accf = False
         self.uses_sarek = False  # `import sarek` (sarek.bitcast)
         self.prints = 0
-        self.barrier_mode = bool({"shared", "warp"} & self.feats)
+        self.barrier_mode = bool({"shared", "warp"} & self.feats) or self.zshared
         self.out: list[str] = []
         self.vars: list[Var] = []
         self.ivars_ro: list[IE] = []  # read-only ints in scope (loop counters, binders with known ranges)
         self.helpers: list[Helper] = []
         self.counter = 0
-        self.depth = 0
+        self.depth: int = 0
         self.in_helper = False
         self.uses_lowprec = False  # uses intrinsics lavapipe computes with low precision
         self.rec = f"Fz{seed}R"
@@ -182,3 +221,11 @@ class GenBase(ABC):
 
     @abstractmethod
     def call(self, h: Helper) -> str: ...
+
+    # -- defined by sarek.testing.gen.corners (issue 34's shapes) --------------------------------------------
+
+    @abstractmethod
+    def corner_ileaf(self, ty: str) -> IE | None: ...
+
+    @abstractmethod
+    def corner_fleaf(self, ty: str) -> FE | None: ...

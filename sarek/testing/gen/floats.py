@@ -26,6 +26,10 @@ class FloatExprs(IntExprs):
 
     def fleaf(self, ty: str) -> FE:
         r = self.r
+        if "boolcast" in self.feats:
+            c = self.corner_fleaf(ty)
+            if c is not None:
+                return c
         opts: list[FE] = []
         for v in self.vars:
             if v.ty == ty:

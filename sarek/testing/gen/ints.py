@@ -58,6 +58,10 @@ class IntExprs(GenBase):
 
     def ileaf(self, ty: str) -> IE:
         r = self.r
+        if self.feats & {"boolcast", "f2i", "intmin"}:  # no draw otherwise: the kernels without them stay the same
+            c = self.corner_ileaf(ty)
+            if c is not None:
+                return c
         opts: list[Any] = []
         for v in self.vars:
             if v.ty == ty:
