@@ -1,0 +1,111 @@
+"""C-family lowering, cooperative matrices: `sarek.coopmat_*` -> CUDA `nvcuda::wmma`.
+
+Every fragment becomes a grid of native 16x16 wmma fragments (pieces) named `sarek_frag_<name>[_<i>_<j>]`:
+a sarek 16x32 u8 `a` fragment is two m16n16k16 pieces along k, so the portable 8-bit shape 16x16x32 is two wmma
+k-steps. A load or store moves each piece at its offset (row-major: `i*16*stride + j*16`, col-major: `j*16*stride
++ i*16`); `d = a @ b + c` is `d[i][j] = a[i][k] b[k][j] + (k == 0 ? c : d)[i][j]` over the pieces, k in order. An
+`a`/`b` wmma fragment carries its memory layout in its type, so the layout of a fragment's loads is decided here
+from its loads (mixed layouts on one a/b fragment are refused by the capability gate). Other C-family targets
+never get here: the gate refuses cooperative matrices on them (sarek.analysis.coopmat_support).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.ir import Operation
+
+from sarek.analysis.effects import Effect
+from sarek.dialect import sarek as s
+from sarek.lowering.cfamily.statements import CStatements
+from sarek.targets.cfamily import dialect as c
+
+PIECE = 16
+WMMA = "nvcuda::wmma::"
+_USE = {"a": "matrix_a", "b": "matrix_b", "acc": "accumulator"}
+_ELEMENT = {"f16": "half", "bf16": "__nv_bfloat16", "u8": "unsigned char", "i8": "signed char", "f32": "float",
+            "i32": "int"}
+#: a fill value's C expression as the wmma element type (sarek keeps bf16 as its bits in an unsigned short)
+_FILL = {"bf16": "__ushort_as_bfloat16({0})"}
+PREAMBLE = ("#include <mma.h>", "#include <cuda_bf16.h>")
+
+
+@dataclass(frozen=True)
+class _Frag:
+    name: str
+    use: str
+    elt: str
+    rows: int
+    cols: int
+
+    def piece(self, i: int, j: int) -> str:
+        base = f"sarek_frag_{self.name}"
+        return base if (self.rows, self.cols) == (PIECE, PIECE) else f"{base}_{i}_{j}"
+
+    def pieces(self) -> list[tuple[int, int, str]]:
+        return [(i, j, self.piece(i, j)) for i in range(self.rows // PIECE) for j in range(self.cols // PIECE)]
+
+
+def col_major_loads(op: Operation, frag: str) -> bool:
+    """Whether the loads of `frag` in `op`'s function are column-major (the first one decides; the gate refuses
+    an a/b fragment loaded both ways)."""
+    f = s.enclosing_function(op)
+    assert f is not None
+    return next((o.col_major is not None for o in f.walk() if isinstance(o, s.CoopmatLoadOp) and o.frag.data == frag),
+                False)
+
+
+class CCoopmat(CStatements):
+    """Lowers cooperative-matrix ops to wmma calls (CUDA)."""
+
+    uses_coop: bool = False
+
+    def frag(self, op: Operation, name: str) -> _Frag:
+        d = s.fragment_decl(op, name)
+        elt = str(d.element_type)
+        return _Frag(name, d.use.data, "u8" if elt == "ui8" else elt, d.rows.value.data, d.cols.value.data)
+
+    def stmt(self, template: str, args: list[object]) -> None:
+        self.emit(c.EvalOp(self.tmpl(template, args, "void", Effect.WRITE)))  # type: ignore[arg-type]
+
+    def lower_op(self, op: Operation) -> None:
+        if not isinstance(op, s.COOPMAT_OPS):
+            return super().lower_op(op)
+        if self.lang.target != "cuda":
+            raise self.err(f"{op.name} is not supported by the {self.backend} backend", op)
+        self.uses_coop = True
+        if isinstance(op, s.CoopmatMulAddOp):
+            fd, fa, fb, fc = (self.frag(op, x.data) for x in (op.d, op.a, op.b, op.c))
+            for i in range(fd.rows // PIECE):
+                for j in range(fd.cols // PIECE):
+                    for k in range(fa.cols // PIECE):
+                        src = fc if k == 0 else fd
+                        self.stmt(f"{WMMA}mma_sync({fd.piece(i, j)}, {fa.piece(i, k)}, {fb.piece(k, j)}, "
+                                  f"{src.piece(i, j)})", [])
+            return
+        assert isinstance(op, s.CoopmatDeclOp | s.CoopmatFillOp | s.CoopmatLoadOp | s.CoopmatStoreOp)
+        f = self.frag(op, op.frag.data)
+        if isinstance(op, s.CoopmatDeclOp):
+            elt = _ELEMENT[f.elt]
+            layout = "" if f.use == "acc" else \
+                f", {WMMA}{'col_major' if col_major_loads(op, f.name) else 'row_major'}"
+            for _, _, p in f.pieces():
+                self.emit(c.VerbatimOp(f"{WMMA}fragment<{WMMA}{_USE[f.use]}, 16, 16, 16, {elt}{layout}> {p};"))
+            return
+        if isinstance(op, s.CoopmatFillOp):
+            v = self.val(op.value)
+            for _, _, p in f.pieces():
+                self.stmt(f"{WMMA}fill_fragment({p}, {_FILL.get(f.elt, '{0}')})", [v])
+            return
+        col = op.col_major is not None
+        args = [self.val(op.array), self.val(op.index), self.val(op.stride)]
+        ptr = f"(const {_ELEMENT[f.elt]}*)" if f.use != "acc" else ""
+        mem = f", {WMMA}{'mem_col_major' if col else 'mem_row_major'}" if f.use == "acc" else ""
+        for i, j, p in f.pieces():
+            r, cc = (j, i) if col else (i, j)
+            off = (f" + ({{2}}) * {r * PIECE}" if r else "") + (f" + {cc * PIECE}" if cc else "")
+            at = f"{ptr}({{0}} + ({{1}}){off})"
+            if isinstance(op, s.CoopmatLoadOp):
+                self.stmt(f"{WMMA}load_matrix_sync({p}, {at}, {{2}}{mem})", args)
+            else:
+                self.stmt(f"{WMMA}store_matrix_sync({at}, {p}, {{2}}{mem})", args)
