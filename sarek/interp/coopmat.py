@@ -1,7 +1,9 @@
 """What the cooperative-matrix ops compute, defined once for both executors (numpy).
 
 The seed's model: a fragment is the whole matrix, held by every invocation of the warp that owns it (on a
-device each lane holds a few elements; the ops' operands are warp-uniform, so the results are the same). A
+device each lane holds a few elements; the ops' operands are warp-uniform, so the results are the same); a
+store writes once per warp (the reference executor runs a warp's lanes one after another: a lane's load must
+not see a store of an earlier lane of its warp, so only the first lane stores). A
 fragment is a (rows, cols) numpy array: float32 for f16 / bf16 / f32 elements (f16 and bf16 values exactly), int64
 for integer ones.
 

@@ -374,7 +374,8 @@ class _Compiler:
             raise self.refuse(op, f"the interpreter does not support {op.name}")
 
     def coop(self, op: Operation) -> str:
-        """A cooperative-matrix op as one line (sarek.interp.coopmat: the whole matrix in every invocation)."""
+        """A cooperative-matrix op as one line (sarek.interp.coopmat: the whole matrix in every invocation, stored
+        once per warp, by its first lane: the lanes after it must not see the store before their own loads)."""
         oid = self.opid(op)
 
         def frag(name: str) -> str:
@@ -397,7 +398,7 @@ class _Compiler:
         col = op.col_major is not None
         if isinstance(op, S.CoopmatLoadOp):
             return f"{frag(op.frag.data)} = _cm.run({oid}, _cm.load, {mem}, {shape}, {col}, {k!r})"
-        return f"_cm.run({oid}, _cm.store, {read(op.frag.data)}, {mem}, {col}, {k!r})"
+        return f"if _lane == 0: _cm.run({oid}, _cm.store, {read(op.frag.data)}, {mem}, {col}, {k!r})"
 
     def yielding_block(self, b: Block, ind: int, target: str) -> None:
         for op in b.ops:

@@ -154,11 +154,16 @@ LACKS: dict[str, set[str]] = {
 
 
 def device_lacks(device: Any) -> set[str]:
-    """Features the device lacks: its own `lacks()` when it has one, else from OpenCL extensions or LACKS."""
+    """Features the device lacks: its own `lacks()` when it has one, else from OpenCL extensions or LACKS;
+    "coop" (cooperative matrices) where its target is not in the gate's table (sarek.analysis.coopmat_support)."""
+    from sarek.analysis.coopmat_support import SHAPES
+
+    target = getattr(device, "target", None)
+    coop = {"coop"} if isinstance(target, str) and target not in SHAPES else set[str]()
     own = getattr(device, "lacks", None)
     if callable(own):
-        return set(cast("Iterable[str]", own()))
-    out: set[str] = set()
+        return set(cast("Iterable[str]", own())) | coop
+    out: set[str] = coop
     for key in (device.name.split(":")[0], device.kind):
         out |= LACKS.get(key, set())
     if device.kind == "opencl" and hasattr(device, "extensions"):
