@@ -7,7 +7,7 @@ the op, a fragment or a multiply-accumulate whose types and shape are not in its
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.ir import Operation
 
@@ -16,25 +16,34 @@ from sarek.dialect import sarek as s
 
 @dataclass(frozen=True)
 class Config:
-    """d = a @ b + c with `inputs` elements (a and b), `acc` elements (c and d), a MxK, b KxN."""
+    """d = a @ b + c with `inputs` elements (a and b), `acc` elements (c and d), a MxK, b KxN; with `up_to`,
+    also M, N and K any multiple of m, n and k up to `up_to` (tiles the lowering composes from the base shape)."""
 
     inputs: tuple[str, ...]
     acc: tuple[str, ...]
     m: int
     n: int
     k: int
+    up_to: int = 0
 
     def text(self) -> str:
-        return f"{'/'.join(self.inputs)} x {'/'.join(self.acc)} at {self.m}x{self.n}x{self.k}"
+        more = f" (and multiples up to {self.up_to})" if self.up_to else ""
+        return f"{'/'.join(self.inputs)} x {'/'.join(self.acc)} at {self.m}x{self.n}x{self.k}{more}"
+
+    def fits(self, m: int, n: int, k: int) -> bool:
+        if not self.up_to:
+            return (m, n, k) == (self.m, self.n, self.k)
+        return all(0 < x <= self.up_to and x % base == 0 for x, base in ((m, self.m), (n, self.n), (k, self.k)))
 
 
 #: the portable shapes (docs/KERNELS.md): every target with matrix hardware compiles these
 PORTABLE = (Config(("f16",), ("f32", "f16"), 16, 16, 16), Config(("bf16",), ("f32",), 16, 16, 16),
             Config(("u8", "i8"), ("i32",), 16, 16, 32))
 
-#: target -> the configurations it compiles (CUDA: nvcuda::wmma m16n16k16 pieces; the 8-bit 16x16x32 is two
-#: k-steps; wmma has bf16 only with f32 accumulators)
-SHAPES: dict[str, tuple[Config, ...]] = {"cuda": PORTABLE}
+#: target -> the configurations it compiles (CUDA: nvcuda::wmma m16n16k16 pieces, composed into tiles up to 64
+#: in each dimension: a 64x64 accumulator is 16 wmma fragments, register blocking written by the lowering; the
+#: 8-bit 16x16x32 is two k-steps; wmma has bf16 only with f32 accumulators)
+SHAPES: dict[str, tuple[Config, ...]] = {"cuda": tuple(replace(c, up_to=64) for c in PORTABLE)}
 
 _NOT_YET = "not implemented for this target yet"
 #: target -> why it refuses cooperative matrices
@@ -66,9 +75,9 @@ def coopmat_refusal(op: Operation, target: str) -> str | None:
         return None
     if isinstance(op, s.CoopmatDeclOp):
         use, e, r, c = op.use.data, _elt(op.element_type), op.rows.value.data, op.cols.value.data
-        ok = any((use == "a" and e in x.inputs and (r, c) == (x.m, x.k)) or
-                 (use == "b" and e in x.inputs and (r, c) == (x.k, x.n)) or
-                 (use == "acc" and e in x.acc and (r, c) == (x.m, x.n)) for x in configs)
+        ok = any((use == "a" and e in x.inputs and x.fits(r, x.n, c)) or
+                 (use == "b" and e in x.inputs and x.fits(x.m, c, r)) or
+                 (use == "acc" and e in x.acc and x.fits(r, c, x.k)) for x in configs)
         if not ok:
             return (f"a {r}x{c} '{use}' fragment of {e} is not supported on this target (supported: "
                     f"{_supported(target)})")
@@ -77,7 +86,7 @@ def coopmat_refusal(op: Operation, target: str) -> str | None:
         fb = s.fragment_decl(op, op.b.data)
         m, k, n = fa.rows.value.data, fa.cols.value.data, fb.cols.value.data
         a, acc = _elt(fa.element_type), _elt(fc.element_type)
-        if not any(a in x.inputs and acc in x.acc and (m, n, k) == (x.m, x.n, x.k) for x in configs):
+        if not any(a in x.inputs and acc in x.acc and x.fits(m, n, k) for x in configs):
             return (f"a multiply-accumulate of {a} into {acc} at {m}x{n}x{k} is not supported on this target "
                     f"(supported: {_supported(target)})")
     if isinstance(op, s.CoopmatLoadOp) and target == "cuda":

@@ -5,13 +5,14 @@ a sarek 16x32 u8 `a` fragment is two m16n16k16 pieces along k, so the portable 8
 k-steps. A load or store moves each piece at its offset (row-major: `i*16*stride + j*16`, col-major: `j*16*stride
 + i*16`); `d = a @ b + c` is `d[i][j] = a[i][k] b[k][j] + (k == 0 ? c : d)[i][j]` over the pieces, k in order. An
 `a`/`b` wmma fragment carries its memory layout in its type, so the layout of a fragment's loads is decided here
-from its loads (mixed layouts on one a/b fragment are refused by the capability gate). Other C-family targets
+from its loads (mixed layouts on one a/b fragment are refused by the capability gate). Shared arrays of a kernel
+using them are declared `__align__(32)` (wmma addresses must be 256-bit aligned). Other C-family targets
 never get here: the gate refuses cooperative matrices on them (sarek.analysis.coopmat_support).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.ir import Operation
 
@@ -67,6 +68,20 @@ class CCoopmat(CStatements):
 
     def stmt(self, template: str, args: list[object]) -> None:
         self.emit(c.EvalOp(self.tmpl(template, args, "void", Effect.WRITE)))  # type: ignore[arg-type]
+
+    def alloc(self, op: s.AllocArrayOp) -> None:
+        """Shared arrays of a CUDA kernel using cooperative matrices are 32-byte aligned (wmma's loads and stores
+        need 256-bit aligned addresses)."""
+        f = s.enclosing_function(op)
+        if self.lang.target != "cuda" or op.array_type.memspace != s.MemSpace.SHARED or f is None or \
+                not any(isinstance(o, s.COOPMAT_OPS) for o in f.walk()):
+            return super().alloc(op)
+        saved = self.lang
+        self.lang = replace(saved, shared_decl=saved.shared_decl.replace("__shared__", "__shared__ __align__(32)"))
+        try:
+            super().alloc(op)
+        finally:
+            self.lang = saved
 
     def lower_op(self, op: Operation) -> None:
         if not isinstance(op, s.COOPMAT_OPS):

@@ -49,13 +49,14 @@ builtin.module {
 
 // -----
 
-// A fragment shape outside the target's list is refused at its declaration, naming the list.
+// A fragment shape outside the target's list (CUDA: multiples of 16 up to 64) is refused at its declaration,
+// naming the list.
 builtin.module {
   sarek.kernel @k() {
-    sarek.coopmat_decl "fa" a 32x16 : f16 loc("k.py":4:3)
+    sarek.coopmat_decl "fa" a 24x16 : f16 loc("k.py":4:3)
   }
 }
-// CUDA: k.py:4:3: error: CUDA: cooperative matrices: a 32x16 'a' fragment of f16 is not supported on this target (supported: f16 x f32/f16 at 16x16x16; bf16 x f32 at 16x16x16; u8/i8 x i32 at 16x16x32)
+// CUDA: k.py:4:3: error: CUDA: cooperative matrices: a 24x16 'a' fragment of f16 is not supported on this target (supported: f16 x f32/f16 at 16x16x16 (and multiples up to 64); bf16 x f32 at 16x16x16 (and multiples up to 64); u8/i8 x i32 at 16x16x32 (and multiples up to 64))
 
 // -----
 
@@ -68,7 +69,7 @@ builtin.module {
     sarek.coopmat_muladd "fc" = "fa" * "fb" + "fc" loc("k.py":5:3)
   }
 }
-// CUDA: k.py:5:3: error: CUDA: cooperative matrices: a multiply-accumulate of bf16 into f16 at 16x16x16 is not supported on this target (supported: f16 x f32/f16 at 16x16x16; bf16 x f32 at 16x16x16; u8/i8 x i32 at 16x16x32)
+// CUDA: k.py:5:3: error: CUDA: cooperative matrices: a multiply-accumulate of bf16 into f16 at 16x16x16 is not supported on this target (supported: f16 x f32/f16 at 16x16x16 (and multiples up to 64); bf16 x f32 at 16x16x16 (and multiples up to 64); u8/i8 x i32 at 16x16x32 (and multiples up to 64))
 
 // -----
 

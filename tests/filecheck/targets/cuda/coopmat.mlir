@@ -60,3 +60,32 @@ builtin.module {
 // CHECK-NEXT:   nvcuda::wmma::mma_sync(sarek_frag_qd, sarek_frag_qa_0_0, sarek_frag_qb_0_0, sarek_frag_qc);
 // CHECK-NEXT:   nvcuda::wmma::mma_sync(sarek_frag_qd, sarek_frag_qa_0_1, sarek_frag_qb_1_0, sarek_frag_qd);
 // CHECK-NEXT:   nvcuda::wmma::store_matrix_sync((d + (0)), sarek_frag_qd, n, nvcuda::wmma::mem_row_major);
+
+// -----
+
+// A 32x32 accumulator from 32x16 and 16x32 fragments: 2x2 pieces, each one mma_sync; the shared tile the
+// fragments load from is 32-byte aligned (wmma's address rule).
+builtin.module {
+  sarek.kernel @blocked(%a : !sarek.vec<f16> "a", %c : !sarek.vec<f32> "c") {
+    %z = sarek.constant 0 : i32
+    %s = sarek.constant 32 : i32
+    %n = sarek.constant 512 : i32
+    %sh = sarek.alloc_array "tile"[%n] : !sarek.array<f16, shared>
+    sarek.coopmat_decl "fa" a 32x16 : f16
+    sarek.coopmat_decl "fb" b 16x32 : f16
+    sarek.coopmat_decl "acc" acc 32x32 : f32
+    sarek.coopmat_load "fa" from %sh[%z] stride %s : !sarek.array<f16, shared>
+    sarek.coopmat_load "fb" from %a[%z] stride %s : !sarek.vec<f16>
+    sarek.coopmat_load "acc" from %c[%z] stride %s : !sarek.vec<f32>
+    sarek.coopmat_muladd "acc" = "fa" * "fb" + "acc"
+    sarek.coopmat_store "acc" to %c[%z] stride %s : !sarek.vec<f32>
+  }
+}
+// CHECK:      extern "C" __global__ void blocked(
+// CHECK-NEXT:   __shared__ __align__(32) __half tile[512];
+// CHECK:        nvcuda::wmma::load_matrix_sync(sarek_frag_fa_1_0, (const half*)(tile + (0) + (32) * 16), 32);
+// CHECK:        nvcuda::wmma::mma_sync(sarek_frag_acc_0_0, sarek_frag_fa_0_0, sarek_frag_fb_0_0, sarek_frag_acc_0_0);
+// CHECK-NEXT:   nvcuda::wmma::mma_sync(sarek_frag_acc_0_1, sarek_frag_fa_0_0, sarek_frag_fb_0_1, sarek_frag_acc_0_1);
+// CHECK-NEXT:   nvcuda::wmma::mma_sync(sarek_frag_acc_1_0, sarek_frag_fa_1_0, sarek_frag_fb_0_0, sarek_frag_acc_1_0);
+// CHECK-NEXT:   nvcuda::wmma::mma_sync(sarek_frag_acc_1_1, sarek_frag_fa_1_0, sarek_frag_fb_0_1, sarek_frag_acc_1_1);
+// CHECK:        nvcuda::wmma::store_matrix_sync((c + (0) + (32) * 16 + 16), sarek_frag_acc_1_1, 32, nvcuda::wmma::mem_row_major);
