@@ -43,13 +43,14 @@ PORTABLE = (Config(("f16",), ("f32", "f16"), 16, 16, 16), Config(("bf16",), ("f3
 #: target -> the configurations it compiles (CUDA: nvcuda::wmma m16n16k16 pieces, composed into tiles up to 64
 #: in each dimension: a 64x64 accumulator is 16 wmma fragments, register blocking written by the lowering; the
 #: 8-bit 16x16x32 is two k-steps; wmma has bf16 only with f32 accumulators)
-SHAPES: dict[str, tuple[Config, ...]] = {"cuda": tuple(replace(c, up_to=64) for c in PORTABLE)}
+SHAPES: dict[str, tuple[Config, ...]] = {"cuda": tuple(replace(c, up_to=64) for c in PORTABLE),
+                                         # HIP: MFMA f32_16x16x16f16 on CDNA (wave64)
+                                         "hip": (Config(("f16",), ("f32",), 16, 16, 16, 64),)}
 
 _NOT_YET = "not implemented for this target yet"
 #: target -> why it refuses cooperative matrices
 REFUSALS: dict[str, str] = {
     "ptx": f"the mma.sync + ldmatrix lowering is {_NOT_YET}; use target cuda (nvcuda::wmma)",
-    "hip": f"the MFMA lowering (CDNA) is {_NOT_YET}; RDNA has no MFMA",
     "opencl": "OpenCL C has no portable matrix API (only vendor extensions)",
     "metal": f"the simdgroup_matrix lowering is {_NOT_YET}",
     "glsl": (f"the GL_KHR_cooperative_matrix lowering is {_NOT_YET} (it needs glslang 13, and a driver-level Vulkan "

@@ -237,6 +237,20 @@ def test_cuda_wmma_compiles_with_nvrtc(tmp_path, monkeypatch):
         assert "wmma.mma.sync" in ptx
 
 
+def test_hip_mfma_compiles_for_cdna_and_refuses_rdna():
+    from sarek.runtime.conformance import EXAMPLES, _load_example
+    from sarek.validate import ValidationError, hip
+
+    ex = _load_example(EXAMPLES / "coop.py")
+    src = ex.hgemm_shared.source("hip")
+    assert "__builtin_amdgcn_mfma_f32_16x16x16f16" in src
+    hip.check(src, archs=("gfx90a",))
+    with pytest.raises(ValidationError, match="RDNA GPUs have none"):
+        hip.check(src, archs=("gfx1030",))
+    with pytest.raises(sarek.CompileError, match="a 16x32 'a' fragment of u8 is not supported on this target"):
+        ex.u8_tile.source("hip")
+
+
 def test_targets_without_matrices_refuse_with_the_reason():
     from sarek.runtime.conformance import EXAMPLES, _load_example
 

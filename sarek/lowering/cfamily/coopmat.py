@@ -1,6 +1,6 @@
-"""C-family lowering, cooperative matrices: `sarek.coopmat_*` -> CUDA `nvcuda::wmma`.
+"""C-family lowering, cooperative matrices: `sarek.coopmat_*` -> CUDA `nvcuda::wmma`, HIP MFMA (CDNA).
 
-Every fragment becomes a grid of native 16x16 wmma fragments (pieces) named `sarek_frag_<name>[_<i>_<j>]`:
+Every fragment becomes a grid of native 16x16 fragments (pieces) named `sarek_frag_<name>[_<i>_<j>]`:
 a sarek 16x32 u8 `a` fragment is two m16n16k16 pieces along k, so the portable 8-bit shape 16x16x32 is two wmma
 k-steps. A load or store moves each piece at its offset (row-major: `i*16*stride + j*16`, col-major: `j*16*stride
 + i*16`); `d = a @ b + c` is `d[i][j] = a[i][k] b[k][j] + (k == 0 ? c : d)[i][j]` over the pieces, k in order. An
@@ -8,6 +8,10 @@ k-steps. A load or store moves each piece at its offset (row-major: `i*16*stride
 from its loads (mixed layouts on one a/b fragment are refused by the capability gate). Shared arrays of a kernel
 using them are declared `__align__(32)` (wmma addresses must be 256-bit aligned). Other C-family targets
 never get here: the gate refuses cooperative matrices on them (sarek.analysis.coopmat_support).
+
+HIP: `__builtin_amdgcn_mfma_f32_16x16x16f16` over a 64-lane wavefront; a piece is 4 elements per lane (lane l
+holds A[l % 16][4 (l / 16) + j], B[4 (l / 16) + j][l % 16], C[4 (l / 16) + j][l % 16], j < 4), moved by the
+preamble's per-lane load/store helpers. RDNA has no MFMA: compiling for it stops at an `#error` saying so.
 """
 
 from __future__ import annotations
@@ -28,7 +32,36 @@ _ELEMENT = {"f16": "half", "bf16": "__nv_bfloat16", "u8": "unsigned char", "i8":
             "i32": "int"}
 #: a fill value's C expression as the wmma element type (sarek keeps bf16 as its bits in an unsigned short)
 _FILL = {"bf16": "__ushort_as_bfloat16({0})"}
-PREAMBLE = ("#include <mma.h>", "#include <cuda_bf16.h>")
+PREAMBLE = {"cuda": ("#include <mma.h>", "#include <cuda_bf16.h>"), "hip": (
+    "#if defined(__HIP_DEVICE_COMPILE__) && !defined(__gfx908__) && !defined(__gfx90a__) && !defined(__gfx940__) \\",
+    "    && !defined(__gfx941__) && !defined(__gfx942__)",
+    "#error \"sarek: cooperative matrices on HIP need CDNA's MFMA (gfx908, gfx90a, gfx94x); RDNA GPUs have none\"",
+    "#endif",
+    "typedef _Float16 sarek_h4 __attribute__((ext_vector_type(4)));",
+    "typedef float sarek_f4 __attribute__((ext_vector_type(4)));",
+    "/* MFMA 16x16x16 per-lane elements: lane l holds row (a) or column (b, acc) l % 16, the other index",
+    "   4 * (l / 16) + j; `col` says the buffer is column-major */",
+    "__device__ __forceinline__ int sarek_mfma_at(int r, int c, int s, int col) { return col ? c * s + r : r * s + c; }",
+    "__device__ __forceinline__ sarek_h4 sarek_mfma_load_a(const __half* p, int s, int col) {",
+    "  int l = (int)__lane_id(); sarek_h4 v;",
+    "  for (int j = 0; j < 4; ++j) v[j] = (_Float16)__half2float(p[sarek_mfma_at(l % 16, 4 * (l / 16) + j, s, col)]);",
+    "  return v;",
+    "}",
+    "__device__ __forceinline__ sarek_h4 sarek_mfma_load_b(const __half* p, int s, int col) {",
+    "  int l = (int)__lane_id(); sarek_h4 v;",
+    "  for (int j = 0; j < 4; ++j) v[j] = (_Float16)__half2float(p[sarek_mfma_at(4 * (l / 16) + j, l % 16, s, col)]);",
+    "  return v;",
+    "}",
+    "__device__ __forceinline__ sarek_f4 sarek_mfma_load_acc(const float* p, int s, int col) {",
+    "  int l = (int)__lane_id(); sarek_f4 v;",
+    "  for (int j = 0; j < 4; ++j) v[j] = p[sarek_mfma_at(4 * (l / 16) + j, l % 16, s, col)];",
+    "  return v;",
+    "}",
+    "__device__ __forceinline__ void sarek_mfma_store_acc(float* p, int s, int col, sarek_f4 v) {",
+    "  int l = (int)__lane_id();",
+    "  for (int j = 0; j < 4; ++j) p[sarek_mfma_at(4 * (l / 16) + j, l % 16, s, col)] = v[j];",
+    "}",
+)}
 
 
 @dataclass(frozen=True)
@@ -57,7 +90,7 @@ def col_major_loads(op: Operation, frag: str) -> bool:
 
 
 class CCoopmat(CStatements):
-    """Lowers cooperative-matrix ops to wmma calls (CUDA)."""
+    """Lowers cooperative-matrix ops to wmma calls (CUDA) or MFMA builtins (HIP)."""
 
     uses_coop: bool = False
 
@@ -86,7 +119,8 @@ class CCoopmat(CStatements):
     def lower_op(self, op: Operation) -> None:
         if not isinstance(op, s.COOPMAT_OPS):
             return super().lower_op(op)
-        if self.lang.target != "cuda":
+        hip = self.lang.target == "hip"
+        if self.lang.target not in PREAMBLE:
             raise self.err(f"{op.name} is not supported by the {self.backend} backend", op)
         self.uses_coop = True
         if isinstance(op, s.CoopmatMulAddOp):
@@ -94,9 +128,9 @@ class CCoopmat(CStatements):
             for i in range(fd.rows // PIECE):
                 for j in range(fd.cols // PIECE):
                     for k in range(fa.cols // PIECE):
-                        src = fc if k == 0 else fd
-                        self.stmt(f"{WMMA}mma_sync({fd.piece(i, j)}, {fa.piece(i, k)}, {fb.piece(k, j)}, "
-                                  f"{src.piece(i, j)})", [])
+                        d, a, b, cc = fd.piece(i, j), fa.piece(i, k), fb.piece(k, j), (fc if k == 0 else fd).piece(i, j)
+                        self.stmt(f"{d} = __builtin_amdgcn_mfma_f32_16x16x16f16({a}, {b}, {cc}, 0, 0, 0)" if hip
+                                  else f"{WMMA}mma_sync({d}, {a}, {b}, {cc})", [])
             return
         assert isinstance(op, s.CoopmatDeclOp | s.CoopmatFillOp | s.CoopmatLoadOp | s.CoopmatStoreOp)
         f = self.frag(op, op.frag.data)
@@ -105,22 +139,31 @@ class CCoopmat(CStatements):
             layout = "" if f.use == "acc" else \
                 f", {WMMA}{'col_major' if col_major_loads(op, f.name) else 'row_major'}"
             for _, _, p in f.pieces():
-                self.emit(c.VerbatimOp(f"{WMMA}fragment<{WMMA}{_USE[f.use]}, 16, 16, 16, {elt}{layout}> {p};"))
+                self.emit(c.VerbatimOp(f"{'sarek_f4' if f.use == 'acc' else 'sarek_h4'} {p};" if hip else
+                                       f"{WMMA}fragment<{WMMA}{_USE[f.use]}, 16, 16, 16, {elt}{layout}> {p};"))
             return
         if isinstance(op, s.CoopmatFillOp):
             v = self.val(op.value)
             for _, _, p in f.pieces():
-                self.stmt(f"{WMMA}fill_fragment({p}, {_FILL.get(f.elt, '{0}')})", [v])
+                if hip:
+                    x = "(_Float16)__half2float({0})" if f.use != "acc" else "{0}"
+                    self.stmt(f"{p} = {'sarek_f4' if f.use == 'acc' else 'sarek_h4'}({x})", [v])
+                else:
+                    self.stmt(f"{WMMA}fill_fragment({p}, {_FILL.get(f.elt, '{0}')})", [v])
             return
         col = op.col_major is not None
         args = [self.val(op.array), self.val(op.index), self.val(op.stride)]
-        ptr = f"(const {_ELEMENT[f.elt]}*)" if f.use != "acc" else ""
+        ptr = f"(const {_ELEMENT[f.elt]}*)" if f.use != "acc" and not hip else ""
         mem = f", {WMMA}{'mem_col_major' if col else 'mem_row_major'}" if f.use == "acc" else ""
         for i, j, p in f.pieces():
             r, cc = (j, i) if col else (i, j)
             off = (f" + ({{2}}) * {r * PIECE}" if r else "") + (f" + {cc * PIECE}" if cc else "")
             at = f"{ptr}({{0}} + ({{1}}){off})"
-            if isinstance(op, s.CoopmatLoadOp):
+            if hip and isinstance(op, s.CoopmatLoadOp):
+                self.stmt(f"{p} = sarek_mfma_load_{f.use}({at}, {{2}}, {int(col)})", args)
+            elif hip:
+                self.stmt(f"sarek_mfma_store_acc({at}, {{2}}, {int(col)}, {p})", args)
+            elif isinstance(op, s.CoopmatLoadOp):
                 self.stmt(f"{WMMA}load_matrix_sync({p}, {at}, {{2}}{mem})", args)
             else:
                 self.stmt(f"{WMMA}store_matrix_sync({at}, {p}, {{2}}{mem})", args)

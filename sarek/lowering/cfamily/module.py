@@ -56,7 +56,7 @@ class CLowering(coopmat.CCoopmat):
         if self.uses_warp:
             lines += self.lang.warp_preamble
         if self.uses_coop:
-            lines += coopmat.PREAMBLE
+            lines += coopmat.PREAMBLE[self.lang.target]
         if self.polyfills:
             lines += ["", *self.polyfills]
         if lines:
