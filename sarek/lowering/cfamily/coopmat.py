@@ -16,9 +16,10 @@ preamble's per-lane load/store helpers. RDNA has no MFMA: compiling for it stops
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 
 from sarek.analysis.effects import Effect
 from sarek.dialect import sarek as s
@@ -99,8 +100,8 @@ class CCoopmat(CStatements):
         elt = str(d.element_type)
         return _Frag(name, d.use.data, "u8" if elt == "ui8" else elt, d.rows.value.data, d.cols.value.data)
 
-    def stmt(self, template: str, args: list[object]) -> None:
-        self.emit(c.EvalOp(self.tmpl(template, args, "void", Effect.WRITE)))  # type: ignore[arg-type]
+    def stmt(self, template: str, args: Sequence[SSAValue]) -> None:
+        self.emit(c.EvalOp(self.tmpl(template, args, "void", Effect.WRITE)))
 
     def alloc(self, op: s.AllocArrayOp) -> None:
         """Shared arrays of a CUDA kernel using cooperative matrices are 32-byte aligned (wmma's loads and stores
