@@ -45,12 +45,13 @@ PORTABLE = (Config(("f16",), ("f32", "f16"), 16, 16, 16), Config(("bf16",), ("f3
 #: 8-bit 16x16x32 is two k-steps; wmma has bf16 only with f32 accumulators)
 SHAPES: dict[str, tuple[Config, ...]] = {"cuda": tuple(replace(c, up_to=64) for c in PORTABLE),
                                          # HIP: MFMA f32_16x16x16f16 on CDNA (wave64)
-                                         "hip": (Config(("f16",), ("f32",), 16, 16, 16, 64),)}
+                                         "hip": (Config(("f16",), ("f32",), 16, 16, 16, 64),),
+                                         # PTX: mma.sync m16n8k16 pieces, f32 accumulators
+                                         "ptx": (Config(("f16", "bf16"), ("f32",), 16, 16, 16, 64),)}
 
 _NOT_YET = "not implemented for this target yet"
 #: target -> why it refuses cooperative matrices
 REFUSALS: dict[str, str] = {
-    "ptx": f"the mma.sync + ldmatrix lowering is {_NOT_YET}; use target cuda (nvcuda::wmma)",
     "opencl": "OpenCL C has no portable matrix API (only vendor extensions)",
     "metal": f"the simdgroup_matrix lowering is {_NOT_YET}",
     "glsl": (f"the GL_KHR_cooperative_matrix lowering is {_NOT_YET} (it needs glslang 13, and a driver-level Vulkan "
@@ -90,6 +91,8 @@ def coopmat_refusal(op: Operation, target: str) -> str | None:
         if not any(a in x.inputs and acc in x.acc and x.fits(m, n, k) for x in configs):
             return (f"a multiply-accumulate of {a} into {acc} at {m}x{n}x{k} is not supported on this target "
                     f"(supported: {_supported(target)})")
+    if isinstance(op, s.CoopmatFillOp) and target == "ptx" and s.fragment_decl(op, op.frag.data).use.data != "acc":
+        return "the PTX lowering fills accumulator fragments only; load an 'a' or 'b' fragment from memory"
     if isinstance(op, s.CoopmatLoadOp) and target == "cuda":
         d = s.fragment_decl(op, op.frag.data)
         f = s.enclosing_function(op)

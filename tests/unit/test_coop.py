@@ -251,11 +251,22 @@ def test_hip_mfma_compiles_for_cdna_and_refuses_rdna():
         ex.u8_tile.source("hip")
 
 
+def test_ptx_mma_sync_assembles():
+    from sarek.runtime.conformance import EXAMPLES, _load_example
+    from sarek.validate import ptx
+
+    ex = _load_example(EXAMPLES / "coop.py")
+    for k in (ex.hgemm_shared, ex.bf16_gemm, ex.col_major_b):
+        src = k.source("ptx")
+        assert "mma.sync.aligned.m16n8k16.row.col.f32" in src
+        ptx.check(src)
+
+
 def test_targets_without_matrices_refuse_with_the_reason():
     from sarek.runtime.conformance import EXAMPLES, _load_example
 
     ex = _load_example(EXAMPLES / "coop.py")
     for target, why in (("opencl", "no portable matrix API"), ("wgsl", "experimental"),
-                        ("glsl", "GL_KHR_cooperative_matrix"), ("ptx", "mma.sync")):
+                        ("glsl", "GL_KHR_cooperative_matrix"), ("ptx", "a 16x32 'a' fragment of u8 is not supported")):
         with pytest.raises(sarek.CompileError, match=why):
             ex.u8_tile.source(target)
