@@ -12,6 +12,7 @@ from sarek.gpu import barrier, block_idx_x, block_idx_y, shared, thread_idx_x, w
 from sarek.types import bf16_from_f32, bf16_to_f32
 
 COOP = frozenset({"coop", "f16"})
+INT8 = frozenset({"coop", "coop-int8"})  # the 8-bit path: cuda only (HIP's MFMA and PTX's mma lowerings are f16/bf16)
 BM = 32  # the GEMM's block tile: 32x32 of C per block of 4 warps (2x2 warps of 16x16)
 BK = 16
 
@@ -189,9 +190,8 @@ CASES = [
          grid=lambda n: (n // 16, n // 16), block=32, features=frozenset({"coop"}), **F),
     Case("coop_u8", u8_tile, _u8_args,
          lambda a: {2: (a[0].reshape(16, 32).astype(np.int64) @ a[1].reshape(32, 16)).reshape(-1).astype(np.int32)},
-         n=16, grid=1, block=32, features=frozenset({"coop"}), rtol=0, atol=0),
-    Case("coop_i8_wrap", i8_accumulate, _i8_args, _i8_ref, n=16, grid=1, block=32, features=frozenset({"coop"}),
-         rtol=0, atol=0),
+         n=16, grid=1, block=32, features=INT8, rtol=0, atol=0),
+    Case("coop_i8_wrap", i8_accumulate, _i8_args, _i8_ref, n=16, grid=1, block=32, features=INT8, rtol=0, atol=0),
     Case("coop_col_major_b", col_major_b, _colb_args, lambda a: {2: _exact(a[0], a[1].T)}, n=32, grid=1, block=64,
          features=COOP, **F),
     Case("coop_bias_relu", bias_relu, _bias_args,

@@ -153,13 +153,25 @@ LACKS: dict[str, set[str]] = {
 }
 
 
-def device_lacks(device: Any) -> set[str]:
-    """Features the device lacks: its own `lacks()` when it has one, else from OpenCL extensions or LACKS;
-    "coop" (cooperative matrices) where its target is not in the gate's table (sarek.analysis.coopmat_support)."""
+def target_lacks(target: str | None) -> set[str]:
+    """The cooperative-matrix features a target lacks (the gate's table, sarek.analysis.coopmat_support): "coop"
+    (f16/bf16 inputs) where it has none, "coop-int8" (u8/i8 inputs) where it has no 8-bit path."""
     from sarek.analysis.coopmat_support import SHAPES
 
+    if target is None:
+        return set()
+    configs = SHAPES.get(target, ())
+    out = set[str]() if configs else {"coop"}
+    if not any("u8" in c.inputs for c in configs):
+        out.add("coop-int8")
+    return out
+
+
+def device_lacks(device: Any) -> set[str]:
+    """Features the device lacks: its own `lacks()` when it has one, else from OpenCL extensions or LACKS; the
+    cooperative-matrix features its target lacks (`target_lacks`)."""
     target = getattr(device, "target", None)
-    coop = {"coop"} if isinstance(target, str) and target not in SHAPES else set[str]()
+    coop = target_lacks(target if isinstance(target, str) else None)
     own = getattr(device, "lacks", None)
     if callable(own):
         return set(cast("Iterable[str]", own())) | coop
