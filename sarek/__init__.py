@@ -40,12 +40,13 @@ def __getattr__(name: str) -> Any:
 
 from sarek import gpu as gpu  # noqa: E402
 from sarek import math as math  # noqa: E402  (shadows nothing: `sarek.math`)
+from sarek import coop as coop  # noqa: E402
 
 pragma = gpu.pragma
 superstep = gpu.superstep
 bitcast = gpu.bitcast
 
 __all__ = ["kernel", "device", "record", "variant", "compile", "Vec", "Array", "Shared", "Local", "f16", "f32", "f64",
-           "i32", "i64", "u8", "i8", "i16", "u16", "u32", "u64", "bf16", "CompileError", "SarekError", "Kernel", "DeviceFunction", "gpu", "math", "pragma", "superstep",
+           "i32", "i64", "u8", "i8", "i16", "u16", "u32", "u64", "bf16", "CompileError", "SarekError", "Kernel", "DeviceFunction", "gpu", "math", "coop", "pragma", "superstep",
            "bitcast", "TypeVar",
            *_RUNTIME_NAMES]  # pyright: ignore[reportUnsupportedDunderAll]

@@ -66,6 +66,7 @@ _value("global_thread_id")
 _value("global_size")
 _value("lane_id")
 _value("warp_size")
+_value("warp_id")  # linear thread index in the block // warp_size: uniform within a warp
 
 barrier = _fn("barrier", "stmt", 0)
 block_barrier = _fn("block_barrier", "stmt", 0)

@@ -24,6 +24,12 @@ divergent control is an ordinary collective under divergent control.
 
 Mutables are tracked flow-insensitively (a let_mut is varying everywhere once any store makes it so), which
 errs on the side of reporting.
+
+Warp-uniform values: `warp_id` (and values computed from it, or from it and block-uniform values) differ between
+the warps of a block but not between the lanes of a warp. Control deciding on one is divergent for a block
+barrier (and a superstep) but not for a warp-level collective (a warp barrier, a warp shuffle, a
+cooperative-matrix op). A cooperative-matrix op is also refused when an operand (index, stride, fill value) is
+thread-varying: every lane of the warp executes it with the same operands.
 """
 
 from __future__ import annotations
@@ -44,6 +50,9 @@ from sarek.dialect.sarek import (
     BreakOp,
     CallOp,
     ContinueOp,
+    COOPMAT_OPS,
+    CoopmatDeclOp,
+    CoopmatFillOp,
     CoopmatLoadOp,
     CoopmatMulAddOp,
     CoopmatStoreOp,
@@ -73,6 +82,21 @@ THREAD_VARYING = {f"{b}_{d}" for b in ("thread_idx", "global_idx") for d in "xyz
 MAX_CALL_DEPTH = 32
 
 
+class WarpReason(str):
+    """Why a value varies, where it varies only between warps (uniform within each warp: `warp_id`)."""
+
+
+def _like(r: str, text: str) -> str:
+    """`text` (a reason built from `r`), warp-level when `r` is."""
+    return WarpReason(text) if isinstance(r, WarpReason) else text
+
+
+def warp_level(op: Operation) -> bool:
+    """Whether `op` is collective over a warp only (warp-uniform control and operands suffice)."""
+    return isinstance(op, WarpBarrierOp | CoopmatFillOp | CoopmatLoadOp | CoopmatStoreOp | CoopmatMulAddOp) or (
+        isinstance(op, IntrinsicOp) and op.callee.data.startswith("warp_shuffle"))
+
+
 def collective_kind(op: Operation) -> str | None:
     """What makes `op` collective (every thread of its block / warp must reach it), or None."""
     if isinstance(op, BarrierOp):
@@ -82,7 +106,7 @@ def collective_kind(op: Operation) -> str | None:
     if isinstance(op, IntrinsicOp) and op.callee.data in INTRINSICS and \
             INTRINSICS[op.callee.data].category == Category.WARP and op.args:
         return f"warp operation '{op.callee.data}'"
-    if isinstance(op, CoopmatLoadOp | CoopmatStoreOp | CoopmatMulAddOp):
+    if isinstance(op, COOPMAT_OPS) and not isinstance(op, CoopmatDeclOp):
         return op.name
     return None
 
@@ -93,6 +117,8 @@ def _source(op: Operation) -> str | None:
         info = INTRINSICS.get(op.callee.data)
         if op.callee.data in THREAD_VARYING:
             return op.callee.data
+        if op.callee.data == "warp_id":
+            return WarpReason("warp_id")
         if info is not None and info.category == Category.ATOMIC:
             return f"the result of '{op.callee.data}'"
         if info is not None and info.category == Category.WARP and op.args:
@@ -127,6 +153,12 @@ class Divergence:
     cause: str
     at: Operation
     value: SSAValue | None = None
+    warp: bool = False  # control differs only between warps (a warp-level collective may run under it)
+
+
+def _join(*ds: Divergence | None) -> Divergence | None:
+    """The divergence of nested control: the first thread-level one, else the first warp-level one."""
+    return next((d for d in ds if d is not None and not d.warp), None) or next((d for d in ds if d is not None), None)
 
 
 @dataclass(frozen=True)
@@ -137,10 +169,11 @@ class Finding:
     kind "call": `op` calls a helper that contains the collective `what`, under divergent control `why`.
     kind "superstep": `op` is a statement if / match / while / for (`what`, its op name) inside the
     non-divergent superstep `superstep` and decides on a thread-varying value (`why.at` is `op`).
+    kind "operand": `op` is a cooperative-matrix op (`what`) with a thread-varying operand (`why.value`).
     """
 
     op: Operation
-    kind: Literal["collective", "call", "superstep"]
+    kind: Literal["collective", "call", "superstep", "operand"]
     what: str
     why: Divergence
     message: str
@@ -163,11 +196,15 @@ class _Function:
     continued: Divergence | None = None
 
     def reason(self, vs: Sequence[SSAValue]) -> str | None:
-        return next((r for v in vs if (r := self.div.get(v)) is not None), None)
+        """Why one of `vs` varies: a thread-level reason first, else a warp-level one, else None."""
+        rs = [r for v in vs if (r := self.div.get(v)) is not None]
+        return next((r for r in rs if not isinstance(r, WarpReason)), None) or next(iter(rs), None)
 
     def mark(self, v: SSAValue, r: str | None) -> None:
-        if r is not None and v not in self.div:
+        old = self.div.get(v)
+        if r is not None and (old is None or (isinstance(old, WarpReason) and not isinstance(r, WarpReason))):
             self.div[v] = r
+            self.changed = self.changed or old is not None
 
     def run(self, block: Block, ctrl: Divergence | None) -> None:
         while True:
@@ -178,27 +215,43 @@ class _Function:
 
     def block(self, block: Block, ctrl: Divergence | None) -> None:
         for op in block.ops:
-            self.op(op, ctrl or self.exited or self.broke or self.continued)
+            self.op(op, _join(ctrl, self.exited, self.broke, self.continued))
 
     def op(self, op: Operation, ctrl: Divergence | None) -> None:
         a = self.analysis
         kind = collective_kind(op)
-        if kind is not None and ctrl is not None:
+        if kind is not None and ctrl is not None and not (ctrl.warp and warp_level(op)):
             a.report(Finding(op, "collective", kind, ctrl, f"{kind} under thread-divergent control flow ({ctrl.text})"))
-        if isinstance(op, ReturnOp) and ctrl is not None and self.exited is None:
-            self.exited = Divergence("a return under thread-divergent control precedes it", "a return", ctrl.cause, op)
-        if isinstance(op, BreakOp) and ctrl is not None and self.broke is None:
-            self.broke = Divergence("a break under thread-divergent control precedes it", "a break", ctrl.cause, op)
-        if isinstance(op, ContinueOp) and ctrl is not None and self.continued is None:
-            self.continued = Divergence("a continue under thread-divergent control precedes it", "a continue",
-                                        ctrl.cause, op)
+        if kind is not None and isinstance(op, COOPMAT_OPS):
+            bad = next((v for v in op.operands if (r := self.div.get(v)) is not None and
+                        not isinstance(r, WarpReason)), None)
+            if bad is not None:
+                r = self.div[bad]
+                a.report(Finding(op, "operand", kind, Divergence(f"an operand depends on {r}", "an operand", r, op, bad),
+                                 f"{kind} with a thread-divergent operand (it depends on {r}): every lane of a warp "
+                                 "must pass the same values"))
+        for word, kind_of in (("return", ReturnOp), ("break", BreakOp), ("continue", ContinueOp)):
+            attr = {"return": "exited", "break": "broke", "continue": "continued"}[word]
+            old = getattr(self, attr)
+            if isinstance(op, kind_of) and ctrl is not None and (old is None or (old.warp and not ctrl.warp)):
+                setattr(self, attr, Divergence(f"a {word} under thread-divergent control precedes it", f"a {word}",
+                                               ctrl.cause, op, warp=ctrl.warp))
         if isinstance(op, StoreOp):
             root = _root(op.place)
             r = self.div.get(op.value)
-            if isinstance(root, LetMutOp) and (r is not None or ctrl is not None) and root not in self.mutables:
-                self.mutables[root] = f"mutable '{root.sym.data}' ({r})" if ctrl is None else \
-                    f"mutable '{root.sym.data}', assigned under divergent control"
-                self.changed = True
+            if isinstance(root, LetMutOp) and (r is not None or ctrl is not None):
+                name = root.sym.data
+                under = f"mutable '{name}', assigned under divergent control"
+                if ctrl is not None and not ctrl.warp:
+                    new = under
+                elif r is not None and not isinstance(r, WarpReason):
+                    new = f"mutable '{name}' ({r})"
+                else:  # varying only between warps
+                    new = WarpReason(under if r is None else f"mutable '{name}' ({r})")
+                old = self.mutables.get(root)
+                if old is None or (isinstance(old, WarpReason) and not isinstance(new, WarpReason)):
+                    self.mutables[root] = new
+                    self.changed = True
             return
         if isinstance(op, CallOp):
             self.call(op, ctrl)
@@ -207,30 +260,32 @@ class _Function:
             self.mark(op.result, self.mutables.get(root) or self.div.get(root.init))
             return
         if isinstance(op, LetMutOp):
-            if (r := self.div.get(op.init)) is not None and op not in self.mutables:
-                self.mutables[op] = f"mutable '{op.sym.data}' ({r})"
+            old = self.mutables.get(op)
+            if (r := self.div.get(op.init)) is not None and (old is None or (
+                    isinstance(old, WarpReason) and not isinstance(r, WarpReason))):
+                self.mutables[op] = _like(r, f"mutable '{op.sym.data}' ({r})")
             return
         if isinstance(op, IfOp | IfExprOp):
             inner = self.decide(op, op.cond, "the condition")
             for region in op.regions:
                 for b in region.blocks:
-                    self.block(b, ctrl or inner)
+                    self.block(b, _join(ctrl, inner))
         elif isinstance(op, MatchOp | MatchExprOp):
             inner = self.decide(op, op.scrutinee, "the scrutinee")
             for region in op.case_regions:
                 for arg in region.block.args:
                     self.mark(arg, self.div.get(op.scrutinee))
-                self.block(region.block, ctrl or inner)
+                self.block(region.block, _join(ctrl, inner))
         elif isinstance(op, ForOp):
             self.mark(op.index, self.reason([op.lo, op.hi, *op.step_operands]))
-            inner = self.decide(op, op.lo, "a bound") or self.decide(op, op.hi, "a bound") or next(
-                (d for x in op.step_operands if (d := self.decide(op, x, "the step")) is not None), None)
-            self.loop(op, [op.body.block], ctrl or inner)
+            inner = _join(self.decide(op, op.lo, "a bound"), self.decide(op, op.hi, "a bound"),
+                          *(self.decide(op, x, "the step") for x in op.step_operands))
+            self.loop(op, [op.body.block], _join(ctrl, inner))
         elif isinstance(op, WhileOp):
             y = op.cond_region.block.last_op
             self.block(op.cond_region.block, ctrl)
             inner = self.decide(op, y.value, "the condition") if isinstance(y, YieldOp) else None
-            self.loop(op, [op.cond_region.block, op.body.block], ctrl or inner)
+            self.loop(op, [op.cond_region.block, op.body.block], _join(ctrl, inner))
         elif isinstance(op, BlockOp) and op.is_superstep:
             outer = self.superstep
             self.superstep = None if op.is_divergent_superstep else op
@@ -254,7 +309,7 @@ class _Function:
         r = self.div.get(v)
         if r is None:
             return None
-        d = Divergence(f"{what} of the enclosing {op.name} depends on {r}", what, r, op, v)
+        d = Divergence(f"{what} of the enclosing {op.name} depends on {r}", what, r, op, v, isinstance(r, WarpReason))
         # the guards debug mode inserts (marked `sarek.debug_guard`, sarek.passes.debug_buffer) hold no collective
         if self.superstep is not None and isinstance(op, IfOp | MatchOp | ForOp | WhileOp) and \
                 "sarek.debug_guard" not in op.attributes:
@@ -288,14 +343,17 @@ class _Function:
         if h is None:
             return
         inner = a.collective_in(h)
+        if ctrl is not None and ctrl.warp:
+            inner = a.block_collective_in(h)  # warp-level collectives may run under warp-uniform control
         if inner is not None and ctrl is not None:
             a.report(Finding(op, "call", inner, ctrl, f"call of @{op.callee_name}, which contains {inner}, under "
                                                       f"thread-divergent control flow ({ctrl.text})"))
         args = tuple(self.div.get(x) for x in op.args)
         a.analyse(h, args)
-        r = next((x for x in args if x is not None), None) or a.varying_in(h)
+        r = next((x for x in args if x is not None and not isinstance(x, WarpReason)), None) or \
+            a.varying_in(h) or next((x for x in args if x is not None), None)
         for res in op.res:
-            self.mark(res, r and f"the result of @{op.callee_name}")
+            self.mark(res, r and _like(r, f"the result of @{op.callee_name}"))
 
 
 @dataclass
@@ -306,9 +364,10 @@ class ConvergenceAnalysis:
     module: ModuleOp
     findings: list[Finding] = field(default_factory=list[Finding])
     helpers: dict[str, HelperOp] = field(default_factory=dict[str, HelperOp])
-    _done: set[tuple[str, tuple[bool, ...]]] = field(default_factory=set[tuple[str, tuple[bool, ...]]])
+    _done: set[tuple[str, tuple[bool | None, ...]]] = field(default_factory=set[tuple[str, tuple[bool | None, ...]]])
     _reported: set[int] = field(default_factory=set[int])
     _collective: dict[str, str | None] = field(default_factory=dict[str, "str | None"])
+    _block_collective: dict[str, str | None] = field(default_factory=dict[str, "str | None"])
     _varying: dict[str, str | None] = field(default_factory=dict[str, "str | None"])
 
     def __post_init__(self) -> None:
@@ -329,13 +388,13 @@ class ConvergenceAnalysis:
         return self.findings
 
     def analyse(self, h: HelperOp, args: tuple[str | None, ...]) -> None:
-        key = (h.sym_name.data, tuple(x is not None for x in args))
+        key = (h.sym_name.data, tuple(None if x is None else isinstance(x, WarpReason) for x in args))
         if key in self._done:
             return
         self._done.add(key)
         f = _Function(self)
         for arg, r in zip(h.body.block.args, args):
-            f.mark(arg, r and f"parameter '{h.param_names.data[arg.index].data}' ({r})")
+            f.mark(arg, r and _like(r, f"parameter '{h.param_names.data[arg.index].data}' ({r})"))
         f.run(h.body.block, None)
 
     def check_call_depth(self) -> None:
@@ -401,6 +460,10 @@ class ConvergenceAnalysis:
     def collective_in(self, h: HelperOp) -> str | None:
         """The first collective op in `h` or the helpers it calls, as text."""
         return self._summary(h, self._collective, collective_kind)
+
+    def block_collective_in(self, h: HelperOp) -> str | None:
+        """The first block-level collective op (a barrier, not a warp-level one) in `h` or the helpers it calls."""
+        return self._summary(h, self._block_collective, lambda op: None if warp_level(op) else collective_kind(op))
 
     def varying_in(self, h: HelperOp) -> str | None:
         """Whether `h` (or a helper it calls) reads a thread-varying source, so its result may vary."""

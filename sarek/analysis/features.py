@@ -27,6 +27,8 @@ from typing import cast
 from xdsl.dialects.builtin import ArrayAttr, Float16Type, Float32Type, Float64Type, IntegerAttr, ModuleOp
 from xdsl.ir import Attribute, Operation, TypeAttribute
 
+from sarek.analysis.coopmat_support import REFUSALS as COOPMAT_REFUSALS
+from sarek.analysis.coopmat_support import coopmat_refusal
 from sarek.diagnostics import SarekError
 from sarek.registry import C_TARGETS, SHADER_TARGETS, TARGET_NAMES
 from sarek.registry import TARGETS as TARGET_INFO
@@ -37,10 +39,7 @@ from sarek.dialect.sarek import (
     AllocArrayOp,
     ArrayType,
     CallOp,
-    CoopmatDeclOp,
-    CoopmatLoadOp,
-    CoopmatMulAddOp,
-    CoopmatStoreOp,
+    COOPMAT_OPS,
     ConstantOp,
     HelperOp,
     IntrinsicOp,
@@ -100,7 +99,6 @@ Support = Refused | None
 
 _OPENCL_F16 = "measured: OpenCL devices fuse the f32 -> f16 narrowing, so stores are not correctly rounded"
 _GLSL_F16 = "measured: Vulkan drivers fuse the f32 -> f16 narrowing, so stores are not correctly rounded"
-_COOPMAT = "cooperative matrices need the Vulkan GL_KHR_cooperative_matrix path, which is not implemented"
 _RECURSION = {"cuda": "sarek emits CUDA helpers callees first, without prototypes",
               "hip": "sarek emits HIP helpers callees first, without prototypes",
               "opencl": "OpenCL C forbids recursion", "metal": "Metal forbids recursion",
@@ -122,7 +120,7 @@ CAPABILITIES: dict[tuple[str, Feature], Support] = {
     ("metal", Feature.FLOAT64): Refused("Metal has no double; sarek never narrows it to float silently"),
     ("wgsl", Feature.FLOAT64): Refused("WGSL has no f64"),
     ("wgsl", Feature.INT64): Refused("WGSL has no 64-bit integers"),
-    **{(t, Feature.COOPMAT): Refused(_COOPMAT) for t in TARGETS},
+    **{(t, Feature.COOPMAT): Refused(h) for t, h in COOPMAT_REFUSALS.items()},
     ("wgsl", Feature.WARP_BARRIER): Refused("WGSL has no subgroup barrier"),
     ("wgsl", Feature.MEM_FENCE): Refused("WGSL has no device-scope memory fence"),
     **{(t, Feature.RECURSION): Refused(h) for t, h in _RECURSION.items()},
@@ -258,7 +256,7 @@ def op_types(op: Operation) -> Iterator[Attribute]:
 
 def _op_uses(op: Operation) -> Iterator[Feature]:
     """The features `op` itself needs: its kind first (a ui8 fragment is refused as a coopmat), then its types."""
-    if isinstance(op, CoopmatDeclOp | CoopmatLoadOp | CoopmatStoreOp | CoopmatMulAddOp):
+    if isinstance(op, COOPMAT_OPS):
         yield Feature.COOPMAT
     elif isinstance(op, WarpBarrierOp):
         yield Feature.WARP_BARRIER
@@ -383,6 +381,8 @@ def _structural_refusal(module: ModuleOp, op: Operation, target: str) -> str | N
             return f"shared array '{name}' must be declared in a kernel, not in a helper ({h})"
     if isinstance(op, NativeOp) and (h := _refused(target, Feature.NATIVE)) is not None:
         return f"%native is refused: {h}"
+    if isinstance(op, COOPMAT_OPS) and (h := coopmat_refusal(op, target)) is not None:
+        return f"cooperative matrices: {h}"
     if isinstance(op, IntrinsicOp) and op.args and (info := INTRINSICS.get(op.callee.data)) is not None \
             and info.category == Category.ATOMIC and isinstance(base := op.args[0].type, VecType | ArrayType):
         name = op.callee.data

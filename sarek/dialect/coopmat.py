@@ -1,13 +1,18 @@
-"""Cooperative-matrix (tensor core) statements of the sarek dialect: fragment declarations, loads, stores and
-the multiply-accumulate."""
+"""Cooperative-matrix (tensor core) statements of the sarek dialect: fragment declarations, fills, loads, stores
+and the multiply-accumulate.
+
+A fragment is owned by one warp / subgroup: every lane executes each op with the same operands (the convergence
+analysis checks they are warp-uniform). Loads and stores address a buffer's flat row-major storage: element
+(r, c) of the fragment is `buf[index + r * stride + c]`, or `buf[index + c * stride + r]` with `col_major`.
+What the ops compute is defined once, in `sarek.interp.coopmat`."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, Self, cast
 
-from xdsl.dialects.builtin import IntegerAttr, StringAttr, i32
+from xdsl.dialects.builtin import IntegerAttr, StringAttr, UnitAttr, i32
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.irdl import AnyAttr, IRDLOperation, irdl_op_definition, operand_def, prop_def
+from xdsl.irdl import AnyAttr, IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -82,6 +87,11 @@ def _parse_shape(parser: Parser) -> tuple[int, int]:
     return rows, int(x[1:])
 
 
+def fragment_decl(op: Operation, frag: str) -> CoopmatDeclOp:
+    """The `sarek.coopmat_decl` of fragment `frag` in the function holding `op` (VerifyException if none)."""
+    return _frag_decl(op, frag)
+
+
 def _frag_decl(op: Operation, frag: str) -> CoopmatDeclOp:
     f = enclosing_function(op)
     if f is not None:
@@ -97,6 +107,7 @@ class _CoopmatMemMixin:
         array: SSAValue
         index: SSAValue
         stride: SSAValue
+        col_major: UnitAttr | None
 
     def _verify_mem(self) -> None:
         op = cast(Operation, self)
@@ -112,33 +123,41 @@ class _CoopmatMemMixin:
         _print_subscript(printer, self.index)
         printer.print_string(" stride ")
         printer.print_operand(self.stride)
+        if self.col_major is not None:
+            printer.print_string(" col_major")
         printer.print_string(" : ")
         printer.print_attribute(self.array.type)
         _print_attrs(printer, cast(Operation, self))
 
     @staticmethod
-    def _parse_mem(parser: Parser, word: str) -> tuple[str, SSAValue, SSAValue, SSAValue]:
+    def _parse_mem(parser: Parser, word: str) -> tuple[str, SSAValue, SSAValue, SSAValue, bool]:
         frag = parser.parse_str_literal()
         parser.parse_keyword(word)
         a = _operand(parser)
         i = _parse_subscript(parser)
         parser.parse_keyword("stride")
         s = _operand(parser)
+        col = parser.parse_optional_keyword("col_major") is not None
         _parse_type_of(parser, a, "buffer")
-        return frag, a, i, s
+        return frag, a, i, s, col
 
 
 class _CoopmatMemOp(_CoopmatMemMixin, IRDLOperation):
-    """Shared shape of coopmat_load / coopmat_store: a fragment, a buffer, an index and a row stride."""
+    """Shared shape of coopmat_load / coopmat_store: a fragment, a buffer, an element index, a row stride (a
+    column stride with `col_major`)."""
 
     WORD: ClassVar[str] = ""
     frag = prop_def(StringAttr)
     array = operand_def(VecType | ArrayType)
     index = operand_def(i32)
     stride = operand_def(i32)
+    col_major = opt_prop_def(UnitAttr)
 
-    def __init__(self, frag: str, array: SSAValue, index: SSAValue, stride: SSAValue):
-        super().__init__(operands=[array, index, stride], properties={"frag": StringAttr(frag)})
+    def __init__(self, frag: str, array: SSAValue, index: SSAValue, stride: SSAValue, col_major: bool = False):
+        props: dict[str, Attribute] = {"frag": StringAttr(frag)}
+        if col_major:
+            props["col_major"] = UnitAttr()
+        super().__init__(operands=[array, index, stride], properties=props)
 
     def verify_(self) -> None:
         self._verify_mem()
@@ -153,7 +172,8 @@ class _CoopmatMemOp(_CoopmatMemMixin, IRDLOperation):
 
 @irdl_op_definition
 class CoopmatLoadOp(_CoopmatMemOp):
-    """`sarek.coopmat_load "fa" from %v[%i] stride %s : !sarek.vec<f16>` — row-major, stride in elements."""
+    """`sarek.coopmat_load "fa" from %v[%i] stride %s [col_major] : !sarek.vec<f16>` — row-major (column-major
+    with `col_major`), stride in elements."""
 
     name = "sarek.coopmat_load"
     WORD: ClassVar[str] = "from"
@@ -161,7 +181,7 @@ class CoopmatLoadOp(_CoopmatMemOp):
 
 @irdl_op_definition
 class CoopmatStoreOp(_CoopmatMemOp):
-    """`sarek.coopmat_store "fc" to %v[%i] stride %s : !sarek.vec<f32>`."""
+    """`sarek.coopmat_store "fc" to %v[%i] stride %s [col_major] : !sarek.vec<f32>`."""
 
     name = "sarek.coopmat_store"
     WORD: ClassVar[str] = "to"
@@ -212,3 +232,40 @@ class CoopmatMulAddOp(IRDLOperation):
         parser.parse_punctuation("+")
         c = parser.parse_str_literal()
         return _parse_attrs(parser, cls(d, a, b, c))
+
+
+@irdl_op_definition
+class CoopmatFillOp(IRDLOperation):
+    """`sarek.coopmat_fill "fc", %x : f32` — every element of the fragment set to %x (of its element type)."""
+
+    name = "sarek.coopmat_fill"
+    frag = prop_def(StringAttr)
+    value = operand_def(AnyAttr())
+
+    def __init__(self, frag: str, value: SSAValue):
+        super().__init__(operands=[value], properties={"frag": StringAttr(frag)})
+
+    def verify_(self) -> None:
+        d = _frag_decl(self, self.frag.data)
+        if self.value.type != d.element_type:
+            raise VerifyException(f"fragment '{self.frag.data}' holds {d.element_type}, the value is {self.value.type}")
+
+    def print(self, printer: Printer) -> None:
+        _print_name(printer, self.frag)
+        printer.print_string(", ")
+        printer.print_operand(self.value)
+        printer.print_string(" : ")
+        printer.print_attribute(self.value.type)
+        _print_attrs(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CoopmatFillOp:
+        frag = parser.parse_str_literal()
+        parser.parse_punctuation(",")
+        v = _operand(parser)
+        _parse_type_of(parser, v, "value")
+        return _parse_attrs(parser, cls(frag, v))
+
+
+#: every cooperative-matrix op (the analyses' and lowerings' one list)
+COOPMAT_OPS = (CoopmatDeclOp, CoopmatFillOp, CoopmatLoadOp, CoopmatStoreOp, CoopmatMulAddOp)

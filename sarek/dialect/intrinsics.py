@@ -112,6 +112,7 @@ def _build() -> dict[str, Intrinsic]:
     add("global_size", Category.INDEX, 0, _index, "global_size_x")
     add("lane_id", Category.WARP, 0, _index, "lane in the warp/subgroup")
     add("warp_size", Category.WARP, 0, _index, "warp/subgroup width")
+    add("warp_id", Category.WARP, 0, _index, "linear thread index in the block // warp_size (uniform in a warp)")
     for n in UNARY_FLOAT:
         add(n, Category.MATH, 1, _float_n(1), f"{n}(x)")
     for n in BINARY_FLOAT:

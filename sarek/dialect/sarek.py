@@ -55,7 +55,7 @@ _DECLARATIONS: tuple[type[Operation], ...] = (RecordOp, VariantOp, KernelOp, Hel
 STATEMENT_OPS: tuple[type[Operation], ...] = (
     LetOp, LetMutOp, StoreOp, IfOp, WhileOp, ForOp, MatchOp, ReturnOp, BreakOp, ContinueOp, AssertOp, PragmaOp,
     BlockOp, BarrierOp, WarpBarrierOp, MemFenceOp, NativeOp, PrintOp, AllocArrayOp, CoopmatDeclOp, CoopmatLoadOp,
-    CoopmatStoreOp, CoopmatMulAddOp,
+    CoopmatStoreOp, CoopmatMulAddOp, CoopmatFillOp,
 )
 
 Sarek = Dialect(
@@ -65,7 +65,7 @@ Sarek = Dialect(
         MakeRecordOp, MakeVariantOp, FieldOp, PayloadOp, ArrayReadOp, ArrayLenOp, ArrayDimOp, AllocArrayOp, CallOp, LetOp,
         LetMutOp, LoadOp, StoreOp, ElemRefOp, FieldRefOp, YieldOp, IfOp, IfExprOp, WhileOp, ForOp, MatchOp, MatchExprOp,
         ReturnOp, BreakOp, ContinueOp, AssertOp, PragmaOp, BlockOp, BarrierOp, WarpBarrierOp, MemFenceOp, NativeOp,
-        PrintOp, CoopmatDeclOp, CoopmatLoadOp, CoopmatStoreOp, CoopmatMulAddOp,
+        PrintOp, CoopmatDeclOp, CoopmatLoadOp, CoopmatStoreOp, CoopmatMulAddOp, CoopmatFillOp,
     ],
     [MemSpaceAttr, UnitType, RecordType, VariantType, VecType, ArrayType, RefType, BinOpKindAttr, UnOpKindAttr],
 )

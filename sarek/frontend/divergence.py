@@ -1,7 +1,7 @@
 """Convergence diagnostics worded for Python: the findings of `sarek.analysis.convergence` (the analysis behind
 sarek-verify-barriers; the front end has no copy of its own) as `CompileError`s at the offending source line.
 
-A `barrier()` (or `warp_barrier()`, a warp shuffle, or a call to a helper containing one) under control flow
+A `barrier()` (or `warp_barrier()`, a warp shuffle, a `coop` call, or a call to a helper containing one) under control flow
 that depends on the thread is refused, and so is an `if` / `while` / `for` / `match` statement deciding on a
 thread-varying value inside a plain `with superstep():` (Sarek's superstep_diverged; `superstep(divergent=True)`
 allows it).
@@ -14,7 +14,7 @@ import re
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.ir import Operation
 
-from sarek.analysis.convergence import Divergence, Finding, convergence_findings
+from sarek.analysis.convergence import Divergence, Finding, convergence_findings, warp_level
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
 from sarek.frontend.errors import CompileError
@@ -56,7 +56,13 @@ def _what(f: Finding) -> str:
         return f"{op.callee.data}()"
     if isinstance(op, s.CallOp):
         return f"a call to '{op.callee_name}' (which synchronises)"
+    if op.name in _COOP:
+        return _COOP[op.name]
     return f.what
+
+
+_COOP = {"sarek.coopmat_fill": "coop.fill()", "sarek.coopmat_load": "coop.load()", "sarek.coopmat_store": "coop.store()",
+         "sarek.coopmat_muladd": "coop.mma()"}
 
 
 def python_error(f: Finding) -> CompileError:
@@ -66,6 +72,12 @@ def python_error(f: Finding) -> CompileError:
         message = (f"thread-divergent {what} inside superstep() ({_cause(f.why)}): the barrier at the end of the "
                    "superstep would be in diverged control flow; write 'with superstep(divergent=True):' if the "
                    "divergence is intended")
+    elif f.kind == "operand":
+        message = (f"{_what(f)} with a thread-divergent argument ({_cause(f.why)}): every lane of a warp executes it "
+                   "with the same arguments (use warp_id, block indices and values computed from them)")
+    elif warp_level(f.op):
+        message = (f"{_what(f)} under thread-divergent control flow ({_cause(f.why)}): every lane of the warp "
+                   "must reach it")
     else:
         message = (f"{_what(f)} under thread-divergent control flow ({_cause(f.why)}): every thread of the block "
                    "must reach it")

@@ -68,7 +68,7 @@ def is_num(t: Attribute) -> bool:
 
 @dataclass
 class Binding:
-    kind: str                    # "val" | "ref" | "vec" | "arr" | "param" | "pending"
+    kind: str                    # "val" | "ref" | "vec" | "arr" | "param" | "frag" | "pending"
     value: SSAValue | None
     type: Attribute | None = None
     anchor: tuple[Block, Operation | None] | None = None

@@ -53,6 +53,9 @@ class ExprLowerer(LowererBase):
             b = self.vars[n]
             if b.kind == "ref":
                 return self.v(s.LoadOp(cast(SSAValue, b.value)), node)
+            if b.kind == "frag":
+                raise self.err(node, f"'{n}' is a cooperative-matrix fragment, not a value: use it in coop.fill, "
+                                     "coop.load, coop.store or coop.mma")
             assert b.value is not None
             return b.value
         if n in self.info.locals or n in self.vars:

@@ -15,11 +15,11 @@ from sarek.dialect.intrinsics import is_int
 from sarek.frontend.decls import VariantCtor, type_name
 from sarek.frontend.errors import CompileError
 from sarek.frontend.lower_base import UNSUPPORTED, Binding, tname
-from sarek.frontend.lower_call import CallLowerer
+from sarek.frontend.lower_coop import CoopLowerer
 from sarek.gpu import GpuFunction
 
 
-class StmtLowerer(CallLowerer):
+class StmtLowerer(CoopLowerer):
     """Lowers Python statements into the current block."""
 
     def stmts(self, body: list[ast.stmt], top: bool = False) -> None:
@@ -119,6 +119,9 @@ class StmtLowerer(CallLowerer):
             ok, obj = self.static(st.value.func)
             if ok and isinstance(obj, GpuFunction) and obj.kind == "alloc":
                 self.alloc(st.targets[0], st.value, obj)
+                return
+            if (c := self.coop_function(st.value.func)) is not None and c.name == "fragment":
+                self.coop_declare(st.targets[0], st.value)
                 return
         if len(st.targets) == 1 and isinstance(st.targets[0], ast.Tuple | ast.List):
             t = st.targets[0]

@@ -18,14 +18,17 @@ where its tag says so); arrays of them are stored as structure-of-arrays trees a
 aligned-layout structured arrays around the launch (the whole vector is re-encoded, padding zeroed, as the
 reference executor does). Values are immutable here, so binding needs no copy.
 
+Cooperative matrices run per warp (fast_coop.py: a fragment per warp, stores once per warp).
+
 Not vectorized (the whole kernel then runs on the reference executor, with a FallbackWarning): `sarek.native`,
-cooperative matrices, recursive helpers, records nested deeper than 64 levels (the reference refuses them with
+recursive helpers, records nested deeper than 64 levels (the reference refuses them with
 its located error), and (found at run time; vectors are restored before falling back) a non-uniform array size.
 
 Modules:
   fast_check.py    `unsupported_reason`: what is not vectorized, found statically
   fast_values.py   runtime values, storage trees, places, loop/frame masks
   fast_exec.py     `ExecBase`: the launch, indices, checks, memory
+  fast_coop.py     `CoopExec`: cooperative matrices, one fragment per warp
   fast_compute.py  `ExecCompute`: operators, casts, intrinsics, atomics
   fast_control.py  `Exec`: calls, blocks, control flow, the op dispatch
   fast.py          `run`: arguments in, the launch, results written back

@@ -37,8 +37,6 @@ def _reason(module: ModuleOp, kernel: str) -> str | None:
         for op in f.walk():
             if isinstance(op, S.NativeOp):
                 return "sarek.native"
-            if op.name.startswith("sarek.coopmat"):
-                return "cooperative matrices"
             for v in [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]:
                 if _has_aggregate(v.type) and _depth(module, v.type) > C.DETACH_MAX_DEPTH:
                     return (f"records nested deeper than {C.DETACH_MAX_DEPTH} levels (the reference executor "

@@ -109,7 +109,7 @@ class ExecCompute(ExecBase):
     def intrinsic(self, op: S.IntrinsicOp, args: list[Any], m: Any) -> Any:
         name = op.callee.data
         info = INTRINSICS[name]
-        if info.category == Category.INDEX or name in ("lane_id", "warp_size"):
+        if info.category == Category.INDEX or name in ("lane_id", "warp_size", "warp_id"):
             v = self._idx.get(name)
             return v if v is not None else self.lazy(name)
         if info.category == Category.WARP:

@@ -14,6 +14,7 @@ from sarek.dialect import sarek as S
 from sarek.interp import common as C
 from sarek.interp.common import kind
 from sarek.interp.fast_compute import ExecCompute
+from sarek.interp.fast_coop import CoopExec
 from sarek.interp.fast_values import (
     DT,
     Arr,
@@ -32,7 +33,7 @@ from sarek.interp.fast_values import (
 )
 
 
-class Exec(ExecCompute):
+class Exec(ExecCompute, CoopExec):
     """Runs ops over all lanes of a launch under a mask."""
 
     def call(self, f: Operation, args: list[Any], m: Any) -> Frame:
@@ -307,6 +308,8 @@ class Exec(ExecCompute):
             self.check_warp_uniform(op, m)
         elif isinstance(op, S.MemFenceOp):
             pass
+        elif isinstance(op, S.COOPMAT_OPS):
+            self.coop(op, env, m)
         else:
             raise Unvectorizable(op.name)
 

@@ -70,6 +70,8 @@ class ExecBase:
             v = self.lazy("lanes") % self.bs if self.nb > 1 else self.lazy("lanes")
         elif name == "lane_id":
             v = (self.lazy("ltid") % self.ws).astype(i32)
+        elif name == "warp_id":
+            v = (self.lazy("ltid") // self.ws).astype(i32)
         elif name == "thread_idx_x":
             v = (self.lazy("ltid") % bdx if bdy * bdz > 1 else self.lazy("ltid")).astype(i32)
         elif name == "thread_idx_y":

@@ -26,6 +26,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.interp import common as C
+from sarek.interp import coopmat as _cm
 from sarek.interp.common import DEPTH_MESSAGE, Fault, InterpError, Types, kind
 
 EV_BARRIER, EV_SHUFFLE, EV_WARP_BARRIER = 0, 1, 2
@@ -73,6 +74,7 @@ class _Compiler:
         self.lines: list[str] = []
         self.counter = itertools.count()
         self.funcs: dict[str, S.KernelOp | S.HelperOp] = {}
+        self.frags: dict[str, str] = {}  # fragment name -> its Python variable, per function
 
     # ------------------------------------------------------------------------------------------ driver
 
@@ -172,6 +174,7 @@ class _Compiler:
     def function(self, name: str, f: Operation) -> None:
         assert isinstance(f, S.KernelOp | S.HelperOp)
         params = [self.define(a) for a in f.body.block.args]
+        self.frags = {}
         self.emit(1, f"def {self.fname(name)}(_t, _sh{''.join(', ' + p for p in params)}):")
         self.emit(2, "_tx, _ty, _tz, _bx, _by, _bz, _lane = _t")
         if isinstance(f, S.HelperOp):
@@ -363,10 +366,39 @@ class _Compiler:
             e("pass")
         elif isinstance(op, S.NativeOp):
             self.native(op, e)
+        elif isinstance(op, S.COOPMAT_OPS):
+            e(self.coop(op))
         elif isinstance(op, S.YieldOp):
             raise AssertionError("yield handled by its parent")
         else:
             raise self.refuse(op, f"the interpreter does not support {op.name}")
+
+    def coop(self, op: Operation) -> str:
+        """A cooperative-matrix op as one line (sarek.interp.coopmat: the whole matrix in every invocation, stored
+        once per warp, by its first lane: the lanes after it must not see the store before their own loads)."""
+        oid = self.opid(op)
+
+        def frag(name: str) -> str:
+            return self.frags.setdefault(name, self.fresh("fr"))
+
+        def read(name: str) -> str:
+            return f"_cm.need({oid}, {frag(name)}, {name!r})"
+
+        if isinstance(op, S.CoopmatMulAddOp):
+            k = kind(S.fragment_decl(op, op.c.data).element_type)
+            return f"{frag(op.d.data)} = _cm.mma({read(op.a.data)}, {read(op.b.data)}, {read(op.c.data)}, {k!r})"
+        assert isinstance(op, S.CoopmatDeclOp | S.CoopmatFillOp | S.CoopmatLoadOp | S.CoopmatStoreOp)
+        d = S.fragment_decl(op, op.frag.data)
+        k, shape = kind(d.element_type), f"{d.rows.value.data}, {d.cols.value.data}"
+        if isinstance(op, S.CoopmatDeclOp):
+            return f"{frag(op.frag.data)} = None"
+        if isinstance(op, S.CoopmatFillOp):
+            return f"{frag(op.frag.data)} = _cm.fill({self.name(op.value)}, {shape}, {k!r})"
+        mem = f"{self.name(op.array)}, {self.name(op.index)}, {self.name(op.stride)}"
+        col = op.col_major is not None
+        if isinstance(op, S.CoopmatLoadOp):
+            return f"{frag(op.frag.data)} = _cm.run({oid}, _cm.load, {mem}, {shape}, {col}, {k!r})"
+        return f"if _lane == 0: _cm.run({oid}, _cm.store, {read(op.frag.data)}, {mem}, {col}, {k!r})"
 
     def yielding_block(self, b: Block, ind: int, target: str) -> None:
         for op in b.ops:
@@ -488,6 +520,8 @@ class _Compiler:
             e(f"{n} = _lane")
         elif name == "warp_size":
             e(f"{n} = _ws")
+        elif name == "warp_id":
+            e(f"{n} = (_tx + _bdx * (_ty + _bdy * _tz)) // _ws")
         elif info.category == Category.WARP:
             e(f"{n} = yield ({EV_SHUFFLE}, {self.opid(op)}, {args[0]}, {args[1]})")
         elif info.category == Category.MATH:
@@ -590,7 +624,7 @@ def _native(code: Any, ns: dict[str, Any], oid: int) -> None:
 
 
 _RUNTIME: dict[str, Any] = {
-    "_np": np, "_Rec": C.Rec, "_Var": C.Var, "_Fault": Fault, "_oob": _oob, "_oob_nd": _oob_nd, "_ND": C.NDList, "_bad_payload": _bad_payload,
+    "_np": np, "_Rec": C.Rec, "_Var": C.Var, "_Fault": Fault, "_oob": _oob, "_oob_nd": _oob_nd, "_ND": C.NDList, "_cm": _cm, "_bad_payload": _bad_payload,
     "_detach": _detach, "_f16": C.f16, "_bf16": C.bf16_round, "_cdiv": C.cdiv, "_crem": C.crem, "_f2i": C.float_to_int, "_clz": C.clz,
     "_popcount": C.popcount, "_bitcast": C.bitcast_py, "_M": C.MATH, "_native": _native,
 }

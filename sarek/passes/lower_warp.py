@@ -15,7 +15,8 @@ and reads the value there with an absolute `warp_shuffle` marked `{sarek.lane_in
 lives here, once, and a backend lowers only that in-range shuffle to its plain index shuffle (CUDA
 `__shfl_sync`, HIP `__shfl`, OpenCL `sub_group_shuffle`, MSL `simd_shuffle`, PTX `shfl.sync.idx.b32`, GLSL/WGSL
 `subgroupShuffle` with the lane converted to unsigned), and refuses any other shuffle. `lane_id` and
-`warp_size` are left to the backend. The rewrite is the same for every target (`target` only names the
+`warp_size` are left to the backend; `warp_id` becomes `(thread_idx_x + block_dim_x * (thread_idx_y +
+block_dim_y * thread_idx_z)) / warp_size` (after sarek-verify-barriers, which knows it is warp-uniform). The rewrite is the same for every target (`target` only names the
 caller); the C family and PTX pipelines run it before their lowering.
 """
 
@@ -106,6 +107,28 @@ def build_helper(callee: str, t: Attribute) -> s.HelperOp:
     return h
 
 
+def expand_warp_id(module: ModuleOp) -> None:
+    """Rewrite every `sarek.intrinsic "warp_id"` into the linear thread index divided by the warp size."""
+    for op in [o for o in module.walk() if isinstance(o, s.IntrinsicOp) and o.callee.data == "warp_id"]:
+        parent = op.parent_block()
+        assert parent is not None
+        b = _B(Block())
+
+        def idx(n: str) -> SSAValue:
+            return b.v(s.IntrinsicOp(n, []))
+
+        lin = b.bin("add", idx("thread_idx_x"), b.bin("mul", idx("block_dim_x"), b.bin(
+            "add", idx("thread_idx_y"), b.bin("mul", idx("block_dim_y"), idx("thread_idx_z")))))
+        w = b.bin("div", lin, idx("warp_size"))
+        for o in list(b.block.ops):
+            o.detach()
+            o.location = op.location
+            parent.insert_op_before(o, op)
+        op.results[0].replace_all_uses_with(w)
+        op.detach()
+        op.erase()
+
+
 def lower_warp(module: ModuleOp) -> list[s.HelperOp]:
     """Rewrite every unguarded warp shuffle of `module` into a helper call; returns the helpers added."""
     made: dict[str, s.HelperOp] = {}
@@ -142,7 +165,8 @@ class LowerWarpPass(ModulePass):
 
     Options: `target` (cuda, hip, opencl, metal, glsl, wgsl, ptx; the rewrite is the same for all). Each
     shuffle becomes a call of `sarek_warp_shuffle[_up|_down|_xor]_<T>`, whose body computes the source lane
-    (own lane when out of range) and reads it with an absolute shuffle marked `{sarek.lane_in_range}`.
+    (own lane when out of range) and reads it with an absolute shuffle marked `{sarek.lane_in_range}`. `warp_id`
+    becomes the linear thread index in the block divided by `warp_size`.
     """
 
     name = "sarek-lower-warp"
@@ -152,4 +176,5 @@ class LowerWarpPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.target not in TARGET_NAMES:
             raise SarekError(f"sarek-lower-warp: unknown target '{self.target}' (known: {', '.join(TARGET_NAMES)})")
+        expand_warp_id(op)
         lower_warp(op)

@@ -153,12 +153,29 @@ LACKS: dict[str, set[str]] = {
 }
 
 
+def target_lacks(target: str | None) -> set[str]:
+    """The cooperative-matrix features a target lacks (the gate's table, sarek.analysis.coopmat_support): "coop"
+    (f16/bf16 inputs) where it has none, "coop-int8" (u8/i8 inputs) where it has no 8-bit path."""
+    from sarek.analysis.coopmat_support import SHAPES
+
+    if target is None:
+        return set()
+    configs = SHAPES.get(target, ())
+    out = set[str]() if configs else {"coop"}
+    if not any("u8" in c.inputs for c in configs):
+        out.add("coop-int8")
+    return out
+
+
 def device_lacks(device: Any) -> set[str]:
-    """Features the device lacks: its own `lacks()` when it has one, else from OpenCL extensions or LACKS."""
+    """Features the device lacks: its own `lacks()` when it has one, else from OpenCL extensions or LACKS; the
+    cooperative-matrix features its target lacks (`target_lacks`)."""
+    target = getattr(device, "target", None)
+    coop = target_lacks(target if isinstance(target, str) else None)
     own = getattr(device, "lacks", None)
     if callable(own):
-        return set(cast("Iterable[str]", own()))
-    out: set[str] = set()
+        return set(cast("Iterable[str]", own())) | coop
+    out: set[str] = coop
     for key in (device.name.split(":")[0], device.kind):
         out |= LACKS.get(key, set())
     if device.kind == "opencl" and hasattr(device, "extensions"):

@@ -201,6 +201,10 @@ class Device:
     def check_dims(self, spec: KernelSpec, grid: Dim3, block: Dim3) -> None:
         lim = self.limits
         threads = block[0] * block[1] * block[2]
+        if spec.coop and threads % self.warp_size:
+            raise LaunchError(f"kernel {spec.name} uses cooperative matrices (owned by whole warps): its block "
+                              f"{block} has {threads} threads, not a multiple of device {self.name}'s warp size "
+                              f"{self.warp_size}; use a block of whole warps (e.g. {self.warp_size * 4})")
         if threads > lim.max_threads_per_block:
             raise LaunchError(f"kernel {spec.name}: block {block} has {threads} threads; device {self.name} "
                               f"allows at most {lim.max_threads_per_block} per block")

@@ -12,7 +12,7 @@ import numpy as np
 from typing_extensions import TypeIs
 
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, ModuleOp
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 
 from sarek.dialect.intrinsics import is_integer_type
 from sarek.runtime.errors import LaunchError
@@ -91,6 +91,8 @@ class KernelSpec:
     plans: dict[Any, Any] = field(default_factory=dict)  # per-device launch plans (packing, checks done once)
     #: (vector, scalar) parameter pairs indexed as `if global_thread_id < n: v[global_thread_id]`
     guards: list[tuple[int, int]] = field(default_factory=list)
+    #: the kernel (or a helper it calls) uses cooperative matrices: its block must be whole warps
+    coop: bool = False
 
     @property
     def signature(self) -> str:
@@ -137,9 +139,26 @@ def kernel_spec(module: ModuleOp, name: str) -> KernelSpec:
             params.append(Param(i, pname, t, "scalar", element_dtype(module, t)))
     from sarek.analysis.writes import guarded_indexing
 
-    spec = KernelSpec(module, name, params, module_hash(module), guards=guarded_indexing(module, name))
+    spec = KernelSpec(module, name, params, module_hash(module), guards=guarded_indexing(module, name),
+                      coop=_uses_coop(module, k))
     per[name] = spec
     return spec
+
+
+def _uses_coop(module: ModuleOp, kernel: Operation) -> bool:
+    """Whether `kernel` or a helper it reaches holds a cooperative-matrix op."""
+    from sarek.dialect.sarek import COOPMAT_OPS, CallOp, HelperOp
+
+    helpers = {h.sym_name.data: h for h in module.ops if isinstance(h, HelperOp)}
+    todo, seen = [kernel], set[str]()
+    while todo:
+        for op in todo.pop().walk():
+            if isinstance(op, COOPMAT_OPS):
+                return True
+            if isinstance(op, CallOp) and op.callee_name in helpers and op.callee_name not in seen:
+                seen.add(op.callee_name)
+                todo.append(helpers[op.callee_name])
+    return False
 
 
 def _ntags(module: ModuleOp, t: Attribute) -> int | None:

@@ -13,14 +13,14 @@ from sarek.analysis.motion import binder_names
 from sarek.analysis.payload import PayloadLayout, payload_fields
 from sarek.analysis.shapes import hidden_names
 from sarek.dialect import sarek as s
-from sarek.lowering.cfamily.statements import CStatements
+from sarek.lowering.cfamily import coopmat
 from sarek.targets.cfamily import dialect as c
 
 
 METAL_BUFFER_SLOTS = 31  # [[buffer(0)]] .. [[buffer(30)]]: the Metal argument table of a kernel function
 
 
-class CLowering(CStatements):
+class CLowering(coopmat.CCoopmat):
     """Lowers a module: one list of `sarek_c` top-level ops."""
 
     def run(self) -> list[Operation]:
@@ -55,6 +55,8 @@ class CLowering(CStatements):
             lines += self.lang.bf16_preamble
         if self.uses_warp:
             lines += self.lang.warp_preamble
+        if self.uses_coop:
+            lines += coopmat.PREAMBLE[self.lang.target]
         if self.polyfills:
             lines += ["", *self.polyfills]
         if lines:

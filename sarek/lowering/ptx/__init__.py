@@ -27,6 +27,7 @@ Modules, each one layer of `Lowering` (a chain of classes, later layers call ear
   memory.py      loads/stores by layout, element addresses, places, arrays, records, variant payloads
   intrinsics.py  indices, warp shuffle, atomics, math
   control.py     if/if_expr (predication, speculation), loops, match, barriers, native, calls, return
+  coopmat.py     cooperative matrices: mma.sync m16n8k16 and the per-lane fragment layout
   kernel.py      `Lowering`: one `sarek_ptx.entry` per kernel, its parameters
   __init__.py    the pass and `lower_module`
 """

@@ -183,3 +183,18 @@ sarek.kernel @k(%v : !sarek.vec<f16> "v", %i : i64 "i") {
 }
 // CHECK: operand 'index' at position 1 does not verify:
 // CHECK-NEXT: Expected attribute i32 but got i64
+
+// -----
+
+sarek.kernel @k(%x : f16 "x") {
+  sarek.coopmat_decl "fc" acc 16x16 : f32
+  sarek.coopmat_fill "fc", %x : f16
+}
+// CHECK: fragment 'fc' holds f32, the value is f16
+
+// -----
+
+sarek.kernel @k(%x : f32 "x") {
+  sarek.coopmat_fill "fc", %x : f32
+}
+// CHECK: fragment 'fc' is not declared by a sarek.coopmat_decl

@@ -64,3 +64,21 @@ sarek.kernel @int8(%a : !sarek.vec<ui8> "a", %c : !sarek.vec<i32> "c", %n : i32 
 // CHECK-NEXT:     sarek.coopmat_store "fc" to %c[%z] stride %n : !sarek.vec<i32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
+
+// -----
+
+// Fills, and column-major loads and stores.
+sarek.kernel @fill(%b : !sarek.vec<f16> "b", %c : !sarek.vec<f32> "c", %n : i32 "n") {
+  %z = sarek.constant 0 : i32
+  %x = sarek.constant 1.5 : f32
+  sarek.coopmat_decl "fb" b 16x16 : f16
+  sarek.coopmat_decl "fc" acc 16x16 : f32
+  sarek.coopmat_fill "fc", %x : f32
+  sarek.coopmat_load "fb" from %b[%z] stride %n col_major : !sarek.vec<f16>
+  sarek.coopmat_store "fc" to %c[%z] stride %n col_major : !sarek.vec<f32>
+}
+// CHECK:      sarek.kernel @fill(%b: !sarek.vec<f16> "b", %c: !sarek.vec<f32> "c", %n: i32 "n") {
+// CHECK:        sarek.coopmat_fill "fc", %x : f32
+// CHECK-NEXT:   sarek.coopmat_load "fb" from %b[%z] stride %n col_major : !sarek.vec<f16>
+// CHECK-NEXT:   sarek.coopmat_store "fc" to %c[%z] stride %n col_major : !sarek.vec<f32>
+// CHECK-NEXT: }

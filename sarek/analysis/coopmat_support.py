@@ -1,0 +1,104 @@
+"""Which cooperative-matrix shapes and types each target compiles, and why the others refuse them.
+
+The capability gate (sarek.analysis.features, `sarek-reject-features`) reads this table: a target with no
+entry in `SHAPES` refuses every `sarek.coopmat_*` op with its `REFUSALS` reason; a target with one refuses, at
+the op, a fragment or a multiply-accumulate whose types and shape are not in its list, naming the list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from xdsl.ir import Operation
+
+from sarek.dialect import sarek as s
+
+
+@dataclass(frozen=True)
+class Config:
+    """d = a @ b + c with `inputs` elements (a and b), `acc` elements (c and d), a MxK, b KxN; with `up_to`,
+    also M, N and K any multiple of m, n and k up to `up_to` (tiles the lowering composes from the base shape)."""
+
+    inputs: tuple[str, ...]
+    acc: tuple[str, ...]
+    m: int
+    n: int
+    k: int
+    up_to: int = 0
+
+    def text(self) -> str:
+        more = f" (and multiples up to {self.up_to})" if self.up_to else ""
+        return f"{'/'.join(self.inputs)} x {'/'.join(self.acc)} at {self.m}x{self.n}x{self.k}{more}"
+
+    def fits(self, m: int, n: int, k: int) -> bool:
+        if not self.up_to:
+            return (m, n, k) == (self.m, self.n, self.k)
+        return all(0 < x <= self.up_to and x % base == 0 for x, base in ((m, self.m), (n, self.n), (k, self.k)))
+
+
+#: the portable shapes (docs/KERNELS.md): every target with matrix hardware compiles these
+PORTABLE = (Config(("f16",), ("f32", "f16"), 16, 16, 16), Config(("bf16",), ("f32",), 16, 16, 16),
+            Config(("u8", "i8"), ("i32",), 16, 16, 32))
+
+#: target -> the configurations it compiles (CUDA: nvcuda::wmma m16n16k16 pieces, composed into tiles up to 64
+#: in each dimension: a 64x64 accumulator is 16 wmma fragments, register blocking written by the lowering; the
+#: 8-bit 16x16x32 is two k-steps; wmma has bf16 only with f32 accumulators)
+SHAPES: dict[str, tuple[Config, ...]] = {"cuda": tuple(replace(c, up_to=64) for c in PORTABLE),
+                                         # HIP: MFMA f32_16x16x16f16 on CDNA (wave64)
+                                         "hip": (Config(("f16",), ("f32",), 16, 16, 16, 64),),
+                                         # PTX: mma.sync m16n8k16 pieces, f32 accumulators
+                                         "ptx": (Config(("f16", "bf16"), ("f32",), 16, 16, 16, 64),)}
+
+_NOT_YET = "not implemented for this target yet"
+#: target -> why it refuses cooperative matrices
+REFUSALS: dict[str, str] = {
+    "opencl": "OpenCL C has no portable matrix API (only vendor extensions)",
+    "metal": f"the simdgroup_matrix lowering is {_NOT_YET}",
+    "glsl": (f"the GL_KHR_cooperative_matrix lowering is {_NOT_YET} (it needs glslang 13, and a driver-level Vulkan "
+             "device: lavapipe has no cooperative matrices)"),
+    "wgsl": ("wgpu's cooperative matrices are experimental: wgpu-py cannot enable EXPERIMENTAL_COOPERATIVE_MATRIX and "
+             "naga's SPIR-V reader refuses the CooperativeMatrixKHR capability"),
+}
+
+
+def _elt(t: object) -> str:
+    e = str(t)
+    return "u8" if e == "ui8" else e
+
+
+def _supported(target: str) -> str:
+    return "; ".join(c.text() for c in SHAPES[target])
+
+
+def coopmat_refusal(op: Operation, target: str) -> str | None:
+    """Why `target` (one with cooperative matrices) cannot compile `op`, or None."""
+    configs = SHAPES.get(target)
+    if configs is None:
+        return None
+    if isinstance(op, s.CoopmatDeclOp):
+        use, e, r, c = op.use.data, _elt(op.element_type), op.rows.value.data, op.cols.value.data
+        ok = any((use == "a" and e in x.inputs and x.fits(r, x.n, c)) or
+                 (use == "b" and e in x.inputs and x.fits(x.m, c, r)) or
+                 (use == "acc" and e in x.acc and x.fits(r, c, x.k)) for x in configs)
+        if not ok:
+            return (f"a {r}x{c} '{use}' fragment of {e} is not supported on this target (supported: "
+                    f"{_supported(target)})")
+    if isinstance(op, s.CoopmatMulAddOp):
+        fa, fc = s.fragment_decl(op, op.a.data), s.fragment_decl(op, op.c.data)
+        fb = s.fragment_decl(op, op.b.data)
+        m, k, n = fa.rows.value.data, fa.cols.value.data, fb.cols.value.data
+        a, acc = _elt(fa.element_type), _elt(fc.element_type)
+        if not any(a in x.inputs and acc in x.acc and x.fits(m, n, k) for x in configs):
+            return (f"a multiply-accumulate of {a} into {acc} at {m}x{n}x{k} is not supported on this target "
+                    f"(supported: {_supported(target)})")
+    if isinstance(op, s.CoopmatFillOp) and target == "ptx" and s.fragment_decl(op, op.frag.data).use.data != "acc":
+        return "the PTX lowering fills accumulator fragments only; load an 'a' or 'b' fragment from memory"
+    if isinstance(op, s.CoopmatLoadOp) and target == "cuda":
+        d = s.fragment_decl(op, op.frag.data)
+        f = s.enclosing_function(op)
+        first = next(o for o in f.walk() if isinstance(o, s.CoopmatLoadOp) and o.frag.data == op.frag.data) \
+            if f is not None else op
+        if d.use.data != "acc" and (first.col_major is None) != (op.col_major is None):
+            return (f"fragment '{op.frag.data}' is loaded both row-major and col-major: a wmma '{d.use.data}' fragment "
+                    "has one layout; declare one fragment per layout")
+    return None

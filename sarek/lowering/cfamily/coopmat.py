@@ -1,0 +1,170 @@
+"""C-family lowering, cooperative matrices: `sarek.coopmat_*` -> CUDA `nvcuda::wmma`, HIP MFMA (CDNA).
+
+Every fragment becomes a grid of native 16x16 fragments (pieces) named `sarek_frag_<name>[_<i>_<j>]`:
+a sarek 16x32 u8 `a` fragment is two m16n16k16 pieces along k, so the portable 8-bit shape 16x16x32 is two wmma
+k-steps. A load or store moves each piece at its offset (row-major: `i*16*stride + j*16`, col-major: `j*16*stride
++ i*16`); `d = a @ b + c` is `d[i][j] = a[i][k] b[k][j] + (k == 0 ? c : d)[i][j]` over the pieces, k in order. An
+`a`/`b` wmma fragment carries its memory layout in its type, so the layout of a fragment's loads is decided here
+from its loads (mixed layouts on one a/b fragment are refused by the capability gate). Shared arrays of a kernel
+using them are declared `__align__(32)` (wmma addresses must be 256-bit aligned). Other C-family targets
+never get here: the gate refuses cooperative matrices on them (sarek.analysis.coopmat_support).
+
+HIP: `__builtin_amdgcn_mfma_f32_16x16x16f16` over a 64-lane wavefront; a piece is 4 elements per lane (lane l
+holds A[l % 16][4 (l / 16) + j], B[4 (l / 16) + j][l % 16], C[4 (l / 16) + j][l % 16], j < 4), moved by the
+preamble's per-lane load/store helpers. RDNA has no MFMA: compiling for it stops at an `#error` saying so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from xdsl.ir import Operation, SSAValue
+
+from sarek.analysis.effects import Effect
+from sarek.dialect import sarek as s
+from sarek.lowering.cfamily.statements import CStatements
+from sarek.targets.cfamily import dialect as c
+
+PIECE = 16
+WMMA = "nvcuda::wmma::"
+_USE = {"a": "matrix_a", "b": "matrix_b", "acc": "accumulator"}
+_ELEMENT = {"f16": "half", "bf16": "__nv_bfloat16", "u8": "unsigned char", "i8": "signed char", "f32": "float",
+            "i32": "int"}
+#: a fill value's C expression as the wmma element type (sarek keeps bf16 as its bits in an unsigned short)
+_FILL = {"bf16": "__ushort_as_bfloat16({0})"}
+PREAMBLE = {"cuda": ("#include <mma.h>", "#include <cuda_bf16.h>"), "hip": (
+    "#if defined(__HIP_DEVICE_COMPILE__) && !defined(__gfx908__) && !defined(__gfx90a__) && !defined(__gfx940__) \\",
+    "    && !defined(__gfx941__) && !defined(__gfx942__)",
+    "#error \"sarek: cooperative matrices on HIP need CDNA's MFMA (gfx908, gfx90a, gfx94x); RDNA GPUs have none\"",
+    "#endif",
+    "typedef _Float16 sarek_h4 __attribute__((ext_vector_type(4)));",
+    "typedef float sarek_f4 __attribute__((ext_vector_type(4)));",
+    "/* MFMA 16x16x16 per-lane elements: lane l holds row (a) or column (b, acc) l % 16, the other index",
+    "   4 * (l / 16) + j; `col` says the buffer is column-major */",
+    "__device__ __forceinline__ int sarek_mfma_at(int r, int c, int s, int col) { return col ? c * s + r : r * s + c; }",
+    "__device__ __forceinline__ sarek_h4 sarek_mfma_load_a(const __half* p, int s, int col) {",
+    "  int l = (int)__lane_id(); sarek_h4 v;",
+    "  for (int j = 0; j < 4; ++j) v[j] = (_Float16)__half2float(p[sarek_mfma_at(l % 16, 4 * (l / 16) + j, s, col)]);",
+    "  return v;",
+    "}",
+    "__device__ __forceinline__ sarek_h4 sarek_mfma_load_b(const __half* p, int s, int col) {",
+    "  int l = (int)__lane_id(); sarek_h4 v;",
+    "  for (int j = 0; j < 4; ++j) v[j] = (_Float16)__half2float(p[sarek_mfma_at(4 * (l / 16) + j, l % 16, s, col)]);",
+    "  return v;",
+    "}",
+    "__device__ __forceinline__ sarek_f4 sarek_mfma_load_acc(const float* p, int s, int col) {",
+    "  int l = (int)__lane_id(); sarek_f4 v;",
+    "  for (int j = 0; j < 4; ++j) v[j] = p[sarek_mfma_at(4 * (l / 16) + j, l % 16, s, col)];",
+    "  return v;",
+    "}",
+    "__device__ __forceinline__ void sarek_mfma_store_acc(float* p, int s, int col, sarek_f4 v) {",
+    "  int l = (int)__lane_id();",
+    "  for (int j = 0; j < 4; ++j) p[sarek_mfma_at(4 * (l / 16) + j, l % 16, s, col)] = v[j];",
+    "}",
+)}
+
+
+@dataclass(frozen=True)
+class _Frag:
+    name: str
+    use: str
+    elt: str
+    rows: int
+    cols: int
+
+    def piece(self, i: int, j: int) -> str:
+        base = f"sarek_frag_{self.name}"
+        return base if (self.rows, self.cols) == (PIECE, PIECE) else f"{base}_{i}_{j}"
+
+    def pieces(self) -> list[tuple[int, int, str]]:
+        return [(i, j, self.piece(i, j)) for i in range(self.rows // PIECE) for j in range(self.cols // PIECE)]
+
+
+def col_major_loads(op: Operation, frag: str) -> bool:
+    """Whether the loads of `frag` in `op`'s function are column-major (the first one decides; the gate refuses
+    an a/b fragment loaded both ways)."""
+    f = s.enclosing_function(op)
+    assert f is not None
+    return next((o.col_major is not None for o in f.walk() if isinstance(o, s.CoopmatLoadOp) and o.frag.data == frag),
+                False)
+
+
+class CCoopmat(CStatements):
+    """Lowers cooperative-matrix ops to wmma calls (CUDA) or MFMA builtins (HIP)."""
+
+    uses_coop: bool = False
+
+    def frag(self, op: Operation, name: str) -> _Frag:
+        d = s.fragment_decl(op, name)
+        elt = str(d.element_type)
+        return _Frag(name, d.use.data, "u8" if elt == "ui8" else elt, d.rows.value.data, d.cols.value.data)
+
+    def stmt(self, template: str, args: Sequence[SSAValue]) -> None:
+        self.emit(c.EvalOp(self.tmpl(template, args, "void", Effect.WRITE)))
+
+    def alloc(self, op: s.AllocArrayOp) -> None:
+        """Shared arrays of a CUDA kernel using cooperative matrices are 32-byte aligned (wmma's loads and stores
+        need 256-bit aligned addresses)."""
+        f = s.enclosing_function(op)
+        if self.lang.target != "cuda" or op.array_type.memspace != s.MemSpace.SHARED or f is None or \
+                not any(isinstance(o, s.COOPMAT_OPS) for o in f.walk()):
+            return super().alloc(op)
+        saved = self.lang
+        self.lang = replace(saved, shared_decl=saved.shared_decl.replace("__shared__", "__shared__ __align__(32)"))
+        try:
+            super().alloc(op)
+        finally:
+            self.lang = saved
+
+    def lower_op(self, op: Operation) -> None:
+        if not isinstance(op, s.COOPMAT_OPS):
+            return super().lower_op(op)
+        hip = self.lang.target == "hip"
+        if self.lang.target not in PREAMBLE:
+            raise self.err(f"{op.name} is not supported by the {self.backend} backend", op)
+        self.uses_coop = True
+        if isinstance(op, s.CoopmatMulAddOp):
+            fd, fa, fb, fc = (self.frag(op, x.data) for x in (op.d, op.a, op.b, op.c))
+            for i in range(fd.rows // PIECE):
+                for j in range(fd.cols // PIECE):
+                    for k in range(fa.cols // PIECE):
+                        d, a, b, cc = fd.piece(i, j), fa.piece(i, k), fb.piece(k, j), (fc if k == 0 else fd).piece(i, j)
+                        self.stmt(f"{d} = __builtin_amdgcn_mfma_f32_16x16x16f16({a}, {b}, {cc}, 0, 0, 0)" if hip
+                                  else f"{WMMA}mma_sync({d}, {a}, {b}, {cc})", [])
+            return
+        assert isinstance(op, s.CoopmatDeclOp | s.CoopmatFillOp | s.CoopmatLoadOp | s.CoopmatStoreOp)
+        f = self.frag(op, op.frag.data)
+        if isinstance(op, s.CoopmatDeclOp):
+            elt = _ELEMENT[f.elt]
+            layout = "" if f.use == "acc" else \
+                f", {WMMA}{'col_major' if col_major_loads(op, f.name) else 'row_major'}"
+            for _, _, p in f.pieces():
+                self.emit(c.VerbatimOp(f"{'sarek_f4' if f.use == 'acc' else 'sarek_h4'} {p};" if hip else
+                                       f"{WMMA}fragment<{WMMA}{_USE[f.use]}, 16, 16, 16, {elt}{layout}> {p};"))
+            return
+        if isinstance(op, s.CoopmatFillOp):
+            v = self.val(op.value)
+            for _, _, p in f.pieces():
+                if hip:
+                    x = "(_Float16)__half2float({0})" if f.use != "acc" else "{0}"
+                    self.stmt(f"{p} = {'sarek_f4' if f.use == 'acc' else 'sarek_h4'}({x})", [v])
+                else:
+                    self.stmt(f"{WMMA}fill_fragment({p}, {_FILL.get(f.elt, '{0}')})", [v])
+            return
+        col = op.col_major is not None
+        args = [self.val(op.array), self.val(op.index), self.val(op.stride)]
+        ptr = f"(const {_ELEMENT[f.elt]}*)" if f.use != "acc" and not hip else ""
+        mem = f", {WMMA}{'mem_col_major' if col else 'mem_row_major'}" if f.use == "acc" else ""
+        for i, j, p in f.pieces():
+            r, cc = (j, i) if col else (i, j)
+            off = (f" + ({{2}}) * {r * PIECE}" if r else "") + (f" + {cc * PIECE}" if cc else "")
+            at = f"{ptr}({{0}} + ({{1}}){off})"
+            if hip and isinstance(op, s.CoopmatLoadOp):
+                self.stmt(f"{p} = sarek_mfma_load_{f.use}({at}, {{2}}, {int(col)})", args)
+            elif hip:
+                self.stmt(f"sarek_mfma_store_acc({at}, {{2}}, {int(col)}, {p})", args)
+            elif isinstance(op, s.CoopmatLoadOp):
+                self.stmt(f"{WMMA}load_matrix_sync({p}, {at}, {{2}}{mem})", args)
+            else:
+                self.stmt(f"{WMMA}store_matrix_sync({at}, {p}, {{2}}{mem})", args)

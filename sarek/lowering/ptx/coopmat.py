@@ -1,0 +1,138 @@
+"""PTX lowering, cooperative matrices: `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}` with the per-lane
+fragment layout owned here.
+
+A fragment is a grid of native pieces: `a` 16x16 (four .b32 registers of two halves each), `b` 16x8 (two), `acc`
+16x8 (four .f32). With g = %laneid >> 2 and t = %laneid & 3, a lane holds (PTX ISA, "Matrix fragments for
+mma.m16n8k16"): a: register k has rows g + 8 (k & 1), columns 2t + 8 (k >> 1) + {0, 1}; b: register k has rows
+2t + 8k + {0, 1}, column g; acc: element e is row g + 8 (e >> 1), column 2t + (e & 1). Loads and stores move
+these elements one by one (`ld`/`st` of 16 or 32 bits at `index + row * stride + col`, or `col * stride + row`
+when column-major), so any buffer and stride works; `d = a @ b + c` is one mma.sync per (i, j, k) piece triple,
+k in order. The gate (sarek.analysis.coopmat_support) admits f16/bf16 inputs with f32 accumulators only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xdsl.dialects.builtin import i32
+from xdsl.ir import Operation
+
+from sarek.dialect import sarek as sk
+from sarek.lowering.ptx.control import ControlLowering
+from sarek.lowering.ptx.state import FnState
+from sarek.lowering.ptx.values import Buf, Sc
+from sarek.targets.ptx import dialect as px
+from sarek.targets.ptx.dialect import AddrAttr, RegAttr
+
+#: piece (rows, cols) per use
+PIECES = {"a": (16, 16), "b": (16, 8), "acc": (16, 8)}
+
+
+def _cells(use: str) -> list[list[tuple[int, int]]]:
+    """Per register of a piece, its elements as (row offset, column offset) from the lane's base: (g, 2t) for a
+    and acc, (2t, g) for b."""
+    if use == "a":
+        return [[(8 * (k & 1), 8 * (k >> 1) + h) for h in (0, 1)] for k in range(4)]
+    if use == "b":
+        return [[(8 * k + h, 0) for h in (0, 1)] for k in range(2)]
+    return [[(8 * (e >> 1), e & 1)] for e in range(4)]
+
+
+class CoopmatLowering(ControlLowering):
+    """`op_Coopmat*`: fragments as registers, element loads/stores, mma.sync."""
+
+    def _frags(self, st: FnState) -> dict[str, dict[tuple[int, int], list[RegAttr]]]:
+        return st.__dict__.setdefault("coop_frags", {})
+
+    def _decl(self, op: Operation, name: str) -> sk.CoopmatDeclOp:
+        return sk.fragment_decl(op, name)
+
+    def op_CoopmatDeclOp(self, st: FnState, op: sk.CoopmatDeclOp) -> Any:
+        use = op.use.data
+        pr, pc = PIECES[use]
+        ty = "f32" if use == "acc" else "b32"
+        n = 4 if use != "b" else 2
+        self._frags(st)[op.frag.data] = {(i, j): [st.em.reg(ty) for _ in range(n)]
+                                         for i in range(op.rows.value.data // pr)
+                                         for j in range(op.cols.value.data // pc)}
+        return None
+
+    def op_CoopmatFillOp(self, st: FnState, op: sk.CoopmatFillOp) -> Any:
+        v = self.val(st, op.value)
+        assert isinstance(v, Sc)
+        for regs in self._frags(st)[op.frag.data].values():
+            for r in regs:
+                st.em.mov("f32", r, v.r)
+        return None
+
+    def op_CoopmatMulAddOp(self, st: FnState, op: sk.CoopmatMulAddOp) -> Any:
+        fr = self._frags(st)
+        d, a, b, c = fr[op.d.data], fr[op.a.data], fr[op.b.data], fr[op.c.data]
+        elt = "bf16" if str(self._decl(op, op.a.data).element_type) == "bf16" else "f16"
+        ks = 1 + max(k for _, k in a)
+        for (i, j), dregs in d.items():
+            for k in range(ks):
+                src = c[(i, j)] if k == 0 else dregs
+                st.em.emit(px.MmaOp, f"sync.aligned.m16n8k16.row.col.f32.{elt}.{elt}.f32", dregs, a[(i, k)],
+                           b[(k, j)], src)
+        return None
+
+    def _lane(self, st: FnState) -> tuple[RegAttr, RegAttr]:
+        em = st.em
+        lane = em.op1(px.MovOp, "u32", "s32", "%laneid")
+        g = em.op2(px.ShrOp, "s32", "s32", lane, 2)
+        t2 = em.op2(px.ShlOp, "b32", "s32", em.op2(px.AndOp, "b32", "s32", lane, 3), 1)
+        return g, t2
+
+    def _addr(self, st: FnState, op: sk.CoopmatLoadOp | sk.CoopmatStoreOp, buf: Buf, row: RegAttr, col: RegAttr,
+              r0: int, c0: int) -> RegAttr:
+        """The address of element (row + r0, col + c0) of the op's matrix."""
+        em = st.em
+        idx = self.val(st, op.index)
+        stride = self.val(st, op.stride)
+        assert isinstance(idx, Sc) and isinstance(stride, Sc)
+        r = em.op2(px.AddOp, "s32", "s32", row, r0)
+        c = em.op2(px.AddOp, "s32", "s32", col, c0)
+        if op.col_major is not None:
+            r, c = c, r
+        lin = em.reg("s32")
+        em.emit(px.MadOp, "lo.s32", lin, r, em.imm(stride.r), idx.r)
+        lin = em.op2(px.AddOp, "s32", "s32", lin, c)
+        size, _ = self.size_align(buf.elt, op)
+        return self._elem_addr(st, buf, Sc(i32, lin), size)
+
+    def _walk(self, st: FnState, op: sk.CoopmatLoadOp | sk.CoopmatStoreOp) -> list[tuple[RegAttr, list[RegAttr]]]:
+        """(register, addresses of its elements) for every register of the fragment's pieces."""
+        d = self._decl(op, op.frag.data)
+        use = d.use.data
+        pr, pc = PIECES[use]
+        buf = self.val(st, op.array)
+        assert isinstance(buf, Buf)
+        g, t2 = self._lane(st)
+        row, col = (t2, g) if use == "b" else (g, t2)
+        out: list[tuple[RegAttr, list[RegAttr]]] = []
+        for (i, j), regs in self._frags(st)[op.frag.data].items():
+            for reg, cells in zip(regs, _cells(use)):
+                out.append((reg, [self._addr(st, op, buf, row, col, i * pr + r0, j * pc + c0)
+                                  for r0, c0 in cells]))
+        return out
+
+    def op_CoopmatLoadOp(self, st: FnState, op: sk.CoopmatLoadOp) -> Any:
+        em = st.em
+        buf = self.val(st, op.array)
+        space = "global.nc" if buf.readonly else buf.space  # a vector the kernel never writes: the read-only cache
+        for reg, addrs in self._walk(st, op):
+            if len(addrs) == 1:
+                em.emit(px.LdOp, f"{space}.f32", reg, AddrAttr(addrs[0], 0))
+                continue
+            halves = [em.reg("b16") for _ in addrs]
+            for h, a in zip(halves, addrs):
+                em.emit(px.LdOp, f"{space}.b16", h, AddrAttr(a, 0))
+            em.mov("b32", reg, halves)
+        return None
+
+    def op_CoopmatStoreOp(self, st: FnState, op: sk.CoopmatStoreOp) -> Any:
+        space = self.val(st, op.array).space
+        for reg, addrs in self._walk(st, op):
+            st.em.emit(px.StOp, f"{space}.f32", AddrAttr(addrs[0], 0), reg)
+        return None

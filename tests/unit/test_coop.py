@@ -1,0 +1,272 @@
+"""Cooperative matrices from Python (sarek.coop): front-end errors at the user's line, the semantics both
+executors share (sarek.interp.coopmat), the warp-block launch rule, and the CUDA wmma source through NVRTC."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import sarek
+from sarek import Array, Vec, coop, f16, f32, i32, kernel, u8
+from sarek.gpu import thread_idx_x, warp_id
+from sarek.interp import coopmat as CM
+
+EXECUTORS = ("interp", "interp-ref")
+
+
+def _error(k) -> str:
+    with pytest.raises(sarek.CompileError) as e:
+        k.ir()
+    return str(e.value)
+
+
+# ------------------------------------------------------------------------------------------------ front end
+
+
+def test_wrong_use_is_located():
+    @kernel
+    def k(C: Vec[f32]):
+        a = coop.fragment("x", f16, 16, 16)
+
+    m = _error(k)
+    assert "test_coop.py:" in m and 'the use of a fragment is "a", "b" or "acc", got \'x\'' in m
+
+
+def test_element_type_of_a_use():
+    @kernel
+    def k(C: Vec[f32]):
+        a = coop.fragment("a", f32, 16, 16)
+
+    assert "an 'a' fragment holds f16, bf16, u8, i8, not f32" in _error(k)
+
+
+def test_shapes_that_do_not_compose():
+    @kernel
+    def k(C: Vec[f32]):
+        a = coop.fragment("a", f16, 16, 16)
+        b = coop.fragment("b", f16, 8, 16)
+        c = coop.fragment("acc", f32, 16, 16)
+        coop.fill(a, 0.0)
+        coop.fill(b, 0.0)
+        coop.fill(c, 0.0)
+        coop.mma(c, a, b, c)
+
+    m = _error(k)
+    assert "fragment shapes do not compose: a 16x16, b 8x16, c 16x16, d 16x16" in m
+    assert "coop.mma(c, a, b, c)" in m
+
+
+def test_buffer_of_another_element_type():
+    @kernel
+    def k(A: Vec[f32]):
+        a = coop.fragment("a", f16, 16, 16)
+        coop.load(a, A, 0, 16)
+
+    assert "type mismatch: fragment 'a' holds f16, the buffer f32" in _error(k)
+
+
+def test_read_before_written():
+    @kernel
+    def k(C: Vec[f32]):
+        c = coop.fragment("acc", f32, 16, 16)
+        coop.store(c, C, 0, 16)
+
+    assert "fragment 'c' is read before anything wrote it" in _error(k)
+
+
+def test_wrong_use_in_mma_and_accumulator_type():
+    @kernel
+    def k(C: Vec[f32]):
+        a = coop.fragment("a", f16, 16, 16)
+        c = coop.fragment("acc", f32, 16, 16)
+        coop.fill(a, 0.0)
+        coop.fill(c, 0.0)
+        coop.mma(c, a, a, c)
+
+    assert "fragment 'a' is an 'a' fragment; coop.mma(d, a, b, c) takes an 'b' fragment here" in _error(k)
+
+    @kernel
+    def k2(C: Vec[f32]):
+        a = coop.fragment("a", u8, 16, 32)
+        b = coop.fragment("b", u8, 32, 16)
+        c = coop.fragment("acc", f32, 16, 16)
+        coop.fill(a, 0)
+        coop.fill(b, 0)
+        coop.fill(c, 0.0)
+        coop.mma(c, a, b, c)
+
+    assert "u8 inputs accumulate in i32, not f32" in _error(k2)
+
+
+def test_fragment_is_not_a_value_and_only_accumulators_store():
+    @kernel
+    def k(C: Vec[f32]):
+        c = coop.fragment("acc", f32, 16, 16)
+        x = c + 1
+
+    assert "'c' is a cooperative-matrix fragment, not a value" in _error(k)
+
+    @kernel
+    def k2(A: Vec[f16]):
+        a = coop.fragment("a", f16, 16, 16)
+        coop.fill(a, 0.0)
+        coop.store(a, A, 0, 16)
+
+    assert "only an accumulator fragment can be stored; 'a' is an 'a' fragment" in _error(k2)
+
+
+def test_thread_divergent_argument_and_control():
+    @kernel
+    def k(C: Vec[f32]):
+        c = coop.fragment("acc", f32, 16, 16)
+        coop.fill(c, 0.0)
+        coop.store(c, C, thread_idx_x * 16, 16)
+
+    m = _error(k)
+    assert "coop.store() with a thread-divergent argument" in m and "thread_idx_x" in m
+
+    @kernel
+    def k2(C: Vec[f32]):
+        c = coop.fragment("acc", f32, 16, 16)
+        if thread_idx_x < 16:
+            coop.fill(c, 0.0)
+
+    assert "coop.fill() under thread-divergent control flow" in _error(k2)
+
+
+# ------------------------------------------------------------------------------------------------ semantics
+
+
+def test_f32_accumulation_is_exact_products_in_k_order():
+    a = np.array([[1.0, 2.0**-24, -1.0]], np.float32)   # 1 x 3
+    b = np.ones((3, 1), np.float32)
+    # in k order: (0 + 1) + 2^-24 rounds back to 1 (ties to even), then - 1 gives 0; a tree sum might give 2^-24
+    assert CM.mma(a, b, np.zeros((1, 1), np.float32), "f32")[0, 0] == 0.0
+    # an f16 accumulator rounds once, at the end
+    assert CM.mma(np.array([[1.0, 2.0**-12]], np.float32), np.ones((2, 1), np.float32),
+                  np.zeros((1, 1), np.float32), "f16")[0, 0] == np.float32(np.float16(1.0 + 2.0**-12))
+
+
+def test_8bit_products_wrap_in_i32():
+    a = np.full((1, 2), 255, np.int64)
+    c = np.array([[2**31 - 1]], np.int64)
+    assert CM.mma(a, a.T, c, "i32")[0, 0] == (2**31 - 1 + 2 * 255 * 255) - 2**32
+
+
+def _with_both(k, args, **launch):
+    outs = []
+    for dev in EXECUTORS:
+        xs = [x.copy() for x in args]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # the fast executor runs coop ops itself: no fallback warning
+            k.launch(*xs, device=dev, **launch)
+        outs.append(xs)
+    return outs
+
+
+def test_warps_own_their_fragments_on_both_executors():
+    @kernel
+    def k(A: Array[f16, 2], B: Array[f16, 2], C: Array[f32, 2]):
+        a = coop.fragment("a", f16, 16, 16)
+        b = coop.fragment("b", f16, 16, 16)
+        c = coop.fragment("acc", f32, 16, 16)
+        i0 = warp_id * 16
+        coop.fill(c, 0.5)
+        coop.load(a, A, i0, 0)
+        coop.load(b, B, 0, 0, col_major=True)
+        coop.mma(c, a, b, c)
+        coop.store(c, C, i0, 0)
+
+    rng = np.random.default_rng(3)
+    A = rng.standard_normal((64, 16)).astype(np.float16)
+    BT = rng.standard_normal((16, 16)).astype(np.float16)
+    want = A.astype(np.float64) @ BT.T.astype(np.float64) + 0.5
+    for _, _, C in _with_both(k, [A, BT, np.zeros((64, 16), np.float32)], grid=1, block=128):
+        assert np.abs(C - want).max() < 1e-4
+
+
+def test_fragment_read_before_written_at_run_time():
+    @kernel
+    def k(C: Vec[f32]):
+        c = coop.fragment("acc", f32, 16, 16)
+        if warp_id == 0:
+            coop.fill(c, 1.0)
+        coop.store(c, C, warp_id * 256, 16)
+
+    for dev in EXECUTORS:
+        with pytest.raises(sarek.SarekError, match="fragment 'c' is read before anything wrote it"):
+            k.launch(np.zeros(512, np.float32), grid=1, block=64, device=dev)
+
+
+def test_out_of_bounds_store_is_located():
+    @kernel
+    def k(C: Vec[i32]):
+        c = coop.fragment("acc", i32, 16, 16)
+        coop.fill(c, 1)
+        coop.store(c, C, 8, 16)
+
+    for dev in EXECUTORS:
+        with pytest.raises(sarek.SarekError, match="outside the buffer of 256 elements"):
+            k.launch(np.zeros(256, np.int32), grid=1, block=32, device=dev)
+
+
+def test_block_not_whole_warps_is_a_launch_error():
+    @kernel
+    def k(C: Vec[i32]):
+        c = coop.fragment("acc", i32, 16, 16)
+        coop.fill(c, 1)
+        coop.store(c, C, 0, 16)
+
+    with pytest.raises(sarek.LaunchError, match="not a multiple of device interp's warp size 32"):
+        k.launch(np.zeros(256, np.int32), grid=1, block=48, device="interp")
+
+
+# ------------------------------------------------------------------------------------------------ targets
+
+
+def test_cuda_wmma_compiles_with_nvrtc(tmp_path, monkeypatch):
+    monkeypatch.setenv("SAREK_CACHE_DIR", str(tmp_path))
+    from sarek.runtime.cuda import nvrtc_compile
+    from sarek.runtime.conformance import EXAMPLES, _load_example
+
+    ex = _load_example(EXAMPLES / "coop.py")
+    for k in (ex.hgemm_shared, ex.i8_accumulate, ex.col_major_b):
+        ptx = nvrtc_compile(k.source("cuda"), "sm_90", output="ptx").decode()
+        assert "wmma.mma.sync" in ptx
+
+
+def test_hip_mfma_compiles_for_cdna_and_refuses_rdna():
+    from sarek.runtime.conformance import EXAMPLES, _load_example
+    from sarek.validate import ValidationError, hip
+
+    ex = _load_example(EXAMPLES / "coop.py")
+    src = ex.hgemm_shared.source("hip")
+    assert "__builtin_amdgcn_mfma_f32_16x16x16f16" in src
+    hip.check(src, archs=("gfx90a",))
+    with pytest.raises(ValidationError, match="RDNA GPUs have none"):
+        hip.check(src, archs=("gfx1030",))
+    with pytest.raises(sarek.CompileError, match="a 16x32 'a' fragment of u8 is not supported on this target"):
+        ex.u8_tile.source("hip")
+
+
+def test_ptx_mma_sync_assembles():
+    from sarek.runtime.conformance import EXAMPLES, _load_example
+    from sarek.validate import ptx
+
+    ex = _load_example(EXAMPLES / "coop.py")
+    for k in (ex.hgemm_shared, ex.bf16_gemm, ex.col_major_b):
+        src = k.source("ptx")
+        assert "mma.sync.aligned.m16n8k16.row.col.f32" in src
+        ptx.check(src)
+
+
+def test_targets_without_matrices_refuse_with_the_reason():
+    from sarek.runtime.conformance import EXAMPLES, _load_example
+
+    ex = _load_example(EXAMPLES / "coop.py")
+    for target, why in (("opencl", "no portable matrix API"), ("wgsl", "experimental"),
+                        ("glsl", "GL_KHR_cooperative_matrix"), ("ptx", "a 16x32 'a' fragment of u8 is not supported")):
+        with pytest.raises(sarek.CompileError, match=why):
+            ex.u8_tile.source(target)
