@@ -24,7 +24,7 @@ PassSpec = tuple[str, dict[str, str]]
 OPT: list[PassSpec] = [
     ("sarek-canonicalize", {}),
     ("sarek-cse", {}),
-    ("sarek-unroll", {}),
+    ("sarek-unroll", {"mode": "{unroll}"}),
     ("sarek-canonicalize", {}),
     ("sarek-licm", {}),
     ("sarek-strength-reduce", {}),
@@ -33,6 +33,12 @@ OPT: list[PassSpec] = [
 ]
 OPT_NAMES = frozenset(n for n, _ in OPT)
 FP_POLICIES = ("default", "exact")
+
+#: how each family unrolls (sarek-unroll's `mode`): the C family's compilers (NVRTC, clang, the OpenCL and Metal
+#: drivers) unroll a `#pragma unroll` loop themselves, so the IR keeps one copy of the body; sarek's PTX
+#: lowering is the last optimiser before ptxas, which unrolls little; the shading languages' drivers (naga, lavapipe, NVIDIA's SPIR-V compiler) were
+#: not measured to unroll, so they get the copies
+UNROLL: dict[Family, str] = {"c": "hint", "shader": "ir", "ptx": "ir"}
 
 PIPELINES: dict[Family, list[PassSpec]] = {
     "c": [
@@ -112,7 +118,8 @@ def pipeline_passes(target: str, block: str | tuple[int, ...] = "256,1,1", kerne
     if opt not in ("on", "off"):
         raise SarekError(f"sarek-pipeline: opt must be on or off, not '{opt}'")
     values: dict[str, object] = {"target": target, "layout": info.payload_layout, "block": block,
-                                 "kernel": kernel, "fma": contraction(fp, fma), "fp": fp}
+                                 "kernel": kernel, "fma": contraction(fp, fma), "fp": fp,
+                                 "unroll": UNROLL[info.family]}
     out: list[ModulePass] = []
     for name, opts in PIPELINES[info.family]:
         if opt == "off" and name in OPT_NAMES:
