@@ -1,5 +1,9 @@
 """Compile-speed benchmark: `python benchmarks/bench_compile.py [--quick] [--only SUBSTR] [--targets cuda,ptx]
-[--per-kernel] [--json PATH]` (prints tables; writes a file only with --json).
+[--per-kernel] [--json PATH]` (prints tables; writes a file only with --json). Other modes, instead of the
+corpus: `--scale 1000,5000` (straight-line kernels of that many statements per target; growth 1.00 = linear),
+`--import-time` (`import sarek` in fresh processes, as a multiple of `import numpy`), `--first-launch
+cuda,ptx,opencl,cupy,triton` (a saxpy's first launch in fresh processes, cold and warm cache, as multiples of
+CuPy's and Triton's in the same run).
 
 Every kernel of the example corpus (each `@sarek.kernel` of examples/*.py through the front end, each
 examples/*.mlir file through the parser) is compiled stage by stage, in one process:
@@ -332,9 +336,33 @@ def saxpy(x: Vec[f32], y: Vec[f32], a: f32, n: i32):
 """
 
 
+#: the references of --first-launch: the same saxpy's first launch through CuPy (RawKernel) and Triton, each
+#: with its own cache directory (cold: empty; warm: the one the cold run filled)
+REFERENCES = {
+    "cupy": """import cupy as cp
+k = cp.RawKernel(r'extern "C" __global__ void saxpy(const float* x, float* y, float a, int n) {'
+                 r' int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = a * x[i] + y[i]; }', "saxpy")
+x = cp.ones(1024, cp.float32); y = cp.zeros(1024, cp.float32)
+k((4,), (256,), (x, y, cp.float32(2.0), cp.int32(1024)))
+cp.cuda.runtime.deviceSynchronize()
+assert float(y[0]) == 2.0""",
+    "triton": """import torch, triton, triton.language as tl
+@triton.jit
+def saxpy(x, y, a, n, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = i < n
+    tl.store(y + i, a * tl.load(x + i, mask=m) + tl.load(y + i, mask=m), mask=m)
+x = torch.ones(1024, device="cuda"); y = torch.zeros(1024, device="cuda")
+saxpy[(4,)](x, y, 2.0, 1024, BLOCK=256)
+torch.cuda.synchronize()
+assert float(y[0]) == 2.0""",
+}
+
+
 def first_launch(devices: list[str], repeat: int, tmp: Path) -> dict[str, Any]:
     """A saxpy's first launch in a fresh process (import, front end, compile, load, launch, sync): cold (an
-    empty cache directory) and warm (the directory the cold run filled); medians of `repeat` pairs."""
+    empty cache directory) and warm (the directory the cold run filled); medians of `repeat` pairs. `cupy` and
+    `triton` in `devices` run the references (REFERENCES) instead."""
     import os
 
     (tmp / "_sarek_first_launch.py").write_text(SAXPY)
@@ -343,14 +371,22 @@ def first_launch(devices: list[str], repeat: int, tmp: Path) -> dict[str, Any]:
         cold: list[float] = []
         warm: list[float] = []
         for r in range(repeat):
-            env = {"SAREK_CACHE_DIR": str(tmp / f"cache-{dev}-{r}"),
+            d = str(tmp / f"cache-{dev}-{r}")
+            env = {"SAREK_CACHE_DIR": d, "CUPY_CACHE_DIR": d, "TRITON_CACHE_DIR": d,
                    "PYTHONPATH": os.pathsep.join([str(tmp), str(ROOT), os.environ.get("PYTHONPATH", "")])}
-            code = FIRST_LAUNCH.format(device=dev)
+            code = REFERENCES.get(dev) or FIRST_LAUNCH.format(device=dev)
             cold.append(_fresh(code, env))
             warm.append(_fresh(code, env))
         res[dev] = {"cold": statistics.median(cold), "warm": statistics.median(warm)}
-    print(_table([["device", "cold ms", "warm ms", "warm / cold"],
-                  *([d, _ms(v["cold"]), _ms(v["warm"]), f"{v['warm'] / v['cold']:.2f}"] for d, v in res.items())]))
+    ref = {k: res[k] for k in REFERENCES if k in res}
+    rows = [["device", "cold ms", "warm ms", "warm / cold", *(f"cold / {k} cold" for k in ref),
+             *(f"warm / {k} warm" for k in ref)]]
+    for d, v in res.items():
+        rows.append([d, _ms(v["cold"]), _ms(v["warm"]), f"{v['warm'] / v['cold']:.2f}",
+                     *(f"{v['cold'] / r['cold']:.2f}" for r in ref.values()),
+                     *(f"{v['warm'] / r['warm']:.2f}" for r in ref.values())])
+    print("first launch of a saxpy in a fresh process (import + compile + load + launch + sync)")
+    print(_table(rows))
     return res
 
 
