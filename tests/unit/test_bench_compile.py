@@ -55,7 +55,7 @@ def test_bench_compile_scale_rows(tmp_path: Path, capsys: pytest.CaptureFixture[
     out = tmp_path / "s.json"
     assert bench.main(["--scale", "5,10", "--targets", "cuda,wgsl", "--json", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "growth 10/5" in text and "cuda ms" in text
+    assert "growth 10/5" in text and "cuda CPU ms" in text
     data = json.loads(out.read_text())["scale"]
     assert set(data) == {"5", "10"} and set(data["5"]) == {"frontend", "cuda", "wgsl"}
     assert "t8 = x + y" in bench.straight_line_kernel(9) and "t9" not in bench.straight_line_kernel(9)
