@@ -1,5 +1,9 @@
 """Compile-speed benchmark: `python benchmarks/bench_compile.py [--quick] [--only SUBSTR] [--targets cuda,ptx]
-[--per-kernel] [--json PATH]` (prints tables; writes a file only with --json).
+[--per-kernel] [--json PATH]` (prints tables; writes a file only with --json). Other modes, instead of the
+corpus: `--scale 1000,5000` (straight-line kernels of that many statements per target; growth 1.00 = linear),
+`--import-time` (`import sarek` in fresh processes, as a multiple of `import numpy`), `--first-launch
+cuda,ptx,opencl,cupy,triton` (a saxpy's first launch in fresh processes, cold and warm cache, as multiples of
+CuPy's and Triton's in the same run).
 
 Every kernel of the example corpus (each `@sarek.kernel` of examples/*.py through the front end, each
 examples/*.mlir file through the parser) is compiled stage by stage, in one process:
@@ -248,6 +252,155 @@ def report(entries: list[Entry], targets: tuple[str, ...], per_kernel: bool) -> 
     return s
 
 
+# ------------------------------------------------------------------ scale, import time, first launch
+
+
+def straight_line_kernel(n: int) -> str:
+    """The Python source of a kernel of `n` statements (updates of two floats and fresh temporaries)."""
+    body = []
+    for k in range(n):
+        body.append(("    x = x * 1.0001 + y", "    y = y - x * 0.5", f"    t{k} = x + y\n    x = t{k} * 0.25")[k % 3])
+    return "\n".join(["from sarek import kernel, Vec, f32, i32", "from sarek.gpu import global_thread_id", "",
+                      "@kernel", "def big(a: Vec[f32], b: Vec[f32], n: i32):", "    i = global_thread_id",
+                      "    x = a[i]", "    y = b[i]", *body, "    b[i] = x + y", ""])
+
+
+def scale(sizes: list[int], targets: tuple[str, ...], tmp: Path) -> dict[str, Any]:
+    """Front end and emit CPU time (`time.process_time`: the machine is shared, wall clock follows its load) of
+    `straight_line_kernel(n)` per size and target, one run each after a warm-up on the smallest size;
+    growth = time(n) / time(first size) / (n / first size): 1.0 is linear."""
+    from sarek.registry import emit_source
+
+    res: dict[str, Any] = {}
+    for warm in (True, False):
+        for n in sizes[:1] if warm else sizes:
+            path = tmp / f"_sarek_scale_{n}.py"
+            path.write_text(straight_line_kernel(n))
+            sys.modules.pop(f"_sarek_bench_{path.stem}", None)
+            k = _load(path).big
+            sys.modules.pop(f"_sarek_bench_{path.stem}", None)  # the sizes before are garbage, not GC work
+            gc.collect()
+            t = time.process_time()
+            module = k.module
+            row: dict[str, float] = {"frontend": time.process_time() - t}
+            for tg in targets:
+                gc.collect()
+                t = time.process_time()
+                emit_source(module, tg)
+                row[tg] = time.process_time() - t
+            if not warm:
+                res[str(n)] = row
+    first = sizes[0]
+    rows = [["statements", "frontend CPU ms", *(f"{tg} CPU ms" for tg in targets)]]
+    for n in sizes:
+        rows.append([str(n), *(_ms(res[str(n)][c]) for c in ("frontend", *targets))])
+    for n in sizes[1:]:
+        rows.append([f"growth {n}/{first}", *(f"{res[str(n)][c] / res[str(first)][c] / (n / first):.2f}"
+                                              for c in ("frontend", *targets))])
+    print("straight-line kernels (growth: 1.00 is linear in the statement count)")
+    print(_table(rows))
+    return res
+
+
+#: what `_fresh` measures: "wall" (perf_counter inside the process, what a user waits) or "cpu" (the process's
+#: user + system time: on a shared machine the wall clock follows the other processes' load)
+CLOCK = ["wall"]
+
+
+def _fresh(code: str, env: dict[str, str] | None = None) -> float:
+    """Seconds a fresh interpreter takes for `code`, from before its first import (CLOCK: wall or CPU)."""
+    import os
+    import subprocess
+
+    clock = "time.perf_counter()" if CLOCK[0] == "wall" else "sum(os.times()[:2])"
+    prog = f"import os, time\n_t = {clock}\n{code}\nprint({clock} - _t)"
+    out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, check=True,
+                         env={**os.environ, **(env or {})}, cwd=ROOT)
+    return float(out.stdout.split()[-1])
+
+
+def import_time(repeat: int) -> dict[str, float]:
+    """`import sarek` in fresh processes, against `import numpy` (the reference) and `import xdsl.ir`."""
+    res = {what: statistics.median(_fresh(f"import {what}") for _ in range(repeat))
+           for what in ("numpy", "xdsl.ir", "sarek")}
+    print(f"import in a fresh process ({CLOCK[0]} time)")
+    print(_table([["import", "ms", "x numpy"], *([w, _ms(t), f"{t / res['numpy']:.2f}"] for w, t in res.items())]))
+    return res
+
+
+FIRST_LAUNCH = """import numpy as np
+import sarek
+from _sarek_first_launch import saxpy
+x = np.ones(1024, np.float32); y = np.zeros(1024, np.float32)
+saxpy.launch(x, y, np.float32(2.0), 1024, threads=1024, block=256, device={device!r})
+sarek.synchronize()
+assert y[0] == 2.0"""
+
+SAXPY = """from sarek import kernel, Vec, f32, i32
+from sarek.gpu import global_thread_id
+
+@kernel
+def saxpy(x: Vec[f32], y: Vec[f32], a: f32, n: i32):
+    i = global_thread_id
+    if i < n:
+        y[i] = a * x[i] + y[i]
+"""
+
+
+#: the references of --first-launch: the same saxpy's first launch through CuPy (RawKernel) and Triton, each
+#: with its own cache directory (cold: empty; warm: the one the cold run filled)
+REFERENCES = {
+    "cupy": """import cupy as cp
+k = cp.RawKernel(r'extern "C" __global__ void saxpy(const float* x, float* y, float a, int n) {'
+                 r' int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = a * x[i] + y[i]; }', "saxpy")
+x = cp.ones(1024, cp.float32); y = cp.zeros(1024, cp.float32)
+k((4,), (256,), (x, y, cp.float32(2.0), cp.int32(1024)))
+cp.cuda.runtime.deviceSynchronize()
+assert float(y[0]) == 2.0""",
+    "triton": """import torch, triton, triton.language as tl
+@triton.jit
+def saxpy(x, y, a, n, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = i < n
+    tl.store(y + i, a * tl.load(x + i, mask=m) + tl.load(y + i, mask=m), mask=m)
+x = torch.ones(1024, device="cuda"); y = torch.zeros(1024, device="cuda")
+saxpy[(4,)](x, y, 2.0, 1024, BLOCK=256)
+torch.cuda.synchronize()
+assert float(y[0]) == 2.0""",
+}
+
+
+def first_launch(devices: list[str], repeat: int, tmp: Path) -> dict[str, Any]:
+    """A saxpy's first launch in a fresh process (import, front end, compile, load, launch, sync): cold (an
+    empty cache directory) and warm (the directory the cold run filled); medians of `repeat` pairs. `cupy` and
+    `triton` in `devices` run the references (REFERENCES) instead."""
+    import os
+
+    (tmp / "_sarek_first_launch.py").write_text(SAXPY)
+    res: dict[str, Any] = {}
+    for dev in devices:
+        cold: list[float] = []
+        warm: list[float] = []
+        for r in range(repeat):
+            d = str(tmp / f"cache-{dev}-{r}")
+            env = {"SAREK_CACHE_DIR": d, "CUPY_CACHE_DIR": d, "TRITON_CACHE_DIR": d,
+                   "PYTHONPATH": os.pathsep.join([str(tmp), str(ROOT), os.environ.get("PYTHONPATH", "")])}
+            code = REFERENCES.get(dev) or FIRST_LAUNCH.format(device=dev)
+            cold.append(_fresh(code, env))
+            warm.append(_fresh(code, env))
+        res[dev] = {"cold": statistics.median(cold), "warm": statistics.median(warm)}
+    ref = {k: res[k] for k in REFERENCES if k in res}
+    rows = [["device", "cold ms", "warm ms", "warm / cold", *(f"cold / {k} cold" for k in ref),
+             *(f"warm / {k} warm" for k in ref)]]
+    for d, v in res.items():
+        rows.append([d, _ms(v["cold"]), _ms(v["warm"]), f"{v['warm'] / v['cold']:.2f}",
+                     *(f"{v['cold'] / r['cold']:.2f}" for r in ref.values()),
+                     *(f"{v['warm'] / r['warm']:.2f}" for r in ref.values())])
+    print(f"first launch of a saxpy in a fresh process (import + compile + load + launch + sync; {CLOCK[0]} time)")
+    print(_table(rows))
+    return res
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Compile time of the example corpus per stage and target, as "
                                  "multiples of an xDSL IR round trip (print + parse + verify) of the same IR.")
@@ -258,7 +411,31 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--targets", default=",".join(TARGETS), help="comma-separated targets")
     ap.add_argument("--per-kernel", action="store_true", help="also print one row per kernel")
     ap.add_argument("--json", metavar="PATH", help="write the per-kernel times and the summary as JSON")
+    ap.add_argument("--scale", metavar="N,M", help="instead of the corpus: straight-line kernels of N, M ... "
+                    "statements per target (e.g. 1000,5000)")
+    ap.add_argument("--import-time", action="store_true", help="instead of the corpus: `import sarek` in fresh "
+                    "processes against `import numpy`")
+    ap.add_argument("--first-launch", metavar="DEVICES", help="instead of the corpus: cold and warm first launch "
+                    "of a saxpy in fresh processes on each device (e.g. opencl,vulkan or cuda,ptx,opencl)")
+    ap.add_argument("--cpu", action="store_true", help="--import-time and --first-launch measure the processes' "
+                    "CPU time instead of the wall clock (for a shared machine)")
     a = ap.parse_args(argv)
+    CLOCK[0] = "cpu" if a.cpu else "wall"
+    if a.scale or a.import_time or a.first_launch:
+        import tempfile
+
+        data: dict[str, Any] = {}
+        with tempfile.TemporaryDirectory() as d:
+            if a.scale:
+                data["scale"] = scale([int(x) for x in a.scale.split(",")],
+                                      tuple(x for x in a.targets.split(",") if x), Path(d))
+            if a.import_time:
+                data["import"] = import_time(a.repeat or 5)
+            if a.first_launch:
+                data["first_launch"] = first_launch(a.first_launch.split(","), a.repeat or 3, Path(d))
+        if a.json:
+            Path(a.json).write_text(json.dumps(data, indent=1))
+        return 0
     repeat = a.repeat if a.repeat is not None else (1 if a.only else 3) if a.quick else 7
     targets = tuple(x for x in a.targets.split(",") if x)
     unknown = [x for x in targets if x not in TARGETS]

@@ -9,6 +9,7 @@ numpy dtype (`np.uint8` is `u8`); `bf16` is `ml_dtypes.bfloat16` when that packa
 
 from __future__ import annotations
 
+import sys
 from typing import Any, cast
 
 from typing_extensions import TypeIs
@@ -21,7 +22,14 @@ class ScalarType:
 
     def __init__(self, name: str, np_dtype: Any):
         self.name = name
-        self.np_dtype = np.dtype(np_dtype)
+        self._np_dtype: np.dtype[Any] | None = None if np_dtype is None else np.dtype(np_dtype)
+
+    @property
+    def np_dtype(self) -> np.dtype[Any]:
+        """The numpy dtype (bf16's is resolved at first use: importing ml_dtypes costs a second of CPU)."""
+        if self._np_dtype is None:
+            self._np_dtype = bf16_dtype()
+        return self._np_dtype
 
     @property
     def ir(self):
@@ -59,16 +67,35 @@ u32 = ScalarType("u32", np.uint32)
 u64 = ScalarType("u64", np.uint64)
 
 
-def _bf16_dtype() -> np.dtype[Any]:
-    try:
-        import ml_dtypes  # pyright: ignore[reportMissingTypeStubs]
-    except ImportError:
-        return np.dtype(np.uint16)
-    return np.dtype(cast(Any, ml_dtypes).bfloat16)
+_BF16: list[np.dtype[Any]] = []
 
 
-BF16_DTYPE = _bf16_dtype()
-bf16 = ScalarType("bf16", BF16_DTYPE)
+def bf16_dtype() -> np.dtype[Any]:
+    """The host dtype of bf16: ml_dtypes.bfloat16 when importable, else uint16 (imported on first use only)."""
+    if not _BF16:
+        try:
+            import ml_dtypes  # pyright: ignore[reportMissingTypeStubs]
+        except ImportError:
+            _BF16.append(np.dtype(np.uint16))
+        else:
+            _BF16.append(np.dtype(cast(Any, ml_dtypes).bfloat16))
+    return _BF16[0]
+
+
+def is_bf16_host(dt: np.dtype[Any]) -> bool:
+    """Whether an array or scalar of dtype `dt` holds bf16 values (uint16 bits, or ml_dtypes.bfloat16: only
+    possible once the caller imported ml_dtypes, so this never imports it)."""
+    return dt == np.dtype(np.uint16) or ("ml_dtypes" in sys.modules and dt == bf16_dtype())
+
+
+def __getattr__(name: str) -> Any:
+    """`BF16_DTYPE`, resolved lazily (PEP 562) so that `import sarek` does not import ml_dtypes."""
+    if name == "BF16_DTYPE":
+        return bf16_dtype()
+    raise AttributeError(f"module 'sarek.types' has no attribute '{name}'")
+
+
+bf16 = ScalarType("bf16", None)
 
 SCALARS: dict[str, ScalarType] = {t.name: t for t in (f16, f32, f64, i32, i64, boolean, i8, i16, u8, u16, u32, u64,
                                                       bf16)}
@@ -87,7 +114,7 @@ def bf16_from_f32(x: Any) -> np.ndarray[Any, Any]:
     r = (u + 0x7FFF + ((u >> 16) & 1)) >> 16
     nan = (u & 0x7FFFFFFF) > 0x7F800000
     r = np.where(nan, 0x7FC0, r).astype(np.uint16)
-    return r.view(BF16_DTYPE)
+    return r.view(bf16_dtype())
 
 
 def bf16_to_f32(a: Any) -> np.ndarray[Any, np.dtype[np.float32]]:

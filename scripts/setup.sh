@@ -11,3 +11,5 @@ if command -v apt-get >/dev/null 2>&1; then
 fi
 python3 -m pip install -q --upgrade pip >/dev/null 2>&1 || true
 python3 -m pip install -q -e ".[dev,gpu,dask]"
+# the out-of-tree pass package (an xdsl.universe plugin) that tests use from sarek-opt, lit and a launch
+python3 -m pip install -q -e examples/plugin

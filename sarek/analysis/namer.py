@@ -110,6 +110,7 @@ class Namer:
     def __init__(self, target: str, taken: Iterable[str] = ()):
         self.target = target
         self.taken = set(taken)
+        self.next_suffix: dict[str, int] = {}  # base -> the first `_<k>` suffix not yet known to be used
 
     def reserved(self, name: str) -> bool:
         """The target cannot declare `name`: a reserved word or prefix, or too long."""
@@ -125,9 +126,13 @@ class Namer:
         base = shorten(base, LENGTH_LIMIT[self.target] - _SUFFIX_ROOM)
         if self.reserved(base + "_1") and self.reserved(base + "_2"):
             base = "v_" + base
-        name, k = (base, 1) if bare else (f"{base}_1", 2)
-        while name in self.taken or self.reserved(name):
-            name, k = f"{base}_{k}", k + 1
+        if bare and base not in self.taken and not self.reserved(base):
+            self.taken.add(base)
+            return base
+        k = self.next_suffix.get(base, 1)  # names only join `taken`: suffixes below k stay used
+        while (name := f"{base}_{k}") in self.taken or self.reserved(name):
+            k += 1
+        self.next_suffix[base] = k + 1
         self.taken.add(name)
         return name
 
@@ -146,13 +151,26 @@ def ctor_ids(ctors: Sequence[str], target: str) -> list[str]:
     return [ids.fresh(sanitize(cn)) if invalid_identifier(cn) or too_long(target, cn) else cn for cn in ctors]
 
 
-def temporary(hint: str | None, taken: set[str]) -> str:
+class TakenNames(set[str]):
+    """A set of names in use that also remembers, per temporary base, the next suffix to try: `temporary` then
+    costs O(1) amortised instead of probing `sarek_t`, `sarek_t_1`, ... from the start each time (quadratic in
+    a function's temporaries). Names only ever join the set, so the first free suffix never moves backwards and
+    the names given are exactly those of the linear probe."""
+
+    def __init__(self, names: Iterable[str] = ()) -> None:
+        super().__init__(names)
+        self.next_suffix: dict[str, int] = {}
+
+
+def temporary(hint: str | None, taken: TakenNames) -> str:
     """A generated temporary `sarek_<hint>` (`sarek_t` without a usable hint), `_<k>` until `taken` lacks it."""
     base = GENERATED_PREFIX + (hint if hint and hint.isidentifier() and not hint.isdigit() else "t")
-    name, k = base, 0
+    k = taken.next_suffix.get(base, 0)
+    name = base if k == 0 else f"{base}_{k}"
     while name in taken:
         k += 1
         name = f"{base}_{k}"
+    taken.next_suffix[base] = k + 1
     taken.add(name)
     return name
 

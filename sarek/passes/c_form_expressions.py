@@ -314,7 +314,7 @@ class _Former:
 
     def name_temps(self) -> None:
         """Name the temporaries left `sarek_<hint>[_k]`, in program order, unique in the function."""
-        used = {n.data for n in self.func.param_names}
+        used = namer.TakenNames(n.data for n in self.func.param_names)
         temps: list[c.DeclOp] = []
         for o in self.func.walk():
             if isinstance(o, c.DeclOp) and c.TEMP in o.attributes:

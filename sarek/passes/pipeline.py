@@ -24,7 +24,7 @@ PassSpec = tuple[str, dict[str, str]]
 OPT: list[PassSpec] = [
     ("sarek-canonicalize", {}),
     ("sarek-cse", {}),
-    ("sarek-unroll", {}),
+    ("sarek-unroll", {"mode": "{unroll}"}),
     ("sarek-canonicalize", {}),
     ("sarek-licm", {}),
     ("sarek-strength-reduce", {}),
@@ -33,6 +33,12 @@ OPT: list[PassSpec] = [
 ]
 OPT_NAMES = frozenset(n for n, _ in OPT)
 FP_POLICIES = ("default", "exact")
+
+#: how each family unrolls (sarek-unroll's `mode`): the C family's compilers (NVRTC, clang, the OpenCL and Metal
+#: drivers) unroll a `#pragma unroll` loop themselves, so the IR keeps one copy of the body; sarek's PTX
+#: lowering is the last optimiser before ptxas, which unrolls little; the shading languages' drivers (naga, lavapipe, NVIDIA's SPIR-V compiler) were
+#: not measured to unroll, so they get the copies
+UNROLL: dict[Family, str] = {"c": "hint", "shader": "ir", "ptx": "ir"}
 
 PIPELINES: dict[Family, list[PassSpec]] = {
     "c": [
@@ -108,16 +114,34 @@ def contraction(fp: str, fma: str = "") -> str:
     return fma or ("on" if fp == "default" else "off")
 
 
+#: the pass that leaves the sarek dialect, per family (`before-lowering` inserts right before it)
+LOWERING: dict[Family, str] = {"c": "sarek-lower-cfamily", "shader": "sarek-lower-{target}", "ptx": "sarek-lower-ptx"}
+#: the insertion points of sarek-pipeline: option name -> where its passes run
+INSERTION_POINTS = ("before-opt", "after-opt", "before-lowering")
+
+
 def pipeline_passes(target: str, block: str | tuple[int, ...] = "256,1,1", kernel: str = "",
-                    fma: str = "", opt: str = "on", fp: str = "default") -> list[ModulePass]:
-    """The pass instances of `target`'s pipeline (an unknown target is a SarekError)."""
+                    fma: str = "", opt: str = "on", fp: str = "default", before_opt: str = "",
+                    after_opt: str = "", before_lowering: str = "") -> list[ModulePass]:
+    """The pass instances of `target`'s pipeline (an unknown target is a SarekError), with the passes of the
+    insertion points (pass list specs, sarek's or installed plugins' passes: sarek.plugins) in place."""
+    from sarek.plugins import resolve_passes
+
     info = target_info(target, "sarek-pipeline")
     if opt not in ("on", "off"):
         raise SarekError(f"sarek-pipeline: opt must be on or off, not '{opt}'")
     values: dict[str, object] = {"target": target, "layout": info.payload_layout, "block": block,
-                                 "kernel": kernel, "fma": contraction(fp, fma), "fp": fp}
+                                 "kernel": kernel, "fma": contraction(fp, fma), "fp": fp,
+                                 "unroll": UNROLL[info.family]}
+    specs = PIPELINES[info.family]
+    first_opt = next(i for i, (n, _) in enumerate(specs) if n in OPT_NAMES)
+    inserts = {first_opt: resolve_passes(before_opt, "sarek-pipeline{before-opt}"),
+               first_opt + len(OPT): resolve_passes(after_opt, "sarek-pipeline{after-opt}"),
+               next(i for i, (n, _) in enumerate(specs) if n == LOWERING[info.family]):
+                   resolve_passes(before_lowering, "sarek-pipeline{before-lowering}")}
     out: list[ModulePass] = []
-    for name, opts in PIPELINES[info.family]:
+    for i, (name, opts) in enumerate(specs):
+        out += inserts.get(i, [])
         if opt == "off" and name in OPT_NAMES:
             continue
         args = {k: values[v[1:-1]] if v.startswith("{") else v for k, v in opts.items()}
@@ -135,7 +159,11 @@ class PipelinePass(ModulePass):
     options); `opt=on|off` (default on: the optimisation passes `OPT` run first, after the feature gate and
     sarek-expand-math); `fp=default|exact`, the floating-point policy (default: what nvcc/NVRTC users get,
     multiply-add contracted into fma on ptx; exact: every operation separately rounded, bit-identical to the
-    interpreter); for ptx `fma=on|off` overrides the policy's contraction (sarek-contract's option). The pass
+    interpreter); for ptx `fma=on|off` overrides the policy's contraction (sarek-contract's option).
+    Insertion points, each a pass list (xDSL pipeline syntax, quoted; sarek's passes or those of installed
+    `xdsl.universe` plugins): `before-opt` (after the feature gate and checks, before the optimisation passes),
+    `after-opt` (after them: where the runtime puts its extra passes), `before-lowering` (right before the
+    target's lowering, names legalized): `sarek-pipeline{target=cuda after-opt="my-pass{k=2},sarek-cse"}`. The pass
     list per target family is `PIPELINES` in sarek/passes/pipeline.py; `sarek-opt k.mlir -p 'sarek-pipeline{target=cuda}' -t cuda`
     prints the CUDA source.
     """
@@ -152,10 +180,14 @@ class PipelinePass(ModulePass):
     fma: str = ""
     opt: str = "on"
     fp: str = "default"
+    before_opt: str = ""
+    after_opt: str = ""
+    before_lowering: str = ""
 
     def passes(self) -> list[ModulePass]:
         """The passes this pipeline runs, in order."""
-        return pipeline_passes(self.target, self.block, self.kernel, self.fma, self.opt, self.fp)
+        return pipeline_passes(self.target, self.block, self.kernel, self.fma, self.opt, self.fp,
+                               self.before_opt, self.after_opt, self.before_lowering)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_one_module(op, self.target)

@@ -222,8 +222,22 @@ def unroll_while(loop: s.WhileOp, trips: list[dict[SSAValue, Value]]) -> None:
     Rewriter.erase_op(loop)
 
 
-def unroll_module(module: ModuleOp, max_trip: int, max_ops: int) -> int:
-    """Unroll every eligible loop, innermost first; returns how many were unrolled."""
+def hint_unroll(loop: s.ForOp) -> None:
+    """Put `loop` under `sarek.pragma ["unroll"]` (the C family prints `#pragma unroll` before it) unless a
+    pragma already holds it: the target's compiler unrolls it, the IR stays one copy."""
+    if isinstance(loop.parent_op(), s.PragmaOp):
+        return
+    parent = loop.parent_block()
+    assert parent is not None
+    pragma = s.PragmaOp(["unroll"])
+    parent.insert_op_before(pragma, loop)
+    loop.detach()
+    pragma.body.block.add_op(loop)
+
+
+def unroll_module(module: ModuleOp, max_trip: int, max_ops: int, mode: str = "ir") -> int:
+    """Unroll every eligible loop, innermost first (`mode=hint`: mark eligible `for` loops `#pragma unroll`
+    instead); returns how many were unrolled or marked."""
     count = 0
     for loop in [o for o in module.walk(region_first=True) if isinstance(o, s.ForOp | s.WhileOp)]:
         if isinstance(loop, s.WhileOp):
@@ -234,7 +248,10 @@ def unroll_module(module: ModuleOp, max_trip: int, max_ops: int) -> int:
             continue
         n = unrollable(loop, max_trip, max_ops)
         if n is not None:
-            unroll(loop, n)
+            if mode == "hint":
+                hint_unroll(loop)
+            else:
+                unroll(loop, n)
             count += 1
     return count
 
@@ -245,15 +262,23 @@ class UnrollPass(ModulePass):
 
     Options: `max-trip` (default 16: the most iterations unrolled without a pragma; a 16x16 tile's inner loop), `max-ops` (default 512: the
     most ops the copies may hold in all, pragma or not). A `pragma ["unroll"]` lifts max-trip, `["unroll K"]`
-    sets it to K, `["unroll 1"]`/`["nounroll"]` to 0.
+    sets it to K, `["unroll 1"]`/`["nounroll"]` to 0. `mode` (default `ir`): `hint` leaves each eligible `for`
+    loop rolled and puts it under `pragma ["unroll"]` (printed `#pragma unroll`), for targets whose own compiler
+    unrolls (the C family: NVRTC, clang, the OpenCL and Metal compilers): copying the body sixteenfold made every
+    later pass and the lowering run over sixteen copies. Counted `while` loops (reduction trees) are still
+    unrolled in the IR in both modes: their copies read the variables as constants, which the C compilers do
+    not find on their own.
     """
 
     name = "sarek-unroll"
 
     max_trip: int = 16
     max_ops: int = 512
+    mode: str = "ir"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.max_trip < 0 or self.max_ops < 0:
             raise SarekError(f"sarek-unroll: max-trip and max-ops must be >= 0, got {self.max_trip} and {self.max_ops}")
-        unroll_module(op, self.max_trip, self.max_ops)
+        if self.mode not in ("ir", "hint"):
+            raise SarekError(f"sarek-unroll: mode must be ir or hint, not '{self.mode}'")
+        unroll_module(op, self.max_trip, self.max_ops, self.mode)

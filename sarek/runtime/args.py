@@ -13,7 +13,7 @@ from typing_extensions import TypeIs
 from sarek.dialect.scalars import BF16
 from sarek.runtime.errors import LaunchError
 from sarek.runtime.specs import KernelSpec, Param
-from sarek.types import BF16_DTYPE, bf16_bits, bf16_from_f32, is_ndarray
+from sarek.types import bf16_bits, bf16_from_f32, is_bf16_host, is_ndarray
 
 if TYPE_CHECKING:
     from sarek.runtime.core import Device
@@ -58,9 +58,7 @@ def _describe(a: Any) -> str:
 def same_layout(a: np.dtype[Any], b: np.dtype[Any]) -> bool:
     """Structured dtypes agree when sizes and (offset, base type) of every field agree, names aside; bf16
     elements may be given as ml_dtypes.bfloat16 or as their uint16 bits."""
-    from sarek.types import BF16_DTYPE
-
-    if a == b or (b == BF16_DTYPE and a == np.dtype(np.uint16)):
+    if a == b or (a == np.dtype(np.uint16) and b.itemsize == 2 and b.kind == "V" and is_bf16_host(b)):
         return True
     if a.fields is None or b.fields is None or a.itemsize != b.itemsize:
         return False
@@ -231,7 +229,7 @@ def _scalar_arg(where: str, p: Param, a: Any) -> Any:
         a = a[()]
     if p.type == BF16:  # a number rounded to bf16, or (a uint16 / bfloat16 scalar) its bits
         g = cast("np.generic[Any] | None", a if isinstance(a, np.generic) else None)
-        if g is not None and g.dtype in (np.dtype(np.uint16), BF16_DTYPE):
+        if g is not None and is_bf16_host(g.dtype):
             return np.asarray(g).view(np.uint16)[()]
         if isinstance(a, bool) or not (isinstance(a, int | float) or g is not None and g.dtype.kind in "iuf"):
             raise LaunchError(f"{where} expects {_type_text(p)}, got {_describe(a)}")

@@ -218,9 +218,3 @@ def compiler_fingerprint() -> str:
             continue
         h.update(f"{p.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
     return h.hexdigest()[:32]
-
-
-def source_for(module_hash: str, target: str, emit: Callable[[], str]) -> str:
-    """Generated source for `target`, cached by IR hash + pipeline + target + compiler fingerprint."""
-    key = make_key("source", module_hash, f"sarek-pipeline{{target={target}}}", target, compiler_fingerprint())
-    return get_or_build_text("source", key, emit)

@@ -372,9 +372,6 @@ def nv_thread_limit(registers: int | None, device_max: int) -> int:
 
 def generated_source(spec: KernelSpec, target: str) -> str:
     """The target source of the spec's module, through the compile cache."""
-    from sarek.targets import emit_source
+    from sarek.runtime.compile import compile_source
 
-    override = spec.cache.get(f"source:{target}")  # set by tests or tools that bring their own source
-    if override is not None:
-        return override
-    return cache.source_for(spec.ir_hash, target, lambda: emit_source(spec.module, target))
+    return compile_source(spec, target)

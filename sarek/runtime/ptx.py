@@ -31,18 +31,9 @@ def ptx_devices() -> list[PtxDevice]:
 def ptx_source(spec: KernelSpec, fp: str = "default") -> str:
     """The PTX of the spec's module (every kernel in it) at floating-point policy `fp`, through the compile
     cache when there is one."""
-    override = spec.cache.get("source:ptx")
-    if override is not None:
-        return override
-    from sarek.targets.ptx import emit_ptx
+    from sarek.runtime.compile import compile_source
 
-    key = "ptx" if fp == "default" else f"ptx-fp-{fp}"
-    try:
-        from sarek.runtime import cache
-
-        return cache.source_for(spec.ir_hash, key, lambda: emit_ptx(spec.module, fp=fp))
-    except (ImportError, AttributeError):
-        return emit_ptx(spec.module, fp=fp)
+    return compile_source(spec, "ptx", fp=fp)
 
 
 class PtxDevice(CudaDevice):

@@ -102,6 +102,12 @@ class KernelSpec:
 _SPECS: weakref.WeakKeyDictionary[ModuleOp, dict[str, KernelSpec]] = weakref.WeakKeyDictionary()
 
 
+def live_specs() -> list[KernelSpec]:
+    """Every kernel spec of a module still alive (sarek.runtime.compile drops their programs when the extra
+    passes change)."""
+    return [s for per in list(_SPECS.values()) for s in per.values()]
+
+
 def module_hash(module: ModuleOp) -> str:
     from sarek.registry import print_module
 

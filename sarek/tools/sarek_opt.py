@@ -59,24 +59,30 @@ class SarekOptMain(xDSLOptMain):
         self.available_frontends["mlir"] = parse_mlir
 
     def register_all_dialects(self) -> None:
+        from sarek.plugins import plugin_dialects
         from sarek.registry import register_dialects
 
         register_dialects(self.ctx)
+        for name, factory in plugin_dialects().items():  # installed xdsl.universe plugins (sarek.plugins)
+            self.ctx.register_dialect(name, factory)
 
     def register_all_passes(self) -> None:
-        from sarek.registry import get_all_passes
+        """sarek's passes, then those of installed `xdsl.universe` plugins whose names sarek does not use (a
+        plugin's duplicate name is left out, never an error: sarek.plugins)."""
+        from sarek.plugins import all_passes
 
-        for name, factory in get_all_passes().items():
+        for name, factory in all_passes().items():
             self.register_pass(name, factory)
 
     def register_all_targets(self) -> None:
+        """`mlir` and sarek's targets only: no other universe's target can shadow one of sarek's (xDSL's own
+        `wgsl` prints nothing for sarek IR), and no plugin's duplicate target name can break the driver."""
+        from xdsl.targets import get_all_targets as xdsl_targets
+
         from sarek.registry import get_all_targets
 
-        super().register_all_targets()
-        keep = {"mlir"}
-        for n in list(self.available_targets):
-            if n not in keep:
-                del self.available_targets[n]
+        self.available_targets.clear()
+        self.available_targets["mlir"] = xdsl_targets()["mlir"]
         for name, factory in get_all_targets().items():
             self.available_targets[name] = factory
 
@@ -102,9 +108,19 @@ def _description() -> str:
     lines = ["Sarek kernel compiler driver (xdsl-opt conventions).", "", "passes (-p):"]
     for name, f in sorted(get_all_passes().items()):
         lines.append(f"  {name:32} {_first_line(f().__doc__)}")
+    from sarek.plugins import broken, plugin_passes, shadowed
+
+    extra = plugin_passes()
+    if extra:
+        lines += ["", "plugin passes (-p; installed xdsl.universe plugins):"]
+        for name, f in sorted(extra.items()):
+            lines.append(f"  {name:32} {_first_line(f().__doc__)}")
     lines += ["", "targets (-t):", f"  {'mlir':32} the IR as MLIR text (default)"]
     for name, f in sorted(get_all_targets().items()):
         lines.append(f"  {name:32} {_first_line(f().__doc__)}")
+    left = shadowed() + [f"plugin {b} (not loaded)" for b in broken()]
+    if left:
+        lines += ["", "left out:"] + [f"  {x}" for x in left]
     return "\n".join(lines)
 
 

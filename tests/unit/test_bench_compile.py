@@ -46,3 +46,16 @@ def test_bench_compile_quick_one_kernel(tmp_path: Path, capsys: pytest.CaptureFi
         for stage in bench.TARGET_STAGES:
             assert k["times"][f"{t}/{stage}"] > 0
             assert s[t][stage]["ratio"] > 0 and s[t][stage]["us_per_op"] > 0
+
+
+@pytest.mark.bench
+def test_bench_compile_scale_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--scale prints one row per size and a growth row (never checks a time)."""
+    bench = _load()
+    out = tmp_path / "s.json"
+    assert bench.main(["--scale", "5,10", "--targets", "cuda,wgsl", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "growth 10/5" in text and "cuda CPU ms" in text
+    data = json.loads(out.read_text())["scale"]
+    assert set(data) == {"5", "10"} and set(data["5"]) == {"frontend", "cuda", "wgsl"}
+    assert "t8 = x + y" in bench.straight_line_kernel(9) and "t9" not in bench.straight_line_kernel(9)

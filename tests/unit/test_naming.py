@@ -263,3 +263,40 @@ def test_user_names_never_take_the_generated_prefix():
         o = np.zeros(8, np.int32)
         name_generated_prefix.launch(o, 8, grid=1, block=8, device=d)
         assert list(o) == [(i % 5) * 10 + i % 3 for i in range(8)], d
+
+
+def _linear_temporary(hint: str | None, taken: set[str]) -> str:
+    """The first-free linear probe `namer.temporary` must agree with (its definition before the counter)."""
+    base = "sarek_" + (hint if hint and hint.isidentifier() and not hint.isdigit() else "t")
+    name, k = base, 0
+    while name in taken:
+        k += 1
+        name = f"{base}_{k}"
+    taken.add(name)
+    return name
+
+
+def test_temporary_names_match_the_linear_probe():
+    """The per-base counter gives exactly the names of the linear probe, with names taken in between (user
+    names `sarek_t_3`, other hints) and hints that are not identifiers."""
+    import random
+
+    r = random.Random(7)
+    fast, slow = namer.TakenNames({"sarek_t_2", "x"}), {"sarek_t_2", "x"}
+    for i in range(400):
+        if r.random() < 0.2:
+            extra = f"sarek_{r.choice(['t', 'acc'])}_{r.randint(0, 30)}"
+            fast.add(extra)
+            slow.add(extra)
+        hint = r.choice([None, "acc", "3", "a b", "t"])
+        assert namer.temporary(hint, fast) == _linear_temporary(hint, slow), i
+    assert fast == slow
+
+
+def test_namer_fresh_matches_the_linear_probe():
+    """`Namer.fresh` with its suffix counter: bare names come back once freed of a clash, suffixes never repeat,
+    and reserved names (`half_1`.. on OpenCL) are skipped as before."""
+    n = namer.Namer("opencl", {"x_2"})
+    got = [n.fresh("x"), n.fresh("x", bare=False), n.fresh("x"), n.fresh("y", bare=False), n.fresh("y"),
+           n.fresh("half"), n.fresh("half")]
+    assert got == ["x", "x_1", "x_3", "y_1", "y", "v_half", "v_half_1"]

@@ -181,7 +181,7 @@ class CLowering(coopmat.CCoopmat):
                 self.dims.setdefault(v, []).append(carg)
             elif role in ("ptr", "val"):
                 self.vals[v] = carg
-        self.used_names = {n for _, n, _ in params} | binder_names(op)
+        self.used_names = namer.TakenNames({n for _, n, _ in params} | binder_names(op))
         self.func_block = f.body.block
         self.hoisted = 0
         self.block = f.body.block

@@ -54,7 +54,7 @@ class CBase:
     """The state of lowering one module and what every concern uses."""
 
     # the function being lowered, set by `CLowering.function`: its names, its body, shared arrays hoisted there
-    used_names: set[str]
+    used_names: namer.TakenNames
     func_block: Block
     hoisted: int
 

@@ -18,25 +18,29 @@ from sarek.targets.cfamily.dialect import SarekC
 from sarek.targets.cfamily.printer import print_c
 
 
-def lower_to_c(ctx: Context, module: ModuleOp, target: str, opt: str = "on", fp: str = "default") -> ModuleOp:
-    """Run `sarek-pipeline{target=... opt=... fp=...}` on a module that still holds sarek-dialect ops."""
+def lower_to_c(ctx: Context, module: ModuleOp, target: str, opt: str = "on", fp: str = "default",
+               passes: str = "") -> ModuleOp:
+    """Run `sarek-pipeline{target=... opt=... fp=... after-opt=passes}` on a module that still holds sarek-dialect
+    ops."""
     if holds_sarek(module):
-        PipelinePass(target=target, opt=opt, fp=fp).apply(ctx, module)
+        PipelinePass(target=target, opt=opt, fp=fp, after_opt=passes).apply(ctx, module)
     return module
 
 
 @dataclass(frozen=True)
 class _CFamilyTarget(Target):
     """Options (every C-family target): `opt=on|off` (the optimisation passes, default on) and
-    `fp=default|exact` (the floating-point policy, sarek-pipeline's `fp`)."""
+    `fp=default|exact` (the floating-point policy, sarek-pipeline's `fp`); `passes` (extra passes, a pass list
+    run at sarek-pipeline's `after-opt`)."""
 
     language: ClassVar[str]
     opt: str = "on"
     fp: str = "default"
+    passes: str = ""
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         check_one_module(module, self.language)
-        output.write(print_c(lower_to_c(ctx, module, self.language, self.opt, self.fp)))
+        output.write(print_c(lower_to_c(ctx, module, self.language, self.opt, self.fp, self.passes)))
 
 
 @dataclass(frozen=True)

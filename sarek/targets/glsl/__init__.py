@@ -18,19 +18,21 @@ from sarek.targets.glsl.printer import print_glsl
 
 
 def lower_shader(ctx: Context, module: ModuleOp, target: str, block: str | tuple[int, ...], kernel: str,
-                 opt: str = "on") -> None:
-    """`sarek-pipeline{target=... block=... kernel=... opt=...}`, in place."""
-    PipelinePass(target=target, block=block, kernel=kernel, opt=opt).apply(ctx, module)
+                 opt: str = "on", passes: str = "") -> None:
+    """`sarek-pipeline{target=... block=... kernel=... opt=... after-opt=passes}`, in place."""
+    PipelinePass(target=target, block=block, kernel=kernel, opt=opt, after_opt=passes).apply(ctx, module)
 
 
 @dataclass(frozen=True)
 class ShaderTarget(Target):
     """Shared by the glsl and wgsl targets: a sarek module is lowered (`sarek-pipeline{target=<name>}`, options
-    block=X,Y,Z, kernel=NAME and opt=on|off), then printed in the target's language."""
+    block=X,Y,Z, kernel=NAME and opt=on|off; `passes`, extra passes at its `after-opt`), then printed in the
+    target's language."""
 
     block: str | tuple[int, ...] = "256,1,1"  # `block=64,4,1` unquoted parses to a tuple
     kernel: str = ""
     opt: str = "on"
+    passes: str = ""
 
     def print_source(self, module: ModuleOp) -> str:
         """The source text of a lowered module."""
@@ -39,7 +41,7 @@ class ShaderTarget(Target):
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         check_one_module(module, self.name)
         if holds_sarek(module):
-            lower_shader(ctx, module, self.name, self.block, self.kernel, self.opt)
+            lower_shader(ctx, module, self.name, self.block, self.kernel, self.opt, self.passes)
         output.write(self.print_source(module))
 
 

@@ -21,7 +21,8 @@ class PtxTarget(Target):
     Options: `version` (PTX ISA, default 9.0), `arch` (default sm_90), `fp` (the floating-point policy:
     `default` lets ptxas contract float multiply and add into fma, as NVRTC does; `exact` keeps every add/sub/
     mul `.rn`, bit-identical to the interpreter), `fmad` (true/false overrides the policy's contraction:
-    the pipeline's `sarek-contract{fma=on|off}`), `opt` (on|off: the optimisation passes).
+    the pipeline's `sarek-contract{fma=on|off}`), `opt` (on|off: the optimisation passes), `passes` (extra
+    passes, a pass list run at sarek-pipeline's `after-opt`).
     """
 
     name = "ptx"
@@ -30,22 +31,23 @@ class PtxTarget(Target):
     fp: str = "default"
     fmad: bool | None = None
     opt: str = "on"
+    passes: str = ""
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         check_one_module(module, "ptx")
         fma = contraction(self.fp, "" if self.fmad is None else ("on" if self.fmad else "off"))
         if holds_sarek(module):
-            PipelinePass(target="ptx", fma=fma, opt=self.opt, fp=self.fp).apply(ctx, module)
+            PipelinePass(target="ptx", fma=fma, opt=self.opt, fp=self.fp, after_opt=self.passes).apply(ctx, module)
         else:  # already sarek_ptx: only the contraction policy is left to apply
             make_pass("sarek-contract", fma=fma).apply(ctx, module)
         output.write(print_ptx(module, self.version, self.arch))
 
 
-def emit_ptx(module: ModuleOp, fmad: bool | None = None, fp: str = "default", opt: str = "on") -> str:
+def emit_ptx(module: ModuleOp, fmad: bool | None = None, fp: str = "default", opt: str = "on", passes: str = "") -> str:
     """PTX text for a sarek-dialect module (the module is cloned, not changed)."""
     from sarek.registry import emit_source
 
-    return emit_source(module, "ptx", fmad=fmad, fp=fp, opt=opt)
+    return emit_source(module, "ptx", fmad=fmad, fp=fp, opt=opt, passes=passes)
 
 
 __all__ = ["PtxTarget", "emit_ptx", "print_ptx"]

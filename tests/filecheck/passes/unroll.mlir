@@ -1,6 +1,8 @@
 // RUN: sarek-opt %s -p sarek-unroll --split-input-file | filecheck %s
 // RUN: sarek-opt %s -p 'sarek-unroll{max-trip=2}' --split-input-file | filecheck %s --check-prefix=TWO
 // RUN: sarek-opt %s -p 'sarek-unroll{max-trip=-1}' --verify-diagnostics --split-input-file | filecheck %s --check-prefix=BAD
+// RUN: sarek-opt %s -p 'sarek-unroll{mode=hint}' --split-input-file | filecheck %s --check-prefix=HINT
+// RUN: sarek-opt %s -p 'sarek-unroll{mode=copy}' --verify-diagnostics --split-input-file | filecheck %s --check-prefix=BADMODE
 
 // A constant 3-trip loop becomes 3 scoped copies, each binding the index name to its value; with
 // max-trip=2 it stays.
@@ -26,6 +28,14 @@ builtin.module {
 // CHECK-NEXT:    sarek.constant 5 : i32
 // CHECK-NOT:   sarek.for
 // TWO:         sarek.for "i"
+// With mode=hint (the C family's pipeline) the loop stays one copy under `pragma ["unroll"]`.
+// HINT-LABEL:  sarek.kernel @k
+// HINT-NEXT:     %lo = sarek.constant 1 : i32
+// HINT-NEXT:     %hi = sarek.constant 7 : i32
+// HINT-NEXT:     sarek.pragma ["unroll"] {
+// HINT-NEXT:       sarek.for "i"
+// HINT-NOT:    sarek.block
+// BADMODE:     error: sarek-unroll: mode must be ir or hint, not 'copy'
 // BAD:         error: sarek-unroll: max-trip and max-ops must be >= 0, got -1 and 512
 
 // -----
@@ -67,6 +77,12 @@ builtin.module {
 // CHECK:         sarek.pragma ["unroll 1"] {
 // CHECK-NEXT:      sarek.for "k"
 // CHECK:         sarek.for "j"
+// A loop already under a pragma is not wrapped again in mode=hint.
+// HINT-LABEL:  sarek.kernel @p
+// HINT:        sarek.pragma ["unroll"] {
+// HINT-NEXT:     sarek.for "k"
+// HINT-NOT:    sarek.pragma ["unroll"]
+// HINT:        sarek.pragma ["unroll 1"] {
 
 // -----
 

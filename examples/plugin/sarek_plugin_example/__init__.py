@@ -1,0 +1,1 @@
+"""An out-of-tree sarek pass package (see docs/EXTENDING.md): `example-replace-constant`."""

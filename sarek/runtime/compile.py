@@ -1,0 +1,70 @@
+"""The runtime's compile entry: (kernel IR, target, options, extra passes) -> source text, through the cache.
+
+Devices ask here for what they build (`compile_source`), never run passes or lowerings themselves; the cache
+key is derived from what runs: the IR's hash, the target, its options, the extra passes (canonically spelled)
+and the compiler's fingerprint (sarek's version and sources, xDSL's version).
+
+Extra passes (sarek's or installed `xdsl.universe` plugins' passes, sarek.plugins) run at sarek-pipeline's
+`after-opt` insertion point, for every kernel this process compiles afterwards: `set_extra_passes("my-pass")`, or
+`$SAREK_PASSES` read at the first compile. Setting them drops the programs already built in this process, so
+the next launch of any kernel compiles with them.
+
+Vulkan (sarek.runtime.vulkan `compile_source`) still assembles its shader pipeline itself: a device whose
+compile is one small function moves onto `compile_source(spec, "glsl" | "wgsl", block=..., kernel=...)`.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from sarek.runtime import cache
+from sarek.runtime.specs import KernelSpec
+
+_EXTRA: list[str] = []  # [canonical pass list] once set (from set_extra_passes or $SAREK_PASSES)
+
+
+def set_extra_passes(spec: str) -> None:
+    """Run the pass list `spec` (xDSL pipeline syntax, e.g. `example-replace-constant{old=1 new=2},sarek-cse`) in
+    every kernel compiled from now on, at sarek-pipeline's `after-opt`; "" runs none. A pass that is neither
+    sarek's nor an installed plugin's is a SarekError now, not at the next launch."""
+    from sarek.plugins import canonical_spec
+    from sarek.runtime.specs import live_specs
+
+    canonical = canonical_spec(spec)
+    _EXTRA[:] = [canonical]
+    for s in live_specs():  # programs built with the old passes (the overrides tests set stay)
+        for k in [k for k in s.cache if not k.startswith("source:")]:
+            del s.cache[k]
+        s.plans.clear()
+
+
+def extra_passes() -> str:
+    """The process-wide extra passes, canonically spelled ("" when none)."""
+    if not _EXTRA:
+        from sarek.plugins import canonical_spec
+
+        _EXTRA.append(canonical_spec(os.environ.get("SAREK_PASSES", "")))
+    return _EXTRA[0]
+
+
+def source_key(spec: KernelSpec, target: str, options: dict[str, Any], passes: str) -> str:
+    """The cache key of a kernel's source: exactly the inputs of the compile."""
+    opts = ",".join(f"{k}={options[k]}" for k in sorted(options))
+    from sarek.plugins import code_fingerprint
+
+    return cache.make_key("source", spec.ir_hash, target, opts, passes, code_fingerprint(passes),
+                          cache.compiler_fingerprint())
+
+
+def compile_source(spec: KernelSpec, target: str, **options: Any) -> str:
+    """The source of the spec's module for `target` with the Target's `options` and the process's extra passes,
+    through the compile cache (a tool's or test's `source:<target>` override in spec.cache wins)."""
+    from sarek.registry import emit_source
+
+    override = spec.cache.get(f"source:{target}")
+    if override is not None:
+        return override
+    passes = extra_passes()
+    key = source_key(spec, target, options, passes)
+    return cache.get_or_build_text("source", key, lambda: emit_source(spec.module, target, passes=passes, **options))
