@@ -4,6 +4,7 @@
 // CHECK: #include <hip/hip_runtime.h>
 // CHECK-EMPTY:
 // CHECK-NEXT: __device__ __forceinline__ int sarek_sat_i32_float(float x) { return x != x ? (int)0 : x <= -2147483648.0f ? (int)(-2147483647 - 1) : x >= 2147483648.0f ? (int)2147483647 : (int)x; }
+// CHECK-EMPTY:
 // CHECK-NEXT: enum { None = 0, Some = 1 };
 // CHECK-NEXT: typedef struct {
 // CHECK-NEXT:   int tag;
