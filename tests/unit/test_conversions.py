@@ -71,19 +71,25 @@ def _np(t: Attribute) -> Any:
     return NP[_name(t)]
 
 
-def _convert_kernel(src: Attribute, dsts: list[Attribute]) -> ModuleOp:
-    """Thread t: o_k[t] = dst_k(x[t]) for every destination type."""
+def _build(params: list[tuple[str, Attribute]], body: Any) -> ModuleOp:
+    """Kernel `k(params)`: thread t < len(params[0]) runs body(builder, t)."""
     mb = ModuleBuilder()
-    params = [("x", s.VecType(src))] + [(f"o_{_name(d)}", s.VecType(d)) for d in dsts]
     with mb.kernel("k", params) as b:
-        x, *outs = b.params
         t = b.let("t", b.intrinsic("global_thread_id"))
-        with b.if_(b.binop("lt", t, b.length(x))):
-            v = b.read(x, t)
-            for o, d in zip(outs, dsts):
-                b.store(b.elem_ref(o, t), b.cast(v, d))
+        with b.if_(b.binop("lt", t, b.length(b.params[0]))):
+            body(b, t)
     mb.module.verify()
     return mb.module
+
+
+def _convert_kernel(src: Attribute, dsts: list[Attribute]) -> ModuleOp:
+    """Thread t: o_k[t] = dst_k(x[t]) for every destination type."""
+    def body(b: Any, t: Any) -> None:
+        x, *outs = b.params
+        v = b.read(x, t)
+        for o, d in zip(outs, dsts):
+            b.store(b.elem_ref(o, t), b.cast(v, d))
+    return _build([("x", s.VecType(src))] + [(f"o_{_name(d)}", s.VecType(d)) for d in dsts], body)
 
 
 def float_table(src: Attribute) -> np.ndarray[Any, Any]:
@@ -136,22 +142,16 @@ def test_float_to_int_saturates_nan_to_zero(dev: str, target: str | None, src: A
 
 def _int_kernel(src: Attribute, dsts: list[Attribute]) -> ModuleOp:
     """Thread t: o_k[t] = dst_k(x[t]) and b_k[t] = dst_k(x[t] < 0) (bool -> integer)."""
-    mb = ModuleBuilder()
-    params = ([("x", s.VecType(src))] + [(f"o_{_name(d)}", s.VecType(d)) for d in dsts]
-              + [(f"b_{_name(d)}", s.VecType(d)) for d in dsts])
-    with mb.kernel("k", params) as b:
+    def body(b: Any, t: Any) -> None:
         x, *rest = b.params
-        outs, bools = rest[:len(dsts)], rest[len(dsts):]
-        t = b.let("t", b.intrinsic("global_thread_id"))
-        with b.if_(b.binop("lt", t, b.length(x))):
-            v = b.read(x, t)
-            neg = b.binop("lt", v, b.const(0, src))
-            assert neg.type == i1
-            for o, bo, d in zip(outs, bools, dsts):
-                b.store(b.elem_ref(o, t), b.cast(v, d))
-                b.store(b.elem_ref(bo, t), b.cast(neg, d))
-    mb.module.verify()
-    return mb.module
+        v = b.read(x, t)
+        neg = b.binop("lt", v, b.const(0, src))
+        assert neg.type == i1
+        for o, bo, d in zip(rest[:len(dsts)], rest[len(dsts):], dsts):
+            b.store(b.elem_ref(o, t), b.cast(v, d))
+            b.store(b.elem_ref(bo, t), b.cast(neg, d))
+    return _build([("x", s.VecType(src))] + [(f"o_{_name(d)}", s.VecType(d)) for d in dsts]
+                  + [(f"b_{_name(d)}", s.VecType(d)) for d in dsts], body)
 
 
 @pytest.mark.parametrize(("dev", "target"), DEVICES)
@@ -174,16 +174,12 @@ def test_int_narrowing_wraps_and_bool_is_0_or_1(dev: str, target: str | None, sr
 
 def _div_kernel(t: Attribute) -> ModuleOp:
     """Thread i: q[i] = a[i] // b[i], r[i] = a[i] % b[i] (run-time operands: nothing folds)."""
-    mb = ModuleBuilder()
-    with mb.kernel("k", [("a", s.VecType(t)), ("b", s.VecType(t)), ("q", s.VecType(t)), ("r", s.VecType(t))]) as b:
+    def body(b: Any, i: Any) -> None:
         a, d, q, r = b.params
-        i = b.let("i", b.intrinsic("global_thread_id"))
-        with b.if_(b.binop("lt", i, b.length(a))):
-            x, y = b.read(a, i), b.read(d, i)
-            b.store(b.elem_ref(q, i), b.binop("div", x, y))
-            b.store(b.elem_ref(r, i), b.binop("rem", x, y))
-    mb.module.verify()
-    return mb.module
+        x, y = b.read(a, i), b.read(d, i)
+        b.store(b.elem_ref(q, i), b.binop("div", x, y))
+        b.store(b.elem_ref(r, i), b.binop("rem", x, y))
+    return _build([("a", s.VecType(t)), ("b", s.VecType(t)), ("q", s.VecType(t)), ("r", s.VecType(t))], body)
 
 
 @pytest.mark.parametrize(("dev", "target"), DEVICES)
