@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     FloatAttr,
     IntegerAttr,
+    IntegerType,
     Signedness,
     StringAttr,
     SymbolRefAttr,
@@ -250,7 +251,8 @@ def _shortest_at_width(x: float, ft: Float32Type) -> float:
 
 def _is_zero(v: SSAValue) -> bool:
     """v is a `sarek.constant 0` (an integer divisor known to be zero)."""
-    return isinstance(v.owner, ConstantOp) and isinstance(v.owner.value, IntegerAttr) and v.owner.value.value.data == 0
+    return isinstance(v.owner, ConstantOp) and isinstance(v.owner.value, IntegerAttr) and \
+        cast("IntegerAttr[IntegerType]", v.owner.value).value.data == 0
 
 
 @irdl_op_definition

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from typing import Any, ClassVar, cast
 
-from xdsl.dialects.builtin import IntegerAttr, i1, i32, i64
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, i1, i32, i64
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from sarek.dialect import sarek as s
@@ -393,4 +393,5 @@ def _constant_zero(v: SSAValue) -> bool:
     """v is the integer constant 0, possibly converted (`u32(0)`, a literal the usual conversions widened)."""
     while isinstance(v.owner, s.CastOp):
         v = v.owner.operand
-    return isinstance(v.owner, s.ConstantOp) and isinstance(v.owner.value, IntegerAttr) and v.owner.value.value.data == 0
+    return isinstance(v.owner, s.ConstantOp) and isinstance(v.owner.value, IntegerAttr) and \
+        cast("IntegerAttr[IntegerType]", v.owner.value).value.data == 0

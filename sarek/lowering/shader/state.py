@@ -6,7 +6,7 @@ import math
 import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from xdsl.dialects.builtin import (
     Float16Type,
@@ -202,21 +202,22 @@ class LoweringState:
         if isinstance(t, S.UnitType) or isinstance(v, UnitAttr):
             return "/* unit */"
         if isinstance(t, IntegerType) and isinstance(v, IntegerAttr):
-            return self.literal(t, v.value.data, op)
+            return self.literal(op.result.type, cast("IntegerAttr[IntegerType]", v).value.data, op)
         if isinstance(v, FloatAttr):
-            return self.literal(t, float(v.value.data), op)
+            return self.literal(op.result.type, float(cast(FloatAttr, v).value.data), op)
         raise err(f"constant {v} has no {self.lang.name} spelling", op, self.lang)
 
     def literal(self, t: Attribute, x: int | float, op: Operation | None = None) -> str:
         """The spelling of the number x of scalar type t."""
         L = self.lang
         if isinstance(t, IntegerType):
+            it = cast("IntegerType[Any, Any]", t)
             x = int(x)
-            w = t.bitwidth
+            w = it.bitwidth
             if w == 1:
                 return "true" if x else "false"
-            self.ty(t, op)
-            suf = self.int_suffix(t)
+            self.ty(it, op)
+            suf = self.int_suffix(it)
             lo = -(1 << (w - 1))
             if x == lo:
                 return f"({x + 1}{suf} - 1{suf})"
