@@ -8,7 +8,7 @@
   structs `<T>_<C>_payload` (`PAYLOAD_NAMES`, GLSL; `""` for a constructor without one) — the same
   attributes the C family reads, named against every kernel's interface globals;
 - per kernel (`GLOBAL_NAMES`, a dictionary) the names it declares at module scope besides the types: the
-  integer helpers (`helper:irem`, `helper:iabs`), shared arrays (`shared:<function>:<k>`, the k-th shared
+  integer helpers (`helper:irem`, `helper:f2i_i32`, ...), shared arrays (`shared:<function>:<k>`, the k-th shared
   array of the function in walk order), helper specialisations (`spec:<helper>(<buffer>,..)`: one copy of a
   helper per tuple of buffers or shared arrays it is passed, in the order the lowering meets the calls) and
   GLSL buffer blocks (`block:<buffer>`).
@@ -32,8 +32,9 @@ from sarek.analysis.payload import TARGET_PAYLOAD_LAYOUT, PayloadLayout
 from sarek.analysis.reserved import GENERATED_PREFIX
 from sarek.dialect import sarek as S
 
-#: the integer helpers a shader lowering may emit (Lang.int_helpers), named `sarek_<helper>`
-INT_HELPERS = ("irem", "iabs", "f2u32", "f2u64")  # f2u*: GLSL's saturating float -> unsigned
+#: the integer helpers a shader lowering may emit (Lang.int_helpers, and the float -> integer conversions
+#: `f2i_<T>` of sarek.lowering.shader.polyfills), named `sarek_<helper>`
+INT_HELPERS = ("irem", "idiv", "iabs", "f2i_i32", "f2i_u32", "f2i_i64", "f2i_u64")
 
 
 class Globals:

@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     FloatAttr,
     IntegerAttr,
+    IntegerType,
     Signedness,
     StringAttr,
     SymbolRefAttr,
@@ -248,6 +249,12 @@ def _shortest_at_width(x: float, ft: Float32Type) -> float:
     return x
 
 
+def _is_zero(v: SSAValue) -> bool:
+    """v is a `sarek.constant 0` (an integer divisor known to be zero)."""
+    return isinstance(v.owner, ConstantOp) and isinstance(v.owner.value, IntegerAttr) and \
+        cast("IntegerAttr[IntegerType]", v.owner.value).value.data == 0
+
+
 @irdl_op_definition
 class BinOp(IRDLOperation):
     """`%r = sarek.binop add %a, %b : i32` — C semantics: integer div/rem truncate toward zero, shr is
@@ -287,6 +294,11 @@ class BinOp(IRDLOperation):
                 raise VerifyException(f"'{k}' needs scalar operands, got {t}{_promoted(t)}")
         elif not (_scalars.is_arith_int(t) or is_float(t)):
             raise VerifyException(f"'{k}' needs numeric operands, got {t}{_promoted(t)}")
+        if k in (BinOpKind.DIV, BinOpKind.REM) and _scalars.is_arith_int(t) and _is_zero(self.rhs):
+            what = "division" if k == BinOpKind.DIV else "remainder"
+            raise VerifyException(f"integer {what} by the constant 0: undefined on every device (the interpreter "
+                                  "stops, GPUs give an arbitrary value); test the divisor, or divide by a "
+                                  "non-zero value")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.op.value} ")

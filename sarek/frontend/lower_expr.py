@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from typing import Any, ClassVar, cast
 
-from xdsl.dialects.builtin import i1, i32, i64
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, i1, i32, i64
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from sarek.dialect import sarek as s
@@ -225,6 +225,10 @@ class ExprLowerer(LowererBase):
                                  "or convert to a float type")
         if kind == "pow":
             raise self.err(node, "integer '**' needs a constant exponent")
+        if kind in ("div", "rem") and _constant_zero(rv):
+            raise self.err(node, f"integer {'division' if kind == 'div' else 'remainder'} by zero: the divisor of "
+                                 f"'{sym}' is the constant 0, undefined on every device (test the divisor before "
+                                 "dividing, or divide by a non-zero value)")
         return self.v(s.BinOp(kind, lv, rv), node)
 
     def promoted(self, v: SSAValue, node: ast.AST) -> SSAValue:
@@ -386,3 +390,11 @@ def _wider_literal(a: Any, b: Any) -> bool:
     def wide(x: Any) -> bool:
         return isinstance(x, int) and not isinstance(x, bool) and not -(1 << 31) <= x < (1 << 31)
     return wide(a) and not wide(b)
+
+
+def _constant_zero(v: SSAValue) -> bool:
+    """v is the integer constant 0, possibly converted (`u32(0)`, a literal the usual conversions widened)."""
+    while isinstance(v.owner, s.CastOp):
+        v = v.owner.operand
+    return isinstance(v.owner, s.ConstantOp) and isinstance(v.owner.value, IntegerAttr) and \
+        cast("IntegerAttr[IntegerType]", v.owner.value).value.data == 0

@@ -4,9 +4,16 @@ ptxas divides by an immediate with its general reciprocal sequence (I2F.U32.RP, 
 instructions); NVVM emits these multiply-high forms instead. `signed_magic` / `unsigned_magic` give the
 constants, `signed_quotient` / `unsigned_quotient` compute with them on Python integers exactly as the PTX
 sequence does in `w`-bit registers, so tests/unit/test_divide.py can check them against truncating division.
+
+`may_overflow` says where a signed division needs the guard that makes INT_MIN / -1 = INT_MIN and
+INT_MIN % -1 = 0 (documented; C, OpenCL C and SPIR-V leave it undefined, pocl gave INT_MIN % -1 = -1).
 """
 
 from __future__ import annotations
+
+from xdsl.ir import SSAValue
+
+from sarek.analysis.motion import const_value
 
 
 def _ceil_log2(d: int) -> int:
@@ -53,3 +60,10 @@ def unsigned_quotient(n: int, d: int, w: int) -> int:
     mask = (1 << w) - 1
     t = (m * n) >> w
     return ((t + (((n - t) & mask) >> 1)) & mask) >> (ell - 1)
+
+
+def may_overflow(divisor: SSAValue) -> bool:
+    """A signed division by `divisor` may be INT_MIN / -1: the divisor is not a constant, or is the constant
+    -1 (a constant other than -1 never overflows, so the C and GLSL lowerings divide by it plainly)."""
+    k = const_value(divisor)
+    return k is None or k == -1

@@ -27,7 +27,8 @@ from sarek.passes.debug_buffer import (CHECKS_ATTR, FAIL_HELPER, add_table_entry
 from sarek.diagnostics import location_text
 from sarek.dialect import sarek as s
 from sarek.dialect.builder import BodyBuilder
-from sarek.dialect.intrinsics import INTRINSICS, Category, is_int
+from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.dialect.scalars import is_arith_int
 
 
 def _is_site(op: Operation) -> bool:
@@ -37,7 +38,7 @@ def _is_site(op: Operation) -> bool:
         info = INTRINSICS.get(op.callee.data)
         return info is not None and info.category == Category.ATOMIC
     if isinstance(op, s.BinOp):
-        return op.kind.data in (s.BinOpKind.DIV, s.BinOpKind.REM) and is_int(op.result.type) and not _nonzero(op.rhs)
+        return op.kind.data in (s.BinOpKind.DIV, s.BinOpKind.REM) and is_arith_int(op.result.type) and not _nonzero(op.rhs)
     return op.name == "sarek.assert"
 
 

@@ -19,7 +19,7 @@ narrow type. This pass removes them:
 - Narrow scalars (locals, parameters, constants, record fields, helper parameters and results) compute in
   i32 (8/16-bit integers: C promotes them before arithmetic anyway) or f32 (bf16). A conversion to a narrow
   type truncates explicitly: `& 0xFF` / `& 0xFFFF` for u8/u16, `(x << 24) >> 24` / `(x << 16) >> 16` for
-  i8/i16 (from a float: saturated to the type's range first, NaN to 0, as the interpreters do); to bf16 the f32 bits are rounded to nearest even in integer arithmetic (every NaN becomes the quiet NaN 0x7fc0):
+  i8/i16 (from a float: converted to i32, then clamped to the type's range, as the interpreters do); to bf16 the f32 bits are rounded to nearest even in integer arithmetic (every NaN becomes the quiet NaN 0x7fc0):
   the value a bf16 store keeps on every device (sarek.dialect.scalars.bf16_round).
 
 Unsigned negation `-x` becomes `0 - x` (WGSL has no unary minus on u32; wgpu's SPIR-V reader refuses GLSL's)
@@ -207,14 +207,12 @@ class _Packer:
         return self.bin(op, "shr", self.bin(op, "shl", v, 32 - w), 32 - w)
 
     def saturate(self, op: Operation, x: SSAValue, t: Attribute) -> SSAValue:
-        """A float converted to the 8/16-bit integer type t as the interpreters do: truncated toward zero,
-        saturated to t's range, NaN to 0 (kept in an i32)."""
-        ft = cast(Float32Type | Float64Type, x.type)
+        """A float converted to the 8/16-bit integer type t as the interpreters do: converted to i32 (truncated
+        toward zero, saturated, NaN to 0: every target's one float -> integer conversion), then clamped to t's
+        range (kept in an i32)."""
         lo, hi = scalars.int_range(t)
-        c = self.before(op, s.IntrinsicOp("fmax", [x, self.before(op, s.ConstantOp(FloatAttr(float(lo), ft), ft))]))
-        c = self.before(op, s.IntrinsicOp("fmin", [c, self.before(op, s.ConstantOp(FloatAttr(float(hi), ft), ft))]))
-        number = self.cast(op, self.before(op, s.BinOp("eq", x, x)), i32)
-        return self.bin(op, "bitand", self.cast(op, c, i32), self.bin(op, "sub", self.c(op, 0), number))
+        v = self.before(op, s.IntrinsicOp("max", [self.cast(op, x, i32), self.c(op, lo)]))
+        return self.before(op, s.IntrinsicOp("min", [v, self.c(op, hi)]))
 
     def round_bf16(self, op: Operation, f: SSAValue) -> SSAValue:
         """An f32 rounded to the nearest even bf16, as an f32; every NaN becomes the quiet NaN 0x7fc0 (the bits

@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tests" / "unit" / "debug_kernels" / "oob.py"
 DEVICES = ["interp", "interp-ref", "opencl:0", "vulkan:0", "vulkan-glsl:0"]
 WRITE_LINE = next(i for i, ln in enumerate(SCRIPT.read_text().splitlines(), 1) if "c[at] = 2.0" in ln)
+UDIV_LINE = next(i for i, ln in enumerate(SCRIPT.read_text().splitlines(), 1) if "# <udiv>" in ln)
 
 
 def sweep(devices: list[str]) -> list[dict[str, Any]]:
@@ -87,6 +88,9 @@ def check_others(results: list[dict[str, Any]], device: str) -> None:
     assert ":39:16: error: integer division by zero, in thread (3, 0, 0) of block (0, 0, 0)" in got["div"]
     assert "1 more failed check(s)" in got["div"]  # the modulo on the next line failed too
     assert ":50:16: error: out-of-bounds read of 's': index 32 is outside 0..31 (extent 32)" in got["shared"]
+    # u32 (and u64) divisions are checked like signed ones
+    assert f":{UDIV_LINE}:16: error: integer division by zero, in thread (3, 0, 0) of block (0, 0, 0)" in got["udiv"]
+    assert "1 more failed check(s)" in got["udiv"]
 
 
 def _kernels() -> Any:

@@ -89,6 +89,29 @@ def test_integer_division_refused():
     expect_error(k, "intdiv", "'/' on integers", "'//'")
 
 
+ZERO = 0
+
+
+def test_integer_division_by_constant_zero_refused():
+    """A divisor that is the constant 0 (a literal, or a constant expression the front end folds) is refused
+    at compile time: no device defines the answer (the interpreter stops, pocl gave -5, Vulkan x)."""
+    def lit(a: Vec[i32], n: i32):
+        a[0] = n // 0  # <divzero>
+
+    expect_error(lit, "divzero", "integer division by zero", "'//' is the constant 0")
+
+    def folded(a: Vec[sarek.u32], n: sarek.u32):
+        a[0] = n % (ZERO * 4 - ZERO)  # <remzero>
+
+    expect_error(folded, "remzero", "integer remainder by zero", "'%'")
+
+    def fine(a: Vec[i32], f: Vec[f32], n: i32):
+        a[0] = n // (ZERO + 1)  # a non-zero constant, and a float division by 0.0 (IEEE: inf or NaN), compile
+        f[0] = f[0] / 0.0
+
+    sarek.compile(fine)
+
+
 def test_assignment_to_scalar_parameter():
     def k(a: Vec[f32], n: i32):
         n = 3  # <param>

@@ -97,4 +97,7 @@ def test_unchanged_module_is_byte_identical():
     PassPipeline.parse_spec(get_all_passes(), "sarek-legalize-names{target=wgsl}").apply(Context(), m)
     assert print_module(m) == before.replace('"n") {', '"n") attributes {sarek.buffer_names = ["a"], sarek.dim_names '
                                              '= ["sarek_a_length"], sarek.param_names = ["n"], sarek.global_names = '
-                                             '{"helper:irem" = "sarek_irem", "helper:iabs" = "sarek_iabs"}} {')
+                                             '{"helper:irem" = "sarek_irem", "helper:idiv" = "sarek_idiv", '
+                                             '"helper:iabs" = "sarek_iabs", "helper:f2i_i32" = "sarek_f2i_i32", '
+                                             '"helper:f2i_u32" = "sarek_f2i_u32", "helper:f2i_i64" = "sarek_f2i_i64", '
+                                             '"helper:f2i_u64" = "sarek_f2i_u64"}} {')

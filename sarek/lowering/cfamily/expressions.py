@@ -16,6 +16,7 @@ from sarek.dialect import scalars
 from sarek.dialect import sarek as s
 from sarek.dialect.intrinsics import INTRINSICS, Category, is_integer_type
 from sarek.lowering.cfamily.state import CBase
+from sarek.lowering.divide import may_overflow
 from sarek.targets.cfamily import dialect as c
 from sarek.targets.cfamily.atomics import FLOAT_OPS, float_atomic_helper
 
@@ -126,7 +127,24 @@ class CExpressions(CBase):
         if isinstance(t, Float16Type):
             r = self.emit(c.BinaryOp(sym, self.to_f32(a), self.to_f32(b), rt if cmp else "float")).results[0]
             return r if cmp else self.from_f32(r)
+        if op.op.value in ("div", "rem") and scalars.is_signed(t) and may_overflow(op.rhs):
+            return self.call(self.signed_division(op.op.value, t, rt), [a, b], rt)
         return self.emit(c.BinaryOp(sym, a, b, rt)).results[0]
+
+    def signed_division(self, kind: str, t: Attribute, ct: str) -> str:
+        """`sarek_div_<T>` / `sarek_rem_<T>`: C's truncating `/` and `%` with the wrapping answer where C's is
+        undefined, INT_MIN / -1 = INT_MIN and INT_MIN % -1 = 0 (pocl gave -1; x86 traps), as the interpreters
+        and the other targets compute; used where the divisor may be -1 (sarek.lowering.divide.may_overflow)."""
+        name = f"sarek_{kind}_{scalars.name(t)}"
+        ut = self.lang.types[f"u{scalars.int_width(t)}"]
+        if kind == "div":
+            body = f"return b == -1 ? ({ct})(({ut})0 - ({ut})a) : a / b;"
+        else:
+            body = "return b == -1 ? 0 : a % b;"
+        text = f"{self.lang.inline_prefix} {ct} {name}({ct} a, {ct} b) {{ {body} }}"
+        if text not in self.polyfills:
+            self.polyfills.append(text)
+        return name
 
     def cast(self, op: s.CastOp) -> SSAValue:
         src, dst = op.operand.type, op.result.type
@@ -141,8 +159,8 @@ class CExpressions(CBase):
                 return f
             if dst == s.i1:
                 return self.emit(c.BinaryOp("!=", f, self.lit("0.0f", "float"), ct)).results[0]
-            if scalars.is_small_int(dst) or scalars.is_unsigned(dst):
-                return self.saturate(f, "float", dst, ct)
+            if is_integer_type(dst):
+                return self.float_to_int(f, "float", dst, ct)
             return self.from_f32(f) if isinstance(dst, Float16Type) else self.emit(c.CastOp(f, ct)).results[0]
         if scalars.is_bf16(dst):  # through f32 (an f64 or a wide integer rounds twice, as in the interpreter)
             f = x if isinstance(src, Float32Type) else self.to_f32(x) if isinstance(src, Float16Type) \
@@ -153,9 +171,9 @@ class CExpressions(CBase):
             if zero is None:
                 x, zero = self.to_f32(x), self.lit("0.0f", "float")
             return self.emit(c.BinaryOp("!=", x, zero, ct)).results[0]
-        if isinstance(src, Float16Type | Float32Type | Float64Type) and (scalars.is_small_int(dst) or scalars.is_unsigned(dst)):
+        if isinstance(src, Float16Type | Float32Type | Float64Type) and is_integer_type(dst):
             f = self.to_f32(x) if isinstance(src, Float16Type) else x
-            return self.saturate(f, "double" if isinstance(src, Float64Type) else "float", dst, ct)
+            return self.float_to_int(f, "double" if isinstance(src, Float64Type) else "float", dst, ct)
         if isinstance(src, Float16Type):
             f = self.to_f32(x)
             return f if isinstance(dst, Float32Type) else self.emit(c.CastOp(f, ct)).results[0]
@@ -170,17 +188,24 @@ class CExpressions(CBase):
             return self.from_f32(f)
         return self.emit(c.CastOp(x, ct)).results[0]
 
-    def saturate(self, x: SSAValue, ft: str, dst: Attribute, ct: str) -> SSAValue:
-        """float -> 8/16-bit or unsigned integer, truncating toward zero and saturating, NaN giving 0 (the
-        interpreters' conversion; a plain C cast of an out-of-range value is undefined and differs by device),
-        through one `sarek_sat_<T>_<float>` helper per pair."""
+    def float_to_int(self, x: SSAValue, ft: str, dst: Attribute, ct: str) -> SSAValue:
+        """float (C type `ft`) -> integer as documented: truncating toward zero, saturating to dst's range, NaN
+        giving 0 (the interpreters' conversion). The language's exact conversion where it has one
+        (Language.float_to_int: CUDA's __float2int_rz, OpenCL's convert_int_sat_rtz), else one
+        `sarek_sat_<T>_<float>` helper per pair that compares with the range's bounds (powers of two, exact in
+        every float type) before a cast of an in-range value: a plain C cast of an out-of-range value is
+        undefined and differs by device."""
+        native = self.lang.float_to_int.get((ft, ct))
+        if native is not None:
+            return self.call(native, [x], ct)
         name = f"sarek_sat_{scalars.name(dst)}_{ft}"
         lo, hi = scalars.int_range(dst)
         sfx = "f" if ft == "float" else ""
         top = hi + 1  # a power of two, exact in every float type
         his = f"{hi}U{self.lang.int64_suffix}" if hi >= 1 << 32 else f"{hi}U" if hi >= 1 << 31 else str(hi)
+        los = f"({-hi}{self.lang.int64_suffix if hi >= 1 << 31 else ''} - 1)" if lo else "0"  # C has no INT_MIN literal
         text = (f"{self.lang.inline_prefix} {ct} {name}({ft} x) {{ return x != x ? ({ct})0 : x <= {float(lo)!r}{sfx} ? "
-                f"({ct}){lo} : x >= {float(top)!r}{sfx} ? ({ct}){his} : ({ct})x; }}")
+                f"({ct}){los} : x >= {float(top)!r}{sfx} ? ({ct}){his} : ({ct})x; }}")
         if text not in self.polyfills:
             self.polyfills.append(text)
         return self.call(name, [x], ct)

@@ -143,6 +143,8 @@ class ArithLowering(LoweringBase):
         2^k is shifts: (a + (sign(a) >>> (w - k))) >> k, as NVCC emits."""
         if c is None or c == 0:
             return em.op2(px.DivOp, rt, rt, a, b)
+        if c == -1 and rt.startswith("s"):  # -a, which wraps: INT_MIN / -1 = INT_MIN (div.sNN leaves it undefined)
+            return em.op1(px.NegOp, rt, rt, a)
         d = abs(c) if rt.startswith("s") else c
         if d > 1 and d & (d - 1) and (rt.startswith("s") or c > 0):
             return ArithLowering._magic_quotient(em, rt, w, a, c)

@@ -11,7 +11,9 @@ from sarek.analysis import namer
 from sarek.analysis.effects import is_pure_intrinsic, may_write as is_writer
 from sarek.analysis.shapes import row_major
 from sarek.dialect import sarek as S
+from sarek.dialect.scalars import is_arith_int, is_signed
 from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.lowering.divide import may_overflow
 from sarek.lowering.shader.language import err
 from sarek.lowering.shader.polyfills import Polyfills
 from sarek.lowering.shader.state import PURE_INLINE, READ_OPS, Scope, Storage, int_width, nuses, scalar_key
@@ -150,9 +152,8 @@ class Expressions(Polyfills):
             if src == dst:
                 return a
             assert not isinstance(dst, Float16Type) and not isinstance(src, Float16Type), "refused by the feature gate"
-            sat = f"f2{scalar_key(dst)}" if isinstance(src, Float32Type | Float64Type) else ""
-            if sat in self.lang.int_helpers:  # a float to an unsigned type, saturating where the language does not
-                return f"{self.need_poly(sat, src)}({a})"
+            if isinstance(src, Float32Type | Float64Type) and is_arith_int(dst):
+                return f"{self.float_to_int(src, dst)}({a})"
             conv = self.lang.casts.get((str(scalar_key(src)), str(scalar_key(dst))))
             if conv is not None:
                 return conv.format(a=a)
@@ -201,6 +202,8 @@ class Expressions(Polyfills):
         if k == "rem":
             # GLSL % is undefined for negatives; WGSL % on i32 came out unsigned on NVIDIA (H200, naga -> SPIR-V)
             return f"{self.need_poly('irem', t)}({a}, {b})"
+        if k == "div" and is_signed(t) and "idiv" in self.lang.int_helpers and may_overflow(op.rhs):  # INT_MIN / -1
+            return f"{self.need_poly('idiv', t)}({a}, {b})"
         if k in ("shl", "shr"):
             b = self.lang.shift_rhs.format(b)
         sym = {"add": "+", "sub": "-", "mul": "*", "div": "/", "eq": "==", "ne": "!=", "lt": "<", "le": "<=",

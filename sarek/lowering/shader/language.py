@@ -118,7 +118,7 @@ class Lang:
     shuffle_directives: tuple[str, ...]  # and shuffles
     index: Mapping[str, str]  # sarek index intrinsic base -> text; {d} dimension, {bx} the block size along it
     payload: PayloadLayout  # where variant payloads live (analysis/payload.py)
-    int_helpers: Mapping[str, tuple[str, str]]  # helper -> (signature with {t} the type, {n} its name, its statement)
+    int_helpers: Mapping[str, tuple[str, ...]]  # helper -> (signature with {t} the type, {n} its name, its statements)
     # ---- memory
     reprs: Mapping[str, Repr]  # Storage.repr other than "plain" -> its spellings
     int_atomic_repr: str  # the Storage.repr of an i32 atomic target
@@ -215,14 +215,12 @@ GLSL = Lang(
            "global_idx": "int(gl_GlobalInvocationID.{d})",
            "global_size": "int(gl_WorkGroupSize.{d} * gl_NumWorkGroups.{d})"},
     payload=PayloadLayout.GLSL,
-    int_helpers={"irem": ("{t} {n}({t} a, {t} b)", "return a - b * (a / b)"),
-                 "iabs": ("{t} {n}({t} x)", "return (x < {t}(0)) ? -x : x"),
-                 # float -> unsigned as the interpreters convert (truncated, saturated, NaN to 0): GLSL's
-                 # uint(x) is undefined out of range (lavapipe gives 0xffffffff for -5.5); {t} the float type
-                 "f2u32": ("uint {n}({t} x)", "return (!(x > {t}(0))) ? 0u : ((x >= {t}(4294967296.0)) ? "
-                                              "4294967295u : uint(x))"),
-                 "f2u64": ("uint64_t {n}({t} x)", "return (!(x > {t}(0))) ? 0UL : ((x >= "
-                                                  "{t}(18446744073709551616.0)) ? 18446744073709551615UL : uint64_t(x))")},
+    # SPIR-V's OpSDiv and OpSRem are undefined for INT_MIN / -1: divide by 1 instead there (x % -1 = x % 1 = 0,
+    # x / -1 = -x, which wraps); WGSL defines both (INT_MIN / -1 = INT_MIN, INT_MIN % -1 = 0) and needs no idiv
+    int_helpers={"irem": ("{t} {n}({t} a, {t} b)", "{t} d = (b == {t}(-1)) ? {t}(1) : b", "return a - d * (a / d)"),
+                 "idiv": ("{t} {n}({t} a, {t} b)", "{t} d = (b == {t}(-1)) ? {t}(1) : b",
+                          "return (b == {t}(-1)) ? -a : a / d"),
+                 "iabs": ("{t} {n}({t} x)", "return (x < {t}(0)) ? -x : x")},
     reprs={"f32bits": Repr("uint", "uintBitsToFloat({})", "{p} = floatBitsToUint({v})")},
     int_atomic_repr="plain", bool_repr="plain",
     int_atomics=_GLSL_ATOMICS, cas_loop=None, float_rmw=_glsl_float_rmw,

@@ -6,7 +6,7 @@ import math
 import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from xdsl.dialects.builtin import (
     Float16Type,
@@ -199,36 +199,43 @@ class LoweringState:
 
     def lit(self, op: S.ConstantOp) -> str:
         t, v = op.result.type, op.value
-        L = self.lang
         if isinstance(t, S.UnitType) or isinstance(v, UnitAttr):
             return "/* unit */"
         if isinstance(t, IntegerType) and isinstance(v, IntegerAttr):
-            x = v.value.data
-            w = t.bitwidth
+            return self.literal(op.result.type, cast("IntegerAttr[IntegerType]", v).value.data, op)
+        if isinstance(v, FloatAttr):
+            return self.literal(op.result.type, float(cast(FloatAttr, v).value.data), op)
+        raise err(f"constant {v} has no {self.lang.name} spelling", op, self.lang)
+
+    def literal(self, t: Attribute, x: int | float, op: Operation | None = None) -> str:
+        """The spelling of the number x of scalar type t."""
+        L = self.lang
+        if isinstance(t, IntegerType):
+            it = cast("IntegerType[Any, Any]", t)
+            x = int(x)
+            w = it.bitwidth
             if w == 1:
                 return "true" if x else "false"
-            self.ty(op.result.type, op)
-            suf = self.int_suffix(op.result.type)
+            self.ty(it, op)
+            suf = self.int_suffix(it)
             lo = -(1 << (w - 1))
             if x == lo:
                 return f"({x + 1}{suf} - 1{suf})"
             return f"{x}{suf}" if x >= 0 else f"(-{-x}{suf})"
-        if isinstance(v, FloatAttr):
-            x = float(v.value.data)
-            self.ty(op.result.type, op)
-            dbl = isinstance(t, Float64Type)
-            if math.isnan(x) or math.isinf(x):
-                bits = struct.unpack("<I", struct.pack("<f", x))[0]
-                return (L.f64_nonfinite if dbl else L.f32_from_bits).format(f"{bits}u")
-            s = ("%.17g" % x) if dbl else ("%.9g" % x)
-            if "." not in s and "e" not in s and "n" not in s:
-                s += ".0"
-            if "e" in s and "." not in s.split("e")[0]:
-                m, e = s.split("e")
-                s = m + ".0e" + e
-            s += L.f64_suffix if dbl else L.f32_suffix
-            return s if x >= 0 and not s.startswith("-") else f"({s})"
-        raise err(f"constant {v} has no {self.lang.name} spelling", op, self.lang)
+        x = float(x)
+        self.ty(t, op)
+        dbl = isinstance(t, Float64Type)
+        if math.isnan(x) or math.isinf(x):
+            bits = struct.unpack("<I", struct.pack("<f", x))[0]
+            return (L.f64_nonfinite if dbl else L.f32_from_bits).format(f"{bits}u")
+        s = ("%.17g" % x) if dbl else ("%.9g" % x)
+        if "." not in s and "e" not in s and "n" not in s:
+            s += ".0"
+        if "e" in s and "." not in s.split("e")[0]:
+            m, e = s.split("e")
+            s = m + ".0e" + e
+        s += L.f64_suffix if dbl else L.f32_suffix
+        return s if x >= 0 and not s.startswith("-") else f"({s})"
 
     def int_suffix(self, t: Attribute) -> str:
         """The literal suffix of an i32, i64, u32 or u64."""

@@ -75,12 +75,25 @@ class Language:
     # `abs(v) % 2` after a warp shuffle at its default optimisation level (computes 200: fuzz seeds 202272,
     # 401754; right at -Xptxas -O0 or with the select), so CUDA and PTX never hand it an integer abs
     int_abs_select: tuple[str, ...] = ()
+    # (float C type, integer C type) -> the function that converts exactly as documented (truncate toward zero,
+    # saturate to the integer's range, NaN -> 0); a missing pair is the lowering's compare-and-select helper
+    # `sarek_sat_<T>_<float>`, since a plain C cast of an out-of-range float is undefined (pocl gives INT_MIN
+    # for 3e9, inf and NaN)
+    float_to_int: dict[tuple[str, str], str] = field(default_factory=dict[tuple[str, str], str])
 
     @property
     def backend(self) -> str:
         """The display name in diagnostics (sarek.registry's one table)."""
         return display_name(self.target)
 
+
+#: CUDA's round-toward-zero conversions: cvt.rzi, which saturates and turns NaN into 0 (PTX ISA, cvt), where
+#: `(int)x` is LLVM's fptosi, poison out of range
+_CUDA_F2I = {(f, i): f"__{p}2{q}_rz" for f, p in (("float", "float"), ("double", "double"))
+             for i, q in (("int", "int"), ("unsigned int", "uint"), ("long long", "ll"), ("unsigned long long", "ull"))}
+#: OpenCL C's saturating conversions (OpenCL C 6.2.3.3: out-of-range values clamp, NaN converts to 0)
+_CL_F2I = {(f, i): f"convert_{i}_sat_rtz" for f in ("float", "double")
+           for i in ("char", "uchar", "short", "ushort", "int", "uint", "long", "ulong")}
 
 #: C spellings of the 8/16-bit and unsigned integers and of bf16 (held as its 16 bits): CUDA/HIP, then the
 #: OpenCL C / Metal names
@@ -196,7 +209,7 @@ CUDA = Language(
     math=_cuda_math, atomic=_cuda_atomic, f16_preamble=_CUDA_F16,
     bf16_preamble=_bf16_preamble("__device__ __forceinline__", "unsigned short", "unsigned int", "__float_as_uint({0})",
                                  "__uint_as_float({0})"),
-    inline_prefix="__device__ __forceinline__", int_abs_select=("int", "long long"),
+    inline_prefix="__device__ __forceinline__", int_abs_select=("int", "long long"), float_to_int=_CUDA_F2I,
     float_cas={"float": FloatCas("int", "int*", "*{0}", "atomicCAS({0}, {1}, {2})", "atomicExch({0}, {1})",
                                  "__float_as_int({0})",
                                  "__int_as_float({0})"),
@@ -224,6 +237,7 @@ HIP = replace(
     lane_id="(int)__lane_id()", shuffle="__shfl({0}, {1})", warp_barrier="__builtin_amdgcn_wave_barrier()",
     warp_preamble=(), f16_preamble=("#include <hip/hip_fp16.h>", *_CUDA_F16[3:]),
     int_abs_select=(),  # AMD's compiler: no ptxas
+    float_to_int={},  # HIP's __float2int_rz is a plain cast (fptosi): the helper
 )
 
 # ------------------------------------------------------------------------------------------------ OpenCL C
@@ -329,7 +343,7 @@ OPENCL = Language(
     # cl_ext_float_atomics is not used: neither pocl nor NVIDIA's OpenCL reports it, and no validator here
     # accepts its fetch-add (clang 14's opencl-c.h declares it ambiguously); NVIDIA's inline PTX is
     atomic_space={"global": "__global", "shared": "__local"},
-    float_native=_opencl_float_native, polyfills=_OPENCL_POLYFILL,
+    float_native=_opencl_float_native, polyfills=_OPENCL_POLYFILL, float_to_int=_CL_F2I,
     bitcast={(a, b): f"as_{b}({{0}})" for a, b in (("float", "int"), ("int", "float"), ("double", "long"),
                                                   ("long", "double"))},
 )

@@ -172,3 +172,33 @@ sarek.kernel @k(%a : i32 "a") {
   %r = sarek.cast %a : i32 to !sarek.unit
 }
 // CHECK: cast between i32 and !sarek.unit: only scalar types convert
+
+// -----
+
+// An integer division or remainder by the constant 0 is refused (the front end reports it at the Python line;
+// here it is the op's verifier): no device gives a defined answer.
+sarek.kernel @k(%a : i32 "a") {
+  %z = sarek.constant 0 : i32
+  %q = sarek.binop div %a, %z : i32
+}
+// CHECK: integer division by the constant 0: undefined on every device (the interpreter stops, GPUs give an arbitrary value); test the divisor, or divide by a non-zero value
+
+// -----
+
+sarek.kernel @k(%a : ui64 "a") {
+  %z = sarek.constant 0 : ui64
+  %r = sarek.binop rem %a, %z : ui64
+}
+// CHECK: integer remainder by the constant 0: undefined on every device
+
+// -----
+
+// A float division by 0.0 is IEEE's (an infinity or NaN), not refused.
+sarek.kernel @k(%a : f32 "a", %o : !sarek.vec<f32> "o") {
+  %z = sarek.constant 0.0 : f32
+  %i = sarek.constant 0 : i32
+  %q = sarek.binop div %a, %z : f32
+  %p = sarek.elem_ref %o[%i] : !sarek.vec<f32>
+  sarek.store %p, %q : !sarek.ref<f32>
+}
+// CHECK: %q = sarek.binop div %a, %z : f32

@@ -34,7 +34,7 @@ builtin.module {
 // NAMES-NEXT: sarek.record @sarek_irem {z : i32} attributes {sarek.name = "sarek_irem_1", sarek.field_names = ["z"]}
 // NAMES-NEXT: sarek.variant @Shape {Rect(i32, i32), Dot(i32)} attributes {sarek.ctor_ids = ["Rect", "Dot"], sarek.name = "Shape", sarek.payload_names = ["Shape_Rect_payload", ""], sarek.make_names = ["make_Shape_Rect", "make_Shape_Dot"]}
 // NAMES:      sarek.kernel @k
-// NAMES-SAME: sarek.global_names = {"helper:irem" = "sarek_irem", "helper:iabs" = "sarek_iabs_1", "shared:k:0" = "tile_1", "spec:put(buf)" = "put_buf", "spec:put(sarek_iabs)" = "put_sarek_iabs", "block:buf" = "Buffer_buf", "block:sarek_iabs" = "Buffer_sarek_iabs"}
+// NAMES-SAME: sarek.global_names = {"helper:irem" = "sarek_irem", "helper:idiv" = "sarek_idiv", "helper:iabs" = "sarek_iabs_1", "helper:f2i_i32" = "sarek_f2i_i32", "helper:f2i_u32" = "sarek_f2i_u32", "helper:f2i_i64" = "sarek_f2i_i64", "helper:f2i_u64" = "sarek_f2i_u64", "shared:k:0" = "tile_1", "spec:put(buf)" = "put_buf", "spec:put(sarek_iabs)" = "put_sarek_iabs", "block:buf" = "Buffer_buf", "block:sarek_iabs" = "Buffer_sarek_iabs"}
 
 // GLSL:      sarek_glsl.struct "buf_1" ["int x"]
 // GLSL-NEXT: sarek_glsl.struct "tile" ["int y"]

@@ -80,9 +80,9 @@ builtin.module {
 // C-NEXT:    sarek.let "double_2" %double
 // SH:      sarek.kernel @k(%v: !sarek.vec<f32> "v", %n: i32 "double") attributes
 // GLSL-SAME:   {sarek.buffer_names = ["v"], sarek.dim_names = ["v_len"], sarek.param_names = ["doublev"],
-// GLSL-SAME:   sarek.global_names = {"helper:irem" = "sarek_irem", "helper:iabs" = "sarek_iabs", "helper:f2u32" = "sarek_f2u32", "helper:f2u64" = "sarek_f2u64", "block:v" = "Buffer_v"}} {
+// GLSL-SAME:   sarek.global_names = {"helper:irem" = "sarek_irem", "helper:idiv" = "sarek_idiv", "helper:iabs" = "sarek_iabs", "helper:f2i_i32" = "sarek_f2i_i32", "helper:f2i_u32" = "sarek_f2i_u32", "helper:f2i_i64" = "sarek_f2i_i64", "helper:f2i_u64" = "sarek_f2i_u64", "block:v" = "Buffer_v"}} {
 // WGSL-SAME:   {sarek.buffer_names = ["v"], sarek.dim_names = ["sarek_v_length"], sarek.param_names = ["double"],
-// WGSL-SAME:   sarek.global_names = {"helper:irem" = "sarek_irem", "helper:iabs" = "sarek_iabs", "helper:f2u32" = "sarek_f2u32", "helper:f2u64" = "sarek_f2u64"}} {
+// WGSL-SAME:   sarek.global_names = {"helper:irem" = "sarek_irem", "helper:idiv" = "sarek_idiv", "helper:iabs" = "sarek_iabs", "helper:f2i_i32" = "sarek_f2i_i32", "helper:f2i_u32" = "sarek_f2i_u32", "helper:f2i_i64" = "sarek_f2i_i64", "helper:f2i_u64" = "sarek_f2i_u64"}} {
 // SH-NEXT:   sarek.let "v_1" %n
 // SH-NEXT:   sarek.let "double" %n
 

@@ -8,7 +8,7 @@ import sys
 import numpy as np
 
 import sarek
-from sarek import Vec, f32, i32
+from sarek import Vec, f32, i32, u32
 from sarek.gpu import global_thread_id, local_array, shared, thread_idx_x
 
 
@@ -50,6 +50,13 @@ def shared_read(v: Vec[f32], at: i32):
         v[0] = s[at] + t[0]
 
 
+@sarek.kernel
+def div_zero_unsigned(v: Vec[u32], d: u32, who: i32):
+    if global_thread_id == who:
+        v[0] = 7 // d  # <udiv>
+        v[1] = 7 % d
+
+
 def run(device: str) -> None:
     n = 100
     for at in (n, -1, 10 * n):
@@ -69,6 +76,8 @@ def run(device: str) -> None:
                                                     debug=True)),
               ("div", lambda: div_zero.launch(np.zeros(2, np.int32), 3, 3, grid=1, block=8, device=device,
                                               debug=True)),
+              ("udiv", lambda: div_zero_unsigned.launch(np.zeros(2, np.uint32), 0, 3, grid=1, block=8,
+                                                        device=device, debug=True)),
               ("shared", lambda: shared_read.launch(np.zeros(1, np.float32), 32, grid=1, block=32,
                                                     device=device, debug=True))]
     for name, go in others:

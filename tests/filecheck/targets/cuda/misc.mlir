@@ -51,6 +51,6 @@
 // CHECK-NEXT:   }
 // CHECK-NEXT:   __threadfence();
 // CHECK-NEXT:   float sarek_fi = f[sarek_i];
-// CHECK-NEXT:   f[sarek_i] = ((!((int)sarek_fi != 0)) ? (-sarek_fi) : 0.0015f);
+// CHECK-NEXT:   f[sarek_i] = ((!(__float2int_rz(sarek_fi) != 0)) ? (-sarek_fi) : 0.0015f);
 // CHECK-NEXT:   /* cuda native */
 // CHECK-NEXT: }

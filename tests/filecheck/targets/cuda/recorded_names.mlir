@@ -24,4 +24,4 @@ builtin.module {
 // CHECK:        r.data.S_v = v;
 // CHECK:      inline my_opt mk_N() {
 // CHECK:      extern "C" __global__ void my_entry(my_pt* __restrict__ p,
-// CHECK-NEXT:   o[0] = mk_S((int)p[0].my_x);
+// CHECK-NEXT:   o[0] = mk_S(__float2int_rz(p[0].my_x));

@@ -1,18 +1,20 @@
 // RUN: sarek-opt %s -t glsl | filecheck %s
-// A float converted to u32/u64 on GLSL goes through a helper that saturates as the interpreters do (NaN and
-// values <= 0 give 0, values >= 2^32 / 2^64 the largest value): GLSL's uint(x) is undefined out of range, and
-// the Vulkan driver runs glslang's OpConvertFToU as it is (lavapipe gave 0xffffffff for -5.5). One overload
-// per float type; casts to signed types stay plain constructors.
+// A float converted to u32/u64 (and to i32/i64) on GLSL goes through a helper that saturates as the
+// interpreters do (NaN gives 0, values <= the lower bound it, values >= 2^32 / 2^64 the largest value): GLSL's
+// uint(x) is undefined out of range, and the Vulkan driver runs glslang's OpConvertFToU as it is (lavapipe gave
+// 0xffffffff for -5.5). One overload per float type; the signed helper is the same shape (lowering/conversions.mlir).
 
-// CHECK:      uint sarek_f2u32(float x) {
-// CHECK-NEXT:   return (!(x > float(0))) ? 0u : ((x >= float(4294967296.0)) ? 4294967295u : uint(x));
-// CHECK:      uint64_t sarek_f2u64(double x) {
-// CHECK-NEXT:   return (!(x > double(0))) ? 0UL : ((x >= double(18446744073709551616.0)) ? 18446744073709551615UL : uint64_t(x));
-// CHECK:      uint sarek_f2u32(double x) {
-// CHECK:        o[0] = sarek_f2u32(x_);
-// CHECK-NEXT:   o64[0] = sarek_f2u64(d);
-// CHECK-NEXT:   o[1] = sarek_f2u32(d);
-// CHECK-NEXT:   s[0] = int(x_);
+// CHECK:      uint sarek_f2i_u32(float x) {
+// CHECK-NEXT:   float y = ((x > 0.0) && (x < 4.2949673e+09) ? x : 0.0);
+// CHECK-NEXT:   return (x >= 4.2949673e+09 ? 4294967295u : (x <= 0.0 ? 0u : uint(y)));
+// CHECK:      uint64_t sarek_f2i_u64(double x) {
+// CHECK-NEXT:   double y = ((x > 0.0lf) && (x < 1.8446744073709552e+19lf) ? x : 0.0lf);
+// CHECK-NEXT:   return (x >= 1.8446744073709552e+19lf ? 18446744073709551615UL : (x <= 0.0lf ? 0UL : uint64_t(y)));
+// CHECK:      uint sarek_f2i_u32(double x) {
+// CHECK:        o[0] = sarek_f2i_u32(x_);
+// CHECK-NEXT:   o64[0] = sarek_f2i_u64(d);
+// CHECK-NEXT:   o[1] = sarek_f2i_u32(d);
+// CHECK-NEXT:   s[0] = sarek_f2i_i32(x_);
 
 builtin.module {
   sarek.kernel @k(%x : f32 "x", %d : f64 "d", %o : !sarek.vec<ui32> "o", %o64 : !sarek.vec<ui64> "o64",

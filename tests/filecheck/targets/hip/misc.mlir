@@ -3,6 +3,8 @@
 
 // CHECK: #include <hip/hip_runtime.h>
 // CHECK-EMPTY:
+// CHECK-NEXT: __device__ __forceinline__ int sarek_sat_i32_float(float x) { return x != x ? (int)0 : x <= -2147483648.0f ? (int)(-2147483647 - 1) : x >= 2147483648.0f ? (int)2147483647 : (int)x; }
+// CHECK-EMPTY:
 // CHECK-NEXT: enum { None = 0, Some = 1 };
 // CHECK-NEXT: typedef struct {
 // CHECK-NEXT:   int tag;
@@ -53,6 +55,6 @@
 // CHECK-NEXT:   }
 // CHECK-NEXT:   __threadfence();
 // CHECK-NEXT:   float sarek_fi = f[sarek_i];
-// CHECK-NEXT:   f[sarek_i] = ((!((int)sarek_fi != 0)) ? (-sarek_fi) : 0.0015f);
+// CHECK-NEXT:   f[sarek_i] = ((!(sarek_sat_i32_float(sarek_fi) != 0)) ? (-sarek_fi) : 0.0015f);
 // CHECK-NEXT:   /* hip native */
 // CHECK-NEXT: }

@@ -4,6 +4,8 @@
 // CHECK: #include <metal_stdlib>
 // CHECK-NEXT: using namespace metal;
 // CHECK-EMPTY:
+// CHECK-NEXT: static inline int sarek_sat_i32_float(float x) { return x != x ? (int)0 : x <= -2147483648.0f ? (int)(-2147483647 - 1) : x >= 2147483648.0f ? (int)2147483647 : (int)x; }
+// CHECK-EMPTY:
 // CHECK-NEXT: enum { None = 0, Some = 1 };
 // CHECK-NEXT: typedef struct {
 // CHECK-NEXT:   int tag;
@@ -54,6 +56,6 @@
 // CHECK-NEXT:   }
 // CHECK-NEXT:   atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device);
 // CHECK-NEXT:   float sarek_fi = f[sarek_i];
-// CHECK-NEXT:   f[sarek_i] = ((!((int)sarek_fi != 0)) ? (-sarek_fi) : 0.0015f);
+// CHECK-NEXT:   f[sarek_i] = ((!(sarek_sat_i32_float(sarek_fi) != 0)) ? (-sarek_fi) : 0.0015f);
 // CHECK-NEXT:   /* metal native */
 // CHECK-NEXT: }

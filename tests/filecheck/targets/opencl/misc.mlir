@@ -51,6 +51,6 @@
 // CHECK-NEXT:   }
 // CHECK-NEXT:   mem_fence(CLK_GLOBAL_MEM_FENCE);
 // CHECK-NEXT:   float sarek_fi = f[sarek_i];
-// CHECK-NEXT:   f[sarek_i] = ((!((int)sarek_fi != 0)) ? (-sarek_fi) : 0.0015f);
+// CHECK-NEXT:   f[sarek_i] = ((!(convert_int_sat_rtz(sarek_fi) != 0)) ? (-sarek_fi) : 0.0015f);
 // CHECK-NEXT:   /* opencl native */
 // CHECK-NEXT: }
