@@ -31,14 +31,10 @@ CI_BATCH = 50
 CPU_DEVICES = ["interp", "interp-ref", "opencl:0", "vulkan:0", "vulkan-glsl:0", "interp-div"]
 #: THE SWITCH LIST for issue 34's corner features (CORNER_FEATURES) in CI's seed set: on here only where every
 #: CPU device already gives the documented result. Flip a feature on (move it to CI_CORNERS) when its fix lands:
-CI_CORNERS_WAITING = {
-    "f2i": "conv34: float -> int saturation and NaN -> 0 on pocl (gives INT_MIN), GLSL and WGSL (2147483520, "
-           "NaN -> INT_MIN, u32 4294967040)",
-    "intmin": "conv34: INT_MIN % -1 is -1 on pocl (documented: 0)",
-}
+CI_CORNERS_WAITING: dict[str, str] = {}  # every corner feature agrees on the CPU devices now
 #: streams agreed before the stream ordering (cd561d2), too; boolcast and zeroshared since the PTX bool casts and
-#: sarek-zero-shared (ptx34)
-CI_CORNERS = ("zeroinit", "tiling", "bigblock", "streams", "boolcast", "zeroshared")
+#: sarek-zero-shared, f2i and intmin since the one float -> int conversion and the defined INT_MIN by -1
+CI_CORNERS = ("zeroinit", "tiling", "bigblock", "streams", "boolcast", "zeroshared", "f2i", "intmin")
 
 
 def test_ci_seed_set(tmp_path: Path):

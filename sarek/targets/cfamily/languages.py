@@ -341,7 +341,7 @@ OPENCL = Language(
                                   "atom_xchg({0}, {1})", "as_long({0})",
                                   "as_double({0})")},
     # cl_ext_float_atomics is not used: neither pocl nor NVIDIA's OpenCL reports it, and no validator here
-    # accepts its fetch-add (clang 14's opencl-c.h declares it ambiguously); NVIDIA's inline PTX is
+    # accepts its fetch-add (clang 14's opencl-c.h declares it ambiguously); NVIDIA's inline PTX is, for add/sub on vectors
     atomic_space={"global": "__global", "shared": "__local"},
     float_native=_opencl_float_native, polyfills=_OPENCL_POLYFILL, float_to_int=_CL_F2I,
     bitcast={(a, b): f"as_{b}({{0}})" for a, b in (("float", "int"), ("int", "float"), ("double", "long"),
