@@ -36,14 +36,17 @@ class LaunchPlan:
 
     module: ModuleOp
     kernel: str
-    words: int
+    prints: bool
 
     def buffer(self) -> np.ndarray[Any, np.dtype[np.int32]]:
-        return np.zeros(self.words, np.int32)
+        """A zeroed debug buffer: the header, then $SAREK_PRINT_BUFFER words (read at each launch) of print
+        area when the kernel prints."""
+        return np.zeros(PRINT_BASE + (print_words() if self.prints else 0), np.int32)
 
     def finish(self, buf: np.ndarray[Any, Any], device: Any) -> None:
-        """After the launch: print the kernel's print records, then raise its first failed check."""
-        if buf.size > PRINT_BASE:
+        """After the launch: print the kernel's print records (and the dropped-lines note, even with no print
+        area at all), then raise its first failed check."""
+        if self.prints:
             text = print_text(self.module, buf)
             if text:
                 sys.stdout.write(text)
@@ -54,8 +57,26 @@ class LaunchPlan:
 
 _PLANS: weakref.WeakKeyDictionary[ModuleOp, dict[tuple[str, bool], LaunchPlan | None]] = weakref.WeakKeyDictionary()
 
-#: print buffer capacity in i32 words ($SAREK_PRINT_BUFFER overrides)
+#: print buffer capacity in i32 words ($SAREK_PRINT_BUFFER overrides, from 0 to MAX_PRINT_WORDS)
 PRINT_WORDS = 1 << 16
+MAX_PRINT_WORDS = 1 << 28  # 1 GiB: record offsets stay far from the i32 the kernels count them in
+
+
+def print_words() -> int:
+    """$SAREK_PRINT_BUFFER as a number of words, checked: a LaunchError saying what is allowed otherwise."""
+    from sarek.runtime.errors import LaunchError
+
+    text = os.environ.get("SAREK_PRINT_BUFFER", "").strip()
+    if not text:
+        return PRINT_WORDS
+    try:
+        words = int(text)
+    except ValueError:
+        words = -1
+    if not 0 <= words <= MAX_PRINT_WORDS:
+        raise LaunchError(f"SAREK_PRINT_BUFFER={text!r} is not a print buffer size: give a number of 32-bit words "
+                          f"from 0 to {MAX_PRINT_WORDS} (default {PRINT_WORDS}), or unset it")
+    return words
 
 
 def launch_plan(module: ModuleOp, kernel: str, debug: bool | None) -> LaunchPlan | None:
@@ -75,8 +96,7 @@ def launch_plan(module: ModuleOp, kernel: str, debug: bool | None) -> LaunchPlan
         lower_prints(variant)
         if checks:
             check_bounds(variant)
-        words = PRINT_BASE + (int(os.environ.get("SAREK_PRINT_BUFFER", PRINT_WORDS)) if prints else 0)
-        plan = LaunchPlan(variant, kernel, words)
+        plan = LaunchPlan(variant, kernel, prints)
     per[key] = plan
     return plan
 
