@@ -97,6 +97,14 @@ def entry_name(kernel: str, target: str) -> str:
     return GENERATED_PREFIX + kernel if target != "ptx" and is_reserved(target, kernel) else kernel
 
 
+def comment_text(text: str) -> str:
+    """`text` as it may appear inside a generated `//` comment: printable ASCII only, every other character
+    (a line break that would end the comment and inject the rest as code, a backslash that would continue it
+    onto the next line, U+2028 ...) spelled `<U+XXXX>`; `*/` broken up for block comments."""
+    out = "".join(c if " " <= c <= "~" and c != "\\" else f"<U+{ord(c):04X}>" for c in text)
+    return out.replace("*/", "*<U+002F>")
+
+
 def symbol_part(name: str) -> str:
     """`name` as part of a generated symbol or label (`<entry>_<array>_<k>`, `ret_<helper>`): the name itself
     when it is a short ASCII identifier, else a short stem and its crc32 (`π` -> `v_<crc>`)."""
