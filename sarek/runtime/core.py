@@ -20,7 +20,7 @@ import numpy as np
 
 from xdsl.dialects.builtin import ModuleOp
 
-from sarek.diagnostics import SarekError, user_api
+from sarek.diagnostics import SarekError, interrupting, user_api
 from sarek.dialect.scalars import BF16
 from sarek.runtime.args import Dim3 as Dim3
 from sarek.runtime.args import UNSET as UNSET
@@ -151,7 +151,11 @@ class Device:
         check_sizes(spec, values, self)
         if spec.guards:
             check_guards(spec, values, g, b)
-        self._launch_on(spec, values, g, b, self.resolve_stream(stream, values))
+        try:
+            self._launch_on(spec, values, g, b, self.resolve_stream(stream, values))
+        except BaseException as e:  # Ctrl-C or a signal handler's timeout mid-launch: noted, passed through
+            interrupting(e, f"a launch of kernel {kernel} on {self.name}")
+            raise
 
     def launch_dims(self, spec: KernelSpec, grid: Any, block: Any, threads: Any,
                     declared: Dim3 | None) -> tuple[Dim3, Dim3]:
