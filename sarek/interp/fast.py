@@ -42,7 +42,7 @@ import numpy as np
 
 from xdsl.dialects.builtin import ModuleOp
 
-from sarek.diagnostics import interrupting
+from sarek.diagnostics import raised_by_user
 from sarek.dialect import sarek as S
 from sarek.interp import common as C
 from sarek.interp.common import InterpError, kind
@@ -217,7 +217,7 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
     except (InterpError, KeyboardInterrupt):
         raise
     except Exception as exc:  # noqa: BLE001 - never a Python traceback for the user
-        if interrupting(exc, f"a launch of kernel {kernel} on the interpreter"):
+        if raised_by_user(exc):  # a signal handler's exception: the user's (the device notes it)
             raise
         raise InterpError(f"internal interpreter error: {type(exc).__name__}: {exc}", k) from exc
     from sarek.analysis.writes import written_params
