@@ -15,7 +15,7 @@ import pytest
 import sarek
 from sarek import Array, Vec, f32, i32, kernel, record, variant
 from sarek.gpu import atomic_add, global_thread_id, local_array, shared
-from sarek.validate import cuda, glsl, hip, opencl, wgsl
+from sarek.validate import cuda, glsl, hip, metal, opencl, ptx, wgsl
 
 HERE = Path(__file__).resolve()
 
@@ -378,7 +378,8 @@ def test_identifier_fuzz_never_injects_and_validates(start, tmp_path):
 
     names = (NASTY[start:] + NASTY)[:4]
     mod = parse_module(_nasty_module(names))
-    checks = {"glsl": glsl.check, "wgsl": wgsl.check, "opencl": opencl.check, "cuda": cuda.check}
+    checks = {"glsl": glsl.check, "wgsl": wgsl.check, "opencl": opencl.check, "cuda": cuda.check, "hip": hip.check,
+              "metal": metal.check, "ptx": ptx.check}
     for t, chk in checks.items():
         src = emit_source(mod, t)
         chk(src)
