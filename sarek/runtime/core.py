@@ -138,12 +138,17 @@ class Device:
         """Enqueue one launch (see `sarek.runtime.launch`); returns before the kernel ends where the device is
         asynchronous. A debug launch (`debug`, else $SAREK_DEBUG) or one of a kernel that prints runs the
         module's debug variant with the hidden debug buffer and waits for it (sarek.runtime.debug)."""
+        from sarek.passes.debug_buffer import PRINT_BASE
         from sarek.runtime.debug import launch_plan
 
         plan = launch_plan(module, kernel, debug)
         if plan is not None:
             buf = plan.buffer()
+            snap = plan.snapshot(kernel_spec(module, kernel).params, args)
             self.launch(plan.module, kernel, [*args, buf], grid, block, threads, stream, declared_block, False)
+            if (room := plan.rerun_buffer(buf, snap)) is not None:  # the print area overflowed: run it again
+                self.launch(plan.module, kernel, [*args, room], grid, block, threads, stream, declared_block, False)
+                return plan.finish(room, self, buf.size - PRINT_BASE)
             return plan.finish(buf, self)
         spec = kernel_spec(module, kernel)
         g, b = self.launch_dims(spec, grid, block, threads, declared_block)

@@ -179,6 +179,30 @@ def test_print_buffer_zero_still_says_lines_were_dropped(monkeypatch, capfd):
                        "makes it larger]\n"), d
 
 
+@kernel
+def hunt_print_accumulate(acc: Vec[f32], count: Vec[i32], n: i32):
+    i = global_thread_id
+    if i < n:
+        print("first", i)
+        acc[i] += 1.0
+        atomic_add(count, 0, 1)
+        print("second", i)
+
+
+def test_full_print_buffer_keeps_the_same_lines_everywhere(monkeypatch, capfd):
+    """Every device kept a different subset (interp no "second" line at all): an overflowing launch runs again
+    with room for every record, its written arrays restored first, and keeps the first records by block,
+    thread and program order; the outputs are those of one launch."""
+    monkeypatch.setenv("SAREK_PRINT_BUFFER", "22")  # 4 records of 5 words (header 4, one value)
+    want = "first 0\nsecond 0\nfirst 1\nsecond 1\n[sarek: 12 more lines dropped: the print buffer (22 words) is full; " \
+           "SAREK_PRINT_BUFFER=WORDS makes it larger]\n"
+    for d in _devices():
+        acc, count = np.full(8, 2.0, np.float32), np.zeros(1, np.int32)
+        hunt_print_accumulate.launch(acc, count, 8, grid=2, block=4, device=d)
+        assert capfd.readouterr().out == want, d
+        assert acc.tolist() == [3.0] * 8 and count.tolist() == [8], d
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # sarek.dask: numpy's ValueError from a negative Out shape, int()'s from a threads= function returning text.
 
