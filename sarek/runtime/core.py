@@ -150,13 +150,13 @@ class Device:
                 self.launch(plan.module, kernel, [*args, room], grid, block, threads, stream, declared_block, False)
                 return plan.finish(room, self, buf.size - PRINT_BASE)
             return plan.finish(buf, self)
-        spec = kernel_spec(module, kernel)
-        g, b = self.launch_dims(spec, grid, block, threads, declared_block)
-        values = check_args(spec, args, self)
-        check_sizes(spec, values, self)
-        if spec.guards:
-            check_guards(spec, values, g, b)
         try:
+            spec = kernel_spec(module, kernel)
+            g, b = self.launch_dims(spec, grid, block, threads, declared_block)
+            values = check_args(spec, args, self)
+            check_sizes(spec, values, self)
+            if spec.guards:
+                check_guards(spec, values, g, b)
             self._launch_on(spec, values, g, b, self.resolve_stream(stream, values))
         except BaseException as e:  # Ctrl-C or a signal handler's timeout mid-launch: noted, passed through
             interrupting(e, f"a launch of kernel {kernel} on {self.name}")

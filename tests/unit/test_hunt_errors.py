@@ -6,7 +6,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import numpy as np
@@ -438,15 +437,15 @@ def test_timeout_during_launch_is_the_users_exception(dev, reps):
     out = np.zeros(16, np.float32)
     hunt_slow.launch(out, 16, 1, grid=1, block=16, device=dev)  # compiled before the timer starts
     old = signal.signal(signal.SIGALRM, _on_alarm)
-    t0 = time.monotonic()
     try:
         signal.setitimer(signal.ITIMER_REAL, 0.3)
         with pytest.raises(HuntTimeout) as e:
             hunt_slow.launch(out, 16, reps, grid=1, block=16, device=dev)
+        copied_back = out[0] == reps  # a wait that blocked until the kernel ended would have copied it back
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
-    assert time.monotonic() - t0 < 0.3 + 1.5  # seen while the kernel runs, not when it ends
+    assert not copied_back  # seen while the kernel runs, not when it ends
     assert any(f"it interrupted a launch of kernel hunt_slow on {dev}" in n for n in e.value.__notes__)
     hunt_slow.launch(out, 16, 3, grid=1, block=16, device=dev)  # the device stays usable
     assert out.tolist() == [3.0] * 16
