@@ -142,9 +142,17 @@ def _array_module(chunk: Any) -> Any:
 Dims = int | Sequence[int] | Callable[[Shape], Any]
 
 
-def _dims(v: Any, shape: Shape) -> tuple[int, ...]:
+def _dims(v: Any, shape: Shape, what: str) -> tuple[int, ...]:
+    """`v` (an int, a sequence of ints, or a function of the chunk's shape giving one) as ints, checked: a
+    LaunchError naming `what` (threads=, Out(...)'s shape ...) for anything else or a negative count."""
     got: Any = v(shape) if callable(v) else v
-    items: list[Any] = [got] if isinstance(got, int | np.integer) else list(got)
+    is_int = isinstance(got, int | np.integer) and not isinstance(got, bool | np.bool_)
+    items: list[Any] = [got] if is_int else list(got) if isinstance(got, tuple | list) else [got]
+    for x in items:
+        if not isinstance(x, int | np.integer) or isinstance(x, bool | np.bool_) or x < 0:
+            on = f" for a chunk of shape {shape}" if callable(v) else ""
+            raise LaunchError(f"sarek.dask: {what} is {got!r}{on}; expected a non-negative int or a tuple of "
+                              "them" + (" (a function must return one)" if callable(v) else ""))
     return tuple(int(x) for x in items)
 
 
@@ -172,7 +180,7 @@ class _ChunkLaunch:
         (how, what), _ = self.outs[m]
         if how == "like":
             return shapes[cast(int, what)]
-        return _dims(what, shapes[0])
+        return _dims(what, shapes[0], f"output #{m + 1}'s Out shape")
 
     def __call__(self, *chunks: Any) -> Any:
         from sarek.runtime import get_device
@@ -196,11 +204,12 @@ class _ChunkLaunch:
                 values.append(what)
         dims: dict[str, tuple[int, ...]] = {}
         if self.block is not None:
-            dims["block"] = _dims(self.block, shapes[0])
+            dims["block"] = _dims(self.block, shapes[0], "block=")
         if self.grid is not None:
-            dims["grid"] = _dims(self.grid, shapes[0])
+            dims["grid"] = _dims(self.grid, shapes[0], "grid=")
         else:
-            dims["threads"] = _dims(self.threads, shapes[0]) if self.threads is not None else (_size(shapes[0]),)
+            dims["threads"] = (_dims(self.threads, shapes[0], "threads=") if self.threads is not None else
+                               (_size(shapes[0]),))
         if all(x > 0 for x in dims.get("grid", dims.get("threads", ()))):  # an empty chunk launches nothing
             dev = get_device(self.device)
             self.kernel.launch(*values, device=dev, **dims)

@@ -96,6 +96,23 @@ def _raised_by_sarek(tb: TracebackType | None) -> bool:
     return last
 
 
+def raised_by_user(e: BaseException) -> bool:
+    """`e` came from the user's code (a signal handler, Ctrl-C), not from sarek's: never an internal error."""
+    return isinstance(e, KeyboardInterrupt) or not _raised_by_sarek(e.__traceback__)
+
+
+def interrupting(e: BaseException, what: str) -> bool:
+    """Whether `e`, caught around `what` (a launch), was raised by the user's own code rather than sarek's:
+    a signal handler's exception (a SIGALRM timeout) or KeyboardInterrupt landing mid-launch. Such an
+    exception is the user's and passes through unchanged, with a note saying what it interrupted."""
+    if not raised_by_user(e):
+        return False
+    note = f"(it interrupted {what}; the device stays usable, the launch's outputs are partial)"
+    if note not in getattr(e, "__notes__", ()):
+        e.add_note(note)
+    return True
+
+
 def filter_traceback(tb: TracebackType | None) -> TracebackType | None:
     """`tb` without sarek's and xDSL's frames (what a user error shows: the user's own frames)."""
     kept: list[TracebackType] = []

@@ -14,10 +14,10 @@ Nothing here imports a pass, a dialect or a target at module level, so any modul
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from io import StringIO
-from typing import TYPE_CHECKING, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from sarek.diagnostics import SarekError
 
@@ -188,6 +188,31 @@ def print_module(m: ModuleOp, generic: bool = False) -> str:
     return out.getvalue()
 
 
+def check_target_options(target: str, cls: type[Any], options: Mapping[str, object]) -> None:
+    """A SarekError for an option `target` does not take or a value of the wrong kind (`k.source("cuda",
+    block=...)`, `opt=1`), instead of the dataclass's TypeError; `block` may be an int or a tuple of ints."""
+    import dataclasses
+
+    known = {f.name: str(f.type) for f in dataclasses.fields(cls)}
+    for name, value in options.items():
+        kind = known.get(name)
+        if kind is None:
+            hint = (f"; the block is chosen at launch on {target} (only glsl and wgsl compile it into the source)"
+                    if name == "block" else "")
+            raise SarekError(f"target '{target}' has no option '{name}' (its options: "
+                             f"{', '.join(sorted(known)) or 'none'}){hint}")
+        if name == "block":
+            ok = (type(value) is int or isinstance(value, str) or
+                  isinstance(value, tuple) and all(type(x) is int for x in cast(tuple[object, ...], value)))
+            want = "an int, a tuple of 1-3 ints or 'X,Y,Z'"
+        elif "bool" in kind:
+            ok, want = isinstance(value, bool) or value is None, "True or False"
+        else:
+            ok, want = isinstance(value, str), "a string"
+        if not ok:
+            raise SarekError(f"target '{target}': option {name}={value!r} is not valid (expected {want})")
+
+
 def emit_source(module: ModuleOp, target: str, **options: object) -> str:
     """Source text for `target` from a sarek-dialect module (the module is cloned, not changed).
 
@@ -195,6 +220,7 @@ def emit_source(module: ModuleOp, target: str, **options: object) -> str:
     """
     info = target_info(target)
     cls: type[Target] = getattr(importlib.import_module(info.target_class[0]), info.target_class[1])
+    check_target_options(target, cls, options)
     out = StringIO()
     cls(**options).emit(make_context(), module.clone(), out)
     return out.getvalue()

@@ -156,11 +156,14 @@ class Array:
     `Vec[T]`). In kernels `a[i, j]` (row-major), `a.shape[k]`, `len(a)` (the first extent)."""
 
     def __class_getitem__(cls, params: Any) -> VecOf:
+        from sarek.frontend.errors import at_user_line
+
         if not (isinstance(params, tuple) and len(params) == 2):  # pyright: ignore[reportUnknownArgumentType]
-            raise TypeError("Array takes an element type and a rank: Array[f32, 2]")
+            raise at_user_line("Array takes an element type and a rank: Array[f32, 2]")
         element, rank = cast(tuple[Any, Any], params)
         if not (isinstance(rank, int) and not isinstance(rank, bool) and 1 <= rank <= MAX_RANK):
-            raise TypeError(f"Array[T, N]: the rank N must be an int from 1 to {MAX_RANK}, got {rank!r}")
+            raise at_user_line(f"Array[T, N]: the rank N must be an int from 1 to {MAX_RANK}, got {rank!r} (write "
+                               "Vec[T] or Array[T, 1] to Array[T, 4]; a higher rank can be flattened by hand)")
         return VecOf(element, rank)
 
 

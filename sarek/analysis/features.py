@@ -37,10 +37,12 @@ from sarek.dialect import scalars
 from sarek.dialect.intrinsics import INTRINSICS, Category, is_integer_type
 from sarek.dialect.sarek import (
     AllocArrayOp,
+    ArrayReadOp,
     ArrayType,
     CallOp,
     COOPMAT_OPS,
     ConstantOp,
+    ElemRefOp,
     HelperOp,
     IntrinsicOp,
     KernelOp,
@@ -347,6 +349,7 @@ def check_target(module: ModuleOp, target: str, kernel: str | None = None) -> No
             raise SarekError(m, op, backend)
     _check_recursion(module, target, kernel)
     _check_shared_size(module, target, kernel)
+    _check_buffer_count(module, target, kernel)
     _check_shader_interface(module, target, kernel)
 
 
@@ -383,6 +386,9 @@ def _structural_refusal(module: ModuleOp, op: Operation, target: str) -> str | N
         return f"%native is refused: {h}"
     if isinstance(op, COOPMAT_OPS) and (h := coopmat_refusal(op, target)) is not None:
         return f"cooperative matrices: {h}"
+    if (neg := _negative_index(op)) is not None:
+        return (f"index {neg} is negative: every access with it is out of bounds (arrays do not count from the "
+                "end); index with the position itself, e.g. len - 1")
     if isinstance(op, IntrinsicOp) and op.args and (info := INTRINSICS.get(op.callee.data)) is not None \
             and info.category == Category.ATOMIC and isinstance(base := op.args[0].type, VecType | ArrayType):
         name = op.callee.data
@@ -391,6 +397,25 @@ def _structural_refusal(module: ModuleOp, op: Operation, target: str) -> str | N
     if isinstance(op, IntrinsicOp) and op.args and (h := atomic_gap(target, op.callee.data, op.args[0].type,
                                                                     INTRINSIC_GAPS)) is not None:
         return f"'{op.callee.data}' on {op.args[0].type} is not supported ({h})"
+    return None
+
+
+def _negative_index(op: Operation) -> int | None:
+    """A constant negative index of an array access or an atomic (through `sarek.let`s), else None."""
+    if isinstance(op, ArrayReadOp | ElemRefOp):
+        indices = list(op.indices)
+    elif isinstance(op, IntrinsicOp) and len(op.args) > 1 and isinstance(op.args[0].type, VecType | ArrayType) \
+            and (info := INTRINSICS.get(op.callee.data)) is not None and info.category == Category.ATOMIC:
+        indices = [op.args[1]]
+    else:
+        return None
+    for v in indices:
+        c = v.owner
+        while isinstance(c, LetOp):
+            c = c.value.owner
+        if isinstance(c, ConstantOp) and isinstance(c.value, IntegerAttr) \
+                and (x := cast(IntegerAttr, c.value).value.data) < 0:
+            return x
     return None
 
 
@@ -431,8 +456,29 @@ def _check_recursion(module: ModuleOp, target: str, kernel: str | None) -> None:
 
 # static shared (threadgroup) memory a kernel may declare, in bytes, where the language fixes it: CUDA's static
 # __shared__ limit (sm_50 to sm_90; more needs dynamic shared memory and an opt-in), AMD's LDS, Apple GPUs'
-# threadgroup memory. OpenCL and Vulkan report theirs per device (checked at launch).
-SHARED_LIMITS = {"cuda": 48 * 1024, "ptx": 48 * 1024, "hip": 64 * 1024, "metal": 32 * 1024}
+# threadgroup memory; GLSL and WGSL: the most any Vulkan device offers (AMD and Intel: 64 KiB; a 4 MiB array was
+# emitted, then failed at pipeline creation). OpenCL, and Vulkan devices below that, report theirs per device.
+SHARED_LIMITS = {"cuda": 48 * 1024, "ptx": 48 * 1024, "hip": 64 * 1024, "metal": 32 * 1024, "glsl": 64 * 1024,
+                 "wgsl": 64 * 1024}
+
+# storage buffers (one per vector parameter) a shader kernel may bind: wgpu's Vulkan adapters report
+# max_storage_buffers_per_shader_stage; lavapipe's, the smallest of the devices sarek runs shaders on, is 32.
+# Past it wgpu failed at bind-group creation, after the kernel compiled.
+STORAGE_BUFFER_LIMITS = {"glsl": 32, "wgsl": 32}
+
+
+def _check_buffer_count(module: ModuleOp, target: str, kernel: str | None) -> None:
+    limit = STORAGE_BUFFER_LIMITS.get(target)
+    if limit is None:
+        return
+    for k in module.ops:
+        if isinstance(k, KernelOp) and kernel in (None, k.sym_name.data):
+            vecs = [n for n, a in k.params if isinstance(a.type, VecType)]
+            if len(vecs) > limit:
+                raise SarekError(f"kernel '{k.sym_name.data}' has {len(vecs)} vector parameters; a Vulkan shader "
+                                 f"binds at most {limit} storage buffers (one per vector) on the devices sarek "
+                                 f"supports: pass fewer vectors, e.g. pack arrays of one type into one vector "
+                                 f"(the first past the limit is '{vecs[limit]}')", k, BACKEND_NAMES[target])
 
 
 def shared_arrays(module: ModuleOp, k: KernelOp) -> Iterator[tuple[AllocArrayOp, int]]:

@@ -41,6 +41,7 @@ from sarek.analysis.reserved import GENERATED_PREFIX, RESERVED, is_member_reserv
 LENGTH_LIMIT: dict[str, int] = {"cuda": 1024, "hip": 1024, "opencl": 200, "metal": 1024, "glsl": 1024,
                                 "wgsl": 1024, "ptx": 1024}
 _SUFFIX_ROOM = 8  # room left under the limit for a `_<k>` suffix
+_INTERFACE_ROOM = 64  # room left under a shader's limit for an escaped name's interface prefixes and suffixes
 
 # IR attributes sarek-legalize-names writes and the lowerings read (discardable attributes, printed by sarek-opt)
 NAME = "sarek.name"                # record / variant: the target's type name
@@ -94,6 +95,14 @@ def entry_name(kernel: str, target: str) -> str:
     if invalid_identifier(kernel) or len(kernel) > limit:
         return f"{GENERATED_PREFIX}{shorten(sanitize(kernel), limit)}_{crc(kernel)}"
     return GENERATED_PREFIX + kernel if target != "ptx" and is_reserved(target, kernel) else kernel
+
+
+def comment_text(text: str) -> str:
+    """`text` as it may appear inside a generated `//` comment: printable ASCII only, every other character
+    (a line break that would end the comment and inject the rest as code, a backslash that would continue it
+    onto the next line, U+2028 ...) spelled `<U+XXXX>`; `*/` broken up for block comments."""
+    out = "".join(c if " " <= c <= "~" and c != "\\" else f"<U+{ord(c):04X}>" for c in text)
+    return out.replace("*/", "*<U+002F>")
 
 
 def symbol_part(name: str) -> str:
@@ -180,8 +189,10 @@ def escape(target: str, name: str) -> str:
 
     GLSL: a reserved word gets a `v` suffix (`int` -> `intv`), a `gl_` name a `v` prefix (`gl_x` -> `vgl_x`),
     runs of `_` collapse (GLSL reserves `__`). WGSL: `_`, `__*` and reserved words get a `sarek_` prefix.
-    A `sarek_` name is sarek's own (sarek-legalize-names renames user names that have the prefix), kept."""
-    s = re.sub(r"[^A-Za-z0-9_]", "_", name) or "v"
+    A `sarek_` name is sarek's own (sarek-legalize-names renames user names that have the prefix), kept.
+    A name near the language's length limit is shortened (`shorten`), leaving room for the prefixes and suffixes
+    the interface adds (`Buffer_<b>`, `sarek_<b>_length`): glslang refuses identifiers over 1024 characters."""
+    s = shorten(re.sub(r"[^A-Za-z0-9_]", "_", name) or "v", LENGTH_LIMIT[target] - _INTERFACE_ROOM)
     if s[0].isdigit():
         s = "v" + s
     if target == "glsl":

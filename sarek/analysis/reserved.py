@@ -35,7 +35,7 @@ reinterpret_cast requires static_assert static_cast template this thread_local t
 using virtual wchar_t xor xor_eq override final
 """)
 C_LIBRARY = _w("""
-NULL size_t ptrdiff_t int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t intptr_t uintptr_t
+NULL size_t ptrdiff_t nullptr_t max_align_t wchar_t int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t intptr_t uintptr_t
 main printf malloc free memcpy memset assert abs labs llabs min max fmin fmax fabs fabsf sqrt sqrtf rsqrt rsqrtf
 cbrt cbrtf exp expf exp2 exp2f exp10 expm1 expm1f log logf log2 log2f log10 log10f log1p log1pf pow powf sin sinf
 cos cosf tan tanf asin asinf acos acosf atan atanf atan2 atan2f sinh sinhf cosh coshf tanh tanhf floor floorf

@@ -516,6 +516,9 @@ class PragmaOp(IRDLOperation):
     def verify_(self) -> None:
         for h in self.hints:
             _check_name(h, "pragma hint")
+            if any(not " " <= c <= "~" or c == "\\" for c in h.data):
+                raise VerifyException(f"pragma hint {h.data!r} must be printable ASCII on one line (it is printed "
+                                      "as a #pragma line; a line break would start code of its own)")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")

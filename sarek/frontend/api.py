@@ -19,7 +19,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from sarek.diagnostics import SarekError, user_api
 from sarek.frontend.decls import decl_ops, normalize_type, type_name
-from sarek.frontend.errors import CompileError
+from sarek.frontend.errors import CompileError, user_frame
 from sarek.frontend.generics import Inference, TypeVar, dtype_type, substitute, suffix, type_vars
 from sarek.frontend.lower import FunctionLowerer, Signature
 from sarek.runtime.core import UNSET
@@ -62,20 +62,8 @@ def _check_function(fn: Any, what: str) -> None:
         except (OSError, TypeError):
             pass
     if file is None:
-        file, line = _user_frame()
+        file, line = user_frame()
     raise CompileError(f"{what} applies to a Python function (def), got {shown}", file, line, 1 if line else None)
-
-
-def _user_frame() -> tuple[str | None, int | None]:
-    """(file, line) of the innermost caller outside the sarek package."""
-    import os
-    import sys
-
-    pkg = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    f = sys._getframe(1)  # pyright: ignore[reportPrivateUsage]
-    while f is not None and os.path.abspath(f.f_code.co_filename).startswith(pkg + os.sep):
-        f = f.f_back
-    return (f.f_code.co_filename, f.f_lineno) if f is not None else (None, None)
 
 
 class _Generic:
@@ -454,7 +442,7 @@ def _declared_block(block: Any) -> tuple[int, int, int] | None:
     try:
         return dim3(block, "@kernel(block=...)")
     except LaunchError as e:
-        file, line = _user_frame()
+        file, line = user_frame()
         raise CompileError(e.message, file, line, 1 if line else None) from None
 
 
@@ -502,7 +490,7 @@ def _given_source(fn: Any, source: str | None) -> None:
         return
     if not isinstance(source, str):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise CompileError(f"source= takes the function's source text (a str), got {type(source).__name__}",
-                           *_user_frame(), 1)
+                           *user_frame(), 1)
     from sarek.frontend.source import source_of
 
     source_of(fn, source)

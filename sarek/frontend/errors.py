@@ -67,3 +67,26 @@ class DeclarationError(CompileError, TypeError):
     """A bad `@record`/`@variant` definition, located at the class or the member; also a TypeError, which such
     definitions raised before they were located."""
 
+
+def user_frame() -> tuple[str | None, int | None]:
+    """(file, line) of the innermost caller outside the sarek package."""
+    import os
+    import sys
+
+    pkg = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    f = sys._getframe(1)  # pyright: ignore[reportPrivateUsage]
+    while f is not None and os.path.abspath(f.f_code.co_filename).startswith(pkg + os.sep):
+        f = f.f_back
+    return (f.f_code.co_filename, f.f_lineno) if f is not None else (None, None)
+
+
+def at_user_line(message: str) -> DeclarationError:
+    """A declaration-time mistake (`Array[f32, 5]`, a bad `sarek.TypeVar`) located at the user's line that made
+    it, caret at its first character; still a TypeError for callers that caught the unlocated one."""
+    file, line = user_frame()
+    col = None
+    if file is not None and line is not None:
+        text = linecache.getline(file, line)
+        col = len(text) - len(text.lstrip()) + 1
+    return DeclarationError(message, file, line, col)
+

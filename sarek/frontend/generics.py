@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from sarek.frontend.decls import normalize_type, record_info, type_name, variant_info
+from sarek.frontend.errors import at_user_line
 from sarek.types import SCALARS, ArrayOf, ScalarType, VecOf
 
 
@@ -25,12 +26,16 @@ class TypeVar:
 
     def __init__(self, name: str, *constraints: Any):
         if not isinstance(name, str) or not name.isidentifier():  # pyright: ignore[reportUnnecessaryIsInstance]
-            raise TypeError(f"sarek.TypeVar needs a name, e.g. sarek.TypeVar(\"T\", f32, f64); got {name!r}")
+            raise at_user_line(f"sarek.TypeVar needs a name, e.g. sarek.TypeVar(\"T\", f32, f64); got {name!r}")
         self.name = name
-        self.constraints: tuple[Any, ...] = tuple(normalize_type(c) for c in constraints)
+        try:
+            self.constraints: tuple[Any, ...] = tuple(normalize_type(c) for c in constraints)
+        except TypeError as e:
+            raise at_user_line(f"sarek.TypeVar(\"{name}\", ...): {e}") from None
         for c in self.constraints:
             if isinstance(c, VecOf | ArrayOf):
-                raise TypeError(f"sarek.TypeVar(\"{name}\", ...): {type_name(c)} is not an element type")
+                raise at_user_line(f"sarek.TypeVar(\"{name}\", ...): {type_name(c)} is not an element type (a "
+                                   "type variable stands for an element type: f32, i32, a @record ...)")
 
     def allows(self, t: Any) -> bool:
         return not self.constraints or any(c is t for c in self.constraints)

@@ -106,6 +106,8 @@ class FunctionLowerer(StmtLowerer):
                                      "new local first)")
             for n, where in self.info.conflicts.items():
                 what = "a parameter" if n in params else "also assigned"
+                if n not in params:  # located at the assignment, not at the loop or case that binds it
+                    where = _first_store(f.body, n, skip_loop_targets=True) or where
                 raise self.err(where, f"'{n}' is a loop index or match binder and {what}; use another name")
             self.block = body
             self.stmts(f.body, top=True)
@@ -156,10 +158,13 @@ def _nested_too_deep(fn: Operation) -> Operation | None:
     return None
 
 
-def _first_store(body: list[ast.stmt], name: str) -> ast.AST | None:
-    """The first assignment (plain or augmented) to `name` in `body`, in source order."""
+def _first_store(body: list[ast.stmt], name: str, skip_loop_targets: bool = False) -> ast.AST | None:
+    """The first assignment (plain or augmented) to `name` in `body`, in source order; with
+    `skip_loop_targets`, a `for` loop's own index is no assignment."""
+    loop_targets = {id(t) for st in body for f in ast.walk(st) if skip_loop_targets and isinstance(f, ast.For)
+                    for t in ast.walk(f.target)}
     hits = [n for st in body for n in ast.walk(st)
-            if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)]
+            if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) and id(n) not in loop_targets]
     return min(hits, key=lambda n: (n.lineno, n.col_offset), default=None)
 
 

@@ -313,6 +313,10 @@ class CallLowerer(ExprLowerer):
             if arr.type.ndim != 1:
                 raise self.err(node.args[0], f"{fname}() takes a one-dimensional array (one index), got "
                                              f"{tname(arr.type)}")
+            if isinstance(arr.type, s.ArrayType) and arr.type.memspace == s.MemSpace.LOCAL:
+                raise self.err(node.args[0], f"{fname}() on a local_array: a local array is private to its "
+                                             "thread, so nothing can race on it; write the plain update "
+                                             "(t[i] = t[i] + x) instead")
             idx = self.expr(node.args[1], i32)
             rest = [self.expr(a, arr.type.element_type) for a in node.args[2:]]
             return self.intrinsic_values(fname, [arr, idx, *rest], node, fname)

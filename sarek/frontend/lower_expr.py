@@ -97,6 +97,10 @@ class ExprLowerer(LowererBase):
         return self.v(s.FieldOp(base, node.attr, ft), node)
 
     def index(self, node: ast.expr) -> SSAValue:
+        c = self.const_eval(node)
+        if isinstance(c, int) and not isinstance(c, bool) and c < 0:
+            raise self.err(node, f"index {c} is negative: arrays in kernels do not count from the end as Python "
+                                 f"lists do; write the position itself (a[len(a) - {-c}] for a vector)")
         i = self.expr(node, i32)
         if not sc.is_integer(i.type):
             raise self.err(node, f"an index must be an integer, got {tname(i.type)}")

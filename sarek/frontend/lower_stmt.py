@@ -320,8 +320,14 @@ class StmtLowerer(CoopLowerer):
 
     def alloc(self, target: ast.Name, call: ast.Call, fn: GpuFunction) -> None:
         n = target.id
-        if n in self.info.mutable:
-            raise self.err(target, f"'{n}' names a {fn.name} array and cannot be reassigned")
+        if n in self.info.mutable:  # located at another assignment of the name, not at this declaration
+            others = sorted((x for st in self.src.fdef.body for x in ast.walk(st) if isinstance(x, ast.Name)
+                             and x.id == n and isinstance(x.ctx, ast.Store) and x is not target),
+                            key=lambda x: (x.lineno, x.col_offset))
+            line = self.src.pos(target)[0]
+            raise self.err(others[0] if others else target,
+                           f"'{n}' names a {fn.name} array (declared at line {line}) and cannot be reassigned; "
+                           "give the other value another name")
         if call.keywords or len(call.args) != 2:
             raise self.err(call, f"{fn.name}(T, size) takes 2 arguments, {len(call.args)} given")
         ok, elt = self.static(call.args[0])

@@ -202,6 +202,11 @@ class Var:
         return f"Var({self.t.name}.{self.t.ctors[self.tag]}, {self.p})"
 
 
+def ctor_field(c: int) -> str:
+    """The field of constructor `c`'s payload struct in `Types.local_dtype`."""
+    return f"_c{c}"
+
+
 @dataclass
 class Types:
     """Declarations of a module: record and variant infos by name."""
@@ -293,7 +298,7 @@ class Types:
 
     def local_dtype(self, t: Attribute) -> np.dtype[Any]:
         """The same bytes as numpy_dtype, named for the fast executor: a variant's payloads are always a struct
-        `<Ctor>` of `_0.._k`, and bools are int32."""
+        `_c<i>` (constructor i; not its name, which may be `tag`) of `_0.._k`, and bools are int32."""
         k = kind(t)
         if k == "i1":
             return np.dtype(np.int32)
@@ -310,9 +315,9 @@ class Types:
         names: list[str] = ["tag"]
         formats: list[np.dtype[Any]] = [np.dtype(np.int32)]
         offsets = [0]
-        for c, ps, cl in zip(vi.ctors, vi.payloads, lay.ctors):
+        for c, (ps, cl) in enumerate(zip(vi.payloads, lay.ctors)):
             if ps:
-                names.append(c)
+                names.append(ctor_field(c))
                 formats.append(np.dtype({"names": [f"_{j}" for j in range(len(ps))],
                                          "formats": [self.local_dtype(x) for x in ps],
                                          "offsets": [o - lay.payload_offset for o in cl.offsets],

@@ -42,6 +42,7 @@ import numpy as np
 
 from xdsl.dialects.builtin import ModuleOp
 
+from sarek.diagnostics import raised_by_user
 from sarek.dialect import sarek as S
 from sarek.interp import common as C
 from sarek.interp.common import InterpError, kind
@@ -77,8 +78,8 @@ def _to_tree(types: C.Types, xv: np.ndarray, t: Any) -> Any:
         if bad.any():
             raise InterpError(f"variant @{vi.name} value has tag {int(tag[np.argmax(bad)])}, which names no "
                               f"constructor (tags are declaration indices 0..{len(vi.ctors) - 1})")
-        return TVar(tag, [[_to_tree(types, xv[c][f"_{j}"], pt) for j, pt in enumerate(ps)]
-                          for c, ps in zip(vi.ctors, vi.payloads)])
+        return TVar(tag, [[_to_tree(types, xv[C.ctor_field(c)][f"_{j}"], pt) for j, pt in enumerate(ps)]
+                          for c, ps in enumerate(vi.payloads)])
     if k == "i1":
         return np.array(xv != 0)
     if k == "bf16":
@@ -95,10 +96,10 @@ def _from_tree(types: C.Types, d: Any, t: Any, out: np.ndarray, sel: Any) -> Non
     elif k == "var":
         vi = types.var(t)
         _from_tree(types, d.tag, S.i32, out["tag"], sel)
-        for c, (name, ps) in enumerate(zip(vi.ctors, vi.payloads)):
+        for c, ps in enumerate(vi.payloads):
             csel = d.tag == c if sel is None else (sel & (d.tag == c))
             for j, (x, pt) in enumerate(zip(d.p[c], ps)):
-                _from_tree(types, x, pt, out[name][f"_{j}"], csel)
+                _from_tree(types, x, pt, out[C.ctor_field(c)][f"_{j}"], csel)
     elif k == "bf16":
         bits = C.bf16_bits(C.bf16_from_f32(d))
         if sel is None:
@@ -216,6 +217,8 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
     except (InterpError, KeyboardInterrupt):
         raise
     except Exception as exc:  # noqa: BLE001 - never a Python traceback for the user
+        if raised_by_user(exc):  # a signal handler's exception: the user's (the device notes it)
+            raise
         raise InterpError(f"internal interpreter error: {type(exc).__name__}: {exc}", k) from exc
     from sarek.analysis.writes import written_params
 

@@ -23,6 +23,7 @@ import numpy as np
 from xdsl.dialects.builtin import DictionaryAttr, FloatAttr, IntegerAttr, ModuleOp, UnitAttr
 from xdsl.ir import Block, Operation, SSAValue
 
+from sarek.diagnostics import raised_by_user
 from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.interp import common as C
@@ -711,6 +712,8 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
         except (InterpError, KeyboardInterrupt):
             raise
         except Exception as ex:  # noqa: BLE001 - never a Python traceback for the user
+            if raised_by_user(ex):  # a signal handler's exception: the user's (the device notes it)
+                raise
             raise InterpError(f"internal interpreter error: {type(ex).__name__}: {ex}", k) from ex
     from sarek.analysis.writes import written_params
 

@@ -24,7 +24,7 @@ from sarek.runtime.core import (UNSET, BufferDevice, Device, DeviceError, Kernel
                                 cdiv, kernel_spec)
 from sarek.runtime import vector as _vector
 from sarek.runtime.vector import Vector
-from sarek.diagnostics import user_api
+from sarek.diagnostics import interrupting, user_api
 
 __all__ = [
     "BufferDevice", "Device", "DeviceError", "KernelSpec", "LaunchError", "Limits", "Vector", "default_device",
@@ -58,6 +58,8 @@ def _from_provider(kind: str, fn: Callable[[], Sequence[Device]]) -> list[Device
     try:
         got = list(fn())
     except Exception as e:  # a broken driver must not hide the other devices
+        if interrupting(e, f"the set-up of the {kind} devices"):
+            raise  # the user's (a timeout's) exception: nothing is cached, the next call sets them up again
         unavailable[kind] = f"{type(e).__name__}: {e}"
         return []
     if not got:
@@ -110,6 +112,8 @@ def _provider_devices(kind: str) -> list[Device]:
                 else:
                     got = _from_provider(kind, f)
         except Exception as e:
+            if interrupting(e, f"the set-up of the {kind} devices"):
+                raise
             unavailable[kind] = f"{type(e).__name__}: {e}"
     _BY_KIND[kind] = got
     return got

@@ -20,7 +20,7 @@ import numpy as np
 
 from xdsl.dialects.builtin import ModuleOp
 
-from sarek.diagnostics import SarekError, user_api
+from sarek.diagnostics import SarekError, interrupting, user_api
 from sarek.dialect.scalars import BF16
 from sarek.runtime.args import Dim3 as Dim3
 from sarek.runtime.args import UNSET as UNSET
@@ -138,20 +138,29 @@ class Device:
         """Enqueue one launch (see `sarek.runtime.launch`); returns before the kernel ends where the device is
         asynchronous. A debug launch (`debug`, else $SAREK_DEBUG) or one of a kernel that prints runs the
         module's debug variant with the hidden debug buffer and waits for it (sarek.runtime.debug)."""
+        from sarek.passes.debug_buffer import PRINT_BASE
         from sarek.runtime.debug import launch_plan
 
         plan = launch_plan(module, kernel, debug)
         if plan is not None:
             buf = plan.buffer()
+            snap = plan.snapshot(kernel_spec(module, kernel).params, args)
             self.launch(plan.module, kernel, [*args, buf], grid, block, threads, stream, declared_block, False)
+            if (room := plan.rerun_buffer(buf, snap)) is not None:  # the print area overflowed: run it again
+                self.launch(plan.module, kernel, [*args, room], grid, block, threads, stream, declared_block, False)
+                return plan.finish(room, self, buf.size - PRINT_BASE)
             return plan.finish(buf, self)
-        spec = kernel_spec(module, kernel)
-        g, b = self.launch_dims(spec, grid, block, threads, declared_block)
-        values = check_args(spec, args, self)
-        check_sizes(spec, values, self)
-        if spec.guards:
-            check_guards(spec, values, g, b)
-        self._launch_on(spec, values, g, b, self.resolve_stream(stream, values))
+        try:
+            spec = kernel_spec(module, kernel)
+            g, b = self.launch_dims(spec, grid, block, threads, declared_block)
+            values = check_args(spec, args, self)
+            check_sizes(spec, values, self)
+            if spec.guards:
+                check_guards(spec, values, g, b)
+            self._launch_on(spec, values, g, b, self.resolve_stream(stream, values))
+        except BaseException as e:  # Ctrl-C or a signal handler's timeout mid-launch: noted, passed through
+            interrupting(e, f"a launch of kernel {kernel} on {self.name}")
+            raise
 
     def launch_dims(self, spec: KernelSpec, grid: Any, block: Any, threads: Any,
                     declared: Dim3 | None) -> tuple[Dim3, Dim3]:

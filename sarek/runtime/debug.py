@@ -36,15 +36,45 @@ class LaunchPlan:
 
     module: ModuleOp
     kernel: str
-    words: int
+    prints: bool
 
     def buffer(self) -> np.ndarray[Any, np.dtype[np.int32]]:
-        return np.zeros(self.words, np.int32)
+        """A zeroed debug buffer: the header, then $SAREK_PRINT_BUFFER words (read at each launch) of print
+        area when the kernel prints."""
+        return np.zeros(PRINT_BASE + (print_words() if self.prints else 0), np.int32)
 
-    def finish(self, buf: np.ndarray[Any, Any], device: Any) -> None:
-        """After the launch: print the kernel's print records, then raise its first failed check."""
-        if buf.size > PRINT_BASE:
-            text = print_text(self.module, buf)
+    def snapshot(self, params: Any, args: Any) -> list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]] | None:
+        """Copies of the arrays the launch may write, so that a launch whose print area overflows can run again
+        with room for every record; None when the kernel does not print or a written argument is not a numpy
+        array (a Vector or device memory: that launch keeps whichever records fitted)."""
+        if not self.prints:
+            return None
+        out: list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]] = []
+        for p, a in zip(params, args):
+            if p.kind == "vec" and p.written:
+                if not isinstance(a, np.ndarray):
+                    return None
+                out.append((a, a.copy()))
+        return out
+
+    def rerun_buffer(self, buf: np.ndarray[Any, Any],
+                     snap: list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]] | None) -> np.ndarray[Any, Any] | None:
+        """After a launch whose print area overflowed: the written arguments restored from `snap` and a buffer
+        with room for every record (the cursor counted them all), for the same launch again; else None. The
+        records then kept are the first by block, thread and program order on every device (`print_text`)."""
+        need = int(buf[PRINT_USED])
+        if snap is None or not buf[PRINT_DROPPED] or not 0 < need <= MAX_PRINT_WORDS:
+            return None
+        for a, saved in snap:
+            a[...] = saved
+        return np.zeros(PRINT_BASE + need, np.int32)
+
+    def finish(self, buf: np.ndarray[Any, Any], device: Any, capacity: int | None = None) -> None:
+        """After the launch: print the kernel's print records (and the dropped-lines note, even with no print
+        area at all), then raise its first failed check. `capacity`: the print area the user asked for, when
+        `buf` is a rerun's larger one (the records are cut to it in order)."""
+        if self.prints:
+            text = print_text(self.module, buf, capacity)
             if text:
                 sys.stdout.write(text)
                 sys.stdout.flush()
@@ -54,8 +84,26 @@ class LaunchPlan:
 
 _PLANS: weakref.WeakKeyDictionary[ModuleOp, dict[tuple[str, bool], LaunchPlan | None]] = weakref.WeakKeyDictionary()
 
-#: print buffer capacity in i32 words ($SAREK_PRINT_BUFFER overrides)
+#: print buffer capacity in i32 words ($SAREK_PRINT_BUFFER overrides, from 0 to MAX_PRINT_WORDS)
 PRINT_WORDS = 1 << 16
+MAX_PRINT_WORDS = 1 << 28  # 1 GiB: record offsets stay far from the i32 the kernels count them in
+
+
+def print_words() -> int:
+    """$SAREK_PRINT_BUFFER as a number of words, checked: a LaunchError saying what is allowed otherwise."""
+    from sarek.runtime.errors import LaunchError
+
+    text = os.environ.get("SAREK_PRINT_BUFFER", "").strip()
+    if not text:
+        return PRINT_WORDS
+    try:
+        words = int(text)
+    except ValueError:
+        words = -1
+    if not 0 <= words <= MAX_PRINT_WORDS:
+        raise LaunchError(f"SAREK_PRINT_BUFFER={text!r} is not a print buffer size: give a number of 32-bit words "
+                          f"from 0 to {MAX_PRINT_WORDS} (default {PRINT_WORDS}), or unset it")
+    return words
 
 
 def launch_plan(module: ModuleOp, kernel: str, debug: bool | None) -> LaunchPlan | None:
@@ -75,8 +123,7 @@ def launch_plan(module: ModuleOp, kernel: str, debug: bool | None) -> LaunchPlan
         lower_prints(variant)
         if checks:
             check_bounds(variant)
-        words = PRINT_BASE + (int(os.environ.get("SAREK_PRINT_BUFFER", PRINT_WORDS)) if prints else 0)
-        plan = LaunchPlan(variant, kernel, words)
+        plan = LaunchPlan(variant, kernel, prints)
     per[key] = plan
     return plan
 
@@ -137,14 +184,15 @@ def _nwords(t: str) -> int:
     return 2 if t in ("i64", "ui64", "f64") else 1
 
 
-def print_text(module: ModuleOp, buf: np.ndarray[Any, Any]) -> str:
+def print_text(module: ModuleOp, buf: np.ndarray[Any, Any], capacity: int | None = None) -> str:
     """The text of a launch's print records: by block, then thread, then program order; a last line says how
-    many records did not fit."""
+    many records did not fit. With `capacity` (words), only the records that fit it in that order are kept,
+    the same on every device."""
     formats = table(module, FORMATS_ATTR)
     area = [int(x) for x in buf[PRINT_BASE:]]
     used = int(buf[PRINT_USED])
     end = len(area) if used < 0 else min(used, len(area))
-    recs: list[tuple[int, int, int, str]] = []
+    recs: list[tuple[int, int, int, str, int]] = []
     off = 0
     while off + 4 <= end:
         size, fid, blk, thr = area[off:off + 4]
@@ -157,12 +205,20 @@ def print_text(module: ModuleOp, buf: np.ndarray[Any, Any]) -> str:
             n = _nwords(t)
             vals.append(_value(t, area[k:k + n]))
             k += n
-        recs.append((blk, thr, off, row[1].format(*vals)))
+        recs.append((blk, thr, off, row[1].format(*vals), size))
         off += size
     recs.sort()
-    text = "".join(r[3] for r in recs)
     dropped = int(buf[PRINT_DROPPED])
+    if capacity is not None:
+        total, kept = 0, 0
+        while kept < len(recs) and total + recs[kept][4] <= capacity:
+            total += recs[kept][4]
+            kept += 1
+        dropped += len(recs) - kept
+        recs = recs[:kept]
+    text = "".join(r[3] for r in recs)
     if dropped:
-        text += (f"[sarek: {dropped} more lines dropped: the print buffer ({len(area)} words) is full; "
+        shown = len(area) if capacity is None else capacity
+        text += (f"[sarek: {dropped} more lines dropped: the print buffer ({shown} words) is full; "
                  "SAREK_PRINT_BUFFER=WORDS makes it larger]\n")
     return text

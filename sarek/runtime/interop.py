@@ -11,7 +11,8 @@ A vector argument may be, besides a numpy array or a `sarek.Vector`:
   a CPU `__dlpack_device__`), a CPU PyTorch tensor: a numpy view of the same memory, then as a numpy array.
 
 The kind of a type is decided once per type (`_kind_of`), so a launch of resident arguments costs a dict
-look-up per argument. `DLPackExport` builds the capsule `sarek.Vector.__dlpack__` hands out for CUDA memory.
+look-up per argument; "no array" is not cached (a class may gain `__array_interface__` later). A producer whose
+protocol raises or hands back something malformed is a `ForeignError` naming the protocol, never its raw error. `DLPackExport` builds the capsule `sarek.Vector.__dlpack__` hands out for CUDA memory.
 """
 
 from __future__ import annotations
@@ -57,30 +58,41 @@ class ForeignError(Exception):
 _KINDS: dict[type, str] = {}
 
 
+def _has(a: Any, name: str) -> bool:
+    """`hasattr`, where an attribute whose getter raises counts as present (adapt then reports its error)."""
+    try:
+        getattr(a, name)
+    except AttributeError:
+        return False
+    except Exception:  # noqa: BLE001 - a broken producer: present, and adapt says how it failed
+        return True
+    return True
+
+
 def _kind_of(a: Any) -> str:
     t: Any = type(cast(object, a))
     k = _KINDS.get(t)
     if k is not None:
         return k
     mod = t.__module__.split(".")[0]
-    if mod == "torch" and hasattr(a, "data_ptr"):
+    if mod == "torch" and _has(a, "data_ptr"):
         k = "torch"
-    elif mod == "cupy" and hasattr(a, "data") and hasattr(a, "device"):
+    elif mod == "cupy" and _has(a, "data") and _has(a, "device"):
         k = "cupy"
-    elif mod == "pyopencl" and hasattr(a, "base_data") and hasattr(a, "context"):
+    elif mod == "pyopencl" and _has(a, "base_data") and _has(a, "context"):
         k = "clarray"
-    elif hasattr(a, "__cuda_array_interface__"):
+    elif _has(a, "__cuda_array_interface__"):
         k = "cai"
-    elif hasattr(a, "__dlpack__") and hasattr(a, "__dlpack_device__"):
+    elif _has(a, "__dlpack__") and _has(a, "__dlpack_device__"):
         k = "dlpack"
-    elif hasattr(a, "__array_interface__") or hasattr(a, "__array_struct__"):
+    elif _has(a, "__array_interface__") or _has(a, "__array_struct__"):
         k = "host"
     else:
         try:
             memoryview(a)
             k = "host"
         except TypeError:
-            k = "none"
+            return "none"  # not cached: the class may gain an array protocol later
     _KINDS[t] = k
     return k
 
@@ -94,12 +106,26 @@ def describe(a: Any) -> str:
     return f"a {t.__module__.split('.')[0]}.{t.__name__}"
 
 
+_PROTOCOL = {"torch": "PyTorch tensor", "cupy": "CuPy array", "clarray": "pyopencl array",
+             "cai": "__cuda_array_interface__", "dlpack": "__dlpack__", "host": "array interface"}
+
+
 def adapt(a: Any) -> np.ndarray[Any, Any] | DeviceArray | None:
     """A foreign array: host memory comes back as a numpy view of it, device memory as a DeviceArray; None when
-    `a` is no array at all. Raises ForeignError."""
+    `a` is no array at all. Raises ForeignError, also when the producer's protocol raises or returns something
+    malformed (its error is named, not passed through)."""
     k = _kind_of(a)
     if k == "none":
         return None
+    try:
+        return _adapt(a, k)
+    except ForeignError:
+        raise
+    except Exception as e:  # noqa: BLE001 - a broken producer: its own error, worded for the user
+        raise ForeignError(f"its {_PROTOCOL[k]} failed: {type(e).__name__}: {e}") from None
+
+
+def _adapt(a: Any, k: str) -> np.ndarray[Any, Any] | DeviceArray:
     if k == "torch":
         return _torch(a)
     if k == "cupy":
@@ -117,6 +143,8 @@ def adapt(a: Any) -> np.ndarray[Any, Any] | DeviceArray | None:
         if int(dev_type) in (DL_CUDA, DL_CUDA_MANAGED):
             return from_capsule(a.__dlpack__(), ("cuda", int(dev_id)), a)
         raise ForeignError(f"its DLPack device type is {int(dev_type)} (not CPU or CUDA)")
+    if not (_has(a, "__array_interface__") or _has(a, "__array_struct__")):
+        return _host_view(np.asarray(memoryview(a)))  # bytes and other buffers: their items, not a 0-d array
     return _host_view(np.asarray(a))
 
 
@@ -237,6 +265,9 @@ _KIND_CODE = {"i": 0, "u": 1, "f": 2, "b": 6}
 def from_capsule(cap: Any, space: tuple[Any, ...], owner: Any) -> DeviceArray:
     """Reads an (unconsumed) `dltensor` capsule. The capsule stays unconsumed and is kept as the owner, so
     the producer's memory lives as long as it does and is released by its own destructor."""
+    if type(cast(object, cap)).__name__ != "PyCapsule" or not _api.PyCapsule_IsValid(id(cap), b"dltensor"):
+        raise ForeignError(f"its __dlpack__() returned {type(cast(object, cap)).__name__}, not an unconsumed "
+                           "'dltensor' capsule")
     p = _api.PyCapsule_GetPointer(cap, b"dltensor")
     mt = DLManagedTensor.from_address(p)
     t = mt.dl_tensor

@@ -55,6 +55,23 @@ def opencl_devices() -> list[OpenCLDevice]:
     return [OpenCLDevice(i, plat, dev) for i, (plat, dev) in enumerate(_platform_pairs())]
 
 
+def wait_interruptibly(queue: Any, event: Any) -> None:
+    """Wait for an OpenCL event in Python, a short sleep at a time, so Ctrl-C or a signal handler's exception
+    is raised while a long kernel runs (a blocking clFinish/clWaitForEvents sees it only when the kernel
+    ends); the queue keeps its work, and the device stays usable. An event that failed raises its error."""
+    import time
+
+    import pyopencl as cl
+
+    queue.flush()  # submitted, so that its status moves
+    pause = 0.0
+    while (status := event.command_execution_status) > cl.command_execution_status.COMPLETE:
+        time.sleep(pause)
+        pause = min(0.01, pause * 2 or 0.0001)
+    if status < 0:
+        event.wait()  # pyopencl raises the failure
+
+
 class OpenCLDevice(BufferDevice):
     kind = "opencl"
     target = "opencl"
@@ -147,7 +164,7 @@ class OpenCLDevice(BufferDevice):
     def _download(self, buf: Any, host: np.ndarray[Any, Any]) -> None:
         import pyopencl as cl
 
-        cl.enqueue_copy(self.queue, host, buf, is_blocking=True)
+        wait_interruptibly(self.queue, cl.enqueue_copy(self.queue, host, buf, is_blocking=False))
 
     def _free(self, buf: Any) -> None:
         try:
@@ -156,10 +173,10 @@ class OpenCLDevice(BufferDevice):
             pass
 
     def synchronize(self) -> None:
-        if self._queue is not None:
-            self._queue.finish()
-        for q in list(self._queues.values()):
-            q.finish()
+        import pyopencl as cl
+
+        for q in [*([self._queue] if self._queue is not None else []), *self._queues.values()]:
+            wait_interruptibly(q, cl.enqueue_marker(q))
         self._queues.clear()
         streams.finished(self)
 
@@ -174,7 +191,10 @@ class OpenCLDevice(BufferDevice):
         cl.enqueue_barrier(consumer if consumer is not None else self.queue, wait_for=[ev])
 
     def synchronize_stream(self, handle: Any) -> None:
-        (handle if handle is not None else self.queue).finish()
+        import pyopencl as cl
+
+        q = handle if handle is not None else self.queue
+        wait_interruptibly(q, cl.enqueue_marker(q))
 
     def stream(self) -> Stream:
         import pyopencl as cl

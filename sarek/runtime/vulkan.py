@@ -52,18 +52,23 @@ def vulkan_devices() -> list[ShaderDevice]:
     """`vulkan:<n>` (WGSL through wgpu) per Vulkan adapter, then `vulkan-glsl:<n>` (GLSL -> SPIR-V on the
     driver) per Vulkan physical device. Either side failing (no wgpu, no `vulkan` binding, no driver) leaves
     the other; the reason is in `sarek.runtime.unavailable["vulkan-glsl"]` / `["vulkan"]`."""
+    from sarek.diagnostics import raised_by_user
     from sarek.runtime import unavailable
 
     out: list[ShaderDevice] = []
     try:
         out += [VulkanDevice(a, i) for i, a in enumerate(vulkan_adapters())]
     except Exception as e:
+        if raised_by_user(e):  # a signal handler's exception (a timeout): the user's, and nothing is recorded
+            raise
         unavailable["vulkan"] = f"wgpu: {type(e).__name__}: {e}"
     try:
         from sarek.runtime.vulkan_glsl import glsl_devices
 
         out += glsl_devices()
     except Exception as e:
+        if raised_by_user(e):
+            raise
         unavailable["vulkan-glsl"] = f"{type(e).__name__}: {e}"
     if not out and unavailable:
         raise RuntimeError("; ".join(f"{k}: {v}" for k, v in unavailable.items() if k.startswith("vulkan")))

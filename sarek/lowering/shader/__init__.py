@@ -62,13 +62,23 @@ from sarek.lowering.shader.kernel import ShaderLowering
 from sarek.lowering.shader.language import GLSL, WGSL, Lang
 
 
-def parse_block(text: str | tuple[int, ...] | None) -> tuple[int, int, int]:
-    """The `block` option: "X,Y,Z" (or "XxYxZ", trailing dimensions 1), or the tuple an unquoted
-    `block=64,4,1` parses to."""
-    if not text:
+#: the largest workgroup (threads per block) any Vulkan or WebGPU device runs (CUDA's limit too)
+MAX_INVOCATIONS = 1024
+
+
+def parse_block(text: str | int | tuple[int, ...] | None) -> tuple[int, int, int]:
+    """The `block` option: "X,Y,Z" (or "XxYxZ", trailing dimensions 1), an int, or the tuple an unquoted
+    `block=64,4,1` parses to. A shape past MAX_INVOCATIONS threads is refused: it is baked into the shader,
+    and no Vulkan or WebGPU device runs a larger workgroup (a huge value would not even fit the u32 WGSL's
+    `@workgroup_size` takes)."""
+    if text is None or text == "":
         return (256, 1, 1)
+    if isinstance(text, int):
+        text = (text,)
     if isinstance(text, tuple):
         parts = list(text)
+        if not parts or any(type(p) is not int for p in parts):
+            raise SarekError(f"bad block shape {text}: expected X,Y,Z positive integers")
     else:
         try:
             parts = [int(x) for x in text.replace("x", ",").split(",") if x.strip()]
@@ -80,6 +90,10 @@ def parse_block(text: str | tuple[int, ...] | None) -> tuple[int, int, int]:
         parts.append(1)
     if len(parts) != 3 or any(p <= 0 for p in parts):
         raise SarekError(f"bad block shape '{text}': expected X,Y,Z positive integers")
+    if parts[0] * parts[1] * parts[2] > MAX_INVOCATIONS:
+        raise SarekError(f"block shape {parts[0]}x{parts[1]}x{parts[2]} is {parts[0] * parts[1] * parts[2]} threads; "
+                         f"a Vulkan/WebGPU workgroup holds at most {MAX_INVOCATIONS} (the largest any device "
+                         "allows; most allow 256): use a smaller block and more blocks")
     return (parts[0], parts[1], parts[2])
 
 

@@ -11,6 +11,7 @@ from xdsl.ir import BlockArgument, Operation
 from sarek.dialect import sarek as S
 from sarek.lowering.shader.language import err
 from sarek.analysis.layout import LayoutError, scalar_kind
+from sarek.analysis.namer import comment_text
 from sarek.analysis.shader_params import PARAMS, param_block
 from sarek.lowering.shader.state import Scope, Storage, scalar_key
 from sarek.lowering.shader.statements import Statements
@@ -108,7 +109,7 @@ class ShaderLowering(Statements):
                 body.add_op(O["directive"](d))
         for e in self.extensions:
             body.add_op(O["directive"](e))
-        body.add_op(O["comment"](f"kernel {k.sym_name.data}; workgroup size {X}x{Y}x{Z} is a compile-time "
+        body.add_op(O["comment"](f"kernel {comment_text(k.sym_name.data)}; workgroup size {X}x{Y}x{Z} is a compile-time "
                                  f"specialization (option block=X,Y,Z)"))
         if L.workgroup_directive is not None:
             body.add_op(O["directive"](L.workgroup_directive.format(X=X, Y=Y, Z=Z)))

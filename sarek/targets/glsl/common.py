@@ -33,7 +33,9 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def, region_def, t
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import NoTerminator, SymbolOpInterface
+from xdsl.utils.exceptions import VerifyException
 
+from sarek.analysis.namer import comment_text
 from sarek.dialect.syntax import parse_attrs, print_attrs
 
 
@@ -67,6 +69,15 @@ def _str_prop(op: Operation, name: str) -> str:
     return cast(StringAttr, op.properties[name]).data
 
 
+def _verify_comment(self: IRDLOperation) -> None:
+    """A comment is one line: a line break in its text would end it and print the rest as code."""
+    text = _str_prop(self, "text")
+    if comment_text(text) != text:
+        raise VerifyException(f"comment text {text!r} must be printable ASCII on one line (no line breaks or "
+                              "backslashes: the rest would be printed as code); spell it with "
+                              "sarek.analysis.namer.comment_text")
+
+
 def make_shader_ops(prefix: str) -> dict[str, type[IRDLOperation]]:
     """The op classes of dialect `prefix` (e.g. "sarek_glsl")."""
     ops: dict[str, type[IRDLOperation]] = {}
@@ -95,6 +106,8 @@ def make_shader_ops(prefix: str) -> dict[str, type[IRDLOperation]]:
 
         ns["__init__"] = __init__
         ns["parse"] = parse
+        if opname == "comment":
+            ns["verify_"] = _verify_comment
         cls = type(f"{prefix.title().replace('_', '')}{opname.title()}Op", (ShaderOpBase,), ns)
         return irdl_op_definition(cls)
 
@@ -224,7 +237,7 @@ class SourcePrinter:
             if len(shaders) > 1:
                 if i:
                     self.out("")
-                self.out(f"// ----- shader for kernel {_str_prop(sh, 'sym_name')}")
+                self.out(f"// ----- shader for kernel {comment_text(_str_prop(sh, 'sym_name'))}")
             for o in sh.regions[0].block.ops:
                 self.top(o)
         return "\n".join(self.lines) + "\n"
