@@ -61,7 +61,8 @@ def _same(module: ModuleOp, name: str, args: list[Any], grid: Any, block: Any) -
     return packed
 
 
-CASES, _ = corpus()
+# the shader targets (the pass's only users) refuse cooperative matrices in sarek-reject-features, before the pass
+CASES = [c for c in corpus()[0] if "sarek.coopmat" not in print_module(c.module_and_name[0])]
 CHANGED = [c for c in CASES
            if print_module(c.module_and_name[0]) != print_module(_packed(c.module_and_name[0]))]
 
