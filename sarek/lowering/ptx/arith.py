@@ -235,7 +235,12 @@ class ArithLowering(LoweringBase):
         if not sf and df:
             return em.cvt(f"rn.{d}.{s}", d, a.r)
         if sf and not df:
-            return em.cvt(f"rzi.{d}.{s}", d, a.r)  # C: truncation toward zero
+            r = em.cvt(f"rzi.{d}.{s}", d, a.r)  # C: truncation toward zero, saturating
+            if d in ("s64", "u64") or s == "f64":  # NaN gives the lowest value / the high bit there (H200): 0
+                x = em.cvt("f32.f16", "f32", a.r) if s == "f16" else a.r
+                fs = "f32" if s == "f16" else s
+                r = em.selp(d, 0, r, em.setp("nan", fs, x, x))
+            return r
         return em.cvt(f"{d}.{s}", d, a.r)  # integer widening sign-extends, narrowing wraps
 
     def narrow_cast(self, st: FnState, a: Sc, to: Attribute) -> RegAttr:

@@ -87,13 +87,14 @@ class Language:
         return display_name(self.target)
 
 
-#: CUDA's round-toward-zero conversions: cvt.rzi, which saturates and turns NaN into 0 (PTX ISA, cvt), where
-#: `(int)x` is LLVM's fptosi, poison out of range
-_CUDA_F2I = {(f, i): f"__{p}2{q}_rz" for f, p in (("float", "float"), ("double", "double"))
-             for i, q in (("int", "int"), ("unsigned int", "uint"), ("long long", "ll"), ("unsigned long long", "ull"))}
-#: OpenCL C's saturating conversions (OpenCL C 6.2.3.3: out-of-range values clamp, NaN converts to 0)
-_CL_F2I = {(f, i): f"convert_{i}_sat_rtz" for f in ("float", "double")
-           for i in ("char", "uchar", "short", "ushort", "int", "uint", "long", "ulong")}
+#: CUDA's round-toward-zero conversions: cvt.rzi, which saturates (PTX ISA, cvt), where `(int)x` is LLVM's fptosi,
+#: poison out of range. NaN gives 0 only for these on NVIDIA (measured on the H200: __float2ll_rz, __float2ull_rz and every __double2*_rz
+#: give the destination's lowest value or high bit for NaN); the other pairs take the sarek_sat helper
+_CUDA_F2I = {("float", "int"): "__float2int_rz", ("float", "unsigned int"): "__float2uint_rz"}
+#: OpenCL C's saturating conversions (OpenCL C 6.2.3.3: out-of-range values clamp, NaN converts to 0); NVIDIA's
+#: OpenCL gives LONG_MIN / the high bit for NaN from float to long/ulong and from double to any integer (H200), so
+#: those pairs take the sarek_sat helper
+_CL_F2I = {("float", i): f"convert_{i}_sat_rtz" for i in ("char", "uchar", "short", "ushort", "int", "uint")}
 
 #: C spellings of the 8/16-bit and unsigned integers and of bf16 (held as its 16 bits): CUDA/HIP, then the
 #: OpenCL C / Metal names

@@ -5,9 +5,11 @@
 // RUN: sarek-opt %s -p 'sarek-pipeline{target=ptx opt=off}' -t ptx | filecheck %s --check-prefix=PTX
 
 // Float -> integer converts as documented on every target (truncate toward zero, saturate to the type's
-// range, NaN -> 0): CUDA's __float2int_rz family and OpenCL's convert_<T>_sat_rtz are exact; HIP (and Metal)
-// get a compare-and-select helper whose bounds are powers of two (exact in f32 and f64); the shaders get one
-// per destination type (GLSL overloads it on float/double); PTX's cvt.rzi saturates and maps NaN to 0.
+// range, NaN -> 0): CUDA's __float2int_rz/__float2uint_rz and OpenCL's convert_<T>_sat_rtz from float to 8-32 bit
+// types are exact; the other pairs (64-bit destinations, double sources: NVIDIA gives the lowest value or the high
+// bit for NaN there, measured on the H200), HIP and Metal get a compare-and-select helper whose bounds are powers
+// of two (exact in f32 and f64); the shaders get one per destination type (GLSL overloads it on float/double);
+// PTX's cvt.rzi saturates, and where NaN would give the lowest value a setp.nan + selp makes it 0.
 // Signed `/` and `%` by a divisor that may be -1 give INT_MIN / -1 = INT_MIN and INT_MIN % -1 = 0 (a helper
 // in C and GLSL; PTX divides by a constant -1 as a negation); a constant divisor other than -1 is plain.
 builtin.module {
@@ -47,7 +49,7 @@ builtin.module {
 // CUDA-NEXT:   o[0] = (a / 3);
 // CUDA-NEXT:   o[0] = sarek_div_i32(a, -1);
 // CUDA-NEXT:   u[0] = __float2uint_rz(x);
-// CUDA-NEXT:   l[0] = __double2ll_rz(y);
+// CUDA-NEXT:   l[0] = sarek_sat_i64_double(y);
 
 // HIP:       int sarek_sat_i32_float(float x) { return x != x ? (int)0 : x <= -2147483648.0f ? (int)(-2147483647 - 1) : x >= 2147483648.0f ? (int)2147483647 : (int)x; }
 // HIP-NEXT:  unsigned int sarek_sat_u32_float(float x) { return x != x ? (unsigned int)0 : x <= 0.0f ? (unsigned int)0 : x >= 4294967296.0f ? (unsigned int)4294967295U : (unsigned int)x; }
@@ -60,7 +62,7 @@ builtin.module {
 // OPENCL:      o[0] = convert_int_sat_rtz(x);
 // OPENCL-NEXT: o[0] = (int)convert_char_sat_rtz(x);
 // OPENCL:      u[0] = convert_uint_sat_rtz(x);
-// OPENCL-NEXT: l[0] = convert_long_sat_rtz(y);
+// OPENCL-NEXT: l[0] = sarek_sat_i64_double(y);
 
 // GLSL:      int sarek_f2i_i32(float x) {
 // GLSL-NEXT:   float y = ((x > (-2.14748365e+09)) && (x < 2.14748365e+09) ? x : 0.0);
@@ -87,7 +89,9 @@ builtin.module {
 
 // PTX:       cvt.rzi.s32.f32 %s{{[0-9]+}}, %f1;
 // PTX-NEXT:  cvt.rzi.u32.f32 %u{{[0-9]+}}, %f1;
-// PTX-NEXT:  cvt.rzi.s64.f64 %sd{{[0-9]+}}, %fd1;
+// PTX-NEXT:  cvt.rzi.s64.f64 %sd[[L:[0-9]+]], %fd1;
+// PTX-NEXT:  setp.nan.f64 %p[[N:[0-9]+]], %fd1, %fd1;
+// PTX-NEXT:  selp.s64 %sd{{[0-9]+}}, 0, %sd[[L]], %p[[N]];
 // PTX-NEXT:  cvt.rzi.s32.f32 %s[[S:[0-9]+]], %f1;
 // PTX-NEXT:  max.s32 %s[[M:[0-9]+]], %s[[S]], -128;
 // PTX-NEXT:  min.s32 %s{{[0-9]+}}, %s[[M]], 127;
