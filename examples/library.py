@@ -5,13 +5,39 @@ each has its numpy reference. Every kernel is warp-width agnostic: block-level t
 
 import numpy as np
 
-from sarek import Vec, f32, i32, kernel
+from sarek import Shared, Vec, device, f32, i32, kernel
 from sarek import math as sm
 from sarek.frontend.corpus import Case
 from sarek.gpu import (atomic_add, atomic_max, barrier, block_dim_x, block_idx_x, global_size, global_thread_id,
                        shared, thread_idx_x, thread_idx_y, block_idx_y)
 
 B = 256  # threads per block of the reductions (the shared trees' size)
+
+
+@device
+def tree_sum(s: Shared[f32], tid: i32) -> f32:
+    """The block's sum of s[0..B): a tree in shared memory (every thread calls it after writing its slot)."""
+    barrier()
+    h = B // 2
+    while h > 0:
+        if tid < h:
+            s[tid] += s[tid + h]
+        barrier()
+        h //= 2
+    return s[0]
+
+
+@device
+def tree_max(s: Shared[f32], tid: i32) -> f32:
+    """The block's maximum of s[0..B), like tree_sum."""
+    barrier()
+    h = B // 2
+    while h > 0:
+        if tid < h:
+            s[tid] = sm.fmax(s[tid], s[tid + h])
+        barrier()
+        h //= 2
+    return s[0]
 
 
 @kernel(block=B)
@@ -36,15 +62,9 @@ def grid_sum(a: Vec[f32], out: Vec[f32], n: i32):
         acc0 += a[i]
         i += stride
     s[tid] = (acc0 + acc1) + (acc2 + acc3)
-    barrier()
-    h = B // 2
-    while h > 0:
-        if tid < h:
-            s[tid] += s[tid + h]
-        barrier()
-        h //= 2
+    total = tree_sum(s, tid)
     if tid == 0:
-        atomic_add(out, 0, s[0])
+        atomic_add(out, 0, total)
 
 
 @kernel(block=B)
@@ -89,27 +109,13 @@ def softmax_rows(x: Vec[f32], y: Vec[f32], cols: i32):
     for c in range(tid, cols, B):
         m = sm.fmax(m, x[base + c])
     s[tid] = m
-    barrier()
-    h = B // 2
-    while h > 0:
-        if tid < h:
-            s[tid] = sm.fmax(s[tid], s[tid + h])
-        barrier()
-        h //= 2
-    m = s[0]
+    m = tree_max(s, tid)
     barrier()
     t = 0.0
     for c in range(tid, cols, B):
         t += sm.exp(x[base + c] - m)
     s[tid] = t
-    barrier()
-    h = B // 2
-    while h > 0:
-        if tid < h:
-            s[tid] += s[tid + h]
-        barrier()
-        h //= 2
-    inv = 1.0 / s[0]
+    inv = 1.0 / tree_sum(s, tid)
     for c in range(tid, cols, B):
         y[base + c] = sm.exp(x[base + c] - m) * inv
 
@@ -124,28 +130,14 @@ def layer_norm_rows(x: Vec[f32], gamma: Vec[f32], beta: Vec[f32], y: Vec[f32], c
     for c in range(tid, cols, B):
         t += x[base + c]
     s[tid] = t
-    barrier()
-    h = B // 2
-    while h > 0:
-        if tid < h:
-            s[tid] += s[tid + h]
-        barrier()
-        h //= 2
-    mean = s[0] / f32(cols)
+    mean = tree_sum(s, tid) / f32(cols)
     barrier()
     q = 0.0
     for c in range(tid, cols, B):
         d = x[base + c] - mean
         q += d * d
     s[tid] = q
-    barrier()
-    h = B // 2
-    while h > 0:
-        if tid < h:
-            s[tid] += s[tid + h]
-        barrier()
-        h //= 2
-    r = sm.rsqrt(s[0] / f32(cols) + eps)
+    r = sm.rsqrt(tree_sum(s, tid) / f32(cols) + eps)
     for c in range(tid, cols, B):
         y[base + c] = (x[base + c] - mean) * r * gamma[c] + beta[c]
 
