@@ -147,7 +147,7 @@ def _dims(v: Any, shape: Shape, what: str) -> tuple[int, ...]:
     LaunchError naming `what` (threads=, Out(...)'s shape ...) for anything else or a negative count."""
     got: Any = v(shape) if callable(v) else v
     is_int = isinstance(got, int | np.integer) and not isinstance(got, bool | np.bool_)
-    items: list[Any] = [got] if is_int else list(got) if isinstance(got, tuple | list) else [got]
+    items: list[Any] = [got] if is_int else list(cast("list[Any]", got)) if isinstance(got, tuple | list) else [got]
     for x in items:
         if not isinstance(x, int | np.integer) or isinstance(x, bool | np.bool_) or x < 0:
             on = f" for a chunk of shape {shape}" if callable(v) else ""

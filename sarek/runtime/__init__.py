@@ -54,11 +54,13 @@ def register_provider(kind: str, provider: Callable[[], Sequence[Device]]) -> No
     _devices = None
 
 
-def _from_provider(kind: str, fn: Callable[[], Sequence[Device]]) -> list[Device]:
+def _from_provider(kind: str, fn: Callable[[], Sequence[Device]], registered: bool = False) -> list[Device]:
+    """A provider's devices; a failure makes `kind` unavailable with the reason. A `registered` provider is the
+    user's own code, so its exceptions are its failures (reported), not interruptions of sarek's set-up."""
     try:
         got = list(fn())
     except Exception as e:  # a broken driver must not hide the other devices
-        if interrupting(e, f"the set-up of the {kind} devices"):
+        if not registered and interrupting(e, f"the set-up of the {kind} devices"):
             raise  # the user's (a timeout's) exception: nothing is cached, the next call sets them up again
         unavailable[kind] = f"{type(e).__name__}: {e}"
         return []
@@ -99,7 +101,7 @@ def _provider_devices(kind: str) -> list[Device]:
         return _BY_KIND[kind]
     got: list[Device] = []
     if kind in _EXTRA:
-        got = _from_provider(kind, _EXTRA[kind])
+        got = _from_provider(kind, _EXTRA[kind], registered=True)
     elif kind in _PROVIDERS:
         mod, fn = _PROVIDERS[kind]
         try:

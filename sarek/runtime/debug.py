@@ -11,7 +11,7 @@ import os
 import sys
 import weakref
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
@@ -54,7 +54,8 @@ class LaunchPlan:
             if p.kind == "vec" and p.written:
                 if not isinstance(a, np.ndarray):
                     return None
-                out.append((a, a.copy()))
+                arr = cast("np.ndarray[Any, Any]", a)
+                out.append((arr, arr.copy()))
         return out
 
     def rerun_buffer(self, buf: np.ndarray[Any, Any],

@@ -259,7 +259,8 @@ class OpenCLDevice(BufferDevice):
                 raise DeviceError(f"OpenCL build of kernel '{spec.name}' failed on {self.name} "
                                   f"({self.description}):\n{e}", backend="opencl") from None
             regs = None
-            n = nv_registers(str(prg.get_build_info(dev, cl.program_build_info.LOG)), entry_name(spec.name, "opencl"))
+            log = cast(Any, prg).get_build_info(dev, cl.program_build_info.LOG)
+            n = nv_registers(str(log), entry_name(spec.name, "opencl"))
             if n is not None:
                 regs = str(n).encode()
             try:

@@ -40,12 +40,13 @@ _PTX_ENTRY = re.compile(r"^\.visible \.entry (\w+)\(", re.M)
 
 
 def combinable(source: str, target: str = "cuda") -> bool:
-    """Can `source` go into a combined unit (C++: no preprocessor lines but hoistable ones; PTX: nothing at
+    """Can `source` go into a combined unit (C++: no preprocessor lines but hoistable ones and loop pragmas; PTX: nothing at
     module scope but the header and entries)?"""
     if target == "ptx":
         return all(ln.startswith(_PTX_HEADER + (".visible .entry",)) for ln in source.splitlines()
                    if ln[:1] == ".")
-    return all(not ln.lstrip().startswith("#") or ln.startswith("#include") for ln in source.splitlines())
+    return all(not ln.lstrip().startswith("#") or ln.startswith("#include") or ln.lstrip().startswith("#pragma unroll")
+               for ln in source.splitlines())  # `#pragma unroll` (sarek-unroll's hint mode) is scoped to its loop
 
 
 def combine_ptx(sources: list[str]) -> str:
