@@ -68,12 +68,12 @@ def jobs(n: int, rows: int) -> list[dict[str, Any]]:
              ref=lambda: [x.reshape(rows, cols).max(1), x.reshape(rows, cols).argmax(1)], tol=0.0),
         dict(name="softmax", k=L.softmax_rows, args=[x, np.zeros(n, np.float32), cols], grid=rows, block=L.B, outs=[1],
              torch=lambda t, T: T.softmax(t[0].view(rows, cols), dim=1),
-             ref=lambda: [_softmax(x, rows)],
+             ref=lambda: [L.softmax_ref(x, rows)],
              tol=1e-6),
         dict(name="layer_norm", k=L.layer_norm_rows,
              args=[x, g, b, np.zeros(n, np.float32), cols, np.float32(1e-5)], grid=rows, block=L.B, outs=[3],
              torch=lambda t, T: T.nn.functional.layer_norm(t[0].view(rows, cols), (cols,), t[1], t[2], 1e-5),
-             ref=lambda: [_layer_norm(x, g, b, rows)], tol=1e-4),
+             ref=lambda: [L.layer_norm_ref(x, g, b, rows, 1e-5)], tol=1e-4),
         dict(name="stencil5", k=L.stencil5, args=[u, np.zeros_like(u), side, side],
              grid=((side + 31) // 32, (side + 7) // 8), block=(32, 8), outs=[1],
              torch=lambda t, T: _torch_stencil(t[0].view(side, side), T),
@@ -82,18 +82,6 @@ def jobs(n: int, rows: int) -> list[dict[str, Any]]:
              outs=[1], torch=lambda t, T: T.bincount(T.bitwise_and(t[0], 255), minlength=L.NBINS),
              ref=lambda: [np.bincount(d & 255, minlength=L.NBINS)], tol=0.0),
     ]
-
-
-def _softmax(x: np.ndarray, rows: int) -> np.ndarray:
-    v = x.reshape(rows, -1).astype(np.float64)
-    e = np.exp(v - v.max(axis=1, keepdims=True))
-    return (e / e.sum(axis=1, keepdims=True)).reshape(-1)
-
-
-def _layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray, rows: int) -> np.ndarray:
-    v = x.reshape(rows, -1).astype(np.float64)
-    mu = v.mean(axis=1, keepdims=True)
-    return ((v - mu) / np.sqrt(((v - mu) ** 2).mean(axis=1, keepdims=True) + 1e-5) * g + b).reshape(-1)
 
 
 def _host(a: Any) -> np.ndarray:

@@ -182,17 +182,26 @@ def _f(n, seed):
 ROWS = 8
 
 
+def softmax_ref(x, rows):
+    """numpy (float64) softmax of each of `rows` rows of x, flat (also benchmarks/bench_library.py's check)."""
+    v = x.reshape(rows, -1).astype(np.float64)
+    e = np.exp(v - v.max(axis=1, keepdims=True))
+    return (e / e.sum(axis=1, keepdims=True)).reshape(-1)
+
+
+def layer_norm_ref(x, gamma, beta, rows, eps):
+    """numpy (float64) layer norm of each of `rows` rows of x, flat."""
+    v = x.reshape(rows, -1).astype(np.float64)
+    mu = v.mean(axis=1, keepdims=True)
+    return ((v - mu) / np.sqrt(((v - mu) ** 2).mean(axis=1, keepdims=True) + eps) * gamma + beta).reshape(-1)
+
+
 def _softmax_ref(a):
-    x = a[0].reshape(ROWS, -1).astype(np.float64)
-    e = np.exp(x - x.max(axis=1, keepdims=True))
-    return {1: (e / e.sum(axis=1, keepdims=True)).reshape(-1)}
+    return {1: softmax_ref(a[0], ROWS)}
 
 
 def _ln_ref(a):
-    x = a[0].reshape(ROWS, -1).astype(np.float64)
-    mu = x.mean(axis=1, keepdims=True)
-    var = ((x - mu) ** 2).mean(axis=1, keepdims=True)
-    return {3: ((x - mu) / np.sqrt(var + a[5]) * a[1] + a[2]).reshape(-1)}
+    return {3: layer_norm_ref(a[0], a[1], a[2], ROWS, a[5])}
 
 
 def _argmax_ref(a):
