@@ -122,6 +122,8 @@ class PhysicalInfo:
     features: frozenset[str]  # the supported VkPhysicalDevice*Features fields (shaderFloat64, vulkanMemoryModel ...)
     extensions: frozenset[str]
     coopmat: tuple[CoopMatShape, ...] = field(default=())
+    #: float widths whose signed zeros, infinities and NaNs a shader can ask the driver to keep
+    float_preserve: tuple[int, ...] = field(default=())
 
     @property
     def unified_memory(self) -> bool:
@@ -190,7 +192,10 @@ def _describe(inst: Any, pd: Any) -> PhysicalInfo:
     feats = _true_fields(head.features, "VkPhysicalDeviceFeatures")
     for s in structs[1:]:
         feats |= _true_fields(s, ffi.typeof(s).item.cname)
-    sub = ffi.new("VkPhysicalDeviceSubgroupProperties*", {"sType": v.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES})
+    p12 = ffi.new("VkPhysicalDeviceVulkan12Properties*",
+                  {"sType": v.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES})
+    sub = ffi.new("VkPhysicalDeviceSubgroupProperties*", {"sType": v.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
+                                                          "pNext": p12 if api >= (1, 2, 0) else ffi.NULL})
     p2 = ffi.new("VkPhysicalDeviceProperties2*", {"sType": v.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, "pNext": sub})
     lib.vkGetPhysicalDeviceProperties2(pd, p2)
     ops = frozenset(n for n, bit in (("basic", 1), ("vote", 2), ("arithmetic", 4), ("ballot", 8), ("shuffle", 16),
@@ -203,7 +208,9 @@ def _describe(inst: Any, pd: Any) -> PhysicalInfo:
     coop = _coopmat_shapes(inst, pd) if "VK_KHR_cooperative_matrix" in exts else ()
     return PhysicalInfo(pd, ffi.string(props.deviceName).decode() if not isinstance(props.deviceName, str)
                         else props.deviceName, api, kinds.get(props.deviceType, "other"), limits,
-                        int(sub.subgroupSize), ops, frozenset(feats), exts, coop)
+                        int(sub.subgroupSize), ops, frozenset(feats), exts, coop,
+                        tuple(b for b in (32, 64) if api >= (1, 2, 0)
+                              and getattr(p12, f"shaderSignedZeroInfNanPreserveFloat{b}")))
 
 
 def _coopmat_shapes(inst: Any, pd: Any) -> tuple[CoopMatShape, ...]:

@@ -38,12 +38,14 @@ def glsl_devices() -> list[VulkanGlslDevice]:
     return [VulkanGlslDevice(info, i) for i, info in enumerate(infos)]
 
 
-def compile_glsl(src: str) -> bytes:
-    """GLSL -> SPIR-V through the compile route (glslangValidator, spirv-val), cached by source text."""
+def compile_glsl(src: str, preserve: tuple[int, ...] = ()) -> bytes:
+    """GLSL -> SPIR-V through the compile route (glslangValidator, spirv-val), cached by source text; `preserve`:
+    the float widths whose signed zeros, infinities and NaNs the driver must keep."""
     from sarek.runtime import cache
     from sarek.validate.glsl import TARGET_ENV, compile_spirv
 
-    return cache.get_or_build("spirv", cache.make_key("spirv", TARGET_ENV, src), lambda: compile_spirv(src))
+    key = cache.make_key("spirv", TARGET_ENV, repr(preserve), src)
+    return cache.get_or_build("spirv", key, lambda: compile_spirv(src, preserve))
 
 
 def shader_features(info: PhysicalInfo) -> set[str]:
@@ -136,7 +138,7 @@ class VulkanGlslDevice(ShaderDevice):
         if push > most:
             raise DeviceError(f"kernel {spec.name} passes {push} bytes of scalars and lengths; {self.name} takes at "
                               f"most {most} bytes of push constants (pass fewer scalars, or a Vector)", None, self.name)
-        spirv = compile_glsl(src)
+        spirv = compile_glsl(src, self.info.float_preserve)
         vecs = sum(1 for p in abi["params"] if p["kind"] == "vec")
         try:
             return self.driver.pipeline(spirv, vecs, push, spec.name)

@@ -13,6 +13,7 @@ import tempfile
 
 from sarek.validate import ValidationError
 from sarek.validate import numbered as _numbered
+from sarek.validate.spirv_modes import preserve_signed_zeros
 
 TARGET_ENV = "vulkan1.1"
 
@@ -24,8 +25,9 @@ def _tool(name: str, pkg: str) -> str:
     return p
 
 
-def compile_spirv(source: str) -> bytes:
-    """GLSL -> SPIR-V (glslangValidator), validated by spirv-val; raises ValidationError."""
+def compile_spirv(source: str, preserve: tuple[int, ...] = ()) -> bytes:
+    """GLSL -> SPIR-V (glslangValidator), validated by spirv-val; raises ValidationError. `preserve`: the float
+    widths whose signed zeros, infinities and NaNs the driver must keep (`spirv_modes.preserve_signed_zeros`)."""
     glslang = _tool("glslangValidator", "glslang-tools")
     spirv_val = _tool("spirv-val", "spirv-tools")
     with tempfile.TemporaryDirectory() as d:
@@ -38,6 +40,11 @@ def compile_spirv(source: str) -> bytes:
         if r.returncode != 0:
             raise ValidationError(f"glslangValidator -V --target-env {TARGET_ENV} failed (exit {r.returncode}):\n"
                                   f"{(r.stdout + r.stderr).strip()}\n--- source ---\n{_numbered(source)}")
+        if preserve:
+            with open(spv, "rb") as f:
+                words = preserve_signed_zeros(f.read(), preserve)
+            with open(spv, "wb") as f:
+                f.write(words)
         r = subprocess.run([spirv_val, "--target-env", TARGET_ENV, spv], capture_output=True, text=True)
         if r.returncode != 0:
             raise ValidationError(f"spirv-val failed (exit {r.returncode}):\n{(r.stdout + r.stderr).strip()}\n"

@@ -527,3 +527,14 @@ _GPU = [pytest.param(d, marks=pytest.mark.gpu) for d in ("cuda:0", "ptx:0")]
 def test_shared_slots_start_at_zero_on_every_launch(device: str):
     """A launch read the previous one's values on pocl, lavapipe WGSL and GLSL before sarek-zero-shared."""
     assert _launches_read_zero(Z.shared_starts_at_zero, device) == [0, 0, 0, 0]
+
+
+@pytest.mark.gpu
+def test_negative_zero_print_reproducer_agrees_on_nvidia_vulkan_glsl(tmp_path: Path):
+    """H200 seed 901311: `print(f64(0.0) * x)` with x < 0 printed `0.0` on vulkan-glsl (the driver folded the
+    product without SignedZeroInfNanPreserve); test_signed_zero.py pins the rule on every device."""
+    from sarek.testing import fuzz
+
+    path = Path(__file__).parent / "fuzz_regressions" / "fz901311.py"
+    assert fuzz.main(["--replay", str(path), "--devices", "interp,cuda:0,vulkan-glsl:0", "--targets", "",
+                      "--out", str(tmp_path)]) == 0
