@@ -308,14 +308,23 @@ CLOCK = ["wall"]
 
 
 def _fresh(code: str, env: dict[str, str] | None = None) -> float:
-    """Seconds a fresh interpreter takes for `code`, from before its first import (CLOCK: wall or CPU)."""
+    """Seconds a fresh interpreter takes for `code`, from before its first import (CLOCK: wall or CPU). The code
+    runs from a file, not `-c`: Triton's `@jit` reads its function's source with `inspect`."""
     import os
     import subprocess
+    import tempfile
 
     clock = "time.perf_counter()" if CLOCK[0] == "wall" else "sum(os.times()[:2])"
-    prog = f"import os, time\n_t = {clock}\n{code}\nprint({clock} - _t)"
-    out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, check=True,
-                         env={**os.environ, **(env or {})}, cwd=ROOT)
+    prog = f"import os, time\n_t = {clock}\n{code}\nprint({clock} - _t)\n"
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(prog)
+    try:
+        out = subprocess.run([sys.executable, f.name], capture_output=True, text=True,
+                             env={**os.environ, **(env or {})}, cwd=ROOT)
+    finally:
+        os.unlink(f.name)
+    if out.returncode != 0:
+        raise RuntimeError(f"a fresh process failed (exit {out.returncode}):\n{code}\n{out.stderr[-3000:]}")
     return float(out.stdout.split()[-1])
 
 
