@@ -18,7 +18,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from sarek.lowering.cfamily import entry_name
+from sarek.analysis.namer import entry_name
 from sarek.runtime import cache, streams
 from sarek.runtime.core import BufferDevice, DeviceError, Dim3, FastPath, KernelSpec, LaunchError, Limits, Param, Stream
 

@@ -85,10 +85,10 @@ class PtxDevice(CudaDevice):
         key = f"ptx-function:{self.fp_key}"
         if key in spec.cache:
             return spec.cache[key]
-        from sarek.lowering.ptx import entry_name
+        from sarek.analysis.namer import entry_name
 
         mod = self.load(ptx_source(spec, self.fp))
-        ename = entry_name(spec.name)
+        ename = entry_name(spec.name, "ptx")
         err, fn = _driver().cuModuleGetFunction(mod, ename.encode())
         if int(err) != 0:
             raise DeviceError(f"entry '{ename}' of kernel '{spec.name}' not found in the PTX module ({err})",
