@@ -21,7 +21,7 @@ adjoints of the outputs. Per thread it recomputes the forward values and then ru
 Refused, located at the user's line with the reason: an element of an array overwritten after being read,
 atomics other than `atomic_add` on a differentiable array, `while` loops and `break`/`continue`/`return` in
 differentiated code, loop bounds computed from float values, warp shuffles and `match` on differentiated values,
-math intrinsics with no derivative (`fmod`'s divisor, `copysign`).
+a shared array written with atomics.
 """
 
 from __future__ import annotations
@@ -107,8 +107,11 @@ class _Adjoint:
 
     # ------------------------------------------------------------------ forward copy
 
-    def fwd(self, block: Block) -> None:
+    def fwd(self, block: Block, body_only: bool = False) -> None:
+        """Copy `block`'s ops (without its `sarek.yield` when `body_only`: the copy goes into a statement)."""
         for op in block.ops:
+            if body_only and isinstance(op, s.YieldOp):
+                continue
             self.b.loc = op.location if hasattr(op.location, "line") else self.b.loc  # type: ignore[assignment]
             self.fwd_op(op)
 
@@ -152,6 +155,11 @@ class _Adjoint:
 
     def rev(self, block: Block) -> None:
         """The reverse sweep of `block`, after its forward copy (whose values it uses)."""
+        self.declare(block)
+        self.sweep(block)
+
+    def declare(self, block: Block) -> None:
+        """Zeroed adjoints of the values, locals and local arrays `block` defines."""
         for op in block.ops:
             for r in op.results:
                 if _is_diff(r.type):
@@ -160,6 +168,8 @@ class _Adjoint:
                     self.adj[r] = self.b.let_mut(_name(r) + "_adj", self.zero(r.type.element_type))
             if isinstance(op, s.AllocArrayOp) and op.result in self.arr_wanted and op.result.type.memspace != MemSpace.SHARED:
                 self._alloc_adjoint(op)
+
+    def sweep(self, block: Block) -> None:
         for op in reversed(list(block.ops)):
             self.b.loc = op.location if hasattr(op.location, "line") else self.b.loc  # type: ignore[assignment]
             self.rev_op(op)
@@ -202,12 +212,13 @@ class _Adjoint:
         for region, nr in ((op.then_region, new.then_region), (op.else_region, new.else_region)):
             blk = region.block
             with self.b.into(nr.block):
-                self.fwd(blk)  # its yield is copied as nothing: see fwd_op
+                self.fwd(blk, body_only=True)
                 y = blk.last_op
                 assert isinstance(y, s.YieldOp)
+                self.declare(blk)
                 if _is_diff(op.result.type):
                     self.acc(y.value, self.bar(op.result))
-                self.rev(blk)
+                self.sweep(blk)
 
     # loops
 

@@ -105,6 +105,8 @@ DERIVATIVES: dict[str, Partials] = {
     "atan2": _atan2,
     "hypot": lambda ad, x, y: [_op(ad, "div", x[0], y), _op(ad, "div", x[1], y)],
     "fma": lambda ad, x, y: [x[1], x[0], _c(ad, 1.0, y)],
+    "fmod": lambda ad, x, y: [_c(ad, 1.0, y), ad.b.unop("neg", _f(ad, "trunc", _op(ad, "div", x[0], x[1])))],
+    "copysign": lambda ad, x, y: [_op(ad, "mul", _sign(ad, x[0]), _f(ad, "copysign", _c(ad, 1.0, y), x[1])), None],
 }
 
 
