@@ -164,7 +164,7 @@ class _Adjoint:
             for r in op.results:
                 if _is_diff(r.type):
                     self.adj[r] = self.b.let_mut(_name(r) + "_adj", self.zero(r.type))
-                elif isinstance(r.type, s.RefType) and _is_diff(r.type.element_type):
+                elif isinstance(op, s.LetMutOp) and _is_diff(r.type.element_type):  # type: ignore[attr-defined]
                     self.adj[r] = self.b.let_mut(_name(r) + "_adj", self.zero(r.type.element_type))
             if isinstance(op, s.AllocArrayOp) and op.result in self.arr_wanted and op.result.type.memspace != MemSpace.SHARED:
                 self._alloc_adjoint(op)

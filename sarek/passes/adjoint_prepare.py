@@ -106,7 +106,7 @@ def prepare(module: ModuleOp, kernel: s.KernelOp) -> s.KernelOp:
                 _flatten(op)
                 changed = True
                 break
-    _guard_returns(k.body.block)
+    _structure_returns(k.body.block, None, k)
     check(k)
     return k
 
@@ -123,58 +123,98 @@ def _flatten(op: Operation) -> None:
 
 
 def _inline(call: s.CallOp, helpers: dict[str, s.HelperOp]) -> None:
+    """Replace `call` by a copy of its helper's body; a helper that returns from inside `if`s first stores its
+    result into a local (the rest of a block moves into the branch that does not return)."""
     name = call.callee.string_value() if hasattr(call.callee, "string_value") else str(call.callee)
     h = helpers.get(name.lstrip("@"))
     if h is None:
         raise SarekError(f"{_WHAT}: helper '{name}' is not in the module", call)
+    h = h.clone()
     body = h.body.block
-    rets = [o for o in walk(body) if isinstance(o, s.ReturnOp)]
-    last = body.last_op
-    if any(r is not last for r in rets):
-        raise SarekError(f"{_WHAT}: helper '{h.sym_name.data}' returns from inside a branch or loop, which the "
-                         "adjoint cannot inline: compute the result in a local and return it once at the end",
-                         call)
     mapping: dict[SSAValue, SSAValue] = dict(zip(body.args, call.operands))
     parent = call.parent_block()
     assert parent is not None
     result: SSAValue | None = None
-    for o in body.ops:
-        if isinstance(o, s.ReturnOp):
-            result = mapping[o.operands[0]] if o.operands else None
-            continue
-        c = o.clone(value_mapper=mapping)
-        parent.insert_op_before(c, call)
+    last = body.last_op
+    if isinstance(last, s.ReturnOp) and not any(isinstance(o, s.ReturnOp) and o is not last for o in walk(body)):
+        result = last.operands[0] if last.operands else None
+        last.detach()
+        last.erase()
+    elif any(isinstance(o, s.ReturnOp) for o in walk(body)):
+        ref = None
+        if call.results:
+            zero = s.ConstantOp.from_value(0, call.results[0].type)
+            let = s.LetMutOp(h.sym_name.data + "_result", zero.results[0])
+            body.insert_op_before(let, body.first_op) if body.first_op else body.add_op(let)
+            body.insert_op_before(zero, let)
+            ref = let.results[0]
+        _structure_returns(body, ref, call)
+        if ref is not None:
+            load = s.LoadOp(ref)
+            body.add_op(load)
+            result = load.results[0]
+    for o in list(body.ops):
+        o.detach()
+        parent.insert_op_before(o, call)
+    for a, v in mapping.items():
+        a.replace_all_uses_with(v)
     if call.results:
         if result is None:
             raise SarekError(f"{_WHAT}: helper '{h.sym_name.data}' returns no value", call)
         call.results[0].replace_all_uses_with(result)
     call.detach()
     call.erase()
+    h.erase()
 
 
-def _guard_returns(block: Block) -> None:
-    """`if c { return }; rest` -> `if not c { rest }` in the kernel's body (the usual bounds guard)."""
-    for op in list(block.ops):
-        if (isinstance(op, s.IfOp) and not op.else_region.blocks
-                and [type(o) for o in op.then_region.block.ops] == [s.ReturnOp]):
-            rest = []
-            nxt = op.next_op
-            while nxt is not None:
-                rest.append(nxt)
-                nxt = nxt.next_op
-            neg = s.UnOp("not", op.cond)
-            neg.location = op.location
-            guard = s.IfOp(neg.results[0], Region(Block()))
-            guard.location = op.location
-            block.insert_op_before(neg, op)
-            block.insert_op_before(guard, op)
-            for o in rest:
+def _has_return(op: Operation) -> bool:
+    return any(isinstance(o, s.ReturnOp) for o in walk_op(op))
+
+
+def _always_returns(block: Block) -> bool:
+    last = block.last_op
+    if isinstance(last, s.ReturnOp):
+        return True
+    return (isinstance(last, s.IfOp) and bool(last.else_region.blocks)
+            and _always_returns(last.then_region.block) and _always_returns(last.else_region.block))
+
+
+def _structure_returns(block: Block, result: SSAValue | None, site: Operation) -> None:
+    """Remove every `sarek.return` of `block` (a helper's or kernel's body): the returned value is stored into
+    `result`, and the ops after an `if` with a returning branch move into its other branch."""
+    ops = list(block.ops)
+    for idx, op in enumerate(ops):
+        if isinstance(op, s.ReturnOp):
+            if op.operands and result is not None:
+                block.insert_op_before(s.StoreOp(result, op.operands[0]), op)
+            for o in reversed(ops[idx:]):
                 o.detach()
-                guard.then_region.block.add_op(o)
-            op.detach()
-            op.erase()
-            _guard_returns(guard.then_region.block)
+                o.erase()
             return
+        if not op.regions or not _has_return(op):
+            continue
+        if not isinstance(op, s.IfOp):
+            raise SarekError(f"{_WHAT}: cannot differentiate a return from inside a loop or match: compute the "
+                             "result in a local and return once after the loop", op)
+        branches = [op.then_region.block] + ([op.else_region.block] if op.else_region.blocks else [])
+        if any(not _always_returns(b) and any(isinstance(o, s.ReturnOp) for o in walk(b)) for b in branches):
+            raise SarekError(f"{_WHAT}: a branch that returns on some paths only: end each branch of this `if` "
+                             "with a return, or none", op)
+        rest = ops[idx + 1:]
+        if not op.else_region.blocks:
+            op.else_region.add_block(Block())
+        for b in (op.then_region.block, op.else_region.block):
+            if not _always_returns(b):
+                for o in rest:
+                    o.detach()
+                    b.add_op(o)
+                rest = []
+        for o in reversed(rest):
+            o.detach()
+            o.erase()
+        _structure_returns(op.then_region.block, result, site)
+        _structure_returns(op.else_region.block, result, site)
+        return
 
 
 # ---------------------------------------------------------------------------------------------- refusals

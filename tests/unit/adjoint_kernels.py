@@ -162,3 +162,21 @@ def binary_math(x: Vec[f64], y: Vec[f64], out: Vec[f64], n: i32):
         out[i * 6 + 3] = sm.fma(a, b, a * a)
         out[i * 6 + 4] = sm.fmod(a * 5.0, b)
         out[i * 6 + 5] = sm.copysign(a, b - 0.6)
+
+
+@device
+def soft_relu(v: F) -> F:
+    if v > 0.6:
+        return v
+    if v < 0.2:
+        return v * 0.0
+    w = v * v
+    return w * sm.tanh(v)
+
+
+@kernel
+def helpers(x: Vec[F], out: Vec[F], n: i32):
+    i = global_thread_id
+    if i >= n:
+        return
+    out[i] = soft_relu(x[i]) + soft_relu(x[i] * 0.5)

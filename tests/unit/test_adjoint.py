@@ -68,9 +68,15 @@ def _binary(dt: Any) -> Case:
     return K.binary_math, [0.2 + r.random(4), 0.2 + r.random(4), np.zeros(24), 4], [2], [0, 1], 1, 4
 
 
+def _helpers(dt: Any) -> Case:
+    r = _rng()
+    return K.helpers, [r.random(12).astype(dt), np.zeros(12, dt), 11], [1], [0], 2, 8
+
+
 CASES: dict[str, Callable[[Any], Case]] = {
     "saxpy": _saxpy, "stencil": _stencil, "softmax": _softmax, "particle": _particle, "block_sum": _block_sum,
     "branches": _branches, "loops": _loops, "unary_math": _unary, "binary_math": _binary,
+    "helpers": _helpers,
 }
 F64_ONLY = {"unary_math", "binary_math"}
 F32_ONLY = {"particle"}
