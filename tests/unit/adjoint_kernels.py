@@ -180,3 +180,25 @@ def helpers(x: Vec[F], out: Vec[F], n: i32):
     if i >= n:
         return
     out[i] = soft_relu(x[i]) + soft_relu(x[i] * 0.5)
+
+
+@kernel
+def in_place(x: Vec[f32]):
+    i = global_thread_id
+    x[i] = x[i] * 2.0
+
+
+@kernel
+def halve_until_small(x: Vec[f32], out: Vec[f32]):
+    i = global_thread_id
+    v = x[i]
+    while v > 1.0:
+        v = v * 0.5
+    out[i] = v
+
+
+@kernel
+def named_like_adjoint(x: Vec[f32], x_adj: Vec[f32], n: i32):
+    i = global_thread_id
+    if i < n:
+        x_adj[i] = sm.exp(x[i])

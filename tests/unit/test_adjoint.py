@@ -149,3 +149,62 @@ RUNS = [(n, d, e) for n in CASES for d in ("interp", "interp-ref", "opencl:0", "
 def test_adjoint_matches_finite_differences(name: str, device: str, et: str):
     dt = np.float64 if et == "f64" else np.float32
     _check(name, dt, device, 1e-5 if et == "f64" else 3e-3 if name not in F32_ONLY else 2e-2)
+
+
+# ------------------------------------------------------------------------------------------- the Kernel object
+
+
+def test_refusals_are_located_at_the_users_line():
+    import sarek
+
+    for k, line, why in ((K.in_place, "x[i] = x[i] * 2.0", "overwritten after being read"),
+                         (K.halve_until_small, "while v > 1.0:", "while loop")):
+        with pytest.raises(sarek.CompileError) as e:
+            _ = k.adjoint
+        msg = str(e.value)
+        assert msg.startswith(f"{K.__file__}:"), msg
+        assert why in msg and line in msg, msg
+
+
+def test_adjoint_is_a_kernel_and_leaves_the_primal_arrays_alone():
+    k = K.saxpy[f32].adjoint
+    assert k is K.saxpy[f32].adjoint  # built once
+    assert "sarek.kernel @saxpy_adjoint" in k.ir() and '"x_adj"' in k.ir() and '"out_adj"' in k.ir()
+    x, y, out = np.arange(4, dtype=np.float32), np.ones(4, np.float32), np.full(4, 7.0, np.float32)
+    dx, dy, dout = np.zeros(4, np.float32), np.zeros(4, np.float32), np.ones(4, np.float32)
+    k.launch(np.float32(3.0), x, y, out, 4, dx, dy, dout, grid=1, block=4, device="interp")
+    assert (out == 7.0).all() and (x == np.arange(4)).all()
+    np.testing.assert_array_equal(dx, np.full(4, 3.0))
+    np.testing.assert_array_equal(dy, np.ones(4))
+    k.launch(np.float32(3.0), x, y, out, 4, dx, dy, dout, grid=1, block=4, device="interp")
+    np.testing.assert_array_equal(dx, np.full(4, 6.0))  # accumulates
+
+
+@pytest.mark.parametrize("target", ["cuda", "hip", "opencl", "metal", "glsl", "wgsl", "ptx"])
+def test_adjoint_source_on_every_target(target: str):
+    src = K.block_sum[f32].adjoint.source(target)
+    assert "block_sum_adjoint" in src
+
+
+def test_generic_kernel_names_its_instances():
+    import sarek
+
+    with pytest.raises(sarek.CompileError, match=r"saxpy\[f32\]"):
+        _ = K.saxpy.adjoint
+
+
+def test_adjoint_parameter_names_avoid_the_kernels_own():
+    ir = K.named_like_adjoint.adjoint.ir()
+    assert '"x_adj_"' in ir and '"x_adj_adj"' in ir
+
+
+def test_pass_keeps_only_the_named_kernel():
+    from xdsl.context import Context
+
+    from sarek.dialect import sarek as s
+    from sarek.passes.adjoint import AdjointPass
+
+    m = K.stencil[f64].module.clone()
+    AdjointPass(kernel="stencil").apply(Context(), m)
+    assert [o.sym_name.data for o in m.body.block.ops if isinstance(o, s.KernelOp)] == ["stencil_adjoint"]
+    m.verify()
