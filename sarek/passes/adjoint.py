@@ -26,12 +26,11 @@ a shared array written with atomics.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, i1, i32
+from xdsl.dialects.builtin import ModuleOp, i32
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
@@ -40,7 +39,7 @@ from sarek.dialect.builder import BodyBuilder
 from sarek.dialect.declarations import record_decl
 from sarek.dialect.types import MemSpace, is_float
 from sarek.diagnostics import SarekError
-from sarek.passes.adjoint_prepare import active, differentiable_param, prepare, root_of, stored_refs
+from sarek.passes.adjoint_prepare import active, differentiable_param, prepare, root_of, stored_refs, walk_op
 
 #: constant trip counts up to this many iterations keep their loop-carried locals on a tape (a local array)
 TAPE_LIMIT = 1024
@@ -125,6 +124,8 @@ class _Adjoint:
             return
         if active(op) and op.regions and not isinstance(op, s.IfExprOp):
             self._snapshot(op)
+            if isinstance(op, s.ForOp | s.IfOp) and op not in self.tapes_wanted and not _needed_later(op):
+                return  # its reverse recomputes it; nothing after it in this block reads what it changes
         if isinstance(op, s.ForOp) and op in self.tapes_wanted:
             self._fwd_taped_for(op)
             return
@@ -354,6 +355,32 @@ class _Adjoint:
     arr_wanted: set[SSAValue] = field(default_factory=set[SSAValue])
 
 
+def _needed_later(op: Operation) -> bool:
+    """Whether the forward copy must run `op`: it has a barrier or writes a local or shared array, or an op after
+    it in its block reads a local it stores."""
+    for o in walk_op(op):
+        if isinstance(o, s.BarrierOp | s.WarpBarrierOp | s.MemFenceOp):
+            return True
+        if isinstance(o, s.StoreOp) and not isinstance(root_of(o.place).owner, s.LetMutOp) and not isinstance(
+                root_of(o.place), BlockArgument):
+            return True
+        if isinstance(o, s.IntrinsicOp) and o.callee.data.startswith("atomic_"):
+            return True
+    refs = set(stored_refs(op))
+    cur: Operation | None = op
+    while cur is not None and not isinstance(cur, s.KernelOp):
+        if isinstance(cur, s.ForOp | s.WhileOp) and cur is not op:
+            return True  # the next iteration may read it
+        nxt = cur.next_op
+        while nxt is not None:
+            for o in [nxt, *walk_op(nxt)]:
+                if isinstance(o, s.LoadOp) and root_of(o.operands[0]) in refs:
+                    return True
+            nxt = nxt.next_op
+        cur = cur.parent_op()
+    return False
+
+
 def _name(v: SSAValue) -> str:
     o = v.owner
     if isinstance(o, s.LetMutOp | s.LetOp):
@@ -451,5 +478,3 @@ def iter_ops(block: Block) -> Iterator[Operation]:
             for blk in r.blocks:
                 yield from iter_ops(blk)
 
-
-_ = (math, i1, BlockArgument)

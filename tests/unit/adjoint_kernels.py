@@ -117,6 +117,13 @@ def loops(x: Vec[F], out: Vec[F], n: i32, m: i32):
         for k in range(3, 0, -1):
             for j in range(k):
                 q = q * x[j] + p
+        for k in range(2):
+            for j in range(3):
+                v = x[(i + j + k) % n]
+                if v > 0.5:
+                    q = q * v
+                else:
+                    q = q + v * p
         out[i] = p + q
 
 
