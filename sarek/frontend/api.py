@@ -243,6 +243,24 @@ class Kernel(_Generic):
             self._module = build_module(self)
         return self._module
 
+    @property
+    @user_api
+    def adjoint(self) -> Kernel:
+        """The reverse-mode adjoint (the `sarek-adjoint` pass): this kernel's parameters followed by one adjoint
+        array per f32/f64 vector parameter; a launch accumulates the inputs' adjoints from the outputs'."""
+        adj = self.__dict__.get("_adjoint")
+        if adj is None:
+            from sarek.passes.adjoint import adjoint_module
+
+            try:
+                module = adjoint_module(self.module, self.name)
+            except CompileError:
+                raise
+            except SarekError as e:
+                raise CompileError.from_sarek_error(e) from None
+            adj = self.__dict__["_adjoint"] = kernel_from_module(module, self.name + "_adjoint", self.declared_block)
+        return adj
+
     @user_api
     def compile(self) -> Kernel:
         _ = self.module
@@ -556,6 +574,19 @@ def pick_instance(name: str, instances: list[Kernel], args: tuple[Any, ...]) -> 
         raise LaunchError(f"kernel {name}: the arguments' dtypes pick {len(found)} of its {len(instances)} "
                           "instances; pass numpy arrays or scalars of the types it was written for")
     return found[0]
+
+
+def kernel_from_module(module: ModuleOp, name: str, block: tuple[int, int, int] | None = None) -> Kernel:
+    """A Kernel over an already built module (the adjoint of a kernel)."""
+
+    def stub() -> None:
+        pass
+
+    stub.__name__ = stub.__qualname__ = name
+    k = Kernel(stub, block)
+    k.fn = None
+    k._module = module  # pyright: ignore[reportPrivateUsage]
+    return k
 
 
 @lru_cache(maxsize=256)

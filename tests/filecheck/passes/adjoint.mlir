@@ -1,0 +1,288 @@
+// RUN: sarek-opt %s -p sarek-adjoint --split-input-file | filecheck %s
+
+// Straight-line code: k's parameters then one adjoint vector per f32/f64 vector; a read of a differentiable
+// vector becomes an atomic add into its adjoint, a write becomes a read of the output's adjoint (the primal
+// write is not repeated), `mul` sends r*y to x and r*x to y; a scalar parameter's adjoint stays local.
+builtin.module {
+  sarek.kernel @saxpy(%a: f32 "a", %x: !sarek.vec<f32> "x", %y: !sarek.vec<f32> "y", %n: i32 "n") {
+    %i = sarek.intrinsic "global_thread_id"() : () -> i32
+    %xi = sarek.array_read %x[%i] : !sarek.vec<f32>
+    %v = sarek.binop mul %a, %xi : f32
+    %r = sarek.elem_ref %y[%i] : !sarek.vec<f32>
+    sarek.store %r, %v : !sarek.ref<f32>
+  }
+}
+// CHECK-LABEL: sarek.kernel @saxpy_adjoint(%a: f32 "a", %x: !sarek.vec<f32> "x", %y: !sarek.vec<f32> "y", %n: i32 "n", %x_adj: !sarek.vec<f32> "x_adj", %y_adj: !sarek.vec<f32> "y_adj")
+// CHECK:         %a_adj = sarek.let_mut "a_adj"
+// CHECK:         %xi = sarek.array_read %x[%i] : !sarek.vec<f32>
+// CHECK:         %v = sarek.binop mul %a, %xi : f32
+// CHECK-NOT:     sarek.store %r
+// CHECK:         %[[DY:.*]] = sarek.array_read %y_adj[%i] : !sarek.vec<f32>
+// CHECK:         sarek.store %v_adj
+// CHECK:         %[[DV:.*]] = sarek.load %v_adj
+// CHECK-NEXT:    %[[DA:.*]] = sarek.binop mul %[[DV]], %xi : f32
+// CHECK:         sarek.store %a_adj
+// CHECK:         %[[DX:.*]] = sarek.binop mul %[[DV]], %a : f32
+// CHECK:         sarek.store %xi_adj
+// CHECK:         %[[G:.*]] = sarek.load %xi_adj
+// CHECK-NEXT:    sarek.intrinsic "atomic_add"(%x_adj, %i, %[[G]]) : (!sarek.vec<f32>, i32, f32) -> f32
+// CHECK-NOT:     sarek.store %r
+
+// -----
+
+// An `if` is recomputed, then reversed under the same condition: sin's derivative is cos of the forward value;
+// `v * v` sends the adjoint to v twice. Nothing after the `if` reads what it changes, so the forward copy does
+// not run it (its reverse recomputes it).
+builtin.module {
+  sarek.kernel @branch(%x: !sarek.vec<f32> "x", %out: !sarek.vec<f32> "out") {
+    %0 = sarek.intrinsic "global_thread_id"() : () -> i32
+    %i = sarek.let "i" %0 : i32
+    %1 = sarek.array_read %x[%i] : !sarek.vec<f32>
+    %v = sarek.let "v" %1 : f32
+    %2 = sarek.constant 0.0 : f32
+    %3 = sarek.binop gt %v, %2 : f32
+    sarek.if %3 {
+      %4 = sarek.intrinsic "sin"(%v) : (f32) -> f32
+      %5 = sarek.elem_ref %out[%i] : !sarek.vec<f32>
+      sarek.store %5, %4 : !sarek.ref<f32>
+    } else {
+      %6 = sarek.binop mul %v, %v : f32
+      %7 = sarek.elem_ref %out[%i] : !sarek.vec<f32>
+      sarek.store %7, %6 : !sarek.ref<f32>
+    }
+  }
+}
+// CHECK-LABEL: sarek.kernel @branch_adjoint(
+// CHECK:         %[[C:.*]] = sarek.binop gt %v, %{{.*}} : f32
+// CHECK-NOT:     "sin"
+// CHECK:         sarek.if %[[C]] {
+// CHECK:           sarek.intrinsic "sin"(%v)
+// CHECK:           sarek.array_read %out_adj[%i]
+// CHECK:           sarek.intrinsic "cos"(%v) : (f32) -> f32
+// CHECK:         } else {
+// CHECK:           sarek.array_read %out_adj[%i]
+// CHECK:           sarek.binop mul %{{.*}}, %v : f32
+// CHECK:           sarek.binop mul %{{.*}}, %v : f32
+// CHECK:         }
+// CHECK:         sarek.intrinsic "atomic_add"(%x_adj, %i, %{{.*}})
+
+// -----
+
+// A constant-trip loop whose product the reverse needs: the forward loop stores the local at the start of each
+// iteration on a tape (a local array); the reverse loop runs the iterations backwards, restores the local from
+// the tape, recomputes the body and reverses it.
+builtin.module {
+  sarek.kernel @tape(%x: !sarek.vec<f32> "x", %out: !sarek.vec<f32> "out") {
+    %0 = sarek.intrinsic "global_thread_id"() : () -> i32
+    %i = sarek.let "i" %0 : i32
+    %1 = sarek.constant 1.0 : f32
+    %p = sarek.let_mut "p" %1 : f32
+    %2 = sarek.constant 4 : i32
+    %3 = sarek.constant 0 : i32
+    sarek.for "k" %k = %3 to %2 step 1 : i32 {
+      %4 = sarek.load %p : !sarek.ref<f32>
+      %5 = sarek.array_read %x[%k] : !sarek.vec<f32>
+      %6 = sarek.binop mul %4, %5 : f32
+      sarek.store %p, %6 : !sarek.ref<f32>
+    }
+    %7 = sarek.load %p : !sarek.ref<f32>
+    %8 = sarek.elem_ref %out[%i] : !sarek.vec<f32>
+    sarek.store %8, %7 : !sarek.ref<f32>
+  }
+}
+// CHECK-LABEL: sarek.kernel @tape_adjoint(
+// CHECK:         %p_tape = sarek.alloc_array "p_tape"[%{{.*}}] : !sarek.array<f32, local>
+// CHECK:         sarek.for "k" %k = %{{.*}} to %{{.*}} step 1 : i32 {
+// CHECK:           %[[E:.*]] = sarek.elem_ref %p_tape[%{{.*}}] : !sarek.array<f32, local>
+// CHECK-NEXT:      %[[P:.*]] = sarek.load %p : !sarek.ref<f32>
+// CHECK-NEXT:      sarek.store %[[E]], %[[P]] : !sarek.ref<f32>
+// CHECK:         sarek.for "r_k" %r_k = %{{.*}} to %{{.*}} step 1 : i32 {
+// CHECK:           %[[IT:.*]] = sarek.binop sub %{{.*}}, %r_k : i32
+// CHECK:           %[[T:.*]] = sarek.array_read %p_tape[%[[IT]]] : !sarek.array<f32, local>
+// CHECK-NEXT:      sarek.store %p, %[[T]] : !sarek.ref<f32>
+// CHECK:           sarek.binop mul
+// CHECK:           sarek.intrinsic "atomic_add"(%x_adj
+// CHECK:         }
+
+// -----
+
+// A loop with a run-time trip count whose product the reverse needs: each reverse iteration restores the local
+// from its value at the loop's entry and replays the iterations before it (`j_k`).
+builtin.module {
+  sarek.kernel @replay(%x: !sarek.vec<f32> "x", %out: !sarek.vec<f32> "out", %n: i32 "n") {
+    %0 = sarek.intrinsic "global_thread_id"() : () -> i32
+    %i = sarek.let "i" %0 : i32
+    %1 = sarek.constant 1.0 : f32
+    %p = sarek.let_mut "p" %1 : f32
+    %2 = sarek.constant 0 : i32
+    sarek.for "k" %k = %2 to %n step 1 : i32 {
+      %3 = sarek.load %p : !sarek.ref<f32>
+      %4 = sarek.array_read %x[%k] : !sarek.vec<f32>
+      %5 = sarek.binop mul %3, %4 : f32
+      sarek.store %p, %5 : !sarek.ref<f32>
+    }
+    %6 = sarek.load %p : !sarek.ref<f32>
+    %7 = sarek.elem_ref %out[%i] : !sarek.vec<f32>
+    sarek.store %7, %6 : !sarek.ref<f32>
+  }
+}
+// CHECK-LABEL: sarek.kernel @replay_adjoint(
+// CHECK:         %p_snap = sarek.let_mut "p_snap"
+// CHECK:         %[[N:.*]] = sarek.intrinsic "max"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+// CHECK:         sarek.for "r_k" %r_k = %{{.*}} to %[[N]] step 1 : i32 {
+// CHECK:           %[[S:.*]] = sarek.load %p_snap : !sarek.ref<f32>
+// CHECK-NEXT:      sarek.store %p, %[[S]] : !sarek.ref<f32>
+// CHECK:           sarek.for "j_k" %j_k = %{{.*}} to %{{.*}} step 1 : i32 {
+// CHECK:             sarek.binop mul
+// CHECK:           }
+// CHECK:           sarek.intrinsic "atomic_add"(%x_adj
+
+// -----
+
+// A local that only accumulates with `+` needs neither tape nor replay: its adjoint flows unchanged.
+builtin.module {
+  sarek.kernel @accumulate(%x: !sarek.vec<f32> "x", %out: !sarek.vec<f32> "out", %n: i32 "n") {
+    %0 = sarek.intrinsic "global_thread_id"() : () -> i32
+    %i = sarek.let "i" %0 : i32
+    %1 = sarek.constant 0.0 : f32
+    %s = sarek.let_mut "s" %1 : f32
+    %2 = sarek.constant 0 : i32
+    sarek.for "k" %k = %2 to %n step 1 : i32 {
+      %3 = sarek.load %s : !sarek.ref<f32>
+      %4 = sarek.array_read %x[%k] : !sarek.vec<f32>
+      %5 = sarek.binop add %3, %4 : f32
+      sarek.store %s, %5 : !sarek.ref<f32>
+    }
+    %6 = sarek.load %s : !sarek.ref<f32>
+    %7 = sarek.elem_ref %out[%i] : !sarek.vec<f32>
+    sarek.store %7, %6 : !sarek.ref<f32>
+  }
+}
+// CHECK-LABEL: sarek.kernel @accumulate_adjoint(
+// CHECK-NOT:     sarek.alloc_array
+// CHECK:         sarek.for "r_k"
+// CHECK-NOT:     sarek.for "j_k"
+// CHECK:           sarek.intrinsic "atomic_add"(%x_adj
+
+// -----
+
+// Records: a field store moves the field's adjoint to the stored value and clears it; a field read adds into the
+// record's adjoint field; make_record hands each field's adjoint to its operand.
+builtin.module {
+  sarek.record @P {x : f32, y : f32}
+  sarek.kernel @rec(%x: !sarek.vec<f32> "x", %out: !sarek.vec<f32> "out") {
+    %0 = sarek.intrinsic "global_thread_id"() : () -> i32
+    %i = sarek.let "i" %0 : i32
+    %1 = sarek.array_read %x[%i] : !sarek.vec<f32>
+    %2 = sarek.constant 2.0 : f32
+    %3 = sarek.make_record @P(%1, %2)
+    %p = sarek.let_mut "p" %3 : !sarek.record<@P>
+    %4 = sarek.load %p : !sarek.ref<!sarek.record<@P>>
+    %5 = sarek.field %4 "x" : f32
+    %6 = sarek.load %p : !sarek.ref<!sarek.record<@P>>
+    %7 = sarek.field %6 "y" : f32
+    %8 = sarek.binop mul %5, %7 : f32
+    %9 = sarek.field_ref %p "y" : !sarek.ref<f32>
+    sarek.store %9, %8 : !sarek.ref<f32>
+    %10 = sarek.load %p : !sarek.ref<!sarek.record<@P>>
+    %11 = sarek.field %10 "y" : f32
+    %12 = sarek.elem_ref %out[%i] : !sarek.vec<f32>
+    sarek.store %12, %11 : !sarek.ref<f32>
+  }
+}
+// CHECK-LABEL: sarek.kernel @rec_adjoint(
+// CHECK:         %p_adj = sarek.let_mut "p_adj" %{{.*}} : !sarek.record<@P>
+// CHECK:         %[[OUT:.*]] = sarek.array_read %out_adj[%i]
+// CHECK:         sarek.field_ref %p_adj "y" : !sarek.ref<f32>
+// CHECK:         %[[Z:.*]] = sarek.constant 0.0 : f32
+// CHECK-NEXT:    sarek.store %{{.*}}, %[[Z]] : !sarek.ref<f32>
+// CHECK:         sarek.field_ref %p_adj "x" : !sarek.ref<f32>
+// CHECK:         sarek.intrinsic "atomic_add"(%x_adj, %i
+
+// -----
+
+// Shared memory: a zeroed shared adjoint array (the block zeroes it, then a barrier); reads add atomically into
+// it, barriers stay in place, the write reads the adjoint back and clears it.
+builtin.module {
+  sarek.kernel @shmem(%x: !sarek.vec<f32> "x", %out: !sarek.vec<f32> "out") {
+    %0 = sarek.constant 32 : i32
+    %s = sarek.alloc_array "s"[%0] : !sarek.array<f32, shared>
+    %1 = sarek.intrinsic "thread_idx_x"() : () -> i32
+    %t = sarek.let "t" %1 : i32
+    %2 = sarek.array_read %x[%t] : !sarek.vec<f32>
+    %3 = sarek.elem_ref %s[%t] : !sarek.array<f32, shared>
+    sarek.store %3, %2 : !sarek.ref<f32>
+    sarek.barrier
+    %4 = sarek.constant 31 : i32
+    %5 = sarek.binop sub %4, %t : i32
+    %6 = sarek.array_read %s[%5] : !sarek.array<f32, shared>
+    %7 = sarek.elem_ref %out[%t] : !sarek.vec<f32>
+    sarek.store %7, %6 : !sarek.ref<f32>
+  }
+}
+// CHECK-LABEL: sarek.kernel @shmem_adjoint(
+// CHECK:         %s = sarek.alloc_array "s"[%0] : !sarek.array<f32, shared>
+// CHECK-NEXT:    %s_adj = sarek.alloc_array "s_adj"[%0] : !sarek.array<f32, shared>
+// CHECK:         sarek.for "z" %z = %{{.*}} to %0 step %{{.*}} : i32 {
+// CHECK:         sarek.barrier
+// CHECK:         sarek.store %{{.*}}, %{{.*}} : !sarek.ref<f32>
+// CHECK:         sarek.barrier
+// CHECK:         %[[R:.*]] = sarek.binop sub %{{.*}}, %t : i32
+// CHECK:         sarek.intrinsic "atomic_add"(%s_adj, %[[R]], %{{.*}}) : (!sarek.array<f32, shared>, i32, f32) -> f32
+// CHECK-NEXT:    sarek.barrier
+// CHECK-NEXT:    %[[E:.*]] = sarek.elem_ref %s_adj[%t] : !sarek.array<f32, shared>
+// CHECK-NEXT:    sarek.load %[[E]]
+// CHECK:         sarek.intrinsic "atomic_add"(%x_adj, %t
+
+// -----
+
+// max: the adjoint goes to the operand the result is (the first on ties), chosen from the forward values.
+builtin.module {
+  sarek.kernel @minmax(%x: !sarek.vec<f32> "x", %out: !sarek.vec<f32> "out") {
+    %0 = sarek.intrinsic "global_thread_id"() : () -> i32
+    %i = sarek.let "i" %0 : i32
+    %1 = sarek.array_read %x[%i] : !sarek.vec<f32>
+    %2 = sarek.constant 0.0 : f32
+    %3 = sarek.intrinsic "max"(%1, %2) : (f32, f32) -> f32
+    %4 = sarek.elem_ref %out[%i] : !sarek.vec<f32>
+    sarek.store %4, %3 : !sarek.ref<f32>
+  }
+}
+// CHECK-LABEL: sarek.kernel @minmax_adjoint(
+// CHECK:         %[[M:.*]] = sarek.intrinsic "max"(%[[A:.*]], %[[B:.*]]) : (f32, f32) -> f32
+// CHECK:         %[[C:.*]] = sarek.binop ge %[[A]], %[[B]] : f32
+// CHECK:         sarek.if_expr %[[C]] -> f32
+
+// -----
+
+// Helpers are inlined first; one that returns from inside an `if` stores its result into a local, and the rest
+// of its body moves into the branch that does not return.
+builtin.module {
+  sarek.helper @relu(%v: f32 "v") -> f32 {
+    %0 = sarek.constant 0.0 : f32
+    %1 = sarek.binop gt %v, %0 : f32
+    sarek.if %1 {
+      sarek.return %v : f32
+    }
+    %2 = sarek.constant 0.0 : f32
+    sarek.return %2 : f32
+  }
+  sarek.kernel @nested_ret(%x: !sarek.vec<f32> "x", %out: !sarek.vec<f32> "out") {
+    %0 = sarek.intrinsic "global_thread_id"() : () -> i32
+    %i = sarek.let "i" %0 : i32
+    %1 = sarek.array_read %x[%i] : !sarek.vec<f32>
+    %2 = sarek.call @relu(%1) : (f32) -> f32
+    %3 = sarek.elem_ref %out[%i] : !sarek.vec<f32>
+    sarek.store %3, %2 : !sarek.ref<f32>
+  }
+}
+// CHECK-LABEL: sarek.kernel @nested_ret_adjoint(
+// CHECK-NOT:     sarek.call
+// CHECK:         %relu_result = sarek.let_mut "relu_result"
+// CHECK:         sarek.if %{{.*}} {
+// CHECK-NEXT:      sarek.store %relu_result, %{{.*}} : !sarek.ref<f32>
+// CHECK-NEXT:    } else {
+// CHECK:           sarek.store %relu_result, %{{.*}} : !sarek.ref<f32>
+// CHECK-NEXT:    }
+// CHECK-NOT:     sarek.return
+// CHECK:         %relu_result_adj = sarek.let_mut "relu_result_adj"

@@ -1,0 +1,211 @@
+"""Kernels whose adjoints tests/unit/test_adjoint.py checks against central finite differences: one per rule of
+`sarek-adjoint` and the corpus-like kernels (saxpy, stencil, row softmax, particle step, shared reduction)."""
+
+from __future__ import annotations
+
+import sarek
+from sarek import device, f32, f64, i32, kernel, record, Vec
+from sarek import math as sm
+from sarek.gpu import barrier, block_dim_x, block_idx_x, global_thread_id, shared, thread_idx_x
+
+F = sarek.TypeVar("F", f32, f64)
+
+
+@kernel
+def saxpy(a: F, x: Vec[F], y: Vec[F], out: Vec[F], n: i32):
+    i = global_thread_id
+    if i < n:
+        out[i] = a * x[i] + y[i]
+
+
+@kernel
+def stencil(x: Vec[F], w: Vec[F], out: Vec[F], n: i32):
+    i = global_thread_id
+    if i >= n:
+        return
+    acc = x[i] * 0.0
+    for k in range(3):
+        j = min(max(i + k - 1, 0), n - 1)
+        acc += w[k] * x[j]
+    out[i] = acc
+
+
+@kernel
+def softmax_rows(x: Vec[F], out: Vec[F], rows: i32, cols: i32):
+    r = global_thread_id
+    if r < rows:
+        m = x[r * cols]
+        for j in range(1, cols):
+            m = max(m, x[r * cols + j])
+        s = x[r * cols] * 0.0
+        for j in range(cols):
+            s += sm.exp(x[r * cols + j] - m)
+        for j in range(cols):
+            out[r * cols + j] = sm.exp(x[r * cols + j] - m) / s
+
+
+@record
+class Particle:
+    pos: f32
+    vel: f32
+
+
+@device
+def force(p: Particle, k: f32) -> f32:
+    return -k * p.pos - 0.1 * p.vel * sm.fabs(p.vel)
+
+
+@kernel
+def particle_step(pos: Vec[f32], vel: Vec[f32], new_pos: Vec[f32], new_vel: Vec[f32], k: f32, dt: f32, n: i32):
+    i = global_thread_id
+    if i < n:
+        p = Particle(pos[i], vel[i])
+        for _ in range(3):
+            f = force(p, k)
+            p.vel = p.vel + dt * f
+            p.pos = p.pos + dt * p.vel
+        new_pos[i] = p.pos
+        new_vel[i] = p.vel
+
+
+@kernel
+def block_sum(x: Vec[F], out: Vec[F]):
+    s = shared(F, 64)
+    part = shared(F, 8)
+    t = thread_idx_x
+    s[t] = x[block_idx_x * block_dim_x + t] * x[block_idx_x * block_dim_x + t]
+    barrier()
+    if t < 8:
+        acc = s[t * 8]
+        for k in range(1, 8):
+            acc += s[t * 8 + k]
+        part[t] = sm.sqrt(acc)
+    barrier()
+    if t == 0:
+        total = part[0]
+        for k in range(1, 8):
+            total = total + part[k]
+        out[block_idx_x] = total
+
+
+@kernel
+def branches(x: Vec[F], y: Vec[F], out: Vec[F], n: i32):
+    i = global_thread_id
+    if i < n:
+        a = x[i]
+        b = y[i]
+        if a > b:
+            c = a * b
+        elif a > 0.5:
+            c = a / b
+        else:
+            c = b - a * a
+        d = a if b > 0.3 else b * b
+        out[i] = c + d + abs(a - b) + min(a, b) * max(a, 2.0 * b)
+
+
+@kernel
+def loops(x: Vec[F], out: Vec[F], n: i32, m: i32):
+    i = global_thread_id
+    if i < n:
+        p = x[i] * 0.0 + 1.0
+        for k in range(4):
+            p = p * x[i] + x[(i + k) % n]
+        q = x[i] * 0.0 + 1.0
+        for k in range(m):
+            q = q * sm.sin(x[(i + k) % n]) + 0.5
+        for k in range(3, 0, -1):
+            for j in range(k):
+                q = q * x[j] + p
+        for k in range(2):
+            for j in range(3):
+                v = x[(i + j + k) % n]
+                if v > 0.5:
+                    q = q * v
+                else:
+                    q = q + v * p
+        out[i] = p + q
+
+
+@kernel
+def unary_math(x: Vec[f64], out: Vec[f64], n: i32):
+    i = global_thread_id
+    if i < n:
+        v = x[i]
+        out[i * 23 + 0] = sm.sin(v)
+        out[i * 23 + 1] = sm.cos(v)
+        out[i * 23 + 2] = sm.tan(v)
+        out[i * 23 + 3] = sm.asin(v)
+        out[i * 23 + 4] = sm.acos(v)
+        out[i * 23 + 5] = sm.atan(v)
+        out[i * 23 + 6] = sm.sinh(v)
+        out[i * 23 + 7] = sm.cosh(v)
+        out[i * 23 + 8] = sm.tanh(v)
+        out[i * 23 + 9] = sm.exp(v)
+        out[i * 23 + 10] = sm.exp2(v)
+        out[i * 23 + 11] = sm.log(v)
+        out[i * 23 + 12] = sm.log2(v)
+        out[i * 23 + 13] = sm.log10(v)
+        out[i * 23 + 14] = sm.sqrt(v)
+        out[i * 23 + 15] = sm.rsqrt(v)
+        out[i * 23 + 16] = sm.cbrt(v)
+        out[i * 23 + 17] = sm.expm1(v)
+        out[i * 23 + 18] = sm.log1p(v)
+        out[i * 23 + 19] = sm.fabs(v - 0.5)
+        out[i * 23 + 20] = sm.floor(v * 4.0) + sm.ceil(v) + sm.round(v * 4.0) + sm.trunc(v * 3.0) + v
+        out[i * 23 + 21] = sm.fmin(v, 0.5) + sm.fmax(v, 0.5)
+        out[i * 23 + 22] = v
+
+
+@kernel
+def binary_math(x: Vec[f64], y: Vec[f64], out: Vec[f64], n: i32):
+    i = global_thread_id
+    if i < n:
+        a = x[i]
+        b = y[i]
+        out[i * 6 + 0] = sm.pow(a, b)
+        out[i * 6 + 1] = sm.atan2(a, b)
+        out[i * 6 + 2] = sm.hypot(a, b)
+        out[i * 6 + 3] = sm.fma(a, b, a * a)
+        out[i * 6 + 4] = sm.fmod(a * 5.0, b)
+        out[i * 6 + 5] = sm.copysign(a, b - 0.6)
+
+
+@device
+def soft_relu(v: F) -> F:
+    if v > 0.6:
+        return v
+    if v < 0.2:
+        return v * 0.0
+    w = v * v
+    return w * sm.tanh(v)
+
+
+@kernel
+def helpers(x: Vec[F], out: Vec[F], n: i32):
+    i = global_thread_id
+    if i >= n:
+        return
+    out[i] = soft_relu(x[i]) + soft_relu(x[i] * 0.5)
+
+
+@kernel
+def in_place(x: Vec[f32]):
+    i = global_thread_id
+    x[i] = x[i] * 2.0
+
+
+@kernel
+def halve_until_small(x: Vec[f32], out: Vec[f32]):
+    i = global_thread_id
+    v = x[i]
+    while v > 1.0:
+        v = v * 0.5
+    out[i] = v
+
+
+@kernel
+def named_like_adjoint(x: Vec[f32], x_adj: Vec[f32], n: i32):
+    i = global_thread_id
+    if i < n:
+        x_adj[i] = sm.exp(x[i])

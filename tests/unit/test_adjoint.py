@@ -1,0 +1,210 @@
+"""`k.adjoint` (the sarek-adjoint pass) against central finite differences of the forward kernel: each rule and
+the corpus-like kernels, on interp, interp-ref, pocl (opencl:0) and lavapipe (vulkan:0); f64 where the device
+has it (vulkan:0's WGSL has none: f32 there with a looser tolerance)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from sarek import f32, f64
+from tests.unit import adjoint_kernels as K
+
+Case = tuple[Any, list[Any], list[int], list[int], int, int]  # kernel, args, outputs, inputs, grid, block
+
+
+def _rng() -> np.random.Generator:
+    return np.random.default_rng(7)
+
+
+def _saxpy(dt: Any) -> Case:
+    r = _rng()
+    return K.saxpy, [dt(1.7), r.random(8).astype(dt), r.random(8).astype(dt), np.zeros(8, dt), 6], [3], [1, 2], 1, 8
+
+
+def _stencil(dt: Any) -> Case:
+    r = _rng()
+    return K.stencil, [r.random(10).astype(dt), r.random(3).astype(dt), np.zeros(10, dt), 10], [2], [0, 1], 2, 8
+
+
+def _softmax(dt: Any) -> Case:
+    r = _rng()
+    return K.softmax_rows, [r.random(15).astype(dt), np.zeros(15, dt), 3, 5], [1], [0], 1, 4
+
+
+def _particle(dt: Any) -> Case:
+    r = _rng()
+    f = np.float32
+    return (K.particle_step, [r.random(6).astype(f), r.random(6).astype(f), np.zeros(6, f), np.zeros(6, f), 2.0, 0.1,
+                              6], [2, 3], [0, 1], 1, 8)
+
+
+def _block_sum(dt: Any) -> Case:
+    r = _rng()
+    return K.block_sum, [r.random(128).astype(dt), np.zeros(2, dt)], [1], [0], 2, 64
+
+
+def _branches(dt: Any) -> Case:
+    r = _rng()
+    return K.branches, [r.random(12).astype(dt), r.random(12).astype(dt), np.zeros(12, dt), 12], [2], [0, 1], 2, 8
+
+
+def _loops(dt: Any) -> Case:
+    r = _rng()
+    return K.loops, [r.random(6).astype(dt), np.zeros(6, dt), 6, 5], [1], [0], 1, 8
+
+
+def _unary(dt: Any) -> Case:
+    r = _rng()
+    return K.unary_math, [0.1 + 0.8 * r.random(3), np.zeros(3 * 23), 3], [1], [0], 1, 4
+
+
+def _binary(dt: Any) -> Case:
+    r = _rng()
+    return K.binary_math, [0.2 + r.random(4), 0.2 + r.random(4), np.zeros(24), 4], [2], [0, 1], 1, 4
+
+
+def _helpers(dt: Any) -> Case:
+    r = _rng()
+    return K.helpers, [r.random(12).astype(dt), np.zeros(12, dt), 11], [1], [0], 2, 8
+
+
+CASES: dict[str, Callable[[Any], Case]] = {
+    "saxpy": _saxpy, "stencil": _stencil, "softmax": _softmax, "particle": _particle, "block_sum": _block_sum,
+    "branches": _branches, "loops": _loops, "unary_math": _unary, "binary_math": _binary,
+    "helpers": _helpers,
+}
+F64_ONLY = {"unary_math", "binary_math"}
+F32_ONLY = {"particle"}
+
+
+def _instance(k: Any, dt: Any) -> Any:
+    return k[f64 if np.dtype(dt) == np.float64 else f32] if k.type_params else k
+
+
+def _copy(args: list[Any]) -> list[Any]:
+    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+
+
+def _weights(args: list[Any], outputs: list[int]) -> dict[int, np.ndarray]:
+    r = np.random.default_rng(3)
+    return {o: r.standard_normal(args[o].shape).astype(args[o].dtype) for o in outputs}
+
+
+def adjoint_gradient(name: str, dt: Any, device: str) -> dict[int, np.ndarray]:
+    """The gradient of sum(w * outputs) with respect to each input array, from one launch of k.adjoint."""
+    k, args, outputs, inputs, grid, block = CASES[name](dt)
+    w = _weights(args, outputs)
+    vecs = [j for j, a in enumerate(args) if isinstance(a, np.ndarray) and a.dtype.kind == "f"]
+    adjs = [w[j].copy() if j in outputs else np.zeros_like(args[j]) for j in vecs]
+    _instance(k, args[vecs[0]].dtype.type).adjoint.launch(*_copy(args), *adjs, grid=grid, block=block, device=device)
+    return {j: adjs[vecs.index(j)] for j in inputs}
+
+
+@functools.cache
+def finite_differences(name: str) -> dict[int, np.ndarray]:
+    """Central differences of sum(w * outputs) on the interpreter, in f64 (f32 for f32-only kernels)."""
+    dt = np.float32 if name in F32_ONLY else np.float64
+    h = 1e-2 if dt is np.float32 else 1e-6
+    k, args, outputs, inputs, grid, block = CASES[name](dt)
+    w = _weights(args, outputs)
+    kk = _instance(k, dt)
+
+    def loss(a: list[Any]) -> float:
+        a = _copy(a)
+        kk.launch(*a, grid=grid, block=block, device="interp")
+        return sum(float(np.sum(w[o].astype(np.float64) * a[o])) for o in outputs)
+
+    out: dict[int, np.ndarray] = {}
+    for j in inputs:
+        g = np.zeros(args[j].shape)
+        for e in range(args[j].size):
+            a = _copy(args)
+            a[j].flat[e] += h
+            up = loss(a)
+            a[j].flat[e] -= 2 * h
+            g.flat[e] = (up - loss(a)) / (2 * h)
+        out[j] = g
+    return out
+
+
+def _check(name: str, dt: Any, device: str, tol: float) -> None:
+    want = finite_differences(name)
+    got = adjoint_gradient(name, dt, device)
+    for j, g in want.items():
+        scale = max(1.0, float(np.max(np.abs(g))))
+        np.testing.assert_allclose(got[j], g, atol=tol * scale, rtol=tol, err_msg=f"{name}: input {j} on {device}")
+
+
+RUNS = [(n, d, e) for n in CASES for d in ("interp", "interp-ref", "opencl:0", "vulkan:0") for e in ("f64", "f32")
+        if not (e == "f64" and (n in F32_ONLY or d == "vulkan:0")) and not (e == "f32" and n in F64_ONLY)
+        and not (e == "f32" and d not in ("vulkan:0",) and n not in F32_ONLY)]
+
+
+@pytest.mark.parametrize(("name", "device", "et"), [pytest.param(*r, id="-".join(r)) for r in RUNS])
+def test_adjoint_matches_finite_differences(name: str, device: str, et: str):
+    dt = np.float64 if et == "f64" else np.float32
+    _check(name, dt, device, 1e-5 if et == "f64" else 3e-3 if name not in F32_ONLY else 2e-2)
+
+
+# ------------------------------------------------------------------------------------------- the Kernel object
+
+
+def test_refusals_are_located_at_the_users_line():
+    import sarek
+
+    for k, line, why in ((K.in_place, "x[i] = x[i] * 2.0", "overwritten after being read"),
+                         (K.halve_until_small, "while v > 1.0:", "while loop")):
+        with pytest.raises(sarek.CompileError) as e:
+            _ = k.adjoint
+        msg = str(e.value)
+        assert msg.startswith(f"{K.__file__}:"), msg
+        assert why in msg and line in msg, msg
+
+
+def test_adjoint_is_a_kernel_and_leaves_the_primal_arrays_alone():
+    k = K.saxpy[f32].adjoint
+    assert k is K.saxpy[f32].adjoint  # built once
+    assert "sarek.kernel @saxpy_adjoint" in k.ir() and '"x_adj"' in k.ir() and '"out_adj"' in k.ir()
+    x, y, out = np.arange(4, dtype=np.float32), np.ones(4, np.float32), np.full(4, 7.0, np.float32)
+    dx, dy, dout = np.zeros(4, np.float32), np.zeros(4, np.float32), np.ones(4, np.float32)
+    k.launch(np.float32(3.0), x, y, out, 4, dx, dy, dout, grid=1, block=4, device="interp")
+    assert (out == 7.0).all() and (x == np.arange(4)).all()
+    np.testing.assert_array_equal(dx, np.full(4, 3.0))
+    np.testing.assert_array_equal(dy, np.ones(4))
+    k.launch(np.float32(3.0), x, y, out, 4, dx, dy, dout, grid=1, block=4, device="interp")
+    np.testing.assert_array_equal(dx, np.full(4, 6.0))  # accumulates
+
+
+@pytest.mark.parametrize("target", ["cuda", "hip", "opencl", "metal", "glsl", "wgsl", "ptx"])
+def test_adjoint_source_on_every_target(target: str):
+    src = K.block_sum[f32].adjoint.source(target)
+    assert "block_sum_adjoint" in src
+
+
+def test_generic_kernel_names_its_instances():
+    import sarek
+
+    with pytest.raises(sarek.CompileError, match=r"saxpy\[f32\]"):
+        _ = K.saxpy.adjoint
+
+
+def test_adjoint_parameter_names_avoid_the_kernels_own():
+    ir = K.named_like_adjoint.adjoint.ir()
+    assert '"x_adj_"' in ir and '"x_adj_adj"' in ir
+
+
+def test_pass_keeps_only_the_named_kernel():
+    from xdsl.context import Context
+
+    from sarek.dialect import sarek as s
+    from sarek.passes.adjoint import AdjointPass
+
+    m = K.stencil[f64].module.clone()
+    AdjointPass(kernel="stencil").apply(Context(), m)
+    assert [o.sym_name.data for o in m.body.block.ops if isinstance(o, s.KernelOp)] == ["stencil_adjoint"]
+    m.verify()
