@@ -175,7 +175,8 @@ class _Widener(_Bits):
                 self.storage.add(self.retype(op.result, s.RefType(scalars.U16)))
             for res in op.results:
                 self.retype(res, self.storage_type(res.type))
-        params = [a for k in ops if isinstance(k, s.KernelOp) for _, a in k.params if isinstance(a.type, Float16Type)]
+        params = [(k, i) for k in ops if isinstance(k, s.KernelOp) for i, (_, a) in enumerate(k.params)
+                  if isinstance(a.type, Float16Type)]
         for op in ops:
             self.rewrite(op)
         for op in list(self.m.walk()):  # then every f16 scalar value is an f32
@@ -188,7 +189,8 @@ class _Widener(_Bits):
         for op in list(self.m.walk()):
             if isinstance(op, s.CastOp) and op.operand.type == op.result.type:
                 self.rw.replace_op(op, [], [op.operand])
-        for a in params:  # passed as an f32 (the runtimes give its value): rounded once on entry
+        for k, i in params:  # passed as an f32 (the runtimes give its value): rounded once on entry
+            a = k.body.block.args[i]
             uses = list(a.uses)
             first = a.block.first_op
             assert first is not None
