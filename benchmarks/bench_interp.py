@@ -3,9 +3,12 @@ executors against the Numba CUDA simulator (numba-cuda, NUMBA_ENABLE_CUDASIM=1) 
 
 Kernels: vector add (examples/vector_add.mlir), 16x16-tiled matmul (tests/unit/interp_kernels/matmul_tiled.mlir)
 and an integer loop (`simple_ops` below: per iteration load, mul, bitxor, add, store = 5 IR ops) for the
-reference executor's op rate. Times are the best of `--repeat` runs (wall clock, `time.perf_counter`), inputs
-already in numpy arrays; results are checked against numpy. The simulator runs in a subprocess (the environment
-variable must be set before numba is imported) at sizes it finishes in seconds; every ratio compares equal sizes.
+reference executor's op rate; the same loop on one thread ("serial loop": µs per iteration of a one-lane
+loop, the vectorised fast executor itself against what `run(executor="fast")` does for a one-thread launch,
+which is the reference executor's compiled code). Times are the best of `--repeat` runs (wall clock,
+`time.perf_counter`), inputs already in numpy arrays; results are checked against numpy. The simulator runs in a
+subprocess (the environment variable must be set before numba is imported) at sizes it finishes in seconds;
+every ratio compares equal sizes.
 """
 
 from __future__ import annotations
@@ -65,6 +68,23 @@ def _simple_ops_want(nthreads: int, iters: int) -> np.ndarray:
     return ((acc + 2**31) % 2**32 - 2**31).astype(np.int32)
 
 
+def serial_case(ops: Any, iters: int, repeat: int) -> dict[str, float]:
+    """µs per iteration of `simple_ops` on one thread: the vectorised executor (`sarek.interp.fast.run`, what
+    a one-thread launch ran on before) against `run(executor="fast")` and `run(executor="reference")`."""
+    from sarek.interp import fast, run
+
+    want = _simple_ops_want(1, iters)
+    out: dict[str, float] = {}
+    one = (1, 1, 1)
+    for key, go in (("serial_vectorised_us", lambda o: fast.run(ops, "simple_ops", [o, iters], one, one, 32)),
+                    ("serial_fast_us", lambda o: run(ops, "simple_ops", [o, iters], 1, 1, executor="fast")),
+                    ("serial_ref_us", lambda o: run(ops, "simple_ops", [o, iters], 1, 1, executor="reference"))):
+        o = np.zeros(1, np.int32)
+        out[key] = _best(lambda: go(o), repeat) / iters * 1e6
+        assert np.array_equal(o, want), key
+    return out
+
+
 def sarek_side(sizes: dict[str, int], repeat: int) -> dict[str, float]:
     from sarek.interp import run
     from sarek.tools.ir import parse_module
@@ -107,6 +127,7 @@ def sarek_side(sizes: dict[str, int], repeat: int) -> dict[str, float]:
         out["ref_matmul_small"] = mm_case(sizes["matmul"], "reference", repeat)
         out["ref_ops_s"] = ops_case(sizes["ops_threads"], sizes["ops_iters"], "reference", repeat)
         out["fast_ops_s"] = ops_case(sizes["ops_threads"], sizes["ops_iters"], "fast", repeat)
+        out.update(serial_case(ops, sizes["serial_iters"], repeat))
     return out
 
 
@@ -172,9 +193,9 @@ def main() -> None:
     ap.add_argument("--numba-sim", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--sizes", default="", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    sizes = {"vadd": 16384, "matmul": 32, "ops_threads": 1024, "ops_iters": 1000}
+    sizes = {"vadd": 16384, "matmul": 32, "ops_threads": 1024, "ops_iters": 1000, "serial_iters": 20000}
     if args.quick:
-        sizes.update(vadd=4096, ops_threads=256, ops_iters=200)
+        sizes.update(vadd=4096, ops_threads=256, ops_iters=200, serial_iters=5000)
     if args.numba_sim:
         print(json.dumps(numba_side(json.loads(args.sizes), args.repeat)))
         return
@@ -194,6 +215,10 @@ def main() -> None:
     print(f"reference simple ops     {ops / r['ref_ops_s'] / 1e6:.2f} M ops/s  (target >= 5)  "
           f"[{sizes['ops_threads']} threads x {sizes['ops_iters']} iters x {OPS_PER_ITER} ops in "
           f"{r['ref_ops_s']:.3f} s; fast executor {r['fast_ops_s']:.3f} s]")
+    print(f"serial loop (1 thread)   {r['serial_vectorised_us']:.2f} us/iter vectorised executor -> "
+          f"{r['serial_fast_us']:.2f} us/iter run(executor='fast') "
+          f"({r['serial_vectorised_us'] / r['serial_fast_us']:.1f}x; reference {r['serial_ref_us']:.2f} us/iter) "
+          f"[{sizes['serial_iters']} iters x {OPS_PER_ITER} ops]")
     if "sim_vadd_small" in r:
         for key, what in (("vadd_small", f"vector add {sizes['vadd']}"),
                           ("matmul_small", f"matmul {sizes['matmul']}x{sizes['matmul']}"), ("ops_s", "simple ops")):

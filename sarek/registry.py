@@ -96,6 +96,7 @@ DIALECTS: dict[str, tuple[str, str]] = {
 PASSES: dict[str, tuple[str, str]] = {
     "sarek-reject-features": ("sarek.passes.reject_features", "RejectFeaturesPass"),
     "sarek-pack-narrow": ("sarek.passes.pack_narrow", "PackNarrowPass"),
+    "sarek-widen-f16": ("sarek.passes.widen_f16", "WidenF16Pass"),
     "sarek-order-type-decls": ("sarek.passes.order_type_decls", "OrderTypeDeclsPass"),
     "sarek-subst-match-payloads": ("sarek.passes.subst_match_payloads", "SubstMatchPayloadsPass"),
     "sarek-legalize-names": ("sarek.passes.legalize_names", "LegalizeNamesPass"),

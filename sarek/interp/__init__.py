@@ -20,6 +20,9 @@
   it cannot vectorize — `sarek.native`, cooperative matrices, recursive helpers, records nested deeper than 64
   levels, a per-thread array size — issuing a `sarek.interp.FallbackWarning` that says why
   (`sarek.interp.fast.unsupported_reason(module, kernel)` gives the static reasons).
+  A launch of one thread (grid and block all 1s) runs on the reference executor's compiled code under
+  either name: numpy's per-op overhead makes one lane ~75x slower on the fast executor (benchmarks/
+  bench_interp.py, "serial loop"), and one thread has no schedule for the two to differ on.
 - `warp_size`: lanes per warp for lane_id, warp_size and shuffles (guarded lane semantics, SAREK_SPEC §4.11:
   an out-of-range source lane reads the own lane; a lane past the end of the block also reads the own lane).
 
@@ -42,6 +45,7 @@ ops are refused. Errors raise `InterpError` (a SarekError) located at the op.
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -50,6 +54,11 @@ from xdsl.dialects.builtin import ModuleOp
 from sarek.interp.common import DETACH_MAX_DEPTH, InterpError
 
 __all__ = ["run", "InterpError", "FallbackWarning", "DETACH_MAX_DEPTH"]
+
+
+#: launches of at most this many threads run on the reference executor even when "fast" is asked for (its
+#: per-thread compiled Python beats numpy's per-op overhead on a lone lane)
+SERIAL_THREADS = 1
 
 
 class FallbackWarning(UserWarning):
@@ -78,6 +87,9 @@ def run(module: ModuleOp, kernel: str, args: list[Any] | tuple[Any, ...], grid: 
     elif executor == "fast":
         from sarek.interp import fast, reference
 
+        if math.prod(g) * math.prod(b) <= SERIAL_THREADS:
+            reference.run(module, kernel, list(args), g, b, warp_size)
+            return
         reason = fast.unsupported_reason(module, kernel)
         if reason is None:
             try:

@@ -352,6 +352,8 @@ class OpenCLDevice(BufferDevice):
                 cargs.append(np.ascontiguousarray(a))
             elif p.dtype.kind == "b":
                 cargs.append(np.int32(bool(a)))
+            elif p.dtype == np.float16:  # an f32 in the kernel (sarek-widen-f16), rounded there on entry
+                cargs.append(np.float32(a))
             else:
                 cargs.append(np.asarray(a).view(np.uint16)[()] if p.dtype.kind == "V" else a)  # bf16: its bits
         k.set_args(*cargs)

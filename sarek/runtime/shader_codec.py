@@ -18,7 +18,9 @@ _KIND = {"i4": np.int32, "i8": np.int64, "f4": np.float32, "f8": np.float64, "b4
 
 def mark_packed(module: ModuleOp, kernel: str, abi: dict[str, Any]) -> None:
     """`packed: true` on the abi of each vector sarek-pack-narrow stores as 32-bit words (8/16-bit or bf16
-    elements, records holding them): its buffer holds the host's bytes, padded to a multiple of 4."""
+    elements, records holding them; f16, which sarek-widen-f16 made u16 bits): its buffer holds the host's
+    bytes, padded to a multiple of 4."""
+    from xdsl.dialects.builtin import Float16Type
     from xdsl.ir import Attribute
 
     from sarek.analysis.layout import RecordLayout, layout_of, numpy_dtype
@@ -33,7 +35,8 @@ def mark_packed(module: ModuleOp, kernel: str, abi: dict[str, Any]) -> None:
     for p in params:
         i: int = p["index"]
         t = types[i] if i < len(types) else None
-        if isinstance(t, VecType) and is_packed_element(t.element_type, records):
+        if isinstance(t, VecType) and (is_packed_element(t.element_type, records)
+                                       or isinstance(t.element_type, Float16Type)):
             p["packed"] = True
         elif t is not None and is_bf16(t):  # an f32 parameter in the shader: the value of the bf16 bits
             p["bf16"] = True

@@ -419,3 +419,28 @@ def test_a_refused_kernel_does_not_block_its_neighbours():
     assert a[0] == 1
     with pytest.raises(InterpError, match="sarek.native has no 'python' text"):
         run(m, "k", [a], 1, 1, executor="reference")
+
+
+def test_a_one_thread_launch_runs_the_compiled_serial_path_with_the_same_result(monkeypatch: pytest.MonkeyPatch):
+    """A one-thread launch under executor="fast" runs the reference executor's compiled code (the vectorized
+    executor pays numpy's per-op overhead on one lane); its result equals the vectorized executor's."""
+    from sarek.interp import fast, reference
+
+    m = parse_module(open(Path(__file__).parents[2] / "benchmarks/bench_interp.py").read().split('SIMPLE_OPS = """')[1]
+                     .split('"""')[0])
+    want = np.zeros(1, np.int32)
+    fast.run(m, "simple_ops", [want, 50], (1, 1, 1), (1, 1, 1), 32)
+    assert want[0] == sum((k * 3) ^ 0 for k in range(50))
+    calls: list[str] = []
+    original = reference.run
+
+    def spy(*a: object) -> None:
+        calls.append("reference")
+        original(*a)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reference, "run", spy)
+    got = np.zeros(1, np.int32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run(m, "simple_ops", [got, 50], 1, 1, executor="fast")
+    assert calls == ["reference"] and got[0] == want[0]

@@ -67,6 +67,7 @@ builtin.module {
 
 // -----
 builtin.module {
-  sarek.kernel @k(%v : !sarek.vec<f16> "v") {
-  } loc("r.py":24:1)
+  sarek.record @half_pair {a : f32, b : f16} loc("r.py":24:1)
+  sarek.kernel @k(%v : !sarek.vec<!sarek.record<@half_pair>> "v") {
+  }
 }

@@ -1,9 +1,10 @@
 // RUN: sarek-opt %s -t glsl --verify-diagnostics --split-input-file | filecheck %s
 
 // The capability table's refusals, reported as located diagnostics.
-sarek.kernel @k(%v : !sarek.vec<f16> "v") {
+sarek.variant @maybe_half {Half(f16), Nothing}
+sarek.kernel @k(%v : !sarek.vec<!sarek.variant<@maybe_half>> "v") {
 }
-// CHECK: error: GLSL: float16 not yet supported
+// CHECK: error: GLSL: variant 'maybe_half' has an f16 payload, which GLSL cannot store; make the payload f32
 
 // -----
 

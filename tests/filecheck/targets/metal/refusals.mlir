@@ -8,4 +8,4 @@
 // CHECK: r.py:15:10: error: Metal: 'atomic_and' on f32 is not supported (bitwise atomics need an integer element type; atomic_and/or/xor on the bits of a float is atomic_cas in a loop over sarek.bitcast)
 // CHECK: r.py:18:10: error: Metal: 'atomic_add' on i64 is not supported
 // CHECK: r.py:20:1: error: Metal: float64 not yet supported (Metal has no double; sarek never narrows it to float silently); use f32 here, or a target with float64 (CUDA, HIP, OpenCL, GLSL, PTX)
-// CHECK: r.py:24:1: error: Metal: float16 not yet supported; compute in f32 here (CUDA, HIP and PTX have float16)
+// CHECK: r.py:24:1: error: Metal: record 'half_pair' has an f16 field, which Metal stores as its 16 bits only in vectors and arrays; make the field f32, or u16 holding the bits

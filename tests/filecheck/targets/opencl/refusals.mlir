@@ -6,4 +6,4 @@
 // CHECK: r.py:9:9: error: OpenCL: recursive helper @f is not supported
 // CHECK: r.py:12:3: error: OpenCL: %native not supported: this sarek.native carries no opencl source text, and a backend emits only text written for its own target
 // CHECK: r.py:15:10: error: OpenCL: 'atomic_and' on f32 is not supported (bitwise atomics need an integer element type; atomic_and/or/xor on the bits of a float is atomic_cas in a loop over sarek.bitcast)
-// CHECK: r.py:24:1: error: OpenCL: float16 not yet supported (measured: OpenCL devices fuse the f32 -> f16 narrowing, so stores are not correctly rounded); compute in f32 here (CUDA, HIP and PTX have float16)
+// CHECK: r.py:24:1: error: OpenCL: record 'half_pair' has an f16 field, which OpenCL stores as its 16 bits only in vectors and arrays; make the field f32, or u16 holding the bits

@@ -13,9 +13,10 @@ sarek.kernel @k(%v : !sarek.vec<i64> "v") {
 
 // -----
 
-sarek.kernel @k(%v : !sarek.vec<f16> "v") {
+sarek.record @half_pair {a : f32, b : f16}
+sarek.kernel @k(%v : !sarek.vec<!sarek.record<@half_pair>> "v") {
 }
-// CHECK: error: WGSL: float16 not yet supported
+// CHECK: error: WGSL: record 'half_pair' has an f16 field, which WGSL stores as its 16 bits only in vectors and arrays; make the field f32, or u16 holding the bits
 
 // -----
 

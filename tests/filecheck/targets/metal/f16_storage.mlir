@@ -1,0 +1,13 @@
+// RUN: sarek-opt %S/../Inputs/f16_storage.mlir -p 'sarek-pipeline{target=metal}' -t metal | filecheck %s
+// metal spelling of f16 storage (sarek-widen-f16): the vectors hold the halves' 16 bits, a read widens them in
+// integer arithmetic (the exponent rebiased by 112, subnormals as m * 2^-24), a store rounds to nearest even in
+// integer arithmetic (the 13 dropped bits plus the kept lowest one, clamped to inf at 0x7c00); no half type.
+
+// CHECK-NOT: half
+// CHECK: device ushort* x {{\[\[}}buffer(0)]]
+// CHECK: int sarek_t = (int)x[i];
+// CHECK: {{\+ 112i?\) << (u32\()?23}}
+// CHECK: 5.960464{{[0-9]*}}e-08
+// CHECK: {{31744i?\)}}
+// CHECK: y[i] = (ushort)(
+// CHECK-NOT: half
