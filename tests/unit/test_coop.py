@@ -259,6 +259,7 @@ def test_ptx_mma_sync_assembles():
     for k in (ex.hgemm_shared, ex.bf16_gemm, ex.col_major_b):
         src = k.source("ptx")
         assert "mma.sync.aligned.m16n8k16.row.col.f32" in src
+        assert ("ldmatrix.sync.aligned.m8n8.x4.shared.b16" in src) == (k is ex.hgemm_shared)  # from shared only
         ptx.check(src)
 
 
