@@ -5,7 +5,9 @@ a Triton `tl.dot` matmul of the same shapes in the same run (`python3 benchmarks
 The sarek kernel: a 128x128 block tile of C per block of 8 warps (2x4), each warp a 64x32 accumulator (8 wmma
 fragments on cuda: the register blocking is the lowering's composition of a 64x32 `coop` fragment), K staged in
 steps of 32 through padded shared-memory tiles (rows of 40 and 136 halves), one barrier before and one after the
-tile's four 16-deep multiply-accumulates. C is f32 (the accumulator stored as it is).
+tile's four 16-deep multiply-accumulates. C is f32 (the accumulator stored as it is). Candidates, one row each
+(`KERNELS`): `sarek` (that kernel), `sarek db` (the next K step prefetched into registers while the warps
+multiply, two shared stages, one barrier per step), `sarek db 4w` (the same with 4 warps of 64x64).
 
 Method: device-resident torch tensors (passed zero-copy to sarek); one warm-up launch per contender checked
 against torch.matmul in f32 (max |error| / max |C| < 1e-2); then CUDA-event timing of `REPS` back-to-back
@@ -13,7 +15,7 @@ launches, the median of 5 batches. TFLOP/s = 2 M N K / time; ratio = contender /
 the kernel is reported with its reason. Results: a table on stdout and
 DIR/bench_gemm.json.
 
-`--dry-run` (no GPU): compiles both sarek kernels to CUDA through NVRTC (sm_90) and to PTX through ptxas (sm_90),
+`--dry-run` (no GPU): compiles every candidate to CUDA through NVRTC (sm_90) and to PTX through ptxas (sm_90),
 runs a 128x128x64 instance on
 the interpreter against numpy, and prints what each device would do.
 """
@@ -35,8 +37,8 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
 
 import sarek  # noqa: E402
-from sarek import Array, TypeVar, bf16, coop, f16, f32, kernel  # noqa: E402
-from sarek.gpu import barrier, block_idx_x, block_idx_y, shared, thread_idx_x, warp_id  # noqa: E402
+from sarek import Array, TypeVar, bf16, coop, f16, f32, kernel, pragma  # noqa: E402
+from sarek.gpu import barrier, block_idx_x, block_idx_y, local_array, shared, thread_idx_x, warp_id  # noqa: E402
 
 BM, BN, BK = 128, 128, 32
 WM, WN = 64, 32
@@ -74,19 +76,126 @@ def gemm(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
     coop.store(acc, C, i0 + wy * WM, j0 + wx * WN)
 
 
+NA, NB = BM * BK // THREADS, BK * BN // THREADS  # elements of A and of B each thread stages per K step
+
+
+@kernel(block=THREADS)
+def gemm_db(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
+    """`gemm` with the next K step's elements prefetched into registers (unrolled) while the warps multiply the
+    current one, and two shared stages: one barrier per K step instead of two."""
+    sa = shared(T, (2 * BM, PA))
+    sb = shared(T, (2 * BK, PB))
+    ra = local_array(T, NA)
+    rb = local_array(T, NB)
+    wy = warp_id // 4
+    wx = warp_id % 4
+    i0 = block_idx_y * BM
+    j0 = block_idx_x * BN
+    t = thread_idx_x
+    kt = A.shape[1]
+    a = coop.fragment("a", T, WM, 16)
+    b = coop.fragment("b", T, 16, WN)
+    acc = coop.fragment("acc", f32, WM, WN)
+    coop.fill(acc, 0.0)
+    with pragma("unroll"):
+        for r in range(NA):
+            ra[r] = A[i0 + (t + r * THREADS) // BK, (t + r * THREADS) % BK]
+    with pragma("unroll"):
+        for r in range(NB):
+            rb[r] = B[(t + r * THREADS) // BN, j0 + (t + r * THREADS) % BN]
+    for k in range(0, kt, BK):
+        s = (k // BK) % 2
+        with pragma("unroll"):
+            for r in range(NA):
+                sa[s * BM + (t + r * THREADS) // BK, (t + r * THREADS) % BK] = ra[r]
+        with pragma("unroll"):
+            for r in range(NB):
+                sb[s * BK + (t + r * THREADS) // BN, (t + r * THREADS) % BN] = rb[r]
+        barrier()
+        if k + BK < kt:
+            with pragma("unroll"):
+                for r in range(NA):
+                    ra[r] = A[i0 + (t + r * THREADS) // BK, k + BK + (t + r * THREADS) % BK]
+            with pragma("unroll"):
+                for r in range(NB):
+                    rb[r] = B[k + BK + (t + r * THREADS) // BN, j0 + (t + r * THREADS) % BN]
+        with pragma("unroll"):
+            for kk in range(0, BK, 16):
+                coop.load(a, sa, s * BM + wy * WM, kk)
+                coop.load(b, sb, s * BK + kk, wx * WN)
+                coop.mma(acc, a, b, acc)
+    coop.store(acc, C, i0 + wy * WM, j0 + wx * WN)
+
+
+T4 = 128  # threads of gemm_db4: 4 warps (2x2), each a 64x64 accumulator (16 wmma fragments)
+NA4, NB4 = BM * BK // T4, BK * BN // T4
+
+
+@kernel(block=T4)
+def gemm_db4(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
+    """`gemm_db` with 4 warps of 64x64 (more fragments per warp: each `a` fragment is reused across 4 pieces of
+    b and each `b` one across 4 of a, half the shared-memory reads per mma of 8 warps of 64x32)."""
+    sa = shared(T, (2 * BM, PA))
+    sb = shared(T, (2 * BK, PB))
+    ra = local_array(T, NA4)
+    rb = local_array(T, NB4)
+    wy = warp_id // 2
+    wx = warp_id % 2
+    i0 = block_idx_y * BM
+    j0 = block_idx_x * BN
+    t = thread_idx_x
+    kt = A.shape[1]
+    a = coop.fragment("a", T, 64, 16)
+    b = coop.fragment("b", T, 16, 64)
+    acc = coop.fragment("acc", f32, 64, 64)
+    coop.fill(acc, 0.0)
+    with pragma("unroll"):
+        for r in range(NA4):
+            ra[r] = A[i0 + (t + r * T4) // BK, (t + r * T4) % BK]
+    with pragma("unroll"):
+        for r in range(NB4):
+            rb[r] = B[(t + r * T4) // BN, j0 + (t + r * T4) % BN]
+    for k in range(0, kt, BK):
+        s = (k // BK) % 2
+        with pragma("unroll"):
+            for r in range(NA4):
+                sa[s * BM + (t + r * T4) // BK, (t + r * T4) % BK] = ra[r]
+        with pragma("unroll"):
+            for r in range(NB4):
+                sb[s * BK + (t + r * T4) // BN, (t + r * T4) % BN] = rb[r]
+        barrier()
+        if k + BK < kt:
+            with pragma("unroll"):
+                for r in range(NA4):
+                    ra[r] = A[i0 + (t + r * T4) // BK, k + BK + (t + r * T4) % BK]
+            with pragma("unroll"):
+                for r in range(NB4):
+                    rb[r] = B[k + BK + (t + r * T4) // BN, j0 + (t + r * T4) % BN]
+        with pragma("unroll"):
+            for kk in range(0, BK, 16):
+                coop.load(a, sa, s * BM + wy * 64, kk)
+                coop.load(b, sb, s * BK + kk, wx * 64)
+                coop.mma(acc, a, b, acc)
+    coop.store(acc, C, i0 + wy * 64, j0 + wx * 64)
+
+
+#: the candidates, one table row per device each: (row name, kernel, threads per block)
+KERNELS = [("sarek", gemm, THREADS), ("sarek db", gemm_db, THREADS), ("sarek db 4w", gemm_db4, T4)]
+
+
 def dry_run() -> int:
     from sarek.runtime.cuda import nvrtc_compile
     from sarek.types import bf16_from_f32, bf16_to_f32
 
-    for t in (f16, bf16):
-        ptx = nvrtc_compile(gemm[t].source("cuda"), "sm_90", output="ptx").decode()
-        print(f"cuda {t.name}: NVRTC ok, {ptx.count('wmma.mma.sync')} wmma.mma.sync in the PTX")
     from sarek.validate import ptx as ptxas
 
-    for t in (f16, bf16):
-        src = gemm[t].source("ptx")
-        ptxas.check(src)
-        print(f"ptx {t.name}: ptxas ok, {src.count('mma.sync')} mma.sync")
+    for name, kern, _ in KERNELS:
+        for t in (f16, bf16):
+            ptx = nvrtc_compile(kern[t].source("cuda"), "sm_90", output="ptx").decode()
+            print(f"{name} cuda {t.name}: NVRTC ok, {ptx.count('wmma.mma.sync')} wmma.mma.sync in the PTX")
+            src = kern[t].source("ptx")
+            ptxas.check(src)
+            print(f"{name} ptx {t.name}: ptxas ok, {src.count('mma.sync')} mma.sync, {src.count('ldmatrix')} ldmatrix")
     rng = np.random.default_rng(0)
     m, n, k = 128, 128, 64
     for t in (f16, bf16):
@@ -94,12 +203,13 @@ def dry_run() -> int:
         a, b = (a32.astype(np.float16), b32.astype(np.float16)) if t is f16 else (bf16_from_f32(a32), bf16_from_f32(b32))
         wa = a.astype(np.float64) if t is f16 else bf16_to_f32(a).astype(np.float64)
         wb = b.astype(np.float64) if t is f16 else bf16_to_f32(b).astype(np.float64)
-        c = np.zeros((m, n), np.float32)
-        gemm[t].launch(a, b, c, grid=(n // BN, m // BM), device="interp")
-        err = float(np.abs(c - wa @ wb).max())
-        print(f"interp {t.name} {m}x{n}x{k}: max error {err:.2e} vs the exact product")
-        if err > 1e-3:
-            return 1
+        for name, kern, _ in KERNELS:
+            c = np.zeros((m, n), np.float32)
+            kern[t].launch(a, b, c, grid=(n // BN, m // BM), device="interp")
+            err = float(np.abs(c - wa @ wb).max())
+            print(f"{name} interp {t.name} {m}x{n}x{k}: max error {err:.2e} vs the exact product")
+            if err > 1e-3:
+                return 1
     return 0
 
 
@@ -166,8 +276,9 @@ def bench(sizes: list[int], devices: list[str], out: Path) -> int:
             out32 = torch.empty(n, n, device="cuda", dtype=torch.float32)
             contenders: list[tuple[str, Any]] = [("triton tl.dot", lambda: tri(x, y, out32))]
             for dev in devices:
-                contenders.append((f"sarek {dev}", lambda dev=dev: gemm[st].launch(
-                    x, y, out32, grid=(n // BN, n // BM), device=dev)))
+                for name, kern, threads in KERNELS:
+                    contenders.append((f"{name} {dev}", lambda dev=dev, kern=kern, threads=threads: kern[st].launch(
+                        x, y, out32, grid=(n // BN, n // BM), block=threads, device=dev)))
             rows.append({"dtype": dt_name, "n": n, "impl": "torch.matmul (cuBLAS)", "tflops": flop / t_cublas / 1e12,
                          "ratio": 1.0, "error": 0.0})
             for name, fn in contenders:
@@ -186,13 +297,13 @@ def bench(sizes: list[int], devices: list[str], out: Path) -> int:
                              "ratio": t_cublas / t, "error": err, "ok": ok})
     out.mkdir(parents=True, exist_ok=True)
     (out / "bench_gemm.json").write_text(json.dumps(rows, indent=1))
-    print(f"{'dtype':5} {'n':>5} {'implementation':22} {'TFLOP/s':>8} {'x cuBLAS':>9} {'rel err':>8}")
+    print(f"{'dtype':5} {'n':>5} {'implementation':24} {'TFLOP/s':>8} {'x cuBLAS':>9} {'rel err':>8}")
     for r in rows:
         if "refused" in r:
-            print(f"{r['dtype']:5} {r['n']:5} {r['impl']:22} refused: {r['refused'][:90]}")
+            print(f"{r['dtype']:5} {r['n']:5} {r['impl']:24} refused: {r['refused'][:90]}")
         else:
             flag = "" if r.get("ok", True) else "  WRONG"
-            print(f"{r['dtype']:5} {r['n']:5} {r['impl']:22} {r['tflops']:8.1f} {r['ratio']:9.3f} {r['error']:8.1e}{flag}")
+            print(f"{r['dtype']:5} {r['n']:5} {r['impl']:24} {r['tflops']:8.1f} {r['ratio']:9.3f} {r['error']:8.1e}{flag}")
     return 1 if bad else 0
 
 

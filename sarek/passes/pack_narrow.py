@@ -405,9 +405,20 @@ class _Packer:
                 r = self.before(op, s.BinOp("sub", op.lhs, self.before(op, s.BinOp("mul", op.rhs, q))))
                 self.rw.replace_op(op, [], [r])
 
+    def coop_words(self) -> None:
+        """A cooperative-matrix load or store of a packed vector keeps its word vector (the GLSL lowering
+        reads it through an alias of its binding in the narrow type), a fill of a narrow fragment takes the
+        widened value: both marked WORDS. (GLSL refuses narrow fragments of shared arrays, which hold one
+        element per word; WGSL refuses cooperative matrices.)"""
+        for op in self.m.walk():
+            if isinstance(op, s.CoopmatLoadOp | s.CoopmatStoreOp) and self.type_of(op.array) != op.array.type \
+                    or isinstance(op, s.CoopmatFillOp) and self.type_of(op.value) != op.value.type:
+                op.attributes[s.WORDS] = UnitAttr()
+
     def run(self) -> None:
         self.unsigned_ops()
         self.retype_all()
+        self.coop_words()
         for op in list(self.m.walk()):
             if isinstance(op, s.CastOp):
                 self.conversion(op)

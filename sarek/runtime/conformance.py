@@ -154,9 +154,11 @@ LACKS: dict[str, set[str]] = {
 
 
 def target_lacks(target: str | None) -> set[str]:
-    """The cooperative-matrix features a target lacks (the gate's table, sarek.analysis.coopmat_support): "coop"
-    (f16/bf16 inputs) where it has none, "coop-int8" (u8/i8 inputs) where it has no 8-bit path."""
+    """The features a target's gate refuses: "coop" (f16/bf16 inputs) where it has no cooperative matrices,
+    "coop-int8" (u8/i8 inputs) where it has no 8-bit path (the table of sarek.analysis.coopmat_support), "f16"
+    where it refuses float16."""
     from sarek.analysis.coopmat_support import SHAPES
+    from sarek.analysis.features import Feature, Refused, support
 
     if target is None:
         return set()
@@ -164,6 +166,8 @@ def target_lacks(target: str | None) -> set[str]:
     out = set[str]() if configs else {"coop"}
     if not any("u8" in c.inputs for c in configs):
         out.add("coop-int8")
+    if isinstance(support(target, Feature.FLOAT16), Refused):
+        out.add("f16")
     return out
 
 

@@ -163,7 +163,8 @@ def _torch(a: Any) -> np.ndarray[Any, Any] | DeviceArray:
         torch: Any = importlib.import_module("torch")
         table: dict[Any, Any] = {torch.float16: np.float16, torch.float32: np.float32, torch.float64: np.float64,
                  torch.int32: np.int32, torch.int64: np.int64, torch.uint8: np.uint8, torch.int8: np.int8,
-                 torch.int16: np.int16, torch.bool: np.bool_}
+                 torch.int16: np.int16, torch.bool: np.bool_,
+                 torch.bfloat16: np.uint16}  # bf16: its bits (the host form sarek.types.is_bf16_host accepts)
         if a.dtype not in table:
             raise ForeignError(f"torch dtype {a.dtype} has no sarek element type")
         d = _TORCH_DTYPES[a.dtype] = np.dtype(table[a.dtype])
@@ -173,6 +174,8 @@ def _torch(a: Any) -> np.ndarray[Any, Any] | DeviceArray:
                            shape=tuple(int(x) for x in a.shape))
     if a.device.type != "cpu":
         raise ForeignError(f"it is a PyTorch tensor on {a.device}")
+    if a.dtype.is_floating_point and d == np.dtype(np.uint16):  # bf16: numpy has none, so a view of its bits
+        return a.detach().view(importlib.import_module("torch").int16).numpy().view(np.uint16)
     return a.detach().numpy()
 
 
@@ -258,7 +261,9 @@ _api.PyCapsule_IsValid.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
 _get_pointer_raw = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p)(
     ("PyCapsule_GetPointer", _api))  # the capsule as a raw address (inside its destructor)
 
-_CODES = {0: "i", 1: "u", 2: "f", 6: "b"}
+#: DLPack type codes (dlpack.h): kDLInt, kDLUInt, kDLFloat, kDLBfloat (held as its uint16 bits, the host form
+#: of bf16 sarek.types.is_bf16_host accepts: torch exports bfloat16 tensors so), kDLBool
+_CODES = {0: "i", 1: "u", 2: "f", 4: "u", 6: "b"}
 _KIND_CODE = {"i": 0, "u": 1, "f": 2, "b": 6}
 
 
@@ -272,7 +277,7 @@ def from_capsule(cap: Any, space: tuple[Any, ...], owner: Any) -> DeviceArray:
     mt = DLManagedTensor.from_address(p)
     t = mt.dl_tensor
     code = _CODES.get(int(t.dtype.code))
-    if code is None or int(t.dtype.lanes) != 1:
+    if code is None or int(t.dtype.lanes) != 1 or (int(t.dtype.code) == 4 and int(t.dtype.bits) != 16):
         raise ForeignError(f"its DLPack dtype (code {t.dtype.code}, {t.dtype.bits} bits) has no sarek type")
     dtype = np.dtype(np.bool_) if code == "b" else np.dtype(f"{code}{int(t.dtype.bits) // 8}")
     shape = tuple(int(t.shape[i]) for i in range(int(t.ndim)))

@@ -26,6 +26,11 @@ from sarek.runtime.core import Device, DeviceError, Dim3, FastPath, KernelSpec, 
 from sarek.runtime.shader_codec import ShaderCodec, mark_packed, scalar_bytes
 from sarek.types import is_ndarray
 
+#: why a device may lack an abi feature (added to the refusal)
+FEATURE_WHY = {"cooperative-matrix": "cooperative matrices need VK_KHR_cooperative_matrix: a GPU driver has it, "
+                                     "lavapipe (a CPU device) has none; run `sarek.coop` kernels on a GPU's "
+                                     "vulkan-glsl device"}
+
 
 class ShaderDevice(Device):
     """A Vulkan device running sarek's shaders (see the module docstring for what a subclass provides)."""
@@ -78,8 +83,9 @@ class ShaderDevice(Device):
         src, abi = self._compiled(spec, block, fold)
         missing = [f for f in abi["features"] if f not in self.features]
         if missing:
+            why = "".join(f" ({FEATURE_WHY[f]})" for f in missing if f in FEATURE_WHY)
             raise DeviceError(f"kernel {spec.name} needs the device feature(s) {', '.join(missing)}, which "
-                              f"{self.name} lacks", None, self.name)
+                              f"{self.name} lacks{why}", None, self.name)
         try:
             handle = self._build(spec, src, abi)
         except SarekError:

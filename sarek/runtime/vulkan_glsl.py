@@ -6,6 +6,11 @@ RelaxedPrecision decoration) reaches the driver as written.
     dev = sarek.get_device("vulkan-glsl")
     dev.limits, dev.warp_size                     # from the driver (warp size = the subgroup size)
     dev.cooperative_matrix_shapes                 # CoopMatShape per VK_KHR_cooperative_matrix configuration
+
+Cooperative matrices (`sarek.coop`): the shader needs the `cooperative-matrix` feature (VK_KHR_cooperative_matrix;
+lavapipe has none: refused at launch) and each native multiply-accumulate it uses (the abi's `coopmat`) must
+be one the driver offers at subgroup scope (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR), else a
+LaunchError lists what it offers.
     with dev.gpu_timer() as t: ...launches...     # GPU timestamps: t.ms after the block, t.kernels_ms
 
 Buffers, parameters and grid folding are the other Vulkan device's (sarek.runtime.shader_device): one storage
@@ -62,7 +67,25 @@ def shader_features(info: PhysicalInfo) -> set[str]:
         out.add("shader-float32-atomic")
     if "shaderFloat16" in f and "storageBuffer16BitAccess" in f:
         out.add("shader-f16")
+    if "shaderInt8" in f and "storageBuffer8BitAccess" in f:
+        out.add("shader-int8")
+    if "cooperativeMatrix" in f and info.coopmat:
+        out.add("cooperative-matrix")
     return out
+
+
+def coopmat_refusal(shapes: list[list[Any]], offered: tuple[CoopMatShape, ...], kernel: str) -> str | None:
+    """Why the driver cannot run the native multiply-accumulates `shapes` ([M, N, K, input, accumulator] from
+    the abi's `coopmat`) at subgroup scope, or None."""
+    have = {(o.m, o.n, o.k, o.a, o.c) for o in offered if o.scope == "subgroup" and o.a == o.b and o.c == o.result
+            and not o.saturating}
+    for m, n, k, a, c in shapes:
+        if (m, n, k, a, c) not in have:
+            listed = "; ".join(f"{x.a} x {x.c} at {x.m}x{x.n}x{x.k}" for x in offered if x.scope == "subgroup") or \
+                "none"
+            return (f"kernel {kernel} multiplies {a} into {c} at {m}x{n}x{k} (GL_KHR_cooperative_matrix, subgroup "
+                    f"scope), which the driver does not offer (it offers: {listed})")
+    return None
 
 
 class VulkanGlslDevice(ShaderDevice):
@@ -113,6 +136,10 @@ class VulkanGlslDevice(ShaderDevice):
             out.add("f64")
         if "subgroup" not in self.features:
             out.add("warp")
+        if "cooperative-matrix" not in self.features or not any(c.a == "f16" for c in self.info.coopmat):
+            out.add("coop")
+        if "cooperative-matrix" not in self.features or not any(c.a in ("u8", "i8") for c in self.info.coopmat):
+            out.add("coop-int8")
         return out
 
     @property
@@ -138,6 +165,9 @@ class VulkanGlslDevice(ShaderDevice):
         if push > most:
             raise DeviceError(f"kernel {spec.name} passes {push} bytes of scalars and lengths; {self.name} takes at "
                               f"most {most} bytes of push constants (pass fewer scalars, or a Vector)", None, self.name)
+        why = coopmat_refusal(abi.get("coopmat", []), self.info.coopmat, spec.name)
+        if why is not None:
+            raise LaunchError(why)
         spirv = compile_glsl(src, self.info.float_preserve)
         vecs = sum(1 for p in abi["params"] if p["kind"] == "vec")
         try:

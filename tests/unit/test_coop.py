@@ -259,6 +259,7 @@ def test_ptx_mma_sync_assembles():
     for k in (ex.hgemm_shared, ex.bf16_gemm, ex.col_major_b):
         src = k.source("ptx")
         assert "mma.sync.aligned.m16n8k16.row.col.f32" in src
+        assert ("ldmatrix.sync.aligned.m8n8.x4.shared.b16" in src) == (k is ex.hgemm_shared)  # from shared only
         ptx.check(src)
 
 
@@ -267,6 +268,63 @@ def test_targets_without_matrices_refuse_with_the_reason():
 
     ex = _load_example(EXAMPLES / "coop.py")
     for target, why in (("opencl", "no portable matrix API"), ("wgsl", "experimental"),
-                        ("glsl", "GL_KHR_cooperative_matrix"), ("ptx", "a 16x32 'a' fragment of u8 is not supported")):
+                        ("ptx", "a 16x32 'a' fragment of u8 is not supported")):
         with pytest.raises(sarek.CompileError, match=why):
             ex.u8_tile.source(target)
+
+
+def test_glsl_coopmat_validates_with_glslang13():
+    """The 8-bit cases compile to GL_KHR_cooperative_matrix, which glslang 13 + spirv-val 2025 accept for Vulkan
+    1.3 (the cmeel builds; a missing one fails here). f16 fragments wait for f16 storage on GLSL (the gate's
+    float16 refusal); bf16 ones are refused with the list."""
+    from sarek.runtime.conformance import EXAMPLES, _load_example
+    from sarek.validate import glsl
+
+    ex = _load_example(EXAMPLES / "coop.py")
+    for k in (ex.u8_tile, ex.i8_accumulate):
+        src = k.source("glsl", block=32)
+        assert "coopMatMulAdd" in src and glsl.target_env(src) == "vulkan1.3"
+        glsl.check(src)
+    with pytest.raises(sarek.CompileError, match="a 16x16 'a' fragment of bf16 is not supported"):
+        ex.bf16_gemm.source("glsl")
+
+
+def test_glsl_coopmat_without_the_driver_feature_is_refused_at_launch():
+    """lavapipe has no VK_KHR_cooperative_matrix: the launch names the missing feature and why; the conformance
+    cases count the device as lacking coop (n/a)."""
+    from sarek.runtime.conformance import EXAMPLES, _load_example, device_lacks
+
+    ex = _load_example(EXAMPLES / "coop.py")
+    d = sarek.get_device("vulkan-glsl")
+    assert not d.cooperative_matrix_shapes and {"coop", "coop-int8"} <= device_lacks(d)
+    a, c = np.zeros(512, np.uint8), np.zeros(256, np.int32)
+    with pytest.raises(sarek.DeviceError, match="cooperative-matrix.*VK_KHR_cooperative_matrix"):
+        ex.u8_tile.launch(a, a, c, grid=1, block=32, device=d)
+
+
+def test_vulkan_driver_shapes_refuse_what_it_does_not_offer():
+    from sarek.runtime.vulkan_driver import CoopMatShape
+    from sarek.runtime.vulkan_glsl import coopmat_refusal
+
+    offered = (CoopMatShape(16, 16, 16, "f16", "f16", "f32", "f32", False, "subgroup"),
+               CoopMatShape(16, 16, 32, "u8", "u8", "u32", "u32", False, "subgroup"))
+    assert coopmat_refusal([[16, 16, 32, "u8", "u32"], [16, 16, 16, "f16", "f32"]], offered, "k") is None
+    why = coopmat_refusal([[16, 16, 32, "i8", "i32"]], offered, "k")
+    assert why is not None and "multiplies i8 into i32 at 16x16x32" in why and "u8 x u32 at 16x16x32" in why
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", ["coop_u8", "coop_i8_wrap", "coop_tile16", "coop_hgemm_shared",
+                                  "coop_col_major_b", "coop_bias_relu"])
+def test_coop_cases_on_vulkan_glsl_gpu(name):
+    """examples/coop.py on the H200's Vulkan driver (vulkan-glsl:0): the 8-bit cases run and agree exactly;
+    the f16 ones are refused by the gate (float16 on GLSL) until f16 storage lands there, with that reason."""
+    from sarek.runtime.conformance import EXAMPLES, _load_example, device_lacks, run_case
+
+    ex = _load_example(EXAMPLES / "coop.py")
+    case = next(c for c in ex.CASES if c.name == name)
+    d = sarek.get_device("vulkan-glsl:0")
+    assert d.info.device_type == "discrete", d.description
+    r = run_case(case, d)
+    assert r.ok, r.message
+    assert r.refused == ("f16" in case.features and "f16" in device_lacks(d)), r.message

@@ -190,3 +190,37 @@ def test_vulkan_async_then_synchronize(dev):
     d.synchronize()
     sarek.synchronize()
     assert (v.to_numpy() == 5 * 32).all()
+
+
+class _CudaBf16Capsule:
+    """A CUDA-side DLPack producer of bfloat16 (kDLBfloat, code 4), as torch exports a bf16 tensor; the memory is
+    never touched (adapt only reads the capsule)."""
+
+    def __init__(self, bits: int = 16):
+        from sarek.runtime import interop
+
+        self._keep = np.zeros(8, np.uint16)
+        self._cap = interop.export_capsule(self._keep.ctypes.data, 8, np.dtype(np.uint16), (interop.DL_CUDA, 0),
+                                           self._keep)
+        mt = interop.DLManagedTensor.from_address(interop._api.PyCapsule_GetPointer(self._cap, b"dltensor"))
+        mt.dl_tensor.dtype.code, mt.dl_tensor.dtype.bits = 4, bits
+
+    def __dlpack__(self, **kw: Any) -> Any:
+        return self._cap
+
+    def __dlpack_device__(self) -> Any:
+        return (2, 0)
+
+
+def test_dlpack_bfloat16_is_bf16_bits():
+    """DLPack's kDLBfloat 16-bit (torch's bf16 export) arrives as uint16 bits, the host form of bf16 that a
+    bf16 parameter accepts; another width of it is refused with its code."""
+    from sarek.runtime import interop
+    from sarek.runtime.args import same_layout
+    from sarek.types import bf16_dtype
+
+    da = interop.adapt(_CudaBf16Capsule())
+    assert isinstance(da, interop.DeviceArray) and da.dtype == np.dtype(np.uint16) and da.size == 8
+    assert same_layout(da.dtype, bf16_dtype())
+    with pytest.raises(interop.ForeignError, match="code 4, 32 bits"):
+        interop.adapt(_CudaBf16Capsule(bits=32))

@@ -15,7 +15,7 @@ import pytest
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 
 import sarek  # noqa: E402
-from sarek import Vec, f32, i32, kernel  # noqa: E402
+from sarek import Vec, bf16, f32, i32, kernel  # noqa: E402
 from sarek.gpu import global_thread_id  # noqa: E402
 from sarek.runtime import LaunchError  # noqa: E402
 
@@ -248,3 +248,37 @@ def test_cai_v3_producer_stream_is_waited_for(dev):
         axpy.launch(x, y, 1.0, n, threads=n, device=dev)
     sarek.get_device(dev).synchronize()
     assert float(y.sum()) == 50.0 * n
+
+
+@kernel
+def widen_bf16(x: Vec[bf16], y: Vec[f32], n: i32):
+    i = global_thread_id
+    if i < n:
+        y[i] = f32(x[i]) * 2.0
+
+
+@pytest.mark.parametrize("dev", CUDA)
+def test_torch_bfloat16_tensor_is_a_bf16_argument(dev, monkeypatch):
+    """A torch bfloat16 CUDA tensor is a bf16 vector in place (torch's __cuda_array_interface__ refuses bf16:
+    sarek reads its pointer, or its DLPack kDLBfloat export); a CPU one through a view of its bits."""
+    torch = pytest.importorskip("torch")
+    x = torch.arange(256, dtype=torch.float32, device="cuda").to(torch.bfloat16)
+    y = torch.zeros(256, dtype=torch.float32, device="cuda")
+    widen_bf16.launch(x, y, 256, threads=256, device=dev)
+    torch.cuda.synchronize()
+    assert torch.equal(y, 2 * x.float())
+
+    class DLPackOnly:
+        def __dlpack__(self, **kw):
+            return x.__dlpack__(**kw)
+
+        def __dlpack_device__(self):
+            return x.__dlpack_device__()
+
+    y.zero_()
+    widen_bf16.launch(DLPackOnly(), y, 256, threads=256, device=dev)
+    torch.cuda.synchronize()
+    assert torch.equal(y, 2 * x.float())
+    yc = np.zeros(256, np.float32)
+    widen_bf16.launch(x.cpu(), yc, 256, threads=256, device=dev)
+    assert np.array_equal(yc, 2 * x.float().cpu().numpy())

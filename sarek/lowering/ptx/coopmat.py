@@ -6,7 +6,8 @@ A fragment is a grid of native pieces: `a` 16x16 (four .b32 registers of two hal
 mma.m16n8k16"): a: register k has rows g + 8 (k & 1), columns 2t + 8 (k >> 1) + {0, 1}; b: register k has rows
 2t + 8k + {0, 1}, column g; acc: element e is row g + 8 (e >> 1), column 2t + (e & 1). Loads and stores move
 these elements one by one (`ld`/`st` of 16 or 32 bits at `index + row * stride + col`, or `col * stride + row`
-when column-major), so any buffer and stride works; `d = a @ b + c` is one mma.sync per (i, j, k) piece triple,
+when column-major), so any buffer and stride works; an `a`/`b` load from shared memory whose first element and
+stride are multiples of 8 takes `ldmatrix` instead (a warp-uniform run-time test picks the path); `d = a @ b + c` is one mma.sync per (i, j, k) piece triple,
 k in order. The gate (sarek.analysis.coopmat_support) admits f16/bf16 inputs with f32 accumulators only.
 """
 
@@ -117,9 +118,43 @@ class CoopmatLowering(ControlLowering):
                                   for r0, c0 in cells]))
         return out
 
+    def _ldmatrix(self, st: FnState, op: sk.CoopmatLoadOp, buf: Buf) -> None:
+        """An `a` or `b` fragment from shared memory: one `ldmatrix` per piece (x4 for `a`, x2 for `b`; `.trans`
+        for a row-major `b` or a column-major `a`). Lane l gives the address of row l & 7 of 8x8 matrix l >> 3,
+        whose elements are 8 contiguous halves: a's matrix m covers rows 8 (m & 1).., columns 8 (m >> 1).., b's
+        rows 8 m..; the registers it fills are the mma fragment's (see the module docstring)."""
+        em = st.em
+        use = self._decl(op, op.frag.data).use.data
+        col = op.col_major is not None
+        lane = em.op1(px.MovOp, "u32", "s32", "%laneid")
+        m = em.op2(px.ShrOp, "s32", "s32", lane, 3)
+        i8 = em.op2(px.AndOp, "b32", "s32", lane, 7)
+        r0 = em.op2(px.ShlOp, "b32", "s32", em.op2(px.AndOp, "b32", "s32", m, 1), 3)
+        c0 = em.op2(px.ShlOp, "b32", "s32", em.op2(px.ShrOp, "s32", "s32", m, 1), 3) if use == "a" else em.iconst(0)
+        row, c = (r0, em.op2(px.AddOp, "s32", "s32", c0, i8)) if col else (em.op2(px.AddOp, "s32", "s32", r0, i8), c0)
+        pr, pc = PIECES[use]
+        trans = ".trans" if (use == "b") != col else ""
+        for (i, j), regs in self._frags(st)[op.frag.data].items():
+            addr = self._addr(st, op, buf, row, c, i * pr, j * pc)
+            em.emit(px.LdmatrixOp, f"sync.aligned.m8n8.x{len(regs)}{trans}.shared.b16", regs, AddrAttr(addr, 0))
+
     def op_CoopmatLoadOp(self, st: FnState, op: sk.CoopmatLoadOp) -> Any:
         em = st.em
         buf = self.val(st, op.array)
+        assert isinstance(buf, Buf)
+        done = None
+        if buf.space == "shared" and self._decl(op, op.frag.data).use.data != "acc":
+            # ldmatrix needs 16-byte aligned rows: the first element and the row stride multiples of 8 halves
+            # (a coop kernel's shared arrays are 16-byte aligned); else the element path below. The test is
+            # warp-uniform (the arguments are).
+            idx, stride = self.val(st, op.index), self.val(st, op.stride)
+            assert isinstance(idx, Sc) and isinstance(stride, Sc)
+            low = em.op2(px.AndOp, "b32", "s32", em.op2(px.OrOp, "b32", "s32", idx.r, em.imm(stride.r)), 7)
+            slow, done = em.label("coop_elems"), em.label("coop_loaded")
+            em.bra(slow, guard=em.setp("ne", "s32", low, 0))
+            self._ldmatrix(st, op, buf)
+            em.bra(done)
+            em.place_label(slow)
         space = "global.nc" if buf.readonly else buf.space  # a vector the kernel never writes: the read-only cache
         for reg, addrs in self._walk(st, op):
             if len(addrs) == 1:
@@ -129,6 +164,8 @@ class CoopmatLowering(ControlLowering):
             for h, a in zip(halves, addrs):
                 em.emit(px.LdOp, f"{space}.b16", h, AddrAttr(a, 0))
             em.mov("b32", reg, halves)
+        if done is not None:
+            em.place_label(done)
         return None
 
     def op_CoopmatStoreOp(self, st: FnState, op: sk.CoopmatStoreOp) -> Any:

@@ -324,7 +324,10 @@ class MemoryLowering(ArithLowering):
         space = at.memspace.value
         em.narrays += 1
         sym = f"{em.fname}_{namer.symbol_part(op.sym.data)}_{em.narrays}"
-        em.decls.append(px.ArrayDeclOp(space, sym, size * n, max(align, 4)))
+        # a shared array of a kernel using cooperative matrices: 16-byte aligned (ldmatrix's rows)
+        f = sk.enclosing_function(op)
+        coop = space == "shared" and f is not None and any(isinstance(o, sk.COOPMAT_OPS) for o in f.walk())
+        em.decls.append(px.ArrayDeclOp(space, sym, size * n, max(align, 16 if coop else 4)))
         # shared and local memory are addressed with 32 bits (their windows are below 4 GiB), as NVCC does:
         # index arithmetic stays 32-bit and needs no widening
         base = em.reg("u32")

@@ -104,9 +104,9 @@ class Declarations(LoweringState):
                 for reg in op.regions:
                     for b in reg.blocks:
                         types += [(a.type, op) for a in b.args]
-                # gated (analysis/features.py: Feature.NATIVE, Feature.COOPMAT)
-                assert not isinstance(op, S.NativeOp | S.CoopmatDeclOp | S.CoopmatLoadOp | S.CoopmatStoreOp
-                                      | S.CoopmatMulAddOp), op.name
+                # gated (analysis/features.py: Feature.NATIVE; Feature.COOPMAT but on GLSL)
+                assert not isinstance(op, S.NativeOp) and (self.lang.name == "glsl" or not isinstance(
+                    op, S.COOPMAT_OPS)), op.name
         for t, op in types:
             while isinstance(t, S.VecType | S.ArrayType | S.RefType):
                 t = t.element_type

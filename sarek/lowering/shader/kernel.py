@@ -125,6 +125,8 @@ class ShaderLowering(Statements):
             T = self.storage_type(st.elem, st.repr, k)
             blk = "" if L.buffer_block is None else self.global_name(f"block:{st.name}")
             body.add_op(O["global"](L.buffer.format(i=i, blk=blk, t=T, n=st.name)))
+        for o in self.coop_globals:
+            body.add_op(o)
         if param_fields:
             fl: list[tuple[str, str, str]] = []
             for p in param_fields:
@@ -155,6 +157,7 @@ class ShaderLowering(Statements):
         body.add_op(mainf)
         abi = {"kernel": k.sym_name.data, "lang": self.lang.name, "block": list(self.block),
                "params": sorted(abi_params, key=lambda p: p["index"]), "params_size": psize if param_fields else 0,
-               "params_binding": len(vecs), "features": sorted(self.features)}
+               "params_binding": len(vecs), "features": sorted(self.features),
+               **({"coopmat": sorted(map(list, self.coop_shapes))} if self.coop_shapes else {})}
         sh.properties["abi"] = StringAttr(json.dumps(abi, sort_keys=True))
         return sh

@@ -12,7 +12,7 @@ from sarek.analysis import shader_names
 from sarek.analysis.effects import MAX_INLINE_DEPTH, is_pure_intrinsic
 from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, Category
-from sarek.lowering.shader.atomics import Atomics
+from sarek.lowering.shader.coopmat import Coopmat
 from sarek.lowering.shader.language import IDENT, err
 from sarek.lowering.shader.state import MAX_NESTING, PURE_INLINE, READ_OPS, Scope, Storage, int_width, nuses
 
@@ -20,7 +20,7 @@ from sarek.lowering.shader.state import MAX_NESTING, PURE_INLINE, READ_OPS, Scop
 #: the f32 atomics a native float add does (sub adds the negation, inc/dec add one)
 _ADDS = frozenset({"atomic_add", "atomic_sub", "atomic_inc", "atomic_dec"})
 
-class Statements(Atomics):
+class Statements(Coopmat):
     """One sarek op lowered to statements of the target dialect."""
 
     def lower_block(self, block: Block, out: Block, scope: Scope) -> None:
@@ -134,6 +134,9 @@ class Statements(Atomics):
                 self.materialize(op, out, scope, self.warp_shuffle(op, *(self.expr(a) for a in op.args)))
                 return
         if isinstance(op, S.YieldOp):
+            return
+        if isinstance(op, S.COOPMAT_OPS):
+            self.coopmat(op, out)
             return
         assert not isinstance(op, S.NativeOp), "%native: refused by the feature gate (NATIVE)"
         raise err(f"{op.name} is not supported on {self.lang.name}", op, self.lang)

@@ -214,6 +214,8 @@ ShflOp = _instr("ShflOp", "shfl", "shfl.sync.<mode>.b32 d, a, lane, clamp, mask"
 RetOp = _instr("RetOp", "ret", "ret")
 MmaOp = _instr("MmaOp", "mma", "mma.sync.aligned.<shape>.<layouts>.<types> {d..}, {a..}, {b..}, {c..}: a warp's "
                "matrix multiply-accumulate")
+LdmatrixOp = _instr("LdmatrixOp", "ldmatrix", "ldmatrix.sync.aligned.m8n8.x<n>[.trans].shared.b16 {d..}, [addr]: a "
+                    "warp's 8x8 b16 matrices from shared memory, each lane giving one 16-byte row's address")
 
 
 @irdl_op_definition
@@ -318,7 +320,7 @@ class FuncOp(_FunctionLike):
 INSTRUCTIONS: tuple[type[Instr], ...] = (
     MovOp, LdOp, StOp, CvtaOp, AddOp, SubOp, MulOp, MadOp, FmaOp, DivOp, RemOp, AbsOp, NegOp, MinOp, MaxOp, AndOp,
     OrOp, XorOp, NotOp, ShlOp, ShrOp, SetpOp, SelpOp, CvtOp, SqrtOp, RcpOp, CopysignOp, PopcOp, ClzOp, TestpOp, BraOp,
-    BarOp, MembarOp, AtomOp, ShflOp, RetOp, MmaOp,
+    BarOp, MembarOp, AtomOp, ShflOp, RetOp, MmaOp, LdmatrixOp,
 )
 
 SarekPtx = Dialect(

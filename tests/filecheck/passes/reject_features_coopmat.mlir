@@ -7,7 +7,7 @@
 // RUN: sarek-opt %s -p 'sarek-reject-features{target=wgsl}' --verify-diagnostics --split-input-file | filecheck %s --check-prefix=WGSL
 
 // Every target without cooperative matrices refuses at the first coop op, with its reason; HIP (MFMA) and PTX
-// (mma.sync, f32 accumulators) have no 8-bit path.
+// (mma.sync, f32 accumulators) have no 8-bit path; GLSL (GL_KHR_cooperative_matrix) has.
 builtin.module {
   sarek.kernel @k() {
     sarek.coopmat_decl "qc" acc 16x16 : i32 loc("k.py":3:3)
@@ -18,7 +18,7 @@ builtin.module {
 // HIP: k.py:3:3: error: HIP: cooperative matrices: a 16x16 'acc' fragment of i32 is not supported on this target (supported: f16 x f32 at 16x16x16 (and multiples up to 64))
 // OPENCL: k.py:3:3: error: OpenCL: cooperative matrices not yet supported (OpenCL C has no portable matrix API (only vendor extensions))
 // METAL: k.py:3:3: error: Metal: cooperative matrices not yet supported (the simdgroup_matrix lowering is not implemented for this target yet)
-// GLSL: k.py:3:3: error: GLSL: cooperative matrices not yet supported (the GL_KHR_cooperative_matrix lowering is not implemented for this target yet (it needs glslang 13, and a driver-level Vulkan device: lavapipe has no cooperative matrices))
+// GLSL: sarek.coopmat_decl "qc" acc 16x16 : i32
 // WGSL: k.py:3:3: error: WGSL: cooperative matrices not yet supported (wgpu's cooperative matrices are experimental: wgpu-py cannot enable EXPERIMENTAL_COOPERATIVE_MATRIX and naga's SPIR-V reader refuses the CooperativeMatrixKHR capability)
 
 // -----
@@ -85,3 +85,28 @@ builtin.module {
   }
 }
 // CUDA: k.py:6:3: error: CUDA: cooperative matrices: fragment 'fb' is loaded both row-major and col-major: a wmma 'b' fragment has one layout; declare one fragment per layout
+
+// -----
+
+// On GLSL an 8-bit fragment moves through a Vec or Array parameter, not a shared array (held one element per word
+// there); bf16 fragments are refused with the list (GL_EXT_bfloat16 is newer than glslang 13).
+builtin.module {
+  sarek.kernel @k() {
+    %z = sarek.constant 0 : i32
+    %s = sarek.constant 32 : i32
+    %n = sarek.constant 512 : i32
+    %sh = sarek.alloc_array "sh"[%n] : !sarek.array<ui8, shared>
+    sarek.coopmat_decl "qa" a 16x32 : ui8
+    sarek.coopmat_load "qa" from %sh[%z] stride %s : !sarek.array<ui8, shared> loc("k.py":7:3)
+  }
+}
+// GLSL: k.py:7:3: error: GLSL: cooperative matrices: fragment 'qa' of 8-bit elements moves through a shared or local array, which GLSL holds one element per 32-bit word; load it from a Vec or Array parameter
+
+// -----
+
+builtin.module {
+  sarek.kernel @k() {
+    sarek.coopmat_decl "fa" a 16x16 : bf16 loc("k.py":8:3)
+  }
+}
+// GLSL: k.py:8:3: error: GLSL: cooperative matrices: a 16x16 'a' fragment of bf16 is not supported on this target (supported: f16 x f32/f16 at 16x16x16 (and multiples up to 64); u8/i8 x i32 at 16x16x32 (and multiples up to 64))
