@@ -142,9 +142,6 @@ class OpSpec:
                 if what == "sizes" and (p[1] != "scalar" or p[2].kind not in "iu"):
                     raise OpSpecError.here(f"sizes= names '{key}', which is not an integer scalar parameter of "
                                            f"{sig}")
-        both = set(outputs) & set(sizes)
-        if both:
-            raise OpSpecError.here(f"'{sorted(both)[0]}' is in both outputs= and sizes=")
         roles: dict[str, str] = {}
         ops: list[OpParam] = []
         for i, (pname, kind, dtype, rank, written) in enumerate(params):
