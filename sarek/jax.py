@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from sarek.opspec import FfiPlan, OpSpec, OpSpecError, ffi_plan
+from sarek.opspec import FfiPlan, OpSpec, OpSpecError, as_list, ffi_plan, threads_arg
 
 TARGET = "sarek_launch"
 
@@ -67,8 +67,7 @@ def _run(call: Any) -> None:
     ptr = next((a.ptr for a in (*call.args, *call.rets) if a.ptr), 0)
     ordinal = pointer_device(ptr) if ptr else 0
     kw: dict[str, Any] = {} if d.block is None else {"block": d.block}
-    d.kernel.launch(*args, threads=d.threads if len(d.threads) > 1 else d.threads[0],
-                    device=f"{d.kind}:{ordinal}", stream=call.stream, **kw)
+    d.kernel.launch(*args, threads=threads_arg(d.threads), device=f"{d.kind}:{ordinal}", stream=call.stream, **kw)
 
 
 def register_target() -> None:
@@ -107,7 +106,7 @@ def _launch(kernel: Any, kind: str, block: Any, values: Sequence[Any], kinds: Se
     types = [fresh[i] if i in fresh else jax.ShapeDtypeStruct(values[i].shape, values[i].dtype) for i in plan.results]
     cid = _describe(_Call(kernel, kind, block, plan, scalars, threads))
     call = _ffi().ffi_call(TARGET, types, input_output_aliases=dict(plan.aliases) or None)
-    return list(call(*[values[i] for i in plan.operands], sarek_call=np.int64(cid)))
+    return list(call(*[values[i] for i in plan.operands], sarek_call=cid))
 
 
 def _static(spec: OpSpec, env: Mapping[str, Any]) -> None:
@@ -134,8 +133,8 @@ class Primitive:
         if fn is None:
             fn = self._fns[key] = self._build(dict(key))
         arrays = [a for p, a in zip(spec.arguments, args) if p.kind == "vec"]
-        out = fn(*arrays)
-        return out[0] if isinstance(out, tuple) and len(out) == 1 else out
+        out = as_list(fn(*arrays))
+        return out[0] if len(out) == 1 else tuple(out)
 
     def _env(self, scalars: Mapping[str, Any], arrays: Sequence[Any]) -> dict[str, Any]:
         vecs = [p for p in self.spec.arguments if p.kind == "vec"]

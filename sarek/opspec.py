@@ -128,7 +128,7 @@ class OpSpec:
         """The spec from (name, kind, dtype, rank, written) per kernel parameter (what `make` reads off the IR)."""
         by_name = {p[0]: p for p in params}
         sig = f"{name}({', '.join(p[0] for p in params)})"
-        if not isinstance(outputs, Mapping):
+        if not isinstance(cast(object, outputs), Mapping):
             raise OpSpecError.here(f"outputs= maps output parameter names to shapes, e.g. {{'out': 'x'}}; got "
                                    f"{type(outputs).__name__}")
         for what, table in (("outputs", outputs), ("sizes", sizes)):
@@ -195,17 +195,17 @@ class OpSpec:
                 continue
             spec = outputs[p.name]
             what = f"outputs['{p.name}']"
-            if isinstance(spec, str) and _SIZE.match(spec) and spec.strip() in args and args[spec.strip()].kind == "vec":
-                like = args[spec.strip()]
+            like = args.get(spec.strip()) if isinstance(spec, str) else None
+            if like is not None and like.kind == "vec":
                 if p.rank != 1 and like.rank != p.rank:
                     raise OpSpecError.here(f"{what}: '{spec}' has {like.rank} dimension(s), '{p.name}' has {p.rank}")
-                shapes.append((p.name, spec.strip()))
+                shapes.append((p.name, like.name))
                 continue
             dims = tuple(size(d, what) for d in (spec if _is_seq(spec) else (spec,)))
             if not dims or (p.rank != 1 and len(dims) != p.rank):
                 raise OpSpecError.here(f"{what}: {len(dims)} extent(s) given, '{p.name}' has {p.rank} dimension(s)")
             shapes.append((p.name, dims))
-        size_specs = tuple((n, size(sizes[n], f"sizes['{n}']", False)) for n in (p.name for p in ops if p.role == "size"))
+        size_specs = tuple((p.name, size(sizes[p.name], f"sizes['{p.name}']", False)) for p in ops if p.role == "size")
         if threads is None:
             raise OpSpecError.here("threads= is required: the total threads per dimension, e.g. threads='n' or "
                                    "threads=('a.shape[0]', 'a.shape[1]')")
@@ -293,6 +293,16 @@ class OpSpec:
 
 
 _SCALAR_SCHEMA = {"i": "int", "u": "int", "f": "float", "b": "bool"}
+
+
+def threads_arg(threads: tuple[int, ...]) -> int | tuple[int, ...]:
+    """`threads=` for `Kernel.launch`: an int for one dimension."""
+    return threads[0] if len(threads) == 1 else threads
+
+
+def as_list(x: Any) -> list[Any]:
+    """A framework's result (one value, a tuple or a list) as a list."""
+    return list(cast("tuple[Any, ...]", x)) if isinstance(x, tuple | list) else [x]
 
 
 def op_name(name: str | None, kernel_name: str, taken: set[str]) -> str:

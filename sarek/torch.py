@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from sarek.opspec import OpSpec, OpSpecError, op_name
+from sarek.opspec import OpSpec, OpSpecError, as_list, op_name, threads_arg
 
 #: operators made in this process: qualified name -> (kernel, spec)
 _OPS: dict[str, tuple[Any, OpSpec]] = {}
@@ -82,8 +82,7 @@ def _launch(kernel: Any, spec: OpSpec, env: Mapping[str, Any], args: list[Any], 
     if 0 in threads:
         return  # nothing to run (a launch of zero threads is refused by the runtime)
     kw: dict[str, Any] = {} if block is None else {"block": block}
-    kernel.launch(*args, threads=threads if len(threads) > 1 else threads[0],
-                  device=sarek_device(_first_tensor(spec, env), kind), **kw)
+    kernel.launch(*args, threads=threads_arg(threads), device=sarek_device(_first_tensor(spec, env), kind), **kw)
 
 
 def op(kernel: Any, *, outputs: Mapping[str, Any] | None = None, sizes: Mapping[str, Any] | None = None,
@@ -174,7 +173,7 @@ def _register_autograd(cop: Any, kernel: Any, spec: OpSpec, qual: str, kind: str
     aop.register_fake(adjoint_fake)
 
     def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> None:
-        outs = list(output) if isinstance(output, tuple | list) else [output]
+        outs = as_list(output)
         tensors = [i for i, p in enumerate(spec.arguments) if p.kind == "vec"]
         ctx.tensor_at = tensors
         ctx.scalars = [None if i in tensors else a for i, a in enumerate(inputs)]
@@ -187,9 +186,7 @@ def _register_autograd(cop: Any, kernel: Any, spec: OpSpec, qual: str, kind: str
             args[i] = saved[j]
         outs = list(saved[len(ctx.tensor_at):])
         gs = [torch.zeros_like(o) if g is None else g for g, o in zip(grads, outs)]
-        res = aop(*args, *outs, *gs)
-        res = list(res) if isinstance(res, tuple | list) else [res]
-        by_name = dict(zip((p.name for p in diff), res))
+        by_name = dict(zip((p.name for p in diff), as_list(aop(*args, *outs, *gs))))
         return tuple(by_name.get(p.name) for p in spec.arguments)
 
     cop.register_autograd(backward, setup_context=setup_context)

@@ -2,7 +2,7 @@
 
 `handler(fn)` wraps `fn(call: FfiCall) -> None` as an `XLA_FFI_Handler` C function pointer: it answers XLA's
 metadata query (API version 0.1, no traits: XLA does not capture it into command buffers, so a first launch may
-compile), decodes the arguments, results, the integer attributes and the CUDA stream, and turns a Python
+compile), decodes the arguments, results, the integer scalar attributes and the CUDA stream, and turns a Python
 exception into an `XLA_FFI_Error` with the message (never a crash, never a silent success). No C++ is built:
 this is the approach NVIDIA Warp's `jax_kernel` takes. Nothing here imports JAX.
 """
@@ -25,6 +25,7 @@ DTYPES: dict[int, np.dtype[Any]] = {1: np.dtype(np.bool_), 2: np.dtype(np.int8),
                                     7: np.dtype(np.uint16), 8: np.dtype(np.uint32), 9: np.dtype(np.uint64),
                                     10: np.dtype(np.float16), 11: np.dtype(np.float32), 12: np.dtype(np.float64)}
 EXTENSION_METADATA, ATTR_SCALAR, ERROR_UNKNOWN = 1, 3, 2
+_INT_ATTRS: dict[int, type[ctypes.c_int32 | ctypes.c_int64 | ctypes.c_uint32 | ctypes.c_uint64]] = {4: ctypes.c_int32, 5: ctypes.c_int64, 8: ctypes.c_uint32, 9: ctypes.c_uint64}
 
 
 class ExtensionBase(ctypes.Structure):
@@ -143,7 +144,9 @@ def _attrs(a: Attrs) -> dict[str, int]:
         span = a.names[i].contents
         name = ctypes.string_at(span.ptr, span.len).decode()
         s = ctypes.cast(a.attrs[i], ctypes.POINTER(Scalar)).contents
-        out[name] = ctypes.cast(s.value, ctypes.POINTER(c_i64)).contents.value
+        ct = _INT_ATTRS.get(int(s.dtype))
+        if ct is not None:
+            out[name] = int(ct.from_address(int(s.value or 0)).value)
     return out
 
 

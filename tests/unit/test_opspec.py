@@ -254,10 +254,10 @@ def test_handler_decodes_buffers_attributes_and_stream():
     x, y = np.zeros((2, 3), np.float32), np.zeros(4, np.int64)
     seen = []
     h = xla_ffi.handler(seen.append)
-    fr = _Frame([x], [y], {"sarek_call": 41})
+    fr = _Frame([x], [y], {"sarek_call": 41, "other": -3})
     assert fr.call(h) == 0 and not fr.errors
     (c,) = seen
-    assert c.stream == 0xABC and c.attrs == {"sarek_call": 41}
+    assert c.stream == 0xABC and c.attrs == {"sarek_call": 41, "other": -3}
     assert (c.args[0].ptr, c.args[0].shape, c.args[0].dtype) == (x.ctypes.data, (2, 3), np.float32)
     assert c.rets[0].__cuda_array_interface__ == {"shape": (4,), "typestr": "<i8", "data": (y.ctypes.data, False),
                                                   "version": 2}
