@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from sarek.opspec import FfiPlan, OpSpec, OpSpecError, as_list, ffi_plan, threads_arg
+from sarek.opspec import FfiPlan, OpSpec, OpSpecError, as_list, ffi_plan, framework, threads_arg
 
 TARGET = "sarek_launch"
 
@@ -43,10 +43,7 @@ _STATE: dict[str, Any] = {}
 
 
 def _jax() -> Any:
-    try:
-        return importlib.import_module("jax")
-    except ImportError as e:
-        raise OpSpecError.here(f"sarek.jax needs JAX ({e}); install jax with CUDA") from None
+    return framework("jax", "sarek.jax", "JAX with CUDA")
 
 
 def _ffi() -> Any:

@@ -19,7 +19,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from sarek.frontend.errors import CompileError, user_frame
+from sarek.frontend.errors import CompileError, user_location
 
 #: roles: "array" (an argument the kernel only reads), "mutated" (an argument array it writes), "scalar" (an
 #: argument scalar), "output" (allocated by the operator and returned), "size" (a scalar computed from shapes)
@@ -33,14 +33,7 @@ class OpSpecError(CompileError, ValueError):
 
     @classmethod
     def here(cls, message: str) -> OpSpecError:
-        import linecache
-
-        file, line = user_frame()
-        col = None
-        if file is not None and line is not None:
-            text = linecache.getline(file, line)
-            col = len(text) - len(text.lstrip()) + 1
-        return cls(message, file, line, col)
+        return cls(message, *user_location())
 
 
 _SIZE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\.\s*shape\s*\[\s*(-?\d+)\s*\])?\s*$")
@@ -293,6 +286,16 @@ class OpSpec:
 
 
 _SCALAR_SCHEMA = {"i": "int", "u": "int", "f": "float", "b": "bool"}
+
+
+def framework(module: str, user: str, what: str) -> Any:
+    """`import module` for `user` (sarek.torch, sarek.jax); its absence is a located OpSpecError."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        raise OpSpecError.here(f"{user} needs {what} ({e}); install it") from None
 
 
 def threads_arg(threads: tuple[int, ...]) -> int | tuple[int, ...]:

@@ -12,13 +12,12 @@ the interpreter. Imported only when used (`import sarek.torch`); what does not n
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from sarek.opspec import OpSpec, OpSpecError, as_list, op_name, threads_arg
+from sarek.opspec import OpSpec, OpSpecError, as_list, framework, op_name, threads_arg
 
 #: operators made in this process: qualified name -> (kernel, spec)
 _OPS: dict[str, tuple[Any, OpSpec]] = {}
@@ -26,10 +25,7 @@ _DTYPES: dict[str, Any] = {}
 
 
 def _torch() -> Any:
-    try:
-        return importlib.import_module("torch")
-    except ImportError as e:
-        raise OpSpecError.here(f"sarek.torch needs PyTorch ({e}); install torch") from None
+    return framework("torch", "sarek.torch", "PyTorch")
 
 
 def torch_dtype(d: np.dtype[Any]) -> Any:

@@ -10,53 +10,12 @@ import os
 import numpy as np
 import pytest
 
-from sarek import Vec, f32, i32, kernel
-from sarek.gpu import global_thread_id
+from tests.unit.op_kernels import prod_sum, prod_sum_adjoint, saxpy, saxpy_adjoint, scale_inplace
 
 pytestmark = pytest.mark.gpu
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # share the GPU with torch in one pytest run
 
 KINDS = ["cuda", "ptx"]
-
-
-@kernel
-def saxpy(a: f32, x: Vec[f32], y: Vec[f32], out: Vec[f32], n: i32):
-    i = global_thread_id
-    if i < n:
-        out[i] = a * x[i] + y[i]
-
-
-@kernel
-def saxpy_adjoint(a: f32, x: Vec[f32], y: Vec[f32], out: Vec[f32], n: i32, ax: Vec[f32], ay: Vec[f32],
-                  aout: Vec[f32]):
-    i = global_thread_id
-    if i < n:
-        ax[i] += a * aout[i]
-        ay[i] += aout[i]
-
-
-@kernel
-def prod_sum(x: Vec[f32], y: Vec[f32], p: Vec[f32], s: Vec[f32], n: i32):
-    i = global_thread_id
-    if i < n:
-        p[i] = x[i] * y[i]
-        s[i] = x[i] + y[i]
-
-
-@kernel
-def prod_sum_adjoint(x: Vec[f32], y: Vec[f32], p: Vec[f32], s: Vec[f32], n: i32, ax: Vec[f32], ay: Vec[f32],
-                     ap: Vec[f32], as_: Vec[f32]):
-    i = global_thread_id
-    if i < n:
-        ax[i] += ap[i] * y[i] + as_[i]
-        ay[i] += ap[i] * x[i] + as_[i]
-
-
-@kernel
-def scale_inplace(x: Vec[f32], s: f32, n: i32):
-    i = global_thread_id
-    if i < n:
-        x[i] = x[i] * s
 
 
 def _jax():

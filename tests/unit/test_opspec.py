@@ -13,22 +13,9 @@ import pytest
 import sarek
 from sarek import Array, Vec, f32, f64, i32, kernel
 from sarek.gpu import global_thread_id
-from sarek.opspec import OpSpec, OpSpecError, ffi_plan, op_name
 from sarek import xla_ffi
-
-
-@kernel
-def saxpy(a: f32, x: Vec[f32], y: Vec[f32], out: Vec[f32], n: i32):
-    i = global_thread_id
-    if i < n:
-        out[i] = a * x[i] + y[i]
-
-
-@kernel
-def scale_inplace(x: Vec[f32], s: f32, n: i32):
-    i = global_thread_id
-    if i < n:
-        x[i] = x[i] * s
+from sarek.opspec import OpSpec, OpSpecError, ffi_plan, op_name
+from tests.unit.op_kernels import saxpy, scale_inplace
 
 
 @kernel

@@ -3,8 +3,8 @@ it does not skip): eager on cuda and ptx, CPU tensors on the interpreter, torch.
 graph break (forward and backward), CUDA graph capture and replay, torch.library.opcheck, gradcheck in f64.
 
 Gradients use a hand-written adjoint (`adjoint=`) with the contract of `k.adjoint` (the kernel's arguments, then
-one adjoint array per float array parameter, accumulated with +=), so these tests do not depend on the adjoint
-pass; test_torch_ops_adjoint-style tests of `k.adjoint` itself belong with that pass."""
+one adjoint array per float array parameter, accumulated with +=; tests/unit/op_kernels.py), so they test the
+glue whatever the adjoint pass does."""
 
 from __future__ import annotations
 
@@ -13,51 +13,12 @@ import itertools
 import numpy as np
 import pytest
 
-from sarek import Vec, f32, f64, i32, kernel
-from sarek.gpu import global_thread_id
+from tests.unit.op_kernels import mul64, mul64_adjoint, saxpy, saxpy_adjoint, scale_inplace
 
 pytestmark = pytest.mark.gpu
 
 KINDS = ["cuda", "ptx"]
 _names = itertools.count()
-
-
-@kernel
-def saxpy(a: f32, x: Vec[f32], y: Vec[f32], out: Vec[f32], n: i32):
-    i = global_thread_id
-    if i < n:
-        out[i] = a * x[i] + y[i]
-
-
-@kernel
-def mul64(x: Vec[f64], y: Vec[f64], out: Vec[f64], n: i32):
-    i = global_thread_id
-    if i < n:
-        out[i] = x[i] * y[i] + x[i]
-
-
-@kernel
-def mul64_adjoint(x: Vec[f64], y: Vec[f64], out: Vec[f64], n: i32, ax: Vec[f64], ay: Vec[f64], aout: Vec[f64]):
-    i = global_thread_id
-    if i < n:
-        ax[i] += aout[i] * (y[i] + 1.0)
-        ay[i] += aout[i] * x[i]
-
-
-@kernel
-def saxpy_adjoint(a: f32, x: Vec[f32], y: Vec[f32], out: Vec[f32], n: i32, ax: Vec[f32], ay: Vec[f32],
-                  aout: Vec[f32]):
-    i = global_thread_id
-    if i < n:
-        ax[i] += a * aout[i]
-        ay[i] += aout[i]
-
-
-@kernel
-def scale_inplace(x: Vec[f32], s: f32, n: i32):
-    i = global_thread_id
-    if i < n:
-        x[i] = x[i] * s
 
 
 def _torch():
