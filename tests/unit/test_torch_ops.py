@@ -28,6 +28,13 @@ def _torch():
     return torch
 
 
+def _pair(n: int, dtype=None, grad: bool = False):
+    """Two random CUDA tensors of n elements."""
+    torch = _torch()
+    dtype = dtype or torch.float32
+    return tuple(torch.randn(n, device="cuda", dtype=dtype, requires_grad=grad) for _ in range(2))
+
+
 def _saxpy(kind: str):
     import sarek.torch as st
 
@@ -46,8 +53,7 @@ def _mul64(kind: str):
 def test_eager_on_cuda_tensors_in_place_on_the_current_stream(kind):
     torch = _torch()
     op = _saxpy(kind)
-    x = torch.randn(1000, device="cuda")
-    y = torch.randn(1000, device="cuda")
+    x, y = _pair(1000)
     s = torch.cuda.Stream()
     with torch.cuda.stream(s):  # the launch follows torch's current stream
         out = op(2.0, x, y)
@@ -100,8 +106,7 @@ def test_compile_fullgraph_has_no_graph_break(kind):
     def f(x, y):
         return op(2.0, torch.sin(x), y).relu() * 2
 
-    x = torch.randn(4096, device="cuda")
-    y = torch.randn(4096, device="cuda")
+    x, y = _pair(4096)
     torch._dynamo.reset()
     ex = torch._dynamo.explain(f)(x, y)
     assert ex.graph_break_count == 0 and ex.graph_count == 1
@@ -119,8 +124,7 @@ def test_compiled_backward_has_no_graph_break(kind):
     def loss(x, y):
         return (op(x, y) ** 2).sum()
 
-    x = torch.randn(257, device="cuda", dtype=torch.float64, requires_grad=True)
-    y = torch.randn(257, device="cuda", dtype=torch.float64, requires_grad=True)
+    x, y = _pair(257, torch.float64, grad=True)
     torch._dynamo.reset()
     assert torch._dynamo.explain(loss)(x, y).graph_break_count == 0
     gx, gy = torch.autograd.grad(torch.compile(loss, fullgraph=True)(x, y), (x, y))
@@ -133,8 +137,7 @@ def test_compiled_backward_has_no_graph_break(kind):
 def test_cuda_graph_capture_and_replay(kind):
     torch = _torch()
     op = _saxpy(kind)
-    x = torch.randn(2048, device="cuda")
-    y = torch.randn(2048, device="cuda")
+    x, y = _pair(2048)
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):  # warm up: compile and load the kernel outside the capture
@@ -156,24 +159,21 @@ def test_opcheck(kind):
     torch = _torch()
     op = _mul64(kind)
     for n in (1, 100, 1000):
-        x = torch.randn(n, device="cuda", dtype=torch.float64, requires_grad=True)
-        y = torch.randn(n, device="cuda", dtype=torch.float64, requires_grad=True)
+        x, y = _pair(n, torch.float64, grad=True)
         torch.library.opcheck(op, (x, y))
     op32 = _saxpy(kind)
-    torch.library.opcheck(op32, (1.5, torch.randn(64, device="cuda"), torch.randn(64, device="cuda")))
+    torch.library.opcheck(op32, (1.5, *_pair(64)))
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_gradcheck_f64(kind):
     torch = _torch()
     op = _mul64(kind)
-    x = torch.randn(50, device="cuda", dtype=torch.float64, requires_grad=True)
-    y = torch.randn(50, device="cuda", dtype=torch.float64, requires_grad=True)
+    x, y = _pair(50, torch.float64, grad=True)
     assert torch.autograd.gradcheck(op, (x, y))
     # f32 with a scalar argument: analytic gradients against torch's own autograd
     op32 = _saxpy(kind)
-    a = torch.randn(64, device="cuda", requires_grad=True)
-    b = torch.randn(64, device="cuda", requires_grad=True)
+    a, b = _pair(64, grad=True)
     (op32(1.5, a, b) * torch.arange(64, device="cuda")).sum().backward()
     torch.testing.assert_close(a.grad, 1.5 * torch.arange(64, device="cuda", dtype=torch.float32))
     torch.testing.assert_close(b.grad, torch.arange(64, device="cuda", dtype=torch.float32))
