@@ -78,8 +78,11 @@ class OpParam:
 
     @property
     def is_float_array(self) -> bool:
-        """Has an adjoint array in `k.adjoint` (a float array parameter)."""
-        return self.kind == "vec" and self.dtype.kind == "f"
+        """Has an adjoint array in `k.adjoint`: an f32 or f64 array parameter (f16 arrays have none)."""
+        return self.kind == "vec" and self.dtype in _ADJOINT_DTYPES
+
+
+_ADJOINT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _is_seq(x: object) -> bool:

@@ -134,8 +134,8 @@ def _adjoint_kernel(kernel: Any, given: Any) -> Any:
 
 
 def _register_autograd(cop: Any, kernel: Any, spec: OpSpec, qual: str, kind: str, block: Any, given: Any) -> None:
-    """The backward: `<qual>_adjoint`, an operator launching the adjoint kernel; zero input adjoints, the output
-    gradients (copied: the adjoint may consume them) accumulate into them."""
+    """The backward: `<qual>_adjoint`, an operator launching the adjoint kernel: the output gradients accumulate
+    into zeroed input adjoints."""
     torch = _torch()
     nargs, nout = len(spec.arguments), len(spec.outputs)
     diff = spec.differentiable
@@ -145,20 +145,26 @@ def _register_autograd(cop: Any, kernel: Any, spec: OpSpec, qual: str, kind: str
         env = _contiguous(spec, spec.bind(args[:nargs]))
         outs = [o.contiguous() for o in args[nargs:nargs + nout]]
         grads = dict(zip((p.name for p in spec.outputs), args[nargs + nout:]))
-        adj: dict[str, Any] = {}
-        for p in spec.params:
-            if p.is_float_array:
-                adj[p.name] = (grads[p.name].contiguous().clone() if p.role == "output"
-                               else torch.zeros_like(env[p.name], memory_format=torch.contiguous_format))
         ak = cache.get("k")
         if ak is None:
-            ak = cache["k"] = _adjoint_kernel(kernel, given)
-        primal = spec.kernel_args(env, outs)
-        from sarek.runtime.specs import kernel_spec
+            from sarek.runtime.specs import kernel_spec
 
-        written = {p.index for p in kernel_spec(ak.module, ak.name).params if p.written}
+            ak = cache["k"] = _adjoint_kernel(kernel, given)
+            cache["written"] = {p.index for p in kernel_spec(ak.module, ak.name).params if p.written}
+        written: set[int] = cache["written"]
+        # what the adjoint kernel writes besides the input adjoints is copied first (k.adjoint writes neither
+        # the primal arrays nor the output gradients; a hand-written adjoint may)
+        args_after = [p for p in spec.params if p.is_float_array]
+        adj: dict[str, Any] = {}
+        for j, p in enumerate(args_after):
+            if p.role == "output":
+                g = grads[p.name].contiguous()
+                adj[p.name] = g.clone() if len(spec.params) + j in written else g
+            else:
+                adj[p.name] = torch.zeros_like(env[p.name], memory_format=torch.contiguous_format)
+        primal = spec.kernel_args(env, outs)
         primal = [a.clone() if i in written and hasattr(a, "clone") else a for i, a in enumerate(primal)]
-        _launch(ak, spec, env, primal + [adj[p.name] for p in spec.params if p.is_float_array], kind, block)
+        _launch(ak, spec, env, primal + [adj[p.name] for p in args_after], kind, block)
         return _pack([adj[p.name] for p in diff])
 
     def adjoint_fake(*args: Any) -> Any:

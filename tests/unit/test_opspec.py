@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import sarek
-from sarek import Array, Vec, f32, f64, i32, kernel
+from sarek import Array, Vec, f16, f32, f64, i32, kernel
 from sarek.gpu import global_thread_id
 from sarek import xla_ffi
 from sarek.opspec import OpSpec, OpSpecError, ffi_plan, op_name
@@ -57,6 +57,19 @@ def test_roles_schema_and_shapes():
     adj = s.adjoint_args(env, [o], {"x": "dx", "y": "dy", "out": "dout"})
     assert adj[5:] == ["dx", "dy", "dout"]  # one per float array parameter, in parameter order
     assert [p.name for p in s.differentiable] == ["x", "y"]
+
+
+@kernel
+def widen(h: Vec[f16], x: Vec[f32], out: Vec[f32], n: i32):
+    i = global_thread_id
+    if i < n:
+        out[i] = f32(h[i]) * x[i]
+
+
+def test_f16_arrays_have_no_adjoint_array():
+    s = OpSpec.make(widen, outputs={"out": "x"}, sizes={"n": "x"}, threads="n")
+    assert [p.name for p in s.params if p.is_float_array] == ["x", "out"]  # k.adjoint's contract: f32/f64 only
+    assert [p.name for p in s.differentiable] == ["x"]
 
 
 def test_mutated_argument_and_no_output():
