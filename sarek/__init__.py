@@ -31,7 +31,7 @@ def __getattr__(name: str) -> Any:
         if not hasattr(rt, name):
             raise AttributeError(f"sarek.{name} is not available yet (sarek.runtime has no '{name}')")
         return getattr(rt, name)
-    if name in ("gpu", "math", "types"):
+    if name in ("gpu", "math", "types", "opspec", "torch", "jax"):  # torch, jax: imported only when used
         import importlib
 
         return importlib.import_module(f"sarek.{name}")

@@ -80,13 +80,18 @@ def user_frame() -> tuple[str | None, int | None]:
     return (f.f_code.co_filename, f.f_lineno) if f is not None else (None, None)
 
 
-def at_user_line(message: str) -> DeclarationError:
-    """A declaration-time mistake (`Array[f32, 5]`, a bad `sarek.TypeVar`) located at the user's line that made
-    it, caret at its first character; still a TypeError for callers that caught the unlocated one."""
+def user_location() -> tuple[str | None, int | None, int | None]:
+    """(file, line, column of its first character) of the innermost caller outside the sarek package."""
     file, line = user_frame()
     col = None
     if file is not None and line is not None:
         text = linecache.getline(file, line)
         col = len(text) - len(text.lstrip()) + 1
-    return DeclarationError(message, file, line, col)
+    return file, line, col
+
+
+def at_user_line(message: str) -> DeclarationError:
+    """A declaration-time mistake (`Array[f32, 5]`, a bad `sarek.TypeVar`) located at the user's line that made
+    it, caret at its first character; still a TypeError for callers that caught the unlocated one."""
+    return DeclarationError(message, *user_location())
 

@@ -16,17 +16,11 @@ from sarek import CompileError, Vec, f16, f32, f64, i32, kernel
 from sarek.frontend.corpus import load_examples
 from sarek.gpu import atomic_add, global_thread_id
 from sarek.runtime import LaunchError
+from tests.unit.op_kernels import saxpy
 
 DEVICES = ("interp", "opencl:0")
 EX = load_examples()
 stencil, records = EX["dask_stencil"], EX["records"]
-
-
-@kernel
-def saxpy(a: f32, x: Vec[f32], y: Vec[f32], out: Vec[f32], n: i32):
-    i = global_thread_id
-    if i < n:
-        out[i] = a * x[i] + y[i]
 
 
 @kernel
