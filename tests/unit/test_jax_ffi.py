@@ -1,7 +1,8 @@
 """sarek.jax on the GPU machine (`gpu` marker; JAX with CUDA must be installed there: a missing jax fails, it does
 not skip): a kernel through XLA's FFI (the ctypes handler) eagerly and under jax.jit on cuda and ptx, in-place
 kernels as aliased results, static scalars, and jax.grad through the custom_vjp (a hand-written adjoint with
-`k.adjoint`'s contract, so these tests do not depend on the adjoint pass)."""
+`k.adjoint`'s contract, so they test the glue whatever the adjoint pass does; test_grad_through_k_adjoint uses
+`k.adjoint` itself)."""
 
 from __future__ import annotations
 
@@ -112,3 +113,24 @@ def test_two_outputs_and_vjp(kind):
     gx, gy = jax.grad(loss, argnums=(0, 1))(x, y)
     np.testing.assert_allclose(np.asarray(gx), np.asarray(y) + 3)
     np.testing.assert_allclose(np.asarray(gy), np.asarray(x) + 3)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_grad_through_k_adjoint(kind):
+    """No adjoint= given: the custom_vjp launches `k.adjoint`, built by the adjoint pass."""
+    jax = _jax()
+    jnp = jax.numpy
+    import sarek.jax as sj
+
+    f = sj.primitive(prod_sum, outputs={"p": "x", "s": "x"}, sizes={"n": "x"}, threads="n", device=kind)
+    x = jnp.linspace(-2, 2, 100, dtype=jnp.float32)
+    y = jnp.sin(x)
+
+    def loss(x, y):
+        p, s = f(x, y)
+        return jnp.sum(p * p) + jnp.sum(s)
+
+    gx, gy = jax.jit(jax.grad(loss, argnums=(0, 1)))(x, y)
+    xn, yn = np.asarray(x), np.asarray(y)
+    np.testing.assert_allclose(np.asarray(gx), 2 * xn * yn * yn + 1, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(gy), 2 * xn * xn * yn + 1, rtol=1e-5, atol=1e-5)

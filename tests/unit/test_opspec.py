@@ -283,3 +283,27 @@ def test_handler_reports_exceptions_as_ffi_errors():
     seen = []
     assert fr2.call(xla_ffi.handler(seen.append)) == 1234 and seen == []
     assert fr2.errors == ["sarek: TypeError: XLA element type 15 has no sarek type"]
+
+
+@pytest.mark.parametrize("device", ["interp", "interp-ref"])
+def test_hand_written_adjoints_follow_k_adjoint(device):
+    """The GPU tests' hand-written adjoints (op_kernels) give what `k.adjoint` gives: the same contract."""
+    from tests.unit.op_kernels import mul64, mul64_adjoint, prod_sum, prod_sum_adjoint, saxpy_adjoint
+
+    rng = np.random.default_rng(3)
+    n = 37
+    cases = [(saxpy, saxpy_adjoint, [np.float32(1.5)], 2, 1, np.float32),
+             (mul64, mul64_adjoint, [], 2, 1, np.float64),
+             (prod_sum, prod_sum_adjoint, [], 2, 2, np.float32)]
+    for k, hand, scalars, nin, nout, dt in cases:
+        ins = [rng.standard_normal(n).astype(dt) for _ in range(nin)]
+        outs = [np.zeros(n, dt) for _ in range(nout)]
+        k.launch(*scalars, *ins, *outs, n, threads=n, device=device)
+        seeds = [rng.standard_normal(n).astype(dt) for _ in range(nout)]
+        got = []
+        for a in (k.adjoint, hand):
+            adj_in = [np.zeros(n, dt) for _ in range(nin)]
+            a.launch(*scalars, *ins, *outs, n, *adj_in, *[s.copy() for s in seeds], threads=n, device=device)
+            got.append(adj_in)
+        for g, h in zip(*got):
+            np.testing.assert_allclose(g, h, rtol=1e-5, atol=1e-6)

@@ -3,8 +3,8 @@ it does not skip): eager on cuda and ptx, CPU tensors on the interpreter, torch.
 graph break (forward and backward), CUDA graph capture and replay, torch.library.opcheck, gradcheck in f64.
 
 Gradients use a hand-written adjoint (`adjoint=`) with the contract of `k.adjoint` (the kernel's arguments, then
-one adjoint array per float array parameter, accumulated with +=; tests/unit/op_kernels.py), so they test the
-glue whatever the adjoint pass does."""
+one adjoint array per f32/f64 array parameter, accumulated with +=; tests/unit/op_kernels.py), so they test the
+glue whatever the adjoint pass does; test_gradcheck_through_k_adjoint uses `k.adjoint` itself."""
 
 from __future__ import annotations
 
@@ -177,6 +177,23 @@ def test_gradcheck_f64(kind):
     (op32(1.5, a, b) * torch.arange(64, device="cuda")).sum().backward()
     torch.testing.assert_close(a.grad, 1.5 * torch.arange(64, device="cuda", dtype=torch.float32))
     torch.testing.assert_close(b.grad, torch.arange(64, device="cuda", dtype=torch.float32))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_gradcheck_through_k_adjoint(kind):
+    """No adjoint= given: the backward launches `k.adjoint`, built by the adjoint pass; compiled too."""
+    torch = _torch()
+    import sarek.torch as st
+
+    op = st.op(mul64, outputs={"out": "x"}, sizes={"n": "x"}, threads="n", device=kind,
+               name=f"sarek_test::mul64_k_adjoint_{kind}_{next(_names)}")
+    x, y = _pair(40, torch.float64, grad=True)
+    assert torch.autograd.gradcheck(op, (x, y))
+    torch._dynamo.reset()
+    gx, gy = torch.autograd.grad(torch.compile(lambda x, y: (op(x, y) ** 2).sum(), fullgraph=True)(x, y), (x, y))
+    ex, ey = torch.autograd.grad(((x * y + x) ** 2).sum(), (x, y))
+    torch.testing.assert_close(gx, ex)
+    torch.testing.assert_close(gy, ey)
 
 
 def test_training_step_through_a_kernel():
