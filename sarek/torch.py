@@ -7,7 +7,8 @@ formula that launches the kernel's adjoint (`k.adjoint`, or `adjoint=`) through 
 (`<name>_adjoint`), so the backward also compiles without a graph break. Launches go on PyTorch's current
 stream (the runtime's rule for torch tensors), so they are ordered with torch's own work and captured by
 `torch.cuda.graph`. CUDA tensors run on the `device=` kind (`"cuda"` or `"ptx"`) of their GPU, CPU tensors on
-the interpreter. Imported only when used (`import sarek.torch`); what does not need torch is `sarek.opspec`.
+`cpu_device=` (the interpreter by default, or any sarek device: OpenCL, Vulkan ...). Imported only when used
+(`import sarek.torch`); what does not need torch is `sarek.opspec`.
 """
 
 from __future__ import annotations
@@ -41,13 +42,14 @@ def torch_dtype(d: np.dtype[Any]) -> Any:
     return r
 
 
-def sarek_device(t: Any, kind: str) -> str:
-    """The sarek device for a tensor's device: `<kind>:<index>` for CUDA, `interp` for CPU."""
+def sarek_device(t: Any, devs: tuple[str, str]) -> str:
+    """The sarek device for a tensor's device: `<kind>:<index>` for CUDA (`devs[0]` the kind), `devs[1]` for CPU
+    tensors (the interpreter uses their memory in place, other devices copy in and back)."""
     dev = t.device
     if dev.type == "cuda":
-        return f"{kind}:{dev.index if dev.index is not None else 0}"
+        return f"{devs[0]}:{dev.index if dev.index is not None else 0}"
     if dev.type == "cpu":
-        return "interp"
+        return devs[1]
     raise OpSpecError.here(f"a sarek operator runs on CUDA or CPU tensors, not on {dev}")
 
 
@@ -73,17 +75,18 @@ def _pack(values: list[Any]) -> Any:
     return None if not values else values[0] if len(values) == 1 else tuple(values)
 
 
-def _launch(kernel: Any, spec: OpSpec, env: Mapping[str, Any], args: list[Any], kind: str, block: Any) -> None:
+def _launch(kernel: Any, spec: OpSpec, env: Mapping[str, Any], args: list[Any], devs: tuple[str, str],
+            block: Any) -> None:
     threads = spec.launch_threads(env)
     if 0 in threads:
         return  # nothing to run (a launch of zero threads is refused by the runtime)
     kw: dict[str, Any] = {} if block is None else {"block": block}
-    kernel.launch(*args, threads=threads_arg(threads), device=sarek_device(_first_tensor(spec, env), kind), **kw)
+    kernel.launch(*args, threads=threads_arg(threads), device=sarek_device(_first_tensor(spec, env), devs), **kw)
 
 
 def op(kernel: Any, *, outputs: Mapping[str, Any] | None = None, sizes: Mapping[str, Any] | None = None,
-       threads: Any = None, block: Any = None, device: str = "cuda", name: str | None = None,
-       adjoint: Any = None) -> Any:
+       threads: Any = None, block: Any = None, device: str = "cuda", cpu_device: str = "interp",
+       name: str | None = None, adjoint: Any = None) -> Any:
     """Register `kernel` as a torch operator and return it (a `torch.library.CustomOpDef`, callable).
 
     - `outputs`: output parameter name -> shape: an argument array's name (same shape), a size, or a tuple of
@@ -95,20 +98,23 @@ def op(kernel: Any, *, outputs: Mapping[str, Any] | None = None, sizes: Mapping[
       kernel's declared one, else the runtime's default).
     - The operator's arguments are the remaining parameters in the kernel's order: arrays are tensors (those the
       kernel writes are declared mutated), scalars Python numbers.
-    - `device`: the sarek device kind CUDA tensors run on (`"cuda"` or `"ptx"`); `name`: `"ns::name"` (default
+    - `device`: the sarek device kind CUDA tensors run on (`"cuda"` or `"ptx"`); `cpu_device`: the sarek device
+      CPU tensors run on (default the interpreter, in place; `"opencl"`, `"vulkan"`... copy in and back);
+      `name`: `"ns::name"` (default
       `sarek::<kernel name>`); `adjoint`: the adjoint kernel for gradients (default `kernel.adjoint`).
     """
     torch = _torch()
     if device not in ("cuda", "ptx"):
         raise OpSpecError.here(f"device='{device}': CUDA tensors run on 'cuda' or 'ptx'")
     spec = OpSpec.make(kernel, outputs, sizes, threads)
+    devs = (device, cpu_device)
     qual = op_name(name, kernel.name, set(_OPS))
     mutated = [p.name for p in spec.of_role("mutated")]
 
     def forward(*args: Any) -> Any:
         env = _contiguous(spec, spec.bind(args))
         outs = _new_outputs(spec, env)
-        _launch(kernel, spec, env, spec.kernel_args(env, outs), device, block)
+        _launch(kernel, spec, env, spec.kernel_args(env, outs), devs, block)
         return _pack(outs)
 
     def fake(*args: Any) -> Any:
@@ -117,7 +123,7 @@ def op(kernel: Any, *, outputs: Mapping[str, Any] | None = None, sizes: Mapping[
     cop = torch.library.custom_op(qual, forward, mutates_args=mutated, schema=spec.schema())
     cop.register_fake(fake)
     if spec.differentiable and spec.outputs and not mutated:
-        _register_autograd(cop, kernel, spec, qual, device, block, adjoint)
+        _register_autograd(cop, kernel, spec, qual, devs, block, adjoint)
     _OPS[qual] = (kernel, spec)
     cop.sarek_spec = spec
     return cop
@@ -133,7 +139,8 @@ def _adjoint_kernel(kernel: Any, given: Any) -> Any:
                                "to sarek.torch.op for gradients") from None
 
 
-def _register_autograd(cop: Any, kernel: Any, spec: OpSpec, qual: str, kind: str, block: Any, given: Any) -> None:
+def _register_autograd(cop: Any, kernel: Any, spec: OpSpec, qual: str, devs: tuple[str, str], block: Any,
+                       given: Any) -> None:
     """The backward: `<qual>_adjoint`, an operator launching the adjoint kernel: the output gradients accumulate
     into zeroed input adjoints."""
     torch = _torch()
@@ -164,7 +171,7 @@ def _register_autograd(cop: Any, kernel: Any, spec: OpSpec, qual: str, kind: str
                 adj[p.name] = torch.zeros_like(env[p.name], memory_format=torch.contiguous_format)
         primal = spec.kernel_args(env, outs)
         primal = [a.clone() if i in written and hasattr(a, "clone") else a for i, a in enumerate(primal)]
-        _launch(ak, spec, env, primal + [adj[p.name] for p in args_after], kind, block)
+        _launch(ak, spec, env, primal + [adj[p.name] for p in args_after], devs, block)
         return _pack([adj[p.name] for p in diff])
 
     def adjoint_fake(*args: Any) -> Any:

@@ -68,11 +68,32 @@ def test_eager_on_cuda_tensors_in_place_on_the_current_stream(kind):
     assert op(1.0, e, e).shape == (0,)
 
 
-def test_cpu_tensors_run_on_the_interpreter():
+@pytest.mark.parametrize("cpu_device", ["interp", "opencl", "vulkan"])
+def test_cpu_tensors_train_on_any_device(cpu_device):
+    """CPU tensors run on `cpu_device` (the interpreter in place, OpenCL/Vulkan copying in and back), forward and
+    backward through `k.adjoint`."""
     torch = _torch()
-    op = _saxpy("cuda")
-    x, y = torch.randn(100), torch.randn(100)
-    torch.testing.assert_close(op(0.5, x, y), 0.5 * x + y)
+    import sarek.torch as st
+
+    op = st.op(saxpy, outputs={"out": "x"}, sizes={"n": "x"}, threads="n", cpu_device=cpu_device,
+               name=f"sarek_test::saxpy_cpu_{cpu_device}_{next(_names)}")
+    x, y = torch.randn(100, requires_grad=True), torch.randn(100, requires_grad=True)
+    w = torch.linspace(-1, 1, 100)
+    out = op(0.5, x, y)
+    torch.testing.assert_close(out, 0.5 * x.detach() + y.detach())
+    (out * w).sum().backward()
+    torch.testing.assert_close(x.grad, 0.5 * w)
+    torch.testing.assert_close(y.grad, w)
+
+
+def test_gradcheck_f64_on_the_interpreter():
+    torch = _torch()
+    import sarek.torch as st
+
+    op = st.op(mul64, outputs={"out": "x"}, sizes={"n": "x"}, threads="n", name=f"sarek_test::mul64_cpu_{next(_names)}")
+    x = torch.randn(20, dtype=torch.float64, requires_grad=True)
+    y = torch.randn(20, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(op, (x, y))
 
 
 @pytest.mark.parametrize("kind", KINDS)
