@@ -80,7 +80,7 @@ def test_cpu_tensors_train_on_any_device(cpu_device):
     x, y = torch.randn(100, requires_grad=True), torch.randn(100, requires_grad=True)
     w = torch.linspace(-1, 1, 100)
     out = op(0.5, x, y)
-    torch.testing.assert_close(out, 0.5 * x.detach() + y.detach())
+    torch.testing.assert_close(out.detach(), 0.5 * x.detach() + y.detach())
     (out * w).sum().backward()
     torch.testing.assert_close(x.grad, 0.5 * w)
     torch.testing.assert_close(y.grad, w)
