@@ -20,8 +20,10 @@ import numpy as np
 
 from sarek.opspec import OpSpec, OpSpecError, as_list, framework, op_name, threads_arg
 
-#: operators made in this process: qualified name -> (kernel, spec)
+#: operators made in this process: qualified name -> (kernel, spec); and by what made them (the same call again
+#: returns the same operator instead of registering another)
 _OPS: dict[str, tuple[Any, OpSpec]] = {}
+_MADE: dict[Any, Any] = {}
 _DTYPES: dict[str, Any] = {}
 
 
@@ -102,12 +104,17 @@ def op(kernel: Any, *, outputs: Mapping[str, Any] | None = None, sizes: Mapping[
       CPU tensors run on (default the interpreter, in place; `"opencl"`, `"vulkan"`... copy in and back);
       `name`: `"ns::name"` (default
       `sarek::<kernel name>`); `adjoint`: the adjoint kernel for gradients (default `kernel.adjoint`).
+    The same call again (same kernel and arguments) returns the same operator.
     """
     torch = _torch()
     if device not in ("cuda", "ptx"):
         raise OpSpecError.here(f"device='{device}': CUDA tensors run on 'cuda' or 'ptx'")
     spec = OpSpec.make(kernel, outputs, sizes, threads)
     devs = (device, cpu_device)
+    key = (id(kernel), spec, devs, repr(block), name, id(adjoint))
+    made = _MADE.get(key)
+    if made is not None:
+        return made
     qual = op_name(name, kernel.name, set(_OPS))
     mutated = [p.name for p in spec.of_role("mutated")]
 
@@ -125,6 +132,7 @@ def op(kernel: Any, *, outputs: Mapping[str, Any] | None = None, sizes: Mapping[
     if spec.differentiable and spec.outputs and not mutated:
         _register_autograd(cop, kernel, spec, qual, devs, block, adjoint)
     _OPS[qual] = (kernel, spec)
+    _MADE[key] = cop
     cop.sarek_spec = spec
     return cop
 

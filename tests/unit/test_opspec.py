@@ -57,6 +57,8 @@ def test_roles_schema_and_shapes():
     adj = s.adjoint_args(env, [o], {"x": "dx", "y": "dy", "out": "dout"})
     assert adj[5:] == ["dx", "dy", "dout"]  # one per float array parameter, in parameter order
     assert [p.name for p in s.differentiable] == ["x", "y"]
+    same = OpSpec.make(saxpy, outputs={"out": "x"}, sizes={"n": "x"}, threads="n")
+    assert same == s and hash(same) == hash(s)  # sarek.torch.op returns the operator it made for an equal spec
 
 
 @kernel

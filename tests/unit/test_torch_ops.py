@@ -63,6 +63,11 @@ def test_eager_on_cuda_tensors_in_place_on_the_current_stream(kind):
     # a non-contiguous read-only input is made contiguous, not refused
     xs = torch.randn(2000, device="cuda")[::2]
     torch.testing.assert_close(op(3.0, xs, y), 3.0 * xs + y)
+    # the same specification again is the same operator (not a second registration)
+    import sarek.torch as st
+
+    same = dict(outputs={"out": "x"}, sizes={"n": "x"}, threads="n", device=kind)
+    assert st.op(saxpy, **same) is st.op(saxpy, **same)
     # zero elements: no launch, an empty output
     e = torch.empty(0, device="cuda")
     assert op(1.0, e, e).shape == (0,)
