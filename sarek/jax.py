@@ -166,7 +166,7 @@ class Primitive:
                   cts: Sequence[Any]) -> tuple[Any, ...]:
         from sarek.runtime.specs import kernel_spec
 
-        jnp = importlib.import_module("jax.numpy")
+        jnp = _jax().numpy
         spec = self.spec
         env = self._env(scalars, arrays)
         out_at = {p.name: o for p, o in zip(spec.outputs, outs)}

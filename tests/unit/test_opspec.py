@@ -309,3 +309,61 @@ def test_hand_written_adjoints_follow_k_adjoint(device):
             got.append(adj_in)
         for g, h in zip(*got):
             np.testing.assert_allclose(g, h, rtol=1e-5, atol=1e-6)
+
+
+# ------------------------------------------------------------------------------ sarek.jax's bookkeeping, no JAX
+
+
+class _FakeJax:
+    """What sarek.jax asks of JAX besides ffi_call: ShapeDtypeStruct and numpy.zeros."""
+
+    numpy = np
+
+    class ShapeDtypeStruct:
+        def __init__(self, shape, dtype):
+            self.shape, self.dtype = tuple(shape), np.dtype(dtype)
+
+
+def _interp_launch(kernel, kind, block, values, kinds, fresh, written, threads):
+    """sarek.jax._launch with XLA's semantics on the interpreter: fresh outputs allocated, written operands
+    copied first (aliased results), the results in parameter order."""
+    vals = list(values)
+    for i in sorted(fresh):
+        vals[i] = np.zeros(fresh[i].shape, fresh[i].dtype)
+    for i in sorted(written):
+        if i not in fresh:
+            vals[i] = np.array(vals[i], copy=True)
+    kernel.launch(*vals, threads=threads[0] if len(threads) == 1 else threads, device="interp")
+    return [vals[i] for i in sorted(set(fresh) | set(written)) if kinds[i] == "vec"]
+
+
+def test_jax_forward_and_backward_bookkeeping(monkeypatch):
+    """The JAX glue's argument order, output order, aliasing and gradient mapping, run on the interpreter with
+    k.adjoint (only the XLA call itself is replaced)."""
+    import sarek.jax as sj
+    from tests.unit.op_kernels import prod_sum
+
+    monkeypatch.setattr(sj, "_jax", lambda: _FakeJax)
+    monkeypatch.setattr(sj, "_launch", _interp_launch)
+    rng = np.random.default_rng(5)
+    x, y = rng.standard_normal(33).astype(np.float32), rng.standard_normal(33).astype(np.float32)
+    f = sj.primitive(prod_sum, outputs={"p": "x", "s": "x"}, sizes={"n": "x"}, threads="n")
+    p, s = f._forward({}, [x, y])
+    np.testing.assert_allclose(p, x * y, rtol=1e-6)
+    np.testing.assert_allclose(s, x + y, rtol=1e-6)
+    cp, cs = rng.standard_normal(33).astype(np.float32), rng.standard_normal(33).astype(np.float32)
+    gx, gy = f._backward({}, [x, y], [p, s], [cp, cs])
+    np.testing.assert_allclose(gx, cp * y + cs, rtol=1e-5)
+    np.testing.assert_allclose(gy, cp * x + cs, rtol=1e-5)
+    # a scalar, a size and one output (saxpy); the scalar's gradient is not asked for
+    g = sj.primitive(saxpy, outputs={"out": "x"}, sizes={"n": "x"}, threads="n")
+    (out,) = g._forward({"a": 2.0}, [x, y])
+    np.testing.assert_allclose(out, 2.0 * x + y, rtol=1e-6)
+    gx2, gy2 = g._backward({"a": 2.0}, [x, y], [out], [cp])
+    np.testing.assert_allclose(gx2, 2.0 * cp, rtol=1e-6)
+    np.testing.assert_allclose(gy2, cp, rtol=1e-6)
+    # an in-place kernel: the new array comes back, the argument is left alone (JAX arrays are immutable)
+    h = sj.primitive(scale_inplace, sizes={"n": "x"}, threads="n")
+    (x3,) = h._forward({"s": 3.0}, [x])
+    np.testing.assert_allclose(x3, 3.0 * x, rtol=1e-6)
+    assert not np.shares_memory(x3, x)
