@@ -367,3 +367,115 @@ def test_jax_forward_and_backward_bookkeeping(monkeypatch):
     (x3,) = h._forward({"s": 3.0}, [x])
     np.testing.assert_allclose(x3, 3.0 * x, rtol=1e-6)
     assert not np.shares_memory(x3, x)
+
+
+# ---------------------------------------------------------------------------- sarek.torch's glue, no PyTorch
+
+
+class _T(np.ndarray):
+    """A CPU 'tensor' for the glue: numpy memory (the interpreter uses it in place) with the methods it calls."""
+
+    def contiguous(self, memory_format=None):
+        return self
+
+    def clone(self):
+        return self.copy()
+
+    @property
+    def device(self):
+        return type("Dev", (), {"type": "cpu", "index": None})()
+
+
+class _Op:
+    def __init__(self, name, fn, mutates_args, schema):
+        self.name, self.fn, self.mutates, self.schema = name, fn, set(mutates_args), schema
+        self.fake = self.backward = self.setup = None
+
+    def __call__(self, *args):
+        return self.fn(*args)
+
+    def register_fake(self, f):
+        self.fake = f
+
+    def register_autograd(self, backward, setup_context):
+        self.backward, self.setup = backward, setup_context
+
+
+class _FakeTorch:
+    """What sarek.torch asks of PyTorch: custom_op registration, allocation and dtypes."""
+
+    float16, float32, float64, bfloat16 = np.float16, np.float32, np.float64, np.float16
+    int8, int16, int32, int64, uint8, bool = np.int8, np.int16, np.int32, np.int64, np.uint8, np.bool_
+    contiguous_format = None
+    ops: dict = {}
+
+    class library:
+        @staticmethod
+        def custom_op(name, fn, mutates_args, schema):
+            op = _FakeTorch.ops[name] = _Op(name, fn, mutates_args, schema)
+            return op
+
+    @staticmethod
+    def empty(shape, dtype, device):
+        return np.empty(shape, dtype).view(_T)
+
+    @staticmethod
+    def zeros_like(t, memory_format=None):
+        return np.zeros_like(np.asarray(t)).view(_T)
+
+    @staticmethod
+    def empty_like(t, memory_format=None):
+        return np.empty_like(np.asarray(t)).view(_T)
+
+
+class _Ctx:
+    def save_for_backward(self, *ts):
+        self.saved_tensors = ts
+
+
+def test_torch_glue_forward_fake_and_backward(monkeypatch):
+    """sarek.torch's operator bodies (forward, fake, setup_context, backward, the adjoint operator) run on the
+    interpreter with k.adjoint; only the registration calls are PyTorch's in a real run."""
+    import sarek.torch as st
+    from tests.unit.op_kernels import prod_sum
+
+    monkeypatch.setattr(st, "_torch", lambda: _FakeTorch)
+    monkeypatch.setattr(st, "_DTYPES", {})
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal(21).astype(np.float32).view(_T)
+    y = rng.standard_normal(21).astype(np.float32).view(_T)
+    op = st.op(prod_sum, outputs={"p": "x", "s": "x"}, sizes={"n": "x"}, threads="n", name="t::prod_sum")
+    assert op.schema == "(Tensor x, Tensor y) -> (Tensor, Tensor)" and op.mutates == set()
+    p, s = op(x, y)
+    np.testing.assert_allclose(p, x * y, rtol=1e-6)
+    np.testing.assert_allclose(s, x + y, rtol=1e-6)
+    fp, fs = op.fake(x, y)
+    assert fp.shape == fs.shape == (21,) and fp.dtype == np.float32
+    ctx = _Ctx()
+    op.setup(ctx, (x, y), (p, s))
+    cp = rng.standard_normal(21).astype(np.float32).view(_T)
+    gx, gy = op.backward(ctx, cp, None)  # an unused output's gradient is None: zeros
+    np.testing.assert_allclose(gx, cp * y, rtol=1e-5)
+    np.testing.assert_allclose(gy, cp * x, rtol=1e-5)
+    aop = _FakeTorch.ops["t::prod_sum_adjoint"]
+    assert aop.schema == "(Tensor x, Tensor y, Tensor p, Tensor s, Tensor grad_p, Tensor grad_s) -> (Tensor, Tensor)"
+    assert [a.shape for a in aop.fake(x, y, p, s, cp, cp)] == [(21,), (21,)]
+    # a scalar argument gets no gradient; the same call again is the same operator
+    sx = st.op(saxpy, outputs={"out": "x"}, sizes={"n": "x"}, threads="n", name="t::saxpy")
+    assert sx is st.op(saxpy, outputs={"out": "x"}, sizes={"n": "x"}, threads="n", name="t::saxpy")
+    out = sx(1.5, x, y)
+    ctx2 = _Ctx()
+    sx.setup(ctx2, (1.5, x, y), out)
+    ga, gx2, gy2 = sx.backward(ctx2, cp)
+    assert ga is None
+    np.testing.assert_allclose(gx2, 1.5 * cp, rtol=1e-6)
+    np.testing.assert_allclose(gy2, cp, rtol=1e-6)
+    # an in-place kernel: a mutated argument, no output, no autograd
+    sc = st.op(scale_inplace, sizes={"n": "x"}, threads="n", name="t::scale")
+    assert sc.mutates == {"x"} and sc.backward is None and sc.schema == "(Tensor(a0!) x, float s) -> ()"
+    z = np.arange(5, dtype=np.float32).view(_T)
+    assert sc(z, 2.0) is None
+    np.testing.assert_allclose(z, 2.0 * np.arange(5))
+    # zero elements: no launch
+    e = np.zeros(0, np.float32).view(_T)
+    assert op(e, e)[0].shape == (0,)
