@@ -88,7 +88,7 @@ builtin.module {
   }
 }
 // CUDA: k.py:8:3: error: CUDA: cooperative matrices: a 16x16 'a' fragment of f32 is not supported on this target (supported: f16 x f32/f16 at 16x16x16 (and multiples up to 64); bf16 x f32 at 16x16x16 (and multiples up to 64); u8/i8 x i32 at 16x16x32 (and multiples up to 64))
-// GLSL: k.py:8:3: error: GLSL: cooperative matrices not yet supported (the GL_KHR_cooperative_matrix lowering
+// GLSL: k.py:8:3: error: GLSL: cooperative matrices: a 16x16 'a' fragment of f32 is not supported on this target (supported: f16 x f32/f16 at 16x16x16 (and multiples up to 64); u8/i8 x i32 at 16x16x32 (and multiples up to 64))
 // OPENCL: k.py:8:3: error: OpenCL: cooperative matrices not yet supported (OpenCL C has no portable matrix API
 
 // -----
