@@ -251,15 +251,24 @@ _DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(DLManagedTensor))
 DLManagedTensor._fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p),  # pyright: ignore[reportPrivateUsage]
                             ("deleter", _DELETER)]
 
-_api = ctypes.pythonapi
-_api.PyCapsule_GetPointer.restype = ctypes.c_void_p
-_api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-_api.PyCapsule_New.restype = ctypes.py_object
-_api.PyCapsule_New.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-_api.PyCapsule_IsValid.restype = ctypes.c_int
-_api.PyCapsule_IsValid.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+class _CapsuleApi:
+    """Private prototypes of the CPython capsule functions: `ctypes.pythonapi`'s function objects are shared by
+    the whole process, and a library that sets their `argtypes` its own way (JAX's or torch's tooling did on the
+    H200) would break ours."""
+
+    def __init__(self) -> None:
+        api = ctypes.pythonapi
+        self.PyCapsule_GetPointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_char_p)(
+            ("PyCapsule_GetPointer", api))
+        self.PyCapsule_New = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)(
+            ("PyCapsule_New", api))
+        self.PyCapsule_IsValid = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p)(
+            ("PyCapsule_IsValid", api))
+
+
+_api = _CapsuleApi()
 _get_pointer_raw = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p)(
-    ("PyCapsule_GetPointer", _api))  # the capsule as a raw address (inside its destructor)
+    ("PyCapsule_GetPointer", ctypes.pythonapi))  # the capsule as a raw address (inside its destructor)
 
 #: DLPack type codes (dlpack.h): kDLInt, kDLUInt, kDLFloat, kDLBfloat (held as its uint16 bits, the host form
 #: of bf16 sarek.types.is_bf16_host accepts: torch exports bfloat16 tensors so), kDLBool

@@ -319,10 +319,10 @@ def test_vulkan_driver_shapes_refuse_what_it_does_not_offer():
 def test_coop_cases_on_vulkan_glsl_gpu(name):
     """examples/coop.py on the H200's Vulkan driver (vulkan-glsl:0): the 8-bit cases run and agree exactly;
     the f16 ones are refused by the gate (float16 on GLSL) until f16 storage lands there, with that reason."""
-    from sarek.runtime.conformance import EXAMPLES, _load_example, device_lacks, run_case
+    from sarek.runtime.conformance import EXAMPLES, _load_example, device_lacks, from_example_case, run_case
 
     ex = _load_example(EXAMPLES / "coop.py")
-    case = next(c for c in ex.CASES if c.name == name)
+    case = from_example_case(next(c for c in ex.CASES if c.name == name), EXAMPLES / "coop.py")
     d = sarek.get_device("vulkan-glsl:0")
     assert d.info.device_type == "discrete", d.description
     r = run_case(case, d)

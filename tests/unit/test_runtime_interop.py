@@ -224,3 +224,25 @@ def test_dlpack_bfloat16_is_bf16_bits():
     assert same_layout(da.dtype, bf16_dtype())
     with pytest.raises(interop.ForeignError, match="code 4, 32 bits"):
         interop.adapt(_CudaBf16Capsule(bits=32))
+
+
+def test_dlpack_export_survives_another_librarys_capsule_prototypes():
+    """`ctypes.pythonapi`'s functions are shared by the process: on the H200, after the JAX/torch tests had
+    set `PyCapsule_New.argtypes` their own way, Vector's DLPack export failed with a ctypes.ArgumentError."""
+    import ctypes
+
+    from sarek.runtime.interop import export_capsule, from_capsule
+
+    api = ctypes.pythonapi
+    saved = (api.PyCapsule_New.argtypes, api.PyCapsule_IsValid.argtypes, api.PyCapsule_GetPointer.argtypes)
+    destructor = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+    api.PyCapsule_New.argtypes = [ctypes.c_void_p, ctypes.c_char_p, destructor]
+    api.PyCapsule_IsValid.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    api.PyCapsule_GetPointer.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    try:
+        a = np.arange(6, dtype=np.float32)
+        cap = export_capsule(a.ctypes.data, a.size, a.dtype, (1, 0), a)
+        back = from_capsule(cap, ("cpu",), a)
+        assert back.handle == a.ctypes.data and back.size == 6 and back.dtype == np.float32
+    finally:
+        api.PyCapsule_New.argtypes, api.PyCapsule_IsValid.argtypes, api.PyCapsule_GetPointer.argtypes = saved
