@@ -22,6 +22,7 @@ from sarek.frontend.decls import decl_ops, normalize_type, type_name
 from sarek.frontend.errors import CompileError, user_frame
 from sarek.frontend.generics import Inference, TypeVar, dtype_type, substitute, suffix, type_vars
 from sarek.frontend.lower import FunctionLowerer, Signature
+from sarek.frontend.lower_base import WidenLiteral
 from sarek.runtime.core import UNSET
 
 
@@ -42,9 +43,17 @@ def _lower(fn: Any, kind: str, name: str, binding: dict[TypeVar, Any] | None = N
         deps.append((obj, lowerer.err(node, "")))
         return obj.signature()
 
-    lw = FunctionLowerer(fn, kind, resolve_device, name, binding)
-    op = lw.lower()
-    return _Compiled(op, deps, lw.types)
+    widened: set[str] = set()
+    while True:  # a float literal first bound to a name the body then combines with f64: lowered again, f64
+        deps.clear()
+        lw = FunctionLowerer(fn, kind, resolve_device, name, binding)
+        lw.f64_literals = widened
+        try:
+            op = lw.lower()
+        except WidenLiteral as w:
+            widened = widened | {w.name}
+            continue
+        return _Compiled(op, deps, lw.types)
 
 
 def _check_function(fn: Any, what: str) -> None:

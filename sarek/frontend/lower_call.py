@@ -25,6 +25,8 @@ class CallLowerer(ExprLowerer):
     """Lowers calls (as expressions and as statements)."""
 
     def expr_Call(self, node: ast.Call, hint: Attribute | None) -> SSAValue:
+        if (c := self.float_of_string(node)) is not None:
+            return self.literal(c, hint, node)
         v = self.call(node, hint, statement=False)
         assert v is not None
         return v

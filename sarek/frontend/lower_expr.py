@@ -141,6 +141,13 @@ class ExprLowerer(LowererBase):
                     raise self.err(node.slice, "a.shape[k] needs a constant integer k")
                 return self.shape_of(base, k, node)
         a = self.expr(node.value)
+        if self.is_tuple_type(a.type):   # t[k] of a tuple value: its field k (a constant k)
+            fields = self.record_fields(cast(s.RecordType, a.type))
+            k = self.const_eval(node.slice)
+            if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < len(fields):
+                raise self.err(node.slice, f"a tuple of {len(fields)} values is indexed by a constant 0 to "
+                                           f"{len(fields) - 1}")
+            return self.v(s.FieldOp(a, *fields[k]), node)
         if not isinstance(a.type, s.VecType | s.ArrayType):
             raise self.err(node.value, f"cannot index a value of type {tname(a.type)}")
         return self.v(s.ArrayReadOp(a, self.indices(a, node)), node)
@@ -200,6 +207,8 @@ class ExprLowerer(LowererBase):
         lv, rv = self.conversions(lv, rv, node, shift=kind in ("shl", "shr"))
         lt, rt = lv.type, rv.type
         if lt != rt:
+            self.widen_literal(lv, rt)
+            self.widen_literal(rv, lt)
             raise self.err(node, f"type mismatch in '{sym}': {tname(lt)} and {tname(rt)} (convert one side, e.g. "
                                  f"{tname(rt) if is_num(rt) else 'f32'}(x))")
         t = lt
@@ -320,6 +329,8 @@ class ExprLowerer(LowererBase):
             raise self.err(node, f"comparison '{sym}' is not supported in kernels")
         lv, rv = self.conversions(lv, rv, node)
         if lv.type != rv.type:
+            self.widen_literal(lv, rv.type)
+            self.widen_literal(rv, lv.type)
             raise self.err(node, f"type mismatch in comparison: {tname(lv.type)} and {tname(rv.type)}")
         k = self.CMP[type(op)]
         if lv.type == i1 and k not in ("eq", "ne") or not (lv.type == i1 or is_num(lv.type)):
@@ -372,6 +383,8 @@ class ExprLowerer(LowererBase):
             t = self.in_block(then_b, lambda: self.expr(first, hint))
             e = self.in_block(else_b, lambda: self.expr(second, t.type))
         if t.type != e.type:
+            self.widen_literal(t, e.type)
+            self.widen_literal(e, t.type)
             raise self.err(node, f"type mismatch in conditional expression: {tname(t.type)} and {tname(e.type)}")
         if not s.is_element_type(t.type):
             raise self.err(node, f"a conditional expression cannot give {tname(t.type)}")

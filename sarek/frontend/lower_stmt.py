@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from typing import Any, cast
 
-from xdsl.dialects.builtin import i32
+from xdsl.dialects.builtin import Float64Type, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from sarek.dialect import sarek as s
@@ -14,7 +14,7 @@ from sarek.dialect import scalars as sc
 from sarek.dialect.intrinsics import is_int
 from sarek.frontend.decls import VariantCtor, type_name
 from sarek.frontend.errors import CompileError
-from sarek.frontend.lower_base import UNSUPPORTED, Binding, tname
+from sarek.frontend.lower_base import UNSUPPORTED, Binding, WidenLiteral, tname
 from sarek.frontend.lower_coop import CoopLowerer
 from sarek.gpu import GpuFunction
 
@@ -105,8 +105,10 @@ class StmtLowerer(CoopLowerer):
         else:
             if st.value is None:
                 raise self.err(st, f"device function '{self.name}' must return a {tname(self.ret_type)}")
-            v = self.expr(st.value, self.ret_type)
+            v = self.tuple_value(st.value, self.ret_type) if isinstance(st.value, ast.Tuple) else \
+                self.expr(st.value, self.ret_type)
             if v.type != self.ret_type:
+                self.widen_literal(v, self.ret_type)
                 raise self.err(st.value, f"type mismatch: device function '{self.name}' returns "
                                          f"{tname(self.ret_type)}, this return gives {tname(v.type)}")
             self.emit(s.ReturnOp(v), st)
@@ -125,8 +127,12 @@ class StmtLowerer(CoopLowerer):
                 return
         if len(st.targets) == 1 and isinstance(st.targets[0], ast.Tuple | ast.List):
             t = st.targets[0]
-            if not isinstance(st.value, ast.Tuple | ast.List) or len(st.value.elts) != len(t.elts):
-                raise self.err(st, "tuple assignment needs a tuple of the same length on the right")
+            if not isinstance(st.value, ast.Tuple | ast.List):
+                self.unpack(t, st.value)
+                return
+            if len(st.value.elts) != len(t.elts):
+                raise self.err(st, f"tuple assignment of {len(t.elts)} names needs {len(t.elts)} values on the "
+                                   f"right, got {len(st.value.elts)}")
             hints = [self.target_type(x) for x in t.elts]
             vals = [self.expr(e, h) for e, h in zip(st.value.elts, hints)]
             for x, val, e in zip(t.elts, vals, st.value.elts):
@@ -140,6 +146,38 @@ class StmtLowerer(CoopLowerer):
         val = self.expr(st.value, self.target_type(st.targets[0]))
         for t in st.targets:
             self.assign(t, val, st.value, None)
+
+    def tuple_value(self, node: ast.Tuple, want: Attribute) -> SSAValue:
+        """`return a, b` in a helper returning `tuple[A, B]`: the tuple's record built from the values."""
+        if not self.is_tuple_type(want):
+            raise self.err(node, f"device function '{self.name}' returns {tname(want)}, not a tuple (annotate "
+                                 f"it '-> tuple[{', '.join(['f32'] * len(node.elts))}]' to return several values)")
+        fields = self.record_fields(cast(s.RecordType, want))
+        if len(fields) != len(node.elts):
+            raise self.err(node, f"device function '{self.name}' returns {len(fields)} values, this return gives "
+                                 f"{len(node.elts)}")
+        vals: list[SSAValue] = []
+        for i, (e, (_, ft)) in enumerate(zip(node.elts, fields)):
+            v = self.convert(self.expr(e, ft), ft, e)
+            if v.type != ft:
+                self.widen_literal(v, ft)
+                raise self.err(e, f"type mismatch: value {i} of the tuple '{self.name}' returns is {tname(ft)}, "
+                                  f"this gives {tname(v.type)}")
+            vals.append(v)
+        return self.v(s.MakeRecordOp(cast(s.RecordType, want).decl_name, vals), node)
+
+    def unpack(self, target: ast.Tuple | ast.List, value: ast.expr) -> None:
+        """`p, q = two(x)`: the fields of a tuple value (a helper's `tuple[...]` result), assigned in order."""
+        v = self.expr(value)
+        if not self.is_tuple_type(v.type):
+            raise self.err(value, f"tuple assignment needs a tuple on the right (values 'a, b' or a call of a "
+                                  f"helper returning tuple[...]), got {tname(v.type)}")
+        fields = self.record_fields(cast(s.RecordType, v.type))
+        if len(fields) != len(target.elts):
+            raise self.err(value, f"tuple assignment of {len(target.elts)} names, the value has {len(fields)}")
+        parts = [self.v(s.FieldOp(v, f, ft), value) for f, ft in fields]
+        for x, part in zip(target.elts, parts):
+            self.assign(x, part, value, None)
 
     def stmt_AnnAssign(self, st: ast.AnnAssign) -> None:
         if st.value is None:
@@ -159,6 +197,8 @@ class StmtLowerer(CoopLowerer):
             b = self.vars.get(t.id)
             if b is not None and b.kind == "ref":
                 return b.type
+            if t.id in self.f64_literals and (b is None or b.kind == "pending"):
+                return Float64Type()   # its first float literal takes f64 (WidenLiteral)
             return None
         try:
             if isinstance(t, ast.Subscript):
@@ -232,6 +272,8 @@ class StmtLowerer(CoopLowerer):
                 op = s.LetMutOp(n, val)
                 self.emit(op, target)
                 self.vars[n] = Binding("ref", op.result, val.type)
+                if ann is None:
+                    self.note_float_literal(n, val, vnode)
             else:
                 if b.kind == "pending":
                     assert b.anchor is not None
@@ -249,8 +291,13 @@ class StmtLowerer(CoopLowerer):
                         blk.insert_ops_after(ops, after)
                     b = Binding("ref", cell.result, val.type)
                     self.vars[n] = b
+                    if ann is None:
+                        self.note_float_literal(n, val, vnode)
                 val = self.convert(val, cast(Attribute, b.type), vnode)
                 if b.type != val.type:
+                    if b.type == sc.F32 and val.type == Float64Type() and n in self.float_literal_names \
+                            and n not in self.f64_literals:
+                        raise WidenLiteral(n)
                     raise self.err(vnode, f"type mismatch: '{n}' has type {tname(cast(Attribute, b.type))} (fixed by its first "
                                           f"assignment), the value is {tname(val.type)}")
                 self.emit(s.StoreOp(cast(SSAValue, b.value), val), target)
@@ -258,6 +305,8 @@ class StmtLowerer(CoopLowerer):
             op = s.LetOp(n, val)
             self.emit(op, target)
             self.vars[n] = Binding("val", op.result, val.type)
+            if ann is None:
+                self.note_float_literal(n, val, vnode)
         self.assigned.add(n)
 
     def place(self, t: ast.expr) -> SSAValue:
