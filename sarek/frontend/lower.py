@@ -121,7 +121,7 @@ class FunctionLowerer(StmtLowerer):
                 if n not in params:  # located at the assignment, not at the loop or case that binds it
                     where = _first_store(f.body, n, skip_loop_targets=True) or where
                 raise self.err(where, f"'{n}' is a loop index or match binder and {what}; use another name")
-            self.block = body
+            self.block = self.entry = body
             self.param_cells(sig, f.body)
             self.stmts(f.body, top=True)
         except RecursionError:

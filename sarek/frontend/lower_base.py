@@ -75,6 +75,7 @@ class Binding:
     value: SSAValue | None
     type: Attribute | None = None
     anchor: tuple[Block, Operation | None] | None = None
+    view: Any = None             # kind "view": the `lower_view.View` the name is bound to
 
 
 class Signature:
@@ -163,6 +164,8 @@ class LowererBase:
         self.block: Block = Block()
         self.ret_type: Attribute = s.UnitType()
         self.decl_infos: dict[str, Any] = {}
+        self.tables: dict[tuple[str, str], SSAValue] = {}  # (name, element type) -> its local table
+        self.entry: Block = Block()           # the function's entry block (constant tables are built there)
         self.f64_literals: set[str] = set()     # names whose first float literal takes f64 (see WidenLiteral)
         self.float_literal_names: set[str] = set()  # names first bound to an f32 float literal
 

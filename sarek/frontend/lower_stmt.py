@@ -15,11 +15,11 @@ from sarek.dialect.intrinsics import is_int
 from sarek.frontend.decls import VariantCtor, type_name
 from sarek.frontend.errors import CompileError
 from sarek.frontend.lower_base import UNSUPPORTED, Binding, WidenLiteral, tname
-from sarek.frontend.lower_coop import CoopLowerer
+from sarek.frontend.lower_view import ViewLowerer
 from sarek.gpu import GpuFunction
 
 
-class StmtLowerer(CoopLowerer):
+class StmtLowerer(ViewLowerer):
     """Lowers Python statements into the current block."""
 
     def stmts(self, body: list[ast.stmt], top: bool = False) -> None:
@@ -138,6 +138,8 @@ class StmtLowerer(CoopLowerer):
             for x, val, e in zip(t.elts, vals, st.value.elts):
                 self.assign(x, val, e, None)
             return
+        if len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and self.bind_view(st.targets[0], st.value):
+            return
         if len(st.targets) == 1:
             hint = self.target_type(st.targets[0])
             val = self.expr(st.value, hint)
@@ -230,6 +232,13 @@ class StmtLowerer(CoopLowerer):
     def assign(self, target: ast.expr, val: SSAValue, vnode: ast.AST, ann: Attribute | None) -> None:
         if isinstance(target, ast.Name):
             self.assign_name(target, val, vnode, ann)
+        elif isinstance(target, ast.Subscript) and (v := self.named_view(target.value)) is not None:
+            want = v.type.element_type
+            val = self.convert(val, want, vnode)
+            if val.type != want:
+                raise self.err(vnode, f"type mismatch: cannot store {tname(val.type)} into an element of type "
+                                      f"{tname(want)}")
+            self.view_store(v, self.view_indices(v, target), val, target)
         elif isinstance(target, ast.Subscript | ast.Attribute):
             place = self.place(target)
             want = cast(s.RefType, place.type).element_type
@@ -359,6 +368,15 @@ class StmtLowerer(CoopLowerer):
             self.emit(s.StoreOp(cast(SSAValue, b.value), new), st)
             return
         # otherwise t is an ast.Subscript or ast.Attribute (the only other AugAssign targets)
+        if isinstance(t, ast.Subscript) and (v := self.named_view(t.value)) is not None:
+            idx = self.view_indices(v, t)
+            cur = self.view_read(v, idx, t)
+            new = self.convert(self.binop_values(st.op, cur, st.value, st), cur.type, st)
+            if new.type != cur.type:
+                raise self.err(st, f"type mismatch: the element has type {tname(cur.type)}, the result is "
+                                   f"{tname(new.type)}")
+            self.view_store(v, idx, new, st)
+            return
         p = self.place(t)
         cur = self.v(s.LoadOp(p), t)
         new = self.convert(self.binop_values(st.op, cur, st.value, st), cur.type, st)
