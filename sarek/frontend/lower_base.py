@@ -164,6 +164,7 @@ class LowererBase:
         self.block: Block = Block()
         self.ret_type: Attribute = s.UnitType()
         self.decl_infos: dict[str, Any] = {}
+        self.declared: dict[str, Attribute] = {}  # `x: T` without a value: the type of x's assignments
         self.tables: dict[tuple[str, str], SSAValue] = {}  # (name, element type) -> its local table
         self.entry: Block = Block()           # the function's entry block (constant tables are built there)
         self.f64_literals: set[str] = set()     # names whose first float literal takes f64 (see WidenLiteral)

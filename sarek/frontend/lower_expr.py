@@ -72,6 +72,9 @@ class ExprLowerer(LowererBase):
             raise self.err(node, f"local variable '{n}' is used before it is assigned (on some path)")
         if n in self.info.scoped:
             raise self.err(node, f"'{n}' is a loop index or match binder and is not defined here")
+        if n in self.declared:
+            raise self.err(node, f"local variable '{n}' is declared ({n}: {tname(self.declared[n])}) but never "
+                                 "assigned")
         obj = self.lookup_global(n, node)
         return self.static_value(obj, node, hint)
 
@@ -298,6 +301,10 @@ class ExprLowerer(LowererBase):
         if lt != rt:
             self.widen_literal(lv, rt)
             self.widen_literal(rv, lt)
+            if i1 in (lt, rt) and (sc.is_integer(lt) or sc.is_integer(rt)):
+                it = rt if lt == i1 else lt
+                raise self.err(node, f"type mismatch in '{sym}': {tname(lt)} and {tname(rt)}: a bool is not an "
+                                     f"integer in kernels; convert the bool, e.g. {tname(it)}(c)")
             raise self.err(node, f"type mismatch in '{sym}': {tname(lt)} and {tname(rt)} (convert one side, e.g. "
                                  f"{tname(rt) if is_num(rt) else 'f32'}(x))")
         t = lt

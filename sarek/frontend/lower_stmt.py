@@ -182,14 +182,18 @@ class StmtLowerer(ViewLowerer):
             self.assign(x, part, value, None)
 
     def stmt_AnnAssign(self, st: ast.AnnAssign) -> None:
-        if st.value is None:
-            raise self.err(st, "a declaration needs a value (write 'x: f32 = 0.0')")
         if not isinstance(st.target, ast.Name):
             raise self.err(st.target, "only a local variable can be annotated")
         ok, ann = self.static(st.annotation)
         if not ok:
             raise self.err(st.annotation, "the annotation must name a type")
         t = self.ty(ann, st.annotation)
+        if st.value is None:  # `x: bool` declares the type of the later assignments (Python's bare annotation)
+            if not s.is_element_type(t):
+                raise self.err(st.annotation, f"a local declared without a value is a scalar, record or variant, "
+                                              f"got {tname(t)}")
+            self.declared[st.target.id] = t
+            return
         val = self.expr(st.value, t)
         self.assign(st.target, val, st.value, t)
 
@@ -199,6 +203,8 @@ class StmtLowerer(ViewLowerer):
             b = self.vars.get(t.id)
             if b is not None and b.kind == "ref":
                 return b.type
+            if t.id in self.declared:
+                return self.declared[t.id]
             if t.id in self.f64_literals and (b is None or b.kind == "pending"):
                 return Float64Type()   # its first float literal takes f64 (WidenLiteral)
             return None
@@ -264,6 +270,8 @@ class StmtLowerer(ViewLowerer):
             raise self.err(target, f"cannot assign to parameter '{n}' (parameters are read-only)")
         if n in self.info.scoped and n not in self.info.locals:
             raise self.err(target, f"cannot assign to loop index or match binder '{n}'")
+        if ann is None:
+            ann = self.declared.get(n)
         if ann is not None:
             val = self.convert(val, ann, vnode)
         if ann is not None and val.type != ann:
