@@ -221,6 +221,9 @@ class CallLowerer(ExprLowerer):
                 v = self.expr(a, t or hint)
                 vals[i] = v
                 t = t or v.type
+        for v in vals:     # `best = -math.inf` then `max(best, x64)`: best's literal takes f64
+            for w in vals:
+                self.widen_literal(cast(SSAValue, v), cast(SSAValue, w).type)
         return cast(list[SSAValue], vals)
 
     def intrinsic(self, name: str, args: list[ast.expr], node: ast.Call, hint: Attribute | None,

@@ -142,10 +142,14 @@ class ExprLowerer(LowererBase):
         return self.v(s.ArrayLenOp(arr) if at.ndim == 1 else s.ArrayDimOp(arr, k), node)
 
     def expr_Subscript(self, node: ast.Subscript, hint: Attribute | None) -> SSAValue:
+        root, chain = node.value, [node.slice]
+        while isinstance(root, ast.Subscript) and not isinstance(root.slice, ast.Slice):
+            root, chain = root.value, [root.slice, *chain]    # NESTED[i][j] of a nested tuple
+        ok, obj = self.static(root)
+        if ok and isinstance(obj, tuple | np.ndarray):
+            return self.table_read(node, root, chain, obj, hint)
         ok, obj = self.static(node.value)
         if ok:
-            if isinstance(obj, tuple | np.ndarray):
-                return self.table_read(node, obj, hint)
             raise self.err(node, f"cannot index '{getattr(obj, '__name__', obj)}' in a kernel (module-level "
                                  "tuples and numpy arrays of numbers can be indexed)")
         if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
@@ -197,13 +201,14 @@ class ExprLowerer(LowererBase):
             return arr, t
         return arr, self.ty(_scalar_of(arr.dtype), node)
 
-    def table_read(self, node: ast.Subscript, obj: Any, hint: Attribute | None) -> SSAValue:
+    def table_read(self, node: ast.Subscript, root: ast.expr, chain: list[ast.expr], obj: Any,
+                   hint: Attribute | None) -> SSAValue:
         """`TAPS[k]` of a module-level constant table: the constant where every index is one; otherwise a
         read of a per-thread local table (`sarek.alloc_array "TAPS" : !sarek.array<T, local>` and its
         stores), built once at the function's entry."""
-        arr, t = self.table(obj, node.value, hint)
-        elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        name = ast.unparse(node.value)
+        arr, t = self.table(obj, root, hint)
+        elts = [e for sl in chain for e in (sl.elts if isinstance(sl, ast.Tuple) else [sl])]
+        name = ast.unparse(root)
         if len(elts) != arr.ndim:
             raise self.err(node.slice, f"'{name}' has {arr.ndim} dimension(s): it takes {arr.ndim} ind"
                                        f"{'ex' if arr.ndim == 1 else 'ices'}, got {len(elts)}")

@@ -104,8 +104,10 @@ class ViewLowerer(CoopLowerer):
         b = self.vars.get(n)
         if b is not None and b.kind in ("vec", "arr", "param"):
             raise self.err(target, f"cannot rebind parameter '{n}' to a view: bind a new name")
-        if n in self.info.mutable:
-            raise self.err(target, f"'{n}' names an array view and cannot be reassigned (bind each view to its "
+        if n in self.info.mutable:   # located at another assignment of the name
+            others = sorted((x for x in ast.walk(self.src.fdef) if isinstance(x, ast.Name) and x.id == n
+                             and isinstance(x.ctx, ast.Store) and x is not target), key=lambda x: (x.lineno, x.col_offset))
+            raise self.err(others[0] if others else target, f"'{n}' names an array view and cannot be reassigned (bind each view to its "
                                    "own name, e.g. src = a if step % 2 == 0 else b inside the loop)")
         v = self.view_of(value)
         assert v is not None
