@@ -52,4 +52,4 @@ def passview(a: Vec[f32], b: Vec[f32], c: bool):
 def xorbool(o: Vec[u32], n: i32):
     o[0] = u32(n) ^ (n > 2)
 
-# XORBOOL: python_semantics_errors.py:52:12: error: type mismatch in '^': u32 and bool: a bool is not an integer in kernels; convert the bool, e.g. u32(c)
+# XORBOOL: python_semantics_errors.py:53:12: error: type mismatch in '^': u32 and bool: a bool is not an integer in kernels; convert the bool, e.g. u32(c)
