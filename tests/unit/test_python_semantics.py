@@ -10,15 +10,14 @@ import pytest
 import sarek
 from sarek import Vec, device, f32, f64, i32, i64, kernel, u32
 from sarek.gpu import global_thread_id
+from tests.unit.test_fuzz_regressions import _launch
 
 DEVICES = ["interp", "interp-ref", "opencl:0", "vulkan:0", "vulkan-glsl:0"]
 
-with open(__file__) as _f:
-    _LINES = _f.read().splitlines()
-
-
 def _line_of(marker: str) -> int:
-    hits = [i + 1 for i, text in enumerate(_LINES) if f"# <{marker}>" in text]
+    """The line of this file holding `# <marker>`."""
+    with open(__file__) as f:
+        hits = [i + 1 for i, text in enumerate(f) if f"# <{marker}>" in text]
     assert len(hits) == 1, marker
     return hits[0]
 
@@ -32,13 +31,8 @@ def expect_error(fn, marker: str, *fragments: str) -> None:
         assert frag in text, text
 
 
-def _run(k, args, devices=DEVICES, threads=8):
-    outs = []
-    for d in devices:
-        copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-        k.launch(*copies, grid=1, block=threads, device=d)
-        outs.append(copies)
-    return outs
+def _run(k, args, devices=DEVICES):
+    return _launch(k, args, devices, threads=8)
 
 
 INT_TABLE = (3, -1, 4, 1, -5)
