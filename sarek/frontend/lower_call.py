@@ -415,6 +415,7 @@ class CallLowerer(ExprLowerer):
         for n, t in sig.params:
             v = self.convert(self.expr(given[n], t), t, given[n])
             if v.type != t:
+                self.widen_literal(v, t)
                 raise self.err(given[n], f"type mismatch: parameter '{n}' of {fname}() is {tname(t)}, given "
                                          f"{tname(v.type)}")
             vals.append(v)

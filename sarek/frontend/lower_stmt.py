@@ -242,6 +242,7 @@ class StmtLowerer(ViewLowerer):
             want = v.type.element_type
             val = self.convert(val, want, vnode)
             if val.type != want:
+                self.widen_literal(val, want)
                 raise self.err(vnode, f"type mismatch: cannot store {tname(val.type)} into an element of type "
                                       f"{tname(want)}")
             self.view_store(v, self.view_indices(v, target), val, target)
@@ -250,6 +251,7 @@ class StmtLowerer(ViewLowerer):
             want = cast(s.RefType, place.type).element_type
             val = self.convert(val, want, vnode)
             if val.type != want:
+                self.widen_literal(val, want)
                 raise self.err(vnode, f"type mismatch: cannot store {tname(val.type)} into "
                                       f"{self._place_desc(target)} of type {tname(want)}")
             self.emit(s.StoreOp(place, val), target)
