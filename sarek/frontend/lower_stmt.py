@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from typing import Any, cast
 
+import numpy as np
+
 from xdsl.dialects.builtin import Float64Type, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
@@ -497,6 +499,10 @@ class StmtLowerer(ViewLowerer):
         if not isinstance(st.target, ast.Name):
             raise self.err(st.target, "the loop variable must be a plain name")
         it = st.iter
+        if isinstance(it, ast.Name | ast.Attribute) and (tab := self.static(it))[0] \
+                and isinstance(tab[1], tuple | np.ndarray):
+            self.for_table(st, tab[1])
+            return
         ok, fn = (self.static(it.func) if isinstance(it, ast.Call) else (False, None))
         if not ok or fn is not range:
             raise self.err(it, "only 'for i in range(...)' loops are supported")
@@ -553,6 +559,30 @@ class StmtLowerer(ViewLowerer):
         name = st.target.id
         saved = self.vars.get(name)
         self.vars[name] = Binding("val", op.index, lo.type)
+        self.loop_body(op.body.block, st.body)
+        if saved is None:
+            del self.vars[name]
+        else:
+            self.vars[name] = saved
+
+    def for_table(self, st: ast.For, obj: Any) -> None:
+        """`for w in TAPS:` over a module-level constant table (1-D): a loop over its indices reading each
+        element from the table."""
+        assert isinstance(st.target, ast.Name)
+        arr, t = self.table(obj, st.iter, None)
+        name = ast.unparse(st.iter)
+        if arr.ndim != 1:
+            raise self.err(st.iter, f"'{name}' has {arr.ndim} dimensions: loop over one index, "
+                                    f"for i in range({arr.shape[0]}), and read {name}[i, ...]")
+        key = (name, str(t))
+        if key not in self.tables:
+            self.tables[key] = self.local_table(name, arr, t, st.iter)
+        op = s.ForOp(f"{st.target.id}_index", self.const(0, i32, st.iter), self.const(arr.shape[0], i32, st.iter), 1)
+        self.emit(op, st)
+        read = self.in_block(op.body.block, lambda: self.v(s.ArrayReadOp(self.tables[key], [op.index]), st.target))
+        name = st.target.id
+        saved = self.vars.get(name)
+        self.vars[name] = Binding("val", read, t)
         self.loop_body(op.body.block, st.body)
         if saved is None:
             del self.vars[name]

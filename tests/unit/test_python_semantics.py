@@ -298,3 +298,37 @@ def test_widened_literal_through_a_val_and_a_comparison():
     for (_, o, _) in _run(k, [x, np.zeros(8, np.int64), 8], ["interp", "opencl:0"]):
         assert list(o) == [0, 1] * 4
     assert '"lim" %' in k.ir() and "0.5 : f64" in k.ir()
+
+
+OFFS = np.array([-1, 0, 1], dtype=np.int32)
+
+
+@kernel
+def for_over_tables(x: Vec[f32], o: Vec[f32], n: i32):
+    i = global_thread_id
+    if i < n:
+        acc = 0.0
+        for w in INT_TABLE:
+            acc += f32(w)
+        for d in OFFS:
+            if d == 0:
+                continue
+            acc += x[(i + d + n) % n]
+        o[i] = acc
+
+
+def test_for_over_a_constant_table():
+    x = np.arange(8, dtype=np.float32)
+    want = sum(INT_TABLE) + np.roll(x, 1) + np.roll(x, -1)
+    for (_, o, _) in _run(for_over_tables, [x, np.zeros(8, np.float32), 8]):
+        assert list(o) == list(want)
+    assert 'sarek.for "d_index"' in for_over_tables.ir() and "sarek.array_read %OFFS[%d_index]" in for_over_tables.ir()
+
+    def k(a: Vec[i32]):
+        for row in W2:  # <table2d>
+            a[0] = row
+
+    expect_error(k, "table2d", "'W2' has 2 dimensions: loop over one index")
+
+
+W2 = np.zeros((2, 2), np.int32)
