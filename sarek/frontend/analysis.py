@@ -34,6 +34,7 @@ class BodyInfo:
     hoist: dict[int, list[str]]          # id(stmt) -> names whose cell is declared (with a default) before it
     scoped: set[str]                     # for-loop indices and match binders
     conflicts: dict[str, ast.AST]        # a scoped binder that is also assigned
+    param_cells: set[str] = field(default_factory=set)  # parameters assigned (or a field of): a cell each
 
 
 def _target_names(t: ast.expr, out: list[ast.Name]) -> None:
@@ -173,7 +174,9 @@ def analyze(body: list[ast.stmt], params: set[str]) -> BodyInfo:
         mutable.add(n)
         if not direct:
             hoist.setdefault(_anchor_stmt(body, anchor), []).append(n)
-    return BodyInfo(local_names, mutable, hoist, set(scoped), conflicts)
+    # a parameter is a local initialised with the argument: assigning it (or a field of it) gives it a cell
+    param_cells = {n for n in params if n in local_names or (n in infos and infos[n].place)}
+    return BodyInfo(local_names, mutable | param_cells, hoist, set(scoped), conflicts, param_cells)
 
 
 def _plain(s: ast.stmt, name: str) -> bool:

@@ -22,6 +22,7 @@ from sarek.frontend.decls import decl_ops, normalize_type, type_name
 from sarek.frontend.errors import CompileError, user_frame
 from sarek.frontend.generics import Inference, TypeVar, dtype_type, substitute, suffix, type_vars
 from sarek.frontend.lower import FunctionLowerer, Signature
+from sarek.frontend.lower_base import WidenLiteral
 from sarek.runtime.core import UNSET
 
 
@@ -42,9 +43,17 @@ def _lower(fn: Any, kind: str, name: str, binding: dict[TypeVar, Any] | None = N
         deps.append((obj, lowerer.err(node, "")))
         return obj.signature()
 
-    lw = FunctionLowerer(fn, kind, resolve_device, name, binding)
-    op = lw.lower()
-    return _Compiled(op, deps, lw.types)
+    widened: set[str] = set()
+    while True:  # a float literal first bound to a name the body then combines with f64: lowered again, f64
+        deps.clear()
+        lw = FunctionLowerer(fn, kind, resolve_device, name, binding)
+        lw.f64_literals = widened
+        try:
+            op = lw.lower()
+        except WidenLiteral as w:
+            widened = widened | {w.name}
+            continue
+        return _Compiled(op, deps, lw.types)
 
 
 def _check_function(fn: Any, what: str) -> None:
@@ -168,12 +177,16 @@ class Kernel(_Generic):
     @user_api
     def __getitem__(self, types: Any) -> Kernel:
         """`k[f64]` / `k[f32, i64]`: the instance with the type variables (in order of first appearance in the
-        signature) bound to these types."""
-        tps = self.type_params
+        signature) bound to these types. `k[grid, block]` (ints or tuples of ints, which no type is) is Numba's
+        launch spelling: `k[g, b](*args)` is `k.launch(*args, grid=g, block=b)`."""
         given: tuple[Any, ...] = cast("tuple[Any, ...]", types) if isinstance(types, tuple) else (types,)
+        if len(given) == 2 and all(_dims_like(x) for x in given):   # Numba's k[grid, block](args)
+            return cast(Kernel, functools.partial(self.launch, grid=given[0], block=given[1]))
+        tps = self.type_params
         if not tps:
             raise self._error(f"kernel '{self.name}' is not generic (no sarek.TypeVar in its annotations): use "
-                              f"{self.name} itself")
+                              f"{self.name} itself; to launch it write {self.name}.launch(*args, grid=g, block=b) "
+                              f"or Numba's {self.name}[g, b](*args) with integer grid and block")
         if len(given) != len(tps):
             raise self._error(f"kernel '{self.name}' has {len(tps)} type variable(s) ({', '.join(v.name for v in tps)}), "
                               f"{len(given)} type(s) given")
@@ -359,6 +372,13 @@ class Kernel(_Generic):
                                   f"pickled: pickle an instance, e.g. {self.name}[f32], or list {v.name}'s types "
                                   f"(sarek.TypeVar(\"{v.name}\", f32, f64))")
         return [dict(zip(tps, c)) for c in itertools.product(*(v.constraints for v in tps))]
+
+
+def _dims_like(x: Any) -> bool:
+    """An int or a tuple of 1 to 3 ints (a grid or a block), which no type is: `k[grid, block]` is a launch."""
+    if isinstance(x, tuple):
+        return 1 <= len(x) <= 3 and all(_dims_like(e) and not isinstance(e, tuple) for e in x)
+    return isinstance(x, int | np.integer) and not isinstance(x, bool)
 
 
 def _example(v: TypeVar) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+import typing
 from typing import Any, cast
 
 import numpy as np
@@ -86,6 +87,8 @@ def normalize_type(t: Any) -> Any:
         return SCALARS["f32"]
     if isinstance(t, ScalarType) or is_decl(t):
         return t
+    if typing.get_origin(t) is tuple:
+        return tuple_record(tuple(typing.get_args(t)))
     if isinstance(t, VecOf):
         return VecOf(normalize_element(t.element), t.rank)
     if isinstance(t, ArrayOf):
@@ -358,6 +361,30 @@ def record(cls: type) -> type:
     cls.unpack = classmethod(_unpack)
     cls.fields = [n for n, _ in fields]
     return cls
+
+
+_TUPLES: dict[tuple[Any, ...], type] = {}
+
+
+def tuple_record(elements: tuple[Any, ...]) -> type:
+    """`tuple[f32, i32]` (a helper's return type): a record with fields e0, e1, ... named after its element
+    types (`tuple_f32_i32`), one class per element list, marked `__sarek_tuple__` (the front end builds it from
+    `return a, b` and takes it apart in `p, q = f(x)`)."""
+    if len(elements) < 2 or Ellipsis in elements:
+        raise TypeError(f"tuple[...] needs 2 or more element types, got {len(elements)}")
+    elts = tuple(normalize_element(e) for e in elements)
+    if elts not in _TUPLES:
+        name = "tuple_" + "_".join(type_name(e) for e in elts)
+        cls = type(name, (), {"__annotations__": {f"e{i}": e for i, e in enumerate(elts)}, "__module__": __name__})
+        cls = record(cls)
+        cls.__sarek_tuple__ = True
+        _TUPLES[elts] = cls
+    return _TUPLES[elts]
+
+
+def is_tuple_record(cls: Any) -> bool:
+    """`cls` is the record of a `tuple[...]` type."""
+    return isinstance(cls, type) and cls.__dict__.get("__sarek_tuple__", False)
 
 
 # ------------------------------------------------------------------------------------------------ @variant

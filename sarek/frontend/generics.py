@@ -139,6 +139,8 @@ def dtype_type(dtype: Any, tv: TypeVar) -> Any:
     except TypeError:
         return None
     if d.fields is None:
+        if d == np.dtype(np.uint16) and tv.allows(SCALARS["bf16"]) and not tv.allows(SCALARS["u16"]):
+            return SCALARS["bf16"]  # bf16 bits in a uint16 array (accepted as bf16, as for a Vec[bf16])
         for t in SCALARS.values():
             if t.name != "bool" and t.np_dtype == d:
                 return t

@@ -75,6 +75,22 @@ class FunctionLowerer(StmtLowerer):
                     raise self.err(f.returns or f, "a device function cannot return a vector or an array")
         return Signature(self.name, params, ret, list(self.types))
 
+    def param_cells(self, sig: Signature, body: list[ast.stmt]) -> None:
+        """Parameters the body assigns (or assigns a field of) are locals initialised with the argument: a
+        `let_mut` cell each at the entry. Rebinding a vector or array parameter is refused (its elements are
+        written in place; a view of it is `w = v[k:]`)."""
+        for n in sorted(self.info.param_cells):
+            b = self.vars[n]
+            if b.kind in ("vec", "arr"):
+                site = _first_store(body, n) or _first_field_store(body, n)
+                raise self.err(site, f"cannot rebind {'vector' if b.kind == 'vec' else 'array'} parameter '{n}' "
+                                     "(its elements are written in place, e.g. v[i] = x; for another array bind a "
+                                     "new name, e.g. w = v[k:])")
+            op = s.LetMutOp(n, b.value)
+            self.emit(op, self.src.fdef)
+            self.vars[n] = Binding("ref", op.result, b.type)
+            self.assigned.add(n)
+
     def _eval_ann(self, text: str, node: ast.AST) -> Any:
         try:
             return eval(text, dict(self.globals), dict(self.closure))  # noqa: S307 - an annotation
@@ -100,16 +116,13 @@ class FunctionLowerer(StmtLowerer):
         f.body[:] = desugar_loop_else(f.body)  # for/while ... else: a break flag (idempotent)
         try:
             self.info = analyze(f.body, params)
-            for n in sorted(params & self.info.locals):
-                site = _first_store(f.body, n)
-                raise self.err(site, f"cannot assign to parameter '{n}' (parameters are read-only; copy it to a "
-                                     "new local first)")
             for n, where in self.info.conflicts.items():
                 what = "a parameter" if n in params else "also assigned"
                 if n not in params:  # located at the assignment, not at the loop or case that binds it
                     where = _first_store(f.body, n, skip_loop_targets=True) or where
                 raise self.err(where, f"'{n}' is a loop index or match binder and {what}; use another name")
-            self.block = body
+            self.block = self.entry = body
+            self.param_cells(sig, f.body)
             self.stmts(f.body, top=True)
         except RecursionError:
             # the front end recurses once per nesting level of an expression (a 1000-term sum is 1000 levels)
@@ -166,6 +179,16 @@ def _first_store(body: list[ast.stmt], name: str, skip_loop_targets: bool = Fals
     hits = [n for st in body for n in ast.walk(st)
             if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) and id(n) not in loop_targets]
     return min(hits, key=lambda n: (n.lineno, n.col_offset), default=None)
+
+
+def _first_field_store(body: list[ast.stmt], name: str) -> ast.AST | None:
+    """The first `name.f = ...` (a store to a field of `name`) in `body`."""
+    for st in body:
+        for n in ast.walk(st):
+            if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name) \
+                    and n.value.id == name:
+                return n
+    return None
 
 
 def module_decls(types: list[Any]) -> list[Operation]:

@@ -16,6 +16,7 @@ import numpy as np
 from xdsl.dialects.builtin import (
     AnyFloat,
     Float32Type,
+    Float64Type,
     FloatAttr,
     IntegerAttr,
     IntegerType,
@@ -29,7 +30,7 @@ from sarek.dialect import sarek as s
 from sarek.dialect import scalars as sc
 from sarek.dialect.intrinsics import is_float, is_integer_type
 from sarek.frontend.analysis import BodyInfo
-from sarek.frontend.decls import ir_type, normalize_type, record_info, variant_info
+from sarek.frontend.decls import ir_type, is_tuple_record, normalize_type, record_info, variant_info
 from sarek.frontend.errors import CompileError, make_loc
 from sarek.frontend.generics import TypeVar, substitute, type_vars
 from sarek.frontend.source import resolve_env, source_of
@@ -50,6 +51,8 @@ def tname(t: Attribute) -> str:
         return f"Vec[{tname(t.element_type)}]" if t.ndim == 1 else f"Array[{tname(t.element_type)}, {t.ndim}]"
     if isinstance(t, s.ArrayType):
         return f"{t.memspace.value} array of {tname(t.element_type)}"
+    if isinstance(t, s.RecordType) and t.decl_name.startswith("tuple_"):
+        return f"tuple[{t.decl_name[6:].replace('_', ', ')}]"
     if isinstance(t, s.RecordType | s.VariantType):
         return t.decl_name
     if isinstance(t, s.UnitType):
@@ -72,6 +75,7 @@ class Binding:
     value: SSAValue | None
     type: Attribute | None = None
     anchor: tuple[Block, Operation | None] | None = None
+    view: Any = None             # kind "view": the `lower_view.View` the name is bound to
 
 
 class Signature:
@@ -81,6 +85,15 @@ class Signature:
     def __init__(self, name: str, params: list[tuple[str, Attribute]], ret: Attribute, types: list[Any] | None = None):
         self.name, self.params, self.ret = name, params, ret
         self.types: list[Any] = types or []
+
+
+class WidenLiteral(Exception):
+    """Raised when a name first bound to a float literal (f32) meets an f64: the function is lowered again
+    with that literal taking f64 (`t = 0.0` then `t = x` with x f64, as in Python where both are floats)."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
 
 
 BUILTIN_CASTS = {int: i32, float: Float32Type(), bool: i1}
@@ -151,6 +164,11 @@ class LowererBase:
         self.block: Block = Block()
         self.ret_type: Attribute = s.UnitType()
         self.decl_infos: dict[str, Any] = {}
+        self.declared: dict[str, Attribute] = {}  # `x: T` without a value: the type of x's assignments
+        self.tables: dict[tuple[str, str], SSAValue] = {}  # (name, element type) -> its local table
+        self.entry: Block = Block()           # the function's entry block (constant tables are built there)
+        self.f64_literals: set[str] = set()     # names whose first float literal takes f64 (see WidenLiteral)
+        self.float_literal_names: set[str] = set()  # names first bound to an f32 float literal
 
     # -------------------------------------------------------------------------------------------- utilities
 
@@ -208,6 +226,11 @@ class LowererBase:
     def record_fields(self, t: s.RecordType) -> list[tuple[str, Attribute]]:
         info = self.decl_infos[t.decl_name]
         return [(n, ir_type(ft)) for n, ft in info.fields]
+
+    def is_tuple_type(self, t: Attribute) -> bool:
+        """`t` is the record of a `tuple[...]` (see `decls.tuple_record`)."""
+        return isinstance(t, s.RecordType) and t.decl_name in self.decl_infos \
+            and is_tuple_record(self.decl_infos[t.decl_name].cls)
 
     def variant_ctors(self, t: s.VariantType) -> list[tuple[str, list[Attribute]]]:
         info = self.decl_infos[t.decl_name]
@@ -311,6 +334,8 @@ class LowererBase:
             if ok and isinstance(obj, int | float) and not isinstance(obj, ScalarType):
                 return obj
             return None
+        if isinstance(node, ast.Call):
+            return self.float_of_string(node)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
             x = self.const_eval(node.operand)
             if x is None or isinstance(x, bool):
@@ -342,6 +367,24 @@ class LowererBase:
             return {ast.Add: lambda: a + b, ast.Sub: lambda: a - b, ast.Mult: lambda: a * b}[type(node.op)]()
         return None
 
+    def float_of_string(self, node: ast.Call) -> float | None:
+        """`float('inf')`, `float('-inf')`, `float('nan')` (any string Python's float() reads): the constant,
+        else None (a string is no value in kernels, but Python's spelling of infinity is one)."""
+        if len(node.args) != 1 or node.keywords or not isinstance(a := node.args[0], ast.Constant) \
+                or not isinstance(a.value, str):
+            return None
+        try:
+            ok, fn = self.static(node.func)
+        except CompileError:
+            return None
+        if not ok or fn is not float:
+            return None
+        try:
+            return float(a.value)
+        except ValueError:
+            raise self.err(a, f"float({a.value!r}) is not a number: write float('inf'), float('-inf') or "
+                              "float('nan') (or math.inf, math.nan)") from None
+
     def literal(self, value: Any, hint: Attribute | None, node: ast.AST) -> SSAValue:
         if isinstance(value, bool):
             return self.const(value, i1, node)
@@ -353,6 +396,24 @@ class LowererBase:
         if isinstance(value, float):
             return self.const(value, hint if hint is not None and (is_float(hint) or sc.is_bf16(hint)) else Float32Type(), node)
         raise self.err(node, f"unsupported constant {value!r}")
+
+    def widen_literal(self, v: SSAValue, other: Attribute) -> None:
+        """Where an f32 `v` meets an f64 and `v` is a name first bound to a float literal: lower again with
+        that literal f64 (raises WidenLiteral); otherwise nothing (the caller reports the mismatch)."""
+        if v.type != sc.F32 or other != Float64Type():
+            return
+        op = v.owner
+        if isinstance(op, s.LoadOp):
+            op = op.ref.owner
+        name = op.sym.data if isinstance(op, s.LetOp | s.LetMutOp) else None
+        if name in self.float_literal_names and name not in self.f64_literals:
+            raise WidenLiteral(name)
+
+    def note_float_literal(self, name: str, val: SSAValue, vnode: ast.AST) -> None:
+        """`name`'s first binding is `vnode`: remember it when that is a float literal typed f32."""
+        c = self.const_eval(vnode) if isinstance(vnode, ast.expr) else None
+        if isinstance(c, float) and val.type == sc.F32:
+            self.float_literal_names.add(name)
 
     def in_block(self, block: Block, fn: Any) -> Any:
         saved = self.block

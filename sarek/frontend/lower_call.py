@@ -25,6 +25,8 @@ class CallLowerer(ExprLowerer):
     """Lowers calls (as expressions and as statements)."""
 
     def expr_Call(self, node: ast.Call, hint: Attribute | None) -> SSAValue:
+        if (c := self.float_of_string(node)) is not None:
+            return self.literal(c, hint, node)
         v = self.call(node, hint, statement=False)
         assert v is not None
         return v
@@ -219,6 +221,9 @@ class CallLowerer(ExprLowerer):
                 v = self.expr(a, t or hint)
                 vals[i] = v
                 t = t or v.type
+        for v in vals:     # `best = -math.inf` then `max(best, x64)`: best's literal takes f64
+            for w in vals:
+                self.widen_literal(cast(SSAValue, v), cast(SSAValue, w).type)
         return cast(list[SSAValue], vals)
 
     def intrinsic(self, name: str, args: list[ast.expr], node: ast.Call, hint: Attribute | None,
@@ -410,6 +415,7 @@ class CallLowerer(ExprLowerer):
         for n, t in sig.params:
             v = self.convert(self.expr(given[n], t), t, given[n])
             if v.type != t:
+                self.widen_literal(v, t)
                 raise self.err(given[n], f"type mismatch: parameter '{n}' of {fname}() is {tname(t)}, given "
                                          f"{tname(v.type)}")
             vals.append(v)

@@ -6,7 +6,9 @@ from __future__ import annotations
 import ast
 from typing import Any, ClassVar, cast
 
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, i1, i32, i64
+import numpy as np
+
+from xdsl.dialects.builtin import Float64Type, IntegerAttr, IntegerType, i1, i32, i64
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from sarek.dialect import sarek as s
@@ -16,7 +18,11 @@ from sarek.frontend.decls import VariantCtor
 from sarek.frontend.lower_base import UNSUPPORTED, LowererBase, is_num, tname
 from sarek.gpu import GpuFunction, GpuValue
 from sarek.math import MathFunction
-from sarek.types import ScalarType
+from sarek.types import SCALARS, ScalarType
+
+
+#: the most elements a module-level constant table indexed in a kernel may have (each thread holds a copy)
+TABLE_MAX = 1024
 
 
 class ExprLowerer(LowererBase):
@@ -53,6 +59,9 @@ class ExprLowerer(LowererBase):
             b = self.vars[n]
             if b.kind == "ref":
                 return self.v(s.LoadOp(cast(SSAValue, b.value)), node)
+            if b.kind == "view":
+                raise self.err(node, f"'{n}' is an array view: index it ({n}[i]) or take len({n}); pass the arrays "
+                                     "themselves (and the offset) to device functions and atomics")
             if b.kind == "frag":
                 raise self.err(node, f"'{n}' is a cooperative-matrix fragment, not a value: use it in coop.fill, "
                                      "coop.load, coop.store or coop.mma")
@@ -63,6 +72,9 @@ class ExprLowerer(LowererBase):
             raise self.err(node, f"local variable '{n}' is used before it is assigned (on some path)")
         if n in self.info.scoped:
             raise self.err(node, f"'{n}' is a loop index or match binder and is not defined here")
+        if n in self.declared:
+            raise self.err(node, f"local variable '{n}' is declared ({n}: {tname(self.declared[n])}) but never "
+                                 "assigned")
         obj = self.lookup_global(n, node)
         return self.static_value(obj, node, hint)
 
@@ -130,9 +142,16 @@ class ExprLowerer(LowererBase):
         return self.v(s.ArrayLenOp(arr) if at.ndim == 1 else s.ArrayDimOp(arr, k), node)
 
     def expr_Subscript(self, node: ast.Subscript, hint: Attribute | None) -> SSAValue:
+        root, chain = node.value, [node.slice]
+        while isinstance(root, ast.Subscript) and not isinstance(root.slice, ast.Slice):
+            root, chain = root.value, [root.slice, *chain]    # NESTED[i][j] of a nested tuple
+        ok, obj = self.static(root)
+        if ok and isinstance(obj, tuple | np.ndarray):
+            return self.table_read(node, root, chain, obj, hint)
         ok, obj = self.static(node.value)
         if ok:
-            raise self.err(node, f"cannot index '{getattr(obj, '__name__', obj)}' in a kernel")
+            raise self.err(node, f"cannot index '{getattr(obj, '__name__', obj)}' in a kernel (module-level "
+                                 "tuples and numpy arrays of numbers can be indexed)")
         if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
             base = self.expr(node.value.value)
             if isinstance(base.type, s.VecType | s.ArrayType):
@@ -141,9 +160,94 @@ class ExprLowerer(LowererBase):
                     raise self.err(node.slice, "a.shape[k] needs a constant integer k")
                 return self.shape_of(base, k, node)
         a = self.expr(node.value)
+        if self.is_tuple_type(a.type):   # t[k] of a tuple value: its field k (a constant k)
+            fields = self.record_fields(cast(s.RecordType, a.type))
+            k = self.const_eval(node.slice)
+            if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < len(fields):
+                raise self.err(node.slice, f"a tuple of {len(fields)} values is indexed by a constant 0 to "
+                                           f"{len(fields) - 1}")
+            return self.v(s.FieldOp(a, *fields[k]), node)
         if not isinstance(a.type, s.VecType | s.ArrayType):
             raise self.err(node.value, f"cannot index a value of type {tname(a.type)}")
         return self.v(s.ArrayReadOp(a, self.indices(a, node)), node)
+
+    def table(self, obj: Any, node: ast.expr, hint: Attribute | None) -> tuple[np.ndarray, Attribute]:
+        """A module-level constant table (a tuple, nested tuples or a numpy array of numbers) as an array and
+        its element type: a numpy array's integer or f32/f16 dtype; Python floats (and f64 numpy arrays, whose
+        values are literals) take f64 where the use wants f64, else f32; Python ints i32 (or the integer hint)."""
+        what = ast.unparse(node)
+        try:
+            arr = np.asarray(obj)
+        except ValueError:
+            arr = np.asarray(0)
+        if arr.dtype.kind not in "biuf" or not 1 <= arr.ndim <= s.MAX_RANK or arr.size == 0:
+            raise self.err(node, f"'{what}' is not a table of numbers: a module-level constant indexed in a "
+                                 f"kernel is a tuple or a numpy array of numbers (1 to {s.MAX_RANK} dimensions)")
+        if arr.size > TABLE_MAX:
+            raise self.err(node, f"'{what}' has {arr.size} elements: a constant table is copied into each "
+                                 f"thread (at most {TABLE_MAX}); pass a larger one as a Vec argument")
+        k = arr.dtype.kind
+        if k == "b":
+            return arr, i1
+        if k == "f":
+            if arr.dtype == np.float64 and hint in (sc.F32, Float64Type()):
+                return arr, cast(Attribute, hint)
+            if arr.dtype == np.float64:
+                return arr, sc.F32
+            return arr, self.ty(_scalar_of(arr.dtype), node)
+        if isinstance(obj, tuple):
+            t = hint if hint is not None and sc.is_integer(hint) else i64 if arr.dtype == np.int64 and \
+                (arr.min() < -(1 << 31) or arr.max() >= (1 << 31)) else i32
+            return arr, t
+        return arr, self.ty(_scalar_of(arr.dtype), node)
+
+    def table_read(self, node: ast.Subscript, root: ast.expr, chain: list[ast.expr], obj: Any,
+                   hint: Attribute | None) -> SSAValue:
+        """`TAPS[k]` of a module-level constant table: the constant where every index is one; otherwise a
+        read of a per-thread local table (`sarek.alloc_array "TAPS" : !sarek.array<T, local>` and its
+        stores), built once at the function's entry."""
+        arr, t = self.table(obj, root, hint)
+        elts = [e for sl in chain for e in (sl.elts if isinstance(sl, ast.Tuple) else [sl])]
+        name = ast.unparse(root)
+        if len(elts) != arr.ndim:
+            raise self.err(node.slice, f"'{name}' has {arr.ndim} dimension(s): it takes {arr.ndim} ind"
+                                       f"{'ex' if arr.ndim == 1 else 'ices'}, got {len(elts)}")
+        consts = [self.const_eval(e) for e in elts]
+        if all(isinstance(c, int) and not isinstance(c, bool) for c in consts):
+            for c, e, n in zip(consts, elts, arr.shape):
+                if not 0 <= c < n:
+                    raise self.err(e, f"index {c} is out of range for '{name}' (extent {n})")
+            return self.const(arr[tuple(consts)].item(), t, node)
+        key = (name, str(t))
+        if key not in self.tables:
+            self.tables[key] = self.local_table(name, arr, t, node)
+        tab = self.tables[key]
+        return self.v(s.ArrayReadOp(tab, [self.index(e) for e in elts]), node)
+
+    def local_table(self, name: str, arr: np.ndarray, t: Attribute, node: ast.AST) -> SSAValue:
+        """The ops of a local array holding `arr`, inserted at the start of the function's entry block (the
+        table is built once per thread, outside every loop)."""
+        scratch = Block()
+
+        def build() -> SSAValue:
+            sizes = [self.const(n, i32, node) for n in arr.shape]
+            sym = "".join(ch if ch.isalnum() else "_" for ch in name)
+            a = self.v(s.AllocArrayOp(sym, sizes, s.ArrayType(t, "local", arr.ndim)), node)
+            for idx in np.ndindex(*arr.shape):
+                ref = self.v(s.ElemRefOp(a, [self.const(i, i32, node) for i in idx]), node)
+                self.emit(s.StoreOp(ref, self.const(arr[idx].item(), t, node)), node)
+            return a
+
+        a = self.in_block(scratch, build)
+        ops = list(scratch.ops)
+        for op in ops:
+            op.detach()
+        entry = self.entry
+        if entry.first_op is None:
+            entry.add_ops(ops)
+        else:
+            entry.insert_ops_before(ops, entry.first_op)
+        return a
 
     def operands(self, left: ast.expr, right: ast.expr, hint: Attribute | None) -> tuple[SSAValue, SSAValue]:
         lc, rc = self.const_eval(left), self.const_eval(right)
@@ -200,6 +304,12 @@ class ExprLowerer(LowererBase):
         lv, rv = self.conversions(lv, rv, node, shift=kind in ("shl", "shr"))
         lt, rt = lv.type, rv.type
         if lt != rt:
+            self.widen_literal(lv, rt)
+            self.widen_literal(rv, lt)
+            if i1 in (lt, rt) and (sc.is_integer(lt) or sc.is_integer(rt)):
+                it = rt if lt == i1 else lt
+                raise self.err(node, f"type mismatch in '{sym}': {tname(lt)} and {tname(rt)}: a bool is not an "
+                                     f"integer in kernels; convert the bool, e.g. {tname(it)}(c)")
             raise self.err(node, f"type mismatch in '{sym}': {tname(lt)} and {tname(rt)} (convert one side, e.g. "
                                  f"{tname(rt) if is_num(rt) else 'f32'}(x))")
         t = lt
@@ -320,6 +430,8 @@ class ExprLowerer(LowererBase):
             raise self.err(node, f"comparison '{sym}' is not supported in kernels")
         lv, rv = self.conversions(lv, rv, node)
         if lv.type != rv.type:
+            self.widen_literal(lv, rv.type)
+            self.widen_literal(rv, lv.type)
             raise self.err(node, f"type mismatch in comparison: {tname(lv.type)} and {tname(rv.type)}")
         k = self.CMP[type(op)]
         if lv.type == i1 and k not in ("eq", "ne") or not (lv.type == i1 or is_num(lv.type)):
@@ -372,6 +484,8 @@ class ExprLowerer(LowererBase):
             t = self.in_block(then_b, lambda: self.expr(first, hint))
             e = self.in_block(else_b, lambda: self.expr(second, t.type))
         if t.type != e.type:
+            self.widen_literal(t, e.type)
+            self.widen_literal(e, t.type)
             raise self.err(node, f"type mismatch in conditional expression: {tname(t.type)} and {tname(e.type)}")
         if not s.is_element_type(t.type):
             raise self.err(node, f"a conditional expression cannot give {tname(t.type)}")
@@ -387,6 +501,12 @@ class ExprLowerer(LowererBase):
         if c.type != i1:
             raise self.err(node, f"a condition must be bool, got {tname(c.type)} (compare it, e.g. 'x != 0')")
         return c
+
+
+def _scalar_of(dtype: np.dtype) -> ScalarType:
+    """The sarek scalar type of a numpy number dtype (not bool)."""
+    return next(SCALARS[n] for n in ("f16", "f32", "f64", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
+                if SCALARS[n].np_dtype == dtype)
 
 
 def _wider_literal(a: Any, b: Any) -> bool:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import ast
 from typing import Any, cast
 
-from xdsl.dialects.builtin import i32
+import numpy as np
+
+from xdsl.dialects.builtin import Float64Type, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from sarek.dialect import sarek as s
@@ -14,12 +16,12 @@ from sarek.dialect import scalars as sc
 from sarek.dialect.intrinsics import is_int
 from sarek.frontend.decls import VariantCtor, type_name
 from sarek.frontend.errors import CompileError
-from sarek.frontend.lower_base import UNSUPPORTED, Binding, tname
-from sarek.frontend.lower_coop import CoopLowerer
+from sarek.frontend.lower_base import UNSUPPORTED, Binding, WidenLiteral, tname
+from sarek.frontend.lower_view import ViewLowerer
 from sarek.gpu import GpuFunction
 
 
-class StmtLowerer(CoopLowerer):
+class StmtLowerer(ViewLowerer):
     """Lowers Python statements into the current block."""
 
     def stmts(self, body: list[ast.stmt], top: bool = False) -> None:
@@ -105,8 +107,10 @@ class StmtLowerer(CoopLowerer):
         else:
             if st.value is None:
                 raise self.err(st, f"device function '{self.name}' must return a {tname(self.ret_type)}")
-            v = self.expr(st.value, self.ret_type)
+            v = self.tuple_value(st.value, self.ret_type) if isinstance(st.value, ast.Tuple) else \
+                self.expr(st.value, self.ret_type)
             if v.type != self.ret_type:
+                self.widen_literal(v, self.ret_type)
                 raise self.err(st.value, f"type mismatch: device function '{self.name}' returns "
                                          f"{tname(self.ret_type)}, this return gives {tname(v.type)}")
             self.emit(s.ReturnOp(v), st)
@@ -125,12 +129,18 @@ class StmtLowerer(CoopLowerer):
                 return
         if len(st.targets) == 1 and isinstance(st.targets[0], ast.Tuple | ast.List):
             t = st.targets[0]
-            if not isinstance(st.value, ast.Tuple | ast.List) or len(st.value.elts) != len(t.elts):
-                raise self.err(st, "tuple assignment needs a tuple of the same length on the right")
+            if not isinstance(st.value, ast.Tuple | ast.List):
+                self.unpack(t, st.value)
+                return
+            if len(st.value.elts) != len(t.elts):
+                raise self.err(st, f"tuple assignment of {len(t.elts)} names needs {len(t.elts)} values on the "
+                                   f"right, got {len(st.value.elts)}")
             hints = [self.target_type(x) for x in t.elts]
             vals = [self.expr(e, h) for e, h in zip(st.value.elts, hints)]
             for x, val, e in zip(t.elts, vals, st.value.elts):
                 self.assign(x, val, e, None)
+            return
+        if len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and self.bind_view(st.targets[0], st.value):
             return
         if len(st.targets) == 1:
             hint = self.target_type(st.targets[0])
@@ -141,15 +151,51 @@ class StmtLowerer(CoopLowerer):
         for t in st.targets:
             self.assign(t, val, st.value, None)
 
+    def tuple_value(self, node: ast.Tuple, want: Attribute) -> SSAValue:
+        """`return a, b` in a helper returning `tuple[A, B]`: the tuple's record built from the values."""
+        if not self.is_tuple_type(want):
+            raise self.err(node, f"device function '{self.name}' returns {tname(want)}, not a tuple (annotate "
+                                 f"it '-> tuple[{', '.join(['f32'] * len(node.elts))}]' to return several values)")
+        fields = self.record_fields(cast(s.RecordType, want))
+        if len(fields) != len(node.elts):
+            raise self.err(node, f"device function '{self.name}' returns {len(fields)} values, this return gives "
+                                 f"{len(node.elts)}")
+        vals: list[SSAValue] = []
+        for i, (e, (_, ft)) in enumerate(zip(node.elts, fields)):
+            v = self.convert(self.expr(e, ft), ft, e)
+            if v.type != ft:
+                self.widen_literal(v, ft)
+                raise self.err(e, f"type mismatch: value {i} of the tuple '{self.name}' returns is {tname(ft)}, "
+                                  f"this gives {tname(v.type)}")
+            vals.append(v)
+        return self.v(s.MakeRecordOp(cast(s.RecordType, want).decl_name, vals), node)
+
+    def unpack(self, target: ast.Tuple | ast.List, value: ast.expr) -> None:
+        """`p, q = two(x)`: the fields of a tuple value (a helper's `tuple[...]` result), assigned in order."""
+        v = self.expr(value)
+        if not self.is_tuple_type(v.type):
+            raise self.err(value, f"tuple assignment needs a tuple on the right (values 'a, b' or a call of a "
+                                  f"helper returning tuple[...]), got {tname(v.type)}")
+        fields = self.record_fields(cast(s.RecordType, v.type))
+        if len(fields) != len(target.elts):
+            raise self.err(value, f"tuple assignment of {len(target.elts)} names, the value has {len(fields)}")
+        parts = [self.v(s.FieldOp(v, f, ft), value) for f, ft in fields]
+        for x, part in zip(target.elts, parts):
+            self.assign(x, part, value, None)
+
     def stmt_AnnAssign(self, st: ast.AnnAssign) -> None:
-        if st.value is None:
-            raise self.err(st, "a declaration needs a value (write 'x: f32 = 0.0')")
         if not isinstance(st.target, ast.Name):
             raise self.err(st.target, "only a local variable can be annotated")
         ok, ann = self.static(st.annotation)
         if not ok:
             raise self.err(st.annotation, "the annotation must name a type")
         t = self.ty(ann, st.annotation)
+        if st.value is None:  # `x: bool` declares the type of the later assignments (Python's bare annotation)
+            if not s.is_element_type(t):
+                raise self.err(st.annotation, f"a local declared without a value is a scalar, record or variant, "
+                                              f"got {tname(t)}")
+            self.declared[st.target.id] = t
+            return
         val = self.expr(st.value, t)
         self.assign(st.target, val, st.value, t)
 
@@ -159,6 +205,10 @@ class StmtLowerer(CoopLowerer):
             b = self.vars.get(t.id)
             if b is not None and b.kind == "ref":
                 return b.type
+            if t.id in self.declared:
+                return self.declared[t.id]
+            if t.id in self.f64_literals and (b is None or b.kind == "pending"):
+                return Float64Type()   # its first float literal takes f64 (WidenLiteral)
             return None
         try:
             if isinstance(t, ast.Subscript):
@@ -190,11 +240,20 @@ class StmtLowerer(CoopLowerer):
     def assign(self, target: ast.expr, val: SSAValue, vnode: ast.AST, ann: Attribute | None) -> None:
         if isinstance(target, ast.Name):
             self.assign_name(target, val, vnode, ann)
+        elif isinstance(target, ast.Subscript) and (v := self.named_view(target.value)) is not None:
+            want = v.type.element_type
+            val = self.convert(val, want, vnode)
+            if val.type != want:
+                self.widen_literal(val, want)
+                raise self.err(vnode, f"type mismatch: cannot store {tname(val.type)} into an element of type "
+                                      f"{tname(want)}")
+            self.view_store(v, self.view_indices(v, target), val, target)
         elif isinstance(target, ast.Subscript | ast.Attribute):
             place = self.place(target)
             want = cast(s.RefType, place.type).element_type
             val = self.convert(val, want, vnode)
             if val.type != want:
+                self.widen_literal(val, want)
                 raise self.err(vnode, f"type mismatch: cannot store {tname(val.type)} into "
                                       f"{self._place_desc(target)} of type {tname(want)}")
             self.emit(s.StoreOp(place, val), target)
@@ -215,6 +274,8 @@ class StmtLowerer(CoopLowerer):
             raise self.err(target, f"cannot assign to parameter '{n}' (parameters are read-only)")
         if n in self.info.scoped and n not in self.info.locals:
             raise self.err(target, f"cannot assign to loop index or match binder '{n}'")
+        if ann is None:
+            ann = self.declared.get(n)
         if ann is not None:
             val = self.convert(val, ann, vnode)
         if ann is not None and val.type != ann:
@@ -232,6 +293,8 @@ class StmtLowerer(CoopLowerer):
                 op = s.LetMutOp(n, val)
                 self.emit(op, target)
                 self.vars[n] = Binding("ref", op.result, val.type)
+                if ann is None:
+                    self.note_float_literal(n, val, vnode)
             else:
                 if b.kind == "pending":
                     assert b.anchor is not None
@@ -249,8 +312,13 @@ class StmtLowerer(CoopLowerer):
                         blk.insert_ops_after(ops, after)
                     b = Binding("ref", cell.result, val.type)
                     self.vars[n] = b
+                    if ann is None:
+                        self.note_float_literal(n, val, vnode)
                 val = self.convert(val, cast(Attribute, b.type), vnode)
                 if b.type != val.type:
+                    if b.type == sc.F32 and val.type == Float64Type() and n in self.float_literal_names \
+                            and n not in self.f64_literals:
+                        raise WidenLiteral(n)
                     raise self.err(vnode, f"type mismatch: '{n}' has type {tname(cast(Attribute, b.type))} (fixed by its first "
                                           f"assignment), the value is {tname(val.type)}")
                 self.emit(s.StoreOp(cast(SSAValue, b.value), val), target)
@@ -258,6 +326,8 @@ class StmtLowerer(CoopLowerer):
             op = s.LetOp(n, val)
             self.emit(op, target)
             self.vars[n] = Binding("val", op.result, val.type)
+            if ann is None:
+                self.note_float_literal(n, val, vnode)
         self.assigned.add(n)
 
     def place(self, t: ast.expr) -> SSAValue:
@@ -310,6 +380,15 @@ class StmtLowerer(CoopLowerer):
             self.emit(s.StoreOp(cast(SSAValue, b.value), new), st)
             return
         # otherwise t is an ast.Subscript or ast.Attribute (the only other AugAssign targets)
+        if isinstance(t, ast.Subscript) and (v := self.named_view(t.value)) is not None:
+            idx = self.view_indices(v, t)
+            cur = self.view_read(v, idx, t)
+            new = self.convert(self.binop_values(st.op, cur, st.value, st), cur.type, st)
+            if new.type != cur.type:
+                raise self.err(st, f"type mismatch: the element has type {tname(cur.type)}, the result is "
+                                   f"{tname(new.type)}")
+            self.view_store(v, idx, new, st)
+            return
         p = self.place(t)
         cur = self.v(s.LoadOp(p), t)
         new = self.convert(self.binop_values(st.op, cur, st.value, st), cur.type, st)
@@ -420,6 +499,10 @@ class StmtLowerer(CoopLowerer):
         if not isinstance(st.target, ast.Name):
             raise self.err(st.target, "the loop variable must be a plain name")
         it = st.iter
+        if isinstance(it, ast.Name | ast.Attribute) and (tab := self.static(it))[0] \
+                and isinstance(tab[1], tuple | np.ndarray):
+            self.for_table(st, tab[1])
+            return
         ok, fn = (self.static(it.func) if isinstance(it, ast.Call) else (False, None))
         if not ok or fn is not range:
             raise self.err(it, "only 'for i in range(...)' loops are supported")
@@ -476,6 +559,30 @@ class StmtLowerer(CoopLowerer):
         name = st.target.id
         saved = self.vars.get(name)
         self.vars[name] = Binding("val", op.index, lo.type)
+        self.loop_body(op.body.block, st.body)
+        if saved is None:
+            del self.vars[name]
+        else:
+            self.vars[name] = saved
+
+    def for_table(self, st: ast.For, obj: Any) -> None:
+        """`for w in TAPS:` over a module-level constant table (1-D): a loop over its indices reading each
+        element from the table."""
+        assert isinstance(st.target, ast.Name)
+        arr, t = self.table(obj, st.iter, None)
+        name = ast.unparse(st.iter)
+        if arr.ndim != 1:
+            raise self.err(st.iter, f"'{name}' has {arr.ndim} dimensions: loop over one index, "
+                                    f"for i in range({arr.shape[0]}), and read {name}[i, ...]")
+        key = (name, str(t))
+        if key not in self.tables:
+            self.tables[key] = self.local_table(name, arr, t, st.iter)
+        op = s.ForOp(f"{st.target.id}_index", self.const(0, i32, st.iter), self.const(arr.shape[0], i32, st.iter), 1)
+        self.emit(op, st)
+        read = self.in_block(op.body.block, lambda: self.v(s.ArrayReadOp(self.tables[key], [op.index]), st.target))
+        name = st.target.id
+        saved = self.vars.get(name)
+        self.vars[name] = Binding("val", read, t)
         self.loop_body(op.body.block, st.body)
         if saved is None:
             del self.vars[name]

@@ -59,10 +59,10 @@ def test_chained_comparison_literals_take_the_operand_type_and_wide_literals_are
         assert list(o) == [110, 111, 111, 11]
 
 
-def test_assigning_a_helper_parameter_says_parameters_are_read_only():
-    with pytest.raises(CompileError, match=r"fe_kernels.py:\d+:5: error: cannot assign to parameter 'x' "
-                                           r"\(parameters are read-only"):
-        K.assigns_param.compile()
+def test_assigning_a_helper_parameter_rebinds_a_local_copy():
+    # issue 33: a parameter is a local initialised with the argument (it was refused as read-only)
+    for (o,) in _launch(K.assigns_param, [np.zeros(4, np.int32)], CPU_DEVICES):
+        assert list(o) == [1, 2, 3, 4]
 
 
 def test_float_literal_overflowing_f32_is_located():

@@ -3,6 +3,8 @@ and the module (records, variants, imports, parameters, CASE)."""
 
 from __future__ import annotations
 
+import random
+
 from sarek.testing.gen.corners import Corners
 from sarek.testing.gen.features import FB_MAX, STORE, FE, IE, Helper, Program, Var
 
@@ -25,6 +27,20 @@ class Gen(Corners):
             if ty in ("i32", "i64"):
                 ro.append(IE(pn, ty, -STORE[ty], STORE[ty]))
         self.ivars_ro = ro
+        # issue 33's Python semantics, drawn from a stream of their own (the other draws stay as they were): a
+        # parameter assigned (an int one stays in its range, a float one inexact within FCLAMP), a second
+        # returned value (`-> tuple[ret, T]`, `return e, <a parameter>`; callers read `[0]`)
+        pr = random.Random(f"sarek-fuzz-pysem-{self.seed}-{idx}")
+        for pn, ty in params:
+            if pr.random() < 0.3:
+                if ty in ("i32", "i64"):
+                    c, d = pr.randint(2, 7), pr.randint(-9, 9)
+                    s = STORE[ty]
+                    e = self.store(IE(f"{pn} * {c} + {d}", ty, -s * c - 9, s * c + 9))
+                    self.emit(f"{pn} = {e.text}")
+                else:
+                    self.emit(f"{pn} = {pn} * 0.5 + {pr.choice(['1.0', '-2.0', '0.25'])}")
+        second = params[pr.randrange(len(params))] if pr.random() < 0.3 else None
         # float parameters are read-only inexact values
         fparams = [Var(pn, ty, False, ro=True) for pn, ty in params if ty not in ("i32", "i64")]
         locs: list[Var] = []
@@ -40,20 +56,22 @@ class Gen(Corners):
             if not mutable:
                 break
             self.stmt(3, 1)
+        tail = f", {second[0]}" if second else ""
         if r.random() < 0.4:
             self.emit(f"if {self.bexpr(1)}:")
             self.depth += 1
-            self.emit(f"return {self.ret_expr(ret)}")
+            self.emit(f"return {self.ret_expr(ret)}{tail}")
             self.depth -= 1
-        self.emit(f"return {self.ret_expr(ret)}")
+        self.emit(f"return {self.ret_expr(ret)}{tail}")
         self.vars = [v for v in locs]  # params are not mutable
         body = self.out
         self.vars = saved
         self.ivars_ro = []
         self.in_helper = False
         sig = ", ".join(f"{pn}: {ty}" for pn, ty in params)
-        self.helpers.append(Helper(name, params, ret))
-        return ["@device", f"def {name}({sig}) -> {ret}:", *body, ""]
+        self.helpers.append(Helper(name, params, ret, second[1] if second else ""))
+        rt = f"tuple[{ret}, {second[1]}]" if second else ret
+        return ["@device", f"def {name}({sig}) -> {rt}:", *body, ""]
 
     def ret_expr(self, ty: str) -> str:
         if ty in ("i32", "i64"):

@@ -115,6 +115,7 @@ class Helper:
     name: str
     params: list[tuple[str, str]]
     ret: str
+    second: str = ""  # the type of a second returned value (`-> tuple[ret, second]`; calls read `[0]`)
 
 
 @dataclass

@@ -235,4 +235,4 @@ class FloatExprs(IntExprs):
                 args.append(self.typed(self.store(self.iexpr(ty, 1))).text)
             else:
                 args.append(self.ftyped(self.fclamp(self.fexpr(ty, 1))).text)
-        return f"{h.name}({', '.join(args)})"
+        return f"{h.name}({', '.join(args)})" + ("[0]" if h.second else "")
