@@ -16,8 +16,9 @@ HIP and PTX keep their own half) this pass removes f16 from the kernel:
 - a conversion to f16, an f16 constant, a `let_mut` of f16 and a store into one round the same way (round
   trip through the bits), and an f16 scalar kernel parameter (passed as f32) is rounded on entry.
 
-Refused with the reason (a located error): f16 record fields and variant payloads, atomics and cooperative
-matrices on f16 elements.
+Refused with the reason (a located error): f16 record fields and variant payloads. (The dialect has no atomics
+on f16; a cooperative-matrix load of an f16 vector reads the same u16 bits as half on GLSL, see
+sarek.lowering.shader.)
 """
 
 from __future__ import annotations
@@ -155,11 +156,6 @@ class _Widener(_Bits):
             if isinstance(op, s.VariantOp) and any(_has_f16(p) for _, ps in op.ctors for p in ps):
                 raise self.err(f"variant '{op.sym_name.data}' has an f16 payload, which {self.display} cannot "
                                "store; make the payload f32", op)
-            if op.name in s.COOPMAT_OPS or isinstance(op, s.IntrinsicOp) and op.callee.data.startswith("atomic_"):
-                if any(_has_f16(o.type) for o in op.operands):
-                    what = "cooperative matrices" if op.name in s.COOPMAT_OPS else "atomics"
-                    raise self.err(f"{what} on f16 elements are not supported on {self.display} (f16 is stored "
-                                   "as 16-bit words computed in f32 there); use f32 elements", op)
 
     def run(self) -> None:
         self.refuse()

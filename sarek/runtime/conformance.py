@@ -183,9 +183,7 @@ def device_lacks(device: Any) -> set[str]:
     for key in (device.name.split(":")[0], device.kind):
         out |= LACKS.get(key, set())
     if device.kind == "opencl" and hasattr(device, "extensions"):
-        ext = device.extensions()
-        if "cl_khr_fp16" not in ext:
-            out.add("f16")
+        ext = device.extensions()  # f16 needs no cl_khr_fp16: sarek stores its bits (sarek-widen-f16)
         if "cl_khr_fp64" not in ext:
             out.add("f64")
         if not ext & {"cl_khr_subgroups", "cl_intel_subgroups"}:

@@ -62,6 +62,8 @@ def _narrow(rng: np.random.Generator, ty: str, n: int) -> Any:
         from sarek.types import bf16_from_f32
 
         return bf16_from_f32(np.asarray(rng.integers(lo * 4, hi * 4 + 1, n) / 4.0, np.float32))
+    if ty == "f16":
+        return np.asarray(rng.integers(lo * 4, hi * 4 + 1, n) / 4.0, np.float16)
     dt = np.dtype({"u8": np.uint8, "i8": np.int8, "u16": np.uint16, "i16": np.int16, "u32": np.uint32,
                    "u64": np.uint64}[ty])
     return rng.integers(lo, hi, n, dtype=dt, endpoint=True)
@@ -206,6 +208,17 @@ def run_two_streams(kernel: Any, case: dict[str, Any], dev: Any, args: list[Any]
     return out
 
 
+def _f16_as_bits(module: Any, name: str, args: list[Any]) -> list[Any]:
+    """After sarek-widen-f16 an f16 vector is a u16 one holding the bits: its float16 array is given as a
+    uint16 view (the same memory, so outputs land in it)."""
+    from sarek.dialect.sarek import KernelOp, VecType
+    from sarek.dialect.scalars import U16
+
+    k = next(op for op in module.walk() if isinstance(op, KernelOp) and op.sym_name.data == name)
+    return [a.view(np.uint16) if isinstance(a, np.ndarray) and a.dtype == np.float16 and isinstance(p.type, VecType)
+            and p.type.element_type == U16 else a for (_, p), a in zip(k.params, args)]
+
+
 def run_module_interp(module: Any, name: str, kernel: Any, case: dict[str, Any]) -> dict[str, list[Any]]:
     """Run `module` (any sarek-dialect IR) on the interpreter with the kernel's inputs (prints lowered, as every
     device does). A module whose kernel holds `sarek.packed` (after sarek-pack-narrow: its narrow vectors are
@@ -213,7 +226,7 @@ def run_module_interp(module: Any, name: str, kernel: Any, case: dict[str, Any])
     launch checks the arguments against the packed types and refuses them."""
     import sarek.runtime as rt
 
-    args = make_args(kernel, case)
+    args = _f16_as_bits(module, name, make_args(kernel, case))
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
         if any("sarek.packed" in op.attributes for op in module.walk()):

@@ -34,8 +34,6 @@ KERNELS = {
 CHECKS = {"cuda": cuda.check, "hip": hip.check, "opencl": opencl.check, "metal": metal.check}
 # (kernel, target) -> the refusal it must give instead of source
 REFUSED = {
-    ("f16_storage", "opencl"): "OpenCL: float16 not yet supported",
-    ("f16_storage", "metal"): "Metal: float16 not yet supported",
     ("f64_math", "metal"): "Metal: float64 not yet supported",
 }
 

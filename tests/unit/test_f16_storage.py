@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from sarek import Vec, f16, f32, i32, kernel
-from sarek.gpu import global_thread_id
+from sarek.gpu import barrier, block_dim_x, global_thread_id, local_array, shared, thread_idx_x
 from sarek.interp import run
 from sarek.passes.widen_f16 import WidenF16Pass
 from sarek.registry import make_context
@@ -49,6 +49,22 @@ def axpy_half(a: f16, x: Vec[f16], y: Vec[f16], n: i32):
         y[i] = a * x[i] + y[i]
 
 
+@kernel
+def half_sums(x: Vec[f16], y: Vec[f16], n: i32):
+    """A shared and a private f16 array and an f16 accumulator: every store rounds (8 roundings per sum)."""
+    s = shared(f16, 256)
+    p = local_array(f16, 4)
+    t = thread_idx_x
+    i = global_thread_id()
+    s[t] = x[i] * f16(3.0)
+    barrier()
+    acc: f16 = f16(0.0)
+    for k in range(8):
+        p[k % 4] = s[(t + k) % block_dim_x]
+        acc = acc + p[k % 4]
+    y[i] = acc
+
+
 def _edges() -> np.ndarray[Any, Any]:
     """f32 values at every rounding edge of f32 -> f16."""
     h = np.arange(0, 0x7C01, dtype=np.uint16).view(np.float16).astype(np.float32)  # every finite half >= 0
@@ -67,7 +83,7 @@ def _want_f16(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
 
 
 def _widened(name: str) -> Any:
-    k = {"copy_half": copy_half, "widen_half": widen_half, "narrow_half": narrow_half, "axpy_half": axpy_half}[name]
+    k = KERNELS[name]
     m = k.module.clone()
     WidenF16Pass(target="opencl").apply(make_context(), m)
     m.verify()
@@ -125,3 +141,29 @@ def test_f16_arithmetic_computes_in_f32_and_rounds_on_store(dev: str):
         np.testing.assert_allclose(y.astype(np.float32), want.astype(np.float32), rtol=2e-3, atol=1e-3)
     else:
         np.testing.assert_array_equal(y.view(np.uint16), want.view(np.uint16))
+
+
+@pytest.mark.parametrize("dev", DEVICES)
+def test_shared_and_private_f16_arrays_and_an_f16_accumulator_round_each_store(dev: str):
+    rng = np.random.default_rng(7)
+    x = (rng.standard_normal(512) * 100).astype(np.float16)
+    y = np.zeros(512, np.float16)
+    half_sums.launch(x, y, 512, grid=2, block=256, device=dev)
+    s = (x.astype(np.float32) * np.float32(3.0)).astype(np.float16).reshape(2, 256)
+    want = np.zeros((2, 256), np.float16)
+    for k in range(8):
+        want = (want.astype(np.float32) + np.roll(s, -k, axis=1).astype(np.float32)).astype(np.float16)
+    np.testing.assert_array_equal(y.view(np.uint16), want.ravel().view(np.uint16))
+
+
+KERNELS = {"copy_half": copy_half, "widen_half": widen_half, "narrow_half": narrow_half, "axpy_half": axpy_half,
+           "half_sums": half_sums}
+
+
+@pytest.mark.parametrize("target", ["opencl", "metal", "glsl", "wgsl", "cuda", "hip", "ptx"])
+@pytest.mark.parametrize("name", sorted(KERNELS))
+def test_every_target_output_compiles(target: str, name: str):
+    import importlib
+
+    check = importlib.import_module(f"sarek.validate.{target}").check
+    check(KERNELS[name].source(target))

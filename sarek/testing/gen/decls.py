@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from sarek.testing.gen.corners import Corners
-from sarek.testing.gen.features import FB_MAX, STORE, FE, IE, Helper, Program, Var
+from sarek.testing.gen.features import FB_MAX, NARROW_FLOATS, STORE, FE, IE, Helper, Program, Var
 
 
 class Gen(Corners):
@@ -165,8 +165,8 @@ class Gen(Corners):
             self.outputs["oi"].append(Var("p.a", "i32"))
             self.outputs["of"].append(Var("p.b", "f32"))
         if self.narrow:
-            self.outputs["of" if self.narrow == "bf16" else "oi"].append(
-                Var(f"f32({self.zn})" if self.narrow == "bf16" else self.narrow_as_i32().text, "i32"))
+            fl = self.narrow in NARROW_FLOATS
+            self.outputs["of" if fl else "oi"].append(Var(f"f32({self.zn})" if fl else self.narrow_as_i32().text, "i32"))
             self.emit(f"on[i] = {self.zn}")
         for vec, vs in self.outputs.items():
             for j, v in enumerate(vs):

@@ -58,10 +58,12 @@ F2I_VALUES = (3e9, 5e9, float("inf"), float("-inf"), float("nan"), -3e9, 1e20, -
               4294967296.0, 9.2e18, 1.9e19, -9.3e18, -0.75, 0.5, 127.5, 2.75, -2.75, 0.0, -0.0, 1e-30, 3.4e38)
 #: the input `ac` (i32) / `acl` (i64) of feature "intmin": INT_MIN, -1, INT_MAX, 1, cycled
 INTMIN_PERIOD = 4
-#: the narrow element types and the values their inputs hold (bf16: quarter-integers, exact in bf16)
-NARROW_TYPES = ("u8", "i8", "u16", "i16", "u32", "u64", "bf16")
+#: the narrow element types and the values their inputs hold (bf16, f16: quarter-integers, exact in either)
+NARROW_TYPES = ("u8", "i8", "u16", "i16", "u32", "u64", "bf16", "f16")
 NARROW_RANGE = {"u8": (0, 255), "i8": (-128, 127), "u16": (0, 65535), "i16": (-32768, 32767), "u32": (0, 2**32 - 1),
-                "u64": (0, 2**64 - 1), "bf16": (-32, 32)}
+                "u64": (0, 2**64 - 1), "bf16": (-32, 32), "f16": (-32, 32)}
+#: the narrow float types: computed in f32, rounded to nearest even on conversion and store
+NARROW_FLOATS = ("bf16", "f16")
 #: f32 accumulator slots of the float atomics (feature "fatomic"; every addend a small integer)
 ACCF_SLOTS = 4
 #: the 3-D input `a3` (feature "arrays3") has shape A3_SHAPE + (n // 4,)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sarek.testing.gen.features import EXACT_FLOAT, FB_MAX, FCLAMP, STORE, FE, Helper
+from sarek.testing.gen.features import EXACT_FLOAT, FB_MAX, FCLAMP, NARROW_FLOATS, STORE, FE, Helper
 from sarek.testing.gen.ints import IntExprs
 
 
@@ -45,7 +45,7 @@ class FloatExprs(IntExprs):
             lim = 2**24 if ty == "f32" else 2**53
             if e.mag <= min(lim, STORE["i32"]):
                 opts.append(FE(f"{ty}({self.typed(e).text})", ty, True, 0, float(e.mag)))
-        if self.zn and self.narrow == "bf16" and not self.in_helper and ty == "f32" and r.random() < 0.4:
+        if self.zn and self.narrow in NARROW_FLOATS and not self.in_helper and ty == "f32" and r.random() < 0.4:
             opts.append(FE(f"f32({self.zn})", ty, True, FB_MAX, 256.0))
         if r.random() < 0.25 or not opts:
             return self.flit(ty)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sarek.testing.gen.features import I32_MAX, I64_MAX, IE, LIMIT, NARROW_RANGE, RED, STORE, GenBase
+from sarek.testing.gen.features import I32_MAX, I64_MAX, IE, LIMIT, NARROW_FLOATS, NARROW_RANGE, RED, STORE, GenBase
 
 
 class IntExprs(GenBase):
@@ -90,7 +90,7 @@ class IntExprs(GenBase):
             idx = [self.index(self.iexpr("i32", 0), f"a3.shape[{d}]") for d in range(3)]
             opts.append(IE(f"a3[{', '.join(idx)}]", ty, -100, 100))
             self.in_a2 = False
-        if self.zn and self.narrow != "bf16" and not self.in_helper and ty == "i32" and r.random() < 0.4:
+        if self.zn and self.narrow not in NARROW_FLOATS and not self.in_helper and ty == "i32" and r.random() < 0.4:
             opts.append(self.narrow_as_i32())
         if r.random() < 0.3 or not opts:
             return self.ilit(ty)

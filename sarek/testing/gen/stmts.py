@@ -3,7 +3,8 @@ constructs (narrow locals, f32 atomics, print)."""
 
 from __future__ import annotations
 
-from sarek.testing.gen.features import ACCF_SLOTS, ATOMIC_OPS, FB_MAX, FCLAMP, FE, I64_MAX, IE, NARROW_RANGE, STORE, Var
+from sarek.testing.gen.features import (ACCF_SLOTS, ATOMIC_OPS, FB_MAX, FCLAMP, FE, I64_MAX, IE, NARROW_FLOATS,
+                                        NARROW_RANGE, STORE, Var)
 from sarek.testing.gen.floats import FloatExprs
 
 
@@ -231,13 +232,14 @@ class Statements(FloatExprs):
 
     def narrow_assign(self) -> None:
         """The narrow local gets a new value (converted back to its type: the int result of C's promotions
-        wraps); bf16 rounds an exact f32 (to nearest even, the same on every device)."""
-        if self.narrow == "bf16":
+        wraps); bf16 and f16 round an exact f32 (to nearest even, the same on every device)."""
+        if self.narrow in NARROW_FLOATS:
             e = self.fexpr("f32", 2, need_exact=True)
             if e.fb > FB_MAX:
                 self.imports.add("sm")
                 e = FE(f"sm.floor({self.ftyped(e).text})", e.ty, True, 0, e.bound + 1)
-            self.emit(f"{self.zn} = bf16({self.fclamp(e, 256.0).text})")
+            # through f32(...): inside f16(...) the front end types a bare literal f16 (f16 is arithmetic)
+            self.emit(f"{self.zn} = {self.narrow}(f32({self.fclamp(e, 256.0).text}))")
             return
         if self.r.random() < 0.2:
             # both arms converted: an 8/16-bit operand's arithmetic is an int (C's promotions), and a
