@@ -70,3 +70,8 @@ for _n in [*UNARY_FLOAT, *BINARY_FLOAT, "fma", "abs", "min", "max", "clz", "popc
     _arity = 3 if _n == "fma" else 2 if _n in BINARY_FLOAT or _n in ("min", "max") else 1
     globals()[_n] = MathFunction(_n, _arity, _HOST.get(_n) or getattr(np, _n))
     __all__.append(_n)  # pyright: ignore[reportUnsupportedDunderAll]
+
+from sarek.vectors import FUNCTIONS as _VECTOR_FUNCTIONS  # noqa: E402  (dot, cross, length, normalize)
+
+globals().update(_VECTOR_FUNCTIONS)
+__all__ += list(_VECTOR_FUNCTIONS)  # pyright: ignore[reportUnsupportedDunderAll]

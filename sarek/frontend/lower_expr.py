@@ -271,6 +271,8 @@ class ExprLowerer(LowererBase):
                 raise self.err(node, f"'not' needs a bool, got {tname(x.type)}")
             return self.v(s.UnOp("not", x), node)
         x = self.promoted(self.expr(node.operand, hint), node)
+        if (vector := self.vector_unary(node.op, x, node)) is not None:
+            return vector
         if isinstance(node.op, ast.UAdd):
             if not is_num(x.type):
                 raise self.err(node, f"unary '+' does not apply to {tname(x.type)}")
@@ -282,6 +284,10 @@ class ExprLowerer(LowererBase):
         if not sc.is_arith_int(x.type):
             raise self.err(node, f"'~' needs an integer, got {tname(x.type)}")
         return self.v(s.UnOp("bitnot", x), node)
+
+    def vector_unary(self, op: ast.unaryop, x: SSAValue, node: ast.UnaryOp) -> SSAValue | None:
+        """`-v` / `~v` of a short vector (sarek.frontend.lower_vector); None for a scalar."""
+        return None
 
     def short_circuit(self, is_and: bool, left: SSAValue, right: ast.expr, node: ast.AST) -> SSAValue:
         then_b, else_b = Block(), Block()

@@ -13,6 +13,7 @@ from typing_extensions import TypeIs
 from sarek.dialect.scalars import BF16
 from sarek.runtime.errors import LaunchError
 from sarek.runtime.specs import KernelSpec, Param
+from sarek.vectors import as_elements
 from sarek.types import bf16_bits, bf16_from_f32, is_bf16_host, is_ndarray
 
 if TYPE_CHECKING:
@@ -125,6 +126,8 @@ def _vector_arg(spec: KernelSpec, p: Param, a: Any, device: Device | None) -> An
             return _device_array_arg(where, p, got, device)
         a = got
     arr: np.ndarray[Any, Any] = a
+    if (lanes := as_elements(arr, p.dtype)) is not None:  # an (n, k) array of a short vector's element type
+        arr = lanes
     if arr.ndim == 0:
         raise LaunchError(f"{where} expects {_type_text(p)}, got a 0-dimensional array (shape ())")
     if not (arr.dtype == p.dtype or same_layout(arr.dtype, p.dtype)):
