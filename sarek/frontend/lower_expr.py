@@ -391,8 +391,12 @@ class ExprLowerer(LowererBase):
     def cond(self, node: ast.expr) -> SSAValue:
         c = self.expr(node, i1)
         if c.type != i1:
-            raise self.err(node, f"a condition must be bool, got {tname(c.type)} (compare it, e.g. 'x != 0')")
+            raise self.err(node, f"a condition must be bool, got {tname(c.type)} ({self.condition_advice(c.type)})")
         return c
+
+    def condition_advice(self, t: Attribute) -> str:
+        """How to make a condition of a non-bool type `t` (a bool vector's is in lower_vector)."""
+        return "compare it, e.g. 'x != 0'"
 
 
 def _wider_literal(a: Any, b: Any) -> bool:

@@ -120,6 +120,12 @@ class VectorLowerer(CoopLowerer):
         ls, rs, _, n, _ = self.pair(sym, lv, rv, node)
         return self.bools(n, [super(VectorLowerer, self).compare(op, a, b, node) for a, b in zip(ls, rs)], node)
 
+    def condition_advice(self, t: Attribute) -> str:
+        vi = self.vec(t)
+        if vi is not None and vi[0] == i1:
+            return "a vector comparison holds one bool per lane: reduce it with all(...) or any(...)"
+        return super().condition_advice(t)
+
     def intrinsic_values(self, name: str, vals: list[SSAValue], node: ast.AST, fname: str) -> SSAValue:
         vecs = [v for v in vals if self.vec(v.type) is not None]
         if not vecs:

@@ -1,0 +1,237 @@
+"""Short vector types (sarek.vectors): operators, comparisons, element-wise math, dot/cross/length/normalize, as
+locals, parameters, record fields, helper values, Vec elements and shared-array elements; interp (both
+executors), pocl and lavapipe (WGSL and GLSL) agree with numpy, every target's source passes its validator,
+and the host layout is the device layout."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from typing import Any
+
+import numpy as np
+import pytest
+
+os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="sarek-xdg-"))
+
+from sarek import (  # noqa: E402
+    Vec, device, f16x2, f32, f32x2, f32x3, f32x4, i32, i32x2, i32x4, kernel, record, u8x4, u32, u32x4,
+)
+from sarek import math as sm  # noqa: E402
+from sarek.gpu import barrier, global_thread_id, shared, thread_idx_x  # noqa: E402
+from sarek.validate import cuda, glsl, metal, opencl, ptx, wgsl  # noqa: E402
+from sarek.vectors import as_elements  # noqa: E402
+
+DEVICES = ["interp", "interp-ref", "opencl", "vulkan:0", "vulkan-glsl:0"]
+CHECKS: dict[str, Any] = {"cuda": cuda.check, "hip": cuda.check_hip, "opencl": opencl.check, "metal": metal.check,
+                          "glsl": glsl.check, "wgsl": wgsl.check, "ptx": ptx.check}
+
+
+@record
+class Particle:
+    pos: f32x3
+    vel: f32x3
+    mass: f32
+
+
+@device
+def kernel_w(r: f32x3, h: f32) -> f32:
+    q = sm.max(f32(1.0) - sm.length(r) / h, 0.0)
+    return q * q
+
+
+@kernel
+def sph_step(ps: Vec[Particle], out: Vec[Particle], force: Vec[f32x3], dt: f32, h: f32, n: i32):
+    """An SPH-like step: pairwise forces along the normalized offset, then integration (into `out`: the
+    other threads still read `ps`)."""
+    i = global_thread_id
+    if i < n:
+        me = ps[i]
+        f = f32x3(0.0)
+        for j in range(n):
+            if j != i:
+                d = me.pos - ps[j].pos
+                if sm.dot(d, d) > 1e-12:
+                    f += sm.normalize(d) * (kernel_w(d, h) * ps[j].mass)
+        me.vel = me.vel + f * (dt / me.mass)
+        me.pos += dt * me.vel
+        out[i] = me
+        force[i] = sm.cross(f, f32x3(0.0, 0.0, 1.0)) - -f
+
+
+def sph_reference(ps: np.ndarray, dt: float, h: float) -> tuple[np.ndarray, np.ndarray]:
+    pos = np.stack([ps["pos"][c] for c in "xyz"], -1).astype(np.float64)
+    vel = np.stack([ps["vel"][c] for c in "xyz"], -1).astype(np.float64)
+    m = ps["mass"].astype(np.float64)
+    d = pos[:, None, :] - pos[None, :, :]
+    r = np.linalg.norm(d, axis=-1)
+    w = np.maximum(1 - r / h, 0) ** 2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        u = np.where(r[..., None] > 1e-6, d / r[..., None], 0)
+    f = (u * (w * m[None, :])[..., None]).sum(1)
+    vel = vel + f * (dt / m)[:, None]
+    pos = pos + dt * vel
+    force = np.cross(f, [0, 0, 1]) + f
+    return np.concatenate([pos, vel], -1), force
+
+
+@pytest.mark.parametrize("device_name", DEVICES)
+def test_sph_step(device_name: str):
+    n = 24
+    rng = np.random.default_rng(1)
+    ps = np.zeros(n, Particle.dtype)
+    for c in "xyz":
+        ps["pos"][c] = rng.random(n)
+        ps["vel"][c] = rng.standard_normal(n)
+    ps["mass"] = rng.random(n) + 0.5
+    want_pv, want_f = sph_reference(ps, 0.01, 0.5)
+    force = np.zeros((n, 3), np.float32)
+    out = np.zeros_like(ps)
+    sph_step.launch(ps, out, force, np.float32(0.01), np.float32(0.5), n, grid=1, block=32, device=device_name)
+    got_pv = np.concatenate([np.stack([out[k][c] for c in "xyz"], -1) for k in ("pos", "vel")], -1)
+    np.testing.assert_allclose(got_pv, want_pv, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(force, want_f, rtol=1e-4, atol=1e-5)
+
+
+@kernel
+def saxpy4(a: f32, x: Vec[f32x4], y: Vec[f32x4], n: i32):
+    i = global_thread_id
+    if i < n:
+        y[i] = a * x[i] + y[i]
+
+
+@pytest.mark.parametrize("device_name", DEVICES)
+def test_saxpy4(device_name: str):
+    n = 300
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((n, 4)).astype(np.float32)
+    y0 = rng.standard_normal((n, 4)).astype(np.float32)
+    y = y0.copy()
+    saxpy4.launch(np.float32(1.5), x, y, n, grid=2, block=256, device=device_name)
+    np.testing.assert_allclose(y, np.float32(1.5) * x + y0, rtol=1e-6)
+
+
+@device
+def swap(v: i32x2) -> i32x2:
+    return i32x2(v.y, v.x)
+
+
+@kernel
+def ints(a: Vec[i32x4], b: Vec[u32x4], c: Vec[u8x4], p: Vec[i32x2], cmp: Vec[i32], n: i32):
+    i = global_thread_id
+    if i < n:
+        v = a[i]
+        w = sm.abs(-v) * 3 - i32x4(1, 2, 3, 4) // 2 + (v % 7)
+        a[i] = sm.max(w, v) + sm.min(v, 0)
+        b[i] = (b[i] >> u32(1)) ^ u32x4(u32(1)) | ~b[i] & b[i]
+        c[i] = c[i] * 3 + u8x4(200)
+        p[i] = swap(p[i]) + 1
+        lt = v < w
+        cmp[i] = i32(all(lt)) + 2 * i32(any(v == w)) + 4 * i32(lt.x)
+
+
+@pytest.mark.parametrize("device_name", DEVICES)
+def test_integer_vectors(device_name: str):
+    n = 64
+    rng = np.random.default_rng(3)
+    a = rng.integers(-1000, 1000, (n, 4), dtype=np.int32)
+    b = rng.integers(0, 2**32, (n, 4), dtype=np.uint32)
+    c = rng.integers(0, 256, (n, 4), dtype=np.uint8)
+    p = rng.integers(-50, 50, (n, 2), dtype=np.int32)
+    a0, b0, c0, p0 = a.copy(), b.copy(), c.copy(), p.copy()
+    cmp = np.zeros(n, np.int32)
+    ints.launch(a, b, c, p, cmp, n, grid=1, block=64, device=device_name)
+    rem = np.fmod(a0, 7)  # C's remainder (the sign of the dividend)
+    w = np.abs(a0) * 3 - np.array([0, 1, 1, 2]) + rem
+    np.testing.assert_array_equal(a, np.maximum(w, a0) + np.minimum(a0, 0))
+    np.testing.assert_array_equal(b, ((b0 >> 1) ^ 1) | (~b0 & b0))
+    np.testing.assert_array_equal(c, (c0.astype(np.int32) * 3 + 200).astype(np.uint8))
+    np.testing.assert_array_equal(p, p0[:, ::-1] + 1)
+    lt = a0 < w
+    np.testing.assert_array_equal(cmp, lt.all(1) + 2 * (a0 == w).any(1) + 4 * lt[:, 0])
+
+
+@kernel
+def block_sum(x: Vec[f32x2], out: Vec[f32x2]):
+    s = shared(f32x2, 64)
+    t = thread_idx_x
+    s[t] = sm.sqrt(sm.abs(x[t])) if t < len(x) else f32x2(0.0, 0.0)
+    barrier()
+    if t == 0:
+        acc = f32x2(0.0)
+        for k in range(64):
+            acc += s[k]
+        out[0] = acc
+
+
+@pytest.mark.parametrize("device_name", DEVICES)
+def test_shared_vectors(device_name: str):
+    x = np.random.default_rng(4).standard_normal((40, 2)).astype(np.float32)
+    out = np.zeros((1, 2), np.float32)
+    block_sum.launch(x, out, grid=1, block=64, device=device_name)
+    np.testing.assert_allclose(out[0], np.sqrt(np.abs(x)).sum(0), rtol=1e-5)
+
+
+@kernel
+def halves(a: Vec[f16x2], n: i32):
+    i = global_thread_id
+    if i < n:
+        a[i] = a[i] * 2.0 + f16x2(1.0, -1.0)
+
+
+def test_f16x2_on_interp():
+    a = np.array([[1.5, 2.0], [-0.25, 1000.0]], np.float16)
+    want = a * np.float16(2) + np.array([1, -1], np.float16)
+    halves.launch(a, 2, grid=1, block=2, device="interp")
+    np.testing.assert_array_equal(a, want)
+
+
+@pytest.mark.parametrize("target", sorted(CHECKS))
+@pytest.mark.parametrize("k", [sph_step, saxpy4, ints, block_sum], ids=lambda k: k.name)
+def test_sources_validate(target: str, k: Any):
+    CHECKS[target](k.source(target))
+
+
+def test_wide_access_spelling():
+    """CUDA and OpenCL move an f32x4 element in one 128-bit access; the 12-byte f32x3 stays a struct copy."""
+    for t in ("cuda", "opencl"):
+        src = saxpy4.source(t)
+        assert "sarek_ld128_f32x4(&x[i])" in src and "sarek_st128_f32x4(&y[i]" in src
+        assert "sarek_ld" not in sph_step.source(t).replace("sarek_ld128", "")
+
+
+def test_layout_and_host_views():
+    assert (f32x3.dtype.itemsize, f32x4.dtype.itemsize, u8x4.dtype.itemsize, f16x2.dtype.itemsize) == (12, 16, 4, 4)
+    assert Particle.dtype.itemsize == 28 and Particle.dtype.fields["mass"][1] == 24
+    a = np.arange(12, dtype=np.float32).reshape(4, 3)
+    v = as_elements(a, f32x3.dtype)
+    assert v is not None and v.shape == (4,) and v[1]["y"] == 4.0 and np.shares_memory(v, a)
+    assert as_elements(a.astype(np.float64), f32x3.dtype) is None
+    assert as_elements(a[:, :2], f32x2.dtype) is None  # not C-contiguous
+    assert as_elements(a.reshape(2, 6), f32x3.dtype) is None
+
+
+def test_host_functions():
+    assert sm.dot(f32x3(1, 2, 3), f32x3(4, 5, 6)) == 32
+    assert sm.cross(f32x3(1, 0, 0), f32x3(0, 1, 0)) == f32x3(0, 0, 1)
+    assert sm.length(f32x2(3.0, 4.0)) == 5.0
+    np.testing.assert_allclose(sm.normalize(np.array([[3.0, 4.0]])), [[0.6, 0.8]])
+    with pytest.raises(TypeError, match="takes 2 argument"):
+        sm.dot(f32x3(1, 2, 3))
+
+
+def test_structured_arrays_are_accepted():
+    x = np.zeros(3, f32x4.dtype)
+    x["x"] = [1, 2, 3]
+    y = np.zeros(3, f32x4.dtype)
+    saxpy4.launch(np.float32(2.0), x, y, 3, grid=1, block=4, device="interp")
+    np.testing.assert_array_equal(y["x"], [2, 4, 6])
+
+
+def test_i32x2_ops_mixed_widths():
+    """A literal next to a vector takes the element type; u8 lanes wrap back to u8."""
+    c = np.array([[250, 1, 2, 3]], np.uint8)
+    p = np.zeros((1, 2), np.int32)
+    ints.launch(np.zeros((1, 4), np.int32), np.zeros((1, 4), np.uint32), c, p, np.zeros(1, np.int32), 1,
+                grid=1, block=1, device="interp")
+    assert c.tolist() == [[(250 * 3 + 200) % 256, 203, 206, 209]]
