@@ -161,6 +161,11 @@ def _device_array_arg(where: str, p: Param, da: Any, device: Device | None) -> A
                           "of that memory, or copy it to the host yourself)")
     if da.dtype != p.dtype and not same_layout(da.dtype, p.dtype):
         raise LaunchError(f"{where} expects {_type_text(p)}, got {da.what} of {_dtype_text(da.dtype)}")
+    size = p.dtype.itemsize
+    if p.dtype.fields is not None and size in (4, 8, 16) and isinstance(da.handle, int) and da.handle % size:
+        raise LaunchError(f"{where}: {da.what} starts at an address that is not a multiple of {size} bytes; a "
+                          f"{_type_text(p)} element moves in one {size * 8}-bit access (sarek-wide-vector-access), "
+                          "so pass an array that starts at an element boundary of an aligned allocation")
     if p.rank != 1 and len(da.shape or (da.size,)) != p.rank:
         raise LaunchError(f"{where} expects {_type_text(p)} (Array[..., {p.rank}]), got {da.what} with shape "
                           f"{da.shape or (da.size,)}")

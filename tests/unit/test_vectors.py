@@ -235,3 +235,22 @@ def test_i32x2_ops_mixed_widths():
     ints.launch(np.zeros((1, 4), np.int32), np.zeros((1, 4), np.uint32), c, p, np.zeros(1, np.int32), 1,
                 grid=1, block=1, device="interp")
     assert c.tolist() == [[(250 * 3 + 200) % 256, 203, 206, 209]]
+
+
+def test_misaligned_foreign_vector_is_refused():
+    """A foreign device array of f32x4 that does not start at a 16-byte boundary cannot take 128-bit accesses."""
+    from types import SimpleNamespace
+
+    from sarek.runtime.args import _device_array_arg
+    from sarek.runtime.errors import LaunchError
+    from sarek.runtime.interop import DeviceArray
+    from sarek.runtime.specs import kernel_spec
+
+    spec = kernel_spec(saxpy4.module, "saxpy4")
+    p = spec.params[1]
+    dev = SimpleNamespace(memory_space=("cuda", 0), name="gpu")
+    ok = DeviceArray(handle=4096, size=4, dtype=f32x4.dtype, space=("cuda", 0), owner=None)
+    assert _device_array_arg("x", p, ok, dev) is ok
+    bad = DeviceArray(handle=4100, size=4, dtype=f32x4.dtype, space=("cuda", 0), owner=None)
+    with pytest.raises(LaunchError, match="not a multiple of 16 bytes"):
+        _device_array_arg("x", p, bad, dev)
