@@ -18,7 +18,8 @@ from sarek import (  # noqa: E402
     Vec, device, f16x2, f32, f32x2, f32x3, f32x4, i32, i32x2, i32x4, kernel, record, u8x4, u32, u32x4,
 )
 from sarek import math as sm  # noqa: E402
-from sarek.gpu import barrier, global_thread_id, shared, thread_idx_x  # noqa: E402
+from sarek.diagnostics import SarekError  # noqa: E402
+from sarek.gpu import barrier, global_thread_id, local_array, shared, thread_idx_x  # noqa: E402
 from sarek.validate import cuda, glsl, metal, opencl, ptx, wgsl  # noqa: E402
 from sarek.vectors import as_elements  # noqa: E402
 
@@ -254,3 +255,29 @@ def test_misaligned_foreign_vector_is_refused():
     bad = DeviceArray(handle=4100, size=4, dtype=f32x4.dtype, space=("cuda", 0), owner=None)
     with pytest.raises(LaunchError, match="not a multiple of 16 bytes"):
         _device_array_arg("x", p, bad, dev)
+
+
+@kernel
+def local_lanes(a: Vec[f32x3], n: i32):
+    i = global_thread_id
+    if i < n:
+        t = local_array(f32x3, 4)
+        for k in range(4):
+            t[k] = a[i] * f32(k)
+        a[i] = t[3] - t[1] + sm.floor(t[2])
+
+
+@pytest.mark.parametrize("device_name", DEVICES)
+def test_local_array_of_vectors(device_name: str):
+    x = np.array([[1.25, 2.5, -3.5], [0.1, 0.2, 0.3]], np.float32)
+    y = x.copy()
+    local_lanes.launch(y, 2, grid=1, block=2, device=device_name)
+    np.testing.assert_allclose(y, 2 * x + np.floor(2 * x), rtol=1e-6)
+
+
+@pytest.mark.parametrize("device_name", ["opencl", "vulkan:0"])
+def test_f16x2_follows_the_f16_field_rule(device_name: str):
+    """f16 record fields are stored natively on CUDA, HIP and PTX only; elsewhere f16x2 is refused with the
+    f16 rule's reason (not miscompiled)."""
+    with pytest.raises(SarekError, match="record 'f16x2' has an f16 field"):
+        halves.launch(np.zeros((1, 2), np.float16), 1, grid=1, block=1, device=device_name)
