@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from sarek.frontend.decls import record, record_info
+from sarek.math import MathFunction
 from sarek.types import ScalarType, boolean, f16, f32, i32, u8, u32
 
 FIELDS = ("x", "y", "z", "w")
@@ -108,19 +109,8 @@ def normalize(a: Any) -> Any:
     return make([x / n for x in xs])
 
 
-class VectorFunction:
+class VectorFunction(MathFunction):
     """`sarek.math.dot/cross/length/normalize`: expanded by the front end in kernels, numpy on the host."""
-
-    def __init__(self, name: str, arity: int, host: Any):
-        self.name, self.arity, self._host = name, arity, host
-
-    def __repr__(self) -> str:
-        return f"sarek.math.{self.name}"
-
-    def __call__(self, *args: Any) -> Any:
-        if len(args) != self.arity:
-            raise TypeError(f"sarek.math.{self.name} takes {self.arity} argument(s), {len(args)} given")
-        return self._host(*args)
 
 
 FUNCTIONS = {"dot": VectorFunction("dot", 2, dot), "cross": VectorFunction("cross", 2, cross),

@@ -15,90 +15,31 @@ import pytest
 os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="sarek-xdg-"))
 
 from sarek import (  # noqa: E402
-    Vec, device, f16x2, f32, f32x2, f32x3, f32x4, i32, i32x2, i32x4, kernel, record, u8x4, u32, u32x4,
+    Vec, device, f16x2, f32, f32x2, f32x3, f32x4, i32, i32x2, i32x4, kernel, u8x4, u32, u32x4,
 )
 from sarek import math as sm  # noqa: E402
 from sarek.diagnostics import SarekError  # noqa: E402
 from sarek.gpu import barrier, global_thread_id, local_array, shared, thread_idx_x  # noqa: E402
 from sarek.validate import cuda, glsl, metal, opencl, ptx, wgsl  # noqa: E402
 from sarek.vectors import as_elements  # noqa: E402
+from tests.conformance.kernels.vectors import Body, _bodies_args, _bodies_ref, particle_step  # noqa: E402
+from tests.conformance.kernels.vectors import saxpy_f32x4 as saxpy4  # noqa: E402
 
 DEVICES = ["interp", "interp-ref", "opencl", "vulkan:0", "vulkan-glsl:0"]
 CHECKS: dict[str, Any] = {"cuda": cuda.check, "hip": cuda.check_hip, "opencl": opencl.check, "metal": metal.check,
                           "glsl": glsl.check, "wgsl": wgsl.check, "ptx": ptx.check}
 
 
-@record
-class Particle:
-    pos: f32x3
-    vel: f32x3
-    mass: f32
-
-
-@device
-def kernel_w(r: f32x3, h: f32) -> f32:
-    q = sm.max(f32(1.0) - sm.length(r) / h, 0.0)
-    return q * q
-
-
-@kernel
-def sph_step(ps: Vec[Particle], out: Vec[Particle], force: Vec[f32x3], dt: f32, h: f32, n: i32):
-    """An SPH-like step: pairwise forces along the normalized offset, then integration (into `out`: the
-    other threads still read `ps`)."""
-    i = global_thread_id
-    if i < n:
-        me = ps[i]
-        f = f32x3(0.0)
-        for j in range(n):
-            if j != i:
-                d = me.pos - ps[j].pos
-                if sm.dot(d, d) > 1e-12:
-                    f += sm.normalize(d) * (kernel_w(d, h) * ps[j].mass)
-        me.vel = me.vel + f * (dt / me.mass)
-        me.pos += dt * me.vel
-        out[i] = me
-        force[i] = sm.cross(f, f32x3(0.0, 0.0, 1.0)) - -f
-
-
-def sph_reference(ps: np.ndarray, dt: float, h: float) -> tuple[np.ndarray, np.ndarray]:
-    pos = np.stack([ps["pos"][c] for c in "xyz"], -1).astype(np.float64)
-    vel = np.stack([ps["vel"][c] for c in "xyz"], -1).astype(np.float64)
-    m = ps["mass"].astype(np.float64)
-    d = pos[:, None, :] - pos[None, :, :]
-    r = np.linalg.norm(d, axis=-1)
-    w = np.maximum(1 - r / h, 0) ** 2
-    with np.errstate(invalid="ignore", divide="ignore"):
-        u = np.where(r[..., None] > 1e-6, d / r[..., None], 0)
-    f = (u * (w * m[None, :])[..., None]).sum(1)
-    vel = vel + f * (dt / m)[:, None]
-    pos = pos + dt * vel
-    force = np.cross(f, [0, 0, 1]) + f
-    return np.concatenate([pos, vel], -1), force
-
-
 @pytest.mark.parametrize("device_name", DEVICES)
-def test_sph_step(device_name: str):
-    n = 24
-    rng = np.random.default_rng(1)
-    ps = np.zeros(n, Particle.dtype)
-    for c in "xyz":
-        ps["pos"][c] = rng.random(n)
-        ps["vel"][c] = rng.standard_normal(n)
-    ps["mass"] = rng.random(n) + 0.5
-    want_pv, want_f = sph_reference(ps, 0.01, 0.5)
-    force = np.zeros((n, 3), np.float32)
-    out = np.zeros_like(ps)
-    sph_step.launch(ps, out, force, np.float32(0.01), np.float32(0.5), n, grid=1, block=32, device=device_name)
-    got_pv = np.concatenate([np.stack([out[k][c] for c in "xyz"], -1) for k in ("pos", "vel")], -1)
-    np.testing.assert_allclose(got_pv, want_pv, rtol=1e-4, atol=1e-5)
-    np.testing.assert_allclose(force, want_f, rtol=1e-4, atol=1e-5)
-
-
-@kernel
-def saxpy4(a: f32, x: Vec[f32x4], y: Vec[f32x4], n: i32):
-    i = global_thread_id
-    if i < n:
-        y[i] = a * x[i] + y[i]
+def test_particle_step(device_name: str):
+    """The conformance case's SPH-like step (f32x3 record fields, a vector helper parameter, dot, normalize,
+    length, cross), on a size of its own."""
+    args = _bodies_args(40)
+    want = _bodies_ref(args)[1]
+    particle_step.launch(*args, grid=1, block=64, device=device_name)
+    for f in ("pos", "vel"):
+        for c in "xyz":
+            np.testing.assert_allclose(args[1][f][c], want[f][c], rtol=1e-4, atol=1e-5)
 
 
 @pytest.mark.parametrize("device_name", DEVICES)
@@ -108,7 +49,7 @@ def test_saxpy4(device_name: str):
     x = rng.standard_normal((n, 4)).astype(np.float32)
     y0 = rng.standard_normal((n, 4)).astype(np.float32)
     y = y0.copy()
-    saxpy4.launch(np.float32(1.5), x, y, n, grid=2, block=256, device=device_name)
+    saxpy4.launch(np.float32(1.5), x, y, grid=2, block=256, device=device_name)
     np.testing.assert_allclose(y, np.float32(1.5) * x + y0, rtol=1e-6)
 
 
@@ -188,7 +129,7 @@ def test_f16x2_on_interp():
 
 
 @pytest.mark.parametrize("target", sorted(CHECKS))
-@pytest.mark.parametrize("k", [sph_step, saxpy4, ints, block_sum], ids=lambda k: k.name)
+@pytest.mark.parametrize("k", [particle_step, saxpy4, ints, block_sum], ids=lambda k: k.name)
 def test_sources_validate(target: str, k: Any):
     CHECKS[target](k.source(target))
 
@@ -197,13 +138,13 @@ def test_wide_access_spelling():
     """CUDA and OpenCL move an f32x4 element in one 128-bit access; the 12-byte f32x3 stays a struct copy."""
     for t in ("cuda", "opencl"):
         src = saxpy4.source(t)
-        assert "sarek_ld128_f32x4(&x[i])" in src and "sarek_st128_f32x4(&y[i]" in src
-        assert "sarek_ld" not in sph_step.source(t).replace("sarek_ld128", "")
+        assert "sarek_ld128_f32x4(&x[i])" in src and "sarek_st128_f32x4(&y[i]" in src, src
+        assert "sarek_ld" not in particle_step.source(t).replace("sarek_ld128", "")
 
 
 def test_layout_and_host_views():
     assert (f32x3.dtype.itemsize, f32x4.dtype.itemsize, u8x4.dtype.itemsize, f16x2.dtype.itemsize) == (12, 16, 4, 4)
-    assert Particle.dtype.itemsize == 28 and Particle.dtype.fields["mass"][1] == 24
+    assert Body.dtype.itemsize == 28 and Body.dtype.fields["mass"][1] == 24
     a = np.arange(12, dtype=np.float32).reshape(4, 3)
     v = as_elements(a, f32x3.dtype)
     assert v is not None and v.shape == (4,) and v[1]["y"] == 4.0 and np.shares_memory(v, a)
@@ -225,7 +166,7 @@ def test_structured_arrays_are_accepted():
     x = np.zeros(3, f32x4.dtype)
     x["x"] = [1, 2, 3]
     y = np.zeros(3, f32x4.dtype)
-    saxpy4.launch(np.float32(2.0), x, y, 3, grid=1, block=4, device="interp")
+    saxpy4.launch(np.float32(2.0), x, y, grid=1, block=4, device="interp")
     np.testing.assert_array_equal(y["x"], [2, 4, 6])
 
 
@@ -247,7 +188,7 @@ def test_misaligned_foreign_vector_is_refused():
     from sarek.runtime.interop import DeviceArray
     from sarek.runtime.specs import kernel_spec
 
-    spec = kernel_spec(saxpy4.module, "saxpy4")
+    spec = kernel_spec(saxpy4.module, "saxpy_f32x4")
     p = spec.params[1]
     dev = SimpleNamespace(memory_space=("cuda", 0), name="gpu")
     ok = DeviceArray(handle=4096, size=4, dtype=f32x4.dtype, space=("cuda", 0), owner=None)
