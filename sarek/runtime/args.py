@@ -208,6 +208,8 @@ def _check_tags(spec: KernelSpec, p: Param, arr: np.ndarray[Any, Any]) -> None:
 
 
 def _record_arg(where: str, p: Param, a: Any) -> np.ndarray[Any, Any]:
+    if is_ndarray(a) and a.ndim == 1 and (lanes := as_elements(np.ascontiguousarray(a)[None], p.dtype)) is not None:
+        return lanes.copy()   # a short vector given as its (k,) lanes
     if is_ndarray(a) and a.dtype.fields is not None:
         if a.size != 1:
             raise LaunchError(f"{where} expects {_type_text(p)}, got an array of shape {a.shape}")

@@ -222,3 +222,22 @@ def test_f16x2_follows_the_f16_field_rule(device_name: str):
     f16 rule's reason (not miscompiled)."""
     with pytest.raises(SarekError, match="record 'f16x2' has an f16 field"):
         halves.launch(np.zeros((1, 2), np.float16), 1, grid=1, block=1, device=device_name)
+
+
+@kernel
+def shift(a: Vec[f32x3], d: f32x3, n: i32):
+    i = global_thread_id
+    if i < n:
+        v = a[i]
+        v.x += 1.0
+        a[i] = abs(min(v + d, max(v, d))) / 2
+
+
+@pytest.mark.parametrize("d", [f32x3(1.0, 2.0, 3.0), (1.0, 2.0, 3.0), np.array([1, 2, 3], np.float32),
+                               np.array([(1, 2, 3)], f32x3.dtype)], ids=["value", "tuple", "lanes", "structured"])
+def test_vector_parameter_by_value(d: Any):
+    """A by-value vector parameter takes a host vector, a tuple, its (k,) lanes or a 1-element structured array;
+    builtins abs/min/max and a field's += work lane-wise."""
+    a = np.array([[1, -5, 3]], np.float32)
+    shift.launch(a, d, 1, grid=1, block=1, device="opencl")
+    assert a.tolist() == [[1.0, 1.5, 1.5]]
