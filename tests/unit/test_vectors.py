@@ -121,13 +121,6 @@ def halves(a: Vec[f16x2], n: i32):
         a[i] = a[i] * 2.0 + f16x2(1.0, -1.0)
 
 
-def test_f16x2_on_interp():
-    a = np.array([[1.5, 2.0], [-0.25, 1000.0]], np.float16)
-    want = a * np.float16(2) + np.array([1, -1], np.float16)
-    halves.launch(a, 2, grid=1, block=2, device="interp")
-    np.testing.assert_array_equal(a, want)
-
-
 @pytest.mark.parametrize("target", sorted(CHECKS))
 @pytest.mark.parametrize("k", [particle_step, saxpy4, ints, block_sum], ids=lambda k: k.name)
 def test_sources_validate(target: str, k: Any):
@@ -241,3 +234,30 @@ def test_vector_parameter_by_value(d: Any):
     a = np.array([[1, -5, 3]], np.float32)
     shift.launch(a, d, 1, grid=1, block=1, device="opencl")
     assert a.tolist() == [[1.0, 1.5, 1.5]]
+
+
+def test_cuda_moves_f32x4_in_128_bit_accesses():
+    """nvcc turns the wide helpers into vector instructions: the float4 saxpy loads and stores each element
+    with one v4 access (a plain struct copy of the 4-byte-aligned record gives four scalar accesses)."""
+    ptx_text = cuda.check(saxpy4.source("cuda"))
+    assert ptx_text.count("ld.global.nc.v4.u32") + ptx_text.count("ld.global.v4") == 2, ptx_text
+    assert "st.global.v4.u32" in ptx_text and "ld.global.f32" not in ptx_text
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("device_name", ["cuda", "ptx"])
+def test_vectors_on_gpu(device_name: str):
+    """On the H200: the float4 saxpy, the particle step and the integer vectors agree with numpy on cuda and ptx."""
+    test_saxpy4(device_name)
+    test_particle_step(device_name)
+    test_integer_vectors(device_name)
+    test_shared_vectors(device_name)
+    test_f16x2_on_interp_device(device_name)
+
+
+def test_f16x2_on_interp_device(device_name: str = "interp"):
+    """f16x2 lanes compute in f16 (rounded per operation, as numpy's float16 does) where f16 fields are stored."""
+    a = np.array([[1.5, 2.0], [-0.25, 1000.0]], np.float16)
+    want = a * np.float16(2) + np.array([1, -1], np.float16)
+    halves.launch(a, 2, grid=1, block=2, device=device_name)
+    np.testing.assert_array_equal(a, want)
