@@ -71,7 +71,14 @@ for _n in [*UNARY_FLOAT, *BINARY_FLOAT, "fma", "abs", "min", "max", "clz", "popc
     globals()[_n] = MathFunction(_n, _arity, _HOST.get(_n) or getattr(np, _n))
     __all__.append(_n)  # pyright: ignore[reportUnsupportedDunderAll]
 
-from sarek.vectors import FUNCTIONS as _VECTOR_FUNCTIONS  # noqa: E402  (dot, cross, length, normalize)
+import sarek.vectors as _vectors  # noqa: E402
 
-globals().update(_VECTOR_FUNCTIONS)
-__all__ += list(_VECTOR_FUNCTIONS)  # pyright: ignore[reportUnsupportedDunderAll]
+
+class VectorFunction(MathFunction):
+    """`dot`, `cross`, `length`, `normalize` of short vectors: expanded lane by lane by the front end
+    (sarek.frontend.lower_vector) in kernels, sarek.vectors' numpy versions on the host."""
+
+
+for _n, _arity in (("dot", 2), ("cross", 2), ("length", 1), ("normalize", 1)):
+    globals()[_n] = VectorFunction(_n, _arity, getattr(_vectors, _n))
+    __all__.append(_n)  # pyright: ignore[reportUnsupportedDunderAll]

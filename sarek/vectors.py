@@ -15,8 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from sarek.frontend.decls import record, record_info
-from sarek.math import MathFunction
+from sarek.frontend.decls import record
 from sarek.types import ScalarType, boolean, f16, f32, i32, u8, u32
 
 FIELDS = ("x", "y", "z", "w")
@@ -109,11 +108,4 @@ def normalize(a: Any) -> Any:
     return make([x / n for x in xs])
 
 
-class VectorFunction(MathFunction):
-    """`sarek.math.dot/cross/length/normalize`: expanded by the front end in kernels, numpy on the host."""
-
-
-FUNCTIONS = {"dot": VectorFunction("dot", 2, dot), "cross": VectorFunction("cross", 2, cross),
-             "length": VectorFunction("length", 1, length), "normalize": VectorFunction("normalize", 1, normalize)}
-
-__all__ = [*VECTORS, "vector_info", "as_elements", "VectorFunction", "record_info"]
+__all__ = [*VECTORS, "vector_info", "as_elements", "dot", "cross", "length", "normalize"]

@@ -24,7 +24,8 @@ from sarek.dialect import scalars as sc
 from sarek.dialect.intrinsics import is_float
 from sarek.frontend.lower_base import tname
 from sarek.frontend.lower_coop import CoopLowerer
-from sarek.vectors import BOOL_VECTORS, FIELDS, VectorFunction, vector_info
+from sarek.math import VectorFunction
+from sarek.vectors import BOOL_VECTORS, FIELDS, vector_info
 
 
 class VectorLowerer(CoopLowerer):
