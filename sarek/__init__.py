@@ -17,6 +17,7 @@ from sarek.frontend.decls import record, variant
 from sarek.frontend.errors import CompileError
 from sarek.frontend.generics import TypeVar
 from sarek.types import Array, Local, Shared, Vec, bf16, f16, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64
+from sarek.vectors import boolx2, boolx3, boolx4, f16x2, f32x2, f32x3, f32x4, i32x2, i32x4, u8x4, u32x4
 
 _RUNTIME_NAMES = ("Vector", "devices", "default_device", "Device", "get_device", "launch", "LaunchError",
                   "DeviceError", "cdiv", "synchronize", "Stream")
@@ -48,5 +49,6 @@ bitcast = gpu.bitcast
 
 __all__ = ["kernel", "device", "record", "variant", "compile", "Vec", "Array", "Shared", "Local", "f16", "f32", "f64",
            "i32", "i64", "u8", "i8", "i16", "u16", "u32", "u64", "bf16", "CompileError", "SarekError", "Kernel", "DeviceFunction", "gpu", "math", "coop", "pragma", "superstep",
-           "bitcast", "TypeVar",
+           "bitcast", "TypeVar", "f32x2", "f32x3", "f32x4", "i32x2", "i32x4", "u32x4", "u8x4", "f16x2", "boolx2",
+           "boolx3", "boolx4",
            *_RUNTIME_NAMES]  # pyright: ignore[reportUnsupportedDunderAll]

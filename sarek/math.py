@@ -70,3 +70,15 @@ for _n in [*UNARY_FLOAT, *BINARY_FLOAT, "fma", "abs", "min", "max", "clz", "popc
     _arity = 3 if _n == "fma" else 2 if _n in BINARY_FLOAT or _n in ("min", "max") else 1
     globals()[_n] = MathFunction(_n, _arity, _HOST.get(_n) or getattr(np, _n))
     __all__.append(_n)  # pyright: ignore[reportUnsupportedDunderAll]
+
+import sarek.vectors as _vectors  # noqa: E402
+
+
+class VectorFunction(MathFunction):
+    """`dot`, `cross`, `length`, `normalize` of short vectors: expanded lane by lane by the front end
+    (sarek.frontend.lower_vector) in kernels, sarek.vectors' numpy versions on the host."""
+
+
+for _n, _arity in (("dot", 2), ("cross", 2), ("length", 1), ("normalize", 1)):
+    globals()[_n] = VectorFunction(_n, _arity, getattr(_vectors, _n))
+    __all__.append(_n)  # pyright: ignore[reportUnsupportedDunderAll]

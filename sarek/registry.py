@@ -112,6 +112,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "sarek-strength-reduce": ("sarek.passes.strength_reduce", "StrengthReducePass"),
     "sarek-strip-asserts": ("sarek.passes.strip_asserts", "StripAssertsPass"),
     "sarek-adjoint": ("sarek.passes.adjoint", "AdjointPass"),
+    "sarek-wide-vector-access": ("sarek.passes.wide_vector_access", "WideVectorAccessPass"),
     "sarek-zero-shared": ("sarek.passes.zero_shared", "ZeroSharedPass"),
     "sarek-hoist-match-breaks": ("sarek.passes.hoist_match_breaks", "HoistMatchBreaksPass"),
     "sarek-pin-widened-constants": ("sarek.passes.pin_widened_constants", "PinWidenedConstantsPass"),

@@ -2,7 +2,7 @@
 constructs, and `LowererBase` (emitting ops with locations, types, constants, default values, static
 evaluation, literals). The lowerer is one class built from a chain of mixins, one module a concern:
 `lower_base` -> `lower_expr` (expressions) -> `lower_call` (calls, casts, intrinsics, records, helpers) ->
-`lower_stmt` (statements) -> `lower.FunctionLowerer` (signature and body)."""
+`lower_coop` (cooperative matrices) -> `lower_vector` (short vectors) -> `lower_stmt` (statements) -> `lower.FunctionLowerer` (signature and body)."""
 
 from __future__ import annotations
 

@@ -381,6 +381,8 @@ class ExprLowerer(LowererBase):
                 raise self.err(node, f"'not' needs a bool, got {tname(x.type)}")
             return self.v(s.UnOp("not", x), node)
         x = self.promoted(self.expr(node.operand, hint), node)
+        if (vector := self.vector_unary(node.op, x, node)) is not None:
+            return vector
         if isinstance(node.op, ast.UAdd):
             if not is_num(x.type):
                 raise self.err(node, f"unary '+' does not apply to {tname(x.type)}")
@@ -392,6 +394,10 @@ class ExprLowerer(LowererBase):
         if not sc.is_arith_int(x.type):
             raise self.err(node, f"'~' needs an integer, got {tname(x.type)}")
         return self.v(s.UnOp("bitnot", x), node)
+
+    def vector_unary(self, op: ast.unaryop, x: SSAValue, node: ast.UnaryOp) -> SSAValue | None:
+        """`-v` / `~v` of a short vector (sarek.frontend.lower_vector); None for a scalar."""
+        return None
 
     def short_circuit(self, is_and: bool, left: SSAValue, right: ast.expr, node: ast.AST) -> SSAValue:
         then_b, else_b = Block(), Block()
@@ -499,8 +505,12 @@ class ExprLowerer(LowererBase):
     def cond(self, node: ast.expr) -> SSAValue:
         c = self.expr(node, i1)
         if c.type != i1:
-            raise self.err(node, f"a condition must be bool, got {tname(c.type)} (compare it, e.g. 'x != 0')")
+            raise self.err(node, f"a condition must be bool, got {tname(c.type)} ({self.condition_advice(c.type)})")
         return c
+
+    def condition_advice(self, t: Attribute) -> str:
+        """How to make a condition of a non-bool type `t` (a bool vector's is in lower_vector)."""
+        return "compare it, e.g. 'x != 0'"
 
 
 def _scalar_of(dtype: np.dtype) -> ScalarType:

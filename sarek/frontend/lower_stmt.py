@@ -17,11 +17,11 @@ from sarek.dialect.intrinsics import is_int
 from sarek.frontend.decls import VariantCtor, type_name
 from sarek.frontend.errors import CompileError
 from sarek.frontend.lower_base import UNSUPPORTED, Binding, WidenLiteral, tname
-from sarek.frontend.lower_view import ViewLowerer
+from sarek.frontend.lower_vector import VectorLowerer
 from sarek.gpu import GpuFunction
 
 
-class StmtLowerer(ViewLowerer):
+class StmtLowerer(VectorLowerer):
     """Lowers Python statements into the current block."""
 
     def stmts(self, body: list[ast.stmt], top: bool = False) -> None:

@@ -55,6 +55,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
         ("sarek-hoist-match-breaks", {}),
         ("sarek-legalize-names", {"target": "{target}"}),
         ("sarek-lower-warp", {"target": "{target}"}),
+        ("sarek-wide-vector-access", {}),
         ("sarek-lower-cfamily", {"target": "{target}"}),
         ("sarek-c-form-expressions", {}),
     ],

@@ -13,6 +13,7 @@ from typing_extensions import TypeIs
 from sarek.dialect.scalars import BF16
 from sarek.runtime.errors import LaunchError
 from sarek.runtime.specs import KernelSpec, Param
+from sarek.vectors import as_elements
 from sarek.types import bf16_bits, bf16_from_f32, is_bf16_host, is_ndarray
 
 if TYPE_CHECKING:
@@ -125,6 +126,8 @@ def _vector_arg(spec: KernelSpec, p: Param, a: Any, device: Device | None) -> An
             return _device_array_arg(where, p, got, device)
         a = got
     arr: np.ndarray[Any, Any] = a
+    if (lanes := as_elements(arr, p.dtype)) is not None:  # an (n, k) array of a short vector's element type
+        arr = lanes
     if arr.ndim == 0:
         raise LaunchError(f"{where} expects {_type_text(p)}, got a 0-dimensional array (shape ())")
     if not (arr.dtype == p.dtype or same_layout(arr.dtype, p.dtype)):
@@ -158,6 +161,11 @@ def _device_array_arg(where: str, p: Param, da: Any, device: Device | None) -> A
                           "of that memory, or copy it to the host yourself)")
     if da.dtype != p.dtype and not same_layout(da.dtype, p.dtype):
         raise LaunchError(f"{where} expects {_type_text(p)}, got {da.what} of {_dtype_text(da.dtype)}")
+    size = p.dtype.itemsize
+    if p.dtype.fields is not None and size in (4, 8, 16) and isinstance(da.handle, int) and da.handle % size:
+        raise LaunchError(f"{where}: {da.what} starts at an address that is not a multiple of {size} bytes; a "
+                          f"{_type_text(p)} element moves in one {size * 8}-bit access (sarek-wide-vector-access), "
+                          "so pass an array that starts at an element boundary of an aligned allocation")
     if p.rank != 1 and len(da.shape or (da.size,)) != p.rank:
         raise LaunchError(f"{where} expects {_type_text(p)} (Array[..., {p.rank}]), got {da.what} with shape "
                           f"{da.shape or (da.size,)}")
@@ -200,6 +208,8 @@ def _check_tags(spec: KernelSpec, p: Param, arr: np.ndarray[Any, Any]) -> None:
 
 
 def _record_arg(where: str, p: Param, a: Any) -> np.ndarray[Any, Any]:
+    if is_ndarray(a) and a.ndim == 1 and (lanes := as_elements(np.ascontiguousarray(a)[None], p.dtype)) is not None:
+        return lanes.copy()   # a short vector given as its (k,) lanes
     if is_ndarray(a) and a.dtype.fields is not None:
         if a.size != 1:
             raise LaunchError(f"{where} expects {_type_text(p)}, got an array of shape {a.shape}")

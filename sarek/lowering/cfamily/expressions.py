@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, i64
+from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerAttr, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from sarek.analysis.effects import Effect
@@ -17,6 +17,7 @@ from sarek.dialect import sarek as s
 from sarek.dialect.intrinsics import INTRINSICS, Category, is_integer_type
 from sarek.lowering.cfamily.state import CBase
 from sarek.lowering.divide import may_overflow
+from sarek.passes.wide_vector_access import WIDE
 from sarek.targets.cfamily import dialect as c
 from sarek.targets.cfamily.atomics import FLOAT_OPS, float_atomic_helper
 
@@ -64,6 +65,31 @@ class CExpressions(CBase):
         return row_major(idx, ns, lambda a, b: self.emit(c.BinaryOp("*", a, b, it)).results[0],
                          lambda a, b: self.emit(c.BinaryOp("+", a, b, it)).results[0])
 
+    def wide_helper(self, op: Operation, arr: SSAValue, kind: str) -> str | None:
+        """The helper moving a whole element marked by sarek-wide-vector-access in one `bits`-wide access
+        (`sarek_ld128_f32x4(&x[i])`, `sarek_st128_f32x4(&y[i], v)`: the element's address read or written as
+        the language's unsigned vector of that width, through a union), defined once after the types; None
+        when the access is not marked or the language has no carrier of that width."""
+        bits = op.attributes.get(WIDE)
+        carrier = self.lang.wide_carrier.get(cast(IntegerAttr, bits).value.data) if bits is not None else None
+        if bits is None or carrier is None:
+            return None
+        et = self.elt_ctype(arr, op)
+        name = f"sarek_{kind}{cast(IntegerAttr, bits).value.data}_{et}"
+        ptr, cptr = (self.lang.helper_ptr["global"].format(t=x) for x in (et, carrier))
+        union = f"union {{ {carrier} v; {et} t; }} u;"
+        text = (f"{self.lang.inline_prefix} {et} {name}({ptr} p) {{ {union} u.v = *({cptr})p; return u.t; }}"
+                if kind == "ld" else
+                f"{self.lang.inline_prefix} void {name}({ptr} p, {et} t) {{ {union} u.t = t; *({cptr})p = u.v; }}")
+        if text not in self.type_helpers:
+            self.type_helpers.append(text)
+        return name
+
+    def element_address(self, op: s.ArrayReadOp | s.ElemRefOp) -> SSAValue:
+        """`&a[i]` of an element access."""
+        place = self.emit(c.IndexOp(self.val(op.array), self.flat_index(op), self.elt_ctype(op.array, op))).results[0]
+        return self.tmpl("&{0}", [place], self.lang.helper_ptr["global"].format(t=self.elt_ctype(op.array, op)))
+
     def elt_ctype(self, arr: SSAValue, op: Operation) -> str:
         return self.ctype(cast(s.VecType, arr.type).element_type, op, storage=True)
 
@@ -105,6 +131,9 @@ class CExpressions(CBase):
             path = [p.data for p in op.path] if op.path is not None else None
             return self.payload(self.val(op.variant), decl, op.ctor.data, op.index.value.data, path)
         if isinstance(op, s.ArrayReadOp):
+            if (wide := self.wide_helper(op, op.array, "ld")) is not None:
+                return self.mark(self.emit(c.CallOp(wide, [self.element_address(op)], self.elt_ctype(op.array, op))),
+                                 Effect.READ)
             return self.emit(c.IndexOp(self.val(op.array), self.flat_index(op), self.elt_ctype(op.array, op))).results[0]
         if isinstance(op, s.ArrayDimOp):
             return self.dims[op.array][op.dim.data]

@@ -63,7 +63,10 @@ class CLowering(coopmat.CCoopmat):
             tops.append(c.VerbatimOp("\n".join(lines) + "\n"))
         if self.lang.extern_c:
             tops.append(c.VerbatimOp('extern "C" {\n'))
-        tops += types + funcs
+        tops += types
+        if self.type_helpers:
+            tops.append(c.VerbatimOp("\n".join(self.type_helpers) + "\n"))
+        tops += funcs
         if self.lang.extern_c:
             tops.append(c.VerbatimOp('} /* extern "C" */'))
         return tops

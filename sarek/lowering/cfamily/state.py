@@ -77,6 +77,7 @@ class CBase:
         self.uses_i64_atomics = False
         self.uses_warp = False
         self.polyfills: list[str] = []
+        self.type_helpers: list[str] = []  # helper functions over the declared types (printed after them)
         self.hidden = self._helpers_needing_builtins() if lang.entry_params else set[str]()
 
     def err(self, msg: str, op: Operation | None) -> SarekError:

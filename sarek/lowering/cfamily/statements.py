@@ -53,6 +53,12 @@ class CStatements(CExpressions):
             self.vals[op.result] = self.emit(c.MemberOp(self.val(op.base), self.member(bt, op.field.data),
                                                         self.ctype(t, op))).results[0]
         elif isinstance(op, s.StoreOp):
+            ref = op.place.owner
+            if isinstance(ref, s.ElemRefOp) and (wide := self.wide_helper(op, ref.array, "st")) is not None:
+                call = self.emit(c.CallOp(wide, [self.element_address(ref), self.val(op.value)], "void"))
+                self.mark(call, Effect.WRITE)
+                self.emit(c.EvalOp(call.results[0]))
+                return
             self.emit(c.AssignOp(self.val(op.place), self.val(op.value)))
         elif isinstance(op, s.AllocArrayOp):
             self.alloc(op)

@@ -66,6 +66,9 @@ class Language:
     f16_preamble: tuple[str, ...] = ()
     bf16_preamble: tuple[str, ...] = ()  # sarek_bf16_to_f32 / sarek_f32_to_bf16, when bf16 is used
     inline_prefix: str = "static inline"  # qualifiers of a generated device helper function
+    #: access width in bits -> the unsigned vector type one load/store of that width moves
+    #: (sarek-wide-vector-access); empty: whole-element accesses stay plain struct copies
+    wide_carrier: dict[int, str] = field(default_factory=dict[int, str])
     float_cas: dict[str, FloatCas] = field(default_factory=dict[str, FloatCas])  # float C type -> CAS loop pieces
     atomic_space: dict[str, str] = field(default_factory=dict[str, str])  # memspace -> {q} of FloatCas.ptr
     # (op, float C type, memspace) -> (#if condition, native expression: {0} the float pointer, {1} the operand)
@@ -211,6 +214,7 @@ CUDA = Language(
     bf16_preamble=_bf16_preamble("__device__ __forceinline__", "unsigned short", "unsigned int", "__float_as_uint({0})",
                                  "__uint_as_float({0})"),
     inline_prefix="__device__ __forceinline__", int_abs_select=("int", "long long"), float_to_int=_CUDA_F2I,
+    wide_carrier={32: "unsigned int", 64: "uint2", 128: "uint4"},
     float_cas={"float": FloatCas("int", "int*", "*{0}", "atomicCAS({0}, {1}, {2})", "atomicExch({0}, {1})",
                                  "__float_as_int({0})",
                                  "__int_as_float({0})"),
@@ -345,6 +349,7 @@ OPENCL = Language(
     # accepts its fetch-add (clang 14's opencl-c.h declares it ambiguously); NVIDIA's inline PTX is, for add/sub on vectors
     atomic_space={"global": "__global", "shared": "__local"},
     float_native=_opencl_float_native, polyfills=_OPENCL_POLYFILL, float_to_int=_CL_F2I,
+    wide_carrier={32: "uint", 64: "uint2", 128: "uint4"},
     bitcast={(a, b): f"as_{b}({{0}})" for a, b in (("float", "int"), ("int", "float"), ("double", "long"),
                                                   ("long", "double"))},
 )

@@ -6,6 +6,8 @@
 // CHECK-NEXT:   float y;
 // CHECK-NEXT: } vec2;
 // CHECK-EMPTY:
+// CHECK-NEXT: static inline vec2 sarek_ld64_vec2(__global vec2* p) { union { uint2 v; vec2 t; } u; u.v = *(__global uint2*)p; return u.t; }
+// CHECK-EMPTY:
 // CHECK-NEXT: float sq(float v) {
 // CHECK-NEXT:   return (v * v);
 // CHECK-NEXT: }
@@ -36,6 +38,6 @@
 // CHECK-NEXT: __kernel void lengths(__global vec2* restrict pts, int sarek_pts_length, __global float* restrict out, int sarek_out_length, float k) {
 // CHECK-NEXT:   int i = (int)get_global_id(0);
 // CHECK-NEXT:   if (i < sarek_pts_length) {
-// CHECK-NEXT:     put(out, sarek_out_length, i, clamp_len(pts[i], k, 10.0f));
+// CHECK-NEXT:     put(out, sarek_out_length, i, clamp_len(sarek_ld64_vec2(&pts[i]), k, 10.0f));
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
