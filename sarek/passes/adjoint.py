@@ -39,7 +39,9 @@ from sarek.dialect.builder import BodyBuilder
 from sarek.dialect.declarations import record_decl
 from sarek.dialect.types import MemSpace, is_float
 from sarek.diagnostics import SarekError
-from sarek.passes.adjoint_prepare import active, differentiable_param, prepare, root_of, stored_refs, walk_op
+from sarek.passes.adjoint_prepare import (active, constant_int, differentiable_param, plan, prepare, root_of, stored_refs,
+                                          walk_op)
+from sarek.passes.adjoint_rules import rev_simple
 
 #: constant trip counts up to this many iterations keep their loop-carried locals on a tape (a local array)
 TAPE_LIMIT = 1024
@@ -176,8 +178,6 @@ class _Adjoint:
             self.rev_op(op)
 
     def rev_op(self, op: Operation) -> None:
-        from sarek.passes.adjoint_rules import rev_simple
-
         if isinstance(op, s.IfOp):
             self._rev_if(op)
         elif isinstance(op, s.ForOp):
@@ -229,7 +229,7 @@ class _Adjoint:
         assert step is not None
         lo, hi = self.v(op.lo), self.v(op.hi)
         t = lo.type
-        c = (_constant(op.lo), _constant(op.hi))
+        c = (constant_int(op.lo), constant_int(op.hi))
         if c[0] is not None and c[1] is not None:
             n = max(0, -(-(c[1] - c[0]) // step)) if step > 0 else max(0, -(-(c[0] - c[1]) // -step))
             return self.b.const(n, t), n
@@ -390,18 +390,10 @@ def _name(v: SSAValue) -> str:
     return v.name_hint or "v"
 
 
-def _constant(v: SSAValue) -> int | None:
-    o = v.owner
-    if isinstance(o, s.ConstantOp) and hasattr(o.value, "value"):
-        val = o.value.value  # type: ignore[attr-defined]
-        return int(val.data) if isinstance(val.data, int) else None
-    return None
 
 
 def adjoint_kernel(module: ModuleOp, kernel: s.KernelOp) -> s.KernelOp:
     """The adjoint of `kernel` (which stays as it is) as a new kernel op named `<name>_adjoint`."""
-    from sarek.passes.adjoint_prepare import plan
-
     k = prepare(module, kernel)
     params = [(n, a.type) for n, a in k.params]
     taken = {n for n, _ in params}

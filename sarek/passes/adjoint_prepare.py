@@ -385,8 +385,6 @@ def plan(k: s.KernelOp, tape_limit: int) -> tuple[dict[Operation, list[SSAValue]
                                                     set[SSAValue]]:
     """Which loops tape which locals, which loops restore which locals, and which local/shared arrays get
     adjoint arrays."""
-    from sarek.passes.adjoint import _constant
-
     need = needed_refs(k)
     tapes: dict[Operation, list[SSAValue]] = {}
     restore: dict[Operation, list[SSAValue]] = {}
@@ -400,12 +398,21 @@ def plan(k: s.KernelOp, tape_limit: int) -> tuple[dict[Operation, list[SSAValue]
         if isinstance(op, s.ForOp) and active(op):
             carried = [r for r in stored_refs(op) if r in need]
             restore[op] = carried
-            lo, hi, step = _constant(op.lo), _constant(op.hi), op.step_value
+            lo, hi, step = constant_int(op.lo), constant_int(op.hi), op.step_value
             if carried and lo is not None and hi is not None and step:
                 n = max(0, -(-(hi - lo) // step)) if step > 0 else max(0, -(-(lo - hi) // -step))
                 if n <= tape_limit and all(not isinstance(_elt(r), s.RecordType) for r in carried):
                     tapes[op] = carried
     return tapes, restore, arrays
+
+
+def constant_int(v: SSAValue) -> int | None:
+    """The value of an integer `sarek.constant`, else None."""
+    o = v.owner
+    if isinstance(o, s.ConstantOp) and hasattr(o.value, "value"):
+        val = o.value.value  # type: ignore[attr-defined]
+        return int(val.data) if isinstance(val.data, int) else None
+    return None
 
 
 def _elt(r: SSAValue) -> Attribute:
