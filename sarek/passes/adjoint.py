@@ -26,7 +26,6 @@ a shared array written with atomics.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -39,12 +38,15 @@ from sarek.dialect.builder import BodyBuilder
 from sarek.dialect.declarations import record_decl
 from sarek.dialect.types import MemSpace, is_float
 from sarek.diagnostics import SarekError
-from sarek.passes.adjoint_prepare import (active, constant_int, differentiable_param, plan, prepare, root_of, stored_refs,
-                                          walk_op)
+from sarek.passes.adjoint_prepare import (active, constant_int, differentiable_param, plan, prepare, root_of,
+                                          stored_refs, walk_op)
 from sarek.passes.adjoint_rules import rev_simple
 
 #: constant trip counts up to this many iterations keep their loop-carried locals on a tape (a local array)
 TAPE_LIMIT = 1024
+
+
+_Pairs = list[tuple[SSAValue, SSAValue]]
 
 
 def _is_diff(t: Attribute) -> bool:
@@ -61,9 +63,14 @@ class _Adjoint:
     vmap: dict[SSAValue, SSAValue] = field(default_factory=dict[SSAValue, SSAValue])
     adj: dict[SSAValue, SSAValue] = field(default_factory=dict[SSAValue, SSAValue])  # value or ref -> adjoint ref
     arr_adj: dict[SSAValue, SSAValue] = field(default_factory=dict[SSAValue, SSAValue])  # array -> adjoint array
-    snaps: dict[Operation, list[tuple[SSAValue, SSAValue]]] = field(default_factory=dict)
-    tapes: dict[Operation, list[tuple[SSAValue, SSAValue]]] = field(default_factory=dict)
-    params: set[SSAValue] = field(default_factory=set[SSAValue])
+    # (local, saved copy) per compound op, and (local, tape array) per taped loop, of the latest forward copy
+    snaps: dict[Operation, _Pairs] = field(default_factory=dict[Operation, _Pairs])
+    tapes: dict[Operation, _Pairs] = field(default_factory=dict[Operation, _Pairs])
+    params: set[SSAValue] = field(default_factory=set[SSAValue])  # the kernel's parameters
+    # decided by adjoint_prepare.plan: loops that tape / restore which locals; arrays with adjoint arrays
+    tapes_wanted: dict[Operation, list[SSAValue]] = field(default_factory=dict[Operation, list[SSAValue]])
+    restore_wanted: dict[Operation, list[SSAValue]] = field(default_factory=dict[Operation, list[SSAValue]])
+    arr_wanted: set[SSAValue] = field(default_factory=set[SSAValue])
 
     # ------------------------------------------------------------------ small builders
 
@@ -119,7 +126,8 @@ class _Adjoint:
     def _writes_param(self, op: Operation) -> bool:
         if isinstance(op, s.StoreOp):
             return root_of(op.place) in self.params
-        return isinstance(op, s.IntrinsicOp) and op.callee.data.startswith("atomic_") and root_of(op.operands[0]) in self.params
+        return (isinstance(op, s.IntrinsicOp) and op.callee.data.startswith("atomic_")
+                and root_of(op.operands[0]) in self.params)
 
     def fwd_op(self, op: Operation) -> None:
         if self._writes_param(op):
@@ -169,7 +177,8 @@ class _Adjoint:
                     self.adj[r] = self.b.let_mut(_name(r) + "_adj", self.zero(r.type))
                 elif isinstance(op, s.LetMutOp) and _is_diff(r.type.element_type):  # type: ignore[attr-defined]
                     self.adj[r] = self.b.let_mut(_name(r) + "_adj", self.zero(r.type.element_type))
-            if isinstance(op, s.AllocArrayOp) and op.result in self.arr_wanted and op.result.type.memspace != MemSpace.SHARED:
+            if (isinstance(op, s.AllocArrayOp) and op.result in self.arr_wanted
+                    and op.result.type.memspace != MemSpace.SHARED):
                 self._alloc_adjoint(op)
 
     def sweep(self, block: Block) -> None:
@@ -329,7 +338,8 @@ class _Adjoint:
     def _zero_elem(self, arr: SSAValue, j: SSAValue, t: s.ArrayType, rank: int) -> None:
         if rank != 1:
             raise SarekError("the adjoint of a multi-dimensional shared or local array is not supported yet: "
-                             "use a 1-D array and compute the index", arr.owner if isinstance(arr.owner, Operation) else None)
+                             "use a 1-D array and compute the index",
+                             arr.owner if isinstance(arr.owner, Operation) else None)
         self.b.store(self.b.elem_ref(arr, j), self.zero(t.element_type))
 
     # places
@@ -342,17 +352,14 @@ class _Adjoint:
             return self.adj.get(place)
         if isinstance(o, s.FieldRefOp):
             base = self.place_adj(o.operands[0])
-            return None if base is None else self.b.field_ref(base, o.field.data, place.type.element_type)  # type: ignore[attr-defined]
+            elt = place.type.element_type  # type: ignore[attr-defined]
+            return None if base is None else self.b.field_ref(base, o.field.data, elt)
         if isinstance(o, s.ElemRefOp):
             arr = self.arr_adj.get(o.operands[0])
-            return None if arr is None else self.b.elem_ref(arr, [self.v(x) for x in o.operands[1:]])  # type: ignore[arg-type]
+            idx = [self.v(x) for x in o.operands[1:]]
+            return None if arr is None else self.b.elem_ref(arr, idx[0] if len(idx) == 1 else idx)  # type: ignore[arg-type]
         return None
 
-    # ------------------------------------------------------------------ the pieces prepare() decides
-
-    tapes_wanted: dict[Operation, list[SSAValue]] = field(default_factory=dict)
-    restore_wanted: dict[Operation, list[SSAValue]] = field(default_factory=dict)
-    arr_wanted: set[SSAValue] = field(default_factory=set[SSAValue])
 
 
 def _needed_later(op: Operation) -> bool:
@@ -462,11 +469,4 @@ class AdjointPass(ModulePass):
             h.detach()
             h.erase()
 
-
-def iter_ops(block: Block) -> Iterator[Operation]:
-    for op in block.ops:
-        yield op
-        for r in op.regions:
-            for blk in r.blocks:
-                yield from iter_ops(blk)
 
