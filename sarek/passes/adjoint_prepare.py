@@ -243,6 +243,7 @@ def _from_float(v: SSAValue, seen: set[SSAValue] | None = None) -> bool:
 def check(k: s.KernelOp) -> None:
     """Raise a located SarekError for what the adjoint cannot differentiate."""
     read: set[SSAValue] = set()
+    written: set[SSAValue] = set()
     loops: list[Operation] = []
 
     def visit(block: Block) -> None:
@@ -254,8 +255,15 @@ def check(k: s.KernelOp) -> None:
                 a = root_of(op.operands[0])
                 if _diff_array(a):
                     read.add(a)
+            if isinstance(op, s.ArrayReadOp | s.LoadOp) and isinstance(root_of(op.operands[0]), BlockArgument) and (
+                    root_of(op.operands[0]) in written):
+                raise SarekError(f"{_WHAT}: '{_array_name(root_of(op.operands[0]))}' is read after the kernel wrote "
+                                 "it, and the adjoint does not repeat writes to the kernel's arrays: keep the value "
+                                 "in a local", op)
             if isinstance(op, s.StoreOp):
                 a = root_of(op.place)
+                if isinstance(a, BlockArgument):
+                    written.add(a)
                 if not isinstance(a.owner, s.LetMutOp) and _diff_array(a) and a in read:
                     raise SarekError(f"{_WHAT}: an element of '{_array_name(a)}' may be overwritten after being "
                                      "read, and its adjoint needs the value that was read: write the result to "
@@ -344,9 +352,9 @@ def needed_refs(k: s.KernelOp) -> set[SSAValue]:
     refs: set[SSAValue] = set()
     work: list[SSAValue] = []
     for op in walk(k.body.block):
-        if isinstance(op, s.StoreOp):
-            work.extend(x for x in op.place.owner.operands[1:]) if isinstance(op.place.owner, s.ElemRefOp) else None
-            continue
+        root = root_of(op.place) if isinstance(op, s.StoreOp) else None
+        if root is not None and not isinstance(root, BlockArgument) and not isinstance(root.owner, s.LetMutOp):
+            work.append(op.operands[1])  # a local or shared array element: a recomputation rewrites it
         if not _linear(op):
             work.extend(op.operands)
     while work:
@@ -374,9 +382,7 @@ def needed_refs(k: s.KernelOp) -> set[SSAValue]:
                 if y is not None:
                     work.extend(y.operands)
             work.append(o.operands[0])
-        elif _linear(o):
-            work.extend(o.operands)
-        else:
+        else:  # recomputing a needed value needs its operands
             work.extend(o.operands)
     return refs
 

@@ -209,3 +209,10 @@ def named_like_adjoint(x: Vec[f32], x_adj: Vec[f32], n: i32):
     i = global_thread_id
     if i < n:
         x_adj[i] = sm.exp(x[i])
+
+
+@kernel
+def read_back(x: Vec[f32], out: Vec[f32]):
+    i = global_thread_id
+    out[i] = x[i] * 2.0
+    out[i + 1] = out[i] * 3.0

@@ -145,7 +145,12 @@ RUNS = [(n, d, e) for n in CASES for d in ("interp", "interp-ref", "opencl:0", "
         and not (e == "f32" and d not in ("vulkan:0",) and n not in F32_ONLY)]
 
 
-@pytest.mark.parametrize(("name", "device", "et"), [pytest.param(*r, id="-".join(r)) for r in RUNS])
+# on the H200 (`-m gpu`): the same checks on cuda:0 and ptx:0 in f64
+GPU_RUNS = [pytest.param(n, d, "f64" if n not in F32_ONLY else "f32", id=f"{n}-{d}", marks=pytest.mark.gpu)
+            for n in CASES for d in ("cuda:0", "ptx:0")]
+
+
+@pytest.mark.parametrize(("name", "device", "et"), [pytest.param(*r, id="-".join(r)) for r in RUNS] + GPU_RUNS)
 def test_adjoint_matches_finite_differences(name: str, device: str, et: str):
     dt = np.float64 if et == "f64" else np.float32
     _check(name, dt, device, 1e-5 if et == "f64" else 3e-3 if name not in F32_ONLY else 2e-2)
@@ -158,7 +163,8 @@ def test_refusals_are_located_at_the_users_line():
     import sarek
 
     for k, line, why in ((K.in_place, "x[i] = x[i] * 2.0", "overwritten after being read"),
-                         (K.halve_until_small, "while v > 1.0:", "while loop")):
+                         (K.halve_until_small, "while v > 1.0:", "while loop"),
+                         (K.read_back, "out[i + 1] = out[i] * 3.0", "read after the kernel wrote it")):
         with pytest.raises(sarek.CompileError) as e:
             _ = k.adjoint
         msg = str(e.value)
