@@ -327,9 +327,10 @@ def _check_op(op: Operation, loops: list[Operation]) -> None:
         if name.startswith("warp_shuffle") and is_float(op.results[0].type):
             raise SarekError(f"{_WHAT}: cannot differentiate {name} of a float value yet: exchange values "
                              "through shared memory with a barrier", op)
-    if isinstance(op, s.ArrayReadOp | s.ElemRefOp) and len(op.operands) > 2 and _diff_array(op.operands[0]):
-        raise SarekError(f"{_WHAT}: the adjoint of a multi-dimensional array access is not supported yet: "
-                         "pass the array as a Vec and compute the flat index", op)
+    if (isinstance(op, s.ArrayReadOp | s.ElemRefOp) and len(op.operands) > 2 and _diff_array(op.operands[0])
+            and not isinstance(op.operands[0], BlockArgument)):
+        raise SarekError(f"{_WHAT}: the adjoint of a multi-dimensional shared or local array is not supported "
+                         "yet: use a 1-D array and compute the flat index", op)
 
 
 # ---------------------------------------------------------------------------------------------- the plan

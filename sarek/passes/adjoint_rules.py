@@ -212,7 +212,11 @@ def _rev_read(ad: _Adjoint, arr: SSAValue, index: list[SSAValue], r: SSAValue) -
     if isinstance(t, s.ArrayType) and t.memspace.value == "local":
         ad.add_into(ad.b.elem_ref(adj, idx if len(idx) > 1 else idx[0]), r)
     else:
-        ad.b.intrinsic("atomic_add", adj, idx[0], r)
+        flat = idx[0]
+        for d, i in enumerate(idx[1:], start=1):  # row-major, like the array's layout
+            dim = ad.b.insert(s.ArrayDimOp(adj, d)).results[0]
+            flat = ad.b.binop("add", ad.b.binop("mul", flat, dim), i)
+        ad.b.intrinsic("atomic_add", adj, flat, r)
 
 
 def _rev_load(ad: _Adjoint, place: SSAValue, r: SSAValue) -> None:

@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import sarek
-from sarek import device, f32, f64, i32, kernel, record, Vec
+from sarek import Array, device, f32, f64, i32, kernel, record, Vec
 from sarek import math as sm
-from sarek.gpu import barrier, block_dim_x, block_idx_x, global_thread_id, shared, thread_idx_x
+from sarek.gpu import (barrier, block_dim_x, block_idx_x, global_idx_x, global_idx_y, global_thread_id, shared,
+                       thread_idx_x)
 
 F = sarek.TypeVar("F", f32, f64)
 
@@ -216,3 +217,11 @@ def read_back(x: Vec[f32], out: Vec[f32]):
     i = global_thread_id
     out[i] = x[i] * 2.0
     out[i + 1] = out[i] * 3.0
+
+
+@kernel
+def matrix(a: Array[F, 2], out: Array[F, 2]):
+    i = global_idx_y
+    j = global_idx_x
+    if i < a.shape[0] and j < a.shape[1]:
+        out[i, j] = sm.exp(a[i, j]) * a[i, (j + 1) % a.shape[1]]

@@ -14,7 +14,7 @@ import pytest
 from sarek import f32, f64
 from tests.unit import adjoint_kernels as K
 
-Case = tuple[Any, list[Any], list[int], list[int], int, int]  # kernel, args, outputs, inputs, grid, block
+Case = tuple[Any, list[Any], list[int], list[int], Any, Any]  # kernel, args, outputs, inputs, grid, block
 
 
 def _rng() -> np.random.Generator:
@@ -73,10 +73,15 @@ def _helpers(dt: Any) -> Case:
     return K.helpers, [r.random(12).astype(dt), np.zeros(12, dt), 11], [1], [0], 2, 8
 
 
+def _matrix(dt: Any) -> Case:
+    r = _rng()
+    return K.matrix, [r.random((3, 5)).astype(dt), np.zeros((3, 5), dt)], [1], [0], (1, 1), (8, 4)
+
+
 CASES: dict[str, Callable[[Any], Case]] = {
     "saxpy": _saxpy, "stencil": _stencil, "softmax": _softmax, "particle": _particle, "block_sum": _block_sum,
     "branches": _branches, "loops": _loops, "unary_math": _unary, "binary_math": _binary,
-    "helpers": _helpers,
+    "helpers": _helpers, "matrix": _matrix,
 }
 F64_ONLY = {"unary_math", "binary_math"}
 F32_ONLY = {"particle"}

@@ -286,3 +286,43 @@ builtin.module {
 // CHECK-NEXT:    }
 // CHECK-NOT:     sarek.return
 // CHECK:         %relu_result_adj = sarek.let_mut "relu_result_adj"
+
+// -----
+
+// An N-dimensional vector: the atomic add into its adjoint takes the row-major flat index (i * shape[1] + j).
+builtin.module {
+  sarek.kernel @matrix(%a: !sarek.vec<f32, 2> "a", %out: !sarek.vec<f32, 2> "out") {
+    %0 = sarek.intrinsic "global_idx_y"() : () -> i32
+    %i = sarek.let "i" %0 : i32
+    %1 = sarek.intrinsic "global_idx_x"() : () -> i32
+    %j = sarek.let "j" %1 : i32
+    %2 = sarek.array_dim %a, 0 : !sarek.vec<f32, 2>
+    %3 = sarek.binop lt %i, %2 : i32
+    %4 = sarek.if_expr %3 -> i1 {
+      %5 = sarek.array_dim %a, 1 : !sarek.vec<f32, 2>
+      %6 = sarek.binop lt %j, %5 : i32
+      sarek.yield %6 : i1
+    } else {
+      %7 = sarek.constant false
+      sarek.yield %7 : i1
+    }
+    sarek.if %4 {
+      %8 = sarek.array_read %a[%i, %j] : !sarek.vec<f32, 2>
+      %9 = sarek.intrinsic "exp"(%8) : (f32) -> f32
+      %10 = sarek.constant 1 : i32
+      %11 = sarek.binop add %j, %10 : i32
+      %12 = sarek.array_dim %a, 1 : !sarek.vec<f32, 2>
+      %13 = sarek.binop rem %11, %12 : i32
+      %14 = sarek.array_read %a[%i, %13] : !sarek.vec<f32, 2>
+      %15 = sarek.binop mul %9, %14 : f32
+      %16 = sarek.elem_ref %out[%i, %j] : !sarek.vec<f32, 2>
+      sarek.store %16, %15 : !sarek.ref<f32>
+    }
+  }
+}
+// CHECK-LABEL: sarek.kernel @matrix_adjoint(%a: !sarek.vec<f32, 2> "a", %out: !sarek.vec<f32, 2> "out", %a_adj: !sarek.vec<f32, 2> "a_adj", %out_adj: !sarek.vec<f32, 2> "out_adj")
+// CHECK:         sarek.array_read %out_adj[%i, %j] : !sarek.vec<f32, 2>
+// CHECK:         %[[D:.*]] = sarek.array_dim %a_adj, 1 : !sarek.vec<f32, 2>
+// CHECK-NEXT:    %[[M:.*]] = sarek.binop mul %i, %[[D]] : i32
+// CHECK-NEXT:    %[[F:.*]] = sarek.binop add %[[M]], %{{.*}} : i32
+// CHECK-NEXT:    sarek.intrinsic "atomic_add"(%a_adj, %[[F]], %{{.*}}) : (!sarek.vec<f32, 2>, i32, f32) -> f32
