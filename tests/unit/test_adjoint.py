@@ -1,6 +1,6 @@
 """`k.adjoint` (the sarek-adjoint pass) against central finite differences of the forward kernel: each rule and
-the corpus-like kernels, on interp, interp-ref, pocl (opencl:0) and lavapipe (vulkan:0); f64 where the device
-has it (vulkan:0's WGSL has none: f32 there with a looser tolerance)."""
+the corpus-like kernels, on interp, interp-ref, pocl (opencl:0) and lavapipe (vulkan:0, and the corpus kernels on
+vulkan-glsl:0); f64 where the device has it (WGSL has none: f32 on lavapipe with a looser tolerance)."""
 
 from __future__ import annotations
 
@@ -148,6 +148,7 @@ def _check(name: str, dt: Any, device: str, tol: float) -> None:
 RUNS = [(n, d, e) for n in CASES for d in ("interp", "interp-ref", "opencl:0", "vulkan:0") for e in ("f64", "f32")
         if not (e == "f64" and (n in F32_ONLY or d == "vulkan:0")) and not (e == "f32" and n in F64_ONLY)
         and not (e == "f32" and d not in ("vulkan:0",) and n not in F32_ONLY)]
+RUNS += [(n, "vulkan-glsl:0", "f32") for n in ("saxpy", "softmax", "particle", "block_sum", "matrix")]
 
 
 # on the H200 (`-m gpu`): the same checks on cuda:0 and ptx:0 in f64
