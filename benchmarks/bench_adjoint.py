@@ -168,7 +168,7 @@ def torch_ratio(fwd_fn: Callable[[Any, list[Any]], Any], host: list[Any], output
     except ImportError:
         return None
     ts = [torch.tensor(a, device=tdev, requires_grad=True) if isinstance(a, np.ndarray) and j not in outputs
-          else a for j, a in enumerate(host)]
+          else float(a) if isinstance(a, np.floating) else a for j, a in enumerate(host)]
     sync = torch.cuda.synchronize if tdev.startswith("cuda") else (lambda: None)
 
     def forward() -> None:
