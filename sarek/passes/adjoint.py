@@ -139,6 +139,7 @@ class _Adjoint:
         if isinstance(op, s.ForOp) and op in self.tapes_wanted:
             self._fwd_taped_for(op)
             return
+        loc = self.b.loc
         new = op.clone_without_regions(self.vmap)
         for r, nr in zip(op.regions, new.regions):
             for blk in r.blocks:
@@ -148,6 +149,7 @@ class _Adjoint:
                     self.vmap[a] = na
                 with self.b.into(nb):
                     self.fwd(blk)
+        self.b.loc = loc
         self.b.insert(new)
         for r, nr in zip(op.results, new.results):
             self.vmap[r] = nr

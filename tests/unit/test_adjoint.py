@@ -78,10 +78,15 @@ def _matrix(dt: Any) -> Case:
     return K.matrix, [r.random((3, 5)).astype(dt), np.zeros((3, 5), dt)], [1], [0], (1, 1), (8, 4)
 
 
+def _histogram(dt: Any) -> Case:
+    r = _rng()
+    return K.histogram, [r.random(10).astype(dt), np.zeros(3, dt), 10], [1], [0], 2, 8
+
+
 CASES: dict[str, Callable[[Any], Case]] = {
     "saxpy": _saxpy, "stencil": _stencil, "softmax": _softmax, "particle": _particle, "block_sum": _block_sum,
     "branches": _branches, "loops": _loops, "unary_math": _unary, "binary_math": _binary,
-    "helpers": _helpers, "matrix": _matrix,
+    "helpers": _helpers, "matrix": _matrix, "histogram": _histogram,
 }
 F64_ONLY = {"unary_math", "binary_math"}
 F32_ONLY = {"particle"}
