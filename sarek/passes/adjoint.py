@@ -130,8 +130,8 @@ class _Adjoint:
                 and root_of(op.operands[0]) in self.params)
 
     def fwd_op(self, op: Operation) -> None:
-        if self._writes_param(op):
-            return
+        if self._writes_param(op) or isinstance(op, s.PrintOp):
+            return  # the adjoint changes none of the kernel's arrays and prints nothing
         if active(op) and op.regions and not isinstance(op, s.IfExprOp):
             self._snapshot(op)
             if isinstance(op, s.ForOp | s.IfOp) and op not in self.tapes_wanted and not _needed_later(op):
