@@ -12,9 +12,10 @@ adjoints of the outputs. Per thread it recomputes the forward values and then ru
 - a statement `if` reverses each branch under the forward condition; a compound statement first restores the
   locals it changes from a snapshot taken before it ran;
 - a `for` loop whose bounds do not depend on float data runs backwards; each reverse iteration restores the
-  loop-carried locals it reads from a tape (a local array, constant trip counts up to 1024) or by replaying the
-  loop from its entry (other trip counts), recomputes the body and reverses it; locals that only accumulate
-  with `+`/`-` need neither;
+  loop-carried locals it reads from a tape (a local array: constant trip counts up to 1024, run-time ones up to
+  `dynamic_tape`) or by replaying the loop from its entry (longer loops), recomputes the body and reverses it;
+  locals that only accumulate with `+`/`-` need neither; an `if` or loop whose changes nothing after it reads
+  is not run by the forward copy (its reverse recomputes it);
 - helpers are inlined first; a shared array gets a zeroed shared adjoint array (reads add atomically into it,
   barriers stay where they were).
 
@@ -38,12 +39,14 @@ from sarek.dialect.builder import BodyBuilder
 from sarek.dialect.declarations import record_decl
 from sarek.dialect.types import MemSpace, is_float
 from sarek.diagnostics import SarekError
-from sarek.passes.adjoint_prepare import (active, constant_int, differentiable_param, plan, prepare, root_of,
-                                          stored_refs, walk_op)
+from sarek.passes.adjoint_prepare import (active, constant_trip, differentiable_param, plan, prepare,
+                                          root_of, stored_refs, walk_op)
 from sarek.passes.adjoint_rules import rev_simple
 
 #: constant trip counts up to this many iterations keep their loop-carried locals on a tape (a local array)
 TAPE_LIMIT = 1024
+#: run-time trip counts up to this many iterations do too (a tape of this size); longer loops replay
+DYNAMIC_TAPE = 256
 
 
 _Pairs = list[tuple[SSAValue, SSAValue]]
@@ -71,6 +74,7 @@ class _Adjoint:
     tapes_wanted: dict[Operation, list[SSAValue]] = field(default_factory=dict[Operation, list[SSAValue]])
     restore_wanted: dict[Operation, list[SSAValue]] = field(default_factory=dict[Operation, list[SSAValue]])
     arr_wanted: set[SSAValue] = field(default_factory=set[SSAValue])
+    dynamic_tape: int = DYNAMIC_TAPE
 
     # ------------------------------------------------------------------ small builders
 
@@ -240,9 +244,8 @@ class _Adjoint:
         assert step is not None
         lo, hi = self.v(op.lo), self.v(op.hi)
         t = lo.type
-        c = (constant_int(op.lo), constant_int(op.hi))
-        if c[0] is not None and c[1] is not None:
-            n = max(0, -(-(c[1] - c[0]) // step)) if step > 0 else max(0, -(-(c[0] - c[1]) // -step))
+        n = constant_trip(op)
+        if n is not None:
             return self.b.const(n, t), n
         span = self.b.binop("sub", hi, lo) if step > 0 else self.b.binop("sub", lo, hi)
         a = abs(step)
@@ -258,20 +261,25 @@ class _Adjoint:
     def _fwd_taped_for(self, op: s.ForOp) -> None:
         """The forward loop, storing the loop-carried locals it reads at the start of each iteration."""
         refs = self.tapes_wanted[op]
-        _, n = self._trip(op)
-        assert n is not None
+        n = constant_trip(op)
+        size = max(self.dynamic_tape, 1) if n is None else max(n, 1)
         tapes: list[tuple[SSAValue, SSAValue]] = []
         for r in refs:
             elt = r.type.element_type  # type: ignore[attr-defined]
-            tapes.append((r, self.b.alloc(_name(r) + "_tape", self.b.const(max(n, 1), i32), elt, "local")))
+            tapes.append((r, self.b.alloc(_name(r) + "_tape", self.b.const(size, i32), elt, "local")))
         self.tapes[op] = tapes
         new = s.ForOp(op.sym.data, self.v(op.lo), self.v(op.hi), op.step_value or 1)
         self.b.insert(new)
         self.vmap[op.index] = new.index
         with self.b.into(new.body.block):
             it = self._iteration(op, new.index)
-            for r, tape in tapes:
-                self.b.store(self.b.elem_ref(tape, it), self.b.load(self.v(r)))
+            guard = None
+            if n is None:  # a run-time trip count: iterations past the tape are replayed in the reverse
+                guard = s.IfOp(self.b.binop("lt", it, self.b.const(size, i32)))
+                self.b.insert(guard)
+            with self.b.into(guard.then_region.block if guard is not None else self.b.block):
+                for r, tape in tapes:
+                    self.b.store(self.b.elem_ref(tape, it), self.b.load(self.v(r)))
             self.fwd(op.body.block)
 
     def _iteration(self, op: s.ForOp, k: SSAValue) -> SSAValue:
@@ -294,19 +302,34 @@ class _Adjoint:
         with self.b.into(loop.body.block):
             last = self.b.binop("sub", self.b.binop("sub", n, self.b.const(1, t)), loop.index)
             k = self._index_at(op, last)
-            if tapes is not None:
-                it = self.b.cast(last, i32) if last.type != i32 else last
-                for r, tape in tapes:
-                    self.b.store(self.v(r), self.b.read(tape, it))
-            elif carried:  # replay iterations 0 .. last-1 from the loop's entry
-                self._restore([(r, snap) for r, snap in self.snaps.get(op, []) if r in carried])
-                replay = s.ForOp("j_" + op.sym.data, self.b.const(0, t), last, 1)
-                self.b.insert(replay)
-                with self.b.into(replay.body.block):
-                    self.vmap[op.index] = self._index_at(op, replay.index)
-                    self.fwd(op.body.block)
+            if tapes is not None and constant_trip(op) is None:  # the tape when the loop fitted, else replay
+                fits = s.IfOp(self.b.binop("le", n, self.b.const(self.dynamic_tape, t)), Region(Block()),
+                              Region(Block()))
+                self.b.insert(fits)
+                with self.b.into(fits.then_region.block):
+                    self._untape(tapes, last)
+                with self.b.into(fits.else_region.block):
+                    self._replay(op, carried, last)
+            elif tapes is not None:
+                self._untape(tapes, last)
+            elif carried:
+                self._replay(op, carried, last)
             self.vmap[op.index] = k
             self.fwdrev(op.body.block)
+
+    def _untape(self, tapes: _Pairs, last: SSAValue) -> None:
+        it = self.b.cast(last, i32) if last.type != i32 else last
+        for r, tape in tapes:
+            self.b.store(self.v(r), self.b.read(tape, it))
+
+    def _replay(self, op: s.ForOp, carried: list[SSAValue], last: SSAValue) -> None:
+        """Restore the carried locals from the loop's entry and rerun iterations 0 .. last-1."""
+        self._restore([(r, snap) for r, snap in self.snaps.get(op, []) if r in carried])
+        replay = s.ForOp("j_" + op.sym.data, self.b.const(0, last.type), last, 1)
+        self.b.insert(replay)
+        with self.b.into(replay.body.block):
+            self.vmap[op.index] = self._index_at(op, replay.index)
+            self.fwd(op.body.block)
 
     # ------------------------------------------------------------------ arrays
 
@@ -359,7 +382,8 @@ class _Adjoint:
         if isinstance(o, s.ElemRefOp):
             arr = self.arr_adj.get(o.operands[0])
             idx = [self.v(x) for x in o.operands[1:]]
-            return None if arr is None else self.b.elem_ref(arr, idx[0] if len(idx) == 1 else idx)  # type: ignore[arg-type]
+            one = idx[0] if len(idx) == 1 else idx
+            return None if arr is None else self.b.elem_ref(arr, one)  # type: ignore[arg-type]
         return None
 
 
@@ -401,7 +425,7 @@ def _name(v: SSAValue) -> str:
 
 
 
-def adjoint_kernel(module: ModuleOp, kernel: s.KernelOp) -> s.KernelOp:
+def adjoint_kernel(module: ModuleOp, kernel: s.KernelOp, dynamic_tape: int = DYNAMIC_TAPE) -> s.KernelOp:
     """The adjoint of `kernel` (which stays as it is) as a new kernel op named `<name>_adjoint`."""
     k = prepare(module, kernel)
     params = [(n, a.type) for n, a in k.params]
@@ -418,7 +442,7 @@ def adjoint_kernel(module: ModuleOp, kernel: s.KernelOp) -> s.KernelOp:
     new.location = kernel.location
     module.body.block.insert_op_after(new, kernel)
     b = BodyBuilder(new.body.block)
-    ad = _Adjoint(k, b)
+    ad = _Adjoint(k, b, dynamic_tape=dynamic_tape)
     new_args = list(new.body.block.args)
     ad.vmap.update(zip(k.body.block.args, new_args))
     ad.params = set(k.body.block.args)
@@ -428,6 +452,9 @@ def adjoint_kernel(module: ModuleOp, kernel: s.KernelOp) -> s.KernelOp:
             ad.arr_adj[a] = new_args[j]
             j += 1
     ad.tapes_wanted, ad.restore_wanted, ad.arr_wanted = plan(k, TAPE_LIMIT)
+    if dynamic_tape <= 0:
+        ad.tapes_wanted = {op: r for op, r in ad.tapes_wanted.items()
+                           if isinstance(op, s.ForOp) and constant_trip(op) is not None}
     for a in k.body.block.args:
         if _is_diff(a.type):
             ad.adj[a] = b.let_mut(_name(a) + "_adj", ad.zero(a.type))
@@ -437,10 +464,10 @@ def adjoint_kernel(module: ModuleOp, kernel: s.KernelOp) -> s.KernelOp:
     return new
 
 
-def adjoint_module(module: ModuleOp, name: str) -> ModuleOp:
+def adjoint_module(module: ModuleOp, name: str, dynamic_tape: int = DYNAMIC_TAPE) -> ModuleOp:
     """A new module holding the declarations of `module` and the adjoint `@<name>_adjoint` of its kernel `name`."""
     m = module.clone()
-    AdjointPass(kernel=name).apply(Context(), m)
+    AdjointPass(kernel=name, dynamic_tape=dynamic_tape).apply(Context(), m)
     return m
 
 
@@ -456,6 +483,9 @@ class AdjointPass(ModulePass):
     kernel: str | None = None
     """the kernel to differentiate (default: every kernel); the other kernels are removed"""
 
+    dynamic_tape: int = DYNAMIC_TAPE
+    """the tape size of loops with a run-time trip count (longer loops replay from their entry; 0: always)"""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         kernels = [k for k in op.body.block.ops if isinstance(k, s.KernelOp)]
         for k in kernels:
@@ -464,7 +494,7 @@ class AdjointPass(ModulePass):
                 k.erase()
         kernels = [k for k in kernels if self.kernel is None or k.sym_name.data == self.kernel]
         for k in kernels:
-            adjoint_kernel(op, k)
+            adjoint_kernel(op, k, self.dynamic_tape)
             k.detach()
             k.erase()
         for h in [h for h in op.body.block.ops if isinstance(h, s.HelperOp)]:

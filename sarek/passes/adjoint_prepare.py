@@ -405,11 +405,10 @@ def plan(k: s.KernelOp, tape_limit: int) -> tuple[dict[Operation, list[SSAValue]
         if isinstance(op, s.ForOp) and active(op):
             carried = [r for r in stored_refs(op) if r in need]
             restore[op] = carried
-            lo, hi, step = constant_int(op.lo), constant_int(op.hi), op.step_value
-            if carried and lo is not None and hi is not None and step:
-                n = max(0, -(-(hi - lo) // step)) if step > 0 else max(0, -(-(lo - hi) // -step))
-                if n <= tape_limit and all(not isinstance(_elt(r), s.RecordType) for r in carried):
-                    tapes[op] = carried
+            n = constant_trip(op)
+            if carried and (n is None or n <= tape_limit) and all(
+                    not isinstance(_elt(r), s.RecordType) for r in carried):
+                tapes[op] = carried
     return tapes, restore, arrays
 
 
@@ -420,6 +419,14 @@ def constant_int(v: SSAValue) -> int | None:
         val = o.value.value  # type: ignore[attr-defined]
         return int(val.data) if isinstance(val.data, int) else None
     return None
+
+
+def constant_trip(op: s.ForOp) -> int | None:
+    """The trip count of a loop with constant bounds and step, else None."""
+    lo, hi, step = constant_int(op.lo), constant_int(op.hi), op.step_value
+    if lo is None or hi is None or not step:
+        return None
+    return max(0, -(-(hi - lo) // step)) if step > 0 else max(0, -(-(lo - hi) // -step))
 
 
 def _elt(r: SSAValue) -> Attribute:

@@ -106,8 +106,9 @@ builtin.module {
 
 // -----
 
-// A loop with a run-time trip count whose product the reverse needs: each reverse iteration restores the local
-// from its value at the loop's entry and replays the iterations before it (`j_k`).
+// A loop with a run-time trip count whose product the reverse needs: the forward loop tapes the local for the
+// first 256 iterations (the dynamic_tape option); each reverse iteration reads the tape when the loop fitted,
+// else restores the local from the loop's entry and replays the iterations before it (`j_k`).
 builtin.module {
   sarek.kernel @replay(%x: !sarek.vec<f32> "x", %out: !sarek.vec<f32> "out", %n: i32 "n") {
     %0 = sarek.intrinsic "global_thread_id"() : () -> i32
@@ -127,16 +128,21 @@ builtin.module {
   }
 }
 // CHECK-LABEL: sarek.kernel @replay_adjoint(
-// CHECK:         %p_snap = sarek.let_mut "p_snap"
-// CHECK:         %[[N:.*]] = sarek.intrinsic "max"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
-// CHECK:         sarek.for "r_k" %r_k = %{{.*}} to %[[N]] step 1 : i32 {
-// CHECK:           %[[S:.*]] = sarek.load %p_snap : !sarek.ref<f32>
-// CHECK-NEXT:      sarek.store %p, %[[S]] : !sarek.ref<f32>
-// CHECK:           sarek.for "j_k" %j_k = %{{.*}} to %{{.*}} step 1 : i32 {
-// CHECK:             sarek.binop mul
-// CHECK:           }
+// CHECK:         %p_tape = sarek.alloc_array "p_tape"[%{{.*}}] : !sarek.array<f32, local>
+// CHECK:         sarek.for "k"
+// CHECK:           %[[IN:.*]] = sarek.binop lt %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:      sarek.if %[[IN]] {
+// CHECK-NEXT:        sarek.elem_ref %p_tape
+// CHECK:         sarek.for "r_k" %r_k = %{{.*}} to %[[N:.*]] step 1 : i32 {
+// CHECK:           %[[C:.*]] = sarek.constant 256 : i32
+// CHECK-NEXT:      %[[FITS:.*]] = sarek.binop le %[[N]], %[[C]] : i32
+// CHECK-NEXT:      sarek.if %[[FITS]] {
+// CHECK-NEXT:        %[[T:.*]] = sarek.array_read %p_tape[%{{.*}}] : !sarek.array<f32, local>
+// CHECK-NEXT:        sarek.store %p, %[[T]] : !sarek.ref<f32>
+// CHECK-NEXT:      } else {
+// CHECK:             sarek.load %p_snap
+// CHECK:             sarek.for "j_k"
 // CHECK:           sarek.intrinsic "atomic_add"(%x_adj
-
 // -----
 
 // A local that only accumulates with `+` needs neither tape nor replay: its adjoint flows unchanged.
