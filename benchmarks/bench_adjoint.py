@@ -115,7 +115,8 @@ def _cases(n: int) -> list[tuple[str, Any, list[Any], list[int], int, Callable[[
         ("saxpy", saxpy, [f(2.0), x, y, np.zeros(n, f), n], [3], n,
          lambda t, a: [a[0] * a[1] + a[2]]),
         ("stencil", stencil, [x, r.random(3).astype(f), np.zeros(n, f), n], [2], n,
-         lambda t, a: [a[1][0] * t.cat([a[0][:1], a[0][:-1]]) + a[1][1] * a[0] + a[1][2] * t.cat([a[0][1:], a[0][-1:]])]),
+         lambda t, a: [a[1][0] * t.cat([a[0][:1], a[0][:-1]]) + a[1][1] * a[0]
+                       + a[1][2] * t.cat([a[0][1:], a[0][-1:]])]),
         ("softmax", softmax_rows, [x[: rows * cols], np.zeros(rows * cols, f), rows], [1], rows,
          lambda t, a: [t.softmax(a[0].reshape(-1, cols), dim=1).reshape(-1)]),
         ("particle", particle_step, [x, y, np.zeros(n, f), np.zeros(n, f), f(2.0), f(0.01), n], [2, 3], n,
@@ -167,7 +168,7 @@ def torch_ratio(fwd_fn: Callable[[Any, list[Any]], Any], host: list[Any], output
     except ImportError:
         return None
     ts = [torch.tensor(a, device=tdev, requires_grad=True) if isinstance(a, np.ndarray) and j not in outputs
-          else a for j, a in enumerate(host)]
+          else float(a) if isinstance(a, np.floating) else a for j, a in enumerate(host)]
     sync = torch.cuda.synchronize if tdev.startswith("cuda") else (lambda: None)
 
     def forward() -> None:

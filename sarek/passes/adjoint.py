@@ -12,9 +12,10 @@ adjoints of the outputs. Per thread it recomputes the forward values and then ru
 - a statement `if` reverses each branch under the forward condition; a compound statement first restores the
   locals it changes from a snapshot taken before it ran;
 - a `for` loop whose bounds do not depend on float data runs backwards; each reverse iteration restores the
-  loop-carried locals it reads from a tape (a local array, constant trip counts up to 1024) or by replaying the
-  loop from its entry (other trip counts), recomputes the body and reverses it; locals that only accumulate
-  with `+`/`-` need neither;
+  loop-carried locals it reads from a tape (a local array: constant trip counts up to 1024, run-time ones up to
+  `dynamic_tape`) or by replaying the loop from its entry (longer loops), recomputes the body and reverses it;
+  locals that only accumulate with `+`/`-` need neither; an `if` or loop whose changes nothing after it reads
+  is not run by the forward copy (its reverse recomputes it);
 - helpers are inlined first; a shared array gets a zeroed shared adjoint array (reads add atomically into it,
   barriers stay where they were).
 
@@ -26,7 +27,6 @@ a shared array written with atomics.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -39,10 +39,17 @@ from sarek.dialect.builder import BodyBuilder
 from sarek.dialect.declarations import record_decl
 from sarek.dialect.types import MemSpace, is_float
 from sarek.diagnostics import SarekError
-from sarek.passes.adjoint_prepare import active, differentiable_param, prepare, root_of, stored_refs, walk_op
+from sarek.passes.adjoint_prepare import (active, constant_trip, differentiable_param, plan, prepare,
+                                          root_of, stored_refs, walk_op)
+from sarek.passes.adjoint_rules import rev_simple
 
 #: constant trip counts up to this many iterations keep their loop-carried locals on a tape (a local array)
 TAPE_LIMIT = 1024
+#: run-time trip counts up to this many iterations do too (a tape of this size); longer loops replay
+DYNAMIC_TAPE = 256
+
+
+_Pairs = list[tuple[SSAValue, SSAValue]]
 
 
 def _is_diff(t: Attribute) -> bool:
@@ -59,9 +66,15 @@ class _Adjoint:
     vmap: dict[SSAValue, SSAValue] = field(default_factory=dict[SSAValue, SSAValue])
     adj: dict[SSAValue, SSAValue] = field(default_factory=dict[SSAValue, SSAValue])  # value or ref -> adjoint ref
     arr_adj: dict[SSAValue, SSAValue] = field(default_factory=dict[SSAValue, SSAValue])  # array -> adjoint array
-    snaps: dict[Operation, list[tuple[SSAValue, SSAValue]]] = field(default_factory=dict)
-    tapes: dict[Operation, list[tuple[SSAValue, SSAValue]]] = field(default_factory=dict)
-    params: set[SSAValue] = field(default_factory=set[SSAValue])
+    # (local, saved copy) per compound op, and (local, tape array) per taped loop, of the latest forward copy
+    snaps: dict[Operation, _Pairs] = field(default_factory=dict[Operation, _Pairs])
+    tapes: dict[Operation, _Pairs] = field(default_factory=dict[Operation, _Pairs])
+    params: set[SSAValue] = field(default_factory=set[SSAValue])  # the kernel's parameters
+    # decided by adjoint_prepare.plan: loops that tape / restore which locals; arrays with adjoint arrays
+    tapes_wanted: dict[Operation, list[SSAValue]] = field(default_factory=dict[Operation, list[SSAValue]])
+    restore_wanted: dict[Operation, list[SSAValue]] = field(default_factory=dict[Operation, list[SSAValue]])
+    arr_wanted: set[SSAValue] = field(default_factory=set[SSAValue])
+    dynamic_tape: int = DYNAMIC_TAPE
 
     # ------------------------------------------------------------------ small builders
 
@@ -117,11 +130,12 @@ class _Adjoint:
     def _writes_param(self, op: Operation) -> bool:
         if isinstance(op, s.StoreOp):
             return root_of(op.place) in self.params
-        return isinstance(op, s.IntrinsicOp) and op.callee.data.startswith("atomic_") and root_of(op.operands[0]) in self.params
+        return (isinstance(op, s.IntrinsicOp) and op.callee.data.startswith("atomic_")
+                and root_of(op.operands[0]) in self.params)
 
     def fwd_op(self, op: Operation) -> None:
-        if self._writes_param(op):
-            return
+        if self._writes_param(op) or isinstance(op, s.PrintOp):
+            return  # the adjoint changes none of the kernel's arrays and prints nothing
         if active(op) and op.regions and not isinstance(op, s.IfExprOp):
             self._snapshot(op)
             if isinstance(op, s.ForOp | s.IfOp) and op not in self.tapes_wanted and not _needed_later(op):
@@ -129,6 +143,7 @@ class _Adjoint:
         if isinstance(op, s.ForOp) and op in self.tapes_wanted:
             self._fwd_taped_for(op)
             return
+        loc = self.b.loc
         new = op.clone_without_regions(self.vmap)
         for r, nr in zip(op.regions, new.regions):
             for blk in r.blocks:
@@ -138,6 +153,7 @@ class _Adjoint:
                     self.vmap[a] = na
                 with self.b.into(nb):
                     self.fwd(blk)
+        self.b.loc = loc
         self.b.insert(new)
         for r, nr in zip(op.results, new.results):
             self.vmap[r] = nr
@@ -167,7 +183,8 @@ class _Adjoint:
                     self.adj[r] = self.b.let_mut(_name(r) + "_adj", self.zero(r.type))
                 elif isinstance(op, s.LetMutOp) and _is_diff(r.type.element_type):  # type: ignore[attr-defined]
                     self.adj[r] = self.b.let_mut(_name(r) + "_adj", self.zero(r.type.element_type))
-            if isinstance(op, s.AllocArrayOp) and op.result in self.arr_wanted and op.result.type.memspace != MemSpace.SHARED:
+            if (isinstance(op, s.AllocArrayOp) and op.result in self.arr_wanted
+                    and op.result.type.memspace != MemSpace.SHARED):
                 self._alloc_adjoint(op)
 
     def sweep(self, block: Block) -> None:
@@ -176,8 +193,6 @@ class _Adjoint:
             self.rev_op(op)
 
     def rev_op(self, op: Operation) -> None:
-        from sarek.passes.adjoint_rules import rev_simple
-
         if isinstance(op, s.IfOp):
             self._rev_if(op)
         elif isinstance(op, s.ForOp):
@@ -229,9 +244,8 @@ class _Adjoint:
         assert step is not None
         lo, hi = self.v(op.lo), self.v(op.hi)
         t = lo.type
-        c = (_constant(op.lo), _constant(op.hi))
-        if c[0] is not None and c[1] is not None:
-            n = max(0, -(-(c[1] - c[0]) // step)) if step > 0 else max(0, -(-(c[0] - c[1]) // -step))
+        n = constant_trip(op)
+        if n is not None:
             return self.b.const(n, t), n
         span = self.b.binop("sub", hi, lo) if step > 0 else self.b.binop("sub", lo, hi)
         a = abs(step)
@@ -247,20 +261,25 @@ class _Adjoint:
     def _fwd_taped_for(self, op: s.ForOp) -> None:
         """The forward loop, storing the loop-carried locals it reads at the start of each iteration."""
         refs = self.tapes_wanted[op]
-        _, n = self._trip(op)
-        assert n is not None
+        n = constant_trip(op)
+        size = max(self.dynamic_tape, 1) if n is None else max(n, 1)
         tapes: list[tuple[SSAValue, SSAValue]] = []
         for r in refs:
             elt = r.type.element_type  # type: ignore[attr-defined]
-            tapes.append((r, self.b.alloc(_name(r) + "_tape", self.b.const(max(n, 1), i32), elt, "local")))
+            tapes.append((r, self.b.alloc(_name(r) + "_tape", self.b.const(size, i32), elt, "local")))
         self.tapes[op] = tapes
         new = s.ForOp(op.sym.data, self.v(op.lo), self.v(op.hi), op.step_value or 1)
         self.b.insert(new)
         self.vmap[op.index] = new.index
         with self.b.into(new.body.block):
             it = self._iteration(op, new.index)
-            for r, tape in tapes:
-                self.b.store(self.b.elem_ref(tape, it), self.b.load(self.v(r)))
+            guard = None
+            if n is None:  # a run-time trip count: iterations past the tape are replayed in the reverse
+                guard = s.IfOp(self.b.binop("lt", it, self.b.const(size, i32)))
+                self.b.insert(guard)
+            with self.b.into(guard.then_region.block if guard is not None else self.b.block):
+                for r, tape in tapes:
+                    self.b.store(self.b.elem_ref(tape, it), self.b.load(self.v(r)))
             self.fwd(op.body.block)
 
     def _iteration(self, op: s.ForOp, k: SSAValue) -> SSAValue:
@@ -283,19 +302,34 @@ class _Adjoint:
         with self.b.into(loop.body.block):
             last = self.b.binop("sub", self.b.binop("sub", n, self.b.const(1, t)), loop.index)
             k = self._index_at(op, last)
-            if tapes is not None:
-                it = self.b.cast(last, i32) if last.type != i32 else last
-                for r, tape in tapes:
-                    self.b.store(self.v(r), self.b.read(tape, it))
-            elif carried:  # replay iterations 0 .. last-1 from the loop's entry
-                self._restore([(r, snap) for r, snap in self.snaps.get(op, []) if r in carried])
-                replay = s.ForOp("j_" + op.sym.data, self.b.const(0, t), last, 1)
-                self.b.insert(replay)
-                with self.b.into(replay.body.block):
-                    self.vmap[op.index] = self._index_at(op, replay.index)
-                    self.fwd(op.body.block)
+            if tapes is not None and constant_trip(op) is None:  # the tape when the loop fitted, else replay
+                fits = s.IfOp(self.b.binop("le", n, self.b.const(self.dynamic_tape, t)), Region(Block()),
+                              Region(Block()))
+                self.b.insert(fits)
+                with self.b.into(fits.then_region.block):
+                    self._untape(tapes, last)
+                with self.b.into(fits.else_region.block):
+                    self._replay(op, carried, last)
+            elif tapes is not None:
+                self._untape(tapes, last)
+            elif carried:
+                self._replay(op, carried, last)
             self.vmap[op.index] = k
             self.fwdrev(op.body.block)
+
+    def _untape(self, tapes: _Pairs, last: SSAValue) -> None:
+        it = self.b.cast(last, i32) if last.type != i32 else last
+        for r, tape in tapes:
+            self.b.store(self.v(r), self.b.read(tape, it))
+
+    def _replay(self, op: s.ForOp, carried: list[SSAValue], last: SSAValue) -> None:
+        """Restore the carried locals from the loop's entry and rerun iterations 0 .. last-1."""
+        self._restore([(r, snap) for r, snap in self.snaps.get(op, []) if r in carried])
+        replay = s.ForOp("j_" + op.sym.data, self.b.const(0, last.type), last, 1)
+        self.b.insert(replay)
+        with self.b.into(replay.body.block):
+            self.vmap[op.index] = self._index_at(op, replay.index)
+            self.fwd(op.body.block)
 
     # ------------------------------------------------------------------ arrays
 
@@ -329,7 +363,8 @@ class _Adjoint:
     def _zero_elem(self, arr: SSAValue, j: SSAValue, t: s.ArrayType, rank: int) -> None:
         if rank != 1:
             raise SarekError("the adjoint of a multi-dimensional shared or local array is not supported yet: "
-                             "use a 1-D array and compute the index", arr.owner if isinstance(arr.owner, Operation) else None)
+                             "use a 1-D array and compute the index",
+                             arr.owner if isinstance(arr.owner, Operation) else None)
         self.b.store(self.b.elem_ref(arr, j), self.zero(t.element_type))
 
     # places
@@ -342,17 +377,15 @@ class _Adjoint:
             return self.adj.get(place)
         if isinstance(o, s.FieldRefOp):
             base = self.place_adj(o.operands[0])
-            return None if base is None else self.b.field_ref(base, o.field.data, place.type.element_type)  # type: ignore[attr-defined]
+            elt = place.type.element_type  # type: ignore[attr-defined]
+            return None if base is None else self.b.field_ref(base, o.field.data, elt)
         if isinstance(o, s.ElemRefOp):
             arr = self.arr_adj.get(o.operands[0])
-            return None if arr is None else self.b.elem_ref(arr, [self.v(x) for x in o.operands[1:]])  # type: ignore[arg-type]
+            idx = [self.v(x) for x in o.operands[1:]]
+            one = idx[0] if len(idx) == 1 else idx
+            return None if arr is None else self.b.elem_ref(arr, one)  # type: ignore[arg-type]
         return None
 
-    # ------------------------------------------------------------------ the pieces prepare() decides
-
-    tapes_wanted: dict[Operation, list[SSAValue]] = field(default_factory=dict)
-    restore_wanted: dict[Operation, list[SSAValue]] = field(default_factory=dict)
-    arr_wanted: set[SSAValue] = field(default_factory=set[SSAValue])
 
 
 def _needed_later(op: Operation) -> bool:
@@ -390,18 +423,10 @@ def _name(v: SSAValue) -> str:
     return v.name_hint or "v"
 
 
-def _constant(v: SSAValue) -> int | None:
-    o = v.owner
-    if isinstance(o, s.ConstantOp) and hasattr(o.value, "value"):
-        val = o.value.value  # type: ignore[attr-defined]
-        return int(val.data) if isinstance(val.data, int) else None
-    return None
 
 
-def adjoint_kernel(module: ModuleOp, kernel: s.KernelOp) -> s.KernelOp:
+def adjoint_kernel(module: ModuleOp, kernel: s.KernelOp, dynamic_tape: int = DYNAMIC_TAPE) -> s.KernelOp:
     """The adjoint of `kernel` (which stays as it is) as a new kernel op named `<name>_adjoint`."""
-    from sarek.passes.adjoint_prepare import plan
-
     k = prepare(module, kernel)
     params = [(n, a.type) for n, a in k.params]
     taken = {n for n, _ in params}
@@ -417,7 +442,7 @@ def adjoint_kernel(module: ModuleOp, kernel: s.KernelOp) -> s.KernelOp:
     new.location = kernel.location
     module.body.block.insert_op_after(new, kernel)
     b = BodyBuilder(new.body.block)
-    ad = _Adjoint(k, b)
+    ad = _Adjoint(k, b, dynamic_tape=dynamic_tape)
     new_args = list(new.body.block.args)
     ad.vmap.update(zip(k.body.block.args, new_args))
     ad.params = set(k.body.block.args)
@@ -427,6 +452,9 @@ def adjoint_kernel(module: ModuleOp, kernel: s.KernelOp) -> s.KernelOp:
             ad.arr_adj[a] = new_args[j]
             j += 1
     ad.tapes_wanted, ad.restore_wanted, ad.arr_wanted = plan(k, TAPE_LIMIT)
+    if dynamic_tape <= 0:
+        ad.tapes_wanted = {op: r for op, r in ad.tapes_wanted.items()
+                           if isinstance(op, s.ForOp) and constant_trip(op) is not None}
     for a in k.body.block.args:
         if _is_diff(a.type):
             ad.adj[a] = b.let_mut(_name(a) + "_adj", ad.zero(a.type))
@@ -436,10 +464,10 @@ def adjoint_kernel(module: ModuleOp, kernel: s.KernelOp) -> s.KernelOp:
     return new
 
 
-def adjoint_module(module: ModuleOp, name: str) -> ModuleOp:
+def adjoint_module(module: ModuleOp, name: str, dynamic_tape: int = DYNAMIC_TAPE) -> ModuleOp:
     """A new module holding the declarations of `module` and the adjoint `@<name>_adjoint` of its kernel `name`."""
     m = module.clone()
-    AdjointPass(kernel=name).apply(Context(), m)
+    AdjointPass(kernel=name, dynamic_tape=dynamic_tape).apply(Context(), m)
     return m
 
 
@@ -455,6 +483,9 @@ class AdjointPass(ModulePass):
     kernel: str | None = None
     """the kernel to differentiate (default: every kernel); the other kernels are removed"""
 
+    dynamic_tape: int = DYNAMIC_TAPE
+    """the tape size of loops with a run-time trip count (longer loops replay from their entry; 0: always)"""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         kernels = [k for k in op.body.block.ops if isinstance(k, s.KernelOp)]
         for k in kernels:
@@ -463,18 +494,11 @@ class AdjointPass(ModulePass):
                 k.erase()
         kernels = [k for k in kernels if self.kernel is None or k.sym_name.data == self.kernel]
         for k in kernels:
-            adjoint_kernel(op, k)
+            adjoint_kernel(op, k, self.dynamic_tape)
             k.detach()
             k.erase()
         for h in [h for h in op.body.block.ops if isinstance(h, s.HelperOp)]:
             h.detach()
             h.erase()
 
-
-def iter_ops(block: Block) -> Iterator[Operation]:
-    for op in block.ops:
-        yield op
-        for r in op.regions:
-            for blk in r.blocks:
-                yield from iter_ops(blk)
 

@@ -243,6 +243,7 @@ def _from_float(v: SSAValue, seen: set[SSAValue] | None = None) -> bool:
 def check(k: s.KernelOp) -> None:
     """Raise a located SarekError for what the adjoint cannot differentiate."""
     read: set[SSAValue] = set()
+    written: set[SSAValue] = set()
     loops: list[Operation] = []
 
     def visit(block: Block) -> None:
@@ -254,8 +255,15 @@ def check(k: s.KernelOp) -> None:
                 a = root_of(op.operands[0])
                 if _diff_array(a):
                     read.add(a)
+            if isinstance(op, s.ArrayReadOp | s.LoadOp) and isinstance(root_of(op.operands[0]), BlockArgument) and (
+                    root_of(op.operands[0]) in written):
+                raise SarekError(f"{_WHAT}: '{_array_name(root_of(op.operands[0]))}' is read after the kernel wrote "
+                                 "it, and the adjoint does not repeat writes to the kernel's arrays: keep the value "
+                                 "in a local", op)
             if isinstance(op, s.StoreOp):
                 a = root_of(op.place)
+                if isinstance(a, BlockArgument):
+                    written.add(a)
                 if not isinstance(a.owner, s.LetMutOp) and _diff_array(a) and a in read:
                     raise SarekError(f"{_WHAT}: an element of '{_array_name(a)}' may be overwritten after being "
                                      "read, and its adjoint needs the value that was read: write the result to "
@@ -319,9 +327,10 @@ def _check_op(op: Operation, loops: list[Operation]) -> None:
         if name.startswith("warp_shuffle") and is_float(op.results[0].type):
             raise SarekError(f"{_WHAT}: cannot differentiate {name} of a float value yet: exchange values "
                              "through shared memory with a barrier", op)
-    if isinstance(op, s.ArrayReadOp | s.ElemRefOp) and len(op.operands) > 2 and _diff_array(op.operands[0]):
-        raise SarekError(f"{_WHAT}: the adjoint of a multi-dimensional array access is not supported yet: "
-                         "pass the array as a Vec and compute the flat index", op)
+    if (isinstance(op, s.ArrayReadOp | s.ElemRefOp) and len(op.operands) > 2 and _diff_array(op.operands[0])
+            and not isinstance(op.operands[0], BlockArgument)):
+        raise SarekError(f"{_WHAT}: the adjoint of a multi-dimensional shared or local array is not supported "
+                         "yet: use a 1-D array and compute the flat index", op)
 
 
 # ---------------------------------------------------------------------------------------------- the plan
@@ -344,9 +353,9 @@ def needed_refs(k: s.KernelOp) -> set[SSAValue]:
     refs: set[SSAValue] = set()
     work: list[SSAValue] = []
     for op in walk(k.body.block):
-        if isinstance(op, s.StoreOp):
-            work.extend(x for x in op.place.owner.operands[1:]) if isinstance(op.place.owner, s.ElemRefOp) else None
-            continue
+        root = root_of(op.place) if isinstance(op, s.StoreOp) else None
+        if root is not None and not isinstance(root, BlockArgument) and not isinstance(root.owner, s.LetMutOp):
+            work.append(op.operands[1])  # a local or shared array element: a recomputation rewrites it
         if not _linear(op):
             work.extend(op.operands)
     while work:
@@ -374,9 +383,7 @@ def needed_refs(k: s.KernelOp) -> set[SSAValue]:
                 if y is not None:
                     work.extend(y.operands)
             work.append(o.operands[0])
-        elif _linear(o):
-            work.extend(o.operands)
-        else:
+        else:  # recomputing a needed value needs its operands
             work.extend(o.operands)
     return refs
 
@@ -385,8 +392,6 @@ def plan(k: s.KernelOp, tape_limit: int) -> tuple[dict[Operation, list[SSAValue]
                                                     set[SSAValue]]:
     """Which loops tape which locals, which loops restore which locals, and which local/shared arrays get
     adjoint arrays."""
-    from sarek.passes.adjoint import _constant
-
     need = needed_refs(k)
     tapes: dict[Operation, list[SSAValue]] = {}
     restore: dict[Operation, list[SSAValue]] = {}
@@ -400,12 +405,28 @@ def plan(k: s.KernelOp, tape_limit: int) -> tuple[dict[Operation, list[SSAValue]
         if isinstance(op, s.ForOp) and active(op):
             carried = [r for r in stored_refs(op) if r in need]
             restore[op] = carried
-            lo, hi, step = _constant(op.lo), _constant(op.hi), op.step_value
-            if carried and lo is not None and hi is not None and step:
-                n = max(0, -(-(hi - lo) // step)) if step > 0 else max(0, -(-(lo - hi) // -step))
-                if n <= tape_limit and all(not isinstance(_elt(r), s.RecordType) for r in carried):
-                    tapes[op] = carried
+            n = constant_trip(op)
+            if carried and (n is None or n <= tape_limit) and all(
+                    not isinstance(_elt(r), s.RecordType) for r in carried):
+                tapes[op] = carried
     return tapes, restore, arrays
+
+
+def constant_int(v: SSAValue) -> int | None:
+    """The value of an integer `sarek.constant`, else None."""
+    o = v.owner
+    if isinstance(o, s.ConstantOp) and hasattr(o.value, "value"):
+        val = o.value.value  # type: ignore[attr-defined]
+        return int(val.data) if isinstance(val.data, int) else None
+    return None
+
+
+def constant_trip(op: s.ForOp) -> int | None:
+    """The trip count of a loop with constant bounds and step, else None."""
+    lo, hi, step = constant_int(op.lo), constant_int(op.hi), op.step_value
+    if lo is None or hi is None or not step:
+        return None
+    return max(0, -(-(hi - lo) // step)) if step > 0 else max(0, -(-(lo - hi) // -step))
 
 
 def _elt(r: SSAValue) -> Attribute:

@@ -5,20 +5,37 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from sarek.dialect import sarek as s
+from sarek.dialect.builder import BodyBuilder
 from sarek.dialect.types import is_float
 from sarek.diagnostics import SarekError
 from sarek.passes.adjoint_prepare import root_of
 
-if TYPE_CHECKING:
-    from sarek.passes.adjoint import _Adjoint
+
+class _Adjoint(Protocol):
+    """What the rules use of the sweep (sarek.passes.adjoint._Adjoint)."""
+
+    kernel: s.KernelOp
+    b: BodyBuilder
+    adj: dict[SSAValue, SSAValue]
+    arr_adj: dict[SSAValue, SSAValue]
+    params: set[SSAValue]
+
+    def v(self, x: SSAValue) -> SSAValue: ...
+    def const(self, value: float, t: Attribute) -> SSAValue: ...
+    def zero(self, t: Attribute) -> SSAValue: ...
+    def select(self, c: SSAValue, a: SSAValue, e: SSAValue) -> SSAValue: ...
+    def add_into(self, place: SSAValue, delta: SSAValue) -> None: ...
+    def acc(self, x: SSAValue, delta: SSAValue) -> None: ...
+    def bar(self, x: SSAValue) -> SSAValue: ...
+    def place_adj(self, place: SSAValue) -> SSAValue | None: ...
 
 #: name -> (adjoint builder, forward args, forward result) -> one partial derivative per argument (None: zero)
-Partials = Callable[["_Adjoint", Sequence[SSAValue], SSAValue], Sequence[SSAValue | None]]
+Partials = Callable[[_Adjoint, Sequence[SSAValue], SSAValue], Sequence[SSAValue | None]]
 
 
 def _c(ad: _Adjoint, x: float, like: SSAValue) -> SSAValue:
@@ -195,7 +212,11 @@ def _rev_read(ad: _Adjoint, arr: SSAValue, index: list[SSAValue], r: SSAValue) -
     if isinstance(t, s.ArrayType) and t.memspace.value == "local":
         ad.add_into(ad.b.elem_ref(adj, idx if len(idx) > 1 else idx[0]), r)
     else:
-        ad.b.intrinsic("atomic_add", adj, idx[0], r)
+        flat = idx[0]
+        for d, i in enumerate(idx[1:], start=1):  # row-major, like the array's layout
+            dim = ad.b.insert(s.ArrayDimOp(adj, d)).results[0]
+            flat = ad.b.binop("add", ad.b.binop("mul", flat, dim), i)
+        ad.b.intrinsic("atomic_add", adj, flat, r)
 
 
 def _rev_load(ad: _Adjoint, place: SSAValue, r: SSAValue) -> None:

@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import sarek
-from sarek import device, f32, f64, i32, kernel, record, Vec
+from sarek import Array, device, f32, f64, i32, kernel, record, Vec
 from sarek import math as sm
-from sarek.gpu import barrier, block_dim_x, block_idx_x, global_thread_id, shared, thread_idx_x
+from sarek.gpu import (atomic_add, barrier, block_dim_x, block_idx_x, global_idx_x, global_idx_y, global_thread_id, shared,
+                       thread_idx_x)
 
 F = sarek.TypeVar("F", f32, f64)
 
@@ -209,3 +210,25 @@ def named_like_adjoint(x: Vec[f32], x_adj: Vec[f32], n: i32):
     i = global_thread_id
     if i < n:
         x_adj[i] = sm.exp(x[i])
+
+
+@kernel
+def read_back(x: Vec[f32], out: Vec[f32]):
+    i = global_thread_id
+    out[i] = x[i] * 2.0
+    out[i + 1] = out[i] * 3.0
+
+
+@kernel
+def matrix(a: Array[F, 2], out: Array[F, 2]):
+    i = global_idx_y
+    j = global_idx_x
+    if i < a.shape[0] and j < a.shape[1]:
+        out[i, j] = sm.exp(a[i, j]) * a[i, (j + 1) % a.shape[1]]
+
+
+@kernel
+def histogram(x: Vec[F], out: Vec[F], n: i32):
+    i = global_thread_id
+    if i < n:
+        atomic_add(out, i % 3, x[i] * x[i])

@@ -1,6 +1,6 @@
 """`k.adjoint` (the sarek-adjoint pass) against central finite differences of the forward kernel: each rule and
-the corpus-like kernels, on interp, interp-ref, pocl (opencl:0) and lavapipe (vulkan:0); f64 where the device
-has it (vulkan:0's WGSL has none: f32 there with a looser tolerance)."""
+the corpus-like kernels, on interp, interp-ref, pocl (opencl:0) and lavapipe (vulkan:0, and the corpus kernels on
+vulkan-glsl:0); f64 where the device has it (WGSL has none: f32 on lavapipe with a looser tolerance)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from sarek import f32, f64
 from tests.unit import adjoint_kernels as K
 
-Case = tuple[Any, list[Any], list[int], list[int], int, int]  # kernel, args, outputs, inputs, grid, block
+Case = tuple[Any, list[Any], list[int], list[int], Any, Any]  # kernel, args, outputs, inputs, grid, block
 
 
 def _rng() -> np.random.Generator:
@@ -73,10 +73,20 @@ def _helpers(dt: Any) -> Case:
     return K.helpers, [r.random(12).astype(dt), np.zeros(12, dt), 11], [1], [0], 2, 8
 
 
+def _matrix(dt: Any) -> Case:
+    r = _rng()
+    return K.matrix, [r.random((3, 5)).astype(dt), np.zeros((3, 5), dt)], [1], [0], (1, 1), (8, 4)
+
+
+def _histogram(dt: Any) -> Case:
+    r = _rng()
+    return K.histogram, [r.random(10).astype(dt), np.zeros(3, dt), 10], [1], [0], 2, 8
+
+
 CASES: dict[str, Callable[[Any], Case]] = {
     "saxpy": _saxpy, "stencil": _stencil, "softmax": _softmax, "particle": _particle, "block_sum": _block_sum,
     "branches": _branches, "loops": _loops, "unary_math": _unary, "binary_math": _binary,
-    "helpers": _helpers,
+    "helpers": _helpers, "matrix": _matrix, "histogram": _histogram,
 }
 F64_ONLY = {"unary_math", "binary_math"}
 F32_ONLY = {"particle"}
@@ -95,13 +105,14 @@ def _weights(args: list[Any], outputs: list[int]) -> dict[int, np.ndarray]:
     return {o: r.standard_normal(args[o].shape).astype(args[o].dtype) for o in outputs}
 
 
-def adjoint_gradient(name: str, dt: Any, device: str) -> dict[int, np.ndarray]:
+def adjoint_gradient(name: str, dt: Any, device: str, adjoint: Callable[[Any], Any] = lambda k: k.adjoint
+                     ) -> dict[int, np.ndarray]:
     """The gradient of sum(w * outputs) with respect to each input array, from one launch of k.adjoint."""
     k, args, outputs, inputs, grid, block = CASES[name](dt)
     w = _weights(args, outputs)
     vecs = [j for j, a in enumerate(args) if isinstance(a, np.ndarray) and a.dtype.kind == "f"]
     adjs = [w[j].copy() if j in outputs else np.zeros_like(args[j]) for j in vecs]
-    _instance(k, args[vecs[0]].dtype.type).adjoint.launch(*_copy(args), *adjs, grid=grid, block=block, device=device)
+    adjoint(_instance(k, args[vecs[0]].dtype.type)).launch(*_copy(args), *adjs, grid=grid, block=block, device=device)
     return {j: adjs[vecs.index(j)] for j in inputs}
 
 
@@ -132,9 +143,9 @@ def finite_differences(name: str) -> dict[int, np.ndarray]:
     return out
 
 
-def _check(name: str, dt: Any, device: str, tol: float) -> None:
+def _check(name: str, dt: Any, device: str, tol: float, adjoint: Callable[[Any], Any] = lambda k: k.adjoint) -> None:
     want = finite_differences(name)
-    got = adjoint_gradient(name, dt, device)
+    got = adjoint_gradient(name, dt, device, adjoint)
     for j, g in want.items():
         scale = max(1.0, float(np.max(np.abs(g))))
         np.testing.assert_allclose(got[j], g, atol=tol * scale, rtol=tol, err_msg=f"{name}: input {j} on {device}")
@@ -143,9 +154,15 @@ def _check(name: str, dt: Any, device: str, tol: float) -> None:
 RUNS = [(n, d, e) for n in CASES for d in ("interp", "interp-ref", "opencl:0", "vulkan:0") for e in ("f64", "f32")
         if not (e == "f64" and (n in F32_ONLY or d == "vulkan:0")) and not (e == "f32" and n in F64_ONLY)
         and not (e == "f32" and d not in ("vulkan:0",) and n not in F32_ONLY)]
+RUNS += [(n, "vulkan-glsl:0", "f32") for n in ("saxpy", "softmax", "particle", "block_sum", "matrix")]
 
 
-@pytest.mark.parametrize(("name", "device", "et"), [pytest.param(*r, id="-".join(r)) for r in RUNS])
+# on the H200 (`-m gpu`): the same checks on cuda:0 and ptx:0 in f64
+GPU_RUNS = [pytest.param(n, d, "f64" if n not in F32_ONLY else "f32", id=f"{n}-{d}", marks=pytest.mark.gpu)
+            for n in CASES for d in ("cuda:0", "ptx:0")]
+
+
+@pytest.mark.parametrize(("name", "device", "et"), [pytest.param(*r, id="-".join(r)) for r in RUNS] + GPU_RUNS)
 def test_adjoint_matches_finite_differences(name: str, device: str, et: str):
     dt = np.float64 if et == "f64" else np.float32
     _check(name, dt, device, 1e-5 if et == "f64" else 3e-3 if name not in F32_ONLY else 2e-2)
@@ -158,7 +175,8 @@ def test_refusals_are_located_at_the_users_line():
     import sarek
 
     for k, line, why in ((K.in_place, "x[i] = x[i] * 2.0", "overwritten after being read"),
-                         (K.halve_until_small, "while v > 1.0:", "while loop")):
+                         (K.halve_until_small, "while v > 1.0:", "while loop"),
+                         (K.read_back, "out[i + 1] = out[i] * 3.0", "read after the kernel wrote it")):
         with pytest.raises(sarek.CompileError) as e:
             _ = k.adjoint
         msg = str(e.value)
@@ -208,3 +226,17 @@ def test_pass_keeps_only_the_named_kernel():
     AdjointPass(kernel="stencil").apply(Context(), m)
     assert [o.sym_name.data for o in m.body.block.ops if isinstance(o, s.KernelOp)] == ["stencil_adjoint"]
     m.verify()
+
+
+def _replaying(k: Any) -> Any:
+    """k's adjoint without tapes for loops with a run-time trip count (what loops longer than the tape get)."""
+    from sarek.frontend.api import kernel_from_module
+    from sarek.passes.adjoint import adjoint_module
+
+    return kernel_from_module(adjoint_module(k.module, k.name, dynamic_tape=0), k.name + "_adjoint")
+
+
+@pytest.mark.parametrize(("name", "device"), [("softmax", "interp"), ("loops", "interp"), ("softmax", "opencl:0")])
+def test_replayed_loops_match_finite_differences(name: str, device: str):
+    assert "j_" in _replaying(_instance(CASES[name](np.float64)[0], np.float64)).ir()
+    _check(name, np.float64, device, 1e-5, _replaying)

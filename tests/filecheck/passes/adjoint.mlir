@@ -106,8 +106,9 @@ builtin.module {
 
 // -----
 
-// A loop with a run-time trip count whose product the reverse needs: each reverse iteration restores the local
-// from its value at the loop's entry and replays the iterations before it (`j_k`).
+// A loop with a run-time trip count whose product the reverse needs: the forward loop tapes the local for the
+// first 256 iterations (the dynamic_tape option); each reverse iteration reads the tape when the loop fitted,
+// else restores the local from the loop's entry and replays the iterations before it (`j_k`).
 builtin.module {
   sarek.kernel @replay(%x: !sarek.vec<f32> "x", %out: !sarek.vec<f32> "out", %n: i32 "n") {
     %0 = sarek.intrinsic "global_thread_id"() : () -> i32
@@ -127,16 +128,21 @@ builtin.module {
   }
 }
 // CHECK-LABEL: sarek.kernel @replay_adjoint(
-// CHECK:         %p_snap = sarek.let_mut "p_snap"
-// CHECK:         %[[N:.*]] = sarek.intrinsic "max"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
-// CHECK:         sarek.for "r_k" %r_k = %{{.*}} to %[[N]] step 1 : i32 {
-// CHECK:           %[[S:.*]] = sarek.load %p_snap : !sarek.ref<f32>
-// CHECK-NEXT:      sarek.store %p, %[[S]] : !sarek.ref<f32>
-// CHECK:           sarek.for "j_k" %j_k = %{{.*}} to %{{.*}} step 1 : i32 {
-// CHECK:             sarek.binop mul
-// CHECK:           }
+// CHECK:         %p_tape = sarek.alloc_array "p_tape"[%{{.*}}] : !sarek.array<f32, local>
+// CHECK:         sarek.for "k"
+// CHECK:           %[[IN:.*]] = sarek.binop lt %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:      sarek.if %[[IN]] {
+// CHECK-NEXT:        sarek.elem_ref %p_tape
+// CHECK:         sarek.for "r_k" %r_k = %{{.*}} to %[[N:.*]] step 1 : i32 {
+// CHECK:           %[[C:.*]] = sarek.constant 256 : i32
+// CHECK-NEXT:      %[[FITS:.*]] = sarek.binop le %[[N]], %[[C]] : i32
+// CHECK-NEXT:      sarek.if %[[FITS]] {
+// CHECK-NEXT:        %[[T:.*]] = sarek.array_read %p_tape[%{{.*}}] : !sarek.array<f32, local>
+// CHECK-NEXT:        sarek.store %p, %[[T]] : !sarek.ref<f32>
+// CHECK-NEXT:      } else {
+// CHECK:             sarek.load %p_snap
+// CHECK:             sarek.for "j_k"
 // CHECK:           sarek.intrinsic "atomic_add"(%x_adj
-
 // -----
 
 // A local that only accumulates with `+` needs neither tape nor replay: its adjoint flows unchanged.
@@ -286,3 +292,43 @@ builtin.module {
 // CHECK-NEXT:    }
 // CHECK-NOT:     sarek.return
 // CHECK:         %relu_result_adj = sarek.let_mut "relu_result_adj"
+
+// -----
+
+// An N-dimensional vector: the atomic add into its adjoint takes the row-major flat index (i * shape[1] + j).
+builtin.module {
+  sarek.kernel @matrix(%a: !sarek.vec<f32, 2> "a", %out: !sarek.vec<f32, 2> "out") {
+    %0 = sarek.intrinsic "global_idx_y"() : () -> i32
+    %i = sarek.let "i" %0 : i32
+    %1 = sarek.intrinsic "global_idx_x"() : () -> i32
+    %j = sarek.let "j" %1 : i32
+    %2 = sarek.array_dim %a, 0 : !sarek.vec<f32, 2>
+    %3 = sarek.binop lt %i, %2 : i32
+    %4 = sarek.if_expr %3 -> i1 {
+      %5 = sarek.array_dim %a, 1 : !sarek.vec<f32, 2>
+      %6 = sarek.binop lt %j, %5 : i32
+      sarek.yield %6 : i1
+    } else {
+      %7 = sarek.constant false
+      sarek.yield %7 : i1
+    }
+    sarek.if %4 {
+      %8 = sarek.array_read %a[%i, %j] : !sarek.vec<f32, 2>
+      %9 = sarek.intrinsic "exp"(%8) : (f32) -> f32
+      %10 = sarek.constant 1 : i32
+      %11 = sarek.binop add %j, %10 : i32
+      %12 = sarek.array_dim %a, 1 : !sarek.vec<f32, 2>
+      %13 = sarek.binop rem %11, %12 : i32
+      %14 = sarek.array_read %a[%i, %13] : !sarek.vec<f32, 2>
+      %15 = sarek.binop mul %9, %14 : f32
+      %16 = sarek.elem_ref %out[%i, %j] : !sarek.vec<f32, 2>
+      sarek.store %16, %15 : !sarek.ref<f32>
+    }
+  }
+}
+// CHECK-LABEL: sarek.kernel @matrix_adjoint(%a: !sarek.vec<f32, 2> "a", %out: !sarek.vec<f32, 2> "out", %a_adj: !sarek.vec<f32, 2> "a_adj", %out_adj: !sarek.vec<f32, 2> "out_adj")
+// CHECK:         sarek.array_read %out_adj[%i, %j] : !sarek.vec<f32, 2>
+// CHECK:         %[[D:.*]] = sarek.array_dim %a_adj, 1 : !sarek.vec<f32, 2>
+// CHECK-NEXT:    %[[M:.*]] = sarek.binop mul %i, %[[D]] : i32
+// CHECK-NEXT:    %[[F:.*]] = sarek.binop add %[[M]], %{{.*}} : i32
+// CHECK-NEXT:    sarek.intrinsic "atomic_add"(%a_adj, %[[F]], %{{.*}}) : (!sarek.vec<f32, 2>, i32, f32) -> f32

@@ -163,3 +163,17 @@ builtin.module {
   } loc("k.py":64:1)
 }
 // CHECK: k.py:67:5: error: sarek-adjoint: atomic_add on the shared or local array 's' is not differentiated (its recomputation would add twice): write each element once and read it after a barrier
+
+// -----
+// A vector read after the kernel wrote it: the adjoint does not repeat the write, so the read would see the old
+// value.
+builtin.module {
+  sarek.kernel @read_back(%x: !sarek.vec<f32> "x", %out: !sarek.vec<f32> "out") {
+    %i = sarek.intrinsic "global_thread_id"() : () -> i32
+    %a = sarek.array_read %x[%i] : !sarek.vec<f32>
+    %r = sarek.elem_ref %out[%i] : !sarek.vec<f32>
+    sarek.store %r, %a : !sarek.ref<f32>
+    %b = sarek.array_read %out[%i] : !sarek.vec<f32> loc("k.py":5:14)
+  }
+}
+// CHECK: k.py:5:14: error: sarek-adjoint: 'out' is read after the kernel wrote it, and the adjoint does not repeat writes to the kernel's arrays: keep the value in a local
