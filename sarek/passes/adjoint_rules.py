@@ -77,6 +77,15 @@ def _pow(ad: _Adjoint, xs: Sequence[SSAValue], y: SSAValue) -> list[SSAValue | N
     return [da, de]
 
 
+def _clamp(ad: _Adjoint, xs: Sequence[SSAValue]) -> list[SSAValue | None]:
+    """clamp(x, lo, hi): the derivative goes to the bound the result is at, else to x."""
+    x, lo, hi = xs
+    one, zero = _c(ad, 1.0, x), _c(ad, 0.0, x)
+    below, above = _op(ad, "lt", x, lo), _op(ad, "gt", x, hi)
+    inside = ad.select(below, zero, ad.select(above, zero, one))
+    return [inside, ad.select(below, one, zero), ad.select(above, one, zero)]
+
+
 def _atan2(ad: _Adjoint, xs: Sequence[SSAValue], _y: SSAValue) -> list[SSAValue | None]:
     yv, xv = xs
     r2 = _op(ad, "add", _op(ad, "mul", xv, xv), _op(ad, "mul", yv, yv))
@@ -122,6 +131,8 @@ DERIVATIVES: dict[str, Partials] = {
     "atan2": _atan2,
     "hypot": lambda ad, x, y: [_op(ad, "div", x[0], y), _op(ad, "div", x[1], y)],
     "fma": lambda ad, x, y: [x[1], x[0], _c(ad, 1.0, y)],
+    "clamp": lambda ad, x, y: _clamp(ad, x),
+    "ldexp": lambda ad, x, y: [_f(ad, "ldexp", _c(ad, 1.0, y), x[1]), None],
     "fmod": lambda ad, x, y: [_c(ad, 1.0, y), ad.b.unop("neg", _f(ad, "trunc", _op(ad, "div", x[0], x[1])))],
     "copysign": lambda ad, x, y: [_op(ad, "mul", _sign(ad, x[0]), _f(ad, "copysign", _c(ad, 1.0, y), x[1])), None],
 }

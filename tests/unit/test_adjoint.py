@@ -240,3 +240,16 @@ def _replaying(k: Any) -> Any:
 def test_replayed_loops_match_finite_differences(name: str, device: str):
     assert "j_" in _replaying(_instance(CASES[name](np.float64)[0], np.float64)).ir()
     _check(name, np.float64, device, 1e-5, _replaying)
+
+
+def test_every_float_math_intrinsic_has_a_derivative():
+    """A new math intrinsic on floats needs its entry in adjoint_rules.DERIVATIVES (or k.adjoint refuses it)."""
+    from xdsl.dialects.builtin import Float32Type, f32 as xf32
+
+    from sarek.dialect.intrinsics import INTRINSICS, Category
+    from sarek.passes.adjoint_rules import DERIVATIVES
+
+    floats = [n for n, i in INTRINSICS.items()
+              if i.category == Category.MATH and isinstance(i.check([xf32] * i.arity), Float32Type)]
+    assert len(floats) > 30
+    assert [n for n in floats if n not in DERIVATIVES] == []
