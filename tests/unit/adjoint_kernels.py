@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import sarek
-from sarek import Array, device, f32, f64, i32, kernel, record, Vec
+from sarek import Array, device, f32, f32x3, f64, i32, kernel, record, Vec
 from sarek import math as sm
 from sarek.gpu import (atomic_add, barrier, block_dim_x, block_idx_x, global_idx_x, global_idx_y, global_thread_id, shared,
                        thread_idx_x)
@@ -232,3 +232,18 @@ def histogram(x: Vec[F], out: Vec[F], n: i32):
     i = global_thread_id
     if i < n:
         atomic_add(out, i % 3, x[i] * x[i])
+
+
+@device
+def two(x: f32) -> tuple[f32, f32]:
+    return x * 2.0, x * x
+
+
+@kernel
+def vectors(x: Vec[f32], out: Vec[f32], n: i32):
+    i = global_thread_id
+    if i < n:
+        v = f32x3(x[i], 2.0, x[(i + 1) % n])
+        w = v * v + v
+        p, q = two(x[i])
+        out[i] = w.x + w.y * w.z + p * q

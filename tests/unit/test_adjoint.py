@@ -83,13 +83,19 @@ def _histogram(dt: Any) -> Case:
     return K.histogram, [r.random(10).astype(dt), np.zeros(3, dt), 10], [1], [0], 2, 8
 
 
+def _vectors(dt: Any) -> Case:
+    r = _rng()
+    return K.vectors, [r.random(6).astype(np.float32), np.zeros(6, np.float32), 6], [1], [0], 1, 8
+
+
 CASES: dict[str, Callable[[Any], Case]] = {
     "saxpy": _saxpy, "stencil": _stencil, "softmax": _softmax, "particle": _particle, "block_sum": _block_sum,
     "branches": _branches, "loops": _loops, "unary_math": _unary, "binary_math": _binary,
     "helpers": _helpers, "matrix": _matrix, "histogram": _histogram,
+    "vectors": _vectors,
 }
 F64_ONLY = {"unary_math", "binary_math"}
-F32_ONLY = {"particle"}
+F32_ONLY = {"particle", "vectors"}
 
 
 def _instance(k: Any, dt: Any) -> Any:
