@@ -308,6 +308,9 @@ def _check_op(op: Operation, loops: list[Operation]) -> None:
         if _from_float(op.lo) or _from_float(op.hi):
             raise SarekError(f"{_WHAT}: the bounds of this loop depend on float values, which have no "
                              "derivative: compute the bounds from integers only", op)
+    if op.name.startswith("sarek.coopmat") or isinstance(op, s.NativeOp):
+        raise SarekError(f"{_WHAT}: {op.name} is not differentiated (cooperative matrices and native code): "
+                         "write the computation with sarek operations", op)
     if isinstance(op, s.MatchOp | s.MatchExprOp) and active(op):
         raise SarekError(f"{_WHAT}: cannot differentiate through a match on a variant yet: use if/else", op)
     if isinstance(op, s.IntrinsicOp):

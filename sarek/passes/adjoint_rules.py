@@ -184,6 +184,9 @@ def rev_simple(ad: _Adjoint, op: Operation) -> None:
                 ad.acc(x, b.field(r, name, ft))
     elif isinstance(op, s.IntrinsicOp):
         _rev_intrinsic(ad, op)
+    elif res is not None and res in ad.adj and not isinstance(op, s.ConstantOp | s.BitcastOp):
+        raise SarekError(f"sarek-adjoint: {op.name} has no reverse rule: compute this value from operations that "
+                         "have one", op)
 
 
 def _record_fields(ad: _Adjoint, v: SSAValue) -> list[tuple[str, object]]:

@@ -177,3 +177,12 @@ builtin.module {
   }
 }
 // CHECK: k.py:5:14: error: sarek-adjoint: 'out' is read after the kernel wrote it, and the adjoint does not repeat writes to the kernel's arrays: keep the value in a local
+
+// -----
+// Native code (and cooperative matrices) may read and write anything: not differentiated.
+builtin.module {
+  sarek.kernel @native(%x: !sarek.vec<f32> "x") {
+    sarek.native {cuda = "x[0] = 1.0f;"} loc("k.py":3:5)
+  }
+}
+// CHECK: k.py:3:5: error: sarek-adjoint: sarek.native is not differentiated (cooperative matrices and native code): write the computation with sarek operations
