@@ -332,3 +332,31 @@ def test_for_over_a_constant_table():
 
 
 W2 = np.zeros((2, 2), np.int32)
+
+
+@device
+def pair(x: f32) -> tuple[f32, f32]:
+    return x, x * 2.0
+
+
+@device
+def pair_next(x: f32) -> tuple[f32, f32]:
+    return pair(x + 1.0)          # a tuple returned as it is
+
+
+@device
+def pair_total(t: tuple[f32, f32]) -> f32:
+    a, b = t                      # a tuple parameter taken apart
+    return a + b
+
+
+@kernel
+def tuples_through_helpers(o: Vec[f32], n: i32):
+    i = global_thread_id
+    if i < n:
+        o[i] = pair_total(pair_next(f32(i)))
+
+
+def test_tuples_pass_through_helpers_and_parameters():
+    for (o, _) in _run(tuples_through_helpers, [np.zeros(8, np.float32), 8]):
+        assert list(o) == [3.0 * (k + 1) for k in range(8)]
