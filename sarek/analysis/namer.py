@@ -34,12 +34,12 @@ from xdsl.ir import Attribute, Operation
 
 from sarek.analysis.payload import PayloadLayout, payload_fields
 from sarek.analysis.reserved import GENERATED_PREFIX, RESERVED, is_member_reserved, is_reserved
+from sarek.registry import TARGETS
 
-# The longest identifier each language's tools take. glslang refuses names over 1024 characters; pocl aborts
-# the process (SIGABRT) building a kernel whose name has 255 or more (it names files after it), so OpenCL
-# identifiers stay well below; the others are held to GLSL's bound.
-LENGTH_LIMIT: dict[str, int] = {"cuda": 1024, "hip": 1024, "opencl": 200, "metal": 1024, "glsl": 1024,
-                                "wgsl": 1024, "ptx": 1024}
+# The longest identifier each language's tools take, from the descriptors (`length_limit`): glslang refuses
+# names over 1024 characters; pocl aborts the process (SIGABRT) building a kernel whose name has 255 or more (it
+# names files after it), so OpenCL identifiers stay well below; the others are held to GLSL's bound.
+LENGTH_LIMIT: dict[str, int] = {n: t.length_limit for n, t in TARGETS.items()}
 _SUFFIX_ROOM = 8  # room left under the limit for a `_<k>` suffix
 _INTERFACE_ROOM = 64  # room left under a shader's limit for an escaped name's interface prefixes and suffixes
 
