@@ -9,12 +9,13 @@ Adding a width (bf16) is one `Feature` member (sarek.descriptor), its detection 
 a `refused` entry in each refusing target's descriptor. The tables below (`CAPABILITIES`, `ATOMIC_GAPS`,
 `INTRINSIC_GAPS`, `SHARED_LIMITS`, `STORAGE_BUFFER_LIMITS`) are views of the descriptors.
 
-This is the one place a target refuses a feature (`check_target`, run by `sarek-reject-features` first in
-every pipeline): the widths and kinds above, recursive helpers, arrays of run-time size, shared arrays in
-helpers, %native, the atomics and math intrinsics a target lacks per type (`ATOMIC_GAPS`, `INTRINSIC_GAPS`), and what a shader's interface
-cannot hold (sarek.analysis.shader_params.interface_refusal: WGSL by-value records of other than i32/f32
-fields and buffer records with a bool field, GLSL push constants over 128 bytes). The lowerings assert what
-the gate guarantees instead of re-checking it.
+This is where a target refuses a feature (`check_target`, run by `sarek-reject-features` first in every
+pipeline): the widths and kinds above, recursive helpers, arrays of run-time size, shared arrays in helpers,
+%native, the atomics and math intrinsics a target lacks per type (`ATOMIC_GAPS`, `INTRINSIC_GAPS`).
+What a shader's interface cannot hold (sarek.analysis.shader_params.interface_refusal: WGSL by-value records
+of other than i32/f32 fields and buffer records with a bool field, GLSL push constants over 128 bytes) is
+refused by `check_shader_interface`, which sarek-pack-narrow runs once the interface is final. The lowerings
+assert what the gate guarantees instead of re-checking it.
 """
 
 from __future__ import annotations
@@ -267,7 +268,6 @@ def check_target(module: ModuleOp, target: str, kernel: str | None = None) -> No
     _check_recursion(module, target, kernel)
     _check_shared_size(module, target, kernel)
     _check_buffer_count(module, target, kernel)
-    _check_shader_interface(module, target, kernel)
 
 
 def constant_size(op: AllocArrayOp) -> int | None:
@@ -425,30 +425,20 @@ def _check_shared_size(module: ModuleOp, target: str, kernel: str | None) -> Non
                                  "memory per block", op, BACKEND_NAMES[target])
 
 
-def _check_shader_interface(module: ModuleOp, target: str, kernel: str | None) -> None:
+def check_shader_interface(module: ModuleOp, target: str) -> None:
     """Refuse, at the kernel, an interface the shading language cannot hold (shader_params.interface_refusal),
-    judged on the module as the lowering sees it: after sarek-pack-narrow widened narrow types (a clone, only
-    when the module has any; an error of that pass is left to it)."""
+    judged on the module as the lowering sees it: sarek-pack-narrow runs this after it widened narrow types
+    (so the gate need not run that pass on a clone to predict the interface)."""
     if target not in SHADER_TARGETS:
         return
-    from xdsl.context import Context
-
     from sarek.analysis.layout import LayoutError
     from sarek.analysis.shader_params import interface_refusal
-    from sarek.passes.pack_narrow import PackNarrowPass, narrow_records
 
-    kernels = [k for k in module.ops if isinstance(k, KernelOp) and kernel in (None, k.sym_name.data)]
-    seen = module
-    if narrow_records(module) or any(scalars.is_narrow(a.type) for k in kernels for _, a in k.params):
-        seen = module.clone()
+    for k in module.ops:
+        if not isinstance(k, KernelOp):
+            continue
         try:
-            PackNarrowPass(target).apply(Context(), seen)
-        except SarekError:
-            return
-    lowered = {k.sym_name.data: k for k in seen.ops if isinstance(k, KernelOp)}
-    for k in kernels:
-        try:
-            m = interface_refusal(seen, lowered[k.sym_name.data], target)
+            m = interface_refusal(module, k, target)
         except LayoutError:
             continue  # the lowering locates a type without a layout
         if m is not None:

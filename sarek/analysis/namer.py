@@ -48,6 +48,8 @@ NAME = "sarek.name"                # record / variant: the target's type name
 FIELD_NAMES = "sarek.field_names"  # record: the member name of each field, in declaration order
 TAG_NAMES = "sarek.tag_names"      # variant: the C enum tag of each constructor
 CTOR_IDS = "sarek.ctor_ids"        # variant: each constructor's identifier (`<id>_v` union member / payload)
+# sarek-lower-warp marks a warp shuffle whose source lane it proved in range; the lowerings then skip the guard
+IN_RANGE = "sarek.lane_in_range"
 MAKE_NAMES = "sarek.make_names"    # variant: each constructor's C function `make_<T>_<C>`
 ENTRY_NAME = "sarek.entry_name"    # kernel: the entry point's name
 BUFFER_NAMES = "sarek.buffer_names"  # shader kernel: each vector parameter's storage buffer, in order
