@@ -13,6 +13,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
+from sarek.descriptor import DESCRIPTORS
 from sarek.passes.pipeline import PipelinePass, check_one_module, holds_sarek
 from sarek.targets.cfamily.dialect import SarekC
 from sarek.targets.cfamily.printer import print_c
@@ -43,36 +44,20 @@ class _CFamilyTarget(Target):
         output.write(print_c(lower_to_c(ctx, module, self.language, self.opt, self.fp, self.passes)))
 
 
-@dataclass(frozen=True)
-class CudaTarget(_CFamilyTarget):
-    """CUDA C source (sm_90 class devices); runs sarek-pipeline{target=cuda} on sarek-dialect input."""
-
-    name = "cuda"
-    language = "cuda"
-
-
-@dataclass(frozen=True)
-class HipTarget(_CFamilyTarget):
-    """HIP source; runs sarek-pipeline{target=hip} on sarek-dialect input."""
-
-    name = "hip"
-    language = "hip"
+def _target(language: str) -> type[_CFamilyTarget]:
+    """The Target class of C-family `language`, named as its descriptor says (sarek.descriptor): the four differ by
+    name only, their languages' spelling tables (sarek.targets.cfamily.languages) do the rest."""
+    d = DESCRIPTORS[language]
+    cls = type(d.target_class[1], (_CFamilyTarget,), {
+        "name": language, "language": language, "__module__": __name__, "__qualname__": d.target_class[1],
+        "__doc__": f"{d.display} source; runs sarek-pipeline{{target={language}}} on sarek-dialect input."})
+    return dataclass(frozen=True)(cls)
 
 
-@dataclass(frozen=True)
-class OpenCLTarget(_CFamilyTarget):
-    """OpenCL C source; runs sarek-pipeline{target=opencl} on sarek-dialect input."""
-
-    name = "opencl"
-    language = "opencl"
-
-
-@dataclass(frozen=True)
-class MetalTarget(_CFamilyTarget):
-    """Metal Shading Language source; runs sarek-pipeline{target=metal} on sarek-dialect input."""
-
-    name = "metal"
-    language = "metal"
+CudaTarget = _target("cuda")
+HipTarget = _target("hip")
+OpenCLTarget = _target("opencl")
+MetalTarget = _target("metal")
 
 
 __all__ = ["CudaTarget", "HipTarget", "OpenCLTarget", "MetalTarget", "SarekC", "lower_to_c"]
