@@ -451,7 +451,7 @@ def speed(n: int = 1 << 24, reps: int = 20, seed: int = 3) -> list[dict[str, Any
                         if name == "ptx_fmad":
                             from sarek.lowering.ptx import entry_name
                             from sarek.runtime.cuda import _driver, check
-                            from sarek.targets.ptx import emit_ptx
+                            from sarek.targets.ptx.target import emit_ptx
 
                             mod = d.load(emit_ptx(module, fmad=True))
                             fn = check(_driver().cuModuleGetFunction(mod, entry_name(k).encode()), "get function")

@@ -56,17 +56,27 @@ def _popcount(x: Any) -> int:
     return bin(int(x) & 0xFFFFFFFF).count("1")
 
 
+def _bit_reverse(x: Any) -> Any:
+    """The bits in reverse order: 64 of them for a numpy 64-bit integer, else 32 (the result has x's type)."""
+    dt: Any = getattr(x, "dtype", None)  # a numpy integer has one, a Python int not
+    bits = 64 if dt is not None and dt.itemsize == 8 else 32
+    r = int(format(int(x) & ((1 << bits) - 1), f"0{bits}b")[::-1], 2)
+    if dt is not None:
+        return np.array(r, dtype=np.uint64 if bits == 64 else np.uint32).view(dt)[()]
+    return r - (1 << 32) if r >> 31 else r
+
+
 _HOST: dict[str, Callable[..., Any]] = {
     "rsqrt": _rsqrt, "exp2": np.exp2, "log2": np.log2, "log10": np.log10, "cbrt": np.cbrt,
     "fabs": np.fabs, "round": _round, "trunc": np.trunc,
     "expm1": np.expm1, "log1p": np.log1p, "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan,
     "atan2": np.arctan2, "pow": np.power, "fmin": np.fmin, "fmax": np.fmax, "fmod": np.fmod, "hypot": np.hypot,
     "copysign": np.copysign, "fma": _fma, "abs": abs, "min": min, "max": max,
-    "clz": _clz, "popcount": _popcount,
+    "clz": _clz, "popcount": _popcount, "bit_reverse": _bit_reverse,
 }
 
 __all__ = ["pi", "e", "inf", "MathFunction"]
-for _n in [*UNARY_FLOAT, *BINARY_FLOAT, "fma", "abs", "min", "max", "clz", "popcount"]:
+for _n in [*UNARY_FLOAT, *BINARY_FLOAT, "fma", "abs", "min", "max", "clz", "popcount", "bit_reverse"]:
     _arity = 3 if _n == "fma" else 2 if _n in BINARY_FLOAT or _n in ("min", "max") else 1
     globals()[_n] = MathFunction(_n, _arity, _HOST.get(_n) or getattr(np, _n))
     __all__.append(_n)  # pyright: ignore[reportUnsupportedDunderAll]

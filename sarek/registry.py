@@ -1,25 +1,28 @@
 """What sarek is made of, in one module: targets, dialects, passes, the context, parse and print.
 
-- `TARGETS`: one `TargetInfo` per target (`-t NAME`, `sarek-pipeline{target=NAME}`): its display name (the
-  backend tag of diagnostics), its family, its Target class, the payload layout of its variants and the
-  `sarek.native` keys it reads. Every other list of targets is derived from it.
+- `TARGETS`: one descriptor per target (`-t NAME`, `sarek-pipeline{target=NAME}`; sarek.descriptor,
+  also called `TargetInfo`): its display name (the backend tag of diagnostics), its family, its Target class,
+  its capabilities, gaps, limits, native math, reserved words, payload layout, validator and file extension.
+  Every other list of targets and every per-target table is derived from it.
 - `DIALECTS`, `PASSES`: name -> (module, attribute), imported only when used. A pass or dialect whose module
   does not exist is an error when it is asked for (tests/unit/test_registry.py imports every one).
 - `make_context`, `parse_module`, `print_module`, `emit_source`: what library code, tools and tests use to
   read and write IR and to get a target's source.
 
-Nothing here imports a pass, a dialect or a target at module level, so any module may import the registry.
+Nothing here imports a pass, a dialect or a target driver at module level, so any module may import the registry.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from io import StringIO
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from sarek.diagnostics import SarekError
+from sarek.descriptor import DESCRIPTORS
+from sarek.descriptor import Family as Family
+from sarek.descriptor import TargetDescriptor as TargetInfo
 
 if TYPE_CHECKING:
     from xdsl.context import Context
@@ -28,43 +31,8 @@ if TYPE_CHECKING:
     from xdsl.passes import ModulePass
     from xdsl.utils.target import Target
 
-Family = Literal["c", "shader", "ptx"]
-
-
-@dataclass(frozen=True)
-class TargetInfo:
-    """One target: everything outside its lowering that differs between targets."""
-
-    name: str
-    display: str  # the backend tag of diagnostics: "error: CUDA: ..."
-    family: Family
-    target_class: tuple[str, str]  # (module, class) of its xDSL Target
-    # `layout` option of sarek-subst-match-payloads (how a variant's payload fields are spelled); None: the
-    # lowering lays payloads out itself (PTX, in memory)
-    payload_layout: str | None
-    native_keys: tuple[str, ...]  # the sarek.native keys it reads, in order of preference
-    # the width of the element offsets its lowering computes (an N-dimensional vector's row-major offset is
-    # 64-bit on the C family and PTX; the shaders index in i32): a vector of more elements is refused at launch
-    index_bits: int = 64
-
-
-def _c(name: str, display: str, cls: str, native: tuple[str, ...] = ()) -> TargetInfo:
-    return TargetInfo(name, display, "c", ("sarek.targets.cfamily", cls), "c", native or (name,))
-
-
-def _shader(name: str, display: str, cls: str) -> TargetInfo:
-    return TargetInfo(name, display, "shader", (f"sarek.targets.{name}", cls), name, (name,), index_bits=32)
-
-
-TARGETS: dict[str, TargetInfo] = {t.name: t for t in (
-    _c("cuda", "CUDA", "CudaTarget"),
-    _c("hip", "HIP", "HipTarget", ("hip", "cuda")),  # HIP compiles CUDA text
-    _c("opencl", "OpenCL", "OpenCLTarget"),
-    _c("metal", "Metal", "MetalTarget"),
-    _shader("glsl", "GLSL", "GlslTarget"),
-    _shader("wgsl", "WGSL", "WgslTarget"),
-    TargetInfo("ptx", "PTX", "ptx", ("sarek.targets.ptx", "PtxTarget"), None, ("ptx",)),
-)}
+#: one descriptor per target (sarek.descriptor): the registry's table of targets
+TARGETS: dict[str, TargetInfo] = DESCRIPTORS
 TARGET_NAMES: tuple[str, ...] = tuple(TARGETS)
 C_TARGETS: tuple[str, ...] = tuple(n for n, t in TARGETS.items() if t.family == "c")
 SHADER_TARGETS: tuple[str, ...] = tuple(n for n, t in TARGETS.items() if t.family == "shader")

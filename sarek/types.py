@@ -156,7 +156,7 @@ class Array:
     `Vec[T]`). In kernels `a[i, j]` (row-major), `a.shape[k]`, `len(a)` (the first extent)."""
 
     def __class_getitem__(cls, params: Any) -> VecOf:
-        from sarek.frontend.errors import at_user_line
+        from sarek.diagnostics import at_user_line
 
         if not (isinstance(params, tuple) and len(params) == 2):  # pyright: ignore[reportUnknownArgumentType]
             raise at_user_line("Array takes an element type and a rank: Array[f32, 2]")

@@ -5,23 +5,23 @@ op's result and block-argument types, helper parameter and return types, record 
 payloads. Per-type match arms in an emitter only fire where it asks for a type string, so an unread f16
 vector parameter or an f16 helper return would otherwise pass silently.
 
-Adding a width (bf16) is one `Feature` member, its detection in `_op_uses`, and one row per target in
-`CAPABILITIES`.
+Adding a width (bf16) is one `Feature` member (sarek.descriptor), its detection in `_op_uses`, and
+a `refused` entry in each refusing target's descriptor. The tables below (`CAPABILITIES`, `ATOMIC_GAPS`,
+`INTRINSIC_GAPS`, `SHARED_LIMITS`, `STORAGE_BUFFER_LIMITS`) are views of the descriptors.
 
-This is the one place a target refuses a feature (`check_target`, run by `sarek-reject-features` first in
-every pipeline): the widths and kinds above, recursive helpers, arrays of run-time size, shared arrays in
-helpers, %native, the atomics and math intrinsics a target lacks per type (`ATOMIC_GAPS`, `INTRINSIC_GAPS`), and what a shader's interface
-cannot hold (sarek.analysis.shader_params.interface_refusal: WGSL by-value records of other than i32/f32
-fields and buffer records with a bool field, GLSL push constants over 128 bytes). The lowerings assert what
-the gate guarantees instead of re-checking it.
+This is where a target refuses a feature (`check_target`, run by `sarek-reject-features` first in every
+pipeline): the widths and kinds above, recursive helpers, arrays of run-time size, shared arrays in helpers,
+%native, the atomics and math intrinsics a target lacks per type (`ATOMIC_GAPS`, `INTRINSIC_GAPS`).
+What a shader's interface cannot hold (sarek.analysis.shader_params.interface_refusal: WGSL by-value records
+of other than i32/f32 fields and buffer records with a bool field, GLSL push constants over 128 bytes) is
+refused by `check_shader_interface`, which sarek-pack-narrow runs once the interface is final. The lowerings
+assert what the gate guarantees instead of re-checking it.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
-from enum import Enum
 from typing import cast
 
 from xdsl.dialects.builtin import ArrayAttr, Float16Type, Float32Type, Float64Type, IntegerAttr, ModuleOp
@@ -30,9 +30,10 @@ from xdsl.ir import Attribute, Operation, TypeAttribute
 from sarek.analysis.coopmat_support import REFUSALS as COOPMAT_REFUSALS
 from sarek.analysis.coopmat_support import coopmat_refusal
 from sarek.diagnostics import SarekError
-from sarek.registry import C_TARGETS, SHADER_TARGETS, TARGET_NAMES
+from sarek.registry import SHADER_TARGETS, TARGET_NAMES
 from sarek.registry import TARGETS as TARGET_INFO
 from sarek.registry import target_info
+from sarek.descriptor import Feature, Gap, Refused
 from sarek.dialect import scalars
 from sarek.dialect.intrinsics import INTRINSICS, Category, is_integer_type
 from sarek.dialect.sarek import (
@@ -56,31 +57,6 @@ from sarek.dialect.sarek import (
 )
 
 
-class Feature(Enum):
-    """Capabilities a target may lack; the value is the name diagnostics use.
-
-    The first nine are the seed's (SAREK_SPEC 4.1: refused as `<name> not yet supported (<hint>); <instead>`,
-    see `refusal_message`); the others are refused with their own located message (`_structural_refusals`).
-    """
-
-    FLOAT16 = "float16"
-    FLOAT64 = "float64"
-    INT64 = "int64"
-    SMALL_INT = "8/16-bit integers"
-    UNSIGNED = "unsigned integers"
-    BFLOAT16 = "bfloat16"
-    COOPMAT = "cooperative matrices"
-    FLOAT_ATOMICS = "atomics on floats"
-    WARP = "warp operations"
-    WARP_BARRIER = "warp barriers"
-    MEM_FENCE = "device memory fences"
-    RECURSION = "recursive helpers"
-    DYNAMIC_ARRAY = "arrays of non-constant size"
-    HELPER_SHARED_ARRAY = "shared arrays declared in helpers"
-    NATIVE = "%native"
-    ATOMIC_KIND = "atomics of a kind or element type"
-
-
 def feature_name(feature: Feature) -> str:
     return feature.value
 
@@ -89,77 +65,23 @@ TARGETS = TARGET_NAMES
 BACKEND_NAMES = {n: t.display for n, t in TARGET_INFO.items()}
 
 
-@dataclass(frozen=True)
-class Refused:
-    """A (target, feature) pair the backend does not implement; `hint` says why or what would."""
-
-    hint: str | None = None
-
-
 SUPPORTED = None
 Support = Refused | None
 
-_RECURSION = {"cuda": "sarek emits CUDA helpers callees first, without prototypes",
-              "hip": "sarek emits HIP helpers callees first, without prototypes",
-              "opencl": "OpenCL C forbids recursion", "metal": "Metal forbids recursion",
-              "glsl": "GLSL forbids recursion", "wgsl": "WGSL forbids recursion",
-              "ptx": "the PTX backend inlines helpers"}
-# the shader lowerings fold sizes with the block shape they are specialised for, and check them themselves
-_DYNAMIC_ARRAY = {**{t: "C arrays are declared with a constant size; pass a Vector for data of run-time size"
-                     for t in C_TARGETS},
-                  "ptx": "PTX .shared/.local arrays need a constant size; pass a Vector for data of run-time size"}
-_NATIVE = ("its source text is for a named framework and the shader generators are given none; "
-           "write the code in Python instead")
-
-# (target, feature) -> SUPPORTED or Refused(hint); a missing pair is supported.
+# views of the target descriptors (sarek.descriptor), kept for their readers; a new row is an argument of
+# the target's descriptor. (target, feature) -> Refused(hint); a missing pair is supported. Cooperative matrices'
+# refusals are sarek.analysis.coopmat_support's.
 CAPABILITIES: dict[tuple[str, Feature], Support] = {
-    # f16 is supported everywhere: OpenCL, Metal, GLSL and WGSL store its bits and compute in f32
-    # (sarek-widen-f16: their own f32 -> f16 narrowing was measured fused, or needs a device feature)
-    ("metal", Feature.FLOAT64): Refused("Metal has no double; sarek never narrows it to float silently"),
-    ("wgsl", Feature.FLOAT64): Refused("WGSL has no f64"),
-    ("wgsl", Feature.INT64): Refused("WGSL has no 64-bit integers"),
+    **{(n, f): r for n, t in TARGET_INFO.items() for f, r in t.refused.items()},
     **{(t, Feature.COOPMAT): Refused(h) for t, h in COOPMAT_REFUSALS.items()},
-    ("wgsl", Feature.WARP_BARRIER): Refused("WGSL has no subgroup barrier"),
-    ("wgsl", Feature.MEM_FENCE): Refused("WGSL has no device-scope memory fence"),
-    **{(t, Feature.RECURSION): Refused(h) for t, h in _RECURSION.items()},
-    **{(t, Feature.DYNAMIC_ARRAY): Refused(h) for t, h in _DYNAMIC_ARRAY.items()},
-    **{(t, Feature.HELPER_SHARED_ARRAY): Refused("C-family shared memory is declared at kernel scope; declare it in the kernel "
-                                                   "and pass it to the helper")
-       for t in C_TARGETS},
-    **{(t, Feature.NATIVE): Refused(_NATIVE) for t in SHADER_TARGETS},
 }
-
-_ALL_ATOMICS = frozenset({"atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_exch", "atomic_and",
-                          "atomic_or", "atomic_xor", "atomic_inc", "atomic_dec", "atomic_cas"})
-_BITWISE = frozenset({"atomic_and", "atomic_or", "atomic_xor"})
-_FLOAT_BITWISE = ("bitwise atomics need an integer element type; atomic_and/or/xor on the bits of a float is "
-                  "atomic_cas in a loop over sarek.bitcast")
-_FLOAT_BITS = [("f32", _BITWISE, _FLOAT_BITWISE), ("f64", _BITWISE, _FLOAT_BITWISE)]
-
-# target -> [(element type, atomics it lacks on that type, why)], beyond the width features (checked first).
-# Float add/sub/min/max/exch/cas/inc/dec are native where the target has them and compare-and-swap loops on
-# the bits elsewhere (targets/cfamily/atomics.py, the PTX lowering, shader/atomics.py).
-ATOMIC_GAPS: dict[str, list[tuple[str, frozenset[str], str]]] = {
-    "cuda": _FLOAT_BITS,
-    "hip": _FLOAT_BITS,
-    "opencl": _FLOAT_BITS,
-    "metal": [("i64", _ALL_ATOMICS, "Metal atomics are 32-bit"), *_FLOAT_BITS],
-    "glsl": [("i64", _ALL_ATOMICS, "GLSL atomics are 32-bit (GL_EXT_shader_atomic_int64 is not used)"),
-             ("f64", _ALL_ATOMICS, "GLSL atomics are 32-bit (GL_EXT_shader_atomic_int64 is not used)"),
-             *_FLOAT_BITS],
-    "wgsl": _FLOAT_BITS,
-    "ptx": _FLOAT_BITS,
-}
-
-
+# target -> [(element type, atomics it lacks on that type, why)], beyond the width features (checked first)
+ATOMIC_GAPS: dict[str, list[Gap]] = {n: list(t.atomic_gaps) for n, t in TARGET_INFO.items()}
 # target -> [(operand type, intrinsics it lacks on that type, why)]: math intrinsics a language has only narrower
-INTRINSIC_GAPS: dict[str, list[tuple[str, frozenset[str], str]]] = {
-    "glsl": [("i64", frozenset({"clz", "popcount"}), "GLSL's findMSB and bitCount take 32-bit integers")],
-}
+INTRINSIC_GAPS: dict[str, list[Gap]] = {n: list(t.intrinsic_gaps) for n, t in TARGET_INFO.items() if t.intrinsic_gaps}
 
 
-def atomic_gap(target: str, name: str, element: Attribute, table: dict[str, list[tuple[str, frozenset[str], str]]]
-               = ATOMIC_GAPS) -> str | None:
+def atomic_gap(target: str, name: str, element: Attribute, table: dict[str, list[Gap]] = ATOMIC_GAPS) -> str | None:
     """Why `target` lacks the atomic `name` on `element` (an ATOMIC_GAPS row, or a row of `table`), or None."""
     key = "f32" if isinstance(element, Float32Type) else "f64" if isinstance(element, Float64Type) \
         else f"i{element.width.data}" if is_integer_type(element) else None
@@ -346,7 +268,6 @@ def check_target(module: ModuleOp, target: str, kernel: str | None = None) -> No
     _check_recursion(module, target, kernel)
     _check_shared_size(module, target, kernel)
     _check_buffer_count(module, target, kernel)
-    _check_shader_interface(module, target, kernel)
 
 
 def constant_size(op: AllocArrayOp) -> int | None:
@@ -450,17 +371,11 @@ def _check_recursion(module: ModuleOp, target: str, kernel: str | None) -> None:
             visit(h.sym_name.data, [])
 
 
-# static shared (threadgroup) memory a kernel may declare, in bytes, where the language fixes it: CUDA's static
-# __shared__ limit (sm_50 to sm_90; more needs dynamic shared memory and an opt-in), AMD's LDS, Apple GPUs'
-# threadgroup memory; GLSL and WGSL: the most any Vulkan device offers (AMD and Intel: 64 KiB; a 4 MiB array was
-# emitted, then failed at pipeline creation). OpenCL, and Vulkan devices below that, report theirs per device.
-SHARED_LIMITS = {"cuda": 48 * 1024, "ptx": 48 * 1024, "hip": 64 * 1024, "metal": 32 * 1024, "glsl": 64 * 1024,
-                 "wgsl": 64 * 1024}
-
-# storage buffers (one per vector parameter) a shader kernel may bind: wgpu's Vulkan adapters report
-# max_storage_buffers_per_shader_stage; lavapipe's, the smallest of the devices sarek runs shaders on, is 32.
-# Past it wgpu failed at bind-group creation, after the kernel compiled.
-STORAGE_BUFFER_LIMITS = {"glsl": 32, "wgsl": 32}
+# views of the descriptors: static shared memory a kernel may declare, in bytes, where the language fixes it,
+# and the storage buffers a shader kernel may bind (sarek.descriptor says where each number comes from)
+SHARED_LIMITS = {n: t.shared_limit for n, t in TARGET_INFO.items() if t.shared_limit is not None}
+STORAGE_BUFFER_LIMITS = {n: t.storage_buffer_limit for n, t in TARGET_INFO.items()
+                         if t.storage_buffer_limit is not None}
 
 
 def _check_buffer_count(module: ModuleOp, target: str, kernel: str | None) -> None:
@@ -510,30 +425,20 @@ def _check_shared_size(module: ModuleOp, target: str, kernel: str | None) -> Non
                                  "memory per block", op, BACKEND_NAMES[target])
 
 
-def _check_shader_interface(module: ModuleOp, target: str, kernel: str | None) -> None:
+def check_shader_interface(module: ModuleOp, target: str) -> None:
     """Refuse, at the kernel, an interface the shading language cannot hold (shader_params.interface_refusal),
-    judged on the module as the lowering sees it: after sarek-pack-narrow widened narrow types (a clone, only
-    when the module has any; an error of that pass is left to it)."""
+    judged on the module as the lowering sees it: sarek-pack-narrow runs this after it widened narrow types
+    (so the gate need not run that pass on a clone to predict the interface)."""
     if target not in SHADER_TARGETS:
         return
-    from xdsl.context import Context
-
     from sarek.analysis.layout import LayoutError
     from sarek.analysis.shader_params import interface_refusal
-    from sarek.passes.pack_narrow import PackNarrowPass, narrow_records
 
-    kernels = [k for k in module.ops if isinstance(k, KernelOp) and kernel in (None, k.sym_name.data)]
-    seen = module
-    if narrow_records(module) or any(scalars.is_narrow(a.type) for k in kernels for _, a in k.params):
-        seen = module.clone()
+    for k in module.ops:
+        if not isinstance(k, KernelOp):
+            continue
         try:
-            PackNarrowPass(target).apply(Context(), seen)
-        except SarekError:
-            return
-    lowered = {k.sym_name.data: k for k in seen.ops if isinstance(k, KernelOp)}
-    for k in kernels:
-        try:
-            m = interface_refusal(seen, lowered[k.sym_name.data], target)
+            m = interface_refusal(module, k, target)
         except LayoutError:
             continue  # the lowering locates a type without a layout
         if m is not None:

@@ -34,12 +34,12 @@ from xdsl.ir import Attribute, Operation
 
 from sarek.analysis.payload import PayloadLayout, payload_fields
 from sarek.analysis.reserved import GENERATED_PREFIX, RESERVED, is_member_reserved, is_reserved
+from sarek.registry import TARGETS
 
-# The longest identifier each language's tools take. glslang refuses names over 1024 characters; pocl aborts
-# the process (SIGABRT) building a kernel whose name has 255 or more (it names files after it), so OpenCL
-# identifiers stay well below; the others are held to GLSL's bound.
-LENGTH_LIMIT: dict[str, int] = {"cuda": 1024, "hip": 1024, "opencl": 200, "metal": 1024, "glsl": 1024,
-                                "wgsl": 1024, "ptx": 1024}
+# The longest identifier each language's tools take, from the descriptors (`length_limit`): glslang refuses
+# names over 1024 characters; pocl aborts the process (SIGABRT) building a kernel whose name has 255 or more (it
+# names files after it), so OpenCL identifiers stay well below; the others are held to GLSL's bound.
+LENGTH_LIMIT: dict[str, int] = {n: t.length_limit for n, t in TARGETS.items()}
 _SUFFIX_ROOM = 8  # room left under the limit for a `_<k>` suffix
 _INTERFACE_ROOM = 64  # room left under a shader's limit for an escaped name's interface prefixes and suffixes
 
@@ -48,6 +48,8 @@ NAME = "sarek.name"                # record / variant: the target's type name
 FIELD_NAMES = "sarek.field_names"  # record: the member name of each field, in declaration order
 TAG_NAMES = "sarek.tag_names"      # variant: the C enum tag of each constructor
 CTOR_IDS = "sarek.ctor_ids"        # variant: each constructor's identifier (`<id>_v` union member / payload)
+# sarek-lower-warp marks a warp shuffle whose source lane it proved in range; the lowerings then skip the guard
+IN_RANGE = "sarek.lane_in_range"
 MAKE_NAMES = "sarek.make_names"    # variant: each constructor's C function `make_<T>_<C>`
 ENTRY_NAME = "sarek.entry_name"    # kernel: the entry point's name
 BUFFER_NAMES = "sarek.buffer_names"  # shader kernel: each vector parameter's storage buffer, in order

@@ -7,17 +7,13 @@ no nested struct). A one-payload constructor is `<C>_v` under every layout.
 
 from __future__ import annotations
 
-from enum import Enum
+from sarek.registry import TARGETS
+from sarek.descriptor import PayloadLayout
 
 
-class PayloadLayout(Enum):
-    C = "c"
-    GLSL = "glsl"
-    WGSL = "wgsl"
-
-
-TARGET_PAYLOAD_LAYOUT = {"cuda": PayloadLayout.C, "hip": PayloadLayout.C, "opencl": PayloadLayout.C,
-                         "metal": PayloadLayout.C, "glsl": PayloadLayout.GLSL, "wgsl": PayloadLayout.WGSL}
+# a view of the target descriptors (sarek.descriptor: `payload`): target -> its layout (PTX lays payloads
+# out in memory itself)
+TARGET_PAYLOAD_LAYOUT = {n: t.payload for n, t in TARGETS.items() if t.payload is not None}
 
 
 def payload_fields(layout: PayloadLayout, ctor: str, arity: int, index: int) -> list[str]:
@@ -33,3 +29,6 @@ def payload_fields(layout: PayloadLayout, ctor: str, arity: int, index: int) -> 
 def payload_suffix(layout: PayloadLayout, ctor: str, arity: int, index: int) -> str:
     """The chain as a source suffix (`.data.C_v._0`)."""
     return "".join("." + f for f in payload_fields(layout, ctor, arity, index))
+
+
+__all__ = ["TARGET_PAYLOAD_LAYOUT", "PayloadLayout", "payload_fields", "payload_suffix"]

@@ -66,6 +66,12 @@ def _int_count(ts: Sequence[Attribute]) -> Attribute | str:
     return i32
 
 
+def _int_same(ts: Sequence[Attribute]) -> Attribute | str:
+    if not is_int(ts[0]):
+        return f"expects an i32 or i64 operand, got {ts[0]}"
+    return ts[0]
+
+
 def _atomic(extra: int) -> Callable[[Sequence[Attribute]], Attribute | str]:
     def check(ts: Sequence[Attribute]) -> Attribute | str:
         base = ts[0]
@@ -123,6 +129,7 @@ def _build() -> dict[str, Intrinsic]:
     add("max", Category.MATH, 2, _num_n(2), "maximum (int or float)")
     add("clz", Category.MATH, 1, _int_count, "leading zero bits")
     add("popcount", Category.MATH, 1, _int_count, "set bits")
+    add("bit_reverse", Category.MATH, 1, _int_same, "the bits in reverse order (bit 0 becomes the top bit)")
     for n in ATOMIC_RMW:
         add(n, Category.ATOMIC, 3, _atomic(1), f"{n}(v, i, x): old value of v[i]")
     add("atomic_cas", Category.ATOMIC, 4, _atomic(2), "atomic_cas(v, i, cmp, x): old value of v[i]")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from typing import Any, cast
 
-from xdsl.dialects.builtin import i1, i32
+from xdsl.dialects.builtin import IntegerType, i1, i32
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from sarek.dialect import sarek as s
@@ -232,7 +232,8 @@ class CallLowerer(ExprLowerer):
         if len(args) != info.arity:
             raise self.err(node, f"{fname}() takes {info.arity} argument(s), {len(args)} given")
         if info.category == Category.MATH:
-            h = hint if name in ("abs", "min", "max", "clz", "popcount") or (hint and is_float(hint)) else None
+            h = hint if name in ("abs", "min", "max", "clz", "popcount", "bit_reverse") or (hint and is_float(hint)) \
+                else None
             if name in ("clz", "popcount"):
                 h = None
             vals = self.same_typed(args, h)
@@ -248,6 +249,10 @@ class CallLowerer(ExprLowerer):
                 vals = list(self.conversions(vals[0], vals[1], node))
             if sc.is_unsigned(vals[0].type) and name in ("abs", "min", "max") and all(v.type == vals[0].type for v in vals):
                 return self.unsigned_minmax(name, vals, node)
+            if name == "bit_reverse" and sc.is_unsigned(t := vals[0].type) and sc.int_width(t) in (32, 64):
+                # the same bits reversed: through the signed type of its width (same-width casts keep the bits)
+                signed = self.v(s.CastOp(vals[0], IntegerType(sc.int_width(t))), node)
+                return self.v(s.CastOp(self.v(s.IntrinsicOp(name, [signed], signed.type), node), t), node)
         r = info.check([v.type for v in vals])
         if isinstance(r, str):
             got = ", ".join(tname(v.type) for v in vals)
@@ -274,6 +279,8 @@ class CallLowerer(ExprLowerer):
                 return "needs integer or float operands of one type"
             if n in ("clz", "popcount"):
                 return "needs an integer"
+            if n == "bit_reverse":
+                return "needs a 32- or 64-bit integer"
             return "needs float operands of one type (f16, f32 or f64)"
         if info.category == Category.ATOMIC:
             return "needs a vector or array of i32, i64, f32 or f64, an i32 index and values of the element type"

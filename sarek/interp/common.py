@@ -574,6 +574,11 @@ def popcount(x: int, bits: int) -> int:
     return bin(x & ((1 << bits) - 1)).count("1")
 
 
+def bit_reverse(x: int, bits: int) -> int:
+    """The low `bits` bits of x in reverse order, as an unsigned value (the caller wraps it to its type)."""
+    return int(format(x & ((1 << bits) - 1), f"0{bits}b")[::-1], 2)
+
+
 _BITS = {"i32": np.int32, "i64": np.int64, "f16": np.float32, "f32": np.float32, "f64": np.float64}
 
 

@@ -118,6 +118,8 @@ class ExecCompute(ExecBase):
         if info.category == Category.MATH:
             if name in ("clz", "popcount"):
                 return self.bitcount(name, args[0], kind(op.args[0].type))
+            if name == "bit_reverse":
+                return self.bit_reverse(args[0], k)
             if k in C.INTS:
                 if name == "abs":
                     return np.abs(args[0])
@@ -140,6 +142,19 @@ class ExecCompute(ExecBase):
                 lo = (u & np.uint64(0xFFFFFFFF)).astype(np.float64)
                 r = np.where(hi > 0, 32 - np.frexp(hi)[1], 64 - np.frexp(lo)[1]).astype(np.int32)
         return r if isarr(x) else np.int32(r[0])
+
+    @staticmethod
+    def bit_reverse(x: Any, k: str) -> Any:
+        """Each lane's bits in reverse order (i32 / i64): swap adjacent bits, pairs, nibbles, ... halves."""
+        arr = np.atleast_1d(np.asarray(x))
+        bits = 64 if k == "i64" else 32
+        ut = np.uint64 if bits == 64 else np.uint32
+        u = arr.view(ut)
+        for sh in (1, 2, 4, 8, 16, 32)[:6 if bits == 64 else 5]:
+            m = ut(int(("0" * sh + "1" * sh) * (bits // (2 * sh)), 2))
+            u = ((u >> ut(sh)) & m) | ((u & m) << ut(sh))
+        r = u.view(arr.dtype)
+        return r if isarr(x) else r[0]
 
     def shuffle(self, op: S.IntrinsicOp, name: str, v: Any, x: Any, m: Any) -> Any:
         self.check_warp_uniform(op, m)

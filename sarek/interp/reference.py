@@ -532,9 +532,9 @@ class _Compiler:
                     e(f"{n} = {self.wrap(k, 'abs(' + args[0] + ')')}")
                 else:
                     e(f"{n} = {name}({args[0]}, {args[1]})")
-            elif name in ("clz", "popcount"):
-                bits = 32 if kind(op.args[0].type) == "i32" else 64
-                e(f"{n} = _{name}({args[0]}, {bits})")
+            elif name in ("clz", "popcount", "bit_reverse"):  # on i32 / i64
+                call = f"_{name}({args[0]}, {C.int_bits(kind(op.args[0].type))[0]})"
+                e(f"{n} = {self.wrap(k, call) if name == 'bit_reverse' else call}")
             elif name in ("abs", "min", "max"):
                 fn = {"abs": "fabs", "min": "fmin", "max": "fmax"}[name]
                 e(f"{n} = _M[{fn!r}]({', '.join(args)})")
@@ -627,7 +627,7 @@ def _native(code: Any, ns: dict[str, Any], oid: int) -> None:
 _RUNTIME: dict[str, Any] = {
     "_np": np, "_Rec": C.Rec, "_Var": C.Var, "_Fault": Fault, "_oob": _oob, "_oob_nd": _oob_nd, "_ND": C.NDList, "_cm": _cm, "_bad_payload": _bad_payload,
     "_detach": _detach, "_f16": C.f16, "_bf16": C.bf16_round, "_cdiv": C.cdiv, "_crem": C.crem, "_f2i": C.float_to_int, "_clz": C.clz,
-    "_popcount": C.popcount, "_bitcast": C.bitcast_py, "_M": C.MATH, "_native": _native,
+    "_popcount": C.popcount, "_bit_reverse": C.bit_reverse, "_bitcast": C.bitcast_py, "_M": C.MATH, "_native": _native,
 }
 
 

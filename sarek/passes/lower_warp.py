@@ -29,13 +29,11 @@ from xdsl.dialects.builtin import Float32Type, Float64Type, ModuleOp, UnitAttr, 
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
-from sarek.analysis.namer import GENERATED
+from sarek.analysis.namer import GENERATED, IN_RANGE
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
 from sarek.dialect.intrinsics import is_integer_type
 from sarek.registry import TARGET_NAMES
-
-IN_RANGE = "sarek.lane_in_range"
 
 
 def type_suffix(t: Attribute) -> str:

@@ -26,7 +26,9 @@ Unsigned negation `-x` becomes `0 - x` (WGSL has no unary minus on u32; wgpu's S
 and an unsigned `a % b` becomes `a - b * (a / b)` (the shaders' remainder helper is for signed operands).
 
 A record holding narrow fields passed by value arrives with those fields widened (the Vulkan runtime converts
-it). Refused with the reason: variants with narrow payloads and 64-bit fields in packed records.
+it). Refused with the reason: variants with narrow payloads and 64-bit fields in packed records. Last, on
+glsl and wgsl, it refuses at the kernel an interface the shading language cannot hold
+(sarek.analysis.features.check_shader_interface: judged here, where the interface is final).
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from sarek.analysis.features import check_shader_interface
 from sarek.analysis.layout import RecordLayout, layout_of
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
@@ -433,7 +436,9 @@ class PackNarrowPass(ModulePass):
     elements (and of records holding narrow fields) become i32 word vectors read with shift and mask and
     written with atomic read-modify-writes, narrow scalars compute in i32/f32 with explicit truncation at each
     conversion, and bf16 stores round to nearest even; other targets store those widths natively and the
-    module is unchanged.
+    module is unchanged. Then, on glsl and wgsl, a kernel whose interface the shading language cannot hold
+    (a by-value record of other than i32/f32 fields on WGSL, a bool field in a buffer record, GLSL push
+    constants over 128 bytes) is refused at the kernel: judged here, where the interface is final.
     """
 
     name = "sarek-pack-narrow"
@@ -444,6 +449,7 @@ class PackNarrowPass(ModulePass):
         target_info(self.target, self.name)
         if self.target in PACKING_TARGETS:
             _Packer(op, self.target).run()
+        check_shader_interface(op, self.target)
 
 
 __all__ = ["PackNarrowPass", "is_packed_element", "narrow_records", "FLAT", "PACKED"]

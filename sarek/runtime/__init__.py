@@ -213,7 +213,7 @@ def launch(kernel: Any, args: Sequence[Any], grid: Any = None, block: Any = UNSE
             raise
         # a pass or target refusing the kernel for this device: a compile error, shown like k.source()'s
         # (the Python source line and a caret)
-        from sarek.frontend.errors import CompileError
+        from sarek.diagnostics import CompileError
 
         raise CompileError.from_sarek_error(e) from None
 

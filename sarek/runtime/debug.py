@@ -131,7 +131,7 @@ def launch_plan(module: ModuleOp, kernel: str, debug: bool | None) -> LaunchPlan
 
 def check_error(module: ModuleOp, kernel: str, buf: np.ndarray[Any, Any], device: Any) -> Exception:
     """The `sarek.LaunchError` of the failure recorded in `buf`, located at the check's source position."""
-    from sarek.frontend.errors import caret_text
+    from sarek.diagnostics import caret_text
     from sarek.runtime.errors import LaunchError
 
     rows = table(module, CHECKS_ATTR)

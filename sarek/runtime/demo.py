@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 
 from sarek.diagnostics import SarekError
+from sarek.registry import TARGETS
 
-EXT = {"cuda": "cu", "hip": "hip", "opencl": "cl", "metal": "metal", "glsl": "comp", "wgsl": "wgsl", "ptx": "ptx"}
+EXT = {n: t.ext for n, t in TARGETS.items()}  # a view of the descriptors' `ext`
 
 
 def _kernels() -> list[tuple[str, Any, str]]:
@@ -46,7 +47,7 @@ def _kernels() -> list[tuple[str, Any, str]]:
 
 
 def compile_all(out_dir: Path) -> tuple[int, int]:
-    from sarek.targets import TARGETS, emit_source
+    from sarek.registry import TARGETS, emit_source
 
     ok = refused = 0
     seen: set[int] = set()

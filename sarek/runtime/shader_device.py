@@ -56,7 +56,7 @@ class ShaderDevice(Device):
         through sarek-fold-grid first (a grid beyond the device's limit, run as several dispatches)."""
         from sarek.lowering.shader import shader_abi
         from sarek.registry import make_context
-        from sarek.targets.glsl import lower_shader
+        from sarek.targets.glsl.target import lower_shader
         from sarek.targets.glsl.printer import print_glsl, print_wgsl
 
         m = module.clone()

@@ -16,22 +16,22 @@ validity gate (tests/unit/test_ptx_assemble.py, the fuzzer's `--validate-always 
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable
 
+from sarek.registry import TARGETS
 from sarek.validate import ValidationError
 
 #: targets whose sources are checked as one combined translation unit
-BATCHED = ("cuda", "hip", "metal", "ptx")
+BATCHED = tuple(n for n, t in TARGETS.items() if t.batched)  # a view of the descriptors' `batched`
 #: lines hoisted out of the namespaces (once each, in order of first appearance)
 _HOISTED = ("#include", "using namespace")
 
 
 def _checker(target: str) -> Callable[[str], object]:
-    from sarek.validate import cuda, glsl, hip, metal, opencl, ptx, wgsl
-
-    return {"cuda": cuda.check, "hip": hip.check, "opencl": opencl.check, "metal": metal.check,
-            "glsl": glsl.check, "wgsl": wgsl.check, "ptx": ptx.check}[target]
+    """The `check` of the target's validator module (its descriptor's `validator`)."""
+    return importlib.import_module(f"sarek.validate.{TARGETS[target].validator}").check
 
 
 #: a PTX module's header, the same for every module sarek prints

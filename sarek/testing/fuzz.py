@@ -38,7 +38,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from sarek.registry import TARGET_NAMES
+from sarek.registry import TARGET_NAMES, TARGETS
 from sarek.testing.gen import CORNER_FEATURES, Program, generate
 # the kernel files, their inputs and the comparison (shared with sarek.testing.blame); re-exported here
 from sarek.testing.summary import format_summary, merge_summaries
@@ -55,8 +55,7 @@ MARK = "@@FZ "
 #: (Empty now: lavapipe's GLSL i64 comparison, seeds 13 and 32, was fixed by the shader engineer in da0edf6.)
 KNOWN_ISSUES: list[tuple[str, str, str]] = []
 #: the tool each target's validator needs (`--targets auto` keeps the targets whose tool is installed)
-TOOLS = {"cuda": "nvcc", "hip": "hipcc", "opencl": "", "metal": "clang++", "glsl": "glslangValidator", "wgsl": "",
-         "ptx": "ptxas"}
+TOOLS = {n: t.fuzz_tool for n, t in TARGETS.items()}  # a view of the descriptors' `fuzz_tool`
 #: device kind -> the target whose source it builds with that target's validator tool (pocl's OpenCL compiler,
 #: glslang + spirv-val): when the device ran a kernel, its validation of that target is counted, not repeated
 SAME_TOOL = {"opencl": "opencl", "vulkan-glsl": "glsl"}

@@ -67,7 +67,7 @@ def test_generator_is_deterministic_and_covers_the_language():
     text = "\n".join(generate(s).source for s in range(60))
     for construct in ("@record", "@variant", "match ", "@device", "shared(", "barrier()", "atomic_", "warp_shuffle",
                       "local_array(", "for ", "while ", "elif ", " if ", "sm.", "i64(", "f64(", " // ", " % ",
-                      " >> ", " << ", " & ", " ^ ", "abs(", "min(", "-f32("):
+                      " >> ", " << ", " & ", " ^ ", "abs(", "min(", "-f32(", "sm.bit_reverse("):
         assert construct in text, construct
     text += "\n".join(generate(s).source for s in range(60, 200))
     # float `//` with a quotient a quarter or more from an integer, each divisor form (fuzz seeds 500005, 600207)

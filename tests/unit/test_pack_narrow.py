@@ -17,6 +17,8 @@ from xdsl.dialects.builtin import ModuleOp
 
 from sarek import Vec, bf16, f32, i8, i16, i32, kernel, record, u8, u16
 from sarek.gpu import global_thread_id
+from sarek.diagnostics import SarekError
+from sarek.dialect.sarek import KernelOp
 from sarek.interp import reference
 from sarek.passes.pack_narrow import PackNarrowPass
 from sarek.registry import make_context, print_module
@@ -61,8 +63,20 @@ def _same(module: ModuleOp, name: str, args: list[Any], grid: Any, block: Any) -
     return packed
 
 
+def _interface_held(module: ModuleOp) -> bool:
+    """False when the pass refuses the kernel's interface at its end (WGSL cannot hold it: a refusal located at
+    the kernel op, sarek.analysis.features.check_shader_interface); the packing itself must not fail."""
+    try:
+        _packed(module)
+    except SarekError as e:
+        assert isinstance(e.op, KernelOp), e
+        return False
+    return True
+
+
 # the shader targets (the pass's only users) refuse cooperative matrices in sarek-reject-features, before the pass
-CASES = [c for c in corpus()[0] if "sarek.coopmat" not in print_module(c.module_and_name[0])]
+CASES = [c for c in corpus()[0] if "sarek.coopmat" not in print_module(c.module_and_name[0])
+         and _interface_held(c.module_and_name[0])]
 CHANGED = [c for c in CASES
            if print_module(c.module_and_name[0]) != print_module(_packed(c.module_and_name[0]))]
 

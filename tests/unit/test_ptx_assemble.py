@@ -10,7 +10,7 @@ import pytest
 
 from sarek.diagnostics import SarekError
 from sarek.dialect.intrinsics import BINARY_FLOAT, UNARY_FLOAT
-from sarek.targets.ptx import emit_ptx
+from sarek.targets.ptx.target import emit_ptx
 from sarek.testing.batch import check_many, combine_ptx
 from sarek.tools.ir import parse_module, print_module
 from sarek.validate import ValidationError
@@ -112,7 +112,7 @@ def test_conformance_corpus_assembles():
 def test_lowered_ir_roundtrips_and_prints_same_ptx():
     from io import StringIO
 
-    from sarek.targets.ptx import PtxTarget
+    from sarek.targets.ptx.target import PtxTarget
     from sarek.tools.ir import make_context
 
     text = (ROOT / "examples" / "variant_match.mlir").read_text()

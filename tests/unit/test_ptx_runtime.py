@@ -36,7 +36,7 @@ def test_pack_args_matches_the_entry_params():
     pytest.importorskip("cuda.bindings.driver")
     from sarek.runtime.core import kernel_spec
     from sarek.runtime.ptx import PtxDevice
-    from sarek.targets.ptx import emit_ptx
+    from sarek.targets.ptx.target import emit_ptx
 
     m = parse_module((Path(__file__).parent / "ptx_kernels" / "storage.mlir").read_text())
     spec = kernel_spec(m, "storage")

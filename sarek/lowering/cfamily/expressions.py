@@ -274,8 +274,9 @@ class CExpressions(CBase):
             minus = self.emit(c.UnaryOp("-", x, ct)).results[0]
             return self.emit(c.SelectOp(neg, minus, x, ct)).results[0]
         spelled = self.lang.math(name, ct)
-        if spelled is None or (self.polyfill(spelled) and ct != "float"):
+        if spelled is None:
             raise self.err(f"'{name}' on {ct} is not supported", op)
+        self.polyfill(spelled)  # a function of sarek's the language lacks (OpenCL's bit reversal)
         return self.spell(spelled, args, ct)
 
     def polyfill(self, spelled: str) -> bool:

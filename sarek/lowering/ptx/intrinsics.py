@@ -13,7 +13,7 @@ from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.lowering.ptx.memory import MemoryLowering
 from sarek.lowering.ptx.state import FnState
 from sarek.lowering.ptx.values import Buf, Sc, ptx_error, scalar_reg_type
-from sarek.passes.lower_warp import IN_RANGE
+from sarek.analysis.namer import IN_RANGE
 from sarek.targets.ptx import dialect as px
 from sarek.targets.ptx.dialect import AddrAttr, RegAttr
 

@@ -272,6 +272,8 @@ class Expressions(Polyfills):
             return L.clz.format(a=a)
         if name == "popcount":
             return L.popcount.format(a=a)
+        if name == "bit_reverse":
+            return (L.bit_reverse64 if int_width(t) == 64 else L.bit_reverse).format(a=a)
         raise err(f"math intrinsic '{name}' has no {self.lang.name} spelling (sarek-expand-math computes it; "
                   "run sarek-pipeline)", op, self.lang)
 

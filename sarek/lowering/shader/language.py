@@ -107,6 +107,8 @@ class Lang:
     log10_factor: str  # log10(x) = log2(x) * factor
     clz: str  # {a}: the i32 operand
     popcount: str
+    bit_reverse: str  # {a}: an i32
+    bit_reverse64: str  # {a}: an i64 ('' where the language has no 64-bit integers)
     barrier: str
     warp_barrier_features: tuple[str, ...]  # device features a subgroup barrier needs
     mem_fence: str | None  # a memory-only fence (None: the language has none)
@@ -205,6 +207,9 @@ GLSL = Lang(
              "i64": "int64BitsToDouble({a})"},
     shift_rhs="{}", rsqrt="inversesqrt", atan2="atan",
     log10_factor="0.30102999566398120", clz="(({a} < 0) ? 0 : (31 - findMSB({a})))", popcount="bitCount({a})",
+    # bitfieldReverse is 32-bit: an int64_t's halves reversed and swapped (int64_t(uint) zero-extends)
+    bit_reverse="bitfieldReverse({a})",
+    bit_reverse64="((int64_t(bitfieldReverse(uint({a}))) << 32) | int64_t(bitfieldReverse(uint({a} >> 32))))",
     barrier="barrier()", warp_barrier_features=(), mem_fence="memoryBarrier()",
     lane_id="int(gl_SubgroupInvocationID)", warp_size="int(gl_SubgroupSize)",
     shuffle="subgroupShuffle({v}, uint({l}))", shuffle_types=frozenset({"i32", "f32", "f64"}),
@@ -298,6 +303,7 @@ WGSL = Lang(
     casts={}, bitcast={"f32": "bitcast<{t}>({a})", "i32": "bitcast<{t}>({a})"},
     shift_rhs="u32({})", rsqrt="inverseSqrt", atan2="atan2",
     log10_factor="0.30102999566398120f", clz="i32(countLeadingZeros(u32({a})))", popcount="i32(countOneBits(u32({a})))",
+    bit_reverse="reverseBits({a})", bit_reverse64="",
     barrier="workgroupBarrier()", warp_barrier_features=("subgroup-barrier",), mem_fence=None,
     lane_id="i32(sarek_sg_lane)", warp_size="i32(sarek_sg_size)",
     shuffle="subgroupShuffle({v}, u32({l}))", shuffle_types=frozenset({"i32", "f32"}),

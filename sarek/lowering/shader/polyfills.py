@@ -11,7 +11,7 @@ from sarek.dialect.scalars import int_range
 from sarek.lowering.shader.declarations import Declarations
 from sarek.lowering.shader.language import err
 from sarek.lowering.shader.state import scalar_key
-from sarek.passes.lower_warp import IN_RANGE
+from sarek.analysis.namer import IN_RANGE
 
 
 class Polyfills(Declarations):

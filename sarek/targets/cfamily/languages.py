@@ -148,6 +148,8 @@ def _cuda_math(name: str, t: str) -> str | None:
         return "__clzll" if t == "long long" else "__clz"
     if name == "popcount":
         return "__popcll" if t == "long long" else "__popc"
+    if name == "bit_reverse":
+        return "(long long)__brevll({0})" if t == "long long" else "(int)__brev({0})"
     return None
 
 
@@ -260,7 +262,30 @@ def _c_math(name: str, t: str) -> str | None:
         return f"f{name}" if is_f else name
     if name in ("clz", "popcount"):
         return f"(int){name}({{0}})"
+    if name == "bit_reverse":
+        return "reverse_bits({0})"  # MSL's; OpenCL C has none (_opencl_math)
     return None
+
+
+def _bit_reverse_c(name: str, t: str, u: str, bits: int, suffix: str) -> str:
+    """A C function reversing the bits of a `t` through its unsigned twin `u`: swap adjacent bits, pairs,
+    nibbles, ... halves."""
+    lines = [f"{t} {name}({t} x) {{", f"  {u} v = ({u})x;"]
+    for sh in (1, 2, 4, 8, 16, 32)[:6 if bits == 64 else 5]:
+        m = "0x" + format(int(("0" * sh + "1" * sh) * (bits // (2 * sh)), 2), f"0{bits // 4}X") + suffix
+        lines.append(f"  v = ((v >> {sh}) & {m}) | ((v & {m}) << {sh});")
+    return "\n".join([*lines, f"  return ({t})v;", "}"])
+
+
+_CL_BIT_REVERSE = {"int": "sarek_bit_reverse32", "long": "sarek_bit_reverse64"}
+
+
+def _opencl_math(name: str, t: str) -> str | None:
+    """_c_math, but OpenCL C 1.2/2.0 has no bit reversal (cl_khr_extended_bit_ops is optional): a function of
+    sarek's (_OPENCL_POLYFILL)."""
+    if name == "bit_reverse":
+        return f"{_CL_BIT_REVERSE[t]}({{0}})" if t in _CL_BIT_REVERSE else None
+    return _c_math(name, t)
 
 
 def _opencl_atomic(name: str, t: str, space: str) -> str | None:
@@ -293,7 +318,9 @@ def _nv_atom_add(t: str, ptx: str, reg: str) -> str:
 _NV_ATOM_ADD = {"float": ("defined(__NV_CL_C_VERSION)", "f32", "f"),
                 "double": ("defined(__NV_CL_C_VERSION) && defined(SAREK_NV_F64_ATOMIC_ADD)", "f64", "d")}
 _OPENCL_POLYFILL = {f"sarek_nv_atom_add_{ptx}": f"#if {cond}\n{_nv_atom_add(t, ptx, reg)}\n#endif"
-                    for t, (cond, ptx, reg) in _NV_ATOM_ADD.items()}
+                    for t, (cond, ptx, reg) in _NV_ATOM_ADD.items()} | {
+    "sarek_bit_reverse32": _bit_reverse_c("sarek_bit_reverse32", "int", "uint", 32, "u"),
+    "sarek_bit_reverse64": _bit_reverse_c("sarek_bit_reverse64", "long", "ulong", 64, "UL")}
 
 
 def _opencl_float_native(op: str, t: str, space: str) -> tuple[str, str] | None:
@@ -338,7 +365,7 @@ OPENCL = Language(
         "#define SAREK_SUB_GROUP_BARRIER() ((void)0)",
         "#endif",
     ),
-    math=_c_math, atomic=_opencl_atomic,
+    math=_opencl_math, atomic=_opencl_atomic,
     float_cas={"float": FloatCas("int", "volatile {q} int*", "*{0}", "atomic_cmpxchg({0}, {1}, {2})",
                                  "atomic_xchg({0}, {1})", "as_int({0})",
                                  "as_float({0})"),

@@ -205,6 +205,7 @@ RcpOp = _instr("RcpOp", "rcp", "rcp.rn")
 CopysignOp = _instr("CopysignOp", "copysign", "copysign")
 PopcOp = _instr("PopcOp", "popc", "popc")
 ClzOp = _instr("ClzOp", "clz", "clz")
+BrevOp = _instr("BrevOp", "brev", "brev.b32 / brev.b64 (bit reversal)")
 TestpOp = _instr("TestpOp", "testp", "testp.<op>.<type>")
 BraOp = _instr("BraOp", "bra", "bra LABEL (guarded: conditional)")
 BarOp = _instr("BarOp", "bar", "bar.sync 0")
@@ -320,7 +321,7 @@ class FuncOp(_FunctionLike):
 INSTRUCTIONS: tuple[type[Instr], ...] = (
     MovOp, LdOp, StOp, CvtaOp, AddOp, SubOp, MulOp, MadOp, FmaOp, DivOp, RemOp, AbsOp, NegOp, MinOp, MaxOp, AndOp,
     OrOp, XorOp, NotOp, ShlOp, ShrOp, SetpOp, SelpOp, CvtOp, SqrtOp, RcpOp, CopysignOp, PopcOp, ClzOp, TestpOp, BraOp,
-    BarOp, MembarOp, AtomOp, ShflOp, RetOp, MmaOp, LdmatrixOp,
+    BrevOp, BarOp, MembarOp, AtomOp, ShflOp, RetOp, MmaOp, LdmatrixOp,
 )
 
 SarekPtx = Dialect(

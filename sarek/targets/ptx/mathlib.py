@@ -64,6 +64,8 @@ def math(lw: LoweringBase, st: FnState, name: str, args: list[Any], t: Attribute
     if name in ("clz", "popcount"):
         cls = px.ClzOp if name == "clz" else px.PopcOp
         return em.op1(cls, "b32" if rt == "s32" else "b64", "s32", regs[0])
+    if name == "bit_reverse":
+        return em.op1(px.BrevOp, "b32" if rt == "s32" else "b64", rt, regs[0])
     raise _unexpanded(name, t, op)
 
 

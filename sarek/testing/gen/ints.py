@@ -125,10 +125,13 @@ class IntExprs(GenBase):
             return IE(f"({a.text} if {c} else {b.text})", ty, min(a.lo, b.lo), max(a.hi, b.hi))
         if k < 0.72:
             return self.icast(ty, depth)
-        if k < 0.78 and ty == "i32" and "math" in self.feats:
-            a = self.iexpr("i32", depth - 1)
-            f = r.choice(["clz", "popcount"])
+        if k < 0.78 and "math" in self.feats:
+            a = self.iexpr(ty, depth - 1)
+            f = r.choice(["clz", "popcount", "bit_reverse"] if ty == "i32" else ["bit_reverse"])
             self.imports.add("sm")
+            if f == "bit_reverse":  # any value of the type: the sign bit is the operand's bit 0
+                top = I32_MAX if ty == "i32" else I64_MAX
+                return IE(f"sm.bit_reverse({self.typed(a).text})", ty, -top - 1, top)
             return IE(f"sm.{f}({self.typed(a).text})", ty, 0, 32)
         if k < 0.84 and self.helpers:
             h = r.choice(self.helpers)

@@ -140,3 +140,10 @@ sarek.kernel @k(%x : f32 "x", %i : i64 "i") {
   %r = sarek.intrinsic "warp_shuffle_down"(%x, %i) : (f32, i64) -> f32
 }
 // CHECK: intrinsic 'warp_shuffle_down' expects an i32 lane operand, got i64
+
+// -----
+
+sarek.kernel @k(%x : ui32 "x") {
+  %r = sarek.intrinsic "bit_reverse"(%x) : (ui32) -> ui32
+}
+// CHECK: intrinsic 'bit_reverse' expects an i32 or i64 operand, got ui32

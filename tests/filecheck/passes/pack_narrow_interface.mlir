@@ -1,9 +1,10 @@
-// RUN: sarek-opt %s -p 'sarek-reject-features{target=wgsl}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=WGSL
-// RUN: sarek-opt %s -p 'sarek-reject-features{target=glsl}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=GLSL
-// RUN: sarek-opt %s -p 'sarek-reject-features{target=cuda}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=CUDA
+// RUN: sarek-opt %s -p 'sarek-pack-narrow{target=wgsl}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=WGSL
+// RUN: sarek-opt %s -p 'sarek-pack-narrow{target=glsl}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=GLSL
+// RUN: sarek-opt %s -p 'sarek-pack-narrow{target=cuda}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=CUDA
 
-// What a shader's interface cannot hold is refused by the capability gate, at the kernel
-// (sarek.analysis.shader_params.interface_refusal); the shader lowering asserts it. The C family holds all of it (its modules print: no error).
+// What a shader's interface cannot hold is refused at the kernel by sarek-pack-narrow once the interface is final
+// (sarek.analysis.features.check_shader_interface, sarek.analysis.shader_params.interface_refusal); the shader
+// lowering asserts it. The C family holds all of it (its modules print: no error).
 
 // a by-value record WGSL's uniform buffer cannot hold (a bool field)
 builtin.module {
