@@ -253,7 +253,9 @@ class Kernel(_Generic):
                 raise self._error(f"kernel '{self.name}' is generic in {v.name} ({v.allowed_text()}): compile an "
                                   f"instance, e.g. {self.name}[{_example(v)}].source(\"cuda\"), or launch it "
                                   "(the arguments' dtypes pick the instance)")
-            self._module = build_module(self)
+            from sarek.runtime.warm import module_from_cache
+
+            self._module = module_from_cache(self) or build_module(self)  # a warm start: no front end
         return self._module
 
     @property
@@ -312,7 +314,8 @@ class Kernel(_Generic):
             return
         generic = self.__dict__.get("_generic")
         if generic is None:
-            generic = self.__dict__["_generic"] = bool(self.__dict__.get("fn") is not None and self.type_params)
+            generic = self.__dict__["_generic"] = bool(self.__dict__.get("fn") is not None and not self.binding
+                                                        and not _warm(self, False) and self.type_params)
         if generic:
             self.bind_launch(args).launch(*args, grid=grid, block=block, device=device, threads=threads,
                                            stream=stream, debug=debug, **unknown)
@@ -336,11 +339,20 @@ class Kernel(_Generic):
 
     def _plain(self) -> bool:
         """No debug mode from the environment and no print: the fast path may launch the module as it is."""
-        from sarek.runtime.debug import env_debug, has_prints
+        from sarek.runtime.args import env_debug
 
         prints = self.__dict__.get("_has_prints")
         if prints is None:
-            prints = self.__dict__["_has_prints"] = has_prints(self.module)
+            from sarek.runtime.warm import prints as spec_prints
+
+            spec = _warm(self)
+            if spec is not None:
+                prints = spec_prints(spec)
+            else:
+                from sarek.runtime.debug import has_prints
+
+                prints = has_prints(self.module)
+            self.__dict__["_has_prints"] = prints
         return not prints and not env_debug()
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -379,6 +391,14 @@ def _dims_like(x: Any) -> bool:
     if isinstance(x, tuple):
         return 1 <= len(x) <= 3 and all(_dims_like(e) and not isinstance(e, tuple) for e in x)
     return isinstance(x, int | np.integer) and not isinstance(x, bool)
+
+
+def _warm(k: Kernel, build: bool = True) -> Any:
+    """The warm-start spec of `k` (sarek.runtime.warm; `build`: through the front end on a miss), None when it
+    is not cacheable."""
+    from sarek.runtime.warm import cached_spec, launch_spec
+
+    return launch_spec(k) if build else cached_spec(k)
 
 
 def _example(v: TypeVar) -> str:

@@ -91,7 +91,13 @@ def source_of(fn: Any, text: str | None = None) -> Source:
     src = _SOURCES.get(key)
     if src is None or text is not None:
         src = _SOURCES[key] = Source(key, text)
+        if text is not None:
+            GIVEN.add(key)
     return src
+
+
+#: functions whose source text was given (`source=`): not what their file says (no warm-start record)
+GIVEN: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
 def resolve_env(fn: Any) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -18,7 +18,7 @@ import importlib
 import importlib.util
 import os
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from sarek.runtime.core import (UNSET, BufferDevice, Device, DeviceError, KernelSpec, LaunchError, Limits, Stream,
                                 cdiv, kernel_spec)
@@ -201,13 +201,17 @@ def launch(kernel: Any, args: Sequence[Any], grid: Any = None, block: Any = UNSE
         raise LaunchError("block must be an int or a tuple of 1 to 3 ints, got None (leave it out for the default)")
     if getattr(kernel, "type_params", None):  # a generic kernel: the instance its arguments' dtypes pick
         kernel = kernel.bind_launch(tuple(args))
-    module, name = resolve_kernel(kernel)
+    spec = _warm_spec(kernel, debug)
+    module, name = resolve_kernel(kernel) if spec is None else (None, spec.name)
     declared = getattr(kernel, "declared_block", None)
     block = None if block is UNSET else block
     dev = get_device(device)
+    args = args if isinstance(args, list) else list(args)
     try:
-        dev.launch(module, name, args if isinstance(args, list) else list(args), grid, block, threads, stream,
-                   declared, debug)
+        if spec is not None:  # a plain launch of a front-end kernel: its spec, maybe from the warm cache
+            dev.launch_spec(spec, args, grid, block, threads, stream, declared)
+        else:
+            dev.launch(cast(Any, module), name, args, grid, block, threads, stream, declared, debug)
     except SarekError as e:
         if type(e) is not SarekError:  # LaunchError, DeviceError, CompileError, InterpError: as they are
             raise
@@ -218,14 +222,32 @@ def launch(kernel: Any, args: Sequence[Any], grid: Any = None, block: Any = UNSE
         raise CompileError.from_sarek_error(e) from None
 
 
+def _warm_spec(kernel: Any, debug: bool | None) -> KernelSpec | None:
+    """The spec of a plain launch of a front-end kernel (sarek.runtime.warm: read from the persistent cache
+    before the front end runs), None for a debug launch, a kernel that prints, or one that is not cacheable."""
+    from sarek.runtime.args import env_debug
+    from sarek.runtime.warm import launch_spec, prints
+
+    if debug or (debug is None and env_debug()) or getattr(kernel, "fn", None) is None:
+        return None
+    from sarek.frontend.api import Kernel
+
+    if not isinstance(kernel, Kernel):
+        return None
+    spec = launch_spec(kernel)
+    return None if spec is None or prints(spec) else spec
+
+
 def fast_path(kernel: Any, device: Any, grid: Any, block: Any, threads: Any) -> Any:
     """The cached launch plan (`FastPath`) for repeated launches of `kernel` with these launch values, or None
     (Kernel.launch keeps it; a launch it does not cover takes the full path)."""
     from sarek.runtime.core import resolve_kernel
 
-    module, name = resolve_kernel(kernel)
     dev = get_device(device)
-    spec = kernel_spec(module, name)
+    spec = _warm_spec(kernel, False)
+    if spec is None:
+        module, name = resolve_kernel(kernel)
+        spec = kernel_spec(module, name)
     g, b = dev.launch_dims(spec, grid, None if block is UNSET else block, threads,
                            getattr(kernel, "declared_block", None))
     return dev.fast_path(spec, g, b)

@@ -20,6 +20,13 @@ if TYPE_CHECKING:
     from sarek.runtime.core import Device
 
 
+def env_debug() -> bool:
+    """Whether $SAREK_DEBUG asks for debug launches."""
+    import os
+
+    return os.environ.get("SAREK_DEBUG", "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
 def _is_sequence(x: object) -> TypeIs[tuple[Any, ...] | list[Any]]:
     return isinstance(x, tuple | list)
 

@@ -150,8 +150,14 @@ class Device:
                 self.launch(plan.module, kernel, [*args, room], grid, block, threads, stream, declared_block, False)
                 return plan.finish(room, self, buf.size - PRINT_BASE)
             return plan.finish(buf, self)
+        self.launch_spec(kernel_spec(module, kernel), args, grid, block, threads, stream, declared_block)
+
+    def launch_spec(self, spec: KernelSpec, args: Sequence[Any], grid: Any, block: Any, threads: Any, stream: Any,
+                    declared_block: Dim3 | None) -> None:
+        """A plain launch (no debug buffer) of a kernel spec: `launch`'s tail, and the warm start's whole launch
+        (sarek.runtime.warm: a spec read from the persistent cache, its module not built)."""
+        kernel = spec.name
         try:
-            spec = kernel_spec(module, kernel)
             g, b = self.launch_dims(spec, grid, block, threads, declared_block)
             values = check_args(spec, args, self)
             check_sizes(spec, values, self)

@@ -20,8 +20,7 @@ from sarek.passes.debug_buffer import (BLOCK, CHECK_ID, CHECKS_ATTR, EXTENT, FAI
                                        INDEX_HI, INDEX_LO, PRINT_BASE, PRINT_DROPPED, PRINT_USED, THREAD, table)
 
 
-def env_debug() -> bool:
-    return os.environ.get("SAREK_DEBUG", "").strip().lower() not in ("", "0", "false", "no", "off")
+from sarek.runtime.args import env_debug as env_debug  # noqa: E402 - its home: a module warm launches import
 
 
 def has_prints(module: ModuleOp) -> bool:
