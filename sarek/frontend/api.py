@@ -248,14 +248,16 @@ class Kernel(_Generic):
     @user_api
     def module(self) -> ModuleOp:
         if self._module is None:
+            from sarek.runtime.warm import module_from_cache
+
+            self._module = module_from_cache(self)  # a warm start: no front end (never a generic kernel)
+        if self._module is None:
             if self.type_params:
                 v = self.type_params[0]
                 raise self._error(f"kernel '{self.name}' is generic in {v.name} ({v.allowed_text()}): compile an "
                                   f"instance, e.g. {self.name}[{_example(v)}].source(\"cuda\"), or launch it "
                                   "(the arguments' dtypes pick the instance)")
-            from sarek.runtime.warm import module_from_cache
-
-            self._module = module_from_cache(self) or build_module(self)  # a warm start: no front end
+            self._module = build_module(self)
         return self._module
 
     @property

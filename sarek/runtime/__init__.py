@@ -199,7 +199,8 @@ def launch(kernel: Any, args: Sequence[Any], grid: Any = None, block: Any = UNSE
                           f"{', '.join(LAUNCH_KEYWORDS)}")
     if block is None:
         raise LaunchError("block must be an int or a tuple of 1 to 3 ints, got None (leave it out for the default)")
-    if getattr(kernel, "type_params", None):  # a generic kernel: the instance its arguments' dtypes pick
+    generic = getattr(kernel, "__dict__", {}).get("_generic")  # Kernel.launch knows it (a warm start: no front end)
+    if generic if generic is not None else getattr(kernel, "type_params", None):  # the instance the dtypes pick
         kernel = kernel.bind_launch(tuple(args))
     spec = _warm_spec(kernel, debug)
     module, name = resolve_kernel(kernel) if spec is None else (None, spec.name)

@@ -216,12 +216,18 @@ def record_key(k: Any) -> str | None:
         k.__dict__["_warm_closure"] = closure
     if not closure or not cache.enabled():
         return None
-    from sarek.plugins import code_fingerprint
     from sarek.runtime.compile import extra_passes
 
     passes = extra_passes()
-    return cache.make_key(_FORMAT, k.name, k.declared_block, passes, code_fingerprint(passes),
-                          cache.compiler_fingerprint(), closure)
+    got = k.__dict__.get("_warm_key")
+    if got is not None and got[0] == passes:
+        return got[1]
+    from sarek.plugins import code_fingerprint
+
+    key = cache.make_key(_FORMAT, k.name, k.declared_block, passes, code_fingerprint(passes),
+                         cache.compiler_fingerprint(), closure)
+    k.__dict__["_warm_key"] = (passes, key)
+    return key
 
 
 def _load(key: str) -> dict[str, Any] | None:
