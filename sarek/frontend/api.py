@@ -278,6 +278,16 @@ class Kernel(_Generic):
             adj = self.__dict__["_adjoint"] = kernel_from_module(module, self.name + "_adjoint", self.declared_block)
         return adj
 
+    def warm_closure(self) -> str:
+        """The key of what this kernel closes over, for its warm-start record (sarek.frontend.warm_key)."""
+        from sarek.frontend.warm_key import closure_key
+
+        return closure_key(self)
+
+    def ir_text(self) -> str:
+        """The module as generic IR with locations (the warm-start record's and the pickle's text)."""
+        return kernel_ir_text(self)
+
     @user_api
     def compile(self) -> Kernel:
         _ = self.module

@@ -229,11 +229,8 @@ def _warm_spec(kernel: Any, debug: bool | None) -> KernelSpec | None:
     from sarek.runtime.args import env_debug
     from sarek.runtime.warm import launch_spec, prints
 
-    if debug or (debug is None and env_debug()) or getattr(kernel, "fn", None) is None:
-        return None
-    from sarek.frontend.api import Kernel
-
-    if not isinstance(kernel, Kernel):
+    if debug or (debug is None and env_debug()) or getattr(kernel, "fn", None) is None or \
+            not callable(getattr(kernel, "warm_closure", None)):  # a front-end Kernel made from a function
         return None
     spec = launch_spec(kernel)
     return None if spec is None or prints(spec) else spec

@@ -30,11 +30,10 @@ def set_extra_passes(spec: str) -> None:
     sarek's nor an installed plugin's is a SarekError now, not at the next launch."""
     from sarek.plugins import canonical_spec
     from sarek.runtime.specs import live_specs
-    from sarek.runtime.warm import live_warm_specs
 
     canonical = canonical_spec(spec)
     _EXTRA[:] = [canonical]
-    for s in [*live_specs(), *live_warm_specs()]:  # programs built with the old passes (the overrides tests set stay)
+    for s in live_specs():  # programs built with the old passes (the overrides tests set stay)
         for k in [k for k in s.cache if not k.startswith("source:")]:
             del s.cache[k]
         s.plans.clear()

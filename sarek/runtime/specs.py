@@ -102,10 +102,18 @@ class KernelSpec:
 _SPECS: weakref.WeakKeyDictionary[ModuleOp, dict[str, KernelSpec]] = weakref.WeakKeyDictionary()
 
 
+_OTHERS: list[weakref.ref[KernelSpec]] = []  # specs made without a module (sarek.runtime.warm)
+
+
+def add_live(spec: KernelSpec) -> None:
+    """Count `spec` among `live_specs` while it lives (a spec not made by `kernel_spec`)."""
+    _OTHERS[:] = [r for r in _OTHERS if r() is not None] + [weakref.ref(spec)]
+
+
 def live_specs() -> list[KernelSpec]:
-    """Every kernel spec of a module still alive (sarek.runtime.compile drops their programs when the extra
-    passes change)."""
-    return [s for per in list(_SPECS.values()) for s in per.values()]
+    """Every kernel spec still alive (sarek.runtime.compile drops their programs when the extra passes
+    change)."""
+    return [s for per in list(_SPECS.values()) for s in per.values()] + [s for r in _OTHERS if (s := r()) is not None]
 
 
 def module_hash(module: ModuleOp) -> str:
