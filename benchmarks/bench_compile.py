@@ -307,6 +307,11 @@ def scale(sizes: list[int], targets: tuple[str, ...], tmp: Path) -> dict[str, An
 CLOCK = ["wall"]
 
 
+def _clock() -> str:
+    """The expression `_fresh`'s program reads its clock with (code may reset `_t = <it>` to time only its rest)."""
+    return "time.perf_counter()" if CLOCK[0] == "wall" else "sum(os.times()[:2])"
+
+
 def _fresh(code: str, env: dict[str, str] | None = None) -> float:
     """Seconds a fresh interpreter takes for `code`, from before its first import (CLOCK: wall or CPU). The code
     runs from a file, not `-c`: Triton's `@jit` reads its function's source with `inspect`."""
@@ -314,7 +319,7 @@ def _fresh(code: str, env: dict[str, str] | None = None) -> float:
     import subprocess
     import tempfile
 
-    clock = "time.perf_counter()" if CLOCK[0] == "wall" else "sum(os.times()[:2])"
+    clock = _clock()
     prog = f"import os, time\n_t = {clock}\n{code}\nprint({clock} - _t)\n"
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(prog)
@@ -337,11 +342,15 @@ def import_time(repeat: int) -> dict[str, float]:
     return res
 
 
+#: `{start}`: "" for the whole first launch; `_t = <clock>` for "launch only" (after the import and the device's
+#: opening: the front end, compile or cache look-ups, load, launch, sync)
 FIRST_LAUNCH = """import numpy as np
 import sarek
 from _sarek_first_launch import saxpy
 x = np.ones(1024, np.float32); y = np.zeros(1024, np.float32)
-saxpy.launch(x, y, np.float32(2.0), 1024, threads=1024, block=256, device={device!r})
+dev = sarek.get_device({device!r})
+{start}
+saxpy.launch(x, y, np.float32(2.0), 1024, threads=1024, block=256, device=dev)
 sarek.synchronize()
 assert y[0] == 2.0"""
 
@@ -360,9 +369,10 @@ def saxpy(x: Vec[f32], y: Vec[f32], a: f32, n: i32):
 #: with its own cache directory (cold: empty; warm: the one the cold run filled)
 REFERENCES = {
     "cupy": """import cupy as cp
-k = cp.RawKernel(r'extern "C" __global__ void saxpy(const float* x, float* y, float a, int n) {'
-                 r' int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = a * x[i] + y[i]; }', "saxpy")
+k = cp.RawKernel(r'extern "C" __global__ void saxpy(const float* x, float* y, float a, int n) {{'
+                 r' int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = a * x[i] + y[i]; }}', "saxpy")
 x = cp.ones(1024, cp.float32); y = cp.zeros(1024, cp.float32)
+{start}
 k((4,), (256,), (x, y, cp.float32(2.0), cp.int32(1024)))
 cp.cuda.runtime.deviceSynchronize()
 assert float(y[0]) == 2.0""",
@@ -373,6 +383,7 @@ def saxpy(x, y, a, n, BLOCK: tl.constexpr):
     m = i < n
     tl.store(y + i, a * tl.load(x + i, mask=m) + tl.load(y + i, mask=m), mask=m)
 x = torch.ones(1024, device="cuda"); y = torch.zeros(1024, device="cuda")
+{start}
 saxpy[(4,)](x, y, 2.0, 1024, BLOCK=256)
 torch.cuda.synchronize()
 assert float(y[0]) == 2.0""",
@@ -381,8 +392,9 @@ assert float(y[0]) == 2.0""",
 
 def first_launch(devices: list[str], repeat: int, tmp: Path) -> dict[str, Any]:
     """A saxpy's first launch in a fresh process (import, front end, compile, load, launch, sync): cold (an
-    empty cache directory) and warm (the directory the cold run filled); medians of `repeat` pairs. `cupy` and
-    `triton` in `devices` run the references (REFERENCES) instead."""
+    empty cache directory) and warm (the directory the cold run filled), and "launch only" (warm, timed from
+    after the import and the device's opening: what the warm start saves shows here undiluted by the import);
+    medians of `repeat` triples. `cupy` and `triton` in `devices` run the references (REFERENCES) instead."""
     import os
 
     (tmp / "_sarek_first_launch.py").write_text(SAXPY)
@@ -390,21 +402,25 @@ def first_launch(devices: list[str], repeat: int, tmp: Path) -> dict[str, Any]:
     for dev in devices:
         cold: list[float] = []
         warm: list[float] = []
+        only: list[float] = []
         for r in range(repeat):
             d = str(tmp / f"cache-{dev}-{r}")
             env = {"SAREK_CACHE_DIR": d, "CUPY_CACHE_DIR": d, "TRITON_CACHE_DIR": d,
                    "PYTHONPATH": os.pathsep.join([str(tmp), str(ROOT), os.environ.get("PYTHONPATH", "")])}
-            code = REFERENCES.get(dev) or FIRST_LAUNCH.format(device=dev)
-            cold.append(_fresh(code, env))
-            warm.append(_fresh(code, env))
-        res[dev] = {"cold": statistics.median(cold), "warm": statistics.median(warm)}
+            code = REFERENCES.get(dev) or FIRST_LAUNCH
+            cold.append(_fresh(code.format(device=dev, start=""), env))
+            warm.append(_fresh(code.format(device=dev, start=""), env))
+            only.append(_fresh(code.format(device=dev, start=f"_t = {_clock()}"), env))
+        res[dev] = {"cold": statistics.median(cold), "warm": statistics.median(warm),
+                    "launch only": statistics.median(only)}
     ref = {k: res[k] for k in REFERENCES if k in res}
-    rows = [["device", "cold ms", "warm ms", "warm / cold", *(f"cold / {k} cold" for k in ref),
-             *(f"warm / {k} warm" for k in ref)]]
+    rows = [["device", "cold ms", "warm ms", "warm / cold", "launch only ms", *(f"cold / {k} cold" for k in ref),
+             *(f"warm / {k} warm" for k in ref), *(f"launch only / {k}'s" for k in ref)]]
     for d, v in res.items():
-        rows.append([d, _ms(v["cold"]), _ms(v["warm"]), f"{v['warm'] / v['cold']:.2f}",
+        rows.append([d, _ms(v["cold"]), _ms(v["warm"]), f"{v['warm'] / v['cold']:.2f}", _ms(v["launch only"]),
                      *(f"{v['cold'] / r['cold']:.2f}" for r in ref.values()),
-                     *(f"{v['warm'] / r['warm']:.2f}" for r in ref.values())])
+                     *(f"{v['warm'] / r['warm']:.2f}" for r in ref.values()),
+                     *(f"{v['launch only'] / r['launch only']:.2f}" for r in ref.values())])
     print(f"first launch of a saxpy in a fresh process (import + compile + load + launch + sync; {CLOCK[0]} time)")
     print(_table(rows))
     return res

@@ -122,6 +122,8 @@ def resolve_passes(spec: str, who: str = "sarek") -> list[ModulePass]:
 def code_fingerprint(spec: str) -> str:
     """Identifies the code of the plugin passes in `spec` (each class's module file: path, size, mtime), so that
     an edited plugin never serves a cached compile; sarek's own passes are in the compiler's fingerprint."""
+    if not spec.strip():  # no passes (the common case: a warm launch resolves nothing)
+        return ""
     import os
     import sys
 

@@ -32,7 +32,7 @@ from xdsl.ir import Attribute, Operation
 from sarek.analysis.layout import Layout, RecordLayout, VariantLayout, layout_of, numpy_dtype
 from sarek.diagnostics import SarekError
 from sarek.dialect.scalars import is_unsigned
-from sarek.types import BF16_DTYPE, bf16_bits, bf16_from_f32, bf16_to_f32
+from sarek.types import bf16_bits, bf16_dtype, bf16_from_f32, bf16_to_f32, is_bf16_host
 
 if TYPE_CHECKING:
     from sarek.dialect.sarek import RecordType, VariantType
@@ -80,9 +80,18 @@ def kind(t: Attribute) -> str:
     raise ValueError(f"no interpreter kind for {t}")
 
 
-NP_SCALAR: dict[str, Any] = {"i1": np.bool_, "i32": np.int32, "i64": np.int64, "f16": np.float16, "f32": np.float32,
-                             "f64": np.float64, "u8": np.uint8, "i8": np.int8, "i16": np.int16, "u16": np.uint16,
-                             "u32": np.uint32, "u64": np.uint64, "bf16": BF16_DTYPE}
+class _Scalars(dict[str, Any]):
+    """NP_SCALAR: bf16's dtype (ml_dtypes', a second of CPU to import) is looked up at its first use only."""
+
+    def __missing__(self, k: str) -> Any:
+        if k == "bf16":
+            return bf16_dtype()
+        raise KeyError(k)
+
+
+NP_SCALAR: dict[str, Any] = _Scalars({"i1": np.bool_, "i32": np.int32, "i64": np.int64, "f16": np.float16,
+                                      "f32": np.float32, "f64": np.float64, "u8": np.uint8, "i8": np.int8,
+                                      "i16": np.int16, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64})
 #: the integer kinds (every width and signedness but i1)
 INTS = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
 #: struct formats of the scalar kinds in the aligned layout
@@ -106,7 +115,7 @@ def wrap_kind(x: int, k: str) -> int:
 def bf16_arg(x: Any) -> np.float32:
     """A bf16 scalar argument: a uint16 (or bfloat16) scalar holds the bits; any other number is rounded."""
     g = cast("np.generic[Any] | None", x if isinstance(x, np.generic) else None)
-    if g is not None and g.dtype in (np.dtype(np.uint16), BF16_DTYPE):
+    if g is not None and is_bf16_host(g.dtype):
         return np.float32(bf16_to_f32(np.asarray(g))[()])
     return bf16_round(x)
 
@@ -438,7 +447,7 @@ class Types:
             if arr.dtype.kind not in "biu":
                 raise InterpError(f"argument '{pname}' must be a bool (or integer) array, got {arr.dtype}", op)
         elif k == "bf16":
-            if arr.dtype not in (np.dtype(np.uint16), BF16_DTYPE):
+            if not is_bf16_host(arr.dtype):
                 raise InterpError(f"argument '{pname}' must be a bfloat16 (or uint16 bits) array for {t}, "
                                   f"got {arr.dtype}", op)
         elif arr.dtype != np.dtype(NP_SCALAR[k]):

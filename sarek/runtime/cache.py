@@ -196,16 +196,20 @@ def entries() -> Iterable[Path]:
 
 @lru_cache(maxsize=1)
 def compiler_fingerprint() -> str:
-    """Identifies the sarek compiler code: the size and mtime of every source file (its version is in those; not
-    read through importlib.metadata, whose search of the installed distributions costs a fresh process ~80 ms
-    at its first launch) and xDSL's version."""
+    """Identifies the sarek compiler code: the size and mtime of every source file (its version is in those) and
+    xDSL's installation (its package folder and `__init__.py`: path, size, mtime; an upgrade rewrites them).
+    Neither version is read through importlib.metadata (xdsl.__version__ is): its search of the installed
+    distributions costs a fresh process ~80-100 ms at its first launch."""
     root = Path(__file__).resolve().parents[1]  # the sarek package
     h = hashlib.sha256()
     try:
         import xdsl
 
-        h.update(str(getattr(xdsl, "__version__", "")).encode())
-    except ImportError:  # pragma: no cover
+        init = xdsl.__file__ or ""
+        for p in (os.path.dirname(init), init):
+            st = os.stat(p)
+            h.update(f"{p}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    except (ImportError, OSError):  # pragma: no cover
         pass
     for rel, size, mtime in sorted(_py_files(str(root), "")):
         h.update(f"{rel}:{size}:{mtime}\n".encode())
