@@ -156,7 +156,9 @@ class VulkanGlslDevice(ShaderDevice):
     def _build(self, spec: KernelSpec, src: str, abi: dict[str, Any]) -> Pipeline:
         from sarek.analysis.features import shared_bytes
 
-        need = shared_bytes(spec.module, spec.name)
+        need = spec.cache.get("shared-bytes")  # a warm start's record has it: no module built for it
+        if need is None:
+            need = shared_bytes(spec.module, spec.name)
         if need > self.max_shared_bytes:
             raise LaunchError(f"kernel {spec.name} needs {need} bytes of shared memory per block; {self.name} has "
                               f"{self.max_shared_bytes}")

@@ -95,6 +95,7 @@ class WarmSpec(KernelSpec):
         self.coop = bool(rec["coop"])
         self.prints = bool(rec["prints"])
         self.params = [WarmParam(self, i, p) for i, p in enumerate(rec["params"])]
+        self.cache["shared-bytes"] = int(rec["shared"])
         add_live(self)
 
     @property
@@ -176,6 +177,7 @@ def _dtype_from_json(j: Any) -> np.dtype[Any]:
 def store(k: Any, key: str, spec: KernelSpec) -> None:
     """Write the warm record of `k` from its (front-end built) spec; a kernel whose record cannot be written
     exactly stays uncached."""
+    from sarek.analysis.features import shared_bytes
     from sarek.runtime.debug import has_prints
 
     params = [{"name": p.name, "kind": p.kind, "type": str(p.type), "dtype": _dtype_json(p.dtype),
@@ -183,7 +185,8 @@ def store(k: Any, key: str, spec: KernelSpec) -> None:
     if any(_dtype_from_json(q["dtype"]) != p.dtype for q, p in zip(params, spec.params)):
         return  # a layout JSON does not carry exactly: no record
     rec = {"format": _FORMAT, "ir": k.ir_text(), "ir_hash": spec.ir_hash, "guards": spec.guards,
-           "coop": spec.coop, "prints": has_prints(spec.module), "params": params}
+           "coop": spec.coop, "prints": has_prints(spec.module), "params": params,
+           "shared": shared_bytes(spec.module, spec.name)}
     cache.put("warm", key, json.dumps(rec).encode())
 
 

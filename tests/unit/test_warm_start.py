@@ -136,6 +136,14 @@ def test_second_load_hits_without_the_front_end(tmp_path: Path, lowered: list[st
     assert [(p.name, p.kind, p.dtype, p.written, p.rank) for p in spec.params] == \
         [(p.name, p.kind, p.dtype, p.written, p.rank) for p in cold.params]
     assert [p.type for p in spec.params] == [p.type for p in cold.params]  # vectors: parsed from the record
+    import dataclasses
+
+    from sarek.runtime.specs import KernelSpec, Param
+
+    for f in dataclasses.fields(KernelSpec):  # a field added to the spec must be carried by the record too
+        assert getattr(spec, f.name) is not None or getattr(cold, f.name) is None, f.name
+    for f in dataclasses.fields(Param):
+        assert [getattr(p, f.name) for p in spec.params] == [getattr(p, f.name) for p in cold.params], f.name
     x, y = np.ones(8, np.float32), np.ones(8, np.float32)
     m2.saxpy.launch(np.float32(3), x, y, 8, threads=8, device="interp")
     assert (y == 7).all() and lowered == []
@@ -310,10 +318,11 @@ print(json.dumps({"lowered": seen, "y": out, "debug": "sarek.runtime.debug" in s
 """
 
 
-def test_a_fresh_process_launches_without_the_front_end(tmp_path: Path, fresh_cache: Path):
+@pytest.mark.parametrize("devs", [["interp", "opencl"],
+                                  pytest.param(["cuda", "ptx", "vulkan-glsl"], marks=pytest.mark.gpu, id="h200")])
+def test_a_fresh_process_launches_without_the_front_end(tmp_path: Path, fresh_cache: Path, devs: list[str]):
     (tmp_path / "kernels.py").write_text(textwrap.dedent(BASE))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path)]), "SAREK_CACHE_DIR": str(fresh_cache)}
-    devs = ["interp", "opencl"]
 
     def run() -> dict[str, Any]:
         p = subprocess.run([sys.executable, "-c", FRESH, *devs], env=env, capture_output=True, text=True, timeout=300)
