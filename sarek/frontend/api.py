@@ -534,6 +534,8 @@ def kernel(fn: Any = None, *, block: Any = None, source: str | None = None) -> A
         if source is not None:
             _given_source(fn.fn, source)
             fn._module = None  # pyright: ignore[reportPrivateUsage]
+            for k in ("_warm_closure", "_warm_key", "_warm_spec", "_has_prints", "_fast"):  # no warm start now
+                fn.__dict__.pop(k, None)
         return fn
     return Kernel(fn, block, source)
 

@@ -44,13 +44,13 @@ def record_key(k: Any) -> str | None:
 
     passes = extra_passes()
     got = k.__dict__.get("_warm_key")
-    if got is not None and got[0] == passes:
+    if got is not None and got[0] == (passes, k.declared_block):
         return got[1]
     from sarek.plugins import code_fingerprint
 
     key = cache.make_key(_FORMAT, k.name, k.declared_block, passes, code_fingerprint(passes),
                          cache.compiler_fingerprint(), closure)
-    k.__dict__["_warm_key"] = (passes, key)
+    k.__dict__["_warm_key"] = ((passes, k.declared_block), key)
     return key
 
 
