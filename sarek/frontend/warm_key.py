@@ -13,7 +13,7 @@ import hashlib
 import linecache
 import os
 import types
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -95,8 +95,8 @@ class _Keyer:
         names: list[str] = []
         _code_names(code, names)
         g = fn.__globals__
-        builtins = g.get("__builtins__", {})
-        bdict: dict[str, Any] = builtins if isinstance(builtins, dict) else vars(builtins)
+        builtins: Any = g.get("__builtins__", {})
+        bdict = cast("dict[str, Any]", builtins if isinstance(builtins, dict) else vars(builtins))
         for n in sorted(set(names)):
             if n in closure:
                 try:
@@ -136,15 +136,17 @@ class _Keyer:
         if x is None or isinstance(x, bool | int | float | complex | str | bytes):
             p.append(f"{type(x).__name__}:{x!r}")
         elif isinstance(x, tuple | list | frozenset):
-            items = sorted(x, key=repr) if isinstance(x, frozenset) else x
-            p.append(f"{type(x).__name__}:{len(items)}")
+            seq = cast("tuple[Any, ...] | list[Any] | frozenset[Any]", cast(object, x))
+            items: list[Any] = sorted(seq, key=repr) if isinstance(seq, frozenset) else list(seq)
+            p.append(f"{type(cast(object, x)).__name__}:{len(items)}")
             for e in items:
                 self.value(e)
         elif isinstance(x, np.ndarray):
-            a = np.ascontiguousarray(x)
+            a = np.ascontiguousarray(cast("np.ndarray[Any, np.dtype[Any]]", x))
             p.append(f"ndarray:{a.dtype.str}:{a.shape}:{hashlib.sha256(a.tobytes()).hexdigest()}")
         elif isinstance(x, np.generic | np.dtype):
-            p.append(f"np:{getattr(x, 'dtype', x)}:{x!r}")
+            npx = cast(Any, cast(object, x))
+            p.append(f"np:{getattr(npx, 'dtype', npx)}:{npx!r}")
         elif isinstance(x, Kernel):
             raise Uncacheable("a kernel named in a kernel")
         elif isinstance(x, DeviceFunction):
@@ -183,7 +185,7 @@ class _Keyer:
             self.parts.append(f"again:{cls.__qualname__}")
             return
         self.seen.add(id(cls))
-        info = ri if ri is not None else variant_info(cls)
+        info: Any = ri if ri is not None else variant_info(cls)
         self.parts.append(f"decl:{cls.__module__}.{cls.__qualname__}:{info.name}:{info.location}")
         if ri is not None:
             for n, t in ri.fields:

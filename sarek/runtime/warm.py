@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import weakref
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -109,7 +109,7 @@ class WarmSpec(KernelSpec):
     def __repr__(self) -> str:
         return f"WarmSpec({self.signature})"
 
-    __hash__ = object.__hash__
+    __hash__ = object.__hash__  # pyright: ignore[reportAssignmentType] - identity, like a module's spec
 
 
 _SCALAR_TYPES: dict[str, Any] = {}
@@ -160,16 +160,17 @@ def _dtype_json(d: np.dtype[Any]) -> Any:
         return [_dtype_json(d.subdtype[0]), list(d.subdtype[1])]
     if d.fields is None:
         return d.str
-    names = list(d.names or ())
-    return {"names": names, "formats": [_dtype_json(d.fields[n][0]) for n in names],
-            "offsets": [d.fields[n][1] for n in names], "itemsize": d.itemsize}
+    names: list[str] = list(d.names or ())
+    fields = cast("dict[str, tuple[Any, ...]]", d.fields)
+    return {"names": names, "formats": [_dtype_json(fields[n][0]) for n in names],
+            "offsets": [fields[n][1] for n in names], "itemsize": d.itemsize}
 
 
 def _dtype_from_json(j: Any) -> np.dtype[Any]:
     if isinstance(j, str):
         return np.dtype(j)
     if isinstance(j, list):
-        return np.dtype((_dtype_from_json(j[0]), tuple(j[1])))
+        return np.dtype((_dtype_from_json(j[0]), tuple(cast("list[int]", j[1]))))
     return np.dtype({"names": j["names"], "formats": [_dtype_from_json(f) for f in j["formats"]],
                      "offsets": j["offsets"], "itemsize": j["itemsize"]})
 
