@@ -12,7 +12,7 @@ from sarek.gpu import barrier, block_idx_x, block_idx_y, shared, thread_idx_x, w
 from sarek.types import bf16_from_f32, bf16_to_f32
 
 COOP = frozenset({"coop", "f16"})
-INT8 = frozenset({"coop", "coop-int8"})  # the 8-bit path: cuda only (HIP's MFMA and PTX's mma lowerings are f16/bf16)
+INT8 = frozenset({"coop", "coop-int8"})  # the 8-bit path: cuda, ptx and glsl (HIP's MFMA lowering is f16 only)
 BM = 32  # the GEMM's block tile: 32x32 of C per block of 4 warps (2x2 warps of 16x16)
 BK = 16
 

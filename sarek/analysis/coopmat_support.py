@@ -46,8 +46,9 @@ PORTABLE = (Config(("f16",), ("f32", "f16"), 16, 16, 16), Config(("bf16",), ("f3
 SHAPES: dict[str, tuple[Config, ...]] = {"cuda": tuple(replace(c, up_to=64) for c in PORTABLE),
                                          # HIP: MFMA f32_16x16x16f16 on CDNA (wave64)
                                          "hip": (Config(("f16",), ("f32",), 16, 16, 16, 64),),
-                                         # PTX: mma.sync m16n8k16 pieces, f32 accumulators
-                                         "ptx": (Config(("f16", "bf16"), ("f32",), 16, 16, 16, 64),),
+                                         # PTX: mma.sync m16n8k16 pieces, f32 accumulators; m16n8k32 for 8-bit
+                                         "ptx": (Config(("f16", "bf16"), ("f32",), 16, 16, 16, 64),
+                                                 Config(("u8", "i8"), ("i32",), 16, 16, 32, 64)),
                                          # GLSL: GL_KHR_cooperative_matrix pieces (f16 16x16x16, 8-bit 16x16x32:
                                          # what Vulkan drivers offer); bf16 needs GL_EXT_bfloat16 (glslang 15)
                                          "glsl": (Config(("f16",), ("f32", "f16"), 16, 16, 16, 64),

@@ -256,6 +256,10 @@ def test_ptx_mma_sync_assembles():
     from sarek.validate import ptx
 
     ex = _load_example(EXAMPLES / "coop.py")
+    for k in (ex.u8_tile, ex.i8_accumulate):  # 8-bit: m16n8k32, four bytes packed per register
+        src = k.source("ptx")
+        assert "mma.sync.aligned.m16n8k32.row.col.s32." in src and "mov.b32 %r1, {%rb1, %rb2, %rb3, %rb4};" in src
+        ptx.check(src)
     for k in (ex.hgemm_shared, ex.bf16_gemm, ex.col_major_b):
         src = k.source("ptx")
         assert "mma.sync.aligned.m16n8k16.row.col.f32" in src
@@ -268,7 +272,7 @@ def test_targets_without_matrices_refuse_with_the_reason():
 
     ex = _load_example(EXAMPLES / "coop.py")
     for target, why in (("opencl", "no portable matrix API"), ("wgsl", "experimental"),
-                        ("ptx", "a 16x32 'a' fragment of u8 is not supported")):
+                        ("hip", "a 16x32 'a' fragment of u8 is not supported")):
         with pytest.raises(sarek.CompileError, match=why):
             ex.u8_tile.source(target)
 
