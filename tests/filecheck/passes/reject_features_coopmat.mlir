@@ -88,7 +88,7 @@ builtin.module {
 
 // -----
 
-// On GLSL an 8-bit fragment moves through a Vec or Array parameter, not a shared array (held one element per word
+// On GLSL an 8-bit (or f16) fragment moves through a Vec or Array parameter, not a shared array (held one element per word
 // there); bf16 fragments are refused with the list (GL_EXT_bfloat16 is newer than glslang 13).
 builtin.module {
   sarek.kernel @k() {
@@ -100,7 +100,7 @@ builtin.module {
     sarek.coopmat_load "qa" from %sh[%z] stride %s : !sarek.array<ui8, shared> loc("k.py":7:3)
   }
 }
-// GLSL: k.py:7:3: error: GLSL: cooperative matrices: fragment 'qa' of 8-bit elements moves through a shared or local array, which GLSL holds one element per 32-bit word; load it from a Vec or Array parameter
+// GLSL: k.py:7:3: error: GLSL: cooperative matrices: fragment 'qa' of u8 elements moves through a shared or local array, which GLSL holds one element per 32-bit word; load it from a Vec or Array parameter
 
 // -----
 
