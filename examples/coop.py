@@ -12,7 +12,8 @@ from sarek.gpu import barrier, block_idx_x, block_idx_y, shared, thread_idx_x, w
 from sarek.types import bf16_from_f32, bf16_to_f32
 
 COOP = frozenset({"coop", "f16"})
-INT8 = frozenset({"coop", "coop-int8"})  # the 8-bit path: cuda only (HIP's MFMA and PTX's mma lowerings are f16/bf16)
+# "coop-bf16": bf16 fragments; "coop-shared16": f16 fragments through shared memory (GLSL holds shared f16 one element per 32-bit word)
+INT8 = frozenset({"coop", "coop-int8"})  # the 8-bit path: cuda, ptx and glsl (HIP's MFMA lowering is f16 only)
 BM = 32  # the GEMM's block tile: 32x32 of C per block of 4 warps (2x2 warps of 16x16)
 BK = 16
 
@@ -185,9 +186,9 @@ CASES = [
     Case("coop_tile16", tile16, _tile_args, lambda a: {2: _exact(a[0], a[1])}, n=16, grid=1, block=32,
          features=COOP, **F),
     Case("coop_hgemm_shared", hgemm_shared, _gemm_args, lambda a: {2: _exact(a[0], a[1])}, n=128,
-         grid=lambda n: (n // BM, n // BM), block=128, features=COOP | {"shared"}, **F),
+         grid=lambda n: (n // BM, n // BM), block=128, features=COOP | {"shared", "coop-shared16"}, **F),
     Case("coop_bf16", bf16_gemm, _bf16_args, lambda a: {2: _exact(bf16_to_f32(a[0]), bf16_to_f32(a[1]))}, n=32,
-         grid=lambda n: (n // 16, n // 16), block=32, features=frozenset({"coop"}), **F),
+         grid=lambda n: (n // 16, n // 16), block=32, features=frozenset({"coop", "coop-bf16"}), **F),
     Case("coop_u8", u8_tile, _u8_args,
          lambda a: {2: (a[0].reshape(16, 32).astype(np.int64) @ a[1].reshape(32, 16)).reshape(-1).astype(np.int32)},
          n=16, grid=1, block=32, features=INT8, rtol=0, atol=0),

@@ -46,14 +46,17 @@ PORTABLE = (Config(("f16",), ("f32", "f16"), 16, 16, 16), Config(("bf16",), ("f3
 SHAPES: dict[str, tuple[Config, ...]] = {"cuda": tuple(replace(c, up_to=64) for c in PORTABLE),
                                          # HIP: MFMA f32_16x16x16f16 on CDNA (wave64)
                                          "hip": (Config(("f16",), ("f32",), 16, 16, 16, 64),),
-                                         # PTX: mma.sync m16n8k16 pieces, f32 accumulators
-                                         "ptx": (Config(("f16", "bf16"), ("f32",), 16, 16, 16, 64),),
+                                         # PTX: mma.sync m16n8k16 pieces, f32 accumulators; m16n8k32 for 8-bit
+                                         "ptx": (Config(("f16", "bf16"), ("f32",), 16, 16, 16, 64),
+                                                 Config(("u8", "i8"), ("i32",), 16, 16, 32, 64)),
                                          # GLSL: GL_KHR_cooperative_matrix pieces (f16 16x16x16, 8-bit 16x16x32:
                                          # what Vulkan drivers offer); bf16 needs GL_EXT_bfloat16 (glslang 15)
                                          "glsl": (Config(("f16",), ("f32", "f16"), 16, 16, 16, 64),
                                                   Config(("u8", "i8"), ("i32",), 16, 16, 32, 64))}
 
 _NOT_YET = "not implemented for this target yet"
+#: targets holding shared/local arrays of 8/16-bit elements one per 32-bit word: no fragment moves through them
+WORD_ARRAYS = ("glsl",)
 #: target -> why it refuses cooperative matrices
 REFUSALS: dict[str, str] = {
     "opencl": "OpenCL C has no portable matrix API (only vendor extensions)",
@@ -95,10 +98,10 @@ def coopmat_refusal(op: Operation, target: str) -> str | None:
                     f"(supported: {_supported(target)})")
     if isinstance(op, s.CoopmatFillOp) and target == "ptx" and s.fragment_decl(op, op.frag.data).use.data != "acc":
         return "the PTX lowering fills accumulator fragments only; load an 'a' or 'b' fragment from memory"
-    if isinstance(op, s.CoopmatLoadOp | s.CoopmatStoreOp) and target == "glsl" and \
-            isinstance(op.array.type, s.ArrayType) and _elt(s.fragment_decl(op, op.frag.data).element_type) in \
-            ("u8", "i8"):
-        return (f"fragment '{op.frag.data}' of 8-bit elements moves through a shared or local array, which GLSL holds "
+    if isinstance(op, s.CoopmatLoadOp | s.CoopmatStoreOp) and target in WORD_ARRAYS and \
+            isinstance(op.array.type, s.ArrayType) and \
+            (e := _elt(s.fragment_decl(op, op.frag.data).element_type)) in ("u8", "i8", "f16"):
+        return (f"fragment '{op.frag.data}' of {e} elements moves through a shared or local array, which GLSL holds "
                 "one element per 32-bit word; load it from a Vec or Array parameter")
     if isinstance(op, s.CoopmatLoadOp) and target == "cuda":
         d = s.fragment_decl(op, op.frag.data)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, Self, cast
 
-from xdsl.dialects.builtin import IntegerAttr, StringAttr, UnitAttr, i32
+from xdsl.dialects.builtin import Float16Type, IntegerAttr, StringAttr, UnitAttr, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import AnyAttr, IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def
 from xdsl.parser import Parser
@@ -31,8 +31,8 @@ from sarek.dialect.types import ArrayType, VecType, is_scalar_type
 from sarek.dialect.declarations import enclosing_function
 
 
-#: on a load/store (or fill) whose buffer (value) sarek-pack-narrow widened to 32-bit words: the fragment keeps
-#: its narrow element type, the shader lowering addresses the buffer's bytes in that type
+#: on a load/store (or fill) whose buffer (value) sarek-widen-f16 made u16 bits or sarek-pack-narrow widened to
+#: 32-bit words: the fragment keeps its element type, the shader lowering addresses the buffer's bytes in it
 WORDS = "sarek.words"
 
 
@@ -40,7 +40,8 @@ def _widened(op: Operation, got: Attribute, want: Attribute) -> bool:
     """`got` is the 32-bit form sarek-pack-narrow gave a narrow `want` (op marked WORDS)."""
     from sarek.dialect import scalars
 
-    return WORDS in op.attributes and scalars.is_narrow(want) and got in (i32, scalars.promote(want))
+    return WORDS in op.attributes and (scalars.is_narrow(want) or isinstance(want, Float16Type)) and \
+        got in (i32, scalars.U16, scalars.F32, scalars.promote(want))
 
 
 class FragUse(StrEnum):

@@ -17,8 +17,8 @@ HIP and PTX keep their own half) this pass removes f16 from the kernel:
   trip through the bits), and an f16 scalar kernel parameter (passed as f32) is rounded on entry.
 
 Refused with the reason (a located error): f16 record fields and variant payloads. (The dialect has no atomics
-on f16; a cooperative-matrix load of an f16 vector reads the same u16 bits as half on GLSL, see
-sarek.lowering.shader.)
+on f16.) Cooperative-matrix ops on f16 (GLSL) keep their f16 fragments, marked `sarek.words`: their vectors
+hold the half's bits, which the GLSL lowering reads through a float16_t declaration of the binding.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import Float16Type, FloatAttr, IntegerAttr, ModuleOp, i32
+from xdsl.dialects.builtin import Float16Type, FloatAttr, IntegerAttr, ModuleOp, UnitAttr, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -193,6 +193,16 @@ class _Widener(_Bits):
             r = self.round(first, a)
             for u in uses:
                 u.operation.operands[u.index] = r
+        self.coop_words()
+
+    def coop_words(self) -> None:
+        """Cooperative matrices (GLSL's; the gate refuses them on the other widening targets) keep f16
+        fragments: a load or store of a vector now holding u16 bits, and a fill given the f32 value, are marked
+        WORDS (the GLSL lowering reads the bits through a float16_t view of the buffer)."""
+        for op in self.m.walk():
+            if isinstance(op, s.COOPMAT_OPS) and not isinstance(op, s.CoopmatDeclOp | s.CoopmatMulAddOp) and \
+                    isinstance(s.fragment_decl(op, op.frag.data).element_type, Float16Type):
+                op.attributes[s.WORDS] = UnitAttr()
 
     def rewrite(self, op: Operation) -> None:
         if isinstance(op, s.ArrayReadOp) and isinstance(op.result.type, Float16Type):

@@ -155,9 +155,10 @@ LACKS: dict[str, set[str]] = {
 
 def target_lacks(target: str | None) -> set[str]:
     """The features a target's gate refuses: "coop" (f16/bf16 inputs) where it has no cooperative matrices,
-    "coop-int8" (u8/i8 inputs) where it has no 8-bit path (the table of sarek.analysis.coopmat_support), "f16"
-    where it refuses float16."""
-    from sarek.analysis.coopmat_support import SHAPES
+    "coop-int8" (u8/i8 inputs) where it has no 8-bit path, "coop-bf16" where it has no bf16 one (the table of sarek.analysis.coopmat_support), "f16"
+    where it refuses float16, "coop-shared16" (f16 fragments through shared memory) where shared arrays of 16-bit
+    elements are held one per word."""
+    from sarek.analysis.coopmat_support import SHAPES, WORD_ARRAYS
     from sarek.analysis.features import Feature, Refused, support
 
     if target is None:
@@ -166,8 +167,12 @@ def target_lacks(target: str | None) -> set[str]:
     out = set[str]() if configs else {"coop"}
     if not any("u8" in c.inputs for c in configs):
         out.add("coop-int8")
+    if not any("bf16" in c.inputs for c in configs):
+        out.add("coop-bf16")
     if isinstance(support(target, Feature.FLOAT16), Refused):
         out.add("f16")
+    if target in WORD_ARRAYS:
+        out.add("coop-shared16")
     return out
 
 

@@ -85,7 +85,7 @@ class ShaderDevice(Device):
         if missing:
             why = "".join(f" ({FEATURE_WHY[f]})" for f in missing if f in FEATURE_WHY)
             raise DeviceError(f"kernel {spec.name} needs the device feature(s) {', '.join(missing)}, which "
-                              f"{self.name} lacks{why}", None, self.name)
+                              f"{self.name} lacks{why}: it cannot run on this device", None, self.name)
         try:
             handle = self._build(spec, src, abi)
         except SarekError:

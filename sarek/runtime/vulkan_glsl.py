@@ -10,7 +10,7 @@ RelaxedPrecision decoration) reaches the driver as written.
 Cooperative matrices (`sarek.coop`): the shader needs the `cooperative-matrix` feature (VK_KHR_cooperative_matrix;
 lavapipe has none: refused at launch) and each native multiply-accumulate it uses (the abi's `coopmat`) must
 be one the driver offers at subgroup scope (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR), else a
-LaunchError lists what it offers.
+DeviceError lists what it offers.
     with dev.gpu_timer() as t: ...launches...     # GPU timestamps: t.ms after the block, t.kernels_ms
 
 Buffers, parameters and grid folding are the other Vulkan device's (sarek.runtime.shader_device): one storage
@@ -169,7 +169,7 @@ class VulkanGlslDevice(ShaderDevice):
                               f"most {most} bytes of push constants (pass fewer scalars, or a Vector)", None, self.name)
         why = coopmat_refusal(abi.get("coopmat", []), self.info.coopmat, spec.name)
         if why is not None:
-            raise LaunchError(why)
+            raise DeviceError(f"{why}: it cannot run on this device", None, self.name)
         spirv = compile_glsl(src, self.info.float_preserve)
         vecs = sum(1 for p in abi["params"] if p["kind"] == "vec")
         try:

@@ -17,7 +17,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from sarek.testing.gen import A2_ROWS, A3_SHAPE, ACC_INIT, ACCF_SLOTS, F2I_VALUES, NARROW_RANGE
+from sarek.testing.gen import A2_ROWS, A3_SHAPE, ACC_INIT, ACCF_SLOTS, COOP_BYTES, F2I_VALUES, NARROW_RANGE
 
 #: device kind -> the target whose pipeline it runs (for pass blame)
 DEVICE_TARGET = {"opencl": "opencl", "cuda": "cuda", "ptx": "ptx", "vulkan": "wgsl", "vulkan-glsl": "glsl"}
@@ -31,7 +31,7 @@ TOLERANCE: dict[str, dict[str, tuple[float, float]]] = {
 LOWPREC_KINDS = ("vulkan", "vulkan-glsl")
 #: the outputs compared within TOLERANCE (every other output, `accf` included, exactly)
 FLOAT_OUTPUTS = {"of": "f32", "od": "f64"}
-OUTPUTS = ("oi", "ol", "of", "od", "on", "acc", "accf")
+OUTPUTS = ("oi", "ol", "of", "od", "on", "acc", "accf", "oq")
 #: the output of a two-stream launch's second kernel (CASE["streams"])
 STREAM_OUTPUT = "o2"
 #: the inputs of issue 34's corner shapes (no random draws: every other input keeps its values)
@@ -94,6 +94,12 @@ def make_args(kernel: Any, case: dict[str, Any]) -> list[Any]:
     for vec, dt in _OUT_DTYPES.items():
         if vec in outs:
             made[vec] = np.zeros(n * outs[vec], dt)
+    coop = case.get("coop")
+    if coop:  # feature "coop": its own stream, so the other inputs keep their values
+        q = np.random.default_rng([case["seed"], 29])
+        lo, hi = (-128, 128) if coop == "i8" else (0, 256)
+        made["cq"] = np.asarray(q.integers(lo, hi, COOP_BYTES), np.int8 if coop == "i8" else np.uint8)
+        made["oq"] = np.zeros(n // 32 * 256, np.int32)
     return [made[p] for p in inspect.signature(kernel.fn).parameters]
 
 

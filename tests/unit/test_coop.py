@@ -256,6 +256,10 @@ def test_ptx_mma_sync_assembles():
     from sarek.validate import ptx
 
     ex = _load_example(EXAMPLES / "coop.py")
+    for k in (ex.u8_tile, ex.i8_accumulate):  # 8-bit: m16n8k32, four bytes packed per register
+        src = k.source("ptx")
+        assert "mma.sync.aligned.m16n8k32.row.col.s32." in src and "mov.b32 %r1, {%rb1, %rb2, %rb3, %rb4};" in src
+        ptx.check(src)
     for k in (ex.hgemm_shared, ex.bf16_gemm, ex.col_major_b):
         src = k.source("ptx")
         assert "mma.sync.aligned.m16n8k16.row.col.f32" in src
@@ -268,25 +272,27 @@ def test_targets_without_matrices_refuse_with_the_reason():
 
     ex = _load_example(EXAMPLES / "coop.py")
     for target, why in (("opencl", "no portable matrix API"), ("wgsl", "experimental"),
-                        ("ptx", "a 16x32 'a' fragment of u8 is not supported")):
+                        ("hip", "a 16x32 'a' fragment of u8 is not supported")):
         with pytest.raises(sarek.CompileError, match=why):
             ex.u8_tile.source(target)
 
 
 def test_glsl_coopmat_validates_with_glslang13():
-    """The 8-bit cases compile to GL_KHR_cooperative_matrix, which glslang 13 + spirv-val 2025 accept for Vulkan
-    1.3 (the cmeel builds; a missing one fails here). f16 fragments (their vectors now u16 words, sarek-widen-f16)
-    are not validated here yet; bf16 ones are refused with the list."""
+    """The 8-bit and f16 cases compile to GL_KHR_cooperative_matrix, which glslang 13 + spirv-val 2025 accept for
+    Vulkan 1.3 (the cmeel builds; a missing one fails here); bf16 fragments are refused with the list, f16 ones
+    through a shared array (held one element per word) with the reason."""
     from sarek.runtime.conformance import EXAMPLES, _load_example
     from sarek.validate import glsl
 
     ex = _load_example(EXAMPLES / "coop.py")
-    for k in (ex.u8_tile, ex.i8_accumulate):
-        src = k.source("glsl", block=32)
+    for k in (ex.u8_tile, ex.i8_accumulate, ex.tile16, ex.col_major_b, ex.bias_relu):
+        src = k.source("glsl", block=64)
         assert "coopMatMulAdd" in src and glsl.target_env(src) == "vulkan1.3"
         glsl.check(src)
     with pytest.raises(sarek.CompileError, match="a 16x16 'a' fragment of bf16 is not supported"):
         ex.bf16_gemm.source("glsl")
+    with pytest.raises(sarek.CompileError, match="fragment 'a' of f16 elements moves through a shared or local"):
+        ex.hgemm_shared.source("glsl")
 
 
 def test_glsl_coopmat_without_the_driver_feature_is_refused_at_launch():
@@ -315,11 +321,11 @@ def test_vulkan_driver_shapes_refuse_what_it_does_not_offer():
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", ["coop_u8", "coop_i8_wrap", "coop_tile16", "coop_hgemm_shared",
-                                  "coop_col_major_b", "coop_bias_relu"])
+                                  "coop_col_major_b", "coop_bias_relu", "coop_bf16"])
 def test_coop_cases_on_vulkan_glsl_gpu(name):
-    """examples/coop.py on the H200's Vulkan driver (vulkan-glsl:0): the 8-bit cases run and agree exactly;
-    the f16 ones are refused by the gate (float16 on GLSL) until f16 storage lands there, with that reason."""
-    from sarek.runtime.conformance import EXAMPLES, _load_example, device_lacks, from_example_case, run_case
+    """examples/coop.py on the H200's Vulkan driver (vulkan-glsl:0): the 8-bit cases agree exactly, the f16 ones
+    within the tolerance; the GEMM staging f16 through shared memory and bf16 are refused with the reason."""
+    from sarek.runtime.conformance import EXAMPLES, _load_example, run_case
 
     ex = _load_example(EXAMPLES / "coop.py")
     case = from_example_case(next(c for c in ex.CASES if c.name == name), EXAMPLES / "coop.py")
@@ -327,4 +333,5 @@ def test_coop_cases_on_vulkan_glsl_gpu(name):
     assert d.info.device_type == "discrete", d.description
     r = run_case(case, d)
     assert r.ok, r.message
-    assert r.refused == ("f16" in case.features and "f16" in device_lacks(d)), r.message
+    # refused with the reason (n/a): f16 through shared memory, bf16 fragments
+    assert r.refused == (name in ("coop_hgemm_shared", "coop_bf16")), r.message

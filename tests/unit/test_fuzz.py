@@ -441,3 +441,42 @@ def test_second_kernel_output_has_its_sources_tolerance():
     assert compare(ref, {"o2": [0.5416667461395264]}, case, "cuda:0") is None
     assert compare(ref, {"o2": [0.75]}, case, "cuda:0") is not None
     assert compare({"o2": [5]}, {"o2": [6]}, {"streams": {"kernel": "k2", "src": "oi"}}, "cuda:0") is not None
+
+
+def test_coop_kernels_run_exactly_on_both_interpreters(tmp_path: Path):
+    """Feature "coop" (its own stream): 8-bit tile products of i8 and u8, b row- and column-major, one or two
+    multiply-accumulates; a generated one stores fill + A B (wrapping i32) into its warp's slots of `oq` on
+    interp and interp-ref alike, and its GLSL and PTX validate."""
+    from sarek.runtime.conformance import device_lacks
+    from sarek.testing.runs import load_kernel, make_args, run_on
+    from sarek.validate import glsl, ptx
+    import sarek
+
+    seeds = [s for s in range(200) if "coop" in generate(s).case["features"]]
+    text = "\n".join(generate(s).source for s in seeds)
+    for construct in ("cq: Vec[i8]", "cq: Vec[u8]", "col_major=True", "coop.load(qb, cq, 512, 16)",
+                      "coop.load(qa, cq, 1024, 32)"):
+        assert construct in text, construct
+    prog = generate(seeds[0])
+    path = tmp_path / "k.py"
+    path.write_text(prog.source)
+    k, case = load_kernel(path)
+    a = make_args(k, case)
+    import inspect
+
+    cq = a[list(inspect.signature(k.fn).parameters).index("cq")].astype(np.int64)
+    outs = [run_on(k, case, d)["oq"] for d in ("interp", "interp-ref")]
+    assert outs[0] == outs[1]
+    fill = int(re.search(r"coop\.fill\(qc, (-?\d+)\)", prog.source).group(1))  # type: ignore[union-attr]
+    acc = np.full((16, 16), fill, np.int64)
+    for m in re.finditer(r"coop\.load\(qa, cq, (\d+), 32\)\n +coop\.load\(qb, cq, (\d+), (\d+)(, col_major=True)?\)",
+                         prog.source):
+        qa = cq[int(m.group(1)):int(m.group(1)) + 512].reshape(16, 32)
+        qb = cq[int(m.group(2)):int(m.group(2)) + 512]
+        acc += qa @ (qb.reshape(16, 32).T if m.group(4) else qb.reshape(32, 16))
+    want = ((acc + 2**31) % 2**32 - 2**31).reshape(-1).tolist()
+    assert outs[0][:256] == want and outs[0][-256:] == want
+    src = k.source("glsl", block=case["block"])
+    glsl.check(src)
+    ptx.check(k.source("ptx"))
+    assert {"coop", "coop-int8"} <= device_lacks(sarek.get_device("vulkan-glsl:0"))  # lavapipe: n/a

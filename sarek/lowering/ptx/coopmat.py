@@ -1,4 +1,5 @@
-"""PTX lowering, cooperative matrices: `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}` with the per-lane
+"""PTX lowering, cooperative matrices: `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}` and, for 8-bit
+inputs, `mma.sync.aligned.m16n8k32.row.col.s32.{u8,s8}` (i32 accumulators, wrapping), with the per-lane
 fragment layout owned here.
 
 A fragment is a grid of native pieces: `a` 16x16 (four .b32 registers of two halves each), `b` 16x8 (two), `acc`
@@ -8,7 +9,10 @@ mma.m16n8k16"): a: register k has rows g + 8 (k & 1), columns 2t + 8 (k >> 1) + 
 these elements one by one (`ld`/`st` of 16 or 32 bits at `index + row * stride + col`, or `col * stride + row`
 when column-major), so any buffer and stride works; an `a`/`b` load from shared memory whose first element and
 stride are multiples of 8 takes `ldmatrix` instead (a warp-uniform run-time test picks the path); `d = a @ b + c` is one mma.sync per (i, j, k) piece triple,
-k in order. The gate (sarek.analysis.coopmat_support) admits f16/bf16 inputs with f32 accumulators only.
+k in order. 8-bit pieces are a 16x32, b 32x8 (four bytes per register: a register k holds row g + 8 (k & 1),
+columns 4t + 16 (k >> 1) + {0..3}; b register k rows 4t + 16k + {0..3}, column g), accumulators as f32's but
+s32. The gate (sarek.analysis.coopmat_support) admits f16/bf16 inputs with f32 accumulators and u8/i8 inputs
+with i32 ones.
 """
 
 from __future__ import annotations
@@ -27,11 +31,17 @@ from sarek.targets.ptx.dialect import AddrAttr, RegAttr
 
 #: piece (rows, cols) per use
 PIECES = {"a": (16, 16), "b": (16, 8), "acc": (16, 8)}
+#: the 8-bit pieces (m16n8k32)
+PIECES8 = {"a": (16, 32), "b": (32, 8), "acc": (16, 8)}
 
 
-def _cells(use: str) -> list[list[tuple[int, int]]]:
+def _cells(use: str, eight: bool = False) -> list[list[tuple[int, int]]]:
     """Per register of a piece, its elements as (row offset, column offset) from the lane's base: (g, 2t) for a
-    and acc, (2t, g) for b."""
+    and acc, (2t, g) for b; 8-bit inputs (four per register): (g, 4t) for a, (4t, g) for b."""
+    if use == "a" and eight:
+        return [[(8 * (k & 1), 16 * (k >> 1) + h) for h in range(4)] for k in range(4)]
+    if use == "b" and eight:
+        return [[(16 * k + h, 0) for h in range(4)] for k in range(2)]
     if use == "a":
         return [[(8 * (k & 1), 8 * (k >> 1) + h) for h in (0, 1)] for k in range(4)]
     if use == "b":
@@ -48,10 +58,27 @@ class CoopmatLowering(ControlLowering):
     def _decl(self, op: Operation, name: str) -> sk.CoopmatDeclOp:
         return sk.fragment_decl(op, name)
 
+    def _eight(self, op: Operation, name: str) -> bool:
+        """Whether fragment `name` takes part in 8-bit products (its pieces are m16n8k32's)."""
+        d = self._decl(op, name)
+        if str(d.element_type) in ("ui8", "i8"):
+            return True
+        f = sk.enclosing_function(op)
+        assert f is not None
+        return any(isinstance(o, sk.CoopmatMulAddOp) and name in (o.c.data, o.d.data)
+                   and str(self._decl(o, o.a.data).element_type) in ("ui8", "i8") for o in f.walk())
+
+    def _pieces(self, op: Operation, name: str) -> tuple[int, int]:
+        return (PIECES8 if self._eight(op, name) else PIECES)[self._decl(op, name).use.data]
+
+    @staticmethod
+    def _acc_type(d: sk.CoopmatDeclOp) -> str:
+        return "s32" if str(d.element_type) == "i32" else "f32"
+
     def op_CoopmatDeclOp(self, st: FnState, op: sk.CoopmatDeclOp) -> Any:
         use = op.use.data
-        pr, pc = PIECES[use]
-        ty = "f32" if use == "acc" else "b32"
+        pr, pc = self._pieces(op, op.frag.data)
+        ty = self._acc_type(op) if use == "acc" else "b32"
         n = 4 if use != "b" else 2
         self._frags(st)[op.frag.data] = {(i, j): [st.em.reg(ty) for _ in range(n)]
                                          for i in range(op.rows.value.data // pr)
@@ -61,28 +88,31 @@ class CoopmatLowering(ControlLowering):
     def op_CoopmatFillOp(self, st: FnState, op: sk.CoopmatFillOp) -> Any:
         v = self.val(st, op.value)
         assert isinstance(v, Sc)
+        ty = self._acc_type(self._decl(op, op.frag.data))
         for regs in self._frags(st)[op.frag.data].values():
             for r in regs:
-                st.em.mov("f32", r, v.r)
+                st.em.mov(ty, r, v.r)
         return None
 
     def op_CoopmatMulAddOp(self, st: FnState, op: sk.CoopmatMulAddOp) -> Any:
         fr = self._frags(st)
         d, a, b, c = fr[op.d.data], fr[op.a.data], fr[op.b.data], fr[op.c.data]
-        elt = "bf16" if str(self._decl(op, op.a.data).element_type) == "bf16" else "f16"
+        elt = {"bf16": "bf16", "ui8": "u8", "i8": "s8"}.get(str(self._decl(op, op.a.data).element_type), "f16")
+        shape, acc = ("m16n8k32", "s32") if elt in ("u8", "s8") else ("m16n8k16", "f32")
         ks = 1 + max(k for _, k in a)
         for (i, j), dregs in d.items():
             for k in range(ks):
                 src = c[(i, j)] if k == 0 else dregs
-                st.em.emit(px.MmaOp, f"sync.aligned.m16n8k16.row.col.f32.{elt}.{elt}.f32", dregs, a[(i, k)],
+                st.em.emit(px.MmaOp, f"sync.aligned.{shape}.row.col.{acc}.{elt}.{elt}.{acc}", dregs, a[(i, k)],
                            b[(k, j)], src)
         return None
 
-    def _lane(self, st: FnState) -> tuple[RegAttr, RegAttr]:
+    def _lane(self, st: FnState, shift: int = 1) -> tuple[RegAttr, RegAttr]:
+        """(g, t << shift): the lane's group and its scaled index in the group."""
         em = st.em
         lane = em.op1(px.MovOp, "u32", "s32", "%laneid")
         g = em.op2(px.ShrOp, "s32", "s32", lane, 2)
-        t2 = em.op2(px.ShlOp, "b32", "s32", em.op2(px.AndOp, "b32", "s32", lane, 3), 1)
+        t2 = em.op2(px.ShlOp, "b32", "s32", em.op2(px.AndOp, "b32", "s32", lane, 3), shift)
         return g, t2
 
     def _addr(self, st: FnState, op: sk.CoopmatLoadOp | sk.CoopmatStoreOp, buf: Buf, row: RegAttr, col: RegAttr,
@@ -106,14 +136,15 @@ class CoopmatLowering(ControlLowering):
         """(register, addresses of its elements) for every register of the fragment's pieces."""
         d = self._decl(op, op.frag.data)
         use = d.use.data
-        pr, pc = PIECES[use]
+        pr, pc = self._pieces(op, op.frag.data)
+        eight = use != "acc" and self._eight(op, op.frag.data)
         buf = self.val(st, op.array)
         assert isinstance(buf, Buf)
-        g, t2 = self._lane(st)
+        g, t2 = self._lane(st, 2 if eight else 1)
         row, col = (t2, g) if use == "b" else (g, t2)
         out: list[tuple[RegAttr, list[RegAttr]]] = []
         for (i, j), regs in self._frags(st)[op.frag.data].items():
-            for reg, cells in zip(regs, _cells(use)):
+            for reg, cells in zip(regs, _cells(use, eight)):
                 out.append((reg, [self._addr(st, op, buf, row, col, i * pr + r0, j * pc + c0)
                                   for r0, c0 in cells]))
         return out
@@ -132,7 +163,7 @@ class CoopmatLowering(ControlLowering):
         r0 = em.op2(px.ShlOp, "b32", "s32", em.op2(px.AndOp, "b32", "s32", m, 1), 3)
         c0 = em.op2(px.ShlOp, "b32", "s32", em.op2(px.ShrOp, "s32", "s32", m, 1), 3) if use == "a" else em.iconst(0)
         row, c = (r0, em.op2(px.AddOp, "s32", "s32", c0, i8)) if col else (em.op2(px.AddOp, "s32", "s32", r0, i8), c0)
-        pr, pc = PIECES[use]
+        pr, pc = self._pieces(op, op.frag.data)
         trans = ".trans" if (use == "b") != col else ""
         for (i, j), regs in self._frags(st)[op.frag.data].items():
             addr = self._addr(st, op, buf, row, c, i * pr, j * pc)
@@ -143,7 +174,8 @@ class CoopmatLowering(ControlLowering):
         buf = self.val(st, op.array)
         assert isinstance(buf, Buf)
         done = None
-        if buf.space == "shared" and self._decl(op, op.frag.data).use.data != "acc":
+        d = self._decl(op, op.frag.data)
+        if buf.space == "shared" and d.use.data != "acc" and str(d.element_type) in ("f16", "bf16"):
             # ldmatrix needs 16-byte aligned rows: the first element and the row stride multiples of 8 halves
             # (a coop kernel's shared arrays are 16-byte aligned); else the element path below. The test is
             # warp-uniform (the arguments are).
@@ -158,12 +190,13 @@ class CoopmatLowering(ControlLowering):
         space = "global.nc" if buf.readonly else buf.space  # a vector the kernel never writes: the read-only cache
         for reg, addrs in self._walk(st, op):
             if len(addrs) == 1:
-                em.emit(px.LdOp, f"{space}.f32", reg, AddrAttr(addrs[0], 0))
+                em.emit(px.LdOp, f"{space}.{reg.ty.data}", reg, AddrAttr(addrs[0], 0))
                 continue
-            halves = [em.reg("b16") for _ in addrs]
-            for h, a in zip(halves, addrs):
-                em.emit(px.LdOp, f"{space}.b16", h, AddrAttr(a, 0))
-            em.mov("b32", reg, halves)
+            w = "b16" if len(addrs) == 2 else "b8"  # two halves or four bytes per register
+            parts = [em.reg(w) for _ in addrs]
+            for h, a in zip(parts, addrs):
+                em.emit(px.LdOp, f"{space}.{w}", h, AddrAttr(a, 0))
+            em.mov("b32", reg, parts)
         if done is not None:
             em.place_label(done)
         return None
@@ -171,5 +204,5 @@ class CoopmatLowering(ControlLowering):
     def op_CoopmatStoreOp(self, st: FnState, op: sk.CoopmatStoreOp) -> Any:
         space = self.val(st, op.array).space
         for reg, addrs in self._walk(st, op):
-            st.em.emit(px.StOp, f"{space}.f32", AddrAttr(addrs[0], 0), reg)
+            st.em.emit(px.StOp, f"{space}.{reg.ty.data}", AddrAttr(addrs[0], 0), reg)
         return None

@@ -18,10 +18,11 @@ the vulkan-glsl device checks against the driver's list) say so.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any, cast
 
 from xdsl.dialects.builtin import DictionaryAttr
-from xdsl.ir import Block, BlockArgument, Operation
+from xdsl.ir import Attribute, Block, BlockArgument, Operation
 
 from sarek.dialect import sarek as S
 from sarek.lowering.shader.atomics import Atomics
@@ -112,13 +113,14 @@ class Coopmat(Atomics):
         if S.WORDS not in op.attributes:
             return st.name
         k = self.kernel
-        packed = cast(DictionaryAttr, k.attributes[PACKED]).data if PACKED in k.attributes else {}
+        packed: Mapping[str, Attribute] = cast(DictionaryAttr, k.attributes[PACKED]).data if PACKED in k.attributes \
+            else {}
         vecs = [(n, a) for n, a in k.params if isinstance(a.type, S.VecType)]
         hit = next(((i, n, a) for i, (n, a) in enumerate(vecs) if self.storage.get(a) is st), None)
         if hit is None or hit[1] not in packed or st.space != "global":
             raise err(f"fragment '{f.name}' of {f.elt} elements: a shared or local array holds them one per 32-bit "
                       "word on GLSL; load it from a Vec or Array parameter", op, self.lang)
-        i, n, a = hit
+        i, _, a = hit
         return self.coop_alias(i, a, f.elt if f.elt != "u32" else "i32")
 
     def coop_alias(self, binding: int, a: BlockArgument, elt: str) -> str:

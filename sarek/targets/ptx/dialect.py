@@ -42,7 +42,7 @@ from xdsl.utils.exceptions import VerifyException
 
 # register types -> register name prefix; every type has its own prefix so declarations are one line per type
 REG_PREFIX: dict[str, str] = {
-    "pred": "p", "b16": "rs", "f16": "h", "b32": "r", "s32": "s", "u32": "u", "f32": "f",
+    "pred": "p", "b8": "rb", "b16": "rs", "f16": "h", "b32": "r", "s32": "s", "u32": "u", "f32": "f",
     "b64": "rd", "s64": "sd", "u64": "ud", "f64": "fd",
 }
 STATE_SPACES = ("global", "shared", "local", "param", "const")

@@ -147,6 +147,8 @@ class Gen(Corners):
             self.tiling(ints, floats)
         if self.barrier_mode:
             self.barrier_stage(ints, floats)
+        if "coop" in self.feats:
+            self.coop_stage()
         if "local" in self.feats:
             v = r.choice(ints)
             if v.ty == "i32":
@@ -208,6 +210,28 @@ class Gen(Corners):
                     else:
                         self.emit(f"{v.name} = warp_shuffle_xor({v.name}, {m})")
 
+    def coop_stage(self) -> None:
+        """Feature "coop" (features.COOP_FEATURES): an 8-bit tile product every lane of a warp runs alike, at
+        the top level; warp w of the grid (32 lanes each: block sizes are multiples of 32) stores its 16x16
+        result at `oq[w * 256 ..]`. Drawn from the coop stream only."""
+        q = self.qr
+        self.coop_elt = elt = q.choice(["i8", "u8"])
+        self.imports.update({"warp_id", "block_idx_x", "block_dim_x"})
+        self.emit(f'qa = coop.fragment("a", {elt}, 16, 32)')
+        self.emit(f'qb = coop.fragment("b", {elt}, 32, 16)')
+        self.emit('qc = coop.fragment("acc", i32, 16, 16)')
+        self.emit("wq = block_idx_x * (block_dim_x // 32) + warp_id")
+        self.emit(f"coop.fill(qc, {q.choice([0, 1, -7, 2**31 - 100, -2**31 + 100])})")
+        for k in range(q.choice([1, 2])):
+            base = 1024 * k
+            self.emit(f"coop.load(qa, cq, {base}, 32)")
+            if q.random() < 0.5:
+                self.emit(f"coop.load(qb, cq, {base + 512}, 32, col_major=True)")
+            else:
+                self.emit(f"coop.load(qb, cq, {base + 512}, 16)")
+            self.emit("coop.mma(qc, qa, qb, qc)")
+        self.emit("coop.store(qc, oq, wq * 256, 16)")
+
     def program(self) -> Program:
         r = self.r
         decls: list[str] = []
@@ -240,6 +264,9 @@ class Gen(Corners):
                 outs[vec] = len(vs)
         if self.narrow:
             params.append(f"on: Vec[{self.narrow}]")
+        if "coop" in self.feats:
+            params += [f"cq: Vec[{self.coop_elt}]", "oq: Vec[i32]"]
+            self.types_used.add(self.coop_elt)
         params += ["acc: Vec[i32]", *(["accf: Vec[f32]"] if self.uses_accf else []), "n: i32"]
         second, streams = self.stream_kernel(outs) if "streams" in self.feats else ([], {})
         gpu = sorted(x for x in self.imports if x not in ("sm", "atomic"))
@@ -249,14 +276,15 @@ class Gen(Corners):
         head = [f'"""sarek fuzz kernel, seed {self.seed} (a reproducer: python -m sarek.testing.fuzz --replay FILE)."""',
                 "", *(["import sarek"] if self.uses_sarek else []),
                 "from sarek import Array, Vec, device, f32, f64, i32, i64, kernel, record, variant"
-                + (f", {self.narrow}" if self.narrow else "") + "".join(f", {t}" for t in extra),
+                + (", coop" if "coop" in self.feats else "") + (f", {self.narrow}" if self.narrow else "") + "".join(f", {t}" for t in extra),
                 "from sarek import math as sm", f"from sarek.gpu import {', '.join(sorted(set(gpu)))}", "", ""]
         lines = head + decls + helpers + ["@kernel", f"def fz{self.seed}({', '.join(params)}):", *body, "", "",
                                           *second]
         case = {"seed": self.seed, "grid": self.grid, "block": self.block, "n": self.n, "outputs": outs,
                 "i64": "i64" in self.feats, "f64": "f64" in self.feats, "lowprec": self.uses_lowprec,
                 "features": sorted(self.feats), **({"narrow": self.narrow} if self.narrow else {}),
-                **({"streams": streams} if streams else {}), **({"shapes": sorted(self.shapes)} if self.shapes else {})}
+                **({"streams": streams} if streams else {}),
+                **({"coop": self.coop_elt} if "coop" in self.feats else {}), **({"shapes": sorted(self.shapes)} if self.shapes else {})}
         lines.append(f"CASE = {case!r}")
         return Program(self.seed, "\n".join(lines) + "\n", case)
 

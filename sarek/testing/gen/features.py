@@ -44,7 +44,14 @@ LATEST_FEATURES = ("narrow", "bitcast", "fatomic", "print", "arrays3")
 #: output Vector of the first (no synchronize between).
 #: Each can be switched off: `generate(seed, corners=...)`, `python -m sarek.testing.fuzz --corners ...`.
 CORNER_FEATURES = ("zeroinit", "tiling", "boolcast", "f2i", "intmin", "bigblock", "streams", "zeroshared")
-FEATURE_P = {"i64": 0.35, "f64": 0.2, "shared": 0.25, "warp": 0.2, "narrow": 0.3, "bitcast": 0.3, "fatomic": 0.15,
+#: and a fifth stream (issue 29): "coop" = an 8-bit cooperative-matrix tile product at the kernel's top level
+#: (`decls.Gen.coop_stage`: i8 or u8 `cq` inputs, fragments 16x32 / 32x16 into an i32 accumulator, b row- or
+#: column-major, one or two multiply-accumulates, each warp storing its 16x16 result into its own slots of `oq`);
+#: products are exact and i32 wraps as in C, so every device that runs it must agree bit for bit
+COOP_FEATURES = ("coop",)
+#: the bytes of the `cq` input (a 16x32 a and a 32x16 b, twice)
+COOP_BYTES = 2048
+FEATURE_P = {"coop": 0.15, "i64": 0.35, "f64": 0.2, "shared": 0.25, "warp": 0.2, "narrow": 0.3, "bitcast": 0.3, "fatomic": 0.15,
              "print": 0.2, "arrays3": 0.2, "zeroinit": 0.3, "tiling": 0.3, "boolcast": 0.3, "f2i": 0.3,
              "intmin": 0.25, "bigblock": 0.15, "streams": 0.2, "zeroshared": 0.2}
 #: the integer types a comparison is cast to (feature "boolcast") and a float converted to (feature "f2i")
@@ -161,6 +168,10 @@ class GenBase(ABC):
             f for f in FEATURES if r.random() < FEATURE_P.get(f, 0.5)} | {
             f for f in LATER_FEATURES if later.random() < FEATURE_P.get(f, 0.5)} | {
             f for f in LATEST_FEATURES if latest.random() < FEATURE_P.get(f, 0.5)} | (drawn & allowed)
+        #: issue 29's stream (its own, so a seed's other draws stay as they were)
+        self.qr = random.Random(f"sarek-fuzz-coop-{seed}")
+        if features is None:
+            self.feats |= {f for f in COOP_FEATURES if self.qr.random() < FEATURE_P.get(f, 0.5)}
         if "bigblock" in self.feats:
             self.block, self.grid = self.cr.choice(BIG_BLOCKS), 1
             self.n = self.block
@@ -175,7 +186,8 @@ class GenBase(ABC):
         self.uses_accf = False
         self.uses_sarek = False  # `import sarek` (sarek.bitcast)
         self.prints = 0
-        self.barrier_mode = bool({"shared", "warp"} & self.feats) or self.zshared
+        # (coop calls are warp-uniform: at the top level, never under `if i < n`)
+        self.barrier_mode = bool({"shared", "warp", "coop"} & self.feats) or self.zshared
         self.out: list[str] = []
         self.vars: list[Var] = []
         self.ivars_ro: list[IE] = []  # read-only ints in scope (loop counters, binders with known ranges)

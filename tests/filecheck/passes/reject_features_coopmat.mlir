@@ -6,15 +6,15 @@
 // RUN: sarek-opt %s -p 'sarek-reject-features{target=glsl}' --verify-diagnostics --split-input-file | filecheck %s --check-prefix=GLSL
 // RUN: sarek-opt %s -p 'sarek-reject-features{target=wgsl}' --verify-diagnostics --split-input-file | filecheck %s --check-prefix=WGSL
 
-// Every target without cooperative matrices refuses at the first coop op, with its reason; HIP (MFMA) and PTX
-// (mma.sync, f32 accumulators) have no 8-bit path; GLSL (GL_KHR_cooperative_matrix) has.
+// Every target without cooperative matrices refuses at the first coop op, with its reason; HIP (MFMA) has no
+// 8-bit path; PTX (mma.sync m16n8k32) and GLSL (GL_KHR_cooperative_matrix) have.
 builtin.module {
   sarek.kernel @k() {
     sarek.coopmat_decl "qc" acc 16x16 : i32 loc("k.py":3:3)
   }
 }
 // CUDA: sarek.coopmat_decl "qc" acc 16x16 : i32
-// PTX: k.py:3:3: error: PTX: cooperative matrices: a 16x16 'acc' fragment of i32 is not supported on this target (supported: f16/bf16 x f32 at 16x16x16 (and multiples up to 64))
+// PTX: sarek.coopmat_decl "qc" acc 16x16 : i32
 // HIP: k.py:3:3: error: HIP: cooperative matrices: a 16x16 'acc' fragment of i32 is not supported on this target (supported: f16 x f32 at 16x16x16 (and multiples up to 64))
 // OPENCL: k.py:3:3: error: OpenCL: cooperative matrices not yet supported (OpenCL C has no portable matrix API (only vendor extensions))
 // METAL: k.py:3:3: error: Metal: cooperative matrices not yet supported (the simdgroup_matrix lowering is not implemented for this target yet)
@@ -88,7 +88,7 @@ builtin.module {
 
 // -----
 
-// On GLSL an 8-bit fragment moves through a Vec or Array parameter, not a shared array (held one element per word
+// On GLSL an 8-bit (or f16) fragment moves through a Vec or Array parameter, not a shared array (held one element per word
 // there); bf16 fragments are refused with the list (GL_EXT_bfloat16 is newer than glslang 13).
 builtin.module {
   sarek.kernel @k() {
@@ -100,7 +100,7 @@ builtin.module {
     sarek.coopmat_load "qa" from %sh[%z] stride %s : !sarek.array<ui8, shared> loc("k.py":7:3)
   }
 }
-// GLSL: k.py:7:3: error: GLSL: cooperative matrices: fragment 'qa' of 8-bit elements moves through a shared or local array, which GLSL holds one element per 32-bit word; load it from a Vec or Array parameter
+// GLSL: k.py:7:3: error: GLSL: cooperative matrices: fragment 'qa' of u8 elements moves through a shared or local array, which GLSL holds one element per 32-bit word; load it from a Vec or Array parameter
 
 // -----
 

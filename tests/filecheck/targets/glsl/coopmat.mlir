@@ -1,5 +1,6 @@
 // RUN: sarek-opt %s -p 'sarek-pipeline{target=glsl block=32}' -t glsl --split-input-file | filecheck %s
 // RUN: sarek-opt %s -p 'sarek-pack-narrow{target=glsl}' --split-input-file | filecheck %s --check-prefix=PACK
+// RUN: sarek-opt %s -p 'sarek-widen-f16{target=glsl}' --split-input-file | filecheck %s --check-prefix=WIDEN
 // Cooperative matrices on GLSL: GL_KHR_cooperative_matrix at subgroup scope. sarek-pack-narrow stores the 8-bit
 // vectors as words and marks their coop loads `sarek.words`; the lowering reads them through a second
 // declaration of the same binding with the narrow element type. u8 inputs accumulate in a uint matrix (drivers
@@ -70,3 +71,31 @@ builtin.module {
 // CHECK-NEXT: coopMatLoad(sarek_frag_qb_0_1, sarek_coop_a, uint(s_ + s_ * 16), uint(s_), gl_CooperativeMatrixLayoutColumnMajor);
 // CHECK:      sarek_frag_qc_1_1 = coopMatMulAdd(sarek_frag_qa_1_0, sarek_frag_qb_0_1, sarek_frag_qc_1_1);
 // CHECK:      coopMatStore(sarek_frag_qc_0_1, c, uint(0 + s_ * 16), uint(s_), gl_CooperativeMatrixLayoutColumnMajor);
+
+// -----
+
+// f16 vectors hold their bits (sarek-widen-f16, then 32-bit words): the coop loads read them through a float16_t
+// declaration of the binding; f16 inputs need the float16 arithmetic-types extension.
+builtin.module {
+  sarek.kernel @hmm(%a : !sarek.vec<f16> "a", %c : !sarek.vec<f32> "c") {
+    %z = sarek.constant 0 : i32
+    %s = sarek.constant 16 : i32
+    %x = sarek.constant 0.0 : f32
+    sarek.coopmat_decl "fa" a 16x16 : f16
+    sarek.coopmat_decl "fb" b 16x16 : f16
+    sarek.coopmat_decl "acc" acc 16x16 : f32
+    sarek.coopmat_fill "acc", %x : f32
+    sarek.coopmat_load "fa" from %a[%z] stride %s : !sarek.vec<f16>
+    sarek.coopmat_load "fb" from %a[%s] stride %s col_major : !sarek.vec<f16>
+    sarek.coopmat_muladd "acc" = "fa" * "fb" + "acc"
+    sarek.coopmat_store "acc" to %c[%z] stride %s : !sarek.vec<f32>
+  }
+}
+// WIDEN:      sarek.coopmat_load "fa" from %{{.*}}[%{{.*}}] stride %{{.*}} : !sarek.vec<ui16> attributes {sarek.words}
+// CHECK:      #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+// CHECK:      layout(std430, set = 0, binding = 0) buffer sarek_coop_block_a { float16_t sarek_coop_a[]; };
+// CHECK:      coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> sarek_frag_fa;
+// CHECK:      coopMatLoad(sarek_frag_fa, sarek_coop_a, uint(0), uint(16), gl_CooperativeMatrixLayoutRowMajor);
+// CHECK-NEXT: coopMatLoad(sarek_frag_fb, sarek_coop_a, uint(16), uint(16), gl_CooperativeMatrixLayoutColumnMajor);
+// CHECK-NEXT: sarek_frag_acc = coopMatMulAdd(sarek_frag_fa, sarek_frag_fb, sarek_frag_acc);
+// CHECK-NEXT: coopMatStore(sarek_frag_acc, c, uint(0), uint(16), gl_CooperativeMatrixLayoutRowMajor);
