@@ -370,7 +370,7 @@ def test_every_intrinsic_builds_and_verifies():
     for name, info in INTRINSICS.items():
         if info.category == Category.ATOMIC:
             types: list[Attribute] = [vec, i32] + [i32] * (info.arity - 2)
-        elif name in ("clz", "popcount") or (info.category == Category.WARP and info.arity):
+        elif name in ("clz", "popcount", "bit_reverse") or (info.category == Category.WARP and info.arity):
             types = [i32] * info.arity
         else:
             types = [f32] * info.arity
