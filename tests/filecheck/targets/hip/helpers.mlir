@@ -8,6 +8,8 @@
 // CHECK-NEXT:   float y;
 // CHECK-NEXT: } vec2;
 // CHECK-EMPTY:
+// CHECK-NEXT: __device__ __forceinline__ vec2 sarek_ld64_vec2(vec2* p) { union { uint2 v; vec2 t; } u; u.v = *(uint2*)p; return u.t; }
+// CHECK-EMPTY:
 // CHECK-NEXT: __device__ float sq(float v) {
 // CHECK-NEXT:   return (v * v);
 // CHECK-NEXT: }
@@ -38,6 +40,6 @@
 // CHECK-NEXT: extern "C" __global__ void lengths(vec2* __restrict__ pts, int sarek_pts_length, float* __restrict__ out, int sarek_out_length, float k) {
 // CHECK-NEXT:   int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);
 // CHECK-NEXT:   if (i < sarek_pts_length) {
-// CHECK-NEXT:     put(out, sarek_out_length, i, clamp_len(pts[i], k, 10.0f));
+// CHECK-NEXT:     put(out, sarek_out_length, i, clamp_len(sarek_ld64_vec2(&pts[i]), k, 10.0f));
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
