@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from xdsl.dialects.builtin import Float32Type, Float64Type, i32
+from xdsl.dialects.builtin import Float32Type, Float64Type, Signedness, i32
 from xdsl.ir import Attribute
 
 from sarek.dialect.types import ArrayType, VecType, is_float, is_int
@@ -78,8 +78,8 @@ def _atomic(extra: int) -> Callable[[Sequence[Attribute]], Attribute | str]:
         if not isinstance(base, VecType | ArrayType):
             return f"expects a vector or array as first operand, got {base}"
         elt = base.element_type
-        if not (is_int(elt) or isinstance(elt, Float32Type | Float64Type)):
-            return f"expects an i32, i64, f32 or f64 element type, got {elt}"
+        if not (is_int(elt) or is_unsigned_wide(elt) or isinstance(elt, Float32Type | Float64Type)):
+            return f"expects an i32, i64, u32, u64, f32 or f64 element type, got {elt}"
         if ts[1] != i32:
             return f"expects an i32 index, got {ts[1]}"
         for t in ts[2:]:
@@ -88,6 +88,11 @@ def _atomic(extra: int) -> Callable[[Sequence[Attribute]], Attribute | str]:
         return elt
 
     return check
+
+
+def is_unsigned_wide(t: Attribute) -> bool:
+    """u32 or u64: the unsigned types atomics and warp vote masks take."""
+    return is_integer_type(t) and t.width.data in (32, 64) and t.signedness.data == Signedness.UNSIGNED
 
 
 def _warp(ts: Sequence[Attribute]) -> Attribute | str:

@@ -123,7 +123,7 @@ class Lang:
     int_helpers: Mapping[str, tuple[str, ...]]  # helper -> (signature with {t} the type, {n} its name, its statements)
     # ---- memory
     reprs: Mapping[str, Repr]  # Storage.repr other than "plain" -> its spellings
-    int_atomic_repr: str  # the Storage.repr of an i32 atomic target
+    int_atomic_repr: str  # the Storage.repr of an i32 atomic target (a u32 one: this + "_u32" where reprs has it)
     bool_repr: str  # the Storage.repr of a bool buffer
     int_atomics: Mapping[str, str]  # i32 atomic name -> call: {p} the place, {0} {1} the operands
     cas_loop: CasLoop | None  # compare-and-swap as a loop (None: the native atomic_cas of int_atomics)
@@ -316,6 +316,7 @@ WGSL = Lang(
                  "iabs": ("fn {n}(x : {t}) -> {t}", "return select(x, -x, x < {t}(0))")},
     reprs={"f32bits": Repr("atomic<u32>", "bitcast<f32>(atomicLoad(&{}))", "atomicStore(&{p}, bitcast<u32>({v}))"),
            "atomic": Repr("atomic<i32>", "atomicLoad(&{})", "atomicStore(&{p}, {v})"),
+           "atomic_u32": Repr("atomic<u32>", "atomicLoad(&{})", "atomicStore(&{p}, {v})"),
            "boolbits": Repr("u32", "({} != 0u)", "{p} = select(0u, 1u, {v})")},
     int_atomic_repr="atomic", bool_repr="boolbits",
     int_atomics=_WGSL_ATOMICS, cas_loop=_wgsl_cas_loop, float_rmw=_wgsl_float_rmw, f32_atomic_add=None,

@@ -157,11 +157,16 @@ def _cuda_atomic(name: str, t: str, space: str) -> str | None:
     op = name.removeprefix("atomic_")
     fn = {"add": "atomicAdd", "sub": "atomicSub", "min": "atomicMin", "max": "atomicMax", "exch": "atomicExch",
           "and": "atomicAnd", "or": "atomicOr", "xor": "atomicXor", "cas": "atomicCAS"}
-    if t == "int":
+    if t in ("int", "unsigned int"):  # CUDA/HIP overload every 32-bit atomic for int and unsigned int
         if op == "inc":
-            return "atomicAdd(&{0}, 1)"
+            return "atomicAdd(&{0}, 1)" if t == "int" else "atomicAdd(&{0}, 1u)"
         if op == "dec":
-            return "atomicSub(&{0}, 1)"
+            return "atomicSub(&{0}, 1)" if t == "int" else "atomicSub(&{0}, 1u)"
+        return f"{fn[op]}(&{{0}}, {{1}}{', {2}' if op == 'cas' else ''})"
+    if t == "unsigned long long":  # native except sub/dec: an add of the two's complement (wraps as sub does)
+        if op in ("inc", "dec", "sub"):
+            delta = {"inc": "1ull", "dec": "0ull - 1ull", "sub": "0ull - ({1})"}[op]
+            return f"atomicAdd(&{{0}}, {delta})"
         return f"{fn[op]}(&{{0}}, {{1}}{', {2}' if op == 'cas' else ''})"
     if t == "long long":
         u = "(unsigned long long)"
@@ -292,7 +297,7 @@ def _opencl_atomic(name: str, t: str, space: str) -> str | None:
     op = name.removeprefix("atomic_")
     if t == "float" and op == "exch":
         return "atomic_xchg(&{0}, {1})"  # OpenCL C 1.2 has this one float atomic
-    pre = {"int": "atomic_", "long": "atom_"}.get(t)
+    pre = {"int": "atomic_", "uint": "atomic_", "long": "atom_", "ulong": "atom_"}.get(t)
     if pre is None:
         return None
     if op in ("inc", "dec"):
@@ -384,28 +389,34 @@ OPENCL = Language(
 # ------------------------------------------------------------------------------------------------ Metal
 
 
-def _metal_cas(q: str) -> str:
+def _metal_cas_name(q: str, t: str) -> str:
+    """sarek_atomic_cas_<q> on int (the float loops' name too), sarek_atomic_cas_uint_<q> on uint."""
+    return f"sarek_atomic_cas_{q}" if t == "int" else f"sarek_atomic_cas_{t}_{q}"
+
+
+def _metal_cas(q: str, t: str = "int") -> str:
     """MSL's compare-exchange returns a bool; sarek's atomic_cas returns the old value (a weak exchange may
     fail spuriously, so it retries while the value it saw still equals `cmp`)."""
-    return (f"static inline int sarek_atomic_cas_{q}(volatile {q} atomic_int* p, int cmp, int x) {{\n"
-            "  int seen = cmp;\n"
+    return (f"static inline {t} {_metal_cas_name(q, t)}(volatile {q} atomic_{t}* p, {t} cmp, {t} x) {{\n"
+            f"  {t} seen = cmp;\n"
             "  while (!atomic_compare_exchange_weak_explicit(p, &seen, x, memory_order_relaxed, memory_order_relaxed)"
             " && seen == cmp) {}\n"
             "  return seen;\n"
             "}")
 
 
-_METAL_POLYFILL = {f"sarek_atomic_cas_{q}": _metal_cas(q) for q in ("device", "threadgroup")}
+_METAL_POLYFILL = {_metal_cas_name(q, t): _metal_cas(q, t) for q in ("device", "threadgroup")
+                   for t in ("int", "uint")}
 
 
 def _metal_atomic(name: str, t: str, space: str) -> str | None:
     op = name.removeprefix("atomic_")
-    if t != "int":
+    if t not in ("int", "uint"):
         return None
     q = "device" if space == "global" else "threadgroup"
-    ptr = f"(volatile {q} atomic_int*)&{{0}}"
+    ptr = f"(volatile {q} atomic_{t}*)&{{0}}"
     if op == "cas":
-        return f"sarek_atomic_cas_{q}({ptr}, {{1}}, {{2}})"
+        return f"{_metal_cas_name(q, t)}({ptr}, {{1}}, {{2}})"
     if op in ("inc", "dec"):
         return f"atomic_fetch_{'add' if op == 'inc' else 'sub'}_explicit({ptr}, 1, memory_order_relaxed)"
     if op == "exch":
