@@ -1,0 +1,71 @@
+"""Front end, math calls spelled with sarek's own operations on every target: `isnan`, `isinf`, `isfinite`
+(tests on the bits, so no compiler's fast-math may fold them away: WGSL lets an implementation assume there
+are no NaNs) and `clamp(x, lo, hi)` (numpy's `clip`: a NaN `x` stays NaN, integers compare by signedness).
+
+Each expands into sarek IR the interpreters and every backend already run, so `sarek ir` shows the decision.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from xdsl.dialects.builtin import Float16Type, Float64Type, i1, i32, i64
+from xdsl.ir import Attribute, Block, Region, SSAValue
+
+from sarek.dialect import sarek as s
+from sarek.dialect import scalars as sc
+from sarek.dialect.intrinsics import is_float
+from sarek.frontend.lower_base import tname
+
+if TYPE_CHECKING:
+    from sarek.frontend.lower_call import CallLowerer
+
+#: math names the front end expands (not `sarek.intrinsic`s): name -> arity
+EXPANDED: dict[str, int] = {"isnan": 1, "isinf": 1, "isfinite": 1, "clamp": 3}
+
+# (bits type, magnitude mask, the bits of +inf) per float width
+_BITS = {32: (i32, 0x7FFFFFFF, 0x7F800000), 64: (i64, 0x7FFFFFFFFFFFFFFF, 0x7FF0000000000000)}
+_CLASS = {"isnan": "gt", "isinf": "eq", "isfinite": "lt"}  # |bits| against the bits of +inf
+
+
+def expand_math(lw: CallLowerer, name: str, node: ast.Call, hint: Attribute | None, fname: str) -> SSAValue:
+    """Lower `sarek.math.<name>(...)` (or Python's `math.<name>`) for a name of EXPANDED."""
+    if len(node.args) != EXPANDED[name] or node.keywords:
+        raise lw.err(node, f"{fname}() takes {EXPANDED[name]} argument(s), {len(node.args) + len(node.keywords)} "
+                           "given")
+    if name == "clamp":
+        return _clamp(lw, node, hint, fname)
+    x = lw.promoted(lw.expr(node.args[0]), node)
+    if not is_float(x.type):
+        raise lw.err(node.args[0], f"{fname}() needs a float (f16, bf16, f32 or f64), got {tname(x.type)}")
+    if isinstance(x.type, Float16Type):  # f16 -> f32 is exact
+        x = lw.v(s.CastOp(x, sc.F32), node)
+    bt, mask, inf = _BITS[64 if isinstance(x.type, Float64Type) else 32]
+    bits = lw.v(s.BitcastOp(x, bt), node)
+    mag = lw.v(s.BinOp("bitand", bits, lw.const(mask, bt, node)), node)
+    return lw.v(s.BinOp(_CLASS[name], mag, lw.const(inf, bt, node)), node)
+
+
+def _clamp(lw: CallLowerer, node: ast.Call, hint: Attribute | None, fname: str) -> SSAValue:
+    """x < lo ? lo : (x > hi ? hi : x) in the operands' common type (numpy's clip for lo <= hi)."""
+    vals = [lw.promoted(v, node) for v in lw.same_typed(list(node.args), hint)]
+    t = vals[0].type
+    if sc.is_integer(t) and all(sc.is_integer(v.type) for v in vals):
+        for v in vals[1:]:
+            t = sc.usual_int_conversion(t, v.type)
+        vals = [v if v.type == t else lw.v(s.CastOp(v, t), node) for v in vals]
+    if any(v.type != t for v in vals) or not (is_float(t) or sc.is_integer(t)) or t == i1:
+        got = ", ".join(tname(v.type) for v in vals)
+        raise lw.err(node, f"type mismatch: {fname}() needs numbers of one type (integers or floats), got ({got})")
+    x, lo, hi = vals
+    upper = select(lw, lw.v(s.BinOp("gt", x, hi), node), hi, x, node)
+    return select(lw, lw.v(s.BinOp("lt", x, lo), node), lo, upper, node)
+
+
+def select(lw: Any, c: SSAValue, a: SSAValue, b: SSAValue, node: ast.AST) -> SSAValue:
+    """`c ? a : b` as a lazy conditional expression (sarek.if_expr)."""
+    then_b, else_b = Block(), Block()
+    lw.in_block(then_b, lambda: lw.emit(s.YieldOp(a), node))
+    lw.in_block(else_b, lambda: lw.emit(s.YieldOp(b), node))
+    return lw.v(s.IfExprOp(c, a.type, Region(then_b), Region(else_b)), node)
