@@ -72,7 +72,8 @@ _HOST: dict[str, Callable[..., Any]] = {
     "expm1": np.expm1, "log1p": np.log1p, "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan,
     "atan2": np.arctan2, "pow": np.power, "fmin": np.fmin, "fmax": np.fmax, "fmod": np.fmod, "hypot": np.hypot,
     "copysign": np.copysign, "fma": _fma, "abs": abs, "min": min, "max": max,
-    "clz": _clz, "popcount": _popcount, "bit_reverse": _bit_reverse,
+    "clz": _clz, "popcount": _popcount, "bit_reverse": _bit_reverse, "erf": np.vectorize(_m.erf),
+    "erfc": np.vectorize(_m.erfc), "atanh": np.arctanh,
 }
 
 def _clamp(x: Any, lo: Any, hi: Any) -> Any:

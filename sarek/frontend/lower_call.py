@@ -11,12 +11,12 @@ from xdsl.ir import Attribute, SSAValue
 
 from sarek.dialect import sarek as s
 from sarek.dialect import scalars as sc
-from sarek.dialect.intrinsics import INTRINSICS, Category, is_float
+from sarek.dialect.intrinsics import INTRINSICS, WARP_VOTES, Category, is_float
 from sarek.frontend.decls import VariantCtor, record_info, variant_info
 from sarek.frontend.generics import Inference, TypeVar, substitute, type_vars
 from sarek.frontend.lower_base import BUILTIN_CASTS, Signature, is_num, tname
 from sarek.frontend.lower_expr import ExprLowerer
-from sarek.frontend.lower_math import EXPANDED, expand_math, select
+from sarek.frontend.lower_math import EXPANDED, block_vote, expand_math, select
 from sarek.gpu import GpuFunction, GpuValue
 from sarek.math import MathFunction
 from sarek.types import SCALARS, ArrayOf, ScalarType, VecOf
@@ -295,6 +295,8 @@ class CallLowerer(ExprLowerer):
             raise self.err(node, f"{fname}() is used as 'with {fname}(...):'")
         if fn.kind == "cast":
             return self.bitcast(node, fname)
+        if fn.kind == "block_vote":
+            return block_vote(self, fname, node)
         if fn.kind == "stmt":
             if not statement:
                 raise self.err(node, f"{fname}() is a statement and has no value")
@@ -335,6 +337,8 @@ class CallLowerer(ExprLowerer):
                 idx = self.v(s.CastOp(idx, i32), node.args[1])
             rest = [self.expr(a, arr.type.element_type) for a in node.args[2:]]
             return self.intrinsic_values(fname, [arr, idx, *rest], node, fname)
+        if fname in WARP_VOTES:
+            return self.intrinsic_values(fname, [self.cond(node.args[0])], node, fname)
         x = self.expr(node.args[0], hint)
         lane = self.expr(node.args[1], i32)
         return self.intrinsic_values(fname, [x, lane], node, fname)

@@ -265,6 +265,9 @@ class CExpressions(CBase):
             return self.tmpl(self.lang.warp_size, [], "int")
         if name == "warp_shuffle" and "sarek.lane_in_range" in op.attributes:
             return self.tmpl(self.lang.shuffle, args, rt, Effect.WRITE)
+        if name in self.lang.vote:
+            self.uses_vote = True
+            return self.tmpl(self.lang.vote[name], args, rt, Effect.WRITE)
         raise self.err(f"'{name}' must be lowered by sarek-lower-warp before the {self.backend} lowering", op)
 
     def math(self, name: str, ct: str, args: list[SSAValue], op: Operation) -> SSAValue:

@@ -55,6 +55,8 @@ class CLowering(coopmat.CCoopmat):
             lines += self.lang.bf16_preamble
         if self.uses_warp:
             lines += self.lang.warp_preamble
+        if self.uses_vote:
+            lines += self.lang.vote_preamble
         if self.uses_coop:
             lines += coopmat.PREAMBLE[self.lang.target]
         if self.polyfills:

@@ -9,7 +9,7 @@ from xdsl.dialects.builtin import i32
 from xdsl.ir import Operation
 
 from sarek.dialect import sarek as sk
-from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.dialect.intrinsics import INTRINSICS, WARP_VOTES, Category
 from sarek.lowering.ptx.memory import MemoryLowering
 from sarek.lowering.ptx.state import FnState
 from sarek.lowering.ptx.values import Buf, Sc, ptx_error, scalar_reg_type
@@ -35,6 +35,11 @@ class IntrinsicLowering(MemoryLowering):
             return Sc(i32, em.op1(px.MovOp, "u32", "s32", "%laneid"))
         if name == "warp_size":
             return Sc(i32, em.op1(px.MovOp, "u32", "s32", "WARP_SZ"))
+        if name in WARP_VOTES:  # the whole warp votes (membermask all ones)
+            mode = {"warp_any": "any.pred", "warp_all": "all.pred", "warp_ballot": "ballot.b32"}[name]
+            d = em.reg("pred" if name != "warp_ballot" else "u32")
+            em.emit(px.VoteOp, f"sync.{mode}", d, args[0].r, -1)
+            return Sc(t, d)
         if info.category == Category.WARP:
             return Sc(t, self.shuffle(st, op, args[0], args[1]))
         if info.category == Category.ATOMIC:

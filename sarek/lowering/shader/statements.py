@@ -134,6 +134,9 @@ class Statements(Coopmat):
             if op.callee.data.startswith("warp_shuffle"):
                 self.materialize(op, out, scope, self.warp_shuffle(op, *(self.expr(a) for a in op.args)))
                 return
+            if op.callee.data in self.lang.vote:
+                self.materialize(op, out, scope, self.warp_vote(op, self.expr(op.args[0])))
+                return
         if isinstance(op, S.YieldOp):
             return
         if isinstance(op, S.COOPMAT_OPS):
