@@ -139,3 +139,15 @@ def test_block_vote_sources_validate(target: str):
     check = {"cuda": cuda.check, "hip": hip.check, "ptx": ptx.check, "opencl": opencl.check,
              "metal": metal.check, "glsl": glsl.check, "wgsl": wgsl.check}[target]
     check(block_votes.source(target))
+
+
+@pytest.mark.parametrize("name", ["interp:warp=8", "interp-ref:warp=1", "interp:warp=64"])
+def test_interpreter_stands_in_for_a_warp_width(name: str):
+    """`interp:warp=N` runs with N-lane warps (pocl has 1, lavapipe 8, AMD 64) and is not in devices()."""
+    import sarek
+
+    w, ok = _run(name)
+    assert ok and w == int(name.split("=")[1]) and sarek.get_device(name).warp_size == w
+    assert name not in [d.name for d in sarek.devices()]
+    with pytest.raises(sarek.LaunchError, match="the warp width must be an integer from 1 to 1024"):
+        sarek.get_device("interp:warp=0")
