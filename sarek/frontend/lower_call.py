@@ -16,7 +16,7 @@ from sarek.frontend.decls import VariantCtor, record_info, variant_info
 from sarek.frontend.generics import Inference, TypeVar, substitute, type_vars
 from sarek.frontend.lower_base import BUILTIN_CASTS, Signature, is_num, tname
 from sarek.frontend.lower_expr import ExprLowerer
-from sarek.frontend.lower_math import EXPANDED, block_vote, expand_math, select
+from sarek.frontend.lower_math import EXPANDED, block_vote, expand_math, select, warp_width_check
 from sarek.gpu import GpuFunction, GpuValue
 from sarek.math import MathFunction
 from sarek.types import SCALARS, ArrayOf, ScalarType, VecOf
@@ -346,6 +346,8 @@ class CallLowerer(ExprLowerer):
             return self.intrinsic_values(fname, [self.cond(node.args[0])], node, fname)
         x = self.expr(node.args[0], hint)
         lane = self.expr(node.args[1], i32)
+        if lane.type == i32:
+            warp_width_check(self, fname, lane, node)
         return self.intrinsic_values(fname, [x, lane], node, fname)
 
     def make_record(self, cls: Any, node: ast.Call, fname: str) -> SSAValue:

@@ -105,3 +105,19 @@ def block_vote(lw: CallLowerer, name: str, node: ast.Call) -> SSAValue:
         return lw.v(s.BinOp("gt", r, zero), node)
     size = lw.v(s.BinOp("mul", dim["x"], lw.v(s.BinOp("mul", dim["y"], dim["z"]), node)), node)
     return lw.v(s.BinOp("eq", r, size), node)
+
+
+_WHAT = {"warp_shuffle": "lane", "warp_shuffle_up": "offset", "warp_shuffle_down": "offset", "warp_shuffle_xor": "mask"}
+
+
+def warp_width_check(lw: CallLowerer, name: str, v: SSAValue, node: ast.Call) -> None:
+    """A `sarek.assert` (checked with debug=True, free otherwise) that a shuffle's lane / offset / mask lies in
+    0 .. warp_size - 1: beyond the device's warp a shuffle returns the thread's own value, so a kernel written
+    for 32 lanes silently computes something else on a device with 8 (lavapipe) or 1 (pocl)."""
+    ws = lw.v(s.IntrinsicOp("warp_size", []), node)
+    ok = lw.v(s.BinOp("and", lw.v(s.BinOp("ge", v, lw.const(0, i32, node)), node), lw.v(s.BinOp("lt", v, ws), node)),
+              node)
+    what = _WHAT[name]
+    lw.emit(s.AssertOp(ok, f"{name}: the {what} reaches beyond this device's warp (it must be in 0 .. warp_size - 1; "
+                           f"warp_size is 32 on NVIDIA, 64 on AMD, 8 on lavapipe, 1 on pocl): write the loop over "
+                           "warp_size (docs/KERNELS.md)"), node)

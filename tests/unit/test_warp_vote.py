@@ -14,9 +14,9 @@ import pytest
 
 os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="sarek-xdg-"))
 
-from sarek import CompileError, Vec, i32, kernel, u32  # noqa: E402
+from sarek import CompileError, Vec, f32, i32, kernel, u32  # noqa: E402
 from sarek.gpu import (barrier_and, barrier_count, barrier_or, block_idx_x, global_thread_id,  # noqa: E402
-                       thread_idx_x, warp_all, warp_any, warp_ballot, warp_size)
+                       thread_idx_x, warp_all, warp_any, warp_ballot, warp_shuffle_down, warp_size)
 from sarek.runtime.interp_device import InterpDevice  # noqa: E402
 
 
@@ -151,3 +151,32 @@ def test_interpreter_stands_in_for_a_warp_width(name: str):
     assert name not in [d.name for d in sarek.devices()]
     with pytest.raises(sarek.LaunchError, match="the warp width must be an integer from 1 to 1024"):
         sarek.get_device("interp:warp=0")
+
+
+@kernel
+def reduce32(x: Vec[f32]):
+    i = global_thread_id
+    v = x[i]
+    d = 16  # written for 32-lane warps
+    while d > 0:
+        v += warp_shuffle_down(v, d)
+        d //= 2
+    x[i] = v
+
+
+@pytest.mark.parametrize(("device", "fails"), [("interp", False), ("interp:warp=8", True), ("interp-ref:warp=1", True),
+                                               ("opencl:0", True), ("vulkan:0", True)])
+def test_debug_reports_a_shuffle_beyond_the_warp(device: str, fails: bool):
+    """debug=True: an offset of 16 on a warp of 8 (lavapipe) or 1 (pocl) is reported at the shuffle; a release
+    launch keeps the documented semantics (the thread's own value)."""
+    x = np.ones(64, np.float32)
+    if not fails:
+        reduce32.launch(x, grid=1, block=64, device=device, debug=True)
+        assert x[0] == 32.0
+        return
+    with pytest.raises(Exception, match="assertion failed") as e:
+        reduce32.launch(x, grid=1, block=64, device=device, debug=True)
+    msg = str(e.value)
+    assert "warp_shuffle_down: the offset reaches beyond this device's warp" in msg and device in msg
+    assert "v += warp_shuffle_down(v, d)\n" in msg
+    reduce32.launch(np.ones(64, np.float32), grid=1, block=64, device=device)  # release: no check
