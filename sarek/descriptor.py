@@ -154,7 +154,11 @@ _GLSL_ATOMICS32 = "GLSL atomics are 32-bit (GL_EXT_shader_atomic_int64 is not us
 # the library's routines that stand for an intrinsic of the same name (pow has only a narrow form)
 _TRANSCENDENTAL = ("sin cos tan asin acos atan atan2 sinh cosh tanh exp exp2 log log2 log10 cbrt expm1 "
                    "log1p").split()
-_PTX_MATH = {n: Polyfill(n) for n in (*_TRANSCENDENTAL, "hypot")}
+_PTX_MATH = {n: Polyfill(n) for n in (*_TRANSCENDENTAL, "hypot", "erf", "erfc", "atanh")}
+# no language but the C family's has erf/erfc: the library's (the f64 core where the target has doubles, else
+# an f32 build of the same routines); atanh too (Mesa's f32 atanh is 86 ulp off near 0)
+_ERF64 = {n: Polyfill(n) for n in ("erf", "erfc", "atanh")}
+_ERF32 = {n: Polyfill(n, 32) for n in ("erf", "erfc", "atanh")}
 _PTX_NARROW = _PTX_MATH | {"pow": Polyfill("pow_narrow")}
 # C functions GLSL and WGSL spell differently or not at all (round halves to even or either way there, fmod
 # is x - y trunc(x / y), pow is undefined for x <= 0); in f32, through the target's own exp/log/pow
@@ -211,7 +215,7 @@ DESCRIPTORS: dict[str, TargetDescriptor] = {t.name: t for t in (
     _c("opencl", "OpenCL", "OpenCLTarget", "cl", "", atomic_gaps=_FLOAT_BITS, length_limit=200),
     _c("metal", "Metal", "MetalTarget", "metal", "clang++",
        atomic_gaps=(("i64", _ALL_ATOMICS, "Metal atomics are 32-bit"), *_FLOAT_BITS),
-       shared_limit=32 * _KIB, batched=True, polyfilled=_frozen({"f32": _METAL_F32}),
+       shared_limit=32 * _KIB, batched=True, polyfilled=_frozen({"f32": _METAL_F32 | _ERF32}),
        refused={Feature.FLOAT64: Refused("Metal has no double; sarek never narrows it to float silently")}),
     _shader("glsl", "GLSL", "GlslTarget", "comp", "glslangValidator", PayloadLayout.GLSL,
             atomic_gaps=(("i64", _ALL_ATOMICS, _GLSL_ATOMICS32), ("f64", _ALL_ATOMICS, _GLSL_ATOMICS32),
@@ -219,14 +223,14 @@ DESCRIPTORS: dict[str, TargetDescriptor] = {t.name: t for t in (
             intrinsic_gaps=(("i64", frozenset({"clz", "popcount"}),
                              "GLSL's findMSB and bitCount take 32-bit integers"),),
             # GLSL's transcendental builtins are float-only (GL_ARB_gpu_shader_fp64 has sqrt, fma, floor ... only)
-            polyfilled=_frozen({"f64": {n: Polyfill(n) for n in (*_TRANSCENDENTAL, "hypot", "pow", *_EXACT)},
-                                "f32": _SHADER_F32, "f16": _SHADER_F32})),
+            polyfilled=_frozen({"f64": {n: Polyfill(n) for n in (*_TRANSCENDENTAL, "hypot", "pow", *_EXACT)} | _ERF64,
+                                "f32": _SHADER_F32 | _ERF64, "f16": _SHADER_F32 | _ERF64})),
     _shader("wgsl", "WGSL", "WgslTarget", "wgsl", "", PayloadLayout.WGSL,
             refused={Feature.FLOAT64: Refused("WGSL has no f64"),
                      Feature.INT64: Refused("WGSL has no 64-bit integers"),
                      Feature.WARP_BARRIER: Refused("WGSL has no subgroup barrier"),
                      Feature.MEM_FENCE: Refused("WGSL has no device-scope memory fence")},
-            atomic_gaps=_FLOAT_BITS, polyfilled=_frozen({"f32": _SHADER_F32, "f16": _SHADER_F32})),
+            atomic_gaps=_FLOAT_BITS, polyfilled=_frozen({"f32": _SHADER_F32 | _ERF32, "f16": _SHADER_F32 | _ERF32})),
     TargetDescriptor(
         "ptx", "PTX", "ptx", ("sarek.targets.ptx.target", "PtxTarget"), None, ("ptx",), "ptx", "ptx", "ptxas",
         refused=_frozen({Feature.RECURSION: Refused(_RECURSION["ptx"]),

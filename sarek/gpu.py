@@ -30,7 +30,7 @@ class GpuFunction:
 
     def __init__(self, name: str, kind: str, arity: int | None = None):
         self.name = name
-        self.kind = kind          # "stmt" | "intrinsic" | "alloc" | "context" | "cast"
+        self.kind = kind          # "stmt" | "intrinsic" | "alloc" | "context" | "cast" | "block_vote"
         self.arity = arity
 
     def __repr__(self) -> str:
@@ -72,6 +72,7 @@ barrier = _fn("barrier", "stmt", 0)
 block_barrier = _fn("block_barrier", "stmt", 0)
 warp_barrier = _fn("warp_barrier", "stmt", 0)
 mem_fence = _fn("mem_fence", "stmt", 0)
+grid_barrier = _fn("grid_barrier", "stmt", 0)  # refused for now: no target launches cooperatively yet
 shared = _fn("shared", "alloc", 2)
 local_array = _fn("local_array", "alloc", 2)
 for _n in ("atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_exch", "atomic_and", "atomic_or",
@@ -83,6 +84,10 @@ atomic_inc = _fn("atomic_inc", "intrinsic", 2)
 atomic_dec = _fn("atomic_dec", "intrinsic", 2)
 for _n in ("warp_shuffle", "warp_shuffle_up", "warp_shuffle_down", "warp_shuffle_xor"):
     _fn(_n, "intrinsic", 2)
+for _n in ("warp_any", "warp_all", "warp_ballot"):
+    _fn(_n, "intrinsic", 1)
+for _n in ("barrier_count", "barrier_and", "barrier_or"):  # CUDA's __syncthreads_count / _and / _or
+    _fn(_n, "block_vote", 1)
 # statement forms: `with pragma("unroll"): ...`, `with superstep(): ...` (a block followed by a barrier)
 pragma = _fn("pragma", "context")
 superstep = _fn("superstep", "context")

@@ -72,10 +72,22 @@ _HOST: dict[str, Callable[..., Any]] = {
     "expm1": np.expm1, "log1p": np.log1p, "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan,
     "atan2": np.arctan2, "pow": np.power, "fmin": np.fmin, "fmax": np.fmax, "fmod": np.fmod, "hypot": np.hypot,
     "copysign": np.copysign, "fma": _fma, "abs": abs, "min": min, "max": max,
-    "clz": _clz, "popcount": _popcount, "bit_reverse": _bit_reverse,
+    "clz": _clz, "popcount": _popcount, "bit_reverse": _bit_reverse, "erf": np.vectorize(_m.erf),
+    "erfc": np.vectorize(_m.erfc), "atanh": np.arctanh,
 }
 
+def _clamp(x: Any, lo: Any, hi: Any) -> Any:
+    return lo if x < lo else hi if x > hi else x
+
+
+# expanded by the front end (sarek/frontend/lower_math.py), not sarek.intrinsics
+_EXPANDED: dict[str, tuple[int, Callable[..., Any]]] = {
+    "isnan": (1, np.isnan), "isinf": (1, np.isinf), "isfinite": (1, np.isfinite), "clamp": (3, _clamp)}
+
 __all__ = ["pi", "e", "inf", "MathFunction"]
+for _n, (_arity, _f) in _EXPANDED.items():
+    globals()[_n] = MathFunction(_n, _arity, _f)
+    __all__.append(_n)  # pyright: ignore[reportUnsupportedDunderAll]
 for _n in [*UNARY_FLOAT, *BINARY_FLOAT, "fma", "abs", "min", "max", "clz", "popcount", "bit_reverse"]:
     _arity = 3 if _n == "fma" else 2 if _n in BINARY_FLOAT or _n in ("min", "max") else 1
     globals()[_n] = MathFunction(_n, _arity, _HOST.get(_n) or getattr(np, _n))

@@ -42,7 +42,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from sarek.diagnostics import SarekError
-from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.dialect.intrinsics import INTRINSICS, Category, is_warp_exchange
 from sarek.dialect.sarek import (
     ArrayReadOp,
     BarrierOp,
@@ -94,7 +94,7 @@ def _like(r: str, text: str) -> str:
 def warp_level(op: Operation) -> bool:
     """Whether `op` is collective over a warp only (warp-uniform control and operands suffice)."""
     return isinstance(op, WarpBarrierOp | CoopmatFillOp | CoopmatLoadOp | CoopmatStoreOp | CoopmatMulAddOp) or (
-        isinstance(op, IntrinsicOp) and op.callee.data.startswith("warp_shuffle"))
+        isinstance(op, IntrinsicOp) and is_warp_exchange(op.callee.data))
 
 
 def collective_kind(op: Operation) -> str | None:

@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 
 from sarek.dialect import sarek as s
-from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.dialect.intrinsics import INTRINSICS, Category, is_warp_exchange
 
 MAX_INLINE_DEPTH = 64
 
@@ -43,10 +43,10 @@ def place_root(v: SSAValue) -> Operation | None:
 
 
 def intrinsic_effect(name: str) -> Effect:
-    """Atomics and warp shuffles write (they exchange values between lanes); index and math builtins,
+    """Atomics, warp shuffles and votes write (they exchange values between lanes); index and math builtins,
     `lane_id` and `warp_size` are pure."""
     info = INTRINSICS.get(name)
-    if info is not None and (info.category == Category.ATOMIC or name.startswith("warp_shuffle")):
+    if info is not None and (info.category == Category.ATOMIC or is_warp_exchange(name)):
         return Effect.WRITE
     return Effect.NONE
 

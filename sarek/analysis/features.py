@@ -82,7 +82,8 @@ INTRINSIC_GAPS: dict[str, list[Gap]] = {n: list(t.intrinsic_gaps) for n, t in TA
 
 
 def atomic_gap(target: str, name: str, element: Attribute, table: dict[str, list[Gap]] = ATOMIC_GAPS) -> str | None:
-    """Why `target` lacks the atomic `name` on `element` (an ATOMIC_GAPS row, or a row of `table`), or None."""
+    """Why `target` lacks the atomic `name` on `element` (an ATOMIC_GAPS row, or a row of `table`), or None;
+    u32/u64 share the rows of i32/i64 (the widths are what a target lacks)."""
     key = "f32" if isinstance(element, Float32Type) else "f64" if isinstance(element, Float64Type) \
         else f"i{element.width.data}" if is_integer_type(element) else None
     for t, names, why in table.get(target, []):
@@ -310,7 +311,7 @@ def _structural_refusal(module: ModuleOp, op: Operation, target: str) -> str | N
             and info.category == Category.ATOMIC and isinstance(base := op.args[0].type, VecType | ArrayType):
         name = op.callee.data
         if (h := atomic_gap(target, name, base.element_type)) is not None:
-            return f"'{name}' on {base.element_type} is not supported ({h})"
+            return f"'{name}' on {scalars.name(base.element_type) or base.element_type} is not supported ({h})"
     if isinstance(op, IntrinsicOp) and op.args and (h := atomic_gap(target, op.callee.data, op.args[0].type,
                                                                     INTRINSIC_GAPS)) is not None:
         return f"'{op.callee.data}' on {op.args[0].type} is not supported ({h})"

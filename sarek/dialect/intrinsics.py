@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from xdsl.dialects.builtin import Float32Type, Float64Type, i32
+from xdsl.dialects.builtin import Float32Type, Float64Type, IntegerType, Signedness, i1, i32
 from xdsl.ir import Attribute
 
 from sarek.dialect.types import ArrayType, VecType, is_float, is_int
@@ -78,8 +78,8 @@ def _atomic(extra: int) -> Callable[[Sequence[Attribute]], Attribute | str]:
         if not isinstance(base, VecType | ArrayType):
             return f"expects a vector or array as first operand, got {base}"
         elt = base.element_type
-        if not (is_int(elt) or isinstance(elt, Float32Type | Float64Type)):
-            return f"expects an i32, i64, f32 or f64 element type, got {elt}"
+        if not (is_int(elt) or is_unsigned_wide(elt) or isinstance(elt, Float32Type | Float64Type)):
+            return f"expects an i32, i64, u32, u64, f32 or f64 element type, got {elt}"
         if ts[1] != i32:
             return f"expects an i32 index, got {ts[1]}"
         for t in ts[2:]:
@@ -90,12 +90,31 @@ def _atomic(extra: int) -> Callable[[Sequence[Attribute]], Attribute | str]:
     return check
 
 
+def is_unsigned_wide(t: Attribute) -> bool:
+    """u32 or u64: the unsigned types atomics and warp vote masks take."""
+    return is_integer_type(t) and t.width.data in (32, 64) and t.signedness.data == Signedness.UNSIGNED
+
+
 def _warp(ts: Sequence[Attribute]) -> Attribute | str:
     if not (is_int(ts[0]) or isinstance(ts[0], Float32Type | Float64Type)):
         return f"expects an i32, i64, f32 or f64 value, got {ts[0]}"
     if ts[1] != i32:
         return f"expects an i32 lane operand, got {ts[1]}"
     return ts[0]
+
+
+def _vote(result: Attribute) -> Callable[[Sequence[Attribute]], Attribute | str]:
+    def check(ts: Sequence[Attribute]) -> Attribute | str:
+        if ts[0] != i1:
+            return f"expects a bool condition, got {ts[0]}"
+        return result
+
+    return check
+
+
+def is_warp_exchange(name: str) -> bool:
+    """A shuffle or a vote: a warp collective whose result depends on the other lanes."""
+    return name in WARP_SHUFFLES or name in WARP_VOTES
 
 
 def _build() -> dict[str, Intrinsic]:
@@ -137,15 +156,20 @@ def _build() -> dict[str, Intrinsic]:
     add("atomic_dec", Category.ATOMIC, 2, _atomic(0), "atomic_dec(v, i): old value of v[i]")
     for n in WARP_SHUFFLES:
         add(n, Category.WARP, 2, _warp, f"{n}(x, lane): value of x in another lane (own lane when out of range)")
+    add("warp_any", Category.WARP, 1, _vote(i1), "warp_any(c): c holds on some lane of the warp")
+    add("warp_all", Category.WARP, 1, _vote(i1), "warp_all(c): c holds on every lane of the warp")
+    add("warp_ballot", Category.WARP, 1, _vote(ui32), "warp_ballot(c): bit k set where c holds on lane k (k < 32)")
     return table
 
 
 UNARY_FLOAT = (
     "sin cos tan asin acos atan sinh cosh tanh exp exp2 log log2 log10 sqrt rsqrt cbrt "
-    "floor ceil round trunc fabs expm1 log1p"
+    "floor ceil round trunc fabs expm1 log1p erf erfc atanh"
 ).split()
 BINARY_FLOAT = "atan2 pow fmin fmax fmod hypot copysign".split()
 ATOMIC_RMW = "atomic_add atomic_sub atomic_min atomic_max atomic_exch atomic_and atomic_or atomic_xor".split()
 WARP_SHUFFLES = "warp_shuffle warp_shuffle_up warp_shuffle_down warp_shuffle_xor".split()
+WARP_VOTES = ("warp_any", "warp_all", "warp_ballot")
 
+ui32 = IntegerType(32, Signedness.UNSIGNED)
 INTRINSICS: dict[str, Intrinsic] = _build()

@@ -7,15 +7,16 @@ import ast
 from typing import Any, cast
 
 from xdsl.dialects.builtin import IntegerType, i1, i32
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from sarek.dialect import sarek as s
 from sarek.dialect import scalars as sc
-from sarek.dialect.intrinsics import INTRINSICS, Category, is_float
+from sarek.dialect.intrinsics import INTRINSICS, WARP_VOTES, Category, is_float
 from sarek.frontend.decls import VariantCtor, record_info, variant_info
 from sarek.frontend.generics import Inference, TypeVar, substitute, type_vars
 from sarek.frontend.lower_base import BUILTIN_CASTS, Signature, is_num, tname
 from sarek.frontend.lower_expr import ExprLowerer
+from sarek.frontend.lower_math import EXPANDED, block_vote, expand_math, select, warp_width_check
 from sarek.gpu import GpuFunction, GpuValue
 from sarek.math import MathFunction
 from sarek.types import SCALARS, ArrayOf, ScalarType, VecOf
@@ -76,9 +77,13 @@ class CallLowerer(ExprLowerer):
             if node.args or node.keywords:
                 raise self.err(node, f"{fname} takes no argument")
             return self.v(s.IntrinsicOp(fn.intrinsic, []), node)
+        if getattr(fn, "__module__", None) == "math" and getattr(fn, "__name__", None) in EXPANDED:
+            return expand_math(self, fn.__name__, node, hint, fname)  # Python's math.isnan & co.
         if getattr(fn, "__module__", None) == "math" and getattr(fn, "__name__", None) in INTRINSICS \
                 and INTRINSICS[fn.__name__].category == Category.MATH:
             fn = MathFunction(fn.__name__, INTRINSICS[fn.__name__].arity, fn)   # Python's math.sqrt & co.
+        if isinstance(fn, MathFunction) and fn.name in EXPANDED:
+            return expand_math(self, fn.name, node, hint, fname)
         if isinstance(fn, MathFunction):
             self.no_kw(node, fname)
             if fn.name in ("min", "max") and len(node.args) > 2:
@@ -265,11 +270,7 @@ class CallLowerer(ExprLowerer):
         if name == "abs":
             return vals[0]
         a, b = vals
-        c = self.v(s.BinOp("lt" if name == "min" else "gt", a, b), node)
-        then_b, else_b = Block(), Block()
-        self.in_block(then_b, lambda: self.emit(s.YieldOp(a), node))
-        self.in_block(else_b, lambda: self.emit(s.YieldOp(b), node))
-        return self.v(s.IfExprOp(c, a.type, Region(then_b), Region(else_b)), node)
+        return select(self, self.v(s.BinOp("lt" if name == "min" else "gt", a, b), node), a, b, node)
 
     @staticmethod
     def _describe(info: Any) -> str:
@@ -283,7 +284,7 @@ class CallLowerer(ExprLowerer):
                 return "needs a 32- or 64-bit integer"
             return "needs float operands of one type (f16, f32 or f64)"
         if info.category == Category.ATOMIC:
-            return "needs a vector or array of i32, i64, f32 or f64, an i32 index and values of the element type"
+            return "needs a vector or array of i32, i64, u32, u64, f32 or f64, an i32 index and values of the element type"
         return "needs an i32, i64, f32 or f64 value and an i32 lane"
 
     def gpu_call(self, fn: GpuFunction, node: ast.Call, hint: Attribute | None, statement: bool) -> SSAValue | None:
@@ -294,6 +295,8 @@ class CallLowerer(ExprLowerer):
             raise self.err(node, f"{fname}() is used as 'with {fname}(...):'")
         if fn.kind == "cast":
             return self.bitcast(node, fname)
+        if fn.kind == "block_vote":
+            return block_vote(self, fname, node)
         if fn.kind == "stmt":
             if not statement:
                 raise self.err(node, f"{fname}() is a statement and has no value")
@@ -309,6 +312,11 @@ class CallLowerer(ExprLowerer):
                 return None
             if node.args or node.keywords:
                 raise self.err(node, f"{fname}() takes 0 arguments, {len(node.args) + len(node.keywords)} given")
+            if fname == "grid_barrier":
+                raise self.err(node, "grid_barrier() is not supported yet: it needs a cooperative launch (CUDA's "
+                                     "cudaLaunchCooperativeKernel), which no sarek device makes yet; split the "
+                                     "kernel into two launches at this point (a launch boundary is a grid-wide "
+                                     "barrier)")
             op = {"barrier": s.BarrierOp, "block_barrier": s.BarrierOp, "warp_barrier": s.WarpBarrierOp,
                   "mem_fence": s.MemFenceOp}[fname]()
             self.emit(op, node)
@@ -329,11 +337,17 @@ class CallLowerer(ExprLowerer):
                 raise self.err(node.args[0], f"{fname}() on a local_array: a local array is private to its "
                                              "thread, so nothing can race on it; write the plain update "
                                              "(t[i] = t[i] + x) instead")
-            idx = self.expr(node.args[1], i32)
+            idx = self.index(node.args[1])  # any integer index converts to i32 (atomics take an i32 index)
+            if idx.type != i32:
+                idx = self.v(s.CastOp(idx, i32), node.args[1])
             rest = [self.expr(a, arr.type.element_type) for a in node.args[2:]]
             return self.intrinsic_values(fname, [arr, idx, *rest], node, fname)
+        if fname in WARP_VOTES:
+            return self.intrinsic_values(fname, [self.cond(node.args[0])], node, fname)
         x = self.expr(node.args[0], hint)
         lane = self.expr(node.args[1], i32)
+        if lane.type == i32:
+            warp_width_check(self, fname, lane, node)
         return self.intrinsic_values(fname, [x, lane], node, fname)
 
     def make_record(self, cls: Any, node: ast.Call, fname: str) -> SSAValue:

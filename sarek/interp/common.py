@@ -19,6 +19,7 @@ Value model (after the seed Sarek_ir_interp_value, with its defects fixed):
 
 from __future__ import annotations
 
+import math
 import struct
 from dataclasses import dataclass, field
 from collections.abc import Callable
@@ -696,13 +697,26 @@ def _exp2(x: Any) -> Any:
     return np.exp2(x)
 
 
+def _via_libm(fn: Callable[[float], float]) -> Callable[[Any], Any]:
+    """A libm function numpy lacks (erf, erfc), computed in double and rounded to the operand's type."""
+    vec = np.vectorize(fn, otypes=[np.float64])
+
+    def call(x: Any) -> Any:
+        dt = np.asarray(x).dtype
+        r = vec(np.asarray(x, np.float64)).astype(dt if dt.kind == "f" else np.float64)
+        return r if isinstance(x, np.ndarray) else r[()]
+
+    return call
+
+
 MATH: dict[str, Any] = {
     "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan,
     "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "exp": np.exp, "exp2": _exp2, "log": np.log,
     "log2": np.log2, "log10": np.log10, "sqrt": np.sqrt, "rsqrt": _rsqrt, "cbrt": np.cbrt, "floor": np.floor,
     "ceil": np.ceil, "round": _cround, "trunc": np.trunc, "fabs": np.fabs, "expm1": np.expm1, "log1p": np.log1p,
     "atan2": np.arctan2, "pow": np.power, "fmin": np.fmin, "fmax": np.fmax, "fmod": np.fmod, "hypot": np.hypot,
-    "copysign": np.copysign, "fma": _fma,
+    "copysign": np.copysign, "fma": _fma, "erf": _via_libm(math.erf), "erfc": _via_libm(math.erfc),
+    "atanh": np.arctanh,
 }
 
 

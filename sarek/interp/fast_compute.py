@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from sarek.dialect import sarek as S
-from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.dialect.intrinsics import INTRINSICS, WARP_VOTES, Category
 from sarek.interp import common as C
 from sarek.interp.common import kind
 from sarek.interp.fast_exec import ExecBase
@@ -112,6 +112,8 @@ class ExecCompute(ExecBase):
         if info.category == Category.INDEX or name in ("lane_id", "warp_size", "warp_id"):
             v = self._idx.get(name)
             return v if v is not None else self.lazy(name)
+        if info.category == Category.WARP and name in WARP_VOTES:
+            return self.vote(op, name, args[0], m)
         if info.category == Category.WARP:
             return self.shuffle(op, name, args[0], args[1], m)
         k = kind(op.result.type)
@@ -155,6 +157,26 @@ class ExecCompute(ExecBase):
             u = ((u >> ut(sh)) & m) | ((u & m) << ut(sh))
         r = u.view(arr.dtype)
         return r if isarr(x) else r[0]
+
+    def vote(self, op: S.IntrinsicOp, name: str, c: Any, m: Any) -> Any:
+        """warp_any / warp_all / warp_ballot: one value per warp (a ballot keeps lanes 0..31), every lane of the
+        warp gets it."""
+        self.check_warp_uniform(op, m)
+        ws = self.ws
+        wid = self.blk * ((self.bs + ws - 1) // ws) + self.ltid // ws
+        cc = np.broadcast_to(np.asarray(c, bool), wid.shape)
+        if name == "warp_ballot":
+            lane = (self.ltid % ws).astype(np.uint64)
+            bits = np.where(cc & (lane < 32), np.left_shift(np.uint64(1), np.minimum(lane, 63)), np.uint64(0))
+            acc = np.zeros(int(wid.max()) + 1, np.uint64)
+            np.bitwise_or.at(acc, wid, bits)
+            return acc[wid].astype(np.uint32)
+        acc = np.zeros(int(wid.max()) + 1, np.int64)
+        np.add.at(acc, wid, cc.astype(np.int64))
+        if name == "warp_any":
+            return acc[wid] > 0
+        size = np.bincount(wid, minlength=len(acc))
+        return acc[wid] == size[wid]
 
     def shuffle(self, op: S.IntrinsicOp, name: str, v: Any, x: Any, m: Any) -> Any:
         self.check_warp_uniform(op, m)

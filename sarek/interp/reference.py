@@ -25,7 +25,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from sarek.diagnostics import raised_by_user
 from sarek.dialect import sarek as S
-from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.dialect.intrinsics import INTRINSICS, WARP_VOTES, Category, is_warp_exchange
 from sarek.interp import common as C
 from sarek.interp import coopmat as _cm
 from sarek.interp.common import DEPTH_MESSAGE, Fault, InterpError, Types, kind
@@ -36,7 +36,7 @@ _YIELDING = (S.BarrierOp, S.WarpBarrierOp)
 
 
 def _is_shuffle(op: Operation) -> bool:
-    return isinstance(op, S.IntrinsicOp) and op.callee.data.startswith("warp_shuffle")
+    return isinstance(op, S.IntrinsicOp) and is_warp_exchange(op.callee.data)
 
 
 class Program:
@@ -524,7 +524,7 @@ class _Compiler:
         elif name == "warp_id":
             e(f"{n} = (_tx + _bdx * (_ty + _bdy * _tz)) // _ws")
         elif info.category == Category.WARP:
-            e(f"{n} = yield ({EV_SHUFFLE}, {self.opid(op)}, {args[0]}, {args[1]})")
+            e(f"{n} = yield ({EV_SHUFFLE}, {self.opid(op)}, {args[0]}, {args[1] if len(args) > 1 else 0})")
         elif info.category == Category.MATH:
             k = kind(op.result.type)
             if name in ("abs", "min", "max") and k in C.INTS:
@@ -759,7 +759,11 @@ def _schedule(gens: list[Any], ws: int, ops: list[Operation]) -> None:
                         raise InterpError(f"warp operation reached by only some lanes of warp {w}: lane "
                                           f"{i - w * ws} {where} (warp operations need every lane of the warp)",
                                           op)
-                if first[0] == EV_SHUFFLE:
+                if first[0] == EV_SHUFFLE and cast(S.IntrinsicOp, op).callee.data in WARP_VOTES:
+                    r = _vote(cast(S.IntrinsicOp, op).callee.data, [bool(waiting[i][2]) for i in members])
+                    for i in members:
+                        send[i] = r
+                elif first[0] == EV_SHUFFLE:
                     name = cast(S.IntrinsicOp, op).callee.data
                     cnt = len(members)
                     vals = [waiting[i][2] for i in members]
@@ -786,6 +790,15 @@ def _schedule(gens: list[Any], ws: int, ops: list[Operation]) -> None:
         runnable = list(range(n))
         send = [None] * n
         waiting = {}
+
+
+def _vote(name: str, conds: list[bool]) -> Any:
+    """warp_any / warp_all / warp_ballot over the lanes of one warp (a ballot keeps lanes 0..31)."""
+    if name == "warp_any":
+        return any(conds)
+    if name == "warp_all":
+        return all(conds)
+    return np.uint32(sum(1 << k for k, c in enumerate(conds) if c and k < 32))
 
 
 def _src_lane(name: str, lane: int, x: int, w: int) -> int:

@@ -8,8 +8,8 @@ order (inner blocks first), which of them are printed inline instead:
   could observe: nothing in between may assign a variable it reads, nor (when it reads memory: an index, or
   a call/expr marked `sarek_c.effects`) write memory, synchronise or run native text; a loop around the use
   may not either, nor a `for` whose bound it is. One that writes (`sarek_c.effects = "write"`: an atomic, a
-  shuffle, a helper call with effects) is only folded into a use in the same block with nothing but pure
-  temporaries in between;
+  shuffle, a vote, a helper call with effects) is only folded into a use in the same block with nothing but
+  pure temporaries in between, and never where C may skip it (the right side of `&&`/`||`, an arm of `?:`);
 - a trivial one (a literal, a name, a name-like builtin, a member of one of those) is folded into every use
   when each of them is safe;
 - a value if/switch whose arms all folded to one expression becomes `(c ? a : b)` (a chain of tag tests for
@@ -104,6 +104,19 @@ def _final_users(v: SSAValue) -> list[Operation]:
     return out
 
 
+def _lazily_used(v: SSAValue) -> bool:
+    """Whether `v` is printed where C may skip it: the right side of `&&`/`||`, an arm of `?:` (an atomic or a
+    warp vote folded there would run on some lanes only)."""
+    for use in v.uses:
+        u = use.operation
+        if (isinstance(u, c.BinaryOp) and u.op.data in ("&&", "||") and use.index == 1) or \
+                (isinstance(u, c.SelectOp) and use.index > 0):
+            return True
+        if isinstance(u, _EXPR_OPS) and _lazily_used(u.results[0]):
+            return True
+    return False
+
+
 class _Former:
     def __init__(self, func: c.FuncOp):
         self.func = func
@@ -195,7 +208,7 @@ class _Former:
             return False
         own = _tree_ops(u)  # `u`'s own expression, evaluated at `u`
         if summ.effect:
-            return anc is u and all(self.own_pure(o) for o in _between(d, u) if o not in own)
+            return anc is u and not _lazily_used(d.result) and all(self.own_pure(o) for o in _between(d, u) if o not in own)
         if any(self.writes(o, summ) for o in _between(d, anc) if o not in own):
             return False
         if isinstance(u, c.ForOp) and self.writes(u, summ):

@@ -85,6 +85,7 @@ def devices(refresh: bool = False) -> list[Device]:
 
 
 _INTERP: list[Device] = []
+_INTERP_WIDTHS: dict[str, Device] = {}
 
 
 def _interp_devices() -> list[Device]:
@@ -144,6 +145,8 @@ def get_device(name: str | Device | None = None, fp: str | None = None) -> Devic
     elif want in ("interp-reference", "reference"):
         want = "interp-ref"
     kind = want.split(":")[0]
+    if kind in ("interp", "interp-ref") and want.startswith(f"{kind}:warp="):
+        return _interp_at_width(kind, want)
     if _devices is None and kind.startswith("interp"):
         all_ = _interp_devices()
     elif _devices is None and (kind in _PROVIDERS or kind in _EXTRA):
@@ -161,6 +164,18 @@ def get_device(name: str | Device | None = None, fp: str | None = None) -> Devic
     all_ = devices()
     why = f" ({unavailable[kind]})" if kind in unavailable else ""
     raise LaunchError(f"no device '{name}' on this machine{why}; available: {', '.join(d.name for d in all_)}")
+
+
+def _interp_at_width(kind: str, want: str) -> Device:
+    """`interp:warp=N` / `interp-ref:warp=N`: the interpreter with N-lane warps (made once per name)."""
+    from sarek.runtime.interp_device import InterpDevice
+
+    n = want.split("=", 1)[1]
+    if not n.isdigit() or not 1 <= int(n) <= 1024:
+        raise LaunchError(f"'{want}': the warp width must be an integer from 1 to 1024, e.g. {kind}:warp=8")
+    if want not in _INTERP_WIDTHS:  # not in devices(): a stand-in is asked for by name
+        _INTERP_WIDTHS[want] = InterpDevice("fast" if kind == "interp" else "reference", warp_size=int(n))
+    return _INTERP_WIDTHS[want]
 
 
 def default_device() -> Device:

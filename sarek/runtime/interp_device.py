@@ -1,4 +1,6 @@
-"""The interpreter as a device: `interp` (fast executor) and `interp-ref` (reference executor)."""
+"""The interpreter as a device: `interp` (fast executor) and `interp-ref` (reference executor), with 32-lane
+warps; `interp:warp=N` / `interp-ref:warp=N` stand in for a device whose sub-groups have N lanes (pocl: 1,
+lavapipe: 8, AMD: 64), so a kernel that assumes 32 lanes can be checked against that width."""
 
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ class InterpDevice(Device):
         self.executor = executor
         self._warp_size = warp_size
         self.name = "interp" if executor == "fast" else "interp-ref"
+        if warp_size != 32:  # standing in for a device of another sub-group width: `interp:warp=8`
+            self.name += f":warp={warp_size}"
 
     @property
     def description(self) -> str:

@@ -4,6 +4,7 @@ on their domains, and the f32 forms PTX uses keep f32 accuracy. A missing device
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 from typing import Any
@@ -81,7 +82,9 @@ NEED_FUSED_FMA = {"fmod", "pow"}
 VULKAN_ULP = 4
 NP_REF: dict[str, Any] = {"exp2": np.exp2, "expm1": np.expm1, "log1p": np.log1p, "asin": np.arcsin,
                           "acos": np.arccos, "atan": np.arctan, "atan2": np.arctan2, "sinh": np.sinh,
-                          "cosh": np.cosh, "tanh": np.tanh, "pow": np.power,
+                          "cosh": np.cosh, "tanh": np.tanh, "pow": np.power, "atanh": np.arctanh,
+                          "erf": np.vectorize(math.erf, otypes=[np.float64]),
+                          "erfc": np.vectorize(math.erfc, otypes=[np.float64]),
                           "round": lambda x: np.where(np.abs(x - np.trunc(x)) == 0.5, x + np.copysign(0.5, x),
                                                       np.round(x))}
 

@@ -265,6 +265,9 @@ class CExpressions(CBase):
             return self.tmpl(self.lang.warp_size, [], "int")
         if name == "warp_shuffle" and "sarek.lane_in_range" in op.attributes:
             return self.tmpl(self.lang.shuffle, args, rt, Effect.WRITE)
+        if name in self.lang.vote:
+            self.uses_vote = True
+            return self.tmpl(self.lang.vote[name], args, rt, Effect.WRITE)
         raise self.err(f"'{name}' must be lowered by sarek-lower-warp before the {self.backend} lowering", op)
 
     def math(self, name: str, ct: str, args: list[SSAValue], op: Operation) -> SSAValue:
@@ -297,7 +300,7 @@ class CExpressions(CBase):
             tmpl, args = self.float_atomic(name, rt, space, args)
         assert tmpl is not None, f"'{name}' on {arr_t.element_type}: refused by the feature gate (ATOMIC_GAPS)"
         self.polyfill(tmpl)
-        if rt in ("long", "double") and self.lang.target == "opencl":
+        if rt in ("long", "ulong", "double") and self.lang.target == "opencl":
             self.uses_i64_atomics = True
         place = self.emit(c.IndexOp(args[0], args[1], rt)).results[0]
         return self.tmpl(tmpl, [place, *args[2:]], rt, Effect.WRITE)

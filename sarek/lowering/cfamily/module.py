@@ -44,7 +44,7 @@ class CLowering(coopmat.CCoopmat):
             lines.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable")
         if self.uses_i64_atomics:
             lines += ["#ifndef cl_khr_int64_base_atomics",
-                      '#error "64-bit atomics (on i64 or f64) need cl_khr_int64_base_atomics, which this OpenCL device '
+                      '#error "64-bit atomics (on i64, u64 or f64) need cl_khr_int64_base_atomics, which this OpenCL device '
                       'lacks: use 32-bit elements"',
                       "#endif",
                       "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable",
@@ -55,6 +55,8 @@ class CLowering(coopmat.CCoopmat):
             lines += self.lang.bf16_preamble
         if self.uses_warp:
             lines += self.lang.warp_preamble
+        if self.uses_vote:
+            lines += self.lang.vote_preamble
         if self.uses_coop:
             lines += coopmat.PREAMBLE[self.lang.target]
         if self.polyfills:

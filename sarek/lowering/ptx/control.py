@@ -35,7 +35,7 @@ def _speculatable(r: Region) -> bool:
 PREDICATE_MAX = 6  # instructions an arm of a statement `if` may hold to be guarded instead of branched around
 
 
-_UNPREDICABLE = (px.LabelOp, px.BraOp, px.BarOp, px.AtomOp, px.ShflOp, px.MembarOp, px.RetOp, px.RawOp)
+_UNPREDICABLE = (px.LabelOp, px.BraOp, px.BarOp, px.AtomOp, px.ShflOp, px.VoteOp, px.MembarOp, px.RetOp, px.RawOp)
 
 
 def _predicable(arm: list[Operation]) -> bool:

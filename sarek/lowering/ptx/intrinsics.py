@@ -9,7 +9,7 @@ from xdsl.dialects.builtin import i32
 from xdsl.ir import Operation
 
 from sarek.dialect import sarek as sk
-from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.dialect.intrinsics import INTRINSICS, WARP_VOTES, Category
 from sarek.lowering.ptx.memory import MemoryLowering
 from sarek.lowering.ptx.state import FnState
 from sarek.lowering.ptx.values import Buf, Sc, ptx_error, scalar_reg_type
@@ -35,6 +35,11 @@ class IntrinsicLowering(MemoryLowering):
             return Sc(i32, em.op1(px.MovOp, "u32", "s32", "%laneid"))
         if name == "warp_size":
             return Sc(i32, em.op1(px.MovOp, "u32", "s32", "WARP_SZ"))
+        if name in WARP_VOTES:  # the whole warp votes (membermask all ones)
+            mode = {"warp_any": "any.pred", "warp_all": "all.pred", "warp_ballot": "ballot.b32"}[name]
+            d = em.reg("pred" if name != "warp_ballot" else "u32")
+            em.emit(px.VoteOp, f"sync.{mode}", d, args[0].r, -1)
+            return Sc(t, d)
         if info.category == Category.WARP:
             return Sc(t, self.shuffle(st, op, args[0], args[1]))
         if info.category == Category.ATOMIC:
@@ -89,8 +94,8 @@ class IntrinsicLowering(MemoryLowering):
         t = buf.elt
         rt = scalar_reg_type(t) or "?"
         isf = rt in ("f32", "f64")
-        bits = "b32" if rt in ("s32", "f32") else "b64"
-        itype = {"s32": "s32", "s64": "u64", "f32": "f32", "f64": "f64"}[rt]
+        bits = "b32" if rt in ("s32", "u32", "f32") else "b64"
+        itype = {"s32": "s32", "s64": "u64", "u32": "u32", "u64": "u64", "f32": "f32", "f64": "f64"}[rt]
         kind = name.removeprefix("atomic_")
         d = em.reg(rt)
         sp = buf.space
@@ -100,13 +105,14 @@ class IntrinsicLowering(MemoryLowering):
                 v = args[2].r
             else:
                 v = em.fconst(1.0, rt) if isf else em.iconst(1, rt)
-            if kind in ("sub", "dec"):
-                v = em.op1(px.NegOp, rt, rt, v)
+            if kind in ("sub", "dec"):  # neg has signed types only; u32/u64 registers take them (same width)
+                nt = {"u32": "s32", "u64": "s64"}.get(rt, rt)
+                v = em.op1(px.NegOp, nt, rt, v)
             em.emit(px.AtomOp, f"{sp}.add.{itype}", d, addr, v)
         elif kind in ("min", "max") and isf:
             return self.float_minmax(st, kind, rt, bits, addr, sp, args[2].r)
         elif kind in ("min", "max"):
-            em.emit(px.AtomOp, f"{sp}.{kind}.{'s32' if rt == 's32' else 's64'}", d, addr, args[2].r)
+            em.emit(px.AtomOp, f"{sp}.{kind}.{rt}", d, addr, args[2].r)  # s32 s64 u32 u64: signed or not
         elif kind == "exch":
             em.emit(px.AtomOp, f"{sp}.exch.{bits}", d, addr, args[2].r)
         elif kind in ("and", "or", "xor"):

@@ -8,6 +8,7 @@ from xdsl.dialects.builtin import Float32Type
 from xdsl.ir import Block
 
 from sarek.dialect import sarek as S
+from sarek.dialect.scalars import is_unsigned
 from sarek.lowering.shader.expressions import Expressions
 from sarek.lowering.shader.language import IDENT, err
 from sarek.lowering.shader.state import Scope, int_width, nuses
@@ -37,6 +38,8 @@ class Atomics(Expressions):
             raise err("atomics on a local array are not supported on this backend", op, self.lang)
         self.ty(et, op)
         if not isf:
+            if name in ("atomic_inc", "atomic_dec") and is_unsigned(et):  # the templates' one is signed
+                name, vals = name.replace("inc", "add").replace("dec", "sub"), ["1" + L.u32_suffix]
             if cas_loop is not None:
                 r = self.temp(scope)
                 cas_loop(self, out, scope, r, self.ty(et, op), p, vals[0], vals[1], "{}")

@@ -247,7 +247,7 @@ class Expressions(Polyfills):
         # gated: clz/popcount on 64-bit integers (analysis/features.py: INTRINSIC_GAPS)
         assert not (int_width(t) == 64 and name in ("clz", "popcount")), name
         simple = {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "exp", "exp2", "log", "log2",
-                  "sqrt", "floor", "ceil", "trunc", "fma", "abs", "min", "max", "pow"}
+                  "sqrt", "floor", "ceil", "trunc", "fma", "abs", "min", "max", "pow", "atanh"}
         # integer abs is the select helper: glslang 12 folds abs of an int64_t constant to the constant, and
         # NVIDIA's Vulkan compiler miscompiles a branch on `0 <= -abs(x)` (fuzz seed 201559, measured on the
         # H200: the select spelling is right), as ptxas does abs (seed 202272; CUDA/PTX use a select too)

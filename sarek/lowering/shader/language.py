@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from xdsl.ir import Block, Operation
@@ -123,7 +123,7 @@ class Lang:
     int_helpers: Mapping[str, tuple[str, ...]]  # helper -> (signature with {t} the type, {n} its name, its statements)
     # ---- memory
     reprs: Mapping[str, Repr]  # Storage.repr other than "plain" -> its spellings
-    int_atomic_repr: str  # the Storage.repr of an i32 atomic target
+    int_atomic_repr: str  # the Storage.repr of an i32 atomic target (a u32 one: this + "_u32" where reprs has it)
     bool_repr: str  # the Storage.repr of a bool buffer
     int_atomics: Mapping[str, str]  # i32 atomic name -> call: {p} the place, {0} {1} the operands
     cas_loop: CasLoop | None  # compare-and-swap as a loop (None: the native atomic_cas of int_atomics)
@@ -152,6 +152,8 @@ class Lang:
     entry_input: str  # the entry point's parameter: {b} builtin, {n} name, {t} type
     entry_copy: str  # the copy's statement: {n}
     entry: str  # the entry point's signature: {X} {Y} {Z} the workgroup size, {p} its parameters
+    # warp_any / warp_all / warp_ballot -> (call with {0} the condition, the source lines it needs)
+    vote: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict[str, tuple[str, tuple[str, ...]]])
 
     def escape(self, name: str) -> str:
         """The spelling of a name declared unrenamed (the one rule, sarek.analysis.namer.escape)."""
@@ -215,6 +217,9 @@ GLSL = Lang(
     shuffle="subgroupShuffle({v}, uint({l}))", shuffle_types=frozenset({"i32", "f32", "f64"}),
     subgroup_directives=("#extension GL_KHR_shader_subgroup_basic : require",),
     shuffle_directives=("#extension GL_KHR_shader_subgroup_shuffle : require",),
+    vote={"warp_any": ("subgroupAny({0})", ("#extension GL_KHR_shader_subgroup_vote : require",)),
+          "warp_all": ("subgroupAll({0})", ("#extension GL_KHR_shader_subgroup_vote : require",)),
+          "warp_ballot": ("subgroupBallot({0}).x", ("#extension GL_KHR_shader_subgroup_ballot : require",))},
     index={"thread_idx": "int(gl_LocalInvocationID.{d})", "block_idx": "int(gl_WorkGroupID.{d})",
            "block_dim": "int(gl_WorkGroupSize.{d})", "grid_dim": "int(gl_NumWorkGroups.{d})",
            "global_idx": "int(gl_GlobalInvocationID.{d})",
@@ -308,6 +313,8 @@ WGSL = Lang(
     lane_id="i32(sarek_sg_lane)", warp_size="i32(sarek_sg_size)",
     shuffle="subgroupShuffle({v}, u32({l}))", shuffle_types=frozenset({"i32", "f32"}),
     subgroup_directives=(), shuffle_directives=(),
+    vote={"warp_any": ("subgroupAny({0})", ()), "warp_all": ("subgroupAll({0})", ()),
+          "warp_ballot": ("subgroupBallot({0}).x", ())},
     index={"thread_idx": "i32(sarek_lid.{d})", "block_idx": "i32(sarek_wid.{d})", "block_dim": "{bx}i",
            "grid_dim": "i32(sarek_nwg.{d})", "global_idx": "i32(sarek_gid.{d})",
            "global_size": "i32(sarek_nwg.{d} * {bx}u)"},
@@ -316,6 +323,7 @@ WGSL = Lang(
                  "iabs": ("fn {n}(x : {t}) -> {t}", "return select(x, -x, x < {t}(0))")},
     reprs={"f32bits": Repr("atomic<u32>", "bitcast<f32>(atomicLoad(&{}))", "atomicStore(&{p}, bitcast<u32>({v}))"),
            "atomic": Repr("atomic<i32>", "atomicLoad(&{})", "atomicStore(&{p}, {v})"),
+           "atomic_u32": Repr("atomic<u32>", "atomicLoad(&{})", "atomicStore(&{p}, {v})"),
            "boolbits": Repr("u32", "({} != 0u)", "{p} = select(0u, 1u, {v})")},
     int_atomic_repr="atomic", bool_repr="boolbits",
     int_atomics=_WGSL_ATOMICS, cas_loop=_wgsl_cas_loop, float_rmw=_wgsl_float_rmw, f32_atomic_add=None,

@@ -55,12 +55,18 @@ class Polyfills(Declarations):
                               "return " + L.select.format(c=f"x >= {ftop}", a=self.literal(dst, hi), b=clamp)])
         return fname
 
-    def use_subgroups(self, op: Operation, shuffle: bool) -> None:
+    def use_subgroups(self, op: Operation, shuffle: bool, extra: tuple[str, ...] = ()) -> None:
         self.uses_subgroup = True
         self.features.add("subgroup")
-        for d in (*self.lang.subgroup_directives, *(self.lang.shuffle_directives if shuffle else ())):
+        for d in (*self.lang.subgroup_directives, *(self.lang.shuffle_directives if shuffle else ()), *extra):
             if d not in self.extensions:
                 self.extensions.append(d)
+
+    def warp_vote(self, op: S.IntrinsicOp, c: str) -> str:
+        """warp_any / warp_all / warp_ballot: the subgroup's vote (a ballot's first 32 lanes)."""
+        call, directives = self.lang.vote[op.callee.data]
+        self.use_subgroups(op, shuffle=False, extra=directives)
+        return call.format(c)
 
     def warp_shuffle(self, op: S.IntrinsicOp, v: str, src: str) -> str:
         """The in-range absolute shuffle `sarek-lower-warp` leaves in its helpers (the lane guard is its

@@ -12,6 +12,7 @@ from sarek.analysis import shader_names
 from sarek.analysis.effects import MAX_INLINE_DEPTH, is_pure_intrinsic
 from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.dialect.scalars import is_unsigned
 from sarek.lowering.shader.coopmat import Coopmat
 from sarek.lowering.shader.language import IDENT, err
 from sarek.lowering.shader.state import MAX_NESTING, PURE_INLINE, READ_OPS, Scope, Storage, int_width, nuses
@@ -133,6 +134,9 @@ class Statements(Coopmat):
             if op.callee.data.startswith("warp_shuffle"):
                 self.materialize(op, out, scope, self.warp_shuffle(op, *(self.expr(a) for a in op.args)))
                 return
+            if op.callee.data in self.lang.vote:
+                self.materialize(op, out, scope, self.warp_vote(op, self.expr(op.args[0])))
+                return
         if isinstance(op, S.YieldOp):
             return
         if isinstance(op, S.COOPMAT_OPS):
@@ -207,7 +211,8 @@ class Statements(Coopmat):
                 return "plain"
             return "f32bits"
         assert int_width(et) == 32, f"atomics on {et}: refused by the feature gate (ATOMIC_GAPS, INT64, SMALL_INT)"
-        return self.lang.int_atomic_repr
+        rep = self.lang.int_atomic_repr
+        return rep + "_u32" if is_unsigned(et) and rep + "_u32" in self.lang.reprs else rep
 
     def storage_type(self, et: Attribute, rep: str, op: Operation) -> str:
         if rep == "plain":

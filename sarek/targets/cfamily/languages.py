@@ -15,7 +15,7 @@ from sarek.registry import display_name
 
 # math names every C family prints as a call (CUDA adds the `f` suffix for f32)
 FLOAT_MATH = ("sin cos tan asin acos atan sinh cosh tanh exp exp2 log log2 log10 sqrt rsqrt cbrt floor ceil "
-              "round trunc fabs expm1 log1p atan2 pow fmin fmax fmod hypot copysign fma").split()
+              "round trunc fabs expm1 log1p atan2 pow fmin fmax fmod hypot copysign fma erf erfc atanh").split()
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,9 @@ class Language:
     #: (sarek-wide-vector-access); empty: whole-element accesses stay plain struct copies
     wide_carrier: dict[int, str] = field(default_factory=dict[int, str])
     float_cas: dict[str, FloatCas] = field(default_factory=dict[str, FloatCas])  # float C type -> CAS loop pieces
+    # warp_any / warp_all / warp_ballot -> template ({0} the condition); the whole warp/sub-group votes
+    vote: dict[str, str] = field(default_factory=dict[str, str])
+    vote_preamble: tuple[str, ...] = ()  # top-level lines (after the warp preamble) when a vote is used
     atomic_space: dict[str, str] = field(default_factory=dict[str, str])  # memspace -> {q} of FloatCas.ptr
     # (op, float C type, memspace) -> (#if condition, native expression: {0} the float pointer, {1} the operand)
     # for a float atomic the compiler may have natively; the CAS loop is the #else
@@ -157,11 +160,16 @@ def _cuda_atomic(name: str, t: str, space: str) -> str | None:
     op = name.removeprefix("atomic_")
     fn = {"add": "atomicAdd", "sub": "atomicSub", "min": "atomicMin", "max": "atomicMax", "exch": "atomicExch",
           "and": "atomicAnd", "or": "atomicOr", "xor": "atomicXor", "cas": "atomicCAS"}
-    if t == "int":
+    if t in ("int", "unsigned int"):  # CUDA/HIP overload every 32-bit atomic for int and unsigned int
         if op == "inc":
-            return "atomicAdd(&{0}, 1)"
+            return "atomicAdd(&{0}, 1)" if t == "int" else "atomicAdd(&{0}, 1u)"
         if op == "dec":
-            return "atomicSub(&{0}, 1)"
+            return "atomicSub(&{0}, 1)" if t == "int" else "atomicSub(&{0}, 1u)"
+        return f"{fn[op]}(&{{0}}, {{1}}{', {2}' if op == 'cas' else ''})"
+    if t == "unsigned long long":  # native except sub/dec: an add of the two's complement (wraps as sub does)
+        if op in ("inc", "dec", "sub"):
+            delta = {"inc": "1ull", "dec": "0ull - 1ull", "sub": "0ull - ({1})"}[op]
+            return f"atomicAdd(&{{0}}, {delta})"
         return f"{fn[op]}(&{{0}}, {{1}}{', {2}' if op == 'cas' else ''})"
     if t == "long long":
         u = "(unsigned long long)"
@@ -207,6 +215,8 @@ CUDA = Language(
     entry_params=(),
     barrier="__syncthreads()", warp_barrier="__syncwarp()", mem_fence="__threadfence()",
     lane_id="sarek_lane_id()", warp_size="warpSize", shuffle="__shfl_sync(0xffffffffu, {0}, {1})",
+    vote={"warp_any": "__any_sync(0xffffffffu, {0})", "warp_all": "__all_sync(0xffffffffu, {0})",
+          "warp_ballot": "__ballot_sync(0xffffffffu, {0})"},
     warp_preamble=("__device__ __forceinline__ int sarek_lane_id(void) {",
                    "  unsigned int lane;",
                    "  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));",
@@ -242,6 +252,7 @@ HIP = replace(
     CUDA,
     target="hip", header=("#include <hip/hip_runtime.h>",), math=_hip_math,
     lane_id="(int)__lane_id()", shuffle="__shfl({0}, {1})", warp_barrier="__builtin_amdgcn_wave_barrier()",
+    vote={"warp_any": "__any({0})", "warp_all": "__all({0})", "warp_ballot": "(unsigned int)__ballot({0})"},
     warp_preamble=(), f16_preamble=("#include <hip/hip_fp16.h>", *_CUDA_F16[3:]),
     int_abs_select=(),  # AMD's compiler: no ptxas
     float_to_int={},  # HIP's __float2int_rz is a plain cast (fptosi): the helper
@@ -292,7 +303,7 @@ def _opencl_atomic(name: str, t: str, space: str) -> str | None:
     op = name.removeprefix("atomic_")
     if t == "float" and op == "exch":
         return "atomic_xchg(&{0}, {1})"  # OpenCL C 1.2 has this one float atomic
-    pre = {"int": "atomic_", "long": "atom_"}.get(t)
+    pre = {"int": "atomic_", "uint": "atomic_", "long": "atom_", "ulong": "atom_"}.get(t)
     if pre is None:
         return None
     if op in ("inc", "dec"):
@@ -349,6 +360,7 @@ OPENCL = Language(
     barrier="barrier(CLK_LOCAL_MEM_FENCE)", warp_barrier="SAREK_SUB_GROUP_BARRIER()",
     mem_fence="mem_fence(CLK_GLOBAL_MEM_FENCE)",
     lane_id="SAREK_LANE_ID()", warp_size="SAREK_WARP_SIZE()", shuffle="SAREK_SHUFFLE({0}, {1})",
+    vote={"warp_any": "SAREK_ANY({0})", "warp_all": "SAREK_ALL({0})", "warp_ballot": "SAREK_BALLOT({0})"},
     warp_preamble=(
         "#if defined(cl_khr_subgroups) && defined(cl_khr_subgroup_shuffle)",
         "#pragma OPENCL EXTENSION cl_khr_subgroups : enable",
@@ -363,6 +375,20 @@ OPENCL = Language(
         "#define SAREK_WARP_SIZE() 1",
         "#define SAREK_SHUFFLE(v, src) (v)",
         "#define SAREK_SUB_GROUP_BARRIER() ((void)0)",
+        "#endif",
+    ),
+    # the same sub-groups as the warp preamble's (one work-item where it has none)
+    vote_preamble=(
+        "#if defined(cl_khr_subgroups) && defined(cl_khr_subgroup_shuffle)",
+        "#define SAREK_ANY(c) sub_group_any((int)(c))",
+        "#define SAREK_ALL(c) sub_group_all((int)(c))",
+        "/* distinct bits: their sum is their union (cl_khr_subgroups has no ballot; lanes 0..31) */",
+        "#define SAREK_BALLOT(c) sub_group_reduce_add(((c) && get_sub_group_local_id() < 32u) ? "
+        "(1u << get_sub_group_local_id()) : 0u)",
+        "#else",
+        "#define SAREK_ANY(c) ((c) != 0)",
+        "#define SAREK_ALL(c) ((c) != 0)",
+        "#define SAREK_BALLOT(c) ((c) ? 1u : 0u)",
         "#endif",
     ),
     math=_opencl_math, atomic=_opencl_atomic,
@@ -384,28 +410,34 @@ OPENCL = Language(
 # ------------------------------------------------------------------------------------------------ Metal
 
 
-def _metal_cas(q: str) -> str:
+def _metal_cas_name(q: str, t: str) -> str:
+    """sarek_atomic_cas_<q> on int (the float loops' name too), sarek_atomic_cas_uint_<q> on uint."""
+    return f"sarek_atomic_cas_{q}" if t == "int" else f"sarek_atomic_cas_{t}_{q}"
+
+
+def _metal_cas(q: str, t: str = "int") -> str:
     """MSL's compare-exchange returns a bool; sarek's atomic_cas returns the old value (a weak exchange may
     fail spuriously, so it retries while the value it saw still equals `cmp`)."""
-    return (f"static inline int sarek_atomic_cas_{q}(volatile {q} atomic_int* p, int cmp, int x) {{\n"
-            "  int seen = cmp;\n"
+    return (f"static inline {t} {_metal_cas_name(q, t)}(volatile {q} atomic_{t}* p, {t} cmp, {t} x) {{\n"
+            f"  {t} seen = cmp;\n"
             "  while (!atomic_compare_exchange_weak_explicit(p, &seen, x, memory_order_relaxed, memory_order_relaxed)"
             " && seen == cmp) {}\n"
             "  return seen;\n"
             "}")
 
 
-_METAL_POLYFILL = {f"sarek_atomic_cas_{q}": _metal_cas(q) for q in ("device", "threadgroup")}
+_METAL_POLYFILL = {_metal_cas_name(q, t): _metal_cas(q, t) for q in ("device", "threadgroup")
+                   for t in ("int", "uint")}
 
 
 def _metal_atomic(name: str, t: str, space: str) -> str | None:
     op = name.removeprefix("atomic_")
-    if t != "int":
+    if t not in ("int", "uint"):
         return None
     q = "device" if space == "global" else "threadgroup"
-    ptr = f"(volatile {q} atomic_int*)&{{0}}"
+    ptr = f"(volatile {q} atomic_{t}*)&{{0}}"
     if op == "cas":
-        return f"sarek_atomic_cas_{q}({ptr}, {{1}}, {{2}})"
+        return f"{_metal_cas_name(q, t)}({ptr}, {{1}}, {{2}})"
     if op in ("inc", "dec"):
         return f"atomic_fetch_{'add' if op == 'inc' else 'sub'}_explicit({ptr}, 1, memory_order_relaxed)"
     if op == "exch":
@@ -446,6 +478,8 @@ METAL = Language(
     warp_barrier="simdgroup_barrier(mem_flags::mem_threadgroup)",
     mem_fence="atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device)",
     lane_id="(int)__metal_lane", warp_size="(int)__metal_width", shuffle="simd_shuffle({0}, (ushort){1})",
+    vote={"warp_any": "simd_any({0})", "warp_all": "simd_all({0})",
+          "warp_ballot": "(uint)(ulong)simd_ballot({0})"},
     warp_preamble=(),
     math=_c_math, atomic=_metal_atomic, polyfills=_METAL_POLYFILL,
     float_cas={"float": FloatCas("int", "volatile {q} atomic_int*", "atomic_load_explicit({0}, memory_order_relaxed)",

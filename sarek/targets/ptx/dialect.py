@@ -212,6 +212,7 @@ BarOp = _instr("BarOp", "bar", "bar.sync 0")
 MembarOp = _instr("MembarOp", "membar", "membar.gl / .cta")
 AtomOp = _instr("AtomOp", "atom", "atom.<space>.<op>.<type> d, [addr], b[, c]")
 ShflOp = _instr("ShflOp", "shfl", "shfl.sync.<mode>.b32 d, a, lane, clamp, mask")
+VoteOp = _instr("VoteOp", "vote", "vote.sync.<any.pred|all.pred|ballot.b32> d, p, mask")
 RetOp = _instr("RetOp", "ret", "ret")
 MmaOp = _instr("MmaOp", "mma", "mma.sync.aligned.<shape>.<layouts>.<types> {d..}, {a..}, {b..}, {c..}: a warp's "
                "matrix multiply-accumulate")
@@ -321,7 +322,7 @@ class FuncOp(_FunctionLike):
 INSTRUCTIONS: tuple[type[Instr], ...] = (
     MovOp, LdOp, StOp, CvtaOp, AddOp, SubOp, MulOp, MadOp, FmaOp, DivOp, RemOp, AbsOp, NegOp, MinOp, MaxOp, AndOp,
     OrOp, XorOp, NotOp, ShlOp, ShrOp, SetpOp, SelpOp, CvtOp, SqrtOp, RcpOp, CopysignOp, PopcOp, ClzOp, TestpOp, BraOp,
-    BrevOp, BarOp, MembarOp, AtomOp, ShflOp, RetOp, MmaOp, LdmatrixOp,
+    BrevOp, BarOp, MembarOp, AtomOp, ShflOp, VoteOp, RetOp, MmaOp, LdmatrixOp,
 )
 
 SarekPtx = Dialect(

@@ -209,6 +209,26 @@ class Gen(Corners):
                         self.emit(f"{v.name} = warp_shuffle({v.name}, lane_id - lane_id % 4 + {m})")
                     else:
                         self.emit(f"{v.name} = warp_shuffle_xor({v.name}, {m})")
+        if "vote" in self.feats:
+            self.votes(ints)
+
+    def votes(self, ints: list[Var]) -> None:
+        """Block votes on any condition and warp votes on a warp-uniform one (block_idx_x): the same on every
+        warp width (feature "vote", its own random stream)."""
+        r = self.i33
+        for v in ints:
+            if v.ty != "i32" or r.random() < 0.5:
+                continue
+            f = r.choice(["barrier_count", "barrier_and", "barrier_or", "warp_any", "warp_all"])
+            self.imports.add(f)
+            k = r.randint(-20, 20)
+            if f.startswith("warp"):
+                self.imports.add("block_idx_x")
+                self.emit(f"{v.name} = {v.name} % 1000 + i32({f}(block_idx_x > {k % 2}))")
+            elif f == "barrier_count":
+                self.emit(f"{v.name} = {v.name} % 1000 + barrier_count({v.name} > {k})")
+            else:
+                self.emit(f"{v.name} = {v.name} % 1000 + i32({f}({v.name} > {k}))")
 
     def coop_stage(self) -> None:
         """Feature "coop" (features.COOP_FEATURES): an 8-bit tile product every lane of a warp runs alike, at

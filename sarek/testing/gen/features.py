@@ -43,6 +43,10 @@ LATEST_FEATURES = ("narrow", "bitcast", "fatomic", "print", "arrays3")
 #: "bigblock" = one block of 384-1024 threads; "streams" = a second kernel on a second stream reading an
 #: output Vector of the first (no synchronize between).
 #: Each can be switched off: `generate(seed, corners=...)`, `python -m sarek.testing.fuzz --corners ...`.
+#: and a fifth stream (issue 33): "vote" = block votes (barrier_count/and/or) and warp votes on warp-uniform
+#: conditions (results independent of the warp width); "fclass" = erf/erfc/atanh on safe domains, clamp, and
+#: isnan/isinf/isfinite of computed values
+ISSUE33_FEATURES = ("vote", "fclass")
 CORNER_FEATURES = ("zeroinit", "tiling", "boolcast", "f2i", "intmin", "bigblock", "streams", "zeroshared")
 #: and a fifth stream (issue 29): "coop" = an 8-bit cooperative-matrix tile product at the kernel's top level
 #: (`decls.Gen.coop_stage`: i8 or u8 `cq` inputs, fragments 16x32 / 32x16 into an i32 accumulator, b row- or
@@ -53,7 +57,7 @@ COOP_FEATURES = ("coop",)
 COOP_BYTES = 2048
 FEATURE_P = {"coop": 0.15, "i64": 0.35, "f64": 0.2, "shared": 0.25, "warp": 0.2, "narrow": 0.3, "bitcast": 0.3, "fatomic": 0.15,
              "print": 0.2, "arrays3": 0.2, "zeroinit": 0.3, "tiling": 0.3, "boolcast": 0.3, "f2i": 0.3,
-             "intmin": 0.25, "bigblock": 0.15, "streams": 0.2, "zeroshared": 0.2}
+             "intmin": 0.25, "bigblock": 0.15, "streams": 0.2, "zeroshared": 0.2, "vote": 0.25, "fclass": 0.3}
 #: the integer types a comparison is cast to (feature "boolcast") and a float converted to (feature "f2i")
 INT_TYPES = ("i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64")
 #: the block sizes of feature "bigblock" (one block; multiples of 64 so 2-D shared rows of 16 and warps fit)
@@ -159,6 +163,7 @@ class GenBase(ABC):
         # (features added later are drawn from their own stream, so the kernels without them stay as they were)
         later = random.Random(f"sarek-fuzz-later-{seed}")
         latest = random.Random(f"sarek-fuzz-latest-{seed}")
+        self.i33 = random.Random(f"sarek-fuzz-i33-{seed}")
         # issue 34's features: drawn for every seed (so switching one off leaves the others' draws alone), kept
         # where `corners` allows them
         self.cr = random.Random(f"sarek-fuzz-corners-{seed}")
@@ -172,6 +177,7 @@ class GenBase(ABC):
         self.qr = random.Random(f"sarek-fuzz-coop-{seed}")
         if features is None:
             self.feats |= {f for f in COOP_FEATURES if self.qr.random() < FEATURE_P.get(f, 0.5)}
+            self.feats |= {f for f in ISSUE33_FEATURES if self.i33.random() < FEATURE_P.get(f, 0.5)}
         if "bigblock" in self.feats:
             self.block, self.grid = self.cr.choice(BIG_BLOCKS), 1
             self.n = self.block

@@ -170,6 +170,8 @@ class FloatExprs(IntExprs):
             if a.exact:
                 return FE(f"sm.{f}({a.text})", ty, True, 0 if f != "fabs" else a.fb, a.bound + 1)
             return self.flit(ty)
+        if "fclass" in self.feats and self.i33.random() < 0.3:
+            return self.fclass(ty, a)
         if a.exact and r.random() < 0.3:
             f = r.choice(["floor", "ceil", "trunc", "round"])
             return FE(f"sm.{f}({a.text})", ty, True, 0, a.bound + 1)
@@ -200,6 +202,18 @@ class FloatExprs(IntExprs):
             a = self.fclamp(a, 100.0)
             return FE(f"sm.fma({a.text}, {b.text}, {c.text})", ty, False, 0, a.bound * b.bound + c.bound)
         return FE(f"sm.{f}({a.text})", ty, False, 0, min(a.bound, 1.6) if f == "atan" else 1.0)
+
+    def fclass(self, ty: str, a: FE) -> FE:
+        """Feature "fclass" (issue 33, its own stream): erf/erfc/atanh on safe domains, clamp, and a float class
+        test of a computed (finite) value, which is exact."""
+        f = self.i33.choice(["erf", "erfc", "atanh", "clamp", "isnan", "isfinite"])
+        if f == "clamp":
+            return FE(f"sm.clamp({a.text}, -2.0, 3.0)", ty, a.exact, a.fb, 3.0)
+        if f in ("isnan", "isfinite"):
+            return FE(f"{ty}(i32(sm.{f}({a.text})))", ty, True, 0, 1.0)
+        if f == "atanh":
+            return FE(f"sm.atanh(sm.fmin(sm.fmax({a.text}, -0.9), 0.9))", ty, False, 0, 1.5)
+        return FE(f"sm.{f}(sm.fmin(sm.fmax({a.text}, -4.0), 4.0))", ty, False, 0, 2.0)
 
     def bexpr(self, depth: int) -> str:
         r = self.r

@@ -96,7 +96,7 @@ sarek.kernel @k(%x : i32 "x") {
 sarek.kernel @k(%v : !sarek.vec<f16> "v", %i : i32 "i", %x : f16 "x") {
   %r = sarek.intrinsic "atomic_add"(%v, %i, %x) : (!sarek.vec<f16>, i32, f16) -> f16
 }
-// CHECK: intrinsic 'atomic_add' expects an i32, i64, f32 or f64 element type, got f16
+// CHECK: intrinsic 'atomic_add' expects an i32, i64, u32, u64, f32 or f64 element type, got f16
 
 // -----
 

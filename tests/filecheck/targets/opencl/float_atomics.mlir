@@ -52,7 +52,7 @@
 // CHECK:         sarek_atomic_sub_f32_shared(&s[0], 1.0f)
 
 // F64:         #ifndef cl_khr_int64_base_atomics
-// F64-NEXT:    #error "64-bit atomics (on i64 or f64) need cl_khr_int64_base_atomics, which this OpenCL device lacks: use 32-bit elements"
+// F64-NEXT:    #error "64-bit atomics (on i64, u64 or f64) need cl_khr_int64_base_atomics, which this OpenCL device lacks: use 32-bit elements"
 // F64-NEXT:    #endif
 // F64-NEXT:    #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 // F64:       #if defined(__NV_CL_C_VERSION) && defined(SAREK_NV_F64_ATOMIC_ADD)

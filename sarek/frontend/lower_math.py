@@ -1,0 +1,123 @@
+"""Front end, math calls spelled with sarek's own operations on every target: `isnan`, `isinf`, `isfinite`
+(tests on the bits, so no compiler's fast-math may fold them away: WGSL lets an implementation assume there
+are no NaNs) and `clamp(x, lo, hi)` (numpy's `clip`: a NaN `x` stays NaN, integers compare by signedness).
+
+Each expands into sarek IR the interpreters and every backend already run, so `sarek ir` shows the decision.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from xdsl.dialects.builtin import Float16Type, Float64Type, i1, i32, i64
+from xdsl.ir import Attribute, Block, Region, SSAValue
+
+from sarek.dialect import sarek as s
+from sarek.dialect import scalars as sc
+from sarek.dialect.intrinsics import is_float
+from sarek.frontend.lower_base import tname
+
+if TYPE_CHECKING:
+    from sarek.frontend.lower_call import CallLowerer
+
+#: math names the front end expands (not `sarek.intrinsic`s): name -> arity
+EXPANDED: dict[str, int] = {"isnan": 1, "isinf": 1, "isfinite": 1, "clamp": 3}
+
+# (bits type, magnitude mask, the bits of +inf) per float width
+_BITS = {32: (i32, 0x7FFFFFFF, 0x7F800000), 64: (i64, 0x7FFFFFFFFFFFFFFF, 0x7FF0000000000000)}
+_CLASS = {"isnan": "gt", "isinf": "eq", "isfinite": "lt"}  # |bits| against the bits of +inf
+
+
+def expand_math(lw: CallLowerer, name: str, node: ast.Call, hint: Attribute | None, fname: str) -> SSAValue:
+    """Lower `sarek.math.<name>(...)` (or Python's `math.<name>`) for a name of EXPANDED."""
+    if len(node.args) != EXPANDED[name] or node.keywords:
+        raise lw.err(node, f"{fname}() takes {EXPANDED[name]} argument(s), {len(node.args) + len(node.keywords)} "
+                           "given")
+    if name == "clamp":
+        return _clamp(lw, node, hint, fname)
+    x = lw.promoted(lw.expr(node.args[0]), node)
+    if not is_float(x.type):
+        raise lw.err(node.args[0], f"{fname}() needs a float (f16, bf16, f32 or f64), got {tname(x.type)}")
+    if isinstance(x.type, Float16Type):  # f16 -> f32 is exact
+        x = lw.v(s.CastOp(x, sc.F32), node)
+    bt, mask, inf = _BITS[64 if isinstance(x.type, Float64Type) else 32]
+    bits = lw.v(s.BitcastOp(x, bt), node)
+    mag = lw.v(s.BinOp("bitand", bits, lw.const(mask, bt, node)), node)
+    return lw.v(s.BinOp(_CLASS[name], mag, lw.const(inf, bt, node)), node)
+
+
+def _clamp(lw: CallLowerer, node: ast.Call, hint: Attribute | None, fname: str) -> SSAValue:
+    """x < lo ? lo : (x > hi ? hi : x) in the operands' common type (numpy's clip for lo <= hi)."""
+    vals = [lw.promoted(v, node) for v in lw.same_typed(list(node.args), hint)]
+    t = vals[0].type
+    if sc.is_integer(t) and all(sc.is_integer(v.type) for v in vals):
+        for v in vals[1:]:
+            t = sc.usual_int_conversion(t, v.type)
+        vals = [v if v.type == t else lw.v(s.CastOp(v, t), node) for v in vals]
+    if any(v.type != t for v in vals) or not (is_float(t) or sc.is_integer(t)) or t == i1:
+        got = ", ".join(tname(v.type) for v in vals)
+        raise lw.err(node, f"type mismatch: {fname}() needs numbers of one type (integers or floats), got ({got})")
+    x, lo, hi = vals
+    upper = select(lw, lw.v(s.BinOp("gt", x, hi), node), hi, x, node)
+    return select(lw, lw.v(s.BinOp("lt", x, lo), node), lo, upper, node)
+
+
+def select(lw: Any, c: SSAValue, a: SSAValue, b: SSAValue, node: ast.AST) -> SSAValue:
+    """`c ? a : b` as a lazy conditional expression (sarek.if_expr)."""
+    then_b, else_b = Block(), Block()
+    lw.in_block(then_b, lambda: lw.emit(s.YieldOp(a), node))
+    lw.in_block(else_b, lambda: lw.emit(s.YieldOp(b), node))
+    return lw.v(s.IfExprOp(c, a.type, Region(then_b), Region(else_b)), node)
+
+
+#: block votes (CUDA's __syncthreads_count / _and / _or), expanded here on every target
+BLOCK_VOTES = ("barrier_count", "barrier_and", "barrier_or")
+
+
+def block_vote(lw: CallLowerer, name: str, node: ast.Call) -> SSAValue:
+    """`barrier_count(c)`: how many threads of the block have `c` true, after a barrier every thread of the
+    block reaches (`barrier_and`: all of them, `barrier_or`: any). A one-element shared counter: a barrier (the
+    previous vote's readers are done), thread 0 zeroes it, a barrier, every thread adds `c`, a barrier, every
+    thread reads it. The three barriers are checked like any other (sarek-verify-barriers)."""
+    if len(node.args) != 1 or node.keywords:
+        raise lw.err(node, f"{name}() takes 1 argument (a bool), {len(node.args) + len(node.keywords)} given")
+    c = lw.cond(node.args[0])
+    zero = lw.const(0, i32, node)
+    one = lw.const(1, i32, node)
+    cnt = lw.v(s.AllocArrayOp("sarek_barrier_votes", [one], s.ArrayType(i32, s.MemSpace.SHARED, 1)), node)
+    lw.emit(s.BarrierOp(), node)
+    idx = {d: lw.v(s.IntrinsicOp(f"thread_idx_{d}", []), node) for d in "xyz"}
+    dim = {d: lw.v(s.IntrinsicOp(f"block_dim_{d}", []), node) for d in "xyz"}
+    linear = lw.v(s.BinOp("add", idx["x"], lw.v(s.BinOp("mul", dim["x"], lw.v(s.BinOp(
+        "add", idx["y"], lw.v(s.BinOp("mul", dim["y"], idx["z"]), node)), node)), node)), node)
+    first = lw.v(s.BinOp("eq", linear, zero), node)
+    then_b = Block()
+    lw.in_block(then_b, lambda: lw.emit(s.StoreOp(lw.v(s.ElemRefOp(cnt, zero), node), zero), node))
+    lw.emit(s.IfOp(first, Region(then_b)), node)
+    lw.emit(s.BarrierOp(), node)
+    lw.v(s.IntrinsicOp("atomic_add", [cnt, zero, lw.v(s.CastOp(c, i32), node)]), node)
+    lw.emit(s.BarrierOp(), node)
+    r = lw.v(s.ArrayReadOp(cnt, zero), node)
+    if name == "barrier_count":
+        return r
+    if name == "barrier_or":
+        return lw.v(s.BinOp("gt", r, zero), node)
+    size = lw.v(s.BinOp("mul", dim["x"], lw.v(s.BinOp("mul", dim["y"], dim["z"]), node)), node)
+    return lw.v(s.BinOp("eq", r, size), node)
+
+
+_WHAT = {"warp_shuffle": "lane", "warp_shuffle_up": "offset", "warp_shuffle_down": "offset", "warp_shuffle_xor": "mask"}
+
+
+def warp_width_check(lw: CallLowerer, name: str, v: SSAValue, node: ast.Call) -> None:
+    """A `sarek.assert` (checked with debug=True, free otherwise) that a shuffle's lane / offset / mask lies in
+    0 .. warp_size - 1: beyond the device's warp a shuffle returns the thread's own value, so a kernel written
+    for 32 lanes silently computes something else on a device with 8 (lavapipe) or 1 (pocl)."""
+    ws = lw.v(s.IntrinsicOp("warp_size", []), node)
+    ok = lw.v(s.BinOp("and", lw.v(s.BinOp("ge", v, lw.const(0, i32, node)), node), lw.v(s.BinOp("lt", v, ws), node)),
+              node)
+    what = _WHAT[name]
+    lw.emit(s.AssertOp(ok, f"{name}: the {what} reaches beyond this device's warp (it must be in 0 .. warp_size - 1; "
+                           f"warp_size is 32 on NVIDIA, 64 on AMD, 8 on lavapipe, 1 on pocl): write the loop over "
+                           "warp_size (docs/KERNELS.md)"), node)
