@@ -239,8 +239,8 @@ class CallLowerer(ExprLowerer):
         if info.category == Category.MATH:
             h = hint if name in ("abs", "min", "max", "clz", "popcount", "bit_reverse") or (hint and is_float(hint)) \
                 else None
-            if name in ("clz", "popcount"):
-                h = None
+            if name in ("clz", "popcount") or (name == "bit_reverse" and h is not None and is_float(h)):
+                h = None  # integer-only: a float context (`f32(bit_reverse(0))`) must not make the literal f32
             vals = self.same_typed(args, h)
         else:
             vals = [self.expr(a) for a in args]

@@ -14,7 +14,7 @@ import pytest
 os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="sarek-xdg-"))
 
 import sarek.runtime as rt  # noqa: E402
-from sarek import Vec, i32, i64, kernel, u32, u64  # noqa: E402
+from sarek import Vec, f32, i32, i64, kernel, u32, u64  # noqa: E402
 from sarek import math as sm  # noqa: E402
 from sarek.diagnostics import SarekError  # noqa: E402
 from sarek.gpu import global_thread_id  # noqa: E402
@@ -130,3 +130,16 @@ def test_bit_reverse_runs_on_the_gpu(device: str, k: str):
     out = np.zeros_like(x)
     rt.launch(KERNELS[k], [x, out], threads=len(x), block=64, device=device)
     np.testing.assert_array_equal(out, expected(x))
+
+
+def test_a_float_context_does_not_type_the_literal_argument() -> None:
+    """H200 campaign seed 910169: `f32(sm.bit_reverse(0) % 32749)` typed the literal 0 as f32 (the cast's hint)
+    and refused it ("needs a 32- or 64-bit integer, got (f32)"); like clz and popcount, the argument stays int."""
+    out = np.zeros(1, np.float32)
+    float_context.launch(out, grid=1, block=1, device="interp")
+    assert out[0] == np.float32(-(2**31 % 32749))  # bit_reverse(1) is INT_MIN; % truncates toward zero
+
+
+@kernel
+def float_context(out: Vec[f32]):
+    out[0] = f32(sm.bit_reverse(1) % 32749)

@@ -325,7 +325,7 @@ def test_vulkan_driver_shapes_refuse_what_it_does_not_offer():
 def test_coop_cases_on_vulkan_glsl_gpu(name):
     """examples/coop.py on the H200's Vulkan driver (vulkan-glsl:0): the 8-bit cases agree exactly, the f16 ones
     within the tolerance; the GEMM staging f16 through shared memory and bf16 are refused with the reason."""
-    from sarek.runtime.conformance import EXAMPLES, _load_example, run_case
+    from sarek.runtime.conformance import EXAMPLES, _load_example, from_example_case, run_case
 
     ex = _load_example(EXAMPLES / "coop.py")
     case = from_example_case(next(c for c in ex.CASES if c.name == name), EXAMPLES / "coop.py")

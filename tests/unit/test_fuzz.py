@@ -480,3 +480,20 @@ def test_coop_kernels_run_exactly_on_both_interpreters(tmp_path: Path):
     glsl.check(src)
     ptx.check(k.source("ptx"))
     assert {"coop", "coop-int8"} <= device_lacks(sarek.get_device("vulkan-glsl:0"))  # lavapipe: n/a
+
+
+def test_coop_kernels_load_each_b_fragment_in_one_layout(tmp_path: Path):
+    """H200 campaign seeds 910021 & co. (24 of 700): the generator loaded `qb` both row- and column-major in one
+    kernel, which CUDA's wmma refuses (a fragment has one layout); each kernel now picks one layout."""
+    from sarek.testing.runs import load_kernel
+
+    seeds = [s for s in range(200) if "coop" in generate(s).case["features"]]
+    assert len(seeds) >= 5
+    for s in seeds:
+        src = generate(s).source
+        loads = re.findall(r"coop\.load\(qb, cq, \d+, \d+(, col_major=True)?\)", src)
+        assert len(set(loads)) == 1, (s, loads)
+    path = tmp_path / "k.py"
+    path.write_text(generate(next(s for s in seeds if generate(s).source.count("coop.mma") == 2)).source)
+    k, _ = load_kernel(path)
+    assert "wmma::mma_sync" in k.source("cuda")

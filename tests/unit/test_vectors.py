@@ -50,7 +50,8 @@ def test_saxpy4(device_name: str):
     y0 = rng.standard_normal((n, 4)).astype(np.float32)
     y = y0.copy()
     saxpy4.launch(np.float32(1.5), x, y, grid=2, block=256, device=device_name)
-    np.testing.assert_allclose(y, np.float32(1.5) * x + y0, rtol=1e-6)
+    # CUDA and PTX contract a * x + y into one fma: up to an ulp of a * x (~1.2e-7 here) from numpy's two roundings
+    np.testing.assert_allclose(y, np.float32(1.5) * x + y0, rtol=1e-6, atol=2.5e-7)
 
 
 @device

@@ -322,7 +322,9 @@ print(json.dumps({"lowered": seen, "y": out, "debug": "sarek.runtime.debug" in s
                                   pytest.param(["cuda", "ptx", "vulkan-glsl"], marks=pytest.mark.gpu, id="h200")])
 def test_a_fresh_process_launches_without_the_front_end(tmp_path: Path, fresh_cache: Path, devs: list[str]):
     (tmp_path / "kernels.py").write_text(textwrap.dedent(BASE))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path)]), "SAREK_CACHE_DIR": str(fresh_cache)}
+    # the caller's PYTHONPATH stays after ours (on the H200, xDSL and the wheels come from it)
+    path = [str(ROOT), str(tmp_path), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path), "SAREK_CACHE_DIR": str(fresh_cache)}
 
     def run() -> dict[str, Any]:
         p = subprocess.run([sys.executable, "-c", FRESH, *devs], env=env, capture_output=True, text=True, timeout=300)

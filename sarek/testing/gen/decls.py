@@ -242,10 +242,11 @@ class Gen(Corners):
         self.emit('qc = coop.fragment("acc", i32, 16, 16)')
         self.emit("wq = block_idx_x * (block_dim_x // 32) + warp_id")
         self.emit(f"coop.fill(qc, {q.choice([0, 1, -7, 2**31 - 100, -2**31 + 100])})")
+        col_major = q.random() < 0.5  # one layout per 'b' fragment (CUDA's wmma fragments carry theirs)
         for k in range(q.choice([1, 2])):
             base = 1024 * k
             self.emit(f"coop.load(qa, cq, {base}, 32)")
-            if q.random() < 0.5:
+            if col_major:
                 self.emit(f"coop.load(qb, cq, {base + 512}, 32, col_major=True)")
             else:
                 self.emit(f"coop.load(qb, cq, {base + 512}, 16)")
