@@ -582,13 +582,21 @@ def _nan(o: Ops, x: V) -> V:
 
 
 def _square(o: Ops, x: V) -> tuple[V, V]:
-    """x^2 as hi + lo exactly, by Veltkamp's split (no fma: GLSL's double fma may round twice on Mesa)."""
-    c = o.mul(x, float((1 << ((o.fmt.precision + 1) // 2)) + 1))
-    xh = o.fence(o.sub(c, o.fence(o.sub(c, x))))
+    """x^2 = hi + lo for a normal x > 0, hi exact: hi = xh^2 with xh the top half of x's significand (its low
+    bits masked off) and lo = (2 xh + xl) xl, xl = x - xh. Nothing here rests on a product being rounded
+    separately: the mask is integer work and every product is exact, so a compiler that contracts a multiply
+    and an add into an fma (ptxas without `.rn`, NVIDIA's Vulkan driver, the builder's own folding) or splits
+    an fma (Mesa) gives the same pair. |lo| < 2^(2-h) x^2, h = p // 2 for precision p (4.7e-5 at x = 28 in double)."""
+    half = o.fmt.precision // 2  # xh has `half` bits: xh^2 and xh xl (xl: precision - half bits) are exact
+    xh = o.from_bits(o.ibin("bitand", o.bits(x), -(1 << (o.fmt.precision - half))))
     xl = o.sub(x, xh)
-    hi = o.fence(o.mul(x, x))
-    lo = o.add(o.add(o.fence(o.sub(o.fence(o.mul(xh, xh)), hi)), o.mul(o.mul(xh, xl), 2.0)), o.mul(xl, xl))
+    hi = o.settle(o.mul(xh, xh))
+    lo = o.add(o.mul(o.settle(o.mul(xh, 2.0)), xl), o.mul(xl, xl))
     return hi, lo
+
+
+#: e^(-lo) = sum (-lo)^k / k! for |lo| < 0.1 (the f32 bound; 4.7e-5 in double), the k = 7 term below 2^-35
+EXP_NEG = [(-1.0) ** k / _m.factorial(k) for k in range(7)]
 
 
 def _exp_f32(o: Ops, y: V) -> V:
@@ -612,8 +620,9 @@ def _erf_small(o: Ops, a: V) -> V:
 
 def _erfc_large(o: Ops, a: V) -> V:
     """erfc(a) for a >= 1: e^(-a^2) g(a), g a Chebyshev series per interval (sarek/mathlib/erfc_table.py,
-    Clenshaw with the interval's coefficients picked by selects); a^2 as an exact hi + lo pair, so e^(-a^2) is
-    e^(-hi) (1 - lo). 0 from a = 28 (erfc(27.3) is below the smallest double)."""
+    Clenshaw with the interval's coefficients picked by selects); a^2 as an exact hi + lo pair (`_square`), so
+    e^(-a^2) is e^(-hi) e^(-lo), the second a short series. 0 from a = 28 (erfc(27.3) is below the smallest
+    double)."""
     x = o.fmin(a, _erfc_cutoff(o))
     lo_b, hi_b = o.c(ERFC_CHEB[0][0]), o.c(ERFC_CHEB[0][1])
     coeffs: list[V] = [o.c(c) for c in ERFC_CHEB[0][2]]
@@ -627,7 +636,7 @@ def _erfc_large(o: Ops, a: V) -> V:
         b1, b2 = o.add(o.fma(o.mul(t, 2.0), b1, o.neg(b2)), cf), b1
     g = o.add(o.fma(t, b1, o.neg(b2)), coeffs[0])
     hi, lo = _square(o, x)
-    e = o.mul(exp(o, o.neg(hi)) if o.fmt.width == 64 else _exp_f32(o, o.neg(hi)), o.sub(1.0, lo))
+    e = o.mul(exp(o, o.neg(hi)) if o.fmt.width == 64 else _exp_f32(o, o.neg(hi)), o.poly(lo, EXP_NEG))
     return o.sel(o.cmp("ge", a, _erfc_cutoff(o)), 0.0, o.mul(e, g))
 
 
@@ -666,7 +675,8 @@ ROUTINES: dict[str, Callable[..., V]] = {
     "log1p_via_log": log1p_via_log, "pow_via_pow": pow_via_pow, "cbrt_via_pow": cbrt_via_pow,
     "hypot_scaled": hypot_scaled, "erf": erf, "erfc": erfc, "atanh": atanh,
 }
-"""Routine name -> builder. In double, every one is accurate to 2 ulp except `pow_narrow` (f32 results only);
+"""Routine name -> builder. In double, every one is accurate to 2 ulp except erfc (4: 1 - erf(x) near 1) and
+`pow_narrow` (f32 results only);
 fmod, round and copysign are exact at any width; the `*_via_*` and `hypot_scaled` forms are f32 ones."""
 
 ARITY = {"atan2": 2, "hypot": 2, "pow_narrow": 2, "pow": 2, "fmod": 2, "copysign": 2, "pow_via_pow": 2,
