@@ -59,6 +59,9 @@ __all__ = ["run", "InterpError", "FallbackWarning", "DETACH_MAX_DEPTH"]
 #: launches of at most this many threads run on the reference executor even when "fast" is asked for (its
 #: per-thread compiled Python beats numpy's per-op overhead on a lone lane)
 SERIAL_THREADS = 1
+#: ... when no array argument holds more elements than this: the reference executor copies arrays into Python
+#: lists (a one-thread launch on a 2.5e9-element memmap took 24 GB and was killed)
+SERIAL_MAX_ELEMENTS = 1 << 20
 
 
 class FallbackWarning(UserWarning):
@@ -87,7 +90,8 @@ def run(module: ModuleOp, kernel: str, args: list[Any] | tuple[Any, ...], grid: 
     elif executor == "fast":
         from sarek.interp import fast, reference
 
-        if math.prod(g) * math.prod(b) <= SERIAL_THREADS:
+        if math.prod(g) * math.prod(b) <= SERIAL_THREADS and all(
+                int(getattr(a, "size", 0)) <= SERIAL_MAX_ELEMENTS for a in args if hasattr(a, "dtype")):
             reference.run(module, kernel, list(args), g, b, warp_size)
             return
         reason = fast.unsupported_reason(module, kernel)

@@ -444,3 +444,17 @@ def test_a_one_thread_launch_runs_the_compiled_serial_path_with_the_same_result(
         warnings.simplefilter("error")
         run(m, "simple_ops", [got, 50], 1, 1, executor="fast")
     assert calls == ["reference"] and got[0] == want[0]
+
+
+def test_a_one_thread_launch_on_a_big_array_stays_on_the_vectorized_executor(monkeypatch: pytest.MonkeyPatch):
+    """The reference executor copies arrays into Python lists: a one-thread launch on test_runtime_large's
+    2.5e9-element memmap grew to 24 GB and was killed. Past SERIAL_MAX_ELEMENTS the fast executor runs it."""
+    from sarek import interp
+    from sarek.interp import reference
+
+    m = parse_module(open(Path(__file__).parents[2] / "benchmarks/bench_interp.py").read().split('SIMPLE_OPS = """')[1]
+                     .split('"""')[0])
+    monkeypatch.setattr(reference, "run", lambda *a: pytest.fail("the reference executor ran"))  # type: ignore[misc]
+    big = np.zeros(interp.SERIAL_MAX_ELEMENTS + 1, np.int32)
+    run(m, "simple_ops", [big, 50], 1, 1, executor="fast")
+    assert big[0] == sum((k * 3) ^ 0 for k in range(50))
