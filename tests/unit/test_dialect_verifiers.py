@@ -370,6 +370,8 @@ def test_every_intrinsic_builds_and_verifies():
     for name, info in INTRINSICS.items():
         if info.category == Category.ATOMIC:
             types: list[Attribute] = [vec, i32] + [i32] * (info.arity - 2)
+        elif name in ("warp_any", "warp_all", "warp_ballot"):
+            types = [i1]
         elif name in ("clz", "popcount", "bit_reverse") or (info.category == Category.WARP and info.arity):
             types = [i32] * info.arity
         else:
@@ -412,7 +414,7 @@ def test_intrinsic_rules(name: str, types: list[Attribute], result: Attribute, m
 @pytest.mark.parametrize(
     "elt, index, values, result, message",
     [
-        (f16, i32, [f16], f16, "expects an i32, i64, f32 or f64 element type, got f16"),
+        (f16, i32, [f16], f16, "expects an i32, i64, u32, u64, f32 or f64 element type, got f16"),
         (i32, i64, [i32], i32, "expects an i32 index, got i64"),
         (i32, i32, [i64], i32, "expects value operands of the element type i32, got i64"),
         (i64, i32, [i64], i32, "intrinsic 'atomic_add' returns i64, not i32"),

@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import VerifyException
 
 from sarek.diagnostics import SarekError
+from sarek.registry import target_info
 from sarek.passes.pipeline import PipelinePass
 from sarek.registry import TARGET_NAMES, make_context
 
@@ -36,9 +37,10 @@ def test_every_pass_leaves_valid_ir(target: str) -> None:
     for name, m in mods:
         try:
             PipelinePass(target=target, verify_each=True).apply(make_context(), m.clone())
-        except SarekError:  # a refusal (f64 on metal ...), not a broken module
+        except SarekError as e:  # a refusal (f64 on metal ...), not a broken module: it names the target
+            assert f"{target_info(target).display}:" in str(e), f"{name}: {e}"
             continue
         except VerifyException as e:
             raise AssertionError(f"{name}: a pass of sarek-pipeline{{target={target}}} left invalid IR: {e}") from e
         lowered += 1
-    assert lowered >= len(mods) - 12  # refusals: f64/i64/u64 on WGSL, f64 on Metal, ...
+    assert lowered >= 0.8 * len(mods)  # refusals: f64/i64/u64 on WGSL, f64 and coop on Metal, ...
