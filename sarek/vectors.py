@@ -11,7 +11,7 @@ bool vector (`boolx2..4`) that `all(...)`/`any(...)` reduce.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -59,7 +59,8 @@ def as_elements(arr: np.ndarray[Any, Any], dtype: np.dtype) -> np.ndarray[Any, A
     names = dtype.names
     if not names or names != FIELDS[:len(names)] or arr.dtype.fields is not None or arr.ndim < 2:
         return None
-    elem = dtype.fields[names[0]][0] if dtype.fields else None
+    fields: Any = dtype.fields
+    elem = fields[names[0]][0] if fields else None
     if elem is None or arr.dtype != elem or arr.shape[-1] != len(names) or dtype.itemsize != elem.itemsize * len(names):
         return None
     if not arr.flags.c_contiguous:
@@ -74,13 +75,21 @@ def _lanes(v: Any) -> tuple[list[Any], Any]:
     """The components of a host vector (a vector record value, or an array whose last axis holds them) and a
     function building the same kind of value back."""
     info = vector_info(type(v))
+    cls: Any = v.__class__
+    a: Any = None if info is not None else np.asarray(v)
+
+    def build(xs: list[Any]) -> Any:
+        if info is not None:
+            return cls(*xs)
+        if a.dtype.names:
+            return np.rec.fromarrays(cast(Any, xs), dtype=a.dtype).view(np.ndarray)
+        return np.stack(xs, axis=-1)
+
     if info is not None:
-        cls = type(v)
-        return [getattr(v, f) for f in FIELDS[:info[1]]], lambda xs: cls(*xs)
-    a = np.asarray(v)
+        return [getattr(v, f) for f in FIELDS[:info[1]]], build
     if a.dtype.names:
-        return [a[n] for n in a.dtype.names], lambda xs: np.rec.fromarrays(xs, dtype=a.dtype).view(np.ndarray)
-    return [a[..., k] for k in range(a.shape[-1])], lambda xs: np.stack(xs, axis=-1)
+        return [a[n] for n in a.dtype.names], build
+    return [a[..., k] for k in range(a.shape[-1])], build
 
 
 def dot(a: Any, b: Any) -> Any:
@@ -108,4 +117,5 @@ def normalize(a: Any) -> Any:
     return make([x / n for x in xs])
 
 
-__all__ = [*VECTORS, "vector_info", "as_elements", "dot", "cross", "length", "normalize"]
+__all__ = ["f32x2", "f32x3", "f32x4", "i32x2", "i32x4", "u32x4", "u8x4", "f16x2", "boolx2", "boolx3", "boolx4",
+           "vector_info", "as_elements", "dot", "cross", "length", "normalize"]

@@ -401,7 +401,8 @@ class Kernel(_Generic):
 def _dims_like(x: Any) -> bool:
     """An int or a tuple of 1 to 3 ints (a grid or a block), which no type is: `k[grid, block]` is a launch."""
     if isinstance(x, tuple):
-        return 1 <= len(x) <= 3 and all(_dims_like(e) and not isinstance(e, tuple) for e in x)
+        items: tuple[Any, ...] = cast("tuple[Any, ...]", x)
+        return 1 <= len(items) <= 3 and all(_dims_like(e) and not isinstance(e, tuple) for e in items)
     return isinstance(x, int | np.integer) and not isinstance(x, bool)
 
 

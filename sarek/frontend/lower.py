@@ -86,6 +86,7 @@ class FunctionLowerer(StmtLowerer):
                 raise self.err(site, f"cannot rebind {'vector' if b.kind == 'vec' else 'array'} parameter '{n}' "
                                      "(its elements are written in place, e.g. v[i] = x; for another array bind a "
                                      "new name, e.g. w = v[k:])")
+            assert b.value is not None, f"parameter {n} has no value"
             op = s.LetMutOp(n, b.value)
             self.emit(op, self.src.fdef)
             self.vars[n] = Binding("ref", op.result, b.type)

@@ -191,7 +191,7 @@ class ExprLowerer(LowererBase):
             return arr, i1
         if k == "f":
             if arr.dtype == np.float64 and hint in (sc.F32, Float64Type()):
-                return arr, cast(Attribute, hint)
+                return arr, hint
             if arr.dtype == np.float64:
                 return arr, sc.F32
             return arr, self.ty(_scalar_of(arr.dtype), node)

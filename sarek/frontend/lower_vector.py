@@ -117,7 +117,9 @@ class VectorLowerer(ViewLowerer):
     def compare(self, op: ast.cmpop, lv: SSAValue, rv: SSAValue, node: ast.AST) -> SSAValue:
         if self.vec(lv.type) is None and self.vec(rv.type) is None:
             return super().compare(op, lv, rv, node)
-        sym = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}.get(type(op), "?")
+        syms: dict[type[ast.cmpop], str] = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">",
+                                            ast.GtE: ">="}
+        sym = syms.get(type(op), "?")
         ls, rs, _, n, _ = self.pair(sym, lv, rv, node)
         return self.bools(n, [super(VectorLowerer, self).compare(op, a, b, node) for a, b in zip(ls, rs)], node)
 

@@ -27,6 +27,8 @@ a shared array written with atomics.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -181,8 +183,8 @@ class _Adjoint:
             for r in op.results:
                 if _is_diff(r.type):
                     self.adj[r] = self.b.let_mut(_name(r) + "_adj", self.zero(r.type))
-                elif isinstance(op, s.LetMutOp) and _is_diff(r.type.element_type):  # type: ignore[attr-defined]
-                    self.adj[r] = self.b.let_mut(_name(r) + "_adj", self.zero(r.type.element_type))
+                elif isinstance(op, s.LetMutOp) and _is_diff(elt := cast(Any, r.type).element_type):
+                    self.adj[r] = self.b.let_mut(_name(r) + "_adj", self.zero(elt))
             if (isinstance(op, s.AllocArrayOp) and op.result in self.arr_wanted
                     and op.result.type.memspace != MemSpace.SHARED):
                 self._alloc_adjoint(op)
@@ -265,7 +267,7 @@ class _Adjoint:
         size = max(self.dynamic_tape, 1) if n is None else max(n, 1)
         tapes: list[tuple[SSAValue, SSAValue]] = []
         for r in refs:
-            elt = r.type.element_type  # type: ignore[attr-defined]
+            elt = cast(Attribute, cast(Any, r.type).element_type)
             tapes.append((r, self.b.alloc(_name(r) + "_tape", self.b.const(size, i32), elt, "local")))
         self.tapes[op] = tapes
         new = s.ForOp(op.sym.data, self.v(op.lo), self.v(op.hi), op.step_value or 1)
@@ -377,7 +379,7 @@ class _Adjoint:
             return self.adj.get(place)
         if isinstance(o, s.FieldRefOp):
             base = self.place_adj(o.operands[0])
-            elt = place.type.element_type  # type: ignore[attr-defined]
+            elt = cast(Attribute, cast(Any, place.type).element_type)
             return None if base is None else self.b.field_ref(base, o.field.data, elt)
         if isinstance(o, s.ElemRefOp):
             arr = self.arr_adj.get(o.operands[0])

@@ -6,10 +6,12 @@ Kept apart from the sweeps (`adjoint.py`) because these are pure queries and rew
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from collections.abc import Iterator
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from sarek.dialect import sarek as s
 from sarek.dialect.types import MemSpace, is_float
@@ -419,8 +421,9 @@ def constant_int(v: SSAValue) -> int | None:
     """The value of an integer `sarek.constant`, else None."""
     o = v.owner
     if isinstance(o, s.ConstantOp) and hasattr(o.value, "value"):
-        val = o.value.value  # type: ignore[attr-defined]
-        return int(val.data) if isinstance(val.data, int) else None
+        val: Any = cast(Any, o.value).value
+        data: Any = val.data
+        return int(data) if isinstance(data, int) else None
     return None
 
 

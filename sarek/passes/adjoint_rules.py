@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Any, Protocol, cast
 
 from xdsl.ir import Attribute, Operation, SSAValue
 
@@ -181,7 +181,7 @@ def rev_simple(ad: _Adjoint, op: Operation) -> None:
         decl = _record_fields(ad, res)
         for (name, ft), x in zip(decl, op.operands):
             if x in ad.adj:
-                ad.acc(x, b.field(r, name, ft))
+                ad.acc(x, b.field(r, name, cast(Attribute, ft)))
     elif isinstance(op, s.IntrinsicOp):
         _rev_intrinsic(ad, op)
     elif res is not None and res in ad.adj and not isinstance(op, s.ConstantOp | s.BitcastOp):
@@ -224,7 +224,7 @@ def _rev_read(ad: _Adjoint, arr: SSAValue, index: list[SSAValue], r: SSAValue) -
     idx = [ad.v(i) for i in index]
     t = arr.type
     if isinstance(t, s.ArrayType) and t.memspace.value == "local":
-        ad.add_into(ad.b.elem_ref(adj, idx if len(idx) > 1 else idx[0]), r)
+        ad.add_into(ad.b.elem_ref(adj, cast(Any, idx if len(idx) > 1 else idx[0])), r)
     else:
         flat = idx[0]
         for d, i in enumerate(idx[1:], start=1):  # row-major, like the array's layout

@@ -23,6 +23,8 @@ hold the half's bits, which the GLSL lowering reads through a float16_t declarat
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -227,7 +229,7 @@ class _Widener(_Bits):
             self.rw.replace_op(op, [], [op.operand])
         elif isinstance(op, s.ConstantOp) and isinstance(op.result.type, Float16Type):
             assert isinstance(op.value, FloatAttr)
-            v = float(np.float16(op.value.value.data))
+            v = float(np.float16(cast(Any, op.value).value.data))
             self.rw.replace_op(op, [s.ConstantOp(FloatAttr(v, scalars.F32), scalars.F32)])
 
 

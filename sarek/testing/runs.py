@@ -221,8 +221,8 @@ def _f16_as_bits(module: Any, name: str, args: list[Any]) -> list[Any]:
     from sarek.dialect.scalars import U16
 
     k = next(op for op in module.walk() if isinstance(op, KernelOp) and op.sym_name.data == name)
-    return [a.view(np.uint16) if isinstance(a, np.ndarray) and a.dtype == np.float16 and isinstance(p.type, VecType)
-            and p.type.element_type == U16 else a for (_, p), a in zip(k.params, args)]
+    return [cast(Any, a).view(np.uint16) if isinstance(a, np.ndarray) and cast(Any, a).dtype == np.float16
+            and isinstance(p.type, VecType) and p.type.element_type == U16 else a for (_, p), a in zip(k.params, args)]
 
 
 def run_module_interp(module: Any, name: str, kernel: Any, case: dict[str, Any]) -> dict[str, list[Any]]:

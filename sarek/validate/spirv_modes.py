@@ -52,7 +52,7 @@ def preserve_signed_zeros(spirv: bytes, widths: Iterable[int]) -> bytes:
         raise ValueError("not a SPIR-V module (bad magic number)")
     insts = _instructions(words)
     caps = {w[1] for op, w in insts if op == OP_CAPABILITY}
-    used = {32} | ({64} if CAP_FLOAT64 in caps else set())
+    used: set[int] = {32} | ({64} if CAP_FLOAT64 in caps else set[int]())
     want = sorted(used & set(widths))
     entries = [w[2] for op, w in insts if op == OP_ENTRY_POINT]
     have = {(w[1], w[3]) for op, w in insts if op == OP_EXECUTION_MODE and w[2] == MODE_SIGNED_ZERO_INF_NAN_PRESERVE}

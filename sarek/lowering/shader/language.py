@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from xdsl.ir import Block, Operation
@@ -153,7 +154,8 @@ class Lang:
     entry_copy: str  # the copy's statement: {n}
     entry: str  # the entry point's signature: {X} {Y} {Z} the workgroup size, {p} its parameters
     # warp_any / warp_all / warp_ballot -> (call with {0} the condition, the source lines it needs)
-    vote: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict[str, tuple[str, tuple[str, ...]]])
+    vote: Mapping[str, tuple[str, tuple[str, ...]]] = dataclasses.field(
+        default_factory=dict[str, tuple[str, tuple[str, ...]]])
 
     def escape(self, name: str) -> str:
         """The spelling of a name declared unrenamed (the one rule, sarek.analysis.namer.escape)."""
