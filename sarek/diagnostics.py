@@ -12,15 +12,21 @@ import functools
 import linecache
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, UnknownLoc
-from xdsl.ir import Operation
-from xdsl.utils.exceptions import DiagnosticException
+from xdsl.utils.exceptions import DiagnosticException  # (no IR: `import sarek` loads no dialect, sarek_imports)
+
+if TYPE_CHECKING:
+    from xdsl.dialects.builtin import FileLineColLoc
+    from xdsl.ir import Operation
 
 
 def location_text(op: Operation | None) -> str | None:
     """`file:line:col` for an op built by the front end (or parsed with `loc(...)`), else None."""
+    if op is None:  # (a runtime error: no IR to import)
+        return None
+    from xdsl.dialects.builtin import FileLineColLoc, UnknownLoc
+
     while op is not None:
         loc = op.location
         if isinstance(loc, FileLineColLoc):
@@ -229,6 +235,8 @@ class CompileError(SarekError):
 
 
 def _loc_of(op: Operation | None) -> FileLineColLoc | None:
+    from xdsl.dialects.builtin import FileLineColLoc
+
     while op is not None:
         if isinstance(op.location, FileLineColLoc):
             return op.location
@@ -237,6 +245,8 @@ def _loc_of(op: Operation | None) -> FileLineColLoc | None:
 
 
 def make_loc(file: str, line: int, col: int) -> FileLineColLoc:
+    from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
+
     return FileLineColLoc(StringAttr(file), IntAttr(line), IntAttr(col))
 
 

@@ -1,7 +1,8 @@
 """Math functions usable in kernels (`from sarek import math as sm; sm.sqrt(x)`).
 
 Each maps to the `sarek.intrinsic` of the same name. On the host they compute with numpy, so a helper's
-arithmetic can be checked in plain Python. `pi` and `e` are folded as constants.
+arithmetic can be checked in plain Python (numpy is imported at the first host call, not by `import sarek`).
+`pi` and `e` are folded as constants.
 """
 
 from __future__ import annotations
@@ -10,9 +11,7 @@ import math as _m
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
-from sarek.dialect.intrinsics import BINARY_FLOAT, UNARY_FLOAT
+from sarek.math_names import BINARY_FLOAT, UNARY_FLOAT
 
 pi = _m.pi
 e = _m.e
@@ -20,9 +19,10 @@ inf = _m.inf
 
 
 class MathFunction:
-    """A math intrinsic: `sarek.intrinsic "<name>"` in kernels, numpy on the host."""
+    """A math intrinsic: `sarek.intrinsic "<name>"` in kernels, numpy on the host (`host`: a function, or the
+    name of numpy's, looked up at the first call)."""
 
-    def __init__(self, name: str, arity: int, host: Any):
+    def __init__(self, name: str, arity: int, host: Callable[..., Any] | str):
         self.name = name
         self.arity = arity
         self._host = host
@@ -33,14 +33,29 @@ class MathFunction:
     def __call__(self, *args: Any) -> Any:
         if len(args) != self.arity:
             raise TypeError(f"sarek.math.{self.name} takes {self.arity} argument(s), {len(args)} given")
+        if isinstance(self._host, str):
+            self._host = _numpy_function(self._host)
         return self._host(*args)
 
 
+def _numpy_function(name: str) -> Callable[..., Any]:
+    """numpy's function `name`; `erf`/`erfc` (numpy has none): math's, element-wise."""
+    import numpy as np
+
+    if name in ("erf", "erfc"):
+        return np.vectorize(getattr(_m, name))
+    return getattr(np, name)
+
+
 def _rsqrt(x: Any) -> Any:
+    import numpy as np
+
     return 1 / np.sqrt(x)
 
 
 def _round(x: Any) -> Any:
+    import numpy as np
+
     return np.copysign(np.floor(np.abs(x) + 0.5), x)
 
 
@@ -58,6 +73,8 @@ def _popcount(x: Any) -> int:
 
 def _bit_reverse(x: Any) -> Any:
     """The bits in reverse order: 64 of them for a numpy 64-bit integer, else 32 (the result has x's type)."""
+    import numpy as np
+
     dt: Any = getattr(x, "dtype", None)  # a numpy integer has one, a Python int not
     bits = 64 if dt is not None and dt.itemsize == 8 else 32
     r = int(format(int(x) & ((1 << bits) - 1), f"0{bits}b")[::-1], 2)
@@ -66,14 +83,11 @@ def _bit_reverse(x: Any) -> Any:
     return r - (1 << 32) if r >> 31 else r
 
 
-_HOST: dict[str, Callable[..., Any]] = {
-    "rsqrt": _rsqrt, "exp2": np.exp2, "log2": np.log2, "log10": np.log10, "cbrt": np.cbrt,
-    "fabs": np.fabs, "round": _round, "trunc": np.trunc,
-    "expm1": np.expm1, "log1p": np.log1p, "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan,
-    "atan2": np.arctan2, "pow": np.power, "fmin": np.fmin, "fmax": np.fmax, "fmod": np.fmod, "hypot": np.hypot,
-    "copysign": np.copysign, "fma": _fma, "abs": abs, "min": min, "max": max,
-    "clz": _clz, "popcount": _popcount, "bit_reverse": _bit_reverse, "erf": np.vectorize(_m.erf),
-    "erfc": np.vectorize(_m.erfc), "atanh": np.arctanh,
+#: the host version of each function: ours, or the name of numpy's (any name not listed is numpy's own)
+_HOST: dict[str, Callable[..., Any] | str] = {
+    "rsqrt": _rsqrt, "round": _round, "asin": "arcsin", "acos": "arccos", "atan": "arctan", "atan2": "arctan2",
+    "pow": "power", "fma": _fma, "abs": abs, "min": min, "max": max, "clz": _clz, "popcount": _popcount,
+    "bit_reverse": _bit_reverse, "atanh": "arctanh",
 }
 
 def _clamp(x: Any, lo: Any, hi: Any) -> Any:
@@ -81,8 +95,8 @@ def _clamp(x: Any, lo: Any, hi: Any) -> Any:
 
 
 # expanded by the front end (sarek/frontend/lower_math.py), not sarek.intrinsics
-_EXPANDED: dict[str, tuple[int, Callable[..., Any]]] = {
-    "isnan": (1, np.isnan), "isinf": (1, np.isinf), "isfinite": (1, np.isfinite), "clamp": (3, _clamp)}
+_EXPANDED: dict[str, tuple[int, Callable[..., Any] | str]] = {
+    "isnan": (1, "isnan"), "isinf": (1, "isinf"), "isfinite": (1, "isfinite"), "clamp": (3, _clamp)}
 
 __all__ = ["pi", "e", "inf", "MathFunction"]
 for _n, (_arity, _f) in _EXPANDED.items():
@@ -90,7 +104,7 @@ for _n, (_arity, _f) in _EXPANDED.items():
     __all__.append(_n)  # pyright: ignore[reportUnsupportedDunderAll]
 for _n in [*UNARY_FLOAT, *BINARY_FLOAT, "fma", "abs", "min", "max", "clz", "popcount", "bit_reverse"]:
     _arity = 3 if _n == "fma" else 2 if _n in BINARY_FLOAT or _n in ("min", "max") else 1
-    globals()[_n] = MathFunction(_n, _arity, _HOST.get(_n) or getattr(np, _n))
+    globals()[_n] = MathFunction(_n, _arity, _HOST.get(_n, _n))
     __all__.append(_n)  # pyright: ignore[reportUnsupportedDunderAll]
 
 import sarek.vectors as _vectors  # noqa: E402

@@ -4,31 +4,37 @@
 casts (`f32(i)`, `u8(x)`). On the host a cast converts with numpy (`f32(1)` is `np.float32(1.0)`; an integer
 cast wraps modulo 2^width, as in a kernel), so helpers stay testable in plain Python. Each maps one-to-one to a
 numpy dtype (`np.uint8` is `u8`); `bf16` is `ml_dtypes.bfloat16` when that package is importable, else
-`np.uint16` holding the bf16 bits.
+`np.uint16` holding the bf16 bits. numpy itself is imported at first use (`import sarek` loads neither numpy nor
+xDSL: a kernel is declared without them).
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from typing_extensions import TypeIs
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class ScalarType:
     """A sarek scalar type: the annotation, the cast and its numpy dtype."""
 
-    def __init__(self, name: str, np_dtype: Any):
+    def __init__(self, name: str, np_dtype: str | None):
         self.name = name
-        self._np_dtype: np.dtype[Any] | None = None if np_dtype is None else np.dtype(np_dtype)
+        self._dtype_name = np_dtype  # (None: bf16)
+        self._np_dtype: np.dtype[Any] | None = None
 
     @property
     def np_dtype(self) -> np.dtype[Any]:
-        """The numpy dtype (bf16's is resolved at first use: importing ml_dtypes costs a second of CPU)."""
+        """The numpy dtype, made at first use (numpy is not imported by `import sarek`; bf16's needs ml_dtypes,
+        a second of CPU to import)."""
         if self._np_dtype is None:
-            self._np_dtype = bf16_dtype()
+            import numpy as np
+
+            self._np_dtype = bf16_dtype() if self._dtype_name is None else np.dtype(self._dtype_name)
         return self._np_dtype
 
     @property
@@ -38,6 +44,8 @@ class ScalarType:
         return next(t for t, n in NAMES.items() if n == self.name)
 
     def __call__(self, x: Any = 0) -> Any:
+        import numpy as np
+
         if self.name == "bf16":
             return bf16_from_f32(np.float32(x))[()]
         if self.np_dtype.kind in "iu" and isinstance(x, int | np.integer):
@@ -53,18 +61,18 @@ class ScalarType:
         return self.name
 
 
-f16 = ScalarType("f16", np.float16)
-f32 = ScalarType("f32", np.float32)
-f64 = ScalarType("f64", np.float64)
-i32 = ScalarType("i32", np.int32)
-i64 = ScalarType("i64", np.int64)
-boolean = ScalarType("bool", np.int32)
-i8 = ScalarType("i8", np.int8)
-i16 = ScalarType("i16", np.int16)
-u8 = ScalarType("u8", np.uint8)
-u16 = ScalarType("u16", np.uint16)
-u32 = ScalarType("u32", np.uint32)
-u64 = ScalarType("u64", np.uint64)
+f16 = ScalarType("f16", "float16")
+f32 = ScalarType("f32", "float32")
+f64 = ScalarType("f64", "float64")
+i32 = ScalarType("i32", "int32")
+i64 = ScalarType("i64", "int64")
+boolean = ScalarType("bool", "int32")
+i8 = ScalarType("i8", "int8")
+i16 = ScalarType("i16", "int16")
+u8 = ScalarType("u8", "uint8")
+u16 = ScalarType("u16", "uint16")
+u32 = ScalarType("u32", "uint32")
+u64 = ScalarType("u64", "uint64")
 
 
 _BF16: list[np.dtype[Any]] = []
@@ -72,6 +80,8 @@ _BF16: list[np.dtype[Any]] = []
 
 def bf16_dtype() -> np.dtype[Any]:
     """The host dtype of bf16: ml_dtypes.bfloat16 when importable, else uint16 (imported on first use only)."""
+    import numpy as np
+
     if not _BF16:
         try:
             import ml_dtypes  # pyright: ignore[reportMissingTypeStubs]
@@ -85,6 +95,8 @@ def bf16_dtype() -> np.dtype[Any]:
 def is_bf16_host(dt: np.dtype[Any]) -> bool:
     """Whether an array or scalar of dtype `dt` holds bf16 values (uint16 bits, or ml_dtypes.bfloat16: only
     possible once the caller imported ml_dtypes, so this never imports it)."""
+    import numpy as np
+
     return dt == np.dtype(np.uint16) or ("ml_dtypes" in sys.modules and dt == bf16_dtype())
 
 
@@ -103,6 +115,8 @@ SCALARS: dict[str, ScalarType] = {t.name: t for t in (f16, f32, f64, i32, i64, b
 
 def bf16_bits(a: Any) -> np.ndarray[Any, np.dtype[np.uint16]]:
     """The bf16 bits of an array of bf16 (either host representation) as uint16."""
+    import numpy as np
+
     arr = np.asarray(a)
     return arr.view(np.uint16) if arr.dtype.itemsize == 2 else np.asarray(arr, np.uint16)
 
@@ -110,6 +124,8 @@ def bf16_bits(a: Any) -> np.ndarray[Any, np.dtype[np.uint16]]:
 def bf16_from_f32(x: Any) -> np.ndarray[Any, Any]:
     """f32 values rounded to nearest even bf16, in the host bf16 dtype (sarek.dialect.scalars.bf16_round,
     vectorised; every NaN becomes the quiet NaN 0x7fc0)."""
+    import numpy as np
+
     u = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
     r = (u + 0x7FFF + ((u >> 16) & 1)) >> 16
     nan = (u & 0x7FFFFFFF) > 0x7F800000
@@ -119,6 +135,8 @@ def bf16_from_f32(x: Any) -> np.ndarray[Any, Any]:
 
 def bf16_to_f32(a: Any) -> np.ndarray[Any, np.dtype[np.float32]]:
     """bf16 values (either host representation) widened exactly to f32."""
+    import numpy as np
+
     return (bf16_bits(a).astype(np.uint32) << 16).view(np.float32)
 
 
@@ -190,5 +208,6 @@ class Local:
 
 def is_ndarray(x: object) -> TypeIs[np.ndarray[Any, np.dtype[Any]]]:
     """`isinstance(x, np.ndarray)`, narrowing to an array of any shape and dtype (a bare isinstance leaves the
-    array's type parameters unknown to the type checker)."""
-    return isinstance(x, np.ndarray)
+    array's type parameters unknown to the type checker; no array exists before numpy is imported)."""
+    numpy: Any = sys.modules.get("numpy")
+    return numpy is not None and isinstance(x, numpy.ndarray)

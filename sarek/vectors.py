@@ -11,12 +11,13 @@ bool vector (`boolx2..4`) that `all(...)`/`any(...)` reduce.
 
 from __future__ import annotations
 
-from typing import Any, cast
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, cast
 
 from sarek.frontend.decls import record
 from sarek.types import ScalarType, boolean, f16, f32, i32, u8, u32
+
+if TYPE_CHECKING:
+    import numpy as np
 
 FIELDS = ("x", "y", "z", "w")
 
@@ -74,6 +75,8 @@ def as_elements(arr: np.ndarray[Any, Any], dtype: np.dtype) -> np.ndarray[Any, A
 def _lanes(v: Any) -> tuple[list[Any], Any]:
     """The components of a host vector (a vector record value, or an array whose last axis holds them) and a
     function building the same kind of value back."""
+    import numpy as np
+
     info = vector_info(type(v))
     cls: Any = v.__class__
     a: Any = None if info is not None else np.asarray(v)
@@ -107,6 +110,8 @@ def cross(a: Any, b: Any) -> Any:
 
 def length(a: Any) -> Any:
     """sqrt(dot(a, a))."""
+    import numpy as np
+
     return np.sqrt(dot(a, a))
 
 

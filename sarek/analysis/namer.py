@@ -27,14 +27,14 @@ import re
 import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import cast
-
-from xdsl.dialects.builtin import ArrayAttr, StringAttr
-from xdsl.ir import Attribute, Operation
+from typing import TYPE_CHECKING, cast
 
 from sarek.analysis.payload import PayloadLayout, payload_fields
 from sarek.analysis.reserved import GENERATED_PREFIX, RESERVED, is_member_reserved, is_reserved
 from sarek.registry import TARGETS
+
+if TYPE_CHECKING:  # (the IR is imported where names are read or set: a warm launch's `entry_name` needs none)
+    from xdsl.ir import Operation
 
 # The longest identifier each language's tools take, from the descriptors (`length_limit`): glslang refuses
 # names over 1024 characters; pocl aborts the process (SIGABRT) building a kernel whose name has 255 or more (it
@@ -289,12 +289,17 @@ def interface_names(target: str, params: Sequence[tuple[str, int]], members: set
 
 def decl_name(op: Operation, default: str) -> str:
     """The target name sarek-legalize-names gave a declaration (`NAME`, `ENTRY_NAME`), else `default`."""
+    from xdsl.dialects.builtin import StringAttr
+
     a = op.attributes.get(NAME) or op.attributes.get(ENTRY_NAME)
     return a.data if isinstance(a, StringAttr) else default
 
 
 def names_of(op: Operation, key: str, default: list[str]) -> list[str]:
     """The per-field / per-constructor names sarek-legalize-names recorded under `key`, else `default`."""
+    from xdsl.dialects.builtin import ArrayAttr, StringAttr
+    from xdsl.ir import Attribute
+
     a = op.attributes.get(key)
     if isinstance(a, ArrayAttr):
         items = cast(ArrayAttr[Attribute], a).data
@@ -303,4 +308,6 @@ def names_of(op: Operation, key: str, default: list[str]) -> list[str]:
 
 
 def set_names(op: Operation, key: str, names: list[str]) -> None:
+    from xdsl.dialects.builtin import ArrayAttr, StringAttr
+
     op.attributes[key] = ArrayAttr(StringAttr(n) for n in names)

@@ -15,6 +15,8 @@ from xdsl.ir import Attribute
 
 from sarek.dialect.types import ArrayType, VecType, is_float, is_int
 from sarek.dialect.types import is_integer_type as is_integer_type
+from sarek.math_names import BINARY_FLOAT as BINARY_FLOAT
+from sarek.math_names import UNARY_FLOAT as UNARY_FLOAT
 
 
 class Category(Enum):
@@ -162,11 +164,6 @@ def _build() -> dict[str, Intrinsic]:
     return table
 
 
-UNARY_FLOAT = (
-    "sin cos tan asin acos atan sinh cosh tanh exp exp2 log log2 log10 sqrt rsqrt cbrt "
-    "floor ceil round trunc fabs expm1 log1p erf erfc atanh"
-).split()
-BINARY_FLOAT = "atan2 pow fmin fmax fmod hypot copysign".split()
 ATOMIC_RMW = "atomic_add atomic_sub atomic_min atomic_max atomic_exch atomic_and atomic_or atomic_xor".split()
 WARP_SHUFFLES = "warp_shuffle warp_shuffle_up warp_shuffle_down warp_shuffle_xor".split()
 WARP_VOTES = ("warp_any", "warp_all", "warp_ballot")

@@ -9,21 +9,20 @@ from __future__ import annotations
 import functools
 from functools import lru_cache
 from io import StringIO
-from typing import Any, cast
-
-import numpy as np
-
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
-from xdsl.utils.exceptions import VerifyException
+from typing import TYPE_CHECKING, Any, cast
 
 from sarek.diagnostics import SarekError, user_api
-from sarek.frontend.decls import decl_ops, normalize_type, type_name
+from sarek.frontend.decls import normalize_type, type_name
 from sarek.frontend.errors import CompileError, user_frame
 from sarek.frontend.generics import Inference, TypeVar, dtype_type, substitute, suffix, type_vars
-from sarek.frontend.lower import FunctionLowerer, Signature
-from sarek.frontend.lower_base import WidenLiteral
-from sarek.runtime.core import UNSET
+from sarek.unset import UNSET
+
+if TYPE_CHECKING:  # the lowering and xDSL load at the first compile: `@kernel` and a warm launch need neither
+    import numpy as np
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.ir import Operation
+
+    from sarek.frontend.lower import FunctionLowerer, Signature
 
 
 class _Compiled:
@@ -32,6 +31,9 @@ class _Compiled:
 
 
 def _lower(fn: Any, kind: str, name: str, binding: dict[TypeVar, Any] | None = None) -> _Compiled:
+    from sarek.frontend.lower import FunctionLowerer
+    from sarek.frontend.lower_base import WidenLiteral
+
     deps: list[tuple[DeviceFunction, CompileError]] = []
 
     def resolve_device(obj: Any, node: Any, lowerer: FunctionLowerer) -> Signature | None:
@@ -85,6 +87,8 @@ class _Generic:
 
     def annotations(self) -> list[tuple[Any, Any]]:
         """(ast.arg, annotation object) per parameter."""
+        from sarek.frontend.lower import FunctionLowerer
+
         return FunctionLowerer(self.fn, "helper", None, self.name).annotations()[0]
 
     @property
@@ -95,6 +99,8 @@ class _Generic:
             if self.fn is None or self.binding:
                 tp = []
             else:
+                from sarek.frontend.lower import FunctionLowerer
+
                 params, ret = FunctionLowerer(self.fn, "helper", None, self.name).annotations()
                 tp = type_vars([a for _, a in params] + [ret])
             self.__dict__["_type_params"] = tp
@@ -131,6 +137,8 @@ class DeviceFunction(_Generic):
 
     def signature(self) -> Signature:
         if self._sig is None:
+            from sarek.frontend.lower import FunctionLowerer
+
             self._sig = FunctionLowerer(self.fn, "helper", None, self.name, self.binding).lower_signature()
         return self._sig
 
@@ -400,6 +408,8 @@ class Kernel(_Generic):
 
 def _dims_like(x: Any) -> bool:
     """An int or a tuple of 1 to 3 ints (a grid or a block), which no type is: `k[grid, block]` is a launch."""
+    import numpy as np
+
     if isinstance(x, tuple):
         items: tuple[Any, ...] = cast("tuple[Any, ...]", x)
         return 1 <= len(items) <= 3 and all(_dims_like(e) and not isinstance(e, tuple) for e in items)
@@ -421,6 +431,8 @@ def _example(v: TypeVar) -> str:
 def launch_type(ann: Any, a: Any) -> Any:
     """The front-end type launch argument `a` has for parameter annotation `ann` (Vec[...] for an array, an
     element type for a numpy scalar), or None when its dtype says nothing."""
+    import numpy as np
+
     tv = next(iter(type_vars([ann])))
     if isinstance(ann, TypeVar):
         return dtype_type(cast(Any, a).dtype, tv) if isinstance(a, np.generic) else None
@@ -442,6 +454,11 @@ def launch_type(ann: Any, a: Any) -> Any:
 
 
 def build_module(k: Kernel) -> ModuleOp:
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.utils.exceptions import VerifyException
+
+    from sarek.frontend.decls import decl_ops
+
     kc = _lower(k.fn, "kernel", k.name, k.binding)
     order: list[DeviceFunction] = []
     state: dict[int, str] = {}
@@ -608,6 +625,8 @@ def generic_kernel_from_ir(texts: tuple[str, ...], name: str, block: tuple[int, 
 def pick_instance(name: str, instances: list[Kernel], args: tuple[Any, ...]) -> Kernel:
     """The instance whose vector element types and scalar types the arrays and numpy scalars given match (a
     Python number matches any); exactly one must."""
+    import numpy as np
+
     from sarek.analysis.layout import numpy_dtype
     from sarek.dialect import sarek as s
     from sarek.runtime.core import LaunchError

@@ -10,16 +10,17 @@ of a constructor is its declaration index.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import sys
 import typing
-from typing import Any, cast
-
-import numpy as np
-from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType, i1, i32, i64
-from xdsl.ir import Attribute, Operation
+from typing import TYPE_CHECKING, Any, cast
 
 from sarek.diagnostics import user_api
 from sarek.types import SCALARS, ArrayOf, ScalarType, VecOf
+
+if TYPE_CHECKING:
+    import numpy as np
+    from xdsl.ir import Attribute, Operation
 
 
 def _class_location(cls: type) -> tuple[str, int, int] | None:
@@ -37,16 +38,25 @@ def _class_location(cls: type) -> tuple[str, int, int] | None:
     return file, max(line, 1), len(first) - len(first.lstrip()) + 1
 
 
-class RecordInfo:
+class _Located:
+    """A declaration's class and its source location, found at first use (reading the source costs a few ms
+    per class: the vector types would make `import sarek` 30 ms slower)."""
+
+    cls: type
+
+    @functools.cached_property
+    def location(self) -> tuple[str, int, int] | None:
+        return _class_location(self.cls)
+
+
+class RecordInfo(_Located):
     def __init__(self, cls: type, name: str, fields: list[tuple[str, Any]]):
         self.cls, self.name, self.fields = cls, name, fields
-        self.location = _class_location(cls)
 
 
-class VariantInfo:
+class VariantInfo(_Located):
     def __init__(self, cls: type, name: str, ctors: list[tuple[str, list[Any]]]):
         self.cls, self.name, self.ctors = cls, name, ctors
-        self.location = _class_location(cls)
 
     def ctor_index(self, name: str) -> int:
         return [c for c, _ in self.ctors].index(name)
@@ -264,6 +274,8 @@ def _host_scalar(t: Any, x: Any) -> Any:
 
 def _store(t: Any, x: Any, parent: Any, key: Any) -> None:
     """Write host value x of type t into parent[key] (a structured element or field, written in place)."""
+    import numpy as np
+
     if isinstance(t, ScalarType):
         parent[key] = _host_scalar(t, x)
         return
@@ -332,6 +344,8 @@ def _from_numpy(t: Any, x: Any) -> Any:
 
 
 def _pack(t: Any, values: Any) -> np.ndarray:
+    import numpy as np
+
     dt = numpy_dtype(t)
     values = list(values)
     arr = np.zeros(len(values), dtype=dt)
@@ -341,6 +355,8 @@ def _pack(t: Any, values: Any) -> np.ndarray:
 
 
 def _unpack(t: Any, array: np.ndarray) -> list[Any]:
+    import numpy as np
+
     return [_from_numpy(t, x) for x in np.asarray(array).reshape(-1)]
 
 
@@ -391,6 +407,8 @@ def is_tuple_record(cls: Any) -> bool:
 
 
 def _fmt(x: Any) -> str:
+    import numpy as np
+
     if isinstance(x, bool | np.bool_):
         return repr(bool(cast("bool | np.bool_[Any]", x)))
     if isinstance(x, float | np.floating):
@@ -401,6 +419,8 @@ def _fmt(x: Any) -> str:
 
 
 def _num_eq(a: Any, b: Any) -> bool:
+    import numpy as np
+
     if isinstance(a, int | float | np.number | bool | np.bool_) and isinstance(b, int | float | np.number | bool | np.bool_):
         return float(cast("float | np.number[Any] | np.bool_[Any]", a)) == float(cast("float | np.number[Any] | np.bool_[Any]", b))
     return a == b
@@ -483,5 +503,3 @@ def variant(cls: type) -> type:
     cls.constructors = [n for n, _ in ctors]
     return cls
 
-
-_ = (Float16Type, Float32Type, Float64Type, IntegerType, i1, i32, i64)

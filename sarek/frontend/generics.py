@@ -13,8 +13,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from sarek.frontend.decls import normalize_type, record_info, type_name, variant_info
 from sarek.frontend.errors import at_user_line
 from sarek.types import SCALARS, ArrayOf, ScalarType, VecOf
@@ -134,6 +132,8 @@ class Inference:
 
 def dtype_type(dtype: Any, tv: TypeVar) -> Any:
     """The sarek element type of numpy dtype `dtype` (one of `tv`'s constraints when it has records), or None."""
+    import numpy as np
+
     try:
         d = np.dtype(dtype)
     except TypeError:

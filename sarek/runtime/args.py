@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 from typing_extensions import TypeIs
 
-from sarek.dialect.scalars import BF16
 from sarek.runtime.errors import LaunchError
 from sarek.runtime.specs import KernelSpec, Param
 from sarek.vectors import as_elements
 from sarek.types import bf16_bits, bf16_from_f32, is_bf16_host, is_ndarray
+from sarek.unset import UNSET as UNSET
 
 if TYPE_CHECKING:
     from sarek.runtime.core import Device
@@ -244,7 +244,7 @@ def _scalar_arg(where: str, p: Param, a: Any) -> Any:
     d = p.dtype
     if is_ndarray(a) and a.ndim == 0:
         a = a[()]
-    if p.type == BF16:  # a number rounded to bf16, or (a uint16 / bfloat16 scalar) its bits
+    if p.is_bf16:  # a number rounded to bf16, or (a uint16 / bfloat16 scalar) its bits
         g = cast("np.generic[Any] | None", a if isinstance(a, np.generic) else None)
         if g is not None and is_bf16_host(g.dtype):
             return np.asarray(g).view(np.uint16)[()]
@@ -294,14 +294,6 @@ def _scalar_arg(where: str, p: Param, a: Any) -> Any:
 Dim3 = tuple[int, int, int]
 
 
-class _Unset:
-    """`block` not given to a launch (an explicit `block=None` is refused like any other non-block value)."""
-
-    def __repr__(self) -> str:
-        return "<not given>"
-
-
-UNSET: Any = _Unset()
 
 
 def dim3(v: Any, what: str) -> Dim3:

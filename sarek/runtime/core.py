@@ -14,14 +14,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from xdsl.dialects.builtin import ModuleOp
-
 from sarek.diagnostics import SarekError, interrupting, user_api
-from sarek.dialect.scalars import BF16
 from sarek.runtime.args import Dim3 as Dim3
 from sarek.runtime.args import UNSET as UNSET
 from sarek.runtime.args import check_args as check_args
@@ -38,6 +35,9 @@ from sarek.runtime.specs import kernel_spec as kernel_spec
 from sarek.runtime.specs import module_hash as module_hash
 from sarek.runtime.specs import resolve_kernel as resolve_kernel
 from sarek.runtime.specs import scalar_dtype as scalar_dtype
+
+if TYPE_CHECKING:
+    from xdsl.dialects.builtin import ModuleOp
 
 
 @dataclass(frozen=True)
@@ -474,7 +474,7 @@ class FastPath:
             d = p.dtype
             if p.kind == "vec" and p.ntags is None and d != np.bool_ and p.rank == 1:
                 kinds.append((0, d, (codecs or {}).get(p.index, "native")))
-            elif p.kind == "scalar" and d.kind in "iu" and d != np.bool_ and p.type != BF16:  # bf16: rounded
+            elif p.kind == "scalar" and d.kind in "iu" and d != np.bool_ and not p.is_bf16:  # bf16: rounded
                 info = np.iinfo(d)
                 kinds.append((1, int(info.min), int(info.max)))
             elif p.kind == "scalar" and d.kind == "f" and d.itemsize >= 4:

@@ -6,16 +6,16 @@ from __future__ import annotations
 import hashlib
 import weakref
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from typing_extensions import TypeIs
 
-from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, ModuleOp
-from xdsl.ir import Attribute, Operation
-
-from sarek.dialect.intrinsics import is_integer_type
 from sarek.runtime.errors import LaunchError
+
+if TYPE_CHECKING:  # the IR is imported where a spec is built from it: a warm launch has none (sarek.runtime.warm)
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.ir import Attribute, Operation
 
 
 _SCALARS: dict[tuple[str, int], np.dtype[Any]] = {
@@ -31,6 +31,9 @@ _SCALARS: dict[tuple[str, int], np.dtype[Any]] = {
 
 def scalar_dtype(t: Attribute) -> np.dtype[Any] | None:
     """The numpy dtype of a scalar type, one-to-one (u8 is uint8, bf16 is sarek.types.BF16_DTYPE)."""
+    from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type
+
+    from sarek.dialect.intrinsics import is_integer_type
     from sarek.dialect.scalars import name
     from sarek.types import SCALARS
 
@@ -78,6 +81,13 @@ class Param:
     @property
     def is_vec(self) -> bool:
         return self.kind == "vec"
+
+    @property
+    def is_bf16(self) -> bool:
+        """A bf16 scalar (passed as its bits: the dtype, uint16, does not tell it from u16)."""
+        from sarek.dialect.scalars import BF16
+
+        return self.type == BF16
 
 
 @dataclass
@@ -191,6 +201,8 @@ def _is_tuple(x: object) -> TypeIs[tuple[Any, ...]]:
 
 def resolve_kernel(kernel: Any) -> tuple[ModuleOp, str]:
     """A front-end kernel (`.module`, `.name`), a `(ModuleOp, name)` pair or a ModuleOp with one kernel."""
+    from xdsl.dialects.builtin import ModuleOp
+
     if _is_tuple(kernel) and len(kernel) == 2 and isinstance(kernel[0], ModuleOp):
         return kernel[0], str(kernel[1])
     if isinstance(kernel, ModuleOp):

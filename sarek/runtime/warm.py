@@ -150,6 +150,10 @@ class WarmParam(Param):
             object.__setattr__(self, "_type", t)
         return t
 
+    @property
+    def is_bf16(self) -> bool:
+        return self.__dict__["_type_text"] == "bf16"  # (no IR type: a launch imports no dialect)
+
     __hash__ = object.__hash__
 
 
