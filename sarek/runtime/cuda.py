@@ -95,7 +95,50 @@ def cuda_include_dirs() -> list[str]:
 
 @functools.lru_cache(maxsize=1)
 def nvrtc_version() -> str:
-    """NVRTC's version; asked in a child process (see nvrtc_compile) unless SAREK_NVRTC_INPROCESS=1."""
+    """NVRTC's version (part of every cubin's cache key), asked once per installation: the answer is kept in the
+    compile cache under `nvrtc_fingerprint()`, so a warm launch starts no child process (one cost ~100 ms)."""
+    key = cache.make_key("nvrtc-version", nvrtc_fingerprint())
+    got = cache.get("nvrtc-version", key)
+    if got is not None:
+        return got.decode(errors="replace")
+    v = _ask_nvrtc_version()
+    if v != "unknown":
+        cache.put("nvrtc-version", key, v.encode())
+    return v
+
+
+def nvrtc_fingerprint() -> str:
+    """Where NVRTC can be loaded from, without loading it: path, size and mtime of cuda.bindings' nvrtc modules
+    and of every libnvrtc in the places its loader searches (the pip wheels' `nvidia/*/lib`, $CUDA_HOME,
+    $CUDA_PATH, /usr/local/cuda, $LD_LIBRARY_PATH), and those variables. An upgrade or another library rewrites
+    one of them."""
+    import glob
+    import importlib.util
+
+    env = [os.environ.get(v, "") for v in ("CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH")]
+    dirs = [os.path.join(e, sub) for e in env[:2] if e for sub in ("lib64", "lib")]
+    dirs += ["/usr/local/cuda/lib64", *filter(None, env[2].split(os.pathsep))]
+    patterns = [os.path.join(d, "libnvrtc*") for d in dirs]
+    for pkg in ("cuda.bindings", "nvidia"):
+        try:
+            spec = importlib.util.find_spec(pkg)
+        except (ImportError, ValueError):
+            spec = None
+        for base in (spec.submodule_search_locations or []) if spec is not None else []:
+            patterns += [os.path.join(base, "nvrtc*"), os.path.join(base, "_internal", "nvrtc*"),
+                         os.path.join(base, "*", "lib", "libnvrtc*")]
+    parts = [repr(env)]
+    for f in sorted({f for pat in patterns for f in glob.glob(pat)}):
+        try:
+            st = os.stat(f)
+        except OSError:
+            continue
+        parts.append(f"{f}:{st.st_size}:{st.st_mtime_ns}")
+    return "\n".join(parts)
+
+
+def _ask_nvrtc_version() -> str:
+    """NVRTC's version, asked in a child process (see nvrtc_compile) unless SAREK_NVRTC_INPROCESS=1."""
     code = "from cuda.bindings import nvrtc; r = nvrtc.nvrtcVersion(); print(f'{r[1]}.{r[2]}')"
     if os.environ.get("SAREK_NVRTC_INPROCESS") == "1":
         r = _nvrtc().nvrtcVersion()
