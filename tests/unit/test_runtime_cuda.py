@@ -15,9 +15,41 @@ def test_nvrtc_compiles_to_cubin(tmp_path, monkeypatch):
     cubin = nvrtc_compile(src, "sm_90")
     assert cubin.startswith(b"\x7fELF")
     assert nvrtc_compile(src, "sm_90") == cubin  # from the cache
-    assert len(list(cache.entries())) == 1
+    assert [p.parent.parent.name for p in cache.entries() if p.parent.parent.name != "nvrtc-version"] == ["nvrtc-cubin"]
     ptx = nvrtc_compile(src, "sm_90", output="ptx")
     assert b".entry k" in ptx
+
+
+def test_nvrtc_version_is_asked_once_per_installation(tmp_path, monkeypatch):
+    """A warm launch starts no child process for NVRTC's version: it is kept under where NVRTC loads from."""
+    import sarek.runtime.cuda as cu
+
+    monkeypatch.setenv("SAREK_CACHE_DIR", str(tmp_path))
+    asked: list[int] = []
+    monkeypatch.setattr(cu, "_ask_nvrtc_version", lambda: asked.append(1) or "12.8")
+    where = ["install-a"]
+    monkeypatch.setattr(cu, "nvrtc_fingerprint", lambda: where[0])
+    for _ in range(3):  # three fresh processes
+        cu.nvrtc_version.cache_clear()
+        assert cu.nvrtc_version() == "12.8"
+    assert asked == [1]
+    where[0] = "install-b"  # another libnvrtc: asked again
+    cu.nvrtc_version.cache_clear()
+    assert cu.nvrtc_version() == "12.8" and asked == [1, 1]
+    cu.nvrtc_version.cache_clear()
+
+
+def test_nvrtc_fingerprint_follows_the_library(tmp_path, monkeypatch):
+    import sarek.runtime.cuda as cu
+
+    lib = tmp_path / "libnvrtc.so.13"
+    lib.write_bytes(b"a")
+    monkeypatch.setenv("CUDA_HOME", str(tmp_path.parent))
+    monkeypatch.setenv("LD_LIBRARY_PATH", str(tmp_path))
+    a = cu.nvrtc_fingerprint()
+    assert str(lib) in a
+    lib.write_bytes(b"ab")
+    assert cu.nvrtc_fingerprint() != a
 
 
 def test_nvrtc_error_carries_log(tmp_path, monkeypatch):
@@ -27,7 +59,7 @@ def test_nvrtc_error_carries_log(tmp_path, monkeypatch):
     monkeypatch.setenv("SAREK_CACHE_DIR", str(tmp_path))
     with pytest.raises(rt.DeviceError, match="(?s)NVRTC .* could not compile.*undefined"):
         nvrtc_compile('extern "C" __global__ void k() { undefined_thing(); }', "sm_90")
-    assert list(cache.entries()) == []  # failures are never cached
+    assert [p for p in cache.entries() if p.parent.parent.name != "nvrtc-version"] == []  # failures: never cached
 
 
 def test_cuda_listed_only_with_a_driver():
