@@ -322,15 +322,17 @@ class Kernel(_Generic):
 
     @user_api
     def launch(self, *args: Any, grid: Any = None, block: Any = UNSET, device: Any = None, threads: Any = None,
-               stream: Any = None, debug: bool | None = None, **unknown: Any) -> None:
+               stream: Any = None, debug: bool | None = None, passes: str | None = None, **unknown: Any) -> None:
         """Enqueue the kernel (sarek.runtime.launch): `grid=` blocks or `threads=` total threads, `block=`;
         `debug=True` (default $SAREK_DEBUG) for the bounds-checked build. Repeated launches with the same device
         and launch values reuse a cached plan (runtime.FastPath); debug launches and kernels that print do not.
-        A generic kernel launches the instance its arguments' dtypes pick (compiled once per type tuple)."""
+        A generic kernel launches the instance its arguments' dtypes pick (compiled once per type tuple).
+        `passes=` runs extra passes (sarek's or installed plugins') in this launch's compile (not the fast path)."""
         instances: list[Kernel] | None = self.__dict__.get("_ir_instances")
         if instances is not None:  # an unpickled generic kernel
             pick_instance(self.name, instances, args).launch(*args, grid=grid, block=block, device=device,
-                                                              threads=threads, stream=stream, debug=debug, **unknown)
+                                                              threads=threads, stream=stream, debug=debug,
+                                                              passes=passes, **unknown)
             return
         generic = self.__dict__.get("_generic")
         if generic is None:
@@ -338,10 +340,10 @@ class Kernel(_Generic):
                                                         and not _warm(self, False) and self.type_params)
         if generic:
             self.bind_launch(args).launch(*args, grid=grid, block=block, device=device, threads=threads,
-                                           stream=stream, debug=debug, **unknown)
+                                           stream=stream, debug=debug, passes=passes, **unknown)
             return
         key: Any = None
-        if device is not None and stream is None and not unknown and not debug and self._plain():
+        if device is not None and stream is None and not unknown and not debug and not passes and self._plain():
             key = (device, grid, block, threads)
             cache: dict[Any, Any] = self.__dict__.setdefault("_fast", {})  # (Kernels made by __new__ too)
             try:
@@ -353,7 +355,8 @@ class Kernel(_Generic):
         from sarek.runtime import fast_path
         from sarek.runtime import launch as runtime_launch
 
-        runtime_launch(self, list(args), grid, block, device, threads=threads, stream=stream, debug=debug, **unknown)
+        runtime_launch(self, list(args), grid, block, device, threads=threads, stream=stream, debug=debug,
+                       passes=passes, **unknown)
         if key is not None and key not in self.__dict__["_fast"]:
             self.__dict__["_fast"][key] = fast_path(self, device, grid, block, threads)
 

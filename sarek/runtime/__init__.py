@@ -189,12 +189,13 @@ def default_device() -> Device:
     return get_device("interp")
 
 
-LAUNCH_KEYWORDS = ("grid", "block", "threads", "device", "stream", "debug")
+LAUNCH_KEYWORDS = ("grid", "block", "threads", "device", "stream", "debug", "passes")
 
 
 @user_api
 def launch(kernel: Any, args: Sequence[Any], grid: Any = None, block: Any = UNSET, device: Any = None, *,
-           threads: Any = None, stream: Any = None, debug: bool | None = None, **unknown: Any) -> None:
+           threads: Any = None, stream: Any = None, debug: bool | None = None, passes: str | None = None,
+           **unknown: Any) -> None:
     """Enqueue `kernel` (a front-end kernel, `(ModuleOp, name)` or a one-kernel ModuleOp) on `device`.
 
     `grid` (blocks) or `threads` (total threads; the grid is `cdiv(threads, block)`) must be given; `block`
@@ -204,6 +205,8 @@ def launch(kernel: Any, args: Sequence[Any], grid: Any = None, block: Any = UNSE
     (PyTorch, CuPy, Numba, JAX, pyopencl) are used in place and the launch returns without waiting on cuda,
     ptx, opencl and vulkan. `stream=` orders it on a stream (see docs/RUNTIME.md). `debug=True` (default:
     $SAREK_DEBUG) runs the bounds-checked debug build and raises its first failed check as a LaunchError.
+    `passes=` (xDSL pipeline syntax: sarek's passes or installed plugins') runs extra passes in this launch's
+    compile, after the process-wide ones (sarek.runtime.compile); they join the compile cache's key.
     """
     from sarek.diagnostics import SarekError
     from sarek.runtime.core import resolve_kernel
@@ -219,9 +222,27 @@ def launch(kernel: Any, args: Sequence[Any], grid: Any = None, block: Any = UNSE
         kernel = kernel.bind_launch(tuple(args))
     spec = _warm_spec(kernel, debug)
     module, name = resolve_kernel(kernel) if spec is None else (None, spec.name)
+    if passes is not None:
+        if not isinstance(passes, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise LaunchError(f"passes= takes a pass list (a str, e.g. \"my-pass{{k=2}},sarek-cse\"), got {passes!r}")
+        if spec is None:
+            from sarek.runtime.debug import launch_plan
+
+            if launch_plan(cast(Any, module), name, debug) is not None:
+                raise LaunchError(f"kernel {name}: passes= applies to plain launches, not to a debug launch or "
+                                  "a kernel that prints (set them process-wide: sarek.runtime.compile."
+                                  "set_extra_passes)")
+            spec = kernel_spec(cast(Any, module), name)
     declared = getattr(kernel, "declared_block", None)
     block = None if block is UNSET else block
     dev = get_device(device)
+    if passes is not None and spec is not None:
+        from sarek.runtime.compile import with_passes
+
+        spec = with_passes(spec, passes)
+        if spec.passes and not dev.takes_passes:
+            raise LaunchError(f"kernel {name}: {dev.name} does not run extra passes (passes=) yet; the devices that "
+                              "compile through sarek's compile service do: cuda, ptx, opencl")
     args = args if isinstance(args, list) else list(args)
     try:
         if spec is not None:  # a plain launch of a front-end kernel: its spec, maybe from the warm cache

@@ -7,7 +7,8 @@ and the compiler's fingerprint (sarek's version and sources, xDSL's version).
 Extra passes (sarek's or installed `xdsl.universe` plugins' passes, sarek.plugins) run at sarek-pipeline's
 `after-opt` insertion point, for every kernel this process compiles afterwards: `set_extra_passes("my-pass")`, or
 `$SAREK_PASSES` read at the first compile. Setting them drops the programs already built in this process, so
-the next launch of any kernel compiles with them.
+the next launch of any kernel compiles with them. One launch's extra passes (`k.launch(..., passes="my-pass")`)
+run after those, in a copy of the kernel's spec with its own programs (`with_passes`).
 
 Vulkan (sarek.runtime.vulkan `compile_source`) still assembles its shader pipeline itself: a device whose
 compile is one small function moves onto `compile_source(spec, "glsl" | "wgsl", block=..., kernel=...)`.
@@ -48,6 +49,45 @@ def extra_passes() -> str:
     return _EXTRA[0]
 
 
+_CANONICAL: dict[str, str] = {}  # a launch's `passes=` as given -> canonically spelled
+
+
+def with_passes(spec: KernelSpec, passes: str) -> KernelSpec:
+    """`spec` compiling with one launch's extra passes `passes` as well (after the process-wide ones): a copy with
+    its own program caches, made once per pass list and kept in `spec.cache`, so each pass list is compiled once
+    per device and its programs are never another's. "" is `spec` itself. An unknown pass is a LaunchError."""
+    canonical = _CANONICAL.get(passes)
+    if canonical is None:
+        from sarek.diagnostics import SarekError
+        from sarek.plugins import canonical_spec
+        from sarek.runtime.errors import LaunchError
+
+        try:
+            canonical = canonical_spec(passes)
+        except SarekError as e:
+            raise LaunchError(f"passes={passes!r}: {e.message}") from None
+        _CANONICAL[passes] = canonical
+    if not canonical:
+        return spec
+    key = f"passes:{canonical}"
+    got = spec.cache.get(key)
+    if got is None:
+        import copy
+
+        from sarek.runtime.specs import add_live
+
+        got = copy.copy(spec)
+        got.cache, got.dims, got.plans, got.passes = {}, {}, {}, canonical
+        spec.cache[key] = got
+        add_live(got)
+    return got
+
+
+def spec_passes(spec: KernelSpec) -> str:
+    """The extra passes `spec` compiles with: the process-wide ones, then its launch's (canonical)."""
+    return ",".join(p for p in (extra_passes(), spec.passes) if p)
+
+
 def source_key(spec: KernelSpec, target: str, options: dict[str, Any], passes: str) -> str:
     """The cache key of a kernel's source: exactly the inputs of the compile."""
     opts = ",".join(f"{k}={options[k]}" for k in sorted(options))
@@ -65,6 +105,6 @@ def compile_source(spec: KernelSpec, target: str, **options: Any) -> str:
     override = spec.cache.get(f"source:{target}")
     if override is not None:
         return override
-    passes = extra_passes()
+    passes = spec_passes(spec)
     key = source_key(spec, target, options, passes)
     return cache.get_or_build_text("source", key, lambda: emit_source(spec.module, target, passes=passes, **options))

@@ -55,6 +55,8 @@ class Device:
     kind: str = "?"  # interp | opencl | cuda | ptx | vulkan
     #: target language compiled for this device (None: runs the IR)
     target: str | None = None
+    #: compiles through sarek.runtime.compile.compile_source, so extra passes (process-wide, per launch) run
+    takes_passes: bool = False
     #: the floating-point policy of what this device compiles: "default" (what nvcc/NVRTC users get: multiply-add
     #: contracted into fma, fast f32 math on ptx) or "exact" (every operation separately rounded, bit-identical
     #: to the interpreter); `get_device(name, fp="exact")` / `device.with_fp("exact")` give the exact variant

@@ -241,6 +241,7 @@ class CudaDevice(BufferDevice):
     kind = "cuda"
     target = "cuda"
     multi_stream = True  # sarek streams are non-blocking: they do not wait for the legacy stream, nor it for them
+    takes_passes = True  # (and ptx:N)
 
     def __init__(self, index: int):
         d = _driver()

@@ -76,6 +76,7 @@ class OpenCLDevice(BufferDevice):
     kind = "opencl"
     target = "opencl"
     multi_stream = True  # command queues of one context run independently
+    takes_passes = True
 
     def __init__(self, index: int, platform: Any, device: Any):
         self.index = index

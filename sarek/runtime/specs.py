@@ -103,6 +103,9 @@ class KernelSpec:
     guards: list[tuple[int, int]] = field(default_factory=list)
     #: the kernel (or a helper it calls) uses cooperative matrices: its block must be whole warps
     coop: bool = False
+    #: one launch's extra passes (canonically spelled; sarek.runtime.compile.with_passes): compiled after the
+    #: process-wide ones, in this spec's own program caches
+    passes: str = ""
 
     @property
     def signature(self) -> str:

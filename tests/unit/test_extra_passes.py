@@ -90,6 +90,53 @@ def test_process_wide_passes_reach_a_launch_and_join_the_key():
         rc.set_extra_passes("nope")
 
 
+def test_one_launchs_passes_compile_its_own_program_and_join_the_key():
+    from sarek.runtime import cache
+    from sarek.runtime import compile as rc
+    from sarek.runtime.core import kernel_spec
+
+    a = np.zeros(64, np.int32)
+    for _ in range(2):  # each pass list compiled once, its programs never the plain launch's
+        store41.launch(a, grid=1, block=64, device="opencl", passes="example-replace-constant{new=77}")
+        assert (a == 77).all()
+        store41.launch(a, grid=1, block=64, device="opencl")
+        assert (a == 41).all()
+        store41.launch(a, grid=1, block=64, device="opencl", passes="example-replace-constant{new=78}")
+        assert (a == 78).all()
+    spec = kernel_spec(store41.module, "store41")
+    specs = [rc.with_passes(spec, p) for p in ("", "example-replace-constant{new=77}", "example-replace-constant{new=78}")]
+    assert specs[0] is spec and specs[1] is rc.with_passes(spec, "example-replace-constant{new=77}")
+    keys = {rc.source_key(s, "opencl", {}, rc.spec_passes(s)) for s in specs}
+    assert len(keys) == 3 and keys - {p.name for p in cache.entries()} <= {keys_plain(spec)}
+    rc.set_extra_passes("example-replace-constant{new=50}")  # process-wide first, then the launch's
+    store41.launch(a, grid=1, block=64, device="opencl", passes="example-replace-constant{old=50 new=51}")
+    assert (a == 51).all()
+    store41.launch(a, grid=1, block=64, device="opencl", passes="")  # none: the process-wide ones only
+    assert (a == 50).all()
+
+
+def keys_plain(spec: object) -> str:
+    """The plain launch's source key (its program may be in memory from an earlier test: no entry then)."""
+    from sarek.runtime import compile as rc
+
+    return rc.source_key(spec, "opencl", {}, rc.spec_passes(spec))  # pyright: ignore[reportArgumentType]
+
+
+def test_launch_passes_refused_where_they_cannot_run():
+    from sarek import LaunchError
+
+    a = np.zeros(64, np.int32)
+    with pytest.raises(LaunchError, match=r"passes='nope': .*unknown pass 'nope'"):
+        store41.launch(a, grid=1, block=64, device="opencl", passes="nope")
+    with pytest.raises(LaunchError, match="interp does not run extra passes"):
+        store41.launch(a, grid=1, block=64, device="interp", passes="example-replace-constant")
+    with pytest.raises(LaunchError, match="not to a debug launch"):
+        store41.launch(a, grid=1, block=64, device="opencl", passes="example-replace-constant", debug=True)
+    with pytest.raises(LaunchError, match="passes= takes a pass list"):
+        store41.launch(a, grid=1, block=64, device="opencl", passes=["example-replace-constant"])  # type: ignore[arg-type]
+    assert not a.any()
+
+
 def test_duplicate_plugin_names_never_break_the_driver():
     from sarek import plugins
 
