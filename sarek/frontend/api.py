@@ -18,7 +18,6 @@ from sarek.frontend.generics import Inference, TypeVar, dtype_type, substitute, 
 from sarek.unset import UNSET
 
 if TYPE_CHECKING:  # the lowering and xDSL load at the first compile: `@kernel` and a warm launch need neither
-    import numpy as np
     from xdsl.dialects.builtin import ModuleOp
     from xdsl.ir import Operation
 

@@ -298,6 +298,11 @@ def test_source_given_is_not_recorded(tmp_path: Path):
     assert k is m.saxpy and warm.record_key(k) is None
 
 
+#: what a warm launch on a compiled-code device does not import: xDSL's IR (only xdsl.utils.exceptions, the base
+#: class of SarekError, is loaded), the dialects, the front end's lowering, the passes, lowerings and targets
+IR = ("xdsl.ir", "xdsl.irdl", "xdsl.dialects", "xdsl.parser", "xdsl.printer", "sarek.dialect", "sarek.frontend.lower",
+      "sarek.passes", "sarek.lowering", "sarek.targets")
+
 FRESH = """
 import json, sys
 import numpy as np
@@ -310,14 +315,7 @@ for dev in sys.argv[1:]:
     ir[dev] = sorted(m for m in sys.modules if m.startswith(IR))
 print(json.dumps({"lowered": "sarek.frontend.lower" in sys.modules, "y": out, "ir": ir,
                   "debug": "sarek.runtime.debug" in sys.modules}))
-"""
-
-#: what a warm launch on a compiled-code device does not import: xDSL's IR (only xdsl.utils.exceptions, the base
-#: class of SarekError, is loaded), the dialects, the front end's lowering, the passes, lowerings and targets
-IR = ("xdsl.ir", "xdsl.irdl", "xdsl.dialects", "xdsl.parser", "xdsl.printer", "sarek.dialect", "sarek.frontend.lower",
-      "sarek.passes", "sarek.lowering", "sarek.targets")
-FRESH = FRESH.replace("startswith(IR)", f"startswith({IR!r})")
-
+""".replace("startswith(IR)", f"startswith({IR!r})")
 
 
 @pytest.mark.parametrize("devs", [["opencl", "interp"],
