@@ -118,10 +118,10 @@ def _where(spec: KernelSpec, p: Param) -> str:
 
 def _vector_arg(spec: KernelSpec, p: Param, a: Any, device: Device | None) -> Any:
     """A numpy array or a foreign array for a vector parameter, checked (see check_args)."""
-    from sarek.runtime import interop
-
     where = _where(spec, p)
     if not is_ndarray(a):
+        from sarek.runtime import interop  # (a numpy array needs none of it)
+
         try:
             got = interop.adapt(a)
         except interop.ForeignError as e:

@@ -77,7 +77,8 @@ def with_passes(spec: KernelSpec, passes: str) -> KernelSpec:
         from sarek.runtime.specs import add_live
 
         got = copy.copy(spec)
-        got.cache, got.dims, got.plans, got.passes = {}, {}, {}, canonical
+        got.cache = {k: v for k, v in spec.cache.items() if k == "shared-bytes"}  # (a warm record's: no IR)
+        got.dims, got.plans, got.passes = {}, {}, canonical
         spec.cache[key] = got
         add_live(got)
     return got

@@ -414,9 +414,13 @@ class BufferDevice(Device):
     def _launch_on(self, spec: KernelSpec, args: list[Any], grid: Dim3, block: Dim3, stream: Any) -> None:
         """Binds the arguments and enqueues the kernel on `stream`. Waits only when numpy arrays were passed:
         the written ones are copied back, and their temporary buffers are freed after the kernel ends."""
+        import sys
+
         from sarek.runtime import streams
-        from sarek.runtime.interop import DeviceArray
         from sarek.runtime.vector import Vector, download_into, to_device_layout
+
+        # a foreign device array exists only once sarek.runtime.interop made it (numpy-only launches skip its import)
+        interop: Any = sys.modules.get("sarek.runtime.interop")
 
         bound: list[Any] = []
         temps: dict[int, tuple[Any, np.ndarray[Any, Any]]] = {}  # id(array) -> (buffer, array): one per array
@@ -425,7 +429,7 @@ class BufferDevice(Device):
                 bound.append(a)
             elif isinstance(a, Vector):
                 bound.append((a.device_buffer(self), a.size))
-            elif isinstance(a, DeviceArray):
+            elif interop is not None and isinstance(a, interop.DeviceArray):
                 bound.append((a.handle, *extents(p, a)))
             elif id(a) in temps:  # the same array passed twice: one buffer, as on the host
                 bound.append((temps[id(a)][0], *extents(p, a)))
