@@ -242,7 +242,7 @@ def launch(kernel: Any, args: Sequence[Any], grid: Any = None, block: Any = UNSE
         spec = with_passes(spec, passes)
         if spec.passes and not dev.takes_passes:
             raise LaunchError(f"kernel {name}: {dev.name} does not run extra passes (passes=) yet; the devices that "
-                              "compile through sarek's compile service do: cuda, ptx, opencl")
+                              "compile through sarek's compile service do: cuda, ptx, opencl, vulkan, vulkan-glsl")
     args = args if isinstance(args, list) else list(args)
     try:
         if spec is not None:  # a plain launch of a front-end kernel: its spec, maybe from the warm cache

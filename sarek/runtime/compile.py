@@ -5,13 +5,13 @@ key is derived from what runs: the IR's hash, the target, its options, the extra
 and the compiler's fingerprint (sarek's version and sources, xDSL's version).
 
 Extra passes (sarek's or installed `xdsl.universe` plugins' passes, sarek.plugins) run at sarek-pipeline's
-`after-opt` insertion point, for every kernel this process compiles afterwards: `set_extra_passes("my-pass")`, or
-`$SAREK_PASSES` read at the first compile. Setting them drops the programs already built in this process, so
+`after-opt` insertion point, for every kernel this process compiles afterwards (cuda, ptx, opencl and the
+Vulkan devices): `set_extra_passes("my-pass")`, or `$SAREK_PASSES` read at the first compile. Setting them drops the programs already built in this process, so
 the next launch of any kernel compiles with them. One launch's extra passes (`k.launch(..., passes="my-pass")`)
 run after those, in a copy of the kernel's spec with its own programs (`with_passes`).
 
-Vulkan (sarek.runtime.vulkan `compile_source`) still assembles its shader pipeline itself: a device whose
-compile is one small function moves onto `compile_source(spec, "glsl" | "wgsl", block=..., kernel=...)`.
+The Vulkan devices (sarek.runtime.shader_device) compile a shader and its buffer ABI per block shape through
+the same pipeline (`lower_shader` with the extra passes at `after-opt`), keyed by `artifact_key` like the rest.
 """
 
 from __future__ import annotations
@@ -91,10 +91,17 @@ def spec_passes(spec: KernelSpec) -> str:
 
 def source_key(spec: KernelSpec, target: str, options: dict[str, Any], passes: str) -> str:
     """The cache key of a kernel's source: exactly the inputs of the compile."""
+    return artifact_key("source", spec, target, options, passes)
+
+
+def artifact_key(kind: str, spec: KernelSpec, target: str, options: dict[str, Any], passes: str) -> str:
+    """The cache key of what `spec` compiles to (`kind`: "source", or "shader" for the Vulkan devices' source and
+    ABI) for `target` with `options` and extra passes `passes`: the IR's hash, the target, the options, the
+    passes and their plugins' code, the compiler's fingerprint. Every device's compile is keyed here."""
     opts = ",".join(f"{k}={options[k]}" for k in sorted(options))
     from sarek.plugins import code_fingerprint
 
-    return cache.make_key("source", spec.ir_hash, target, opts, passes, code_fingerprint(passes),
+    return cache.make_key(kind, spec.ir_hash, target, opts, passes, code_fingerprint(passes),
                           cache.compiler_fingerprint())
 
 

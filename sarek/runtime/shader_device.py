@@ -37,6 +37,7 @@ class ShaderDevice(Device):
 
     kind = "vulkan"
     lang = "wgsl"
+    takes_passes = True
 
     def __init__(self, index: int, lang: str):
         self.index = index
@@ -44,16 +45,17 @@ class ShaderDevice(Device):
         self.target = lang
         self.name = f"vulkan:{index}" if lang == "wgsl" else f"vulkan-glsl:{index}"
         self.features: set[str] = set()
-        self._cache: dict[tuple[str, str, Dim3, bool], tuple[Any, dict[str, Any], str]] = {}
+        self._cache: dict[tuple[str, str, Dim3, bool, str], tuple[Any, dict[str, Any], str]] = {}
         self._codecs: dict[int, tuple[dict[str, Any], ShaderCodec]] = {}
         self._max_buffer: int | None = None
 
     # -------------------------------------------------------------------------------- compiling
 
     def compile_source(self, module: ModuleOp, kernel: str, block: Dim3,
-                       fold: bool = False) -> tuple[str, dict[str, Any]]:
+                       fold: bool = False, passes: str = "") -> tuple[str, dict[str, Any]]:
         """(shader source, abi) for one kernel and block shape; refusals raise SarekError. `fold`: the kernel
-        through sarek-fold-grid first (a grid beyond the device's limit, run as several dispatches)."""
+        through sarek-fold-grid first (a grid beyond the device's limit, run as several dispatches); `passes`:
+        extra passes at the pipeline's after-opt (sarek.runtime.compile)."""
         from sarek.lowering.shader import shader_abi
         from sarek.registry import make_context
         from sarek.targets.glsl.target import lower_shader
@@ -64,7 +66,7 @@ class ShaderDevice(Device):
             from sarek.passes.fold_grid import fold_grid
 
             fold_grid(m, kernel)
-        lower_shader(make_context(), m, self.lang, ",".join(map(str, block)), kernel)
+        lower_shader(make_context(), m, self.lang, ",".join(map(str, block)), kernel, passes=passes)
         abi = shader_abi(m, kernel)
         mark_packed(module, kernel, abi)
         src = print_glsl(m) if self.lang == "glsl" else print_wgsl(m)
@@ -76,8 +78,11 @@ class ShaderDevice(Device):
         return self.compile_source(module, kernel, dim3(block, "block"))[0]
 
     def _pipeline(self, spec: KernelSpec, block: Dim3, fold: bool = False) -> tuple[Any, dict[str, Any], str]:
-        """(pipeline handle, abi, source) of one kernel, block shape and fold, compiled once per device."""
-        key = (spec.ir_hash, spec.name, block, fold)
+        """(pipeline handle, abi, source) of one kernel, block shape, fold and extra passes, compiled once per
+        device."""
+        from sarek.runtime.compile import spec_passes
+
+        key = (spec.ir_hash, spec.name, block, fold, spec_passes(spec))
         if key in self._cache:
             return self._cache[key]
         src, abi = self._compiled(spec, block, fold)
@@ -104,18 +109,21 @@ class ShaderDevice(Device):
         raise NotImplementedError
 
     def _compiled(self, spec: KernelSpec, block: Dim3, fold: bool) -> tuple[str, dict[str, Any]]:
-        """compile_source through sarek's compile cache (sarek.runtime.cache), keyed by the IR, kernel, block,
-        fold, language, the compiler and the pipeline function (a test's substitute pipeline is its own key)."""
+        """compile_source through sarek's compile cache (sarek.runtime.cache), keyed (sarek.runtime.compile's
+        artifact_key) by the IR, language, kernel, block, fold, the extra passes, the compiler and the pipeline
+        function (a test's substitute pipeline is its own key)."""
         import json
 
         from sarek.passes import pipeline
         from sarek.runtime import cache
+        from sarek.runtime.compile import artifact_key, spec_passes
 
         fn = pipeline.pipeline_passes
-        key = cache.make_key("shader", spec.ir_hash, spec.name, block, fold, self.lang, cache.compiler_fingerprint(),
-                             f"{fn.__module__}.{fn.__qualname__}")
+        passes = spec_passes(spec)
+        key = artifact_key("shader", spec, self.lang, {"kernel": spec.name, "block": block, "fold": fold,
+                                                        "pipeline": f"{fn.__module__}.{fn.__qualname__}"}, passes)
         text = cache.get_or_build_text("shader", key, lambda: json.dumps(self.compile_source(
-            spec.module, spec.name, block, fold)))
+            spec.module, spec.name, block, fold, passes)))
         src, abi = json.loads(text)
         return src, abi
 

@@ -115,6 +115,20 @@ def test_one_launchs_passes_compile_its_own_program_and_join_the_key():
     assert (a == 50).all()
 
 
+@pytest.mark.parametrize("dev", ["vulkan", "vulkan-glsl"])
+def test_the_vulkan_devices_run_extra_passes(dev: str):
+    from sarek.runtime import compile as rc
+
+    a = np.zeros(64, np.int32)
+    store41.launch(a, grid=1, block=64, device=dev, passes="example-replace-constant{new=77}")
+    assert (a == 77).all()
+    store41.launch(a, grid=1, block=64, device=dev)
+    assert (a == 41).all()
+    rc.set_extra_passes("example-replace-constant{new=50}")  # process-wide: the same shader's pipeline is rebuilt
+    store41.launch(a, grid=1, block=64, device=dev)
+    assert (a == 50).all()
+
+
 def keys_plain(spec: object) -> str:
     """The plain launch's source key (its program may be in memory from an earlier test: no entry then)."""
     from sarek.runtime import compile as rc
