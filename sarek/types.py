@@ -61,18 +61,11 @@ class ScalarType:
         return self.name
 
 
-f16 = ScalarType("f16", "float16")
-f32 = ScalarType("f32", "float32")
-f64 = ScalarType("f64", "float64")
-i32 = ScalarType("i32", "int32")
-i64 = ScalarType("i64", "int64")
-boolean = ScalarType("bool", "int32")
-i8 = ScalarType("i8", "int8")
-i16 = ScalarType("i16", "int16")
-u8 = ScalarType("u8", "uint8")
-u16 = ScalarType("u16", "uint16")
-u32 = ScalarType("u32", "uint32")
-u64 = ScalarType("u64", "uint64")
+# each with its numpy dtype's name (bool is held as int32)
+f16, f32, f64, i32, i64, boolean, i8, i16, u8, u16, u32, u64 = (ScalarType(n, d) for n, d in (
+    ("f16", "float16"), ("f32", "float32"), ("f64", "float64"), ("i32", "int32"), ("i64", "int64"),
+    ("bool", "int32"), ("i8", "int8"), ("i16", "int16"), ("u8", "uint8"), ("u16", "uint16"), ("u32", "uint32"),
+    ("u64", "uint64")))
 
 
 _BF16: list[np.dtype[Any]] = []
