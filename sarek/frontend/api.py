@@ -326,7 +326,7 @@ class Kernel(_Generic):
         `debug=True` (default $SAREK_DEBUG) for the bounds-checked build. Repeated launches with the same device
         and launch values reuse a cached plan (runtime.FastPath); debug launches and kernels that print do not.
         A generic kernel launches the instance its arguments' dtypes pick (compiled once per type tuple).
-        `passes=` runs extra passes (sarek's or installed plugins') in this launch's compile (not the fast path)."""
+        `passes=` runs extra passes (sarek's or installed plugins') in this launch's compile."""
         instances: list[Kernel] | None = self.__dict__.get("_ir_instances")
         if instances is not None:  # an unpickled generic kernel
             pick_instance(self.name, instances, args).launch(*args, grid=grid, block=block, device=device,
@@ -342,8 +342,8 @@ class Kernel(_Generic):
                                            stream=stream, debug=debug, passes=passes, **unknown)
             return
         key: Any = None
-        if device is not None and stream is None and not unknown and not debug and not passes and self._plain():
-            key = (device, grid, block, threads)
+        if device is not None and stream is None and not unknown and not debug and self._plain():
+            key = (device, grid, block, threads, passes)
             cache: dict[Any, Any] = self.__dict__.setdefault("_fast", {})  # (Kernels made by __new__ too)
             try:
                 fast = cache.get(key)
@@ -357,7 +357,7 @@ class Kernel(_Generic):
         runtime_launch(self, list(args), grid, block, device, threads=threads, stream=stream, debug=debug,
                        passes=passes, **unknown)
         if key is not None and key not in self.__dict__["_fast"]:
-            self.__dict__["_fast"][key] = fast_path(self, device, grid, block, threads)
+            self.__dict__["_fast"][key] = fast_path(self, device, grid, block, threads, passes)
 
     def _plain(self) -> bool:
         """No debug mode from the environment and no print: the fast path may launch the module as it is."""

@@ -272,9 +272,10 @@ def _warm_spec(kernel: Any, debug: bool | None) -> KernelSpec | None:
     return None if spec is None or prints(spec) else spec
 
 
-def fast_path(kernel: Any, device: Any, grid: Any, block: Any, threads: Any) -> Any:
-    """The cached launch plan (`FastPath`) for repeated launches of `kernel` with these launch values, or None
-    (Kernel.launch keeps it; a launch it does not cover takes the full path)."""
+def fast_path(kernel: Any, device: Any, grid: Any, block: Any, threads: Any, passes: str | None = None) -> Any:
+    """The cached launch plan (`FastPath`) for repeated launches of `kernel` with these launch values and extra
+    passes, or None (Kernel.launch keeps it, after a full launch checked them; a launch it does not cover takes
+    the full path)."""
     from sarek.runtime.core import resolve_kernel
 
     dev = get_device(device)
@@ -282,6 +283,10 @@ def fast_path(kernel: Any, device: Any, grid: Any, block: Any, threads: Any) -> 
     if spec is None:
         module, name = resolve_kernel(kernel)
         spec = kernel_spec(module, name)
+    if passes:
+        from sarek.runtime.compile import with_passes
+
+        spec = with_passes(spec, passes)
     g, b = dev.launch_dims(spec, grid, None if block is UNSET else block, threads,
                            getattr(kernel, "declared_block", None))
     return dev.fast_path(spec, g, b)

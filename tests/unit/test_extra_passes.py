@@ -115,6 +115,18 @@ def test_one_launchs_passes_compile_its_own_program_and_join_the_key():
     assert (a == 50).all()
 
 
+def test_repeated_launches_with_passes_keep_them_on_the_fast_path():
+    from sarek import Vector
+
+    v = Vector(np.zeros(64, np.int32))
+    for _ in range(3):  # the second and third: Kernel.launch's cached plan (resident vector, same values)
+        store41.launch(v, grid=1, block=64, device="opencl", passes="example-replace-constant{new=77}")
+        assert (v.to_numpy() == 77).all()
+        store41.launch(v, grid=1, block=64, device="opencl")
+        assert (v.to_numpy() == 41).all()
+    assert {k[-1] for k in store41.__dict__["_fast"]} >= {None, "example-replace-constant{new=77}"}
+
+
 @pytest.mark.parametrize("dev", ["vulkan", "vulkan-glsl"])
 def test_the_vulkan_devices_run_extra_passes(dev: str):
     from sarek.runtime import compile as rc
