@@ -4,7 +4,9 @@ Public API (see /work/shared/FRONTEND.md): `kernel`, `device`, `record`, `varian
 scalar types, `TypeVar` (dtype-generic kernels), `bitcast`, `CompileError`, `SarekError` (the base of every sarek diagnostic); `Vector`, `devices`,
 `default_device`, `Device`, `get_device`, `launch`, `LaunchError`, `DeviceError`, `cdiv`, `synchronize`,
 `Stream` come from `sarek.runtime`
-(imported lazily).
+(imported lazily). `import sarek` loads neither numpy nor xDSL's IR: declaring kernels, helpers, records and
+variants needs neither; the front end's lowering, the dialects and the runtime load at the first compile or
+launch (tests/unit/test_import_cost.py).
 """
 
 from __future__ import annotations
