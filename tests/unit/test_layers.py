@@ -2,7 +2,7 @@
 
 The layers, bottom first (docs/CONTRACTS.md):
 0. dialect: the diagnostics, the registry and the target descriptors, the sarek dialect, the names kernels
-   call (`sarek.math`, `sarek.gpu`, `sarek.coop`, `sarek.types`);
+   call (`sarek.math`, `sarek.gpu`, `sarek.coop`, `sarek.types`, and their leaf tables `sarek.math_names`, `sarek.unset`);
 1. analysis: facts about IR, the math library's routines and the interpreters (the dialect's executable
    semantics, which the canonicalizer folds with);
 2. passes and lowerings, with the target dialects and printers under sarek/targets;
@@ -27,7 +27,7 @@ from test_import_cycles import import_graph  # noqa: E402
 # (layer name, module patterns); the first match wins, so the target drivers come before "sarek.targets"
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("target drivers", (r"sarek\.targets\.\w+\.target", r"sarek\.validate(\..*)?")),
-    ("dialect", (r"sarek\.(diagnostics|registry|descriptor|keywords|universe|plugins|math|gpu|coop|types)",
+    ("dialect", (r"sarek\.(diagnostics|registry|descriptor|keywords|universe|plugins|math|math_names|unset|gpu|coop|types)",
                  r"sarek\.dialect(\..*)?")),
     ("analysis", (r"sarek\.(analysis|mathlib|interp)(\..*)?",)),
     ("passes/lowering", (r"sarek\.(passes|lowering|targets)(\..*)?",)),
