@@ -38,7 +38,8 @@ os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
 
 import sarek  # noqa: E402
 from sarek import Array, TypeVar, bf16, coop, f16, f32, kernel, pragma  # noqa: E402
-from sarek.gpu import barrier, block_idx_x, block_idx_y, local_array, shared, thread_idx_x, warp_id  # noqa: E402
+from sarek.gpu import (barrier, block_idx_x, block_idx_y, copy_async, copy_async_commit, copy_async_wait,  # noqa: E402
+                       local_array, shared, thread_idx_x, warp_id)
 
 BM, BN, BK = 128, 128, 32
 WM, WN = 64, 32
@@ -179,8 +180,111 @@ def gemm_db4(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
     coop.store(acc, C, i0 + wy * 64, j0 + wx * 64)
 
 
+# Asynchronous-copy pipelines (`sarek.gpu.copy_async`: cp.async on cuda and ptx): each thread copies 16-byte
+# chunks (8 halves) of the A and B tiles straight into shared memory, STAGES tiles in flight, one barrier per K
+# step. The static shared-memory limit (48 KiB) bounds STAGES x tile: 2 stages of K=32 or 4 of K=16.
+CH = 8  # halves per 16-byte copy
+
+
+@kernel(block=THREADS)
+def gemm_async(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
+    """Two-stage cp.async pipeline, 128x128x32 tiles (padded rows: no ldmatrix bank conflicts), 8 warps of
+    64x32: the copies of K step k+1 fly while the warps multiply step k."""
+    sa = shared(T, (2 * BM, PA))
+    sb = shared(T, (2 * BK, PB))
+    wy = warp_id // 4
+    wx = warp_id % 4
+    i0 = block_idx_y * BM
+    j0 = block_idx_x * BN
+    t = thread_idx_x
+    nk = A.shape[1] // BK
+    a = coop.fragment("a", T, WM, 16)
+    b = coop.fragment("b", T, 16, WN)
+    acc = coop.fragment("acc", f32, WM, WN)
+    coop.fill(acc, 0.0)
+    with pragma("unroll"):
+        for r in range(BM * BK // CH // THREADS):
+            c = t + r * THREADS
+            copy_async(sa[c // (BK // CH), (c % (BK // CH)) * CH], A[i0 + c // (BK // CH), (c % (BK // CH)) * CH], CH)
+    with pragma("unroll"):
+        for r in range(BK * BN // CH // THREADS):
+            c = t + r * THREADS
+            copy_async(sb[c // (BN // CH), (c % (BN // CH)) * CH], B[c // (BN // CH), j0 + (c % (BN // CH)) * CH], CH)
+    copy_async_commit()
+    for kt in range(nk):
+        s = kt % 2
+        copy_async_wait(0)
+        barrier()
+        if kt + 1 < nk:
+            n = 1 - s
+            k = (kt + 1) * BK
+            with pragma("unroll"):
+                for r in range(BM * BK // CH // THREADS):
+                    c = t + r * THREADS
+                    copy_async(sa[n * BM + c // (BK // CH), (c % (BK // CH)) * CH],
+                               A[i0 + c // (BK // CH), k + (c % (BK // CH)) * CH], CH)
+            with pragma("unroll"):
+                for r in range(BK * BN // CH // THREADS):
+                    c = t + r * THREADS
+                    copy_async(sb[n * BK + c // (BN // CH), (c % (BN // CH)) * CH],
+                               B[k + c // (BN // CH), j0 + (c % (BN // CH)) * CH], CH)
+        copy_async_commit()
+        with pragma("unroll"):
+            for kk in range(0, BK, 16):
+                coop.load(a, sa, s * BM + wy * WM, kk)
+                coop.load(b, sb, s * BK + kk, wx * WN)
+                coop.mma(acc, a, b, acc)
+    coop.store(acc, C, i0 + wy * WM, j0 + wx * WN)
+
+
+S4, BK4 = 4, 16  # gemm_async4: 4 stages of K=16
+PA4 = BK4 + 8
+
+
+@kernel(block=THREADS)
+def gemm_async4(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
+    """Four-stage cp.async pipeline, 128x128x16 tiles, 8 warps of 64x32: three K steps in flight while the
+    warps multiply one (each thread one 16-byte copy of A and one of B per step)."""
+    sa = shared(T, (S4 * BM, PA4))
+    sb = shared(T, (S4 * BK4, PB))
+    wy = warp_id // 4
+    wx = warp_id % 4
+    i0 = block_idx_y * BM
+    j0 = block_idx_x * BN
+    t = thread_idx_x
+    nk = A.shape[1] // BK4
+    ra = t // (BK4 // CH)
+    ca = (t % (BK4 // CH)) * CH
+    rb = t // (BN // CH)
+    cb = (t % (BN // CH)) * CH
+    a = coop.fragment("a", T, WM, 16)
+    b = coop.fragment("b", T, 16, WN)
+    acc = coop.fragment("acc", f32, WM, WN)
+    coop.fill(acc, 0.0)
+    for p in range(S4 - 1):
+        if p < nk:
+            copy_async(sa[p * BM + ra, ca], A[i0 + ra, p * BK4 + ca], CH)
+            copy_async(sb[p * BK4 + rb, cb], B[p * BK4 + rb, j0 + cb], CH)
+        copy_async_commit()
+    for kt in range(nk):
+        s = kt % S4
+        copy_async_wait(S4 - 2)
+        barrier()
+        if kt + S4 - 1 < nk:
+            n = (kt + S4 - 1) % S4
+            k = (kt + S4 - 1) * BK4
+            copy_async(sa[n * BM + ra, ca], A[i0 + ra, k + ca], CH)
+            copy_async(sb[n * BK4 + rb, cb], B[k + rb, j0 + cb], CH)
+        copy_async_commit()
+        coop.load(a, sa, s * BM + wy * WM, 0)
+        coop.load(b, sb, s * BK4, wx * WN)
+        coop.mma(acc, a, b, acc)
+    coop.store(acc, C, i0 + wy * WM, j0 + wx * WN)
+
+
 #: the candidates, one table row per device each: (row name, kernel, threads per block)
-KERNELS = [("sarek", gemm, THREADS), ("sarek db", gemm_db, THREADS), ("sarek db 4w", gemm_db4, T4)]
+KERNELS = [("sarek", gemm, THREADS), ("sarek db", gemm_db, THREADS), ("sarek db 4w", gemm_db4, T4),
+           ("sarek async2", gemm_async, THREADS), ("sarek async4", gemm_async4, THREADS)]
 
 
 def dry_run() -> int:
