@@ -184,12 +184,14 @@ def gemm_db4(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
 # chunks (8 halves) of the A and B tiles straight into shared memory, STAGES tiles in flight, one barrier per K
 # step. The static shared-memory limit (48 KiB) bounds STAGES x tile: 2 stages of K=32 or 4 of K=16.
 CH = 8  # halves per 16-byte copy
+assert BM == 2 * THREADS // (BK // CH) and BK == 2 * THREADS // (BN // CH)  # gemm_async: two chunks of each per thread
 
 
 @kernel(block=THREADS)
 def gemm_async(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
     """Two-stage cp.async pipeline, 128x128x32 tiles (padded rows: no ldmatrix bank conflicts), 8 warps of
-    64x32: the copies of K step k+1 fly while the warps multiply step k."""
+    64x32: the copies of K step k+1 fly while the warps multiply step k. Each thread copies rows ra and ra + 64
+    of the A tile and rows rb and rb + 16 of the B tile (one 16-byte chunk each)."""
     sa = shared(T, (2 * BM, PA))
     sb = shared(T, (2 * BK, PB))
     wy = warp_id // 4
@@ -198,18 +200,18 @@ def gemm_async(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
     j0 = block_idx_x * BN
     t = thread_idx_x
     nk = A.shape[1] // BK
+    ra = t // (BK // CH)
+    ca = (t % (BK // CH)) * CH
+    rb = t // (BN // CH)
+    cb = (t % (BN // CH)) * CH
     a = coop.fragment("a", T, WM, 16)
     b = coop.fragment("b", T, 16, WN)
     acc = coop.fragment("acc", f32, WM, WN)
     coop.fill(acc, 0.0)
-    with pragma("unroll"):
-        for r in range(BM * BK // CH // THREADS):
-            c = t + r * THREADS
-            copy_async(sa[c // (BK // CH), (c % (BK // CH)) * CH], A[i0 + c // (BK // CH), (c % (BK // CH)) * CH], CH)
-    with pragma("unroll"):
-        for r in range(BK * BN // CH // THREADS):
-            c = t + r * THREADS
-            copy_async(sb[c // (BN // CH), (c % (BN // CH)) * CH], B[c // (BN // CH), j0 + (c % (BN // CH)) * CH], CH)
+    copy_async(sa[ra, ca], A[i0 + ra, ca], CH)
+    copy_async(sa[ra + 64, ca], A[i0 + ra + 64, ca], CH)
+    copy_async(sb[rb, cb], B[rb, j0 + cb], CH)
+    copy_async(sb[rb + 16, cb], B[rb + 16, j0 + cb], CH)
     copy_async_commit()
     for kt in range(nk):
         s = kt % 2
@@ -218,16 +220,10 @@ def gemm_async(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
         if kt + 1 < nk:
             n = 1 - s
             k = (kt + 1) * BK
-            with pragma("unroll"):
-                for r in range(BM * BK // CH // THREADS):
-                    c = t + r * THREADS
-                    copy_async(sa[n * BM + c // (BK // CH), (c % (BK // CH)) * CH],
-                               A[i0 + c // (BK // CH), k + (c % (BK // CH)) * CH], CH)
-            with pragma("unroll"):
-                for r in range(BK * BN // CH // THREADS):
-                    c = t + r * THREADS
-                    copy_async(sb[n * BK + c // (BN // CH), (c % (BN // CH)) * CH],
-                               B[k + c // (BN // CH), j0 + (c % (BN // CH)) * CH], CH)
+            copy_async(sa[n * BM + ra, ca], A[i0 + ra, k + ca], CH)
+            copy_async(sa[n * BM + ra + 64, ca], A[i0 + ra + 64, k + ca], CH)
+            copy_async(sb[n * BK + rb, cb], B[k + rb, j0 + cb], CH)
+            copy_async(sb[n * BK + rb + 16, cb], B[k + rb + 16, j0 + cb], CH)
         copy_async_commit()
         with pragma("unroll"):
             for kk in range(0, BK, 16):
