@@ -27,6 +27,7 @@ from sarek.dialect.syntax import parse_subscripts as _parse_subscripts
 from sarek.dialect.syntax import parse_type_of as _parse_type_of
 from sarek.dialect.syntax import print_attrs as _print_attrs
 from sarek.dialect.syntax import print_subscripts as _print_subscripts
+from sarek.dialect.syntax import raise_since as _raise_since
 from sarek.dialect.types import ArrayType, MemSpace, VecType, is_scalar_type
 
 #: the byte sizes one hardware copy moves (cp.async: 4, 8 or 16 bytes)
@@ -97,10 +98,11 @@ class CopyAsyncOp(IRDLOperation):
         si = _parse_subscripts(parser)
         parser.parse_keyword("count")
         n = parser.parse_integer(allow_negative=False)
-        parser.parse_punctuation(":")
         _parse_type_of(parser, dst, "destination")
         parser.parse_punctuation(",")
-        _parse_type_of(parser, src, "source")
+        pos = parser.pos
+        if parser.parse_type() != src.type:
+            _raise_since(parser, f"source has type {src.type}", pos)
         return _parse_attrs(parser, cls(dst, di, src, si, n))
 
 
