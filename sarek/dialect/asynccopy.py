@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-from xdsl.dialects.builtin import IntegerAttr, i32
-from xdsl.ir import SSAValue
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
+from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, var_operand_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -137,8 +137,54 @@ class CopyAsyncWaitOp(IRDLOperation):
         return _parse_attrs(parser, cls(parser.parse_integer(allow_negative=False)))
 
 
+def expand_copy(op: CopyAsyncOp) -> None:
+    """`op` as `count` element copies before it (array_read, elem_ref, store; the last index + e), in order,
+    located at `op`; `op` erased. What a copy computes, for the expansion pass and the interpreters."""
+    from sarek.dialect.expressions import BinOp, ConstantOp
+    from sarek.dialect.places import ArrayReadOp, ElemRefOp, StoreOp
+
+    new: list[Operation] = []
+
+    def at(idx: tuple[SSAValue, ...], e: int) -> list[SSAValue]:
+        if e == 0:
+            return list(idx)
+        c = ConstantOp(IntegerAttr(e, i32), i32)
+        add = BinOp("add", idx[-1], c.results[0])
+        new.extend((c, add))
+        return [*idx[:-1], add.results[0]]
+
+    for e in range(op.n):
+        read = ArrayReadOp(op.src, at(op.src_indices, e))
+        ref = ElemRefOp(op.dst, at(op.dst_indices, e))
+        new.extend((read, ref, StoreOp(ref.results[0], read.results[0])))
+    for o in new:
+        o.location = op.location  # a bounds error names the copy's line
+    parent = op.parent_block()
+    assert parent is not None
+    parent.insert_ops_before(new, op)
+    op.detach()
+    op.erase()
+
+
+def plain_copies(module: ModuleOp) -> ModuleOp:
+    """`module` itself when it has no asynchronous copies, else a clone where every copy is element copies and
+    the commits and waits are gone (the interpreters run that: a copy completes when issued)."""
+    ops = [o for o in module.walk() if isinstance(o, COPY_ASYNC_OPS)]
+    if not ops:
+        return module
+    out = module.clone()
+    for o in [o for o in out.walk() if isinstance(o, COPY_ASYNC_OPS)]:
+        if isinstance(o, CopyAsyncOp):
+            expand_copy(o)
+        else:
+            o.detach()
+            o.erase()
+    return out
+
+
 #: every asynchronous-copy op (the expansion pass's and lowerings' one list)
 COPY_ASYNC_OPS: tuple[type[IRDLOperation], ...] = (CopyAsyncOp, CopyAsyncCommitOp, CopyAsyncWaitOp)
 
-__all__ = ["CopyAsyncOp", "CopyAsyncCommitOp", "CopyAsyncWaitOp", "COPY_ASYNC_OPS", "COPY_BYTES"]
+__all__ = ["CopyAsyncOp", "CopyAsyncCommitOp", "CopyAsyncWaitOp", "COPY_ASYNC_OPS", "COPY_BYTES", "expand_copy",
+           "plain_copies"]
 

@@ -40,8 +40,8 @@ threads reaching different barriers, or a barrier reached by only some threads o
 barrier. `sarek.native` is refused unless it carries a `python` text, which the reference executor runs with
 `exec` in a namespace of the enclosing function's parameters by source name (vectors as Python lists, written
 back after the launch) plus `thread_idx`, `block_idx`, `block_dim`, `grid_dim` tuples and `np`. Cooperative-matrix
-ops are refused. Asynchronous copies (`sarek.copy_async`) complete when issued: `plain_copies` runs
-sarek-expand-copy-async on a clone of the module first. Errors raise `InterpError` (a SarekError) located at the op.
+ops are refused. Asynchronous copies (`sarek.copy_async`) complete when issued: `plain_copies` makes them
+element copies in a clone of the module first. Errors raise `InterpError` (a SarekError) located at the op.
 """
 
 from __future__ import annotations
@@ -84,20 +84,13 @@ _PLAIN: weakref.WeakKeyDictionary[ModuleOp, ModuleOp] = weakref.WeakKeyDictionar
 
 
 def plain_copies(module: ModuleOp) -> ModuleOp:
-    """`module`, or (once per module) a clone where sarek-expand-copy-async made every `sarek.copy_async` plain
-    element copies: the interpreters' semantics of asynchronous copies (complete when issued; commits and waits
-    do nothing)."""
+    """`module`, or (once per module) a clone where every `sarek.copy_async` is plain element copies
+    (`sarek.dialect.asynccopy.plain_copies`): the interpreters' semantics of asynchronous copies."""
     out = _PLAIN.get(module)
     if out is None:
-        from sarek.dialect.asynccopy import COPY_ASYNC_OPS
+        from sarek.dialect.asynccopy import plain_copies as plain
 
-        out = module
-        if any(isinstance(o, COPY_ASYNC_OPS) for o in module.walk()):
-            from sarek.passes.expand_copy_async import expand_copy_async
-
-            out = module.clone()
-            expand_copy_async(out, "interp")
-        _PLAIN[module] = out
+        out = _PLAIN[module] = plain(module)
     return out
 
 

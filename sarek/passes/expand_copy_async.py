@@ -5,8 +5,8 @@ in order) and every `sarek.copy_async_commit` / `sarek.copy_async_wait` is erase
 it is issued satisfies every wait, and the barrier a kernel needs before other threads read the data is its own
 (so the result is the same on every target). On a target whose descriptor has `async_copy` (CUDA and PTX:
 `cp.async`, sm_80+) the ops stay for the lowering, except a copy whose size is not one hardware copy (4, 8 or
-16 bytes), which is expanded there too. The interpreters run this pass with `target=interp` (no hardware
-copies): the ops' semantics are these plain copies.
+16 bytes), which is expanded there too. The interpreters make the same element copies
+(`sarek.dialect.asynccopy.plain_copies`): the ops' semantics are these plain copies.
 """
 
 from __future__ import annotations
@@ -14,13 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from sarek.analysis.layout import scalar_layout
 from sarek.dialect import sarek as s
-from sarek.dialect.asynccopy import COPY_BYTES
+from sarek.dialect.asynccopy import COPY_BYTES, expand_copy
 from sarek.registry import TARGETS
 
 
@@ -30,38 +29,13 @@ def hardware_copy(op: s.CopyAsyncOp) -> bool:
     return lay is not None and lay.size * op.n in COPY_BYTES
 
 
-def _expand(op: s.CopyAsyncOp) -> None:
-    """`op` as `count` array_read / elem_ref / store triples before it; `op` erased."""
-    new: list[Operation] = []
-
-    def at(idx: tuple[SSAValue, ...], e: int) -> list[SSAValue]:
-        if e == 0:
-            return list(idx)
-        c = s.ConstantOp(IntegerAttr(e, i32), i32)
-        add = s.BinOp("add", idx[-1], c.results[0])
-        new.extend((c, add))
-        return [*idx[:-1], add.results[0]]
-
-    for e in range(op.n):
-        read = s.ArrayReadOp(op.src, at(op.src_indices, e))
-        ref = s.ElemRefOp(op.dst, at(op.dst_indices, e))
-        new.extend((read, ref, s.StoreOp(ref.results[0], read.results[0])))
-    for o in new:
-        o.location = op.location  # a bounds error names the copy's line
-    parent = op.parent_block()
-    assert parent is not None
-    parent.insert_ops_before(new, op)
-    op.detach()
-    op.erase()
-
-
 def expand_copy_async(module: ModuleOp, target: str) -> None:
     """Expand the module's asynchronous copies for `target` (see the module docstring)."""
     native = target in TARGETS and TARGETS[target].async_copy
     for op in [o for o in module.walk() if isinstance(o, s.CopyAsyncOp | s.CopyAsyncCommitOp | s.CopyAsyncWaitOp)]:
         if isinstance(op, s.CopyAsyncOp):
             if not (native and hardware_copy(op)):
-                _expand(op)
+                expand_copy(op)
         elif not native:
             op.detach()
             op.erase()
