@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, var_operand_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -61,6 +61,10 @@ class CopyAsyncOp(IRDLOperation):
     @property
     def n(self) -> int:
         return self.count.value.data
+
+    @property
+    def element_type(self) -> Attribute:
+        return cast(ArrayType, self.dst.type).element_type
 
     def verify_(self) -> None:
         dt, st = cast(ArrayType, self.dst.type), cast(VecType | ArrayType, self.src.type)

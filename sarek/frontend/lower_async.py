@@ -7,7 +7,7 @@ source, one element type, a constant count)."""
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from xdsl.dialects.builtin import i32
 from xdsl.ir import SSAValue
@@ -63,9 +63,9 @@ def copy_async_call(lw: CallLowerer, name: str, node: ast.Call, statement: bool)
     if isinstance(src.type, s.ArrayType) and src.type.memspace != s.MemSpace.GLOBAL:
         raise lw.err(node.args[1], f"copy_async() copies from a global array (a kernel parameter), not "
                                    f"{tname(src.type)}")
-    if dst.type.element_type != src.type.element_type:
-        raise lw.err(node.args[1], f"type mismatch: the destination holds {tname(dst.type.element_type)}, the "
-                                   f"source {tname(src.type.element_type)}")
-    if not s.is_scalar_type(dst.type.element_type):
-        raise lw.err(node.args[0], f"copy_async() copies scalar elements, not {tname(dst.type.element_type)}")
+    et, st = dst.type.element_type, cast(s.VecType | s.ArrayType, src.type).element_type
+    if et != st:
+        raise lw.err(node.args[1], f"type mismatch: the destination holds {tname(et)}, the source {tname(st)}")
+    if not s.is_scalar_type(et):
+        raise lw.err(node.args[0], f"copy_async() copies scalar elements, not {tname(et)}")
     lw.emit(s.CopyAsyncOp(dst, di, src, si, n), node)

@@ -25,7 +25,7 @@ from sarek.registry import TARGETS
 
 def hardware_copy(op: s.CopyAsyncOp) -> bool:
     """The copy is one hardware copy: its size is 4, 8 or 16 bytes."""
-    lay = scalar_layout(op.dst.type.element_type)
+    lay = scalar_layout(op.element_type)
     return lay is not None and lay.size * op.n in COPY_BYTES
 
 

@@ -55,7 +55,7 @@ class CAsyncCopy(CCoopmat):
         elif isinstance(op, s.CopyAsyncWaitOp):
             text, args = _WAIT.format(n=op.pending.value.data), []
         else:
-            lay = scalar_layout(op.dst.type.element_type)
+            lay = scalar_layout(op.element_type)
             n = (lay.size if lay is not None else 0) * op.n
             text = _COPY.format(mode="cg" if n == 16 else "ca", n=n)
             args = [self.address(op.dst, op.dst_indices, op), self.address(op.src, op.src_indices, op)]
