@@ -43,16 +43,16 @@ def past_end(A: Array[f32, 2], out: Array[f32, 2]):
     out[0, thread_idx_x] = s[0, thread_idx_x]
 
 
-def _stage_input() -> np.ndarray:
-    return (np.arange(8 * 64) % 251).astype(np.float16).reshape(8, 64)
+def _check_stage(device: str) -> None:
+    a = (np.arange(8 * 64) % 251).astype(np.float16).reshape(8, 64)
+    out = np.zeros_like(a)
+    stage.launch(a, out, grid=1, device=device)
+    np.testing.assert_array_equal(out, a[::-1])
 
 
 @pytest.mark.parametrize("device", ["interp", "interp-ref"])
 def test_copy_completes_when_issued_on_both_executors(device):
-    a = _stage_input()
-    out = np.zeros_like(a)
-    stage.launch(a, out, grid=1, device=device)
-    np.testing.assert_array_equal(out, a[::-1])
+    _check_stage(device)
 
 
 def test_copy_past_the_end_is_located():
@@ -117,10 +117,7 @@ def test_pipelined_gemms_agree_with_numpy_on_the_interpreter(row):
 @pytest.mark.gpu
 @pytest.mark.parametrize("device", ["cuda:0", "ptx:0"])
 def test_copy_on_gpu(device):
-    a = _stage_input()
-    out = np.zeros_like(a)
-    stage.launch(a, out, grid=1, device=device)
-    np.testing.assert_array_equal(out, a[::-1])
+    _check_stage(device)
 
 
 @pytest.mark.gpu

@@ -3,11 +3,9 @@ sarek-expand-copy-async made them plain copies). `sarek.copy_async` is one `cp.a
 16 bytes, `.ca` for 4 and 8), the destination a shared-window address (`__cvta_generic_to_shared`), the source
 the element's generic address; the commit and the wait are `cp.async.commit_group` / `cp.async.wait_group N`.
 Every asm statement is `volatile` with a "memory" clobber, so NVRTC neither drops nor moves shared-memory
-accesses across it. Shared arrays of a kernel with copies are 16-byte aligned (`__align__(16)`)."""
+accesses across it. Shared arrays of a kernel with copies are aligned as a `coop` kernel's (CCoopmat.alloc)."""
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 from xdsl.ir import Operation, SSAValue
 
@@ -26,18 +24,6 @@ _WAIT = 'asm volatile("cp.async.wait_group {n};" ::: "memory")'
 
 class CAsyncCopy(CCoopmat):
     """cp.async for CUDA."""
-
-    def alloc(self, op: s.AllocArrayOp) -> None:
-        f = s.enclosing_function(op)
-        if self.lang.target != "cuda" or op.array_type.memspace != s.MemSpace.SHARED or f is None or \
-                "__align__" in self.lang.shared_decl or not any(isinstance(o, s.CopyAsyncOp) for o in f.walk()):
-            return super().alloc(op)
-        saved = self.lang
-        self.lang = replace(saved, shared_decl=saved.shared_decl.replace("__shared__", "__shared__ __align__(16)"))
-        try:
-            super().alloc(op)
-        finally:
-            self.lang = saved
 
     def address(self, array: SSAValue, indices: tuple[SSAValue, ...], op: Operation) -> SSAValue:
         """`&a[flat index]` of an element of `array`."""

@@ -1,7 +1,7 @@
 // RUN: sarek-opt %s -p 'sarek-pipeline{target=cuda}' -t cuda | filecheck %s
 // Asynchronous copies on CUDA: inline PTX `cp.async` (.cg for 16 bytes, .ca for 4 and 8) from the element's
 // generic address to its shared-window address, volatile with a "memory" clobber; the kernel's shared arrays
-// are 16-byte aligned.
+// are 32-byte aligned (as a coop kernel's).
 
 builtin.module {
   sarek.kernel @k(%a : !sarek.vec<f16, 2> "a", %v : !sarek.vec<f32> "v", %i : i32 "i") {
@@ -20,8 +20,8 @@ builtin.module {
     sarek.store %p, %x : !sarek.ref<f32>
   }
 }
-// CHECK:      __shared__ __align__(16) __half sa[160];
-// CHECK-NEXT: __shared__ __align__(16) float sv[64];
+// CHECK:      __shared__ __align__(32) __half sa[160];
+// CHECK-NEXT: __shared__ __align__(32) float sv[64];
 // CHECK:      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"((unsigned)__cvta_generic_to_shared(&sa[((i * 40) + 4)])), "l"(&a[(((long long)i * sarek_a_dim1) + i)]) : "memory");
 // CHECK-NEXT: asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"((unsigned)__cvta_generic_to_shared(&sv[i])), "l"(&v[i]) : "memory");
 // CHECK-NEXT: asm volatile("cp.async.commit_group;" ::: "memory");
