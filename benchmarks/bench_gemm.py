@@ -19,8 +19,29 @@ the kernel is reported with its reason. Results: a table on stdout and
 DIR/bench_gemm.json.
 
 `--dry-run` (no GPU): compiles every candidate to CUDA through NVRTC (sm_90) and to PTX through ptxas (sm_90),
-runs a 128x128x64 instance on
-the interpreter against numpy, and prints what each device would do.
+runs a 128x256x64 instance on the interpreter against numpy, and prints what each device would do.
+
+What the async rows compile to (ptxas 13 -v, sm_90, f16; SASS from nvdisasm): no spills anywhere; `sarek
+async2` 124 registers, per K step 4 LDGSTS.E.BYPASS.128, one DEPBAR + BAR.SYNC, 16 LDSM and 32 HMMA.16816.F32
+with about 60 integer instructions (the ldmatrix alignment test is folded away); `async4` 96 registers (41 KiB
+shared), `async2 4w` 222, `async3 wide` 168 (43.8 KiB: one block per SM). Limits left: 48 KiB of static
+shared memory caps the stages (a 3-stage 128x128x32 pipeline needs 56 KiB: dynamic shared memory and
+cuFuncSetAttribute), fragments are not double-buffered in registers (each LDSM feeds its HMMAs at once), and
+mma.sync is not Hopper's warpgroup MMA.
+
+The path beyond, `wgmma` (checked here: ptxas 13 assembles `wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16`
+only for `.target sm_90a`, to HGMMA.64x128x16.F32 with 90 registers, and refuses that PTX for sm_90): (1) an
+opt-in PTX target option writing `.target sm_90a`, chosen only on compute capability 9.0 devices, in the
+cache key; (2) warpgroup-owned accumulators (4 consecutive warps, m64nN, N up to 256; a `coop` fragment scope
+with warpgroup-uniform arguments, `warp_id // 4`, in the convergence analysis; each thread's registers are the
+mma.sync m16n8 layout of its warp's 16 rows, so stores reuse the PTX coop store); (3) operands read from
+shared memory through 64-bit matrix descriptors (start address >> 4, leading and stride byte offsets >> 4,
+swizzle mode), which need the tile in the core-matrix layout (8 rows x 16 contiguous bytes) or the 128-byte
+XOR swizzle, not sarek's padded row-major arrays: a shared-array layout (`shared(T, shape, swizzle=...)`) that
+element accesses, copy_async and coop loads address through (16-byte chunks stay whole, so cp.async fits);
+(4) `wgmma.fence` / `commit_group` / `wait_group N` placed so one K step's MMAs run while the next stage is
+copied (an asynchronous `coop.mma` with an explicit wait, or a wait before every barrier that releases a
+stage). TMA (`cp.async.bulk.tensor`) additionally needs host-built tensor maps (cuTensorMapEncodeTiled).
 """
 
 from __future__ import annotations
