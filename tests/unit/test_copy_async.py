@@ -134,3 +134,15 @@ def test_bench_gemm_kernels_agree_with_numpy_on_gpu(device, dtype):
         kern[t].launch(a, b, c, grid=(n // bn, m // bg.BM), block=threads, device=device)
         err = float(np.abs(c - want).max() / np.abs(want).max())
         assert err < 1e-4, f"{name} on {device} ({dtype}): relative error {err:.2e}"
+
+
+def test_debug_mode_checks_each_copied_element():
+    """A debug launch makes a copy its element copies, each bounds-checked like any access (the module
+    sarek-check-bounds gives the runtime's debug variant: no copy left, a check per copied element)."""
+    from sarek.dialect import sarek as sk
+    from sarek.passes.check_bounds import check_bounds
+
+    m = past_end.module.clone()
+    check_bounds(m)
+    assert not any(isinstance(o, sk.CopyAsyncOp) for o in m.walk())
+    assert sum(1 for o in m.walk() if isinstance(o, sk.ArrayReadOp) and str(o.array.type) == "!sarek.vec<f32, 2>") == 2
