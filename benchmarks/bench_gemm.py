@@ -10,7 +10,8 @@ tile's four 16-deep multiply-accumulates. C is f32 (the accumulator stored as it
 multiply, two shared stages, one barrier per step), `sarek db 4w` (the same with 4 warps of 64x64); with
 asynchronous copies (`sarek.gpu.copy_async`: cp.async, 16 bytes per copy, no staging registers):
 `sarek async2` (two stages of K=32), `sarek async4` (four stages of K=16), `sarek async2 4w` (two stages, 4
-warps of 64x64), `sarek async3 wide` (128x256 block tiles, three stages of K=16, 8 warps of 64x64).
+warps of 64x64), `sarek async4 4w` (four stages of K=16, 4 warps of 64x64), `sarek async3 wide` (128x256
+block tiles, three stages of K=16, 8 warps of 64x64).
 
 Method: device-resident torch tensors (passed zero-copy to sarek); one warm-up launch per contender checked
 against torch.matmul in f32 (max |error| / max |C| < 1e-2); then CUDA-event timing of `REPS` back-to-back
@@ -24,7 +25,7 @@ runs a 128x256x64 instance on the interpreter against numpy, and prints what eac
 What the async rows compile to (ptxas 13 -v, sm_90, f16; SASS from nvdisasm): no spills anywhere; `sarek
 async2` 124 registers, per K step 4 LDGSTS.E.BYPASS.128, one DEPBAR + BAR.SYNC, 16 LDSM and 32 HMMA.16816.F32
 with about 60 integer instructions (the ldmatrix alignment test is folded away); `async4` 96 registers (41 KiB
-shared), `async2 4w` 222, `async3 wide` 168 (43.8 KiB: one block per SM). Limits left: 48 KiB of static
+shared), `async2 4w` 222, `async4 4w` 168, `async3 wide` 168 (43.8 KiB: one block per SM). Limits left: 48 KiB of static
 shared memory caps the stages (a 3-stage 128x128x32 pipeline needs 56 KiB: dynamic shared memory and
 cuFuncSetAttribute), fragments are not double-buffered in registers (each LDSM feeds its HMMAs at once), and
 mma.sync is not Hopper's warpgroup MMA.
@@ -351,6 +352,51 @@ def gemm_async_4w(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
     coop.store(acc, C, i0 + wy * 64, j0 + wx * 64)
 
 
+@kernel(block=T4A)
+def gemm_async4_4w(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
+    """`gemm_async4`'s four stages of K=16 with `gemm_async_4w`'s 4 warps of 64x64 (each thread copies 2 chunks
+    of A and 2 of B per step): the deeper pipeline and the warp tile that halves shared-memory reads per mma."""
+    sa = shared(T, (S4 * BM, PA4))
+    sb = shared(T, (S4 * BK4, PB))
+    wy = warp_id // 2
+    wx = warp_id % 2
+    i0 = block_idx_y * BM
+    j0 = block_idx_x * BN
+    t = thread_idx_x
+    nk = A.shape[1] // BK4
+    ra = t // (BK4 // CH)
+    ca = (t % (BK4 // CH)) * CH
+    rb = t // (BN // CH)
+    cb = (t % (BN // CH)) * CH
+    a = coop.fragment("a", T, 64, 16)
+    b = coop.fragment("b", T, 16, 64)
+    acc = coop.fragment("acc", f32, 64, 64)
+    coop.fill(acc, 0.0)
+    for p in range(S4 - 1):
+        if p < nk:
+            copy_async(sa[p * BM + ra, ca], A[i0 + ra, p * BK4 + ca], CH)
+            copy_async(sa[p * BM + ra + 64, ca], A[i0 + ra + 64, p * BK4 + ca], CH)
+            copy_async(sb[p * BK4 + rb, cb], B[p * BK4 + rb, j0 + cb], CH)
+            copy_async(sb[p * BK4 + rb + 8, cb], B[p * BK4 + rb + 8, j0 + cb], CH)
+        copy_async_commit()
+    for kt in range(nk):
+        s = kt % S4
+        copy_async_wait(S4 - 2)
+        barrier()
+        if kt + S4 - 1 < nk:
+            n = (kt + S4 - 1) % S4
+            k = (kt + S4 - 1) * BK4
+            copy_async(sa[n * BM + ra, ca], A[i0 + ra, k + ca], CH)
+            copy_async(sa[n * BM + ra + 64, ca], A[i0 + ra + 64, k + ca], CH)
+            copy_async(sb[n * BK4 + rb, cb], B[k + rb, j0 + cb], CH)
+            copy_async(sb[n * BK4 + rb + 8, cb], B[k + rb + 8, j0 + cb], CH)
+        copy_async_commit()
+        coop.load(a, sa, s * BM + wy * 64, 0)
+        coop.load(b, sb, s * BK4, wx * 64)
+        coop.mma(acc, a, b, acc)
+    coop.store(acc, C, i0 + wy * 64, j0 + wx * 64)
+
+
 BN2, S3 = 256, 3  # gemm_async_wide: 128x256 block tiles, 3 stages of K=16
 PB2 = BN2 + 8
 
@@ -402,7 +448,8 @@ def gemm_async_wide(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
 #: the candidates, one table row per device each: (row name, kernel, threads per block, columns of C per block)
 KERNELS = [("sarek", gemm, THREADS, BN), ("sarek db", gemm_db, THREADS, BN), ("sarek db 4w", gemm_db4, T4, BN),
            ("sarek async2", gemm_async, THREADS, BN), ("sarek async4", gemm_async4, THREADS, BN),
-           ("sarek async2 4w", gemm_async_4w, T4A, BN), ("sarek async3 wide", gemm_async_wide, THREADS, BN2)]
+           ("sarek async2 4w", gemm_async_4w, T4A, BN), ("sarek async4 4w", gemm_async4_4w, T4A, BN),
+           ("sarek async3 wide", gemm_async_wide, THREADS, BN2)]
 
 
 def dry_run() -> int:

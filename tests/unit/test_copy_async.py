@@ -104,7 +104,8 @@ def _gemm_case(t, m: int, n: int, k: int) -> tuple[np.ndarray, np.ndarray, np.nd
     return a, b, bf16_to_f32(a).astype(np.float64) @ bf16_to_f32(b).astype(np.float64)
 
 
-@pytest.mark.parametrize("row", ["sarek async2", "sarek async4", "sarek async2 4w", "sarek async3 wide"])
+@pytest.mark.parametrize("row", ["sarek async2", "sarek async4", "sarek async2 4w", "sarek async4 4w",
+                                 "sarek async3 wide"])
 def test_pipelined_gemms_agree_with_numpy_on_the_interpreter(row):
     bg = _bench()
     kern, bn = next((k, bn) for name, k, _, bn in bg.KERNELS if name == row)
