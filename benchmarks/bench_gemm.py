@@ -1,13 +1,17 @@
 """Tensor-core GEMM: the best f16 and bf16 GEMM written in sarek (`sarek.coop`) against torch.matmul (cuBLAS) and
 a Triton `tl.dot` matmul of the same shapes in the same run (`python3 benchmarks/bench_gemm.py [--out DIR]
-[--sizes 4096,8192] [--devices cuda,ptx] [--dry-run]`).
+[--sizes 4096,8192] [--devices cuda,ptx] [--rows 'sarek db,sarek async2'] [--dry-run]`).
 
 The sarek kernel: a 128x128 block tile of C per block of 8 warps (2x4), each warp a 64x32 accumulator (8 wmma
 fragments on cuda: the register blocking is the lowering's composition of a 64x32 `coop` fragment), K staged in
 steps of 32 through padded shared-memory tiles (rows of 40 and 136 halves), one barrier before and one after the
 tile's four 16-deep multiply-accumulates. C is f32 (the accumulator stored as it is). Candidates, one row each
 (`KERNELS`): `sarek` (that kernel), `sarek db` (the next K step prefetched into registers while the warps
-multiply, two shared stages, one barrier per step), `sarek db 4w` (the same with 4 warps of 64x64).
+multiply, two shared stages, one barrier per step), `sarek db 4w` (the same with 4 warps of 64x64); with
+asynchronous copies (`sarek.gpu.copy_async`: cp.async, 16 bytes per copy, no staging registers):
+`sarek async2` (two stages of K=32), `sarek async4` (four stages of K=16), `sarek async2 4w` (two stages, 4
+warps of 64x64), `sarek async4 4w` (four stages of K=16, 4 warps of 64x64), `sarek async3 wide` (128x256
+block tiles, three stages of K=16, 8 warps of 64x64).
 
 Method: device-resident torch tensors (passed zero-copy to sarek); one warm-up launch per contender checked
 against torch.matmul in f32 (max |error| / max |C| < 1e-2); then CUDA-event timing of `REPS` back-to-back
@@ -16,8 +20,29 @@ the kernel is reported with its reason. Results: a table on stdout and
 DIR/bench_gemm.json.
 
 `--dry-run` (no GPU): compiles every candidate to CUDA through NVRTC (sm_90) and to PTX through ptxas (sm_90),
-runs a 128x128x64 instance on
-the interpreter against numpy, and prints what each device would do.
+runs a 128x256x64 instance on the interpreter against numpy, and prints what each device would do.
+
+What the async rows compile to (ptxas 13 -v, sm_90, f16; SASS from nvdisasm): no spills anywhere; `sarek
+async2` 124 registers, per K step 4 LDGSTS.E.BYPASS.128, one DEPBAR + BAR.SYNC, 16 LDSM and 32 HMMA.16816.F32
+with about 60 integer instructions (the ldmatrix alignment test is folded away); `async4` 96 registers (41 KiB
+shared), `async2 4w` 222, `async4 4w` 168, `async3 wide` 168 (43.8 KiB: one block per SM). Limits left: 48 KiB of static
+shared memory caps the stages (a 3-stage 128x128x32 pipeline needs 56 KiB: dynamic shared memory and
+cuFuncSetAttribute), fragments are not double-buffered in registers (each LDSM feeds its HMMAs at once), and
+mma.sync is not Hopper's warpgroup MMA.
+
+The path beyond, `wgmma` (checked here: ptxas 13 assembles `wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16`
+only for `.target sm_90a`, to HGMMA.64x128x16.F32 with 90 registers, and refuses that PTX for sm_90): (1) an
+opt-in PTX target option writing `.target sm_90a`, chosen only on compute capability 9.0 devices, in the
+cache key; (2) warpgroup-owned accumulators (4 consecutive warps, m64nN, N up to 256; a `coop` fragment scope
+with warpgroup-uniform arguments, `warp_id // 4`, in the convergence analysis; each thread's registers are the
+mma.sync m16n8 layout of its warp's 16 rows, so stores reuse the PTX coop store); (3) operands read from
+shared memory through 64-bit matrix descriptors (start address >> 4, leading and stride byte offsets >> 4,
+swizzle mode), which need the tile in the core-matrix layout (8 rows x 16 contiguous bytes) or the 128-byte
+XOR swizzle, not sarek's padded row-major arrays: a shared-array layout (`shared(T, shape, swizzle=...)`) that
+element accesses, copy_async and coop loads address through (16-byte chunks stay whole, so cp.async fits);
+(4) `wgmma.fence` / `commit_group` / `wait_group N` placed so one K step's MMAs run while the next stage is
+copied (an asynchronous `coop.mma` with an explicit wait, or a wait before every barrier that releases a
+stage). TMA (`cp.async.bulk.tensor`) additionally needs host-built tensor maps (cuTensorMapEncodeTiled).
 """
 
 from __future__ import annotations
@@ -38,7 +63,8 @@ os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
 
 import sarek  # noqa: E402
 from sarek import Array, TypeVar, bf16, coop, f16, f32, kernel, pragma  # noqa: E402
-from sarek.gpu import barrier, block_idx_x, block_idx_y, local_array, shared, thread_idx_x, warp_id  # noqa: E402
+from sarek.gpu import (barrier, block_idx_x, block_idx_y, copy_async, copy_async_commit, copy_async_wait,  # noqa: E402
+                       local_array, shared, thread_idx_x, warp_id)
 
 BM, BN, BK = 128, 128, 32
 WM, WN = 64, 32
@@ -179,8 +205,251 @@ def gemm_db4(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
     coop.store(acc, C, i0 + wy * 64, j0 + wx * 64)
 
 
-#: the candidates, one table row per device each: (row name, kernel, threads per block)
-KERNELS = [("sarek", gemm, THREADS), ("sarek db", gemm_db, THREADS), ("sarek db 4w", gemm_db4, T4)]
+# Asynchronous-copy pipelines (`sarek.gpu.copy_async`: cp.async on cuda and ptx): each thread copies 16-byte
+# chunks (8 halves) of the A and B tiles straight into shared memory, STAGES tiles in flight, one barrier per K
+# step. The static shared-memory limit (48 KiB) bounds STAGES x tile: 2 stages of K=32 or 4 of K=16.
+CH = 8  # halves per 16-byte copy
+assert BM == 2 * THREADS // (BK // CH) and BK == 2 * THREADS // (BN // CH)  # gemm_async: two chunks of each per thread
+
+
+@kernel(block=THREADS)
+def gemm_async(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
+    """Two-stage cp.async pipeline, 128x128x32 tiles (padded rows: no ldmatrix bank conflicts), 8 warps of
+    64x32: the copies of K step k+1 fly while the warps multiply step k. Each thread copies rows ra and ra + 64
+    of the A tile and rows rb and rb + 16 of the B tile (one 16-byte chunk each)."""
+    sa = shared(T, (2 * BM, PA))
+    sb = shared(T, (2 * BK, PB))
+    wy = warp_id // 4
+    wx = warp_id % 4
+    i0 = block_idx_y * BM
+    j0 = block_idx_x * BN
+    t = thread_idx_x
+    nk = A.shape[1] // BK
+    ra = t // (BK // CH)
+    ca = (t % (BK // CH)) * CH
+    rb = t // (BN // CH)
+    cb = (t % (BN // CH)) * CH
+    a = coop.fragment("a", T, WM, 16)
+    b = coop.fragment("b", T, 16, WN)
+    acc = coop.fragment("acc", f32, WM, WN)
+    coop.fill(acc, 0.0)
+    copy_async(sa[ra, ca], A[i0 + ra, ca], CH)
+    copy_async(sa[ra + 64, ca], A[i0 + ra + 64, ca], CH)
+    copy_async(sb[rb, cb], B[rb, j0 + cb], CH)
+    copy_async(sb[rb + 16, cb], B[rb + 16, j0 + cb], CH)
+    copy_async_commit()
+    for kt in range(nk):
+        s = kt % 2
+        copy_async_wait(0)
+        barrier()
+        if kt + 1 < nk:
+            n = 1 - s
+            k = (kt + 1) * BK
+            copy_async(sa[n * BM + ra, ca], A[i0 + ra, k + ca], CH)
+            copy_async(sa[n * BM + ra + 64, ca], A[i0 + ra + 64, k + ca], CH)
+            copy_async(sb[n * BK + rb, cb], B[k + rb, j0 + cb], CH)
+            copy_async(sb[n * BK + rb + 16, cb], B[k + rb + 16, j0 + cb], CH)
+        copy_async_commit()
+        with pragma("unroll"):
+            for kk in range(0, BK, 16):
+                coop.load(a, sa, s * BM + wy * WM, kk)
+                coop.load(b, sb, s * BK + kk, wx * WN)
+                coop.mma(acc, a, b, acc)
+    coop.store(acc, C, i0 + wy * WM, j0 + wx * WN)
+
+
+S4, BK4 = 4, 16  # gemm_async4: 4 stages of K=16
+PA4 = BK4 + 8
+
+
+@kernel(block=THREADS)
+def gemm_async4(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
+    """Four-stage cp.async pipeline, 128x128x16 tiles, 8 warps of 64x32: three K steps in flight while the
+    warps multiply one (each thread one 16-byte copy of A and one of B per step)."""
+    sa = shared(T, (S4 * BM, PA4))
+    sb = shared(T, (S4 * BK4, PB))
+    wy = warp_id // 4
+    wx = warp_id % 4
+    i0 = block_idx_y * BM
+    j0 = block_idx_x * BN
+    t = thread_idx_x
+    nk = A.shape[1] // BK4
+    ra = t // (BK4 // CH)
+    ca = (t % (BK4 // CH)) * CH
+    rb = t // (BN // CH)
+    cb = (t % (BN // CH)) * CH
+    a = coop.fragment("a", T, WM, 16)
+    b = coop.fragment("b", T, 16, WN)
+    acc = coop.fragment("acc", f32, WM, WN)
+    coop.fill(acc, 0.0)
+    for p in range(S4 - 1):
+        if p < nk:
+            copy_async(sa[p * BM + ra, ca], A[i0 + ra, p * BK4 + ca], CH)
+            copy_async(sb[p * BK4 + rb, cb], B[p * BK4 + rb, j0 + cb], CH)
+        copy_async_commit()
+    for kt in range(nk):
+        s = kt % S4
+        copy_async_wait(S4 - 2)
+        barrier()
+        if kt + S4 - 1 < nk:
+            n = (kt + S4 - 1) % S4
+            k = (kt + S4 - 1) * BK4
+            copy_async(sa[n * BM + ra, ca], A[i0 + ra, k + ca], CH)
+            copy_async(sb[n * BK4 + rb, cb], B[k + rb, j0 + cb], CH)
+        copy_async_commit()
+        coop.load(a, sa, s * BM + wy * WM, 0)
+        coop.load(b, sb, s * BK4, wx * WN)
+        coop.mma(acc, a, b, acc)
+    coop.store(acc, C, i0 + wy * WM, j0 + wx * WN)
+
+
+T4A = 128  # gemm_async_4w: 4 warps (2x2) of 64x64 accumulators, the classic CUTLASS 128x128x32 shape
+
+
+@kernel(block=T4A)
+def gemm_async_4w(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
+    """`gemm_async` with 4 warps of 64x64: each `a` piece is reused across 8 mma of b and each `b` piece across
+    4 of a (half the ldmatrix per mma of 8 warps of 64x32); no staging registers (cp.async), so the register
+    pressure that slowed `sarek db 4w` is only the accumulators'. Each thread copies 4 chunks of A and 4 of B."""
+    sa = shared(T, (2 * BM, PA))
+    sb = shared(T, (2 * BK, PB))
+    wy = warp_id // 2
+    wx = warp_id % 2
+    i0 = block_idx_y * BM
+    j0 = block_idx_x * BN
+    t = thread_idx_x
+    nk = A.shape[1] // BK
+    ra = t // (BK // CH)
+    ca = (t % (BK // CH)) * CH
+    rb = t // (BN // CH)
+    cb = (t % (BN // CH)) * CH
+    a = coop.fragment("a", T, 64, 16)
+    b = coop.fragment("b", T, 16, 64)
+    acc = coop.fragment("acc", f32, 64, 64)
+    coop.fill(acc, 0.0)
+    with pragma("unroll"):
+        for r in range(4):
+            copy_async(sa[ra + 32 * r, ca], A[i0 + ra + 32 * r, ca], CH)
+            copy_async(sb[rb + 8 * r, cb], B[rb + 8 * r, j0 + cb], CH)
+    copy_async_commit()
+    for kt in range(nk):
+        s = kt % 2
+        copy_async_wait(0)
+        barrier()
+        if kt + 1 < nk:
+            n = 1 - s
+            k = (kt + 1) * BK
+            with pragma("unroll"):
+                for r in range(4):
+                    copy_async(sa[n * BM + ra + 32 * r, ca], A[i0 + ra + 32 * r, k + ca], CH)
+                    copy_async(sb[n * BK + rb + 8 * r, cb], B[k + rb + 8 * r, j0 + cb], CH)
+        copy_async_commit()
+        with pragma("unroll"):
+            for kk in range(0, BK, 16):
+                coop.load(a, sa, s * BM + wy * 64, kk)
+                coop.load(b, sb, s * BK + kk, wx * 64)
+                coop.mma(acc, a, b, acc)
+    coop.store(acc, C, i0 + wy * 64, j0 + wx * 64)
+
+
+@kernel(block=T4A)
+def gemm_async4_4w(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
+    """`gemm_async4`'s four stages of K=16 with `gemm_async_4w`'s 4 warps of 64x64 (each thread copies 2 chunks
+    of A and 2 of B per step): the deeper pipeline and the warp tile that halves shared-memory reads per mma."""
+    sa = shared(T, (S4 * BM, PA4))
+    sb = shared(T, (S4 * BK4, PB))
+    wy = warp_id // 2
+    wx = warp_id % 2
+    i0 = block_idx_y * BM
+    j0 = block_idx_x * BN
+    t = thread_idx_x
+    nk = A.shape[1] // BK4
+    ra = t // (BK4 // CH)
+    ca = (t % (BK4 // CH)) * CH
+    rb = t // (BN // CH)
+    cb = (t % (BN // CH)) * CH
+    a = coop.fragment("a", T, 64, 16)
+    b = coop.fragment("b", T, 16, 64)
+    acc = coop.fragment("acc", f32, 64, 64)
+    coop.fill(acc, 0.0)
+    for p in range(S4 - 1):
+        if p < nk:
+            copy_async(sa[p * BM + ra, ca], A[i0 + ra, p * BK4 + ca], CH)
+            copy_async(sa[p * BM + ra + 64, ca], A[i0 + ra + 64, p * BK4 + ca], CH)
+            copy_async(sb[p * BK4 + rb, cb], B[p * BK4 + rb, j0 + cb], CH)
+            copy_async(sb[p * BK4 + rb + 8, cb], B[p * BK4 + rb + 8, j0 + cb], CH)
+        copy_async_commit()
+    for kt in range(nk):
+        s = kt % S4
+        copy_async_wait(S4 - 2)
+        barrier()
+        if kt + S4 - 1 < nk:
+            n = (kt + S4 - 1) % S4
+            k = (kt + S4 - 1) * BK4
+            copy_async(sa[n * BM + ra, ca], A[i0 + ra, k + ca], CH)
+            copy_async(sa[n * BM + ra + 64, ca], A[i0 + ra + 64, k + ca], CH)
+            copy_async(sb[n * BK4 + rb, cb], B[k + rb, j0 + cb], CH)
+            copy_async(sb[n * BK4 + rb + 8, cb], B[k + rb + 8, j0 + cb], CH)
+        copy_async_commit()
+        coop.load(a, sa, s * BM + wy * 64, 0)
+        coop.load(b, sb, s * BK4, wx * 64)
+        coop.mma(acc, a, b, acc)
+    coop.store(acc, C, i0 + wy * 64, j0 + wx * 64)
+
+
+BN2, S3 = 256, 3  # gemm_async_wide: 128x256 block tiles, 3 stages of K=16
+PB2 = BN2 + 8
+
+
+@kernel(block=THREADS)
+def gemm_async_wide(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
+    """128x256 block tiles (each A element feeds 256 columns: half the global traffic per flop of 128x128), 8
+    warps (2x4) of 64x64, K steps of 16 in 3 cp.async stages (44 KiB of shared memory, under the 48 KiB static
+    limit). Launched with grid (N / 256, M / 128)."""
+    sa = shared(T, (S3 * BM, PA4))
+    sb = shared(T, (S3 * BK4, PB2))
+    wy = warp_id // 4
+    wx = warp_id % 4
+    i0 = block_idx_y * BM
+    j0 = block_idx_x * BN2
+    t = thread_idx_x
+    nk = A.shape[1] // BK4
+    ra = t // (BK4 // CH)
+    ca = (t % (BK4 // CH)) * CH
+    rb = t // (BN2 // CH)
+    cb = (t % (BN2 // CH)) * CH
+    a = coop.fragment("a", T, 64, 16)
+    b = coop.fragment("b", T, 16, 64)
+    acc = coop.fragment("acc", f32, 64, 64)
+    coop.fill(acc, 0.0)
+    for p in range(S3 - 1):
+        if p < nk:
+            copy_async(sa[p * BM + ra, ca], A[i0 + ra, p * BK4 + ca], CH)
+            copy_async(sb[p * BK4 + rb, cb], B[p * BK4 + rb, j0 + cb], CH)
+            copy_async(sb[p * BK4 + rb + 8, cb], B[p * BK4 + rb + 8, j0 + cb], CH)
+        copy_async_commit()
+    for kt in range(nk):
+        s = kt % S3
+        copy_async_wait(S3 - 2)
+        barrier()
+        if kt + S3 - 1 < nk:
+            n = (kt + S3 - 1) % S3
+            k = (kt + S3 - 1) * BK4
+            copy_async(sa[n * BM + ra, ca], A[i0 + ra, k + ca], CH)
+            copy_async(sb[n * BK4 + rb, cb], B[k + rb, j0 + cb], CH)
+            copy_async(sb[n * BK4 + rb + 8, cb], B[k + rb + 8, j0 + cb], CH)
+        copy_async_commit()
+        coop.load(a, sa, s * BM + wy * 64, 0)
+        coop.load(b, sb, s * BK4, wx * 64)
+        coop.mma(acc, a, b, acc)
+    coop.store(acc, C, i0 + wy * 64, j0 + wx * 64)
+
+
+#: the candidates, one table row per device each: (row name, kernel, threads per block, columns of C per block)
+KERNELS = [("sarek", gemm, THREADS, BN), ("sarek db", gemm_db, THREADS, BN), ("sarek db 4w", gemm_db4, T4, BN),
+           ("sarek async2", gemm_async, THREADS, BN), ("sarek async4", gemm_async4, THREADS, BN),
+           ("sarek async2 4w", gemm_async_4w, T4A, BN), ("sarek async4 4w", gemm_async4_4w, T4A, BN),
+           ("sarek async3 wide", gemm_async_wide, THREADS, BN2)]
 
 
 def dry_run() -> int:
@@ -189,7 +458,7 @@ def dry_run() -> int:
 
     from sarek.validate import ptx as ptxas
 
-    for name, kern, _ in KERNELS:
+    for name, kern, _, _ in KERNELS:
         for t in (f16, bf16):
             ptx = nvrtc_compile(kern[t].source("cuda"), "sm_90", output="ptx").decode()
             print(f"{name} cuda {t.name}: NVRTC ok, {ptx.count('wmma.mma.sync')} wmma.mma.sync in the PTX")
@@ -197,15 +466,15 @@ def dry_run() -> int:
             ptxas.check(src)
             print(f"{name} ptx {t.name}: ptxas ok, {src.count('mma.sync')} mma.sync, {src.count('ldmatrix')} ldmatrix")
     rng = np.random.default_rng(0)
-    m, n, k = 128, 128, 64
+    m, n, k = 128, 256, 64
     for t in (f16, bf16):
         a32, b32 = rng.standard_normal((m, k)).astype(np.float32), rng.standard_normal((k, n)).astype(np.float32)
         a, b = (a32.astype(np.float16), b32.astype(np.float16)) if t is f16 else (bf16_from_f32(a32), bf16_from_f32(b32))
         wa = a.astype(np.float64) if t is f16 else bf16_to_f32(a).astype(np.float64)
         wb = b.astype(np.float64) if t is f16 else bf16_to_f32(b).astype(np.float64)
-        for name, kern, _ in KERNELS:
+        for name, kern, _, bn in KERNELS:
             c = np.zeros((m, n), np.float32)
-            kern[t].launch(a, b, c, grid=(n // BN, m // BM), device="interp")
+            kern[t].launch(a, b, c, grid=(n // bn, m // BM), device="interp")
             err = float(np.abs(c - wa @ wb).max())
             print(f"{name} interp {t.name} {m}x{n}x{k}: max error {err:.2e} vs the exact product")
             if err > 1e-3:
@@ -276,9 +545,9 @@ def bench(sizes: list[int], devices: list[str], out: Path) -> int:
             out32 = torch.empty(n, n, device="cuda", dtype=torch.float32)
             contenders: list[tuple[str, Any]] = [("triton tl.dot", lambda: tri(x, y, out32))]
             for dev in devices:
-                for name, kern, threads in KERNELS:
-                    contenders.append((f"{name} {dev}", lambda dev=dev, kern=kern, threads=threads: kern[st].launch(
-                        x, y, out32, grid=(n // BN, n // BM), block=threads, device=dev)))
+                for name, kern, threads, bn in KERNELS:
+                    contenders.append((f"{name} {dev}", lambda dev=dev, kern=kern, threads=threads, bn=bn: kern[st].launch(
+                        x, y, out32, grid=(n // bn, n // BM), block=threads, device=dev)))
             rows.append({"dtype": dt_name, "n": n, "impl": "torch.matmul (cuBLAS)", "tflops": flop / t_cublas / 1e12,
                          "ratio": 1.0, "error": 0.0})
             for name, fn in contenders:
@@ -312,8 +581,16 @@ def main() -> int:
     ap.add_argument("--out", default="bench-results")
     ap.add_argument("--sizes", default="4096,8192")
     ap.add_argument("--devices", default="cuda,ptx")
+    ap.add_argument("--rows", default="", help="comma-separated sarek rows to run (default: all), e.g. "
+                                                "'sarek db,sarek async2'")
     ap.add_argument("--dry-run", action="store_true", help="no GPU: NVRTC compile and an interpreter check")
     args = ap.parse_args()
+    if args.rows:
+        want = [r.strip() for r in args.rows.split(",")]
+        unknown = [r for r in want if r not in {k[0] for k in KERNELS}]
+        if unknown:
+            ap.error(f"unknown rows {unknown}; the rows are {[k[0] for k in KERNELS]}")
+        KERNELS[:] = [k for k in KERNELS if k[0] in want]
     if args.dry_run:
         return dry_run()
     return bench([int(s) for s in args.sizes.split(",")], args.devices.split(","), Path(args.out))

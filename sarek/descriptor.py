@@ -120,6 +120,7 @@ class TargetDescriptor:
     prefixes: tuple[str, ...] = ()  # name prefixes it reserves
     length_limit: int = 1024  # the longest identifier its tools take
     batched: bool = False  # the fuzzer validates many of its sources as one unit (sarek.testing.batch)
+    async_copy: bool = False  # copy_async lowers to hardware copies (cp.async); else sarek-expand-copy-async
 
     @property
     def payload_layout(self) -> str | None:
@@ -209,7 +210,7 @@ def _shader(name: str, display: str, cls: str, ext: str, tool: str, payload: Pay
 # their own f32 -> f16 narrowing was measured fused, or needs a device feature)
 DESCRIPTORS: dict[str, TargetDescriptor] = {t.name: t for t in (
     _c("cuda", "CUDA", "CudaTarget", "cu", "nvcc", atomic_gaps=_FLOAT_BITS, shared_limit=48 * _KIB,
-       batched=True),
+       batched=True, async_copy=True),
     _c("hip", "HIP", "HipTarget", "hip", "hipcc", native=("hip", "cuda"),  # HIP compiles CUDA text
        atomic_gaps=_FLOAT_BITS, shared_limit=64 * _KIB, batched=True),
     _c("opencl", "OpenCL", "OpenCLTarget", "cl", "", atomic_gaps=_FLOAT_BITS, length_limit=200),
@@ -236,7 +237,7 @@ DESCRIPTORS: dict[str, TargetDescriptor] = {t.name: t for t in (
         refused=_frozen({Feature.RECURSION: Refused(_RECURSION["ptx"]),
                          Feature.DYNAMIC_ARRAY: Refused("PTX .shared/.local arrays need a constant size; pass a "
                                                         "Vector for data of run-time size")}),
-        atomic_gaps=_FLOAT_BITS, shared_limit=48 * _KIB, batched=True,
+        atomic_gaps=_FLOAT_BITS, shared_limit=48 * _KIB, batched=True, async_copy=True,
         # PTX has no math library at all: every transcendental is the library's, f32 and f16 through double
         polyfilled=_frozen({"f16": _PTX_NARROW, "f32": _PTX_NARROW,
                             "f64": _PTX_MATH | {n: Polyfill(n) for n in ("pow", "fmod")}}),

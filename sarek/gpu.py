@@ -30,7 +30,7 @@ class GpuFunction:
 
     def __init__(self, name: str, kind: str, arity: int | None = None):
         self.name = name
-        self.kind = kind          # "stmt" | "intrinsic" | "alloc" | "context" | "cast" | "block_vote"
+        self.kind = kind          # "stmt" | "intrinsic" | "alloc" | "context" | "cast" | "block_vote" | "copy"
         self.arity = arity
 
     def __repr__(self) -> str:
@@ -88,6 +88,11 @@ for _n in ("warp_any", "warp_all", "warp_ballot"):
     _fn(_n, "intrinsic", 1)
 for _n in ("barrier_count", "barrier_and", "barrier_or"):  # CUDA's __syncthreads_count / _and / _or
     _fn(_n, "block_vote", 1)
+# asynchronous global -> shared copies: `copy_async(sa[r, c], A[i, k], 8)`, `copy_async_commit()`,
+# `copy_async_wait(n)` (cp.async on CUDA/PTX; a plain copy and no-op waits elsewhere)
+copy_async = _fn("copy_async", "copy", 3)
+copy_async_commit = _fn("copy_async_commit", "copy", 0)
+copy_async_wait = _fn("copy_async_wait", "copy", 1)
 # statement forms: `with pragma("unroll"): ...`, `with superstep(): ...` (a block followed by a barrier)
 pragma = _fn("pragma", "context")
 superstep = _fn("superstep", "context")

@@ -56,7 +56,8 @@ def _stmt_writes(o: Operation) -> bool:
         return isinstance(place_root(o.place), s.ElemRefOp)
     if isinstance(o, s.IntrinsicOp):
         return o.callee.data in INTRINSICS and intrinsic_effect(o.callee.data) == Effect.WRITE
-    return isinstance(o, s.BarrierOp | s.WarpBarrierOp | s.MemFenceOp | s.NativeOp | s.CoopmatStoreOp)
+    return isinstance(o, (s.BarrierOp, s.WarpBarrierOp, s.MemFenceOp, s.NativeOp, s.CoopmatStoreOp,
+                          *s.COPY_ASYNC_OPS))
 
 
 class HelperEffects:
@@ -104,10 +105,11 @@ def is_pure_intrinsic(op: Operation) -> bool:
 
 def may_write(op: Operation) -> bool:
     """Ops that may change memory or move a convergent op (reads may not be moved across them): any op with
-    regions, a store, call, barrier, fence, native text, return, cooperative-matrix op or impure intrinsic."""
+    regions, a store, call, barrier, fence, native text, return, cooperative-matrix op, asynchronous copy or
+    impure intrinsic."""
     if isinstance(op, s.IntrinsicOp):
         return not is_pure_intrinsic(op)
     if op.regions:
         return True
-    return isinstance(op, s.StoreOp | s.CallOp | s.BarrierOp | s.WarpBarrierOp | s.MemFenceOp | s.NativeOp
-                      | s.ReturnOp | s.CoopmatLoadOp | s.CoopmatStoreOp | s.CoopmatMulAddOp)
+    return isinstance(op, (s.StoreOp, s.CallOp, s.BarrierOp, s.WarpBarrierOp, s.MemFenceOp, s.NativeOp, s.ReturnOp,
+                           s.CoopmatLoadOp, s.CoopmatStoreOp, s.CoopmatMulAddOp, *s.COPY_ASYNC_OPS))

@@ -15,7 +15,8 @@ definitions live in modules by concern; a new op goes in the module of its conce
   payload reads, array allocation);
 * `sarek.dialect.control`: control flow (if, while, for, match, return, break/continue, pragma, block);
 * `sarek.dialect.statements`: the other statements (barriers, fences, assert, native, print);
-* `sarek.dialect.coopmat`: cooperative matrices;
+* `sarek.dialect.coopmat`: cooperative matrices; `sarek.dialect.asynccopy`: asynchronous global-to-shared
+  copies;
 * `sarek.dialect.intrinsics`: the table of `sarek.intrinsic` names; `sarek.dialect.syntax`: custom-syntax
   helpers and op-shape base classes.
 """
@@ -30,6 +31,7 @@ from xdsl.irdl import IRDLOperation
 from xdsl.traits import OpTrait
 from xdsl.utils.exceptions import VerifyException
 
+from sarek.dialect.asynccopy import *  # noqa: F403
 from sarek.dialect.control import *  # noqa: F403
 from sarek.dialect.coopmat import *  # noqa: F403
 from sarek.dialect.declarations import *  # noqa: F403
@@ -55,7 +57,7 @@ _DECLARATIONS: tuple[type[Operation], ...] = (RecordOp, VariantOp, KernelOp, Hel
 STATEMENT_OPS: tuple[type[Operation], ...] = (
     LetOp, LetMutOp, StoreOp, IfOp, WhileOp, ForOp, MatchOp, ReturnOp, BreakOp, ContinueOp, AssertOp, PragmaOp,
     BlockOp, BarrierOp, WarpBarrierOp, MemFenceOp, NativeOp, PrintOp, AllocArrayOp, CoopmatDeclOp, CoopmatLoadOp,
-    CoopmatStoreOp, CoopmatMulAddOp, CoopmatFillOp,
+    CoopmatStoreOp, CoopmatMulAddOp, CoopmatFillOp, CopyAsyncOp, CopyAsyncCommitOp, CopyAsyncWaitOp,
 )
 
 Sarek = Dialect(
@@ -66,6 +68,7 @@ Sarek = Dialect(
         LetMutOp, LoadOp, StoreOp, ElemRefOp, FieldRefOp, YieldOp, IfOp, IfExprOp, WhileOp, ForOp, MatchOp, MatchExprOp,
         ReturnOp, BreakOp, ContinueOp, AssertOp, PragmaOp, BlockOp, BarrierOp, WarpBarrierOp, MemFenceOp, NativeOp,
         PrintOp, CoopmatDeclOp, CoopmatLoadOp, CoopmatStoreOp, CoopmatMulAddOp, CoopmatFillOp,
+        CopyAsyncOp, CopyAsyncCommitOp, CopyAsyncWaitOp,
     ],
     [MemSpaceAttr, UnitType, RecordType, VariantType, VecType, ArrayType, RefType, BinOpKindAttr, UnOpKindAttr],
 )

@@ -17,6 +17,7 @@ from sarek.frontend.generics import Inference, TypeVar, substitute, type_vars
 from sarek.frontend.lower_base import BUILTIN_CASTS, Signature, is_num, tname
 from sarek.frontend.lower_expr import ExprLowerer
 from sarek.frontend.lower_math import EXPANDED, block_vote, expand_math, select, warp_width_check
+from sarek.frontend.lower_async import copy_async_call
 from sarek.gpu import GpuFunction, GpuValue
 from sarek.math import MathFunction
 from sarek.types import SCALARS, ArrayOf, ScalarType, VecOf
@@ -297,6 +298,8 @@ class CallLowerer(ExprLowerer):
             return self.bitcast(node, fname)
         if fn.kind == "block_vote":
             return block_vote(self, fname, node)
+        if fn.kind == "copy":
+            return copy_async_call(self, fname, node, statement)
         if fn.kind == "stmt":
             if not statement:
                 raise self.err(node, f"{fname}() is a statement and has no value")

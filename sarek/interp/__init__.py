@@ -40,13 +40,15 @@ threads reaching different barriers, or a barrier reached by only some threads o
 barrier. `sarek.native` is refused unless it carries a `python` text, which the reference executor runs with
 `exec` in a namespace of the enclosing function's parameters by source name (vectors as Python lists, written
 back after the launch) plus `thread_idx`, `block_idx`, `block_dim`, `grid_dim` tuples and `np`. Cooperative-matrix
-ops are refused. Errors raise `InterpError` (a SarekError) located at the op.
+ops are refused. Asynchronous copies (`sarek.copy_async`) complete when issued: `plain_copies` makes them
+element copies in a clone of the module first. Errors raise `InterpError` (a SarekError) located at the op.
 """
 
 from __future__ import annotations
 
 import math
 import warnings
+import weakref
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
@@ -77,12 +79,28 @@ def _dims(x: Any, what: str) -> tuple[int, int, int]:
     return t
 
 
+#: module -> the module the executors run: itself, or a copy with its asynchronous copies made plain copies
+_PLAIN: weakref.WeakKeyDictionary[ModuleOp, ModuleOp] = weakref.WeakKeyDictionary()
+
+
+def plain_copies(module: ModuleOp) -> ModuleOp:
+    """`module`, or (once per module) a clone where every `sarek.copy_async` is plain element copies
+    (`sarek.dialect.asynccopy.plain_copies`): the interpreters' semantics of asynchronous copies."""
+    out = _PLAIN.get(module)
+    if out is None:
+        from sarek.dialect.asynccopy import plain_copies as plain
+
+        out = _PLAIN[module] = plain(module)
+    return out
+
+
 def run(module: ModuleOp, kernel: str, args: list[Any] | tuple[Any, ...], grid: Any, block: Any, *,
         executor: str = "fast", warp_size: int = 32) -> None:
     """Run `kernel` of `module` over a grid of blocks; vectors in `args` are written in place."""
     g, b = _dims(grid, "grid"), _dims(block, "block")
     if warp_size < 1:
         raise InterpError(f"warp_size must be positive, got {warp_size}")
+    module = plain_copies(module)
     if executor == "reference":
         from sarek.interp import reference
 

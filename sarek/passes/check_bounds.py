@@ -9,6 +9,9 @@ an atomic does not happen (an atomic gives 0), a division divides by 1. Each che
 checks are rows of the module attribute `sarek.debug_checks`, which the runtime turns into a located
 `sarek.LaunchError` after the launch.
 
+An asynchronous copy (`sarek.copy_async`) is made its element copies first, so each element is checked (a
+debug launch copies synchronously; commits and waits stay and wait for nothing).
+
 Not checked: arrays a helper receives as a parameter (their extent is not passed; vectors are, and are checked).
 """
 
@@ -26,6 +29,7 @@ from sarek.passes.debug_buffer import (CHECKS_ATTR, FAIL_HELPER, add_table_entry
                          ensure_fail_helper, function_of, mark_guard)
 from sarek.diagnostics import location_text
 from sarek.dialect import sarek as s
+from sarek.dialect.asynccopy import expand_copy
 from sarek.dialect.builder import BodyBuilder
 from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.dialect.scalars import is_arith_int
@@ -219,6 +223,8 @@ def check_bounds(module: ModuleOp) -> None:
     checks already is left as it is."""
     if CHECKS_ATTR in module.attributes:
         return
+    for c in [o for o in module.walk() if isinstance(o, s.CopyAsyncOp)]:
+        expand_copy(c)  # an asynchronous copy: its element copies, each checked
     sites: list[Operation] = []
     for f in module.ops:
         if isinstance(f, s.KernelOp | s.HelperOp) and f.sym_name.data != FAIL_HELPER:

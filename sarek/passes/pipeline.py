@@ -44,6 +44,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
     "c": [
         ("sarek-reject-features", {"target": "{target}"}),
         ("sarek-strip-asserts", {}),
+        ("sarek-expand-copy-async", {"target": "{target}"}),
         ("sarek-lower-print", {}),
         ("sarek-verify-barriers", {}),
         ("sarek-zero-shared", {"target": "{target}"}),
@@ -62,6 +63,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
     "shader": [
         ("sarek-reject-features", {"target": "{target}"}),
         ("sarek-strip-asserts", {}),
+        ("sarek-expand-copy-async", {"target": "{target}"}),
         ("sarek-lower-print", {}),
         ("sarek-verify-barriers", {}),
         ("sarek-zero-shared", {"target": "{target}"}),
@@ -81,6 +83,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
     "ptx": [
         ("sarek-reject-features", {"target": "{target}"}),
         ("sarek-strip-asserts", {}),
+        ("sarek-expand-copy-async", {"target": "{target}"}),
         ("sarek-lower-print", {}),
         ("sarek-verify-barriers", {}),
         ("sarek-zero-shared", {"target": "{target}"}),

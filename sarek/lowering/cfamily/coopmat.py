@@ -104,11 +104,11 @@ class CCoopmat(CStatements):
         self.emit(c.EvalOp(self.tmpl(template, args, "void", Effect.WRITE)))
 
     def alloc(self, op: s.AllocArrayOp) -> None:
-        """Shared arrays of a CUDA kernel using cooperative matrices are 32-byte aligned (wmma's loads and stores
-        need 256-bit aligned addresses)."""
+        """Shared arrays of a CUDA kernel using cooperative matrices or asynchronous copies are 32-byte aligned
+        (wmma's loads and stores need 256-bit aligned addresses, cp.async's 16-byte copies 16-byte ones)."""
         f = s.enclosing_function(op)
         if self.lang.target != "cuda" or op.array_type.memspace != s.MemSpace.SHARED or f is None or \
-                not any(isinstance(o, s.COOPMAT_OPS) for o in f.walk()):
+                not any(isinstance(o, (*s.COOPMAT_OPS, s.CopyAsyncOp)) for o in f.walk()):
             return super().alloc(op)
         saved = self.lang
         self.lang = replace(saved, shared_decl=saved.shared_decl.replace("__shared__", "__shared__ __align__(32)"))

@@ -52,15 +52,19 @@ class CExpressions(CBase):
     def flat_index(self, op: s.ArrayReadOp | s.ElemRefOp) -> SSAValue:
         """The element index of an access: its index, or the row-major offset of an N-dimensional one's
         indices (`(i * n1 + j) * n2 + k`, the extents passed with the vector or the array's constants)."""
-        if len(op.indices) == 1:
-            return self.val(op.index)
-        const = constant_extents(op.array)
-        ns = [self.lit(str(n), "int") for n in const] if const is not None else self.dims[op.array]
-        idx = [self.val(x) for x in op.indices]
-        it = self.ctype(op.indices[0].type, op)
+        return self.flat_of(op.array, list(op.indices), op)
+
+    def flat_of(self, array: SSAValue, indices: Sequence[SSAValue], op: Operation) -> SSAValue:
+        """`flat_index` of element `indices` of `array` (`op` locates errors)."""
+        if len(indices) == 1:
+            return self.val(indices[0])
+        const = constant_extents(array)
+        ns = [self.lit(str(n), "int") for n in const] if const is not None else self.dims[array]
+        idx = [self.val(x) for x in indices]
+        it = self.ctype(indices[0].type, op)
         if const is None:  # a vector's extents are i32 each, their product is not: the offset in 64 bits
             it = self.ctype(i64, op)
-            if op.indices[0].type != i64:
+            if indices[0].type != i64:
                 idx[0] = self.emit(c.CastOp(idx[0], it)).results[0]
         return row_major(idx, ns, lambda a, b: self.emit(c.BinaryOp("*", a, b, it)).results[0],
                          lambda a, b: self.emit(c.BinaryOp("+", a, b, it)).results[0])

@@ -13,14 +13,14 @@ from sarek.analysis.motion import binder_names
 from sarek.analysis.payload import PayloadLayout, payload_fields
 from sarek.analysis.shapes import hidden_names
 from sarek.dialect import sarek as s
-from sarek.lowering.cfamily import coopmat
+from sarek.lowering.cfamily import asynccopy, coopmat
 from sarek.targets.cfamily import dialect as c
 
 
 METAL_BUFFER_SLOTS = 31  # [[buffer(0)]] .. [[buffer(30)]]: the Metal argument table of a kernel function
 
 
-class CLowering(coopmat.CCoopmat):
+class CLowering(asynccopy.CAsyncCopy):
     """Lowers a module: one list of `sarek_c` top-level ops."""
 
     def run(self) -> list[Operation]:

@@ -28,6 +28,7 @@ Modules, each one layer of `Lowering` (a chain of classes, later layers call ear
   intrinsics.py  indices, warp shuffle, atomics, math
   control.py     if/if_expr (predication, speculation), loops, match, barriers, native, calls, return
   coopmat.py     cooperative matrices: mma.sync m16n8k16 and the per-lane fragment layout
+  asynccopy.py   asynchronous global -> shared copies: cp.async, its groups and waits
   kernel.py      `Lowering`: one `sarek_ptx.entry` per kernel, its parameters
   __init__.py    the pass and `lower_module`
 """

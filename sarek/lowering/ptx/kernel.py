@@ -7,7 +7,7 @@ from xdsl.ir import Operation
 
 from sarek.dialect import scalars
 from sarek.dialect import sarek as sk
-from sarek.lowering.ptx.coopmat import CoopmatLowering
+from sarek.lowering.ptx.asynccopy import AsyncCopyLowering
 from sarek.lowering.ptx.emitter import Emitter
 from sarek.lowering.ptx.state import FnState
 from sarek.lowering.ptx.values import Buf, Sc, entry_name, narrow_mem, ptx_error, scalar_reg_type
@@ -15,7 +15,7 @@ from sarek.targets.ptx import dialect as px
 from sarek.targets.ptx.dialect import AddrAttr, RegAttr
 
 
-class Lowering(CoopmatLowering):
+class Lowering(AsyncCopyLowering):
     """The whole PTX lowering of a module: one `sarek_ptx.entry` per kernel."""
 
     def run(self) -> list[Operation]:

@@ -4,6 +4,7 @@ words <-> values)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 from xdsl.dialects.builtin import i32, i64
@@ -283,7 +284,11 @@ class MemoryLowering(ArithLowering):
         """The element index of an access: its index, or the row-major offset of an N-dimensional one's
         indices (`mul`/`add` over the extents). In s64 when an index is i64 or the extents are a vector's (each
         is i32, their product is not): the first product `mul.wide.s32`, the others `mul.lo.s64`."""
-        idx: list[Sc] = [self.val(st, x) for x in op.indices]
+        return self.flat_of(st, buf, op.indices)
+
+    def flat_of(self, st: FnState, buf: Buf, indices: Sequence[SSAValue]) -> Sc:
+        """`flat_index` of the indices `indices` of `buf`."""
+        idx: list[Sc] = [self.val(st, x) for x in indices]
         if len(idx) == 1:
             return idx[0]
         em = st.em
@@ -324,9 +329,11 @@ class MemoryLowering(ArithLowering):
         space = at.memspace.value
         em.narrays += 1
         sym = f"{em.fname}_{namer.symbol_part(op.sym.data)}_{em.narrays}"
-        # a shared array of a kernel using cooperative matrices: 16-byte aligned (ldmatrix's rows)
+        # a shared array of a kernel using cooperative matrices or asynchronous copies: 16-byte aligned
+        # (ldmatrix's rows, cp.async's 16-byte destinations)
         f = sk.enclosing_function(op)
-        coop = space == "shared" and f is not None and any(isinstance(o, sk.COOPMAT_OPS) for o in f.walk())
+        coop = space == "shared" and f is not None and any(isinstance(o, (*sk.COOPMAT_OPS, sk.CopyAsyncOp))
+                                                           for o in f.walk())
         em.decls.append(px.ArrayDeclOp(space, sym, size * n, max(align, 16 if coop else 4)))
         # shared and local memory are addressed with 32 bits (their windows are below 4 GiB), as NVCC does:
         # index arithmetic stays 32-bit and needs no widening

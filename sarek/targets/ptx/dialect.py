@@ -218,6 +218,8 @@ MmaOp = _instr("MmaOp", "mma", "mma.sync.aligned.<shape>.<layouts>.<types> {d..}
                "matrix multiply-accumulate")
 LdmatrixOp = _instr("LdmatrixOp", "ldmatrix", "ldmatrix.sync.aligned.m8n8.x<n>[.trans].shared.b16 {d..}, [addr]: a "
                     "warp's 8x8 b16 matrices from shared memory, each lane giving one 16-byte row's address")
+CpOp = _instr("CpOp", "cp", "cp.async.{cg|ca}.shared.global [dst], [src], bytes; cp.async.commit_group; "
+               "cp.async.wait_group n: asynchronous global -> shared copies (sm_80+)")
 
 
 @irdl_op_definition
@@ -323,6 +325,7 @@ INSTRUCTIONS: tuple[type[Instr], ...] = (
     MovOp, LdOp, StOp, CvtaOp, AddOp, SubOp, MulOp, MadOp, FmaOp, DivOp, RemOp, AbsOp, NegOp, MinOp, MaxOp, AndOp,
     OrOp, XorOp, NotOp, ShlOp, ShrOp, SetpOp, SelpOp, CvtOp, SqrtOp, RcpOp, CopysignOp, PopcOp, ClzOp, TestpOp, BraOp,
     BrevOp, BarOp, MembarOp, AtomOp, ShflOp, VoteOp, RetOp, MmaOp, LdmatrixOp,
+    CpOp,
 )
 
 SarekPtx = Dialect(
