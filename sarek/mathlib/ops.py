@@ -10,14 +10,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
-from xdsl.dialects.builtin import Float32Type, f32, f64, i1, i32, i64
-from xdsl.ir import Attribute, SSAValue
+from xdsl.dialects.builtin import Float32Type, UnitAttr, f32, f64, i1, i32, i64
+from xdsl.ir import Attribute, OpResult, SSAValue
 
 from sarek.dialect.builder import BodyBuilder
 
 V = SSAValue
 Num = SSAValue | float
+
+#: the attribute `Ops.fence` sets at guard "precise": the value must be computed as written (no contraction,
+#: no reassociation); GLSL declares it `precise`, which glslang turns into NoContraction on every operation
+#: that computes it (sarek/lowering/shader/expressions.py)
+PRECISE = "sarek.precise"
+#: how the error-free steps are kept from a compiler that reassociates: "none" (it does not), "fence" (an
+#: integer xor the compiler cannot see through), "precise" (the `PRECISE` attribute)
+Guard = Literal["none", "fence", "precise"]
 
 
 @dataclass(frozen=True)
@@ -53,9 +62,9 @@ def format_of(t: Attribute) -> Format:
 class Ops:
     b: BodyBuilder
     fmt: Format = F64
-    #: the target's compiler may reassociate (NVIDIA's Vulkan driver does: naga drops NoContraction), so the
-    #: error-free sums and stepwise scalings go through `fence`
-    opaque: bool = False
+    #: the target's compiler may reassociate (NVIDIA's Vulkan driver and Mesa do, unless told), so the
+    #: error-free sums and stepwise scalings go through `fence`, which guards them this way
+    guard: Guard = "none"
     # products not yet consumed: result -> (lhs, rhs), so that add/sub fold them into an fma
     _prod: dict[SSAValue, tuple[SSAValue, SSAValue]] = field(default_factory=dict[SSAValue, tuple[SSAValue, SSAValue]])
 
@@ -78,12 +87,22 @@ class Ops:
         return r
 
     def fence(self, v: V) -> V:
-        """`v`, through a value the compiler cannot see through when `opaque`: its bits xor an integer that
-        is 0 at run time (`grid_dim_x >> 31`), so `(a + b) - a` is not rewritten to `b`."""
-        if not self.opaque:
+        """`v`, kept as computed, so `(a + b) - a` is not rewritten to `b`: at guard "fence" through a value
+        the compiler cannot see through (its bits xor an integer that is 0 at run time, `grid_dim_x >> 31`),
+        at "precise" marked `PRECISE` (GLSL's `precise`: NoContraction in the SPIR-V)."""
+        if self.guard == "precise":
+            return self.exact(v)
+        if self.guard != "fence":
             return v
         z = self.ibin("shr", self.b.cast(self.b.intrinsic("grid_dim_x"), self.fmt.it), 31)
         return self.from_bits(self.ibin("bitxor", self.bits(v), z))
+
+    def exact(self, v: V) -> V:
+        """At guard "precise", mark the operation computing `v` `PRECISE` (an error term: the compiler must
+        neither contract nor reassociate what computes it); `v` unchanged otherwise."""
+        if self.guard == "precise" and isinstance(v, OpResult):
+            v.op.attributes[PRECISE] = UnitAttr()
+        return v
 
     def settle(self, v: V) -> V:
         """Use product `v` as a plain value from here on (it is exact, or its rounding is wanted)."""
@@ -150,14 +169,14 @@ class Ops:
         assert a not in self._prod and b not in self._prod, "two_sum of a product"
         s = self.fence(self.add(a, b))
         bb = self.fence(self.sub(s, a))
-        return s, self.add(self.sub(a, self.sub(s, bb)), self.sub(b, bb))
+        return s, self.exact(self.add(self.sub(a, self.sub(s, bb)), self.sub(b, bb)))
 
     def fast_two_sum(self, a: V, b: V, exact: bool = False) -> tuple[V, V]:
         """s + e == a + b exactly when |a| >= |b| (or a == 0); `exact`: a may be a product that is exact
         (folding it into an fma then gives the same sum)."""
         assert (exact or a not in self._prod) and b not in self._prod, "fast_two_sum of a product"
         s = self.fence(self.add(a, b))
-        return s, self.sub(b, self.sub(s, a))
+        return s, self.exact(self.sub(b, self.sub(s, a)))
 
     # -- comparisons and selection
     def cmp(self, kind: str, x: Num, y: Num) -> V:

@@ -20,7 +20,7 @@ from sarek.analysis.namer import GENERATED
 from sarek.dialect import sarek as s
 from sarek.dialect.builder import BodyBuilder
 from sarek.mathlib.erfc_table import ERFC_CHEB
-from sarek.mathlib.ops import F32, F64, Ops, V
+from sarek.mathlib.ops import F32, F64, Guard, Ops, V
 
 INF = float("inf")
 NAN = float("nan")
@@ -687,13 +687,13 @@ def helper_name(routine: str, width: int = 64) -> str:
     return f"sarek_{routine}_f{width}"
 
 
-def build_helper(routine: str, width: int = 64, opaque: bool = False) -> s.HelperOp:
+def build_helper(routine: str, width: int = 64, guard: Guard = "none") -> s.HelperOp:
     """`sarek.helper @sarek_<routine>_f<width>(x[, y]) -> f<width>` computing the routine at that width
-    (`opaque`: for a compiler that reassociates, `Ops.fence`)."""
+    (`guard`: how its exact steps are kept from a compiler that reassociates, `Ops.fence`)."""
     fmt = F64 if width == 64 else F32
     n = ARITY.get(routine, 1)
     op = s.HelperOp(helper_name(routine, width), [(p, fmt.ft) for p in "xy"[:n]], fmt.ft)
     op.attributes[GENERATED] = UnitAttr()
     b = BodyBuilder(op.body.block)
-    b.return_(ROUTINES[routine](Ops(b, fmt, opaque), *op.body.block.args))
+    b.return_(ROUTINES[routine](Ops(b, fmt, guard), *op.body.block.args))
     return op

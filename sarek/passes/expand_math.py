@@ -15,8 +15,12 @@ from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
 from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.mathlib import fast32
+from sarek.mathlib.ops import Guard
 from sarek.mathlib.routines import build_helper, helper_name
-from sarek.registry import target_info
+
+#: how each target keeps the routines' exact steps from its compiler (`Ops.fence`); the others do not
+#: reassociate the routines (only the shader drivers were seen to)
+GUARDS: dict[str, Guard] = {"glsl": "precise", "wgsl": "fence"}
 
 
 @dataclass(frozen=True)
@@ -31,8 +35,11 @@ class ExpandMathPass(ModulePass):
     cast back (f16 through f32), or, for a routine the table runs in f32 (targets without doubles), a call of
     `@sarek_<routine>_f32`; each helper is added once, before the first function.
     The interpreter runs the expanded module with the same bits as the target's device. On the shader
-    targets each error-free sum and stepwise scaling is fenced (`Ops.fence`: its bits xor a run-time zero),
-    since NVIDIA's Vulkan compiler reassociates `(a + b) - a` to `b` (naga drops NoContraction).
+    targets each error-free sum and stepwise scaling is kept from the driver's reassociation (NVIDIA's Vulkan
+    compiler and Mesa rewrite `(a + b) - a` to `b`; `Ops.fence`): GLSL marks the operations computing them
+    `sarek.precise` (the lowering declares those values `precise`, glslang decorates NoContraction, which the
+    driver honours now that glslang's SPIR-V reaches it directly); WGSL has no such qualifier, so there their
+    bits xor a run-time zero (`grid_dim_x >> 31`) the compiler cannot see through.
     """
 
     name = "sarek-expand-math"
@@ -58,8 +65,7 @@ class ExpandMathPass(ModulePass):
                 if how is not None:
                     todo.append((o, how))
         helpers: dict[str, s.HelperOp] = {}  # by routine (f64 and fast ones) or routine_f32 (f32 forms)
-        # shader drivers may reassociate (NVIDIA's Vulkan compiler does): the routines fence their exact steps
-        opaque = target_info(self.target).family == "shader"
+        guard = GUARDS.get(self.target, "none")
         for o, how in todo:
             routine = how.routine
             fast = routine.removesuffix("_f32") if routine.endswith("_f32") else None
@@ -67,12 +73,12 @@ class ExpandMathPass(ModulePass):
                 if routine not in helpers:
                     helpers[routine] = fast32.build_helper(fast)
                     for dep in fast32.NEEDS.get(fast, ()):
-                        helpers.setdefault(dep, build_helper(dep, opaque=opaque))
+                        helpers.setdefault(dep, build_helper(dep, guard=guard))
                 _replace_f32(o, fast)
                 continue
             key = routine if how.width == 64 else f"{routine}_f{how.width}"
             if key not in helpers:
-                helpers[key] = build_helper(routine, how.width, opaque)
+                helpers[key] = build_helper(routine, how.width, guard)
             _replace(o, helper_name(routine, how.width), how.width)
         if helpers:
             first = next((f for f in op.ops if isinstance(f, s.KernelOp | s.HelperOp)), None)

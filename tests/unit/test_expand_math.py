@@ -77,8 +77,7 @@ def ulp_distance(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> np.ndarray
 # (BENCHMARKS.md, "Math library accuracy", gives their lavapipe error)
 NEED_FUSED_FMA = {"fmod", "pow"}
 # what a Vulkan device can promise for a library routine: its 2-ulp bound plus what the driver may do to it
-# (wgpu 0.32 re-reads the SPIR-V with naga, which drops GLSL `precise`/NoContraction, so drivers may contract
-# products into fmas, split fmas and reassociate sums)
+# (lavapipe splits fmas; the error-free steps are `precise` on GLSL, NoContraction in the SPIR-V)
 VULKAN_ULP = 4
 NP_REF: dict[str, Any] = {"exp2": np.exp2, "expm1": np.expm1, "log1p": np.log1p, "asin": np.arcsin,
                           "acos": np.arccos, "atan": np.arctan, "atan2": np.arctan2, "sinh": np.sinh,
@@ -248,7 +247,7 @@ def test_f64_ptx_on_gpu_matches_interp(name: str):
 @pytest.mark.parametrize("name", polyfilled_functions("glsl", "f64"))
 def test_f64_glsl_on_nvidia_vulkan_within_bound(name: str):
     """NVIDIA's Vulkan driver runs the GLSL expansion within the bound Vulkan allows (VULKAN_ULP of numpy;
-    not the interpreter's bits: naga drops NoContraction, so the driver contracts and reassociates)."""
+    tests/unit/test_glsl_precise.py checks the interpreter's bits there)."""
     dev_name = next((d.name for d in rt.devices() if d.name.startswith("vulkan-glsl") and "llvmpipe" not in repr(d).lower()),
                     None)
     assert dev_name is not None, "no hardware Vulkan GLSL device"

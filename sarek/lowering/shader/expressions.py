@@ -14,6 +14,7 @@ from sarek.dialect import sarek as S
 from sarek.dialect.scalars import is_arith_int, is_signed
 from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.lowering.divide import may_overflow
+from sarek.mathlib.ops import PRECISE
 from sarek.lowering.shader.language import err
 from sarek.lowering.shader.polyfills import Polyfills
 from sarek.lowering.shader.state import PURE_INLINE, READ_OPS, Scope, Storage, int_width, nuses, scalar_key
@@ -32,6 +33,8 @@ class Expressions(Polyfills):
         return r
 
     def _needs_temp(self, op: Operation) -> bool:
+        if PRECISE in op.attributes and self.lang.precise is not None:
+            return True  # a `precise` local: glslang marks what computes it NoContraction
         if isinstance(op, READ_OPS):
             return not self._read_inlinable(op)
         if isinstance(op, PURE_INLINE) or is_pure_intrinsic(op):
@@ -294,5 +297,8 @@ class Expressions(Polyfills):
     def materialize(self, op: Operation, out: Block, scope: Scope, text: str) -> None:
         r = op.results[0]
         n = self.temp(scope)
-        self.declare(out, scope, n, r.type, text, op, mutable=False)
+        if PRECISE in op.attributes and self.lang.precise is not None:
+            self.stmt(out, self.lang.precise.format(t=self.ty(r.type, op), n=n, v=text))
+        else:
+            self.declare(out, scope, n, r.type, text, op, mutable=False)
         self.vals[r] = n

@@ -156,6 +156,9 @@ class Lang:
     # warp_any / warp_all / warp_ballot -> (call with {0} the condition, the source lines it needs)
     vote: Mapping[str, tuple[str, tuple[str, ...]]] = dataclasses.field(
         default_factory=dict[str, tuple[str, tuple[str, ...]]])
+    # a value computed exactly as written ({t} {n} {v}; its operations neither contracted nor reassociated),
+    # for what sarek-expand-math marks `sarek.precise`; None: no qualifier (WGSL: the math library fences)
+    precise: str | None = None
 
     def escape(self, name: str) -> str:
         """The spelling of a name declared unrenamed (the one rule, sarek.analysis.namer.escape)."""
@@ -201,7 +204,7 @@ GLSL = Lang(
     f32_from_bits="uintBitsToFloat({})", f64_nonfinite="double(uintBitsToFloat({}))",
     f32_to_bits="floatBitsToUint({})",
     field="{t} {n}", let="{t} {n} = {v}", var="{t} {n} = {v}", var_uninit="{t} {n}", locals_zeroed=False,
-    func="{r} {n}({p})", proc="void {n}({p})",
+    precise="precise {t} {n} = {v}", func="{r} {n}({p})", proc="void {n}({p})",
     select="({c} ? {a} : {b})", select_lazy=True, select_any_type=True,
     # sign extension from zero extensions: lavapipe (Mesa 22.3 llvmpipe) compares `int64_t(i32)` against a
     # constant wrongly (`int64_t(-3) < 0L` is false); glslang's SPIR-V and the H200's Vulkan are right, so the

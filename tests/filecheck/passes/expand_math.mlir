@@ -108,21 +108,45 @@ builtin.module {
 
 // -----
 
-// On the shader targets the routines' error-free sums are fenced: the sum's bits xor `grid_dim_x >> 31` (0
-// at run time), because NVIDIA's Vulkan compiler reassociates `(a + b) - a` into `b` and so lost pow's
-// double-double log (596 ulp on the H200 before); PTX (which keeps IEEE order) gets the bare sum.
+// On the shader targets the routines' error-free sums are kept from the driver's reassociation (NVIDIA's Vulkan
+// compiler rewrote `(a + b) - a` into `b` and so lost pow's double-double log: 596 ulp on the H200 before).
+// GLSL marks the sum, the recovered addend and the error term `sarek.precise` (the lowering declares them
+// `precise`, glslang decorates NoContraction); PTX (which keeps IEEE order) gets the bare sum.
 builtin.module {
   sarek.kernel @p(%x : f64 "x", %y : f64 "y") {
     %a = sarek.intrinsic "pow"(%x, %y) : (f64, f64) -> f64
   }
 }
 // PTX:        sarek.helper @sarek_pow_f64
+// PTX-NOT:    sarek.precise
 // PTX-NOT:    "grid_dim_x"
 // PTX:        sarek.kernel @p
 // GLSL:       sarek.helper @sarek_pow_f64
-// GLSL:       %[[G:.*]] = sarek.intrinsic "grid_dim_x"() : () -> i32
-// GLSL-NEXT:  %[[W:.*]] = sarek.cast %[[G]] : i32 to i64
-// GLSL-NEXT:  %[[K:.*]] = sarek.constant 31 : i64
-// GLSL-NEXT:  %[[Z:.*]] = sarek.binop shr %[[W]], %[[K]] : i64
-// GLSL:       sarek.binop bitxor %{{.*}}, %[[Z]] : i64
+// GLSL-NOT:   "grid_dim_x"
+// GLSL:       %[[S:.*]] = sarek.binop add %[[A:.*]], %[[B:.*]] : f64 attributes {sarek.precise}
+// GLSL-NEXT:  %[[BB:.*]] = sarek.binop sub %[[S]], %[[A]] : f64 attributes {sarek.precise}
+// GLSL-NEXT:  %[[T1:.*]] = sarek.binop sub %[[S]], %[[BB]] : f64
+// GLSL-NEXT:  %[[T2:.*]] = sarek.binop sub %[[A]], %[[T1]] : f64
+// GLSL-NEXT:  %[[T3:.*]] = sarek.binop sub %[[B]], %[[BB]] : f64
+// GLSL-NEXT:  %{{.*}} = sarek.binop add %[[T2]], %[[T3]] : f64 attributes {sarek.precise}
+// GLSL-NOT:   "grid_dim_x"
 // GLSL:       sarek.kernel @p
+
+// -----
+
+// WGSL has no `precise`: the f32 routines' exact steps are fenced there, their bits xor `grid_dim_x >> 31` (0
+// at run time, which the compiler cannot see through).
+builtin.module {
+  sarek.kernel @e(%x : f32 "x") {
+    %a = sarek.intrinsic "erf"(%x) : (f32) -> f32
+  }
+}
+// WGSL:       sarek.helper @sarek_erf_f32
+// WGSL-NOT:   sarek.precise
+// WGSL:       %[[G:.*]] = sarek.intrinsic "grid_dim_x"() : () -> i32
+// WGSL-NEXT:  %[[C:.*]] = sarek.cast %[[G]] : i32 to i32
+// WGSL-NEXT:  %[[K:.*]] = sarek.constant 31 : i32
+// WGSL-NEXT:  %[[Z:.*]] = sarek.binop shr %[[C]], %[[K]] : i32
+// WGSL:       sarek.binop bitxor %{{.*}}, %[[Z]] : i32
+// WGSL-NOT:   sarek.precise
+// WGSL:       sarek.kernel @e
