@@ -178,7 +178,8 @@ _METAL_F32 = {n: _SHADER_F32[n] for n in ("expm1", "log1p", "cbrt", "hypot")}
 _KIB = 1024
 # storage buffers (one per vector parameter) a shader kernel may bind: wgpu's Vulkan adapters report
 # max_storage_buffers_per_shader_stage; lavapipe's, the smallest of the devices sarek runs shaders on, is 32.
-# Past it wgpu failed at bind-group creation, after the kernel compiled.
+# Past it wgpu failed at bind-group creation, after the kernel compiled. These are the portable constants of source
+# without a device; a Vulkan device checks its own limits at launch (sarek-reject-features{limits=device}).
 _VULKAN_BUFFERS = 32
 
 

@@ -251,10 +251,17 @@ def native_refusal(target: str) -> str:
             "emits only text written for its own target")
 
 
-def check_target(module: ModuleOp, target: str, kernel: str | None = None) -> None:
+#: where the gate's resource limits come from: the descriptor's portable constants (source for any device of the
+#: target), or the device the kernel is compiled for (which checks its own limits at launch)
+LIMIT_SOURCES = ("portable", "device")
+
+
+def check_target(module: ModuleOp, target: str, kernel: str | None = None, limits: str = "portable") -> None:
     """Raise the first refusal `target` gives the kernel (every kernel when None), in module order.
 
-    Errors are `SarekError`s tagged with the backend's display name and located at the using op.
+    Errors are `SarekError`s tagged with the backend's display name and located at the using op. `limits`:
+    "portable" checks shared memory and storage buffers against the descriptor's constants; "device" leaves
+    them to the device, which checks its driver's values at launch (sarek.runtime.shader_device).
     """
     backend = target_info(target).display
     for op in kernel_ops(module, kernel):
@@ -267,8 +274,9 @@ def check_target(module: ModuleOp, target: str, kernel: str | None = None) -> No
         if (m := _structural_refusal(module, op, target)) is not None:
             raise SarekError(m, op, backend)
     _check_recursion(module, target, kernel)
-    _check_shared_size(module, target, kernel)
-    _check_buffer_count(module, target, kernel)
+    if limits == "portable":
+        _check_shared_size(module, target, kernel)
+        _check_buffer_count(module, target, kernel)
 
 
 def constant_size(op: AllocArrayOp) -> int | None:
@@ -426,7 +434,7 @@ def _check_shared_size(module: ModuleOp, target: str, kernel: str | None) -> Non
                                  "memory per block", op, BACKEND_NAMES[target])
 
 
-def check_shader_interface(module: ModuleOp, target: str) -> None:
+def check_shader_interface(module: ModuleOp, target: str, limits: str = "portable") -> None:
     """Refuse, at the kernel, an interface the shading language cannot hold (shader_params.interface_refusal),
     judged on the module as the lowering sees it: sarek-pack-narrow runs this after it widened narrow types
     (so the gate need not run that pass on a clone to predict the interface)."""
@@ -439,7 +447,7 @@ def check_shader_interface(module: ModuleOp, target: str) -> None:
         if not isinstance(k, KernelOp):
             continue
         try:
-            m = interface_refusal(module, k, target)
+            m = interface_refusal(module, k, target, portable=limits == "portable")
         except LayoutError:
             continue  # the lowering locates a type without a layout
         if m is not None:

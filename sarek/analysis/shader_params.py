@@ -92,10 +92,11 @@ def param_block(module: ModuleOp, k: S.KernelOp, target: str) -> ParamBlock:
     return ParamBlock(dims, scalars, round_up(off, rule.align or maxa))
 
 
-def interface_refusal(module: ModuleOp, k: S.KernelOp, target: str) -> str | None:
+def interface_refusal(module: ModuleOp, k: S.KernelOp, target: str, portable: bool = True) -> str | None:
     """Why `target` cannot hold `k`'s interface, or None: a by-value record or variant WGSL's uniform buffer
     cannot hold, a record with a bool field as a WGSL buffer element, a parameter block over the language's
-    limit (GLSL push constants). `module` is as the lowering will see it (after sarek-pack-narrow)."""
+    portable limit (GLSL push constants; not checked unless `portable`: a device checks its own). `module` is as
+    the lowering will see it (after sarek-pack-narrow)."""
     rule = PARAMS[target]
     for n, a in k.params:
         t = a.type
@@ -109,7 +110,7 @@ def interface_refusal(module: ModuleOp, k: S.KernelOp, target: str) -> str | Non
                 return (f"vector '{n}': a bool field in a record is not host-shareable in WGSL; store it as an "
                         "i32 field (0 or 1)")
     size = param_block(module, k, target).size
-    if rule.limit is not None and size > rule.limit:
+    if portable and rule.limit is not None and size > rule.limit:
         return (f"push constants need {size} bytes; Vulkan guarantees {rule.limit} (the vector lengths, 4 bytes "
                 "each, and the scalar parameters); pass large records or many scalars in a Vector")
     return None

@@ -54,7 +54,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from sarek.analysis.features import check_shader_interface
+from sarek.analysis.features import LIMIT_SOURCES, check_shader_interface
 from sarek.analysis.layout import RecordLayout, layout_of
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
@@ -438,18 +438,24 @@ class PackNarrowPass(ModulePass):
     conversion, and bf16 stores round to nearest even; other targets store those widths natively and the
     module is unchanged. Then, on glsl and wgsl, a kernel whose interface the shading language cannot hold
     (a by-value record of other than i32/f32 fields on WGSL, a bool field in a buffer record, GLSL push
-    constants over 128 bytes) is refused at the kernel: judged here, where the interface is final.
+    constants over 128 bytes, unless `limits=device`: sarek-reject-features' option) is refused at the kernel:
+    judged here, where the interface is final.
     """
 
     name = "sarek-pack-narrow"
 
     target: str = "wgsl"
+    # portable: GLSL's parameter block against the 128 bytes of push constants Vulkan guarantees; device: left
+    # to the device compiling for itself (vulkan-glsl checks its maxPushConstantsSize at launch)
+    limits: str = "portable"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         target_info(self.target, self.name)
+        if self.limits not in LIMIT_SOURCES:
+            raise SarekError(f"sarek-pack-narrow: limits must be {' or '.join(LIMIT_SOURCES)}, not '{self.limits}'")
         if self.target in PACKING_TARGETS:
             _Packer(op, self.target).run()
-        check_shader_interface(op, self.target)
+        check_shader_interface(op, self.target, self.limits)
 
 
 __all__ = ["PackNarrowPass", "is_packed_element", "narrow_records", "FLAT", "PACKED"]

@@ -42,7 +42,7 @@ UNROLL: dict[Family, str] = {"c": "hint", "shader": "ir", "ptx": "ir"}
 
 PIPELINES: dict[Family, list[PassSpec]] = {
     "c": [
-        ("sarek-reject-features", {"target": "{target}"}),
+        ("sarek-reject-features", {"target": "{target}", "limits": "{limits}"}),
         ("sarek-strip-asserts", {}),
         ("sarek-expand-copy-async", {"target": "{target}"}),
         ("sarek-lower-print", {}),
@@ -61,7 +61,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
         ("sarek-c-form-expressions", {}),
     ],
     "shader": [
-        ("sarek-reject-features", {"target": "{target}"}),
+        ("sarek-reject-features", {"target": "{target}", "limits": "{limits}"}),
         ("sarek-strip-asserts", {}),
         ("sarek-expand-copy-async", {"target": "{target}"}),
         ("sarek-lower-print", {}),
@@ -69,7 +69,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
         ("sarek-zero-shared", {"target": "{target}"}),
         ("sarek-expand-math", {"target": "{target}", "fp": "{fp}"}),
         ("sarek-widen-f16", {"target": "{target}"}),
-        ("sarek-pack-narrow", {"target": "{target}"}),
+        ("sarek-pack-narrow", {"target": "{target}", "limits": "{limits}"}),
         *OPT,
         ("sarek-order-type-decls", {"first": "records"}),
         ("sarek-subst-match-payloads", {"layout": "{layout}"}),
@@ -81,7 +81,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
         ("sarek-lower-{target}", {"block": "{block}", "kernel": "{kernel}"}),
     ],
     "ptx": [
-        ("sarek-reject-features", {"target": "{target}"}),
+        ("sarek-reject-features", {"target": "{target}", "limits": "{limits}"}),
         ("sarek-strip-asserts", {}),
         ("sarek-expand-copy-async", {"target": "{target}"}),
         ("sarek-lower-print", {}),
@@ -128,7 +128,7 @@ INSERTION_POINTS = ("before-opt", "after-opt", "before-lowering")
 
 def pipeline_passes(target: str, block: str | tuple[int, ...] = "256,1,1", kernel: str = "",
                     fma: str = "", opt: str = "on", fp: str = "default", before_opt: str = "",
-                    after_opt: str = "", before_lowering: str = "") -> list[ModulePass]:
+                    after_opt: str = "", before_lowering: str = "", limits: str = "portable") -> list[ModulePass]:
     """The pass instances of `target`'s pipeline (an unknown target is a SarekError), with the passes of the
     insertion points (pass list specs, sarek's or installed plugins' passes: sarek.plugins) in place."""
     from sarek.plugins import resolve_passes
@@ -138,7 +138,7 @@ def pipeline_passes(target: str, block: str | tuple[int, ...] = "256,1,1", kerne
         raise SarekError(f"sarek-pipeline: opt must be on or off, not '{opt}'")
     values: dict[str, object] = {"target": target, "layout": info.payload_layout, "block": block,
                                  "kernel": kernel, "fma": contraction(fp, fma), "fp": fp,
-                                 "unroll": UNROLL[info.family]}
+                                 "unroll": UNROLL[info.family], "limits": limits}
     specs = PIPELINES[info.family]
     first_opt = next(i for i, (n, _) in enumerate(specs) if n in OPT_NAMES)
     inserts = {first_opt: resolve_passes(before_opt, "sarek-pipeline{before-opt}"),
@@ -165,7 +165,9 @@ class PipelinePass(ModulePass):
     options); `opt=on|off` (default on: the optimisation passes `OPT` run first, after the feature gate and
     sarek-expand-math); `fp=default|exact`, the floating-point policy (default: what nvcc/NVRTC users get,
     multiply-add contracted into fma on ptx; exact: every operation separately rounded, bit-identical to the
-    interpreter); for ptx `fma=on|off` overrides the policy's contraction (sarek-contract's option).
+    interpreter); for ptx `fma=on|off` overrides the policy's contraction (sarek-contract's option);
+    `limits=portable|device` (sarek-reject-features' option: a device compiling for itself checks its own
+    shared-memory and storage-buffer limits at launch).
     Insertion points, each a pass list (xDSL pipeline syntax, quoted; sarek's passes or those of installed
     `xdsl.universe` plugins): `before-opt` (after the feature gate and checks, before the optimisation passes),
     `after-opt` (after them: where the runtime puts its extra passes), `before-lowering` (right before the
@@ -189,11 +191,12 @@ class PipelinePass(ModulePass):
     before_opt: str = ""
     after_opt: str = ""
     before_lowering: str = ""
+    limits: str = "portable"
 
     def passes(self) -> list[ModulePass]:
         """The passes this pipeline runs, in order."""
         return pipeline_passes(self.target, self.block, self.kernel, self.fma, self.opt, self.fp,
-                               self.before_opt, self.after_opt, self.before_lowering)
+                               self.before_opt, self.after_opt, self.before_lowering, self.limits)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_one_module(op, self.target)

@@ -66,7 +66,8 @@ class ShaderDevice(Device):
             from sarek.passes.fold_grid import fold_grid
 
             fold_grid(m, kernel)
-        lower_shader(make_context(), m, self.lang, ",".join(map(str, block)), kernel, passes=passes)
+        # the shared-memory and storage-buffer limits are this device's, checked at launch (_check_limits)
+        lower_shader(make_context(), m, self.lang, ",".join(map(str, block)), kernel, passes=passes, limits="device")
         abi = shader_abi(m, kernel)
         mark_packed(module, kernel, abi)
         src = print_glsl(m) if self.lang == "glsl" else print_wgsl(m)
@@ -86,6 +87,7 @@ class ShaderDevice(Device):
         if key in self._cache:
             return self._cache[key]
         src, abi = self._compiled(spec, block, fold)
+        self._check_limits(spec, abi)
         missing = [f for f in abi["features"] if f not in self.features]
         if missing:
             why = "".join(f" ({FEATURE_WHY[f]})" for f in missing if f in FEATURE_WHY)
@@ -108,6 +110,43 @@ class ShaderDevice(Device):
     def _build(self, spec: KernelSpec, src: str, abi: dict[str, Any]) -> Any:
         raise NotImplementedError
 
+    # -------------------------------------------------------------------------------- the device's limits
+
+    #: the driver's names of the limits `_check_limits` reads (storage buffers, shared memory), for the errors
+    LIMIT_NAMES = ("max-storage-buffers-per-shader-stage", "max-compute-workgroup-storage-size")
+
+    @property
+    def max_storage_buffers(self) -> int:
+        """Storage buffers (vector parameters) one kernel may bind on this device."""
+        raise NotImplementedError
+
+    @property
+    def max_shared_bytes(self) -> int:
+        """Shared (workgroup) memory per block, bytes."""
+        raise NotImplementedError
+
+    def _check_limits(self, spec: KernelSpec, abi: dict[str, Any]) -> None:
+        """The gate's resource limits with this device's values (the kernel was compiled with
+        `limits=device`: sarek-reject-features left them here): a LaunchError located at the kernel (its
+        vectors) or at the shared array that crosses the limit, naming the driver's limit and value."""
+        from sarek.analysis.features import shared_bytes
+
+        vecs = [p["name"] for p in abi["params"] if p["kind"] == "vec"]
+        most = self.max_storage_buffers
+        if len(vecs) > most:
+            raise LaunchError(f"kernel '{spec.name}' has {len(vecs)} vector parameters; {self.name} binds at most "
+                              f"{most} storage buffers per kernel ({self.LIMIT_NAMES[0]} = {most}): pass fewer "
+                              f"vectors, e.g. pack arrays of one type into one vector (the first past the limit is "
+                              f"'{vecs[most]}')", kernel_op(spec))
+        need = spec.cache.get("shared-bytes")  # a warm start's record has it: no module built for it
+        if need is None:
+            need = shared_bytes(spec.module, spec.name)
+        most = self.max_shared_bytes
+        if need > most:
+            raise LaunchError(f"kernel {spec.name} needs {need} bytes of shared memory per block; {self.name} has "
+                              f"{most} ({self.LIMIT_NAMES[1]}): use smaller shared arrays or a smaller block",
+                              _shared_past(spec, most))
+
     def _compiled(self, spec: KernelSpec, block: Dim3, fold: bool) -> tuple[str, dict[str, Any]]:
         """compile_source through sarek's compile cache (sarek.runtime.cache), keyed (sarek.runtime.compile's
         artifact_key) by the IR, language, kernel, block, fold, the extra passes, the compiler and the pipeline
@@ -121,7 +160,8 @@ class ShaderDevice(Device):
         fn = pipeline.pipeline_passes
         passes = spec_passes(spec)
         key = artifact_key("shader", spec, self.lang, {"kernel": spec.name, "block": block, "fold": fold,
-                                                        "pipeline": f"{fn.__module__}.{fn.__qualname__}"}, passes)
+                                                        "pipeline": f"{fn.__module__}.{fn.__qualname__}",
+                                                        "limits": "device"}, passes)
         text = cache.get_or_build_text("shader", key, lambda: json.dumps(self.compile_source(
             spec.module, spec.name, block, fold, passes)))
         src, abi = json.loads(text)
@@ -261,6 +301,23 @@ class ShaderDevice(Device):
         return (2**31 - 1, 2**31 - 1, 2**31 - 1)
 
 
+def kernel_op(spec: KernelSpec) -> Any:
+    """The kernel's op in its module (for the location of a launch-time refusal), or None."""
+    from sarek.dialect.sarek import KernelOp
+
+    return next((o for o in spec.module.ops if isinstance(o, KernelOp) and o.sym_name.data == spec.name), None)
+
+
+def _shared_past(spec: KernelSpec, most: int) -> Any:
+    """The first shared array whose bytes, with those declared before it, pass `most` (else the kernel)."""
+    from sarek.analysis.features import shared_arrays
+
+    k = kernel_op(spec)
+    if k is None:
+        return None
+    return next((op for op, total in shared_arrays(spec.module, k) if total > most), k)
+
+
 def glsl_block_limit(block: Dim3) -> Dim3:
     """glslangValidator's own limits on the workgroup size (gl_MaxComputeWorkGroupSize = 1024, 1024, 64)."""
     return (min(block[0], 1024), min(block[1], 1024), min(block[2], 64))
@@ -291,4 +348,4 @@ def _chunks(grid: Dim3, hw: Dim3) -> list[tuple[Dim3, Dim3]]:
             for x, cx in spans(grid[0], hw[0])]
 
 
-__all__ = ["ShaderDevice", "glsl_block_limit"]
+__all__ = ["ShaderDevice", "glsl_block_limit", "kernel_op"]

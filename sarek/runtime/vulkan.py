@@ -33,6 +33,10 @@ WANTED_FEATURES = ("shader-f64", "shader-int64", "subgroup", "subgroup-barrier",
                    "shader-float32-atomic", "timestamp-query")
 
 _WGPU: list[Any] = []
+#: limits requested at the adapter's maximum (wgpu's defaults are lower): buffer sizes, storage buffers per
+#: kernel, workgroup memory (the gate checks kernels against the device's values at launch)
+DEVICE_LIMITS = ("max-storage-buffer-binding-size", "max-buffer-size", "max-storage-buffers-per-shader-stage",
+                 "max-compute-workgroup-storage-size")
 
 
 def _wgpu() -> Any:
@@ -103,12 +107,19 @@ class VulkanDevice(ShaderDevice):
                       max_block=block, max_grid=(groups, groups, groups))
 
     @property
+    def max_storage_buffers(self) -> int:
+        return int(self.adapter.limits.get("max-storage-buffers-per-shader-stage", 8))
+
+    @property
+    def max_shared_bytes(self) -> int:
+        return int(self.adapter.limits.get("max-compute-workgroup-storage-size", 16384))
+
+    @property
     def device(self) -> Any:
         if self._device is None:
             feats = [f for f in WANTED_FEATURES if f in self.features]
             lim = self.adapter.limits  # storage buffers up to the adapter's maximum (wgpu's defaults are lower)
-            limits: dict[str, int] = {k: int(lim[k]) for k in ("max-storage-buffer-binding-size", "max-buffer-size")
-                                      if k in lim}
+            limits: dict[str, int] = {k: int(lim[k]) for k in DEVICE_LIMITS if k in lim}
             if "immediates" in feats:
                 limits["max-immediate-size"] = int(self.adapter.limits.get("max-immediate-size", 128))
             self._device = self.adapter.request_device_sync(required_features=feats, required_limits=limits)

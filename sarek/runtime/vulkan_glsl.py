@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from typing import Any, cast
 
 from sarek.runtime.core import DeviceError, Dim3, FastPath, KernelSpec, LaunchError, Limits
-from sarek.runtime.shader_device import ShaderDevice, glsl_block_limit
+from sarek.runtime.shader_device import ShaderDevice, glsl_block_limit, kernel_op
 from sarek.runtime.vulkan_driver import Buffer, CoopMatShape, DriverDevice, DriverError, PhysicalInfo, Pipeline
 
 
@@ -118,10 +118,19 @@ class VulkanGlslDevice(ShaderDevice):
                       max_block=glsl_block_limit(tuple(int(x) for x in lim["maxComputeWorkGroupSize"])),  # type: ignore[arg-type]
                       max_grid=tuple(int(x) for x in lim["maxComputeWorkGroupCount"]))  # type: ignore[arg-type]
 
+    LIMIT_NAMES = ("maxPerStageDescriptorStorageBuffers", "maxComputeSharedMemorySize")
+
     @property
     def max_shared_bytes(self) -> int:
         """Shared (workgroup) memory per block, bytes (maxComputeSharedMemorySize)."""
         return int(self.info.limits["maxComputeSharedMemorySize"])
+
+    @property
+    def max_storage_buffers(self) -> int:
+        """Storage buffers one kernel binds (maxPerStageDescriptorStorageBuffers; sarek's descriptor set holds
+        them all: maxDescriptorSetStorageBuffers too)."""
+        lim = self.info.limits
+        return min(int(lim["maxPerStageDescriptorStorageBuffers"]), int(lim["maxDescriptorSetStorageBuffers"]))
 
     @property
     def cooperative_matrix_shapes(self) -> tuple[CoopMatShape, ...]:
@@ -154,19 +163,7 @@ class VulkanGlslDevice(ShaderDevice):
     # -------------------------------------------------------------------------------- compiling
 
     def _build(self, spec: KernelSpec, src: str, abi: dict[str, Any]) -> Pipeline:
-        from sarek.analysis.features import shared_bytes
-
-        need = spec.cache.get("shared-bytes")  # a warm start's record has it: no module built for it
-        if need is None:
-            need = shared_bytes(spec.module, spec.name)
-        if need > self.max_shared_bytes:
-            raise LaunchError(f"kernel {spec.name} needs {need} bytes of shared memory per block; {self.name} has "
-                              f"{self.max_shared_bytes}")
         push = max(abi["params_size"], 0)
-        most = int(self.info.limits["maxPushConstantsSize"])
-        if push > most:
-            raise DeviceError(f"kernel {spec.name} passes {push} bytes of scalars and lengths; {self.name} takes at "
-                              f"most {most} bytes of push constants (pass fewer scalars, or a Vector)", None, self.name)
         why = coopmat_refusal(abi.get("coopmat", []), self.info.coopmat, spec.name)
         if why is not None:
             raise DeviceError(f"{why}: it cannot run on this device", None, self.name)
@@ -176,6 +173,16 @@ class VulkanGlslDevice(ShaderDevice):
             return self.driver.pipeline(spirv, vecs, push, spec.name)
         except DriverError as e:
             raise DeviceError(f"kernel {spec.name}: {e}", None, self.name) from None
+
+    def _check_limits(self, spec: KernelSpec, abi: dict[str, Any]) -> None:
+        """The shared checks, and the parameter block against the driver's push-constant size."""
+        super()._check_limits(spec, abi)
+        push = max(abi["params_size"], 0)
+        most = int(self.info.limits["maxPushConstantsSize"])
+        if push > most:
+            raise LaunchError(f"kernel {spec.name} passes {push} bytes of scalars and vector lengths; {self.name} "
+                              f"takes at most {most} bytes of push constants (maxPushConstantsSize = {most}): pass "
+                              "fewer scalars or vectors, or the scalars in a Vector", kernel_op(spec))
 
     # -------------------------------------------------------------------------------- launching
 

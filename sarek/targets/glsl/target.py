@@ -18,9 +18,9 @@ from sarek.targets.glsl.printer import print_glsl
 
 
 def lower_shader(ctx: Context, module: ModuleOp, target: str, block: str | tuple[int, ...], kernel: str,
-                 opt: str = "on", passes: str = "") -> None:
-    """`sarek-pipeline{target=... block=... kernel=... opt=... after-opt=passes}`, in place."""
-    PipelinePass(target=target, block=block, kernel=kernel, opt=opt, after_opt=passes).apply(ctx, module)
+                 opt: str = "on", passes: str = "", limits: str = "portable") -> None:
+    """`sarek-pipeline{target=... block=... kernel=... opt=... after-opt=passes limits=...}`, in place."""
+    PipelinePass(target=target, block=block, kernel=kernel, opt=opt, after_opt=passes, limits=limits).apply(ctx, module)
 
 
 @dataclass(frozen=True)
