@@ -2,8 +2,9 @@
 [--per-kernel] [--json PATH]` (prints tables; writes a file only with --json). Other modes, instead of the
 corpus: `--scale 1000,5000` (straight-line kernels of that many statements per target; growth 1.00 = linear),
 `--import-time` (`import sarek` in fresh processes, as a multiple of `import numpy`), `--first-launch
-cuda,ptx,opencl,cupy,triton` (a saxpy's first launch in fresh processes, cold and warm cache, as multiples of
-CuPy's and Triton's in the same run).
+cuda,ptx,opencl,vulkan-glsl,cupy,triton` (a saxpy's first launch in fresh processes, cold and warm cache, as
+multiples of CuPy's and Triton's in the same run; vulkan-glsl's warm row reads the SPIR-V from sarek's cache and
+the pipeline from its persisted VkPipelineCache, "launch only" includes opening the Vulkan device).
 
 Every kernel of the example corpus (each `@sarek.kernel` of examples/*.py through the front end, each
 examples/*.mlir file through the parser) is compiled stage by stage, in one process:

@@ -122,6 +122,14 @@ def _provider_devices(kind: str) -> list[Device]:
     return got
 
 
+def _glsl_devices_first() -> list[Device]:
+    """The vulkan-glsl devices without wgpu's (sarek.runtime.vulkan.glsl_devices_first); a failure makes
+    vulkan-glsl unavailable with the reason, as in `vulkan_devices`."""
+    from sarek.runtime.vulkan import glsl_devices_first
+
+    return _from_provider("vulkan-glsl", glsl_devices_first)
+
+
 def device_names() -> list[str]:
     return [d.name for d in devices()]
 
@@ -152,7 +160,7 @@ def get_device(name: str | Device | None = None, fp: str | None = None) -> Devic
     elif _devices is None and (kind in _PROVIDERS or kind in _EXTRA):
         all_ = _interp_devices() + _provider_devices(kind)
     elif _devices is None and kind == "vulkan-glsl":
-        all_ = _interp_devices() + _provider_devices("vulkan")
+        all_ = _interp_devices() + (_BY_KIND["vulkan"] if "vulkan" in _BY_KIND else _glsl_devices_first())
     else:
         all_ = devices()
     for d in all_:

@@ -129,8 +129,6 @@ class ShaderDevice(Device):
         """The gate's resource limits with this device's values (the kernel was compiled with
         `limits=device`: sarek-reject-features left them here): a LaunchError located at the kernel (its
         vectors) or at the shared array that crosses the limit, naming the driver's limit and value."""
-        from sarek.analysis.features import shared_bytes
-
         vecs = [p["name"] for p in abi["params"] if p["kind"] == "vec"]
         most = self.max_storage_buffers
         if len(vecs) > most:
@@ -140,6 +138,8 @@ class ShaderDevice(Device):
                               f"'{vecs[most]}')", kernel_op(spec))
         need = spec.cache.get("shared-bytes")  # a warm start's record has it: no module built for it
         if need is None:
+            from sarek.analysis.features import shared_bytes
+
             need = shared_bytes(spec.module, spec.name)
         most = self.max_shared_bytes
         if need > most:
@@ -152,16 +152,19 @@ class ShaderDevice(Device):
         artifact_key) by the IR, language, kernel, block, fold, the extra passes, the compiler and the pipeline
         function (a test's substitute pipeline is its own key)."""
         import json
+        import sys
 
-        from sarek.passes import pipeline
         from sarek.runtime import cache
         from sarek.runtime.compile import artifact_key, spec_passes
 
-        fn = pipeline.pipeline_passes
+        # the pipeline function, named without importing its module (and the passes) on a warm start: a test
+        # substitutes it only once that module is imported
+        mod = sys.modules.get("sarek.passes.pipeline")
+        fn = getattr(mod, "pipeline_passes", None)
+        name = f"{fn.__module__}.{fn.__qualname__}" if fn is not None else "sarek.passes.pipeline.pipeline_passes"
         passes = spec_passes(spec)
         key = artifact_key("shader", spec, self.lang, {"kernel": spec.name, "block": block, "fold": fold,
-                                                        "pipeline": f"{fn.__module__}.{fn.__qualname__}",
-                                                        "limits": "device"}, passes)
+                                                        "pipeline": name, "limits": "device"}, passes)
         text = cache.get_or_build_text("shader", key, lambda: json.dumps(self.compile_source(
             spec.module, spec.name, block, fold, passes)))
         src, abi = json.loads(text)

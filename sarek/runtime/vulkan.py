@@ -69,7 +69,7 @@ def vulkan_devices() -> list[ShaderDevice]:
     try:
         from sarek.runtime.vulkan_glsl import glsl_devices
 
-        out += glsl_devices()
+        out += _EARLY_GLSL.pop() if _EARLY_GLSL else glsl_devices()
     except Exception as e:
         if raised_by_user(e):
             raise
@@ -77,6 +77,21 @@ def vulkan_devices() -> list[ShaderDevice]:
     if not out and unavailable:
         raise RuntimeError("; ".join(f"{k}: {v}" for k, v in unavailable.items() if k.startswith("vulkan")))
     return out
+
+
+#: the vulkan-glsl devices `get_device("vulkan-glsl...")` listed before any other Vulkan device was asked for
+#: (handed to the next `vulkan_devices()`, so both lists hold the same device objects)
+_EARLY_GLSL: list[list[ShaderDevice]] = []
+
+
+def glsl_devices_first() -> list[ShaderDevice]:
+    """The vulkan-glsl devices alone, without listing wgpu's adapters (importing wgpu and enumerating its
+    adapters took 0.5-0.8 s of a fresh process's first vulkan-glsl launch on lavapipe)."""
+    if not _EARLY_GLSL:
+        from sarek.runtime.vulkan_glsl import glsl_devices
+
+        _EARLY_GLSL.append(list(glsl_devices()))
+    return _EARLY_GLSL[0]
 
 
 class VulkanDevice(ShaderDevice):
@@ -202,4 +217,4 @@ class VulkanDevice(ShaderDevice):
             scratch.destroy()
 
 
-__all__ = ["VulkanDevice", "vulkan_devices", "vulkan_adapters"]
+__all__ = ["VulkanDevice", "glsl_devices_first", "vulkan_devices", "vulkan_adapters"]
