@@ -211,3 +211,16 @@ def test_float_to_unsigned_saturates_as_on_the_interpreter():
         got[name] = (o.tolist(), o64.tolist())
     assert got["vulkan-glsl:0"] == got["interp"]
     assert got["interp"][0] == [0, 0, 3, 2**32 - 1, 4294967040, 2**32 - 1]
+
+
+def test_get_device_lists_no_wgpu_adapter():
+    """A fresh process asking for vulkan-glsl does not import wgpu (its adapters took 0.5-0.8 s of the first
+    launch on lavapipe); `devices()` afterwards lists that same device object, and vulkan:0 too."""
+    import subprocess
+    import sys
+
+    code = ("import sys, sarek\nd = sarek.get_device('vulkan-glsl:0')\nprint('wgpu' in sys.modules)\n"
+            "print(any(x is d for x in sarek.devices()), 'vulkan:0' in [x.name for x in sarek.devices()])")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(os.environ))
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.split() == ["False", "True", "True"], r.stdout
