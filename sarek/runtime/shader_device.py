@@ -16,13 +16,14 @@ plain arrays the kernel may write. A subclass supplies the driver side:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from sarek.diagnostics import SarekError
-from sarek.runtime.core import Device, DeviceError, Dim3, FastPath, KernelSpec, LaunchError
+from sarek.runtime.core import Device, DeviceError, Dim3, FastPath, KernelSpec, LaunchError, Limits
 from sarek.runtime.shader_codec import ShaderCodec, mark_packed, scalar_bytes
 from sarek.types import is_ndarray
 
@@ -30,6 +31,18 @@ from sarek.types import is_ndarray
 FEATURE_WHY = {"cooperative-matrix": "cooperative matrices need VK_KHR_cooperative_matrix: a GPU driver has it, "
                                      "lavapipe (a CPU device) has none; run `sarek.coop` kernels on a GPU's "
                                      "vulkan-glsl device"}
+
+
+@dataclass(frozen=True)
+class ShaderLimits:
+    """What launches and the capability gate read from a Vulkan device (both devices fill it from their
+    driver: VkPhysicalDeviceLimits, wgpu's adapter limits)."""
+
+    invocations: int  # threads per workgroup
+    block: Dim3  # the largest workgroup per dimension
+    groups: Dim3  # workgroups per dispatch per dimension
+    storage_buffers: int  # storage buffers (vector parameters) one kernel binds
+    shared_bytes: int  # shared (workgroup) memory per block
 
 
 class ShaderDevice(Device):
@@ -48,6 +61,7 @@ class ShaderDevice(Device):
         self._cache: dict[tuple[str, str, Dim3, bool, str], tuple[Any, dict[str, Any], str]] = {}
         self._codecs: dict[int, tuple[dict[str, Any], ShaderCodec]] = {}
         self._max_buffer: int | None = None
+        self._limits: ShaderLimits | None = None
 
     # -------------------------------------------------------------------------------- compiling
 
@@ -115,15 +129,30 @@ class ShaderDevice(Device):
     #: the driver's names of the limits `_check_limits` reads (storage buffers, shared memory), for the errors
     LIMIT_NAMES = ("max-storage-buffers-per-shader-stage", "max-compute-workgroup-storage-size")
 
+    def _shader_limits(self) -> ShaderLimits:
+        """The limits as the driver reports them (read once: `shader_limits`)."""
+        raise NotImplementedError
+
+    @property
+    def shader_limits(self) -> ShaderLimits:
+        if self._limits is None:
+            self._limits = self._shader_limits()
+        return self._limits
+
+    @property
+    def limits(self) -> Limits:
+        lim = self.shader_limits
+        return Limits(max_threads_per_block=lim.invocations, max_block=lim.block, max_grid=lim.groups)
+
     @property
     def max_storage_buffers(self) -> int:
         """Storage buffers (vector parameters) one kernel may bind on this device."""
-        raise NotImplementedError
+        return self.shader_limits.storage_buffers
 
     @property
     def max_shared_bytes(self) -> int:
         """Shared (workgroup) memory per block, bytes."""
-        raise NotImplementedError
+        return self.shader_limits.shared_bytes
 
     def _check_limits(self, spec: KernelSpec, abi: dict[str, Any]) -> None:
         """The gate's resource limits with this device's values (the kernel was compiled with
@@ -351,4 +380,4 @@ def _chunks(grid: Dim3, hw: Dim3) -> list[tuple[Dim3, Dim3]]:
             for x, cx in spans(grid[0], hw[0])]
 
 
-__all__ = ["ShaderDevice", "glsl_block_limit", "kernel_op"]
+__all__ = ["ShaderDevice", "ShaderLimits", "glsl_block_limit", "kernel_op"]

@@ -25,9 +25,9 @@ import os
 import tempfile
 from typing import Any
 
-from sarek.runtime.core import Dim3, KernelSpec, Limits
+from sarek.runtime.core import Dim3, KernelSpec
 from sarek.runtime.shader_codec import ShaderCodec as ShaderCodec
-from sarek.runtime.shader_device import ShaderDevice
+from sarek.runtime.shader_device import ShaderDevice, ShaderLimits
 
 WANTED_FEATURES = ("shader-f64", "shader-int64", "subgroup", "subgroup-barrier", "immediates",
                    "shader-float32-atomic", "timestamp-query")
@@ -112,22 +112,18 @@ class VulkanDevice(ShaderDevice):
         info = self.adapter.info
         return f"vulkan (wgsl) on {info.get('device', '?')} [{info.get('adapter_type', '?')}]"
 
-    @property
-    def limits(self) -> Limits:
+    def _shader_limits(self) -> ShaderLimits:
+        """The adapter's limits (the device is opened with the storage-buffer and workgroup-memory ones at the
+        adapter's maximum: DEVICE_LIMITS)."""
         lim = self.adapter.limits
         groups = int(lim.get("max-compute-workgroups-per-dimension", 65535))
-        block = (int(lim.get("max-compute-workgroup-size-x", 256)), int(lim.get("max-compute-workgroup-size-y", 256)),
-                 int(lim.get("max-compute-workgroup-size-z", 64)))
-        return Limits(max_threads_per_block=int(lim.get("max-compute-invocations-per-workgroup", 256)),
-                      max_block=block, max_grid=(groups, groups, groups))
-
-    @property
-    def max_storage_buffers(self) -> int:
-        return int(self.adapter.limits.get("max-storage-buffers-per-shader-stage", 8))
-
-    @property
-    def max_shared_bytes(self) -> int:
-        return int(self.adapter.limits.get("max-compute-workgroup-storage-size", 16384))
+        return ShaderLimits(invocations=int(lim.get("max-compute-invocations-per-workgroup", 256)),
+                            block=(int(lim.get("max-compute-workgroup-size-x", 256)),
+                                   int(lim.get("max-compute-workgroup-size-y", 256)),
+                                   int(lim.get("max-compute-workgroup-size-z", 64))),
+                            groups=(groups, groups, groups),
+                            storage_buffers=int(lim.get("max-storage-buffers-per-shader-stage", 8)),
+                            shared_bytes=int(lim.get("max-compute-workgroup-storage-size", 16384)))
 
     @property
     def device(self) -> Any:

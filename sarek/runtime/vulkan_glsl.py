@@ -28,15 +28,20 @@ from collections.abc import Generator
 from contextlib import contextmanager
 from typing import Any, cast
 
-from sarek.runtime.core import DeviceError, Dim3, FastPath, KernelSpec, LaunchError, Limits
-from sarek.runtime.shader_device import ShaderDevice, glsl_block_limit, kernel_op
+from sarek.runtime.core import DeviceError, Dim3, FastPath, KernelSpec, LaunchError
+from sarek.runtime.shader_device import ShaderDevice, ShaderLimits, glsl_block_limit, kernel_op
 from sarek.runtime.vulkan_driver import Buffer, CoopMatShape, DriverDevice, DriverError, PhysicalInfo, Pipeline
+
+
+def _dim3(v: Any) -> Dim3:
+    x, y, z = (int(a) for a in v)
+    return (x, y, z)
 
 
 def glsl_devices() -> list[VulkanGlslDevice]:
     """`vulkan-glsl:<n>` per physical device the Vulkan loader finds, GPUs first (discrete, integrated, virtual,
     then CPU ones such as lavapipe), as OpenCL devices are numbered."""
-    from sarek.runtime.vulkan_driver import physical_devices
+    from sarek.runtime.vulkan_physical import physical_devices
 
     rank = {"discrete": 0, "integrated": 1, "virtual": 2, "other": 3, "cpu": 4}
     infos = sorted(physical_devices(), key=lambda i: rank.get(i.device_type, 3))
@@ -111,26 +116,18 @@ class VulkanGlslDevice(ShaderDevice):
         a = self.info.api
         return f"vulkan (glsl, driver) on {self.info.name} [{self.info.device_type}, Vulkan {a[0]}.{a[1]}.{a[2]}]"
 
-    @property
-    def limits(self) -> Limits:
-        lim = self.info.limits
-        return Limits(max_threads_per_block=int(lim["maxComputeWorkGroupInvocations"]),
-                      max_block=glsl_block_limit(tuple(int(x) for x in lim["maxComputeWorkGroupSize"])),  # type: ignore[arg-type]
-                      max_grid=tuple(int(x) for x in lim["maxComputeWorkGroupCount"]))  # type: ignore[arg-type]
-
     LIMIT_NAMES = ("maxPerStageDescriptorStorageBuffers", "maxComputeSharedMemorySize")
 
-    @property
-    def max_shared_bytes(self) -> int:
-        """Shared (workgroup) memory per block, bytes (maxComputeSharedMemorySize)."""
-        return int(self.info.limits["maxComputeSharedMemorySize"])
-
-    @property
-    def max_storage_buffers(self) -> int:
-        """Storage buffers one kernel binds (maxPerStageDescriptorStorageBuffers; sarek's descriptor set holds
-        them all: maxDescriptorSetStorageBuffers too)."""
+    def _shader_limits(self) -> ShaderLimits:
+        """VkPhysicalDeviceLimits (storage buffers: sarek's one descriptor set holds them all, so
+        maxDescriptorSetStorageBuffers too; the block within glslang's own limits)."""
         lim = self.info.limits
-        return min(int(lim["maxPerStageDescriptorStorageBuffers"]), int(lim["maxDescriptorSetStorageBuffers"]))
+        return ShaderLimits(invocations=int(lim["maxComputeWorkGroupInvocations"]),
+                            block=glsl_block_limit(_dim3(lim["maxComputeWorkGroupSize"])),
+                            groups=_dim3(lim["maxComputeWorkGroupCount"]),
+                            storage_buffers=min(int(lim["maxPerStageDescriptorStorageBuffers"]),
+                                                int(lim["maxDescriptorSetStorageBuffers"])),
+                            shared_bytes=int(lim["maxComputeSharedMemorySize"]))
 
     @property
     def cooperative_matrix_shapes(self) -> tuple[CoopMatShape, ...]:
