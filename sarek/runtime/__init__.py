@@ -125,9 +125,8 @@ def _provider_devices(kind: str) -> list[Device]:
 def _glsl_devices_first() -> list[Device]:
     """The vulkan-glsl devices without wgpu's (sarek.runtime.vulkan.glsl_devices_first); a failure makes
     vulkan-glsl unavailable with the reason, as in `vulkan_devices`."""
-    from sarek.runtime.vulkan import glsl_devices_first
-
-    return _from_provider("vulkan-glsl", glsl_devices_first)
+    mod, _ = _PROVIDERS["vulkan"]  # imported by name, as the providers are (no import cycle)
+    return _from_provider("vulkan-glsl", getattr(importlib.import_module(mod), "glsl_devices_first"))
 
 
 def device_names() -> list[str]:
