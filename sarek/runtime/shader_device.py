@@ -11,7 +11,9 @@ plain arrays the kernel may write. A subclass supplies the driver side:
     _build(spec, src, abi) -> handle        a pipeline for the shader
     _dispatch(handle, abi, bufs, params, grid, cacheable)   enqueue one dispatch (asynchronous)
     _alloc(nbytes) / _free(buf) / write_bytes(buf, data) / read_bytes(buf, nbytes)
-    synchronize(), limits, features (adapter/driver feature names the abi's `features` use), _max_buffer_bytes()
+    synchronize(), _shader_limits() (ShaderLimits from the driver: block, grid, storage buffers, shared
+    memory, which the launch and `_check_limits` read), features (adapter/driver feature names the abi's
+    `features` use), _max_buffer_bytes()
 """
 
 from __future__ import annotations
@@ -173,7 +175,7 @@ class ShaderDevice(Device):
         most = self.max_shared_bytes
         if need > most:
             raise LaunchError(f"kernel {spec.name} needs {need} bytes of shared memory per block; {self.name} has "
-                              f"{most} ({self.LIMIT_NAMES[1]}): use smaller shared arrays or a smaller block",
+                              f"{most} ({self.LIMIT_NAMES[1]}): declare smaller shared arrays",
                               _shared_past(spec, most))
 
     def _compiled(self, spec: KernelSpec, block: Dim3, fold: bool) -> tuple[str, dict[str, Any]]:
