@@ -41,6 +41,7 @@ from sarek.dialect.builder import BodyBuilder
 from sarek.dialect.declarations import record_decl
 from sarek.dialect.types import MemSpace, is_float
 from sarek.diagnostics import SarekError
+from sarek.passes import adjoint_aggregate as agg
 from sarek.passes.adjoint_prepare import (active, constant_trip, differentiable_param, plan, prepare,
                                           root_of, stored_refs, walk_op)
 from sarek.passes.adjoint_rules import rev_simple
@@ -77,6 +78,8 @@ class _Adjoint:
     restore_wanted: dict[Operation, list[SSAValue]] = field(default_factory=dict[Operation, list[SSAValue]])
     arr_wanted: set[SSAValue] = field(default_factory=set[SSAValue])
     dynamic_tape: int = DYNAMIC_TAPE
+    # reads whose adjoint goes into a private accumulator, flushed once per warp at the end (adjoint_aggregate)
+    sites: dict[Operation, agg.Site] = field(default_factory=dict[Operation, agg.Site])
 
     # ------------------------------------------------------------------ small builders
 
@@ -118,6 +121,14 @@ class _Adjoint:
 
     def bar(self, x: SSAValue) -> SSAValue:
         return self.b.load(self.adj[x])
+
+    def aggregate(self, read: Operation, delta: SSAValue) -> bool:
+        """Add `delta` into the private accumulator of `read` when it is an aggregated site."""
+        site = self.sites.get(read)
+        if site is None:
+            return False
+        agg.accumulate(self, site, delta)
+        return True
 
     # ------------------------------------------------------------------ forward copy
 
@@ -427,8 +438,11 @@ def _name(v: SSAValue) -> str:
 
 
 
-def adjoint_kernel(module: ModuleOp, kernel: s.KernelOp, dynamic_tape: int = DYNAMIC_TAPE) -> s.KernelOp:
-    """The adjoint of `kernel` (which stays as it is) as a new kernel op named `<name>_adjoint`."""
+def adjoint_kernel(module: ModuleOp, kernel: s.KernelOp, dynamic_tape: int = DYNAMIC_TAPE,
+                   max_slots: int = agg.MAX_SLOTS) -> s.KernelOp:
+    """The adjoint of `kernel` (which stays as it is) as a new kernel op named `<name>_adjoint`; reads at an
+    index the same on every lane of a warp are aggregated when they need at most `max_slots` accumulators
+    (0: never)."""
     k = prepare(module, kernel)
     params = [(n, a.type) for n, a in k.params]
     taken = {n for n, _ in params}
@@ -460,7 +474,10 @@ def adjoint_kernel(module: ModuleOp, kernel: s.KernelOp, dynamic_tape: int = DYN
     for a in k.body.block.args:
         if _is_diff(a.type):
             ad.adj[a] = b.let_mut(_name(a) + "_adj", ad.zero(a.type))
+    ad.sites = agg.find_sites(k, max_slots) if max_slots > 0 else {}
+    agg.declare(b, ad.sites, {a: n for n, a in k.params})
     ad.fwdrev(k.body.block)
+    agg.flush(ad, ad.sites)
     k.detach()
     k.erase()
     return new

@@ -33,6 +33,7 @@ class _Adjoint(Protocol):
     def acc(self, x: SSAValue, delta: SSAValue) -> None: ...
     def bar(self, x: SSAValue) -> SSAValue: ...
     def place_adj(self, place: SSAValue) -> SSAValue | None: ...
+    def aggregate(self, read: Operation, delta: SSAValue) -> bool: ...
 
 #: name -> (adjoint builder, forward args, forward result) -> one partial derivative per argument (None: zero)
 Partials = Callable[[_Adjoint, Sequence[SSAValue], SSAValue], Sequence[SSAValue | None]]
@@ -167,9 +168,13 @@ def rev_simple(ad: _Adjoint, op: Operation) -> None:
     elif isinstance(op, s.LetMutOp) and res in ad.adj:
         ad.acc(op.operands[0], b.load(ad.adj[res]))  # type: ignore[index]
     elif isinstance(op, s.LoadOp) and res is not None and res in ad.adj:
-        _rev_load(ad, op.operands[0], ad.bar(res))
+        r = ad.bar(res)
+        if not ad.aggregate(op, r):
+            _rev_load(ad, op.operands[0], r)
     elif isinstance(op, s.ArrayReadOp) and res is not None and res in ad.adj:
-        _rev_read(ad, op.operands[0], list(op.operands[1:]), ad.bar(res))
+        r = ad.bar(res)
+        if not ad.aggregate(op, r):
+            _rev_read(ad, op.operands[0], list(op.operands[1:]), r)
     elif isinstance(op, s.StoreOp):
         _rev_store(ad, op)
     elif isinstance(op, s.FieldOp) and res is not None and res in ad.adj:
