@@ -19,6 +19,11 @@ adjoints of the outputs. Per thread it recomputes the forward values and then ru
 - helpers are inlined first; a shared array gets a zeroed shared adjoint array (reads add atomically into it,
   barriers stay where they were).
 
+- a read whose index is the same on every lane of a warp (constants, scalar parameters, block indices, indices
+  of enclosing constant-trip loops: the stencil's weights `w[k]`) does not add atomically at each use: each
+  thread accumulates privately (one slot per iteration of the loops the index depends on, up to `max_slots`)
+  and the kernel's end adds each slot's warp sum once (sarek.passes.adjoint_aggregate).
+
 Refused, located at the user's line with the reason: an element of an array overwritten after being read,
 atomics other than `atomic_add` on a differentiable array, `while` loops and `break`/`continue`/`return` in
 differentiated code, loop bounds computed from float values, warp shuffles and `match` on differentiated values,
@@ -483,10 +488,11 @@ def adjoint_kernel(module: ModuleOp, kernel: s.KernelOp, dynamic_tape: int = DYN
     return new
 
 
-def adjoint_module(module: ModuleOp, name: str, dynamic_tape: int = DYNAMIC_TAPE) -> ModuleOp:
+def adjoint_module(module: ModuleOp, name: str, dynamic_tape: int = DYNAMIC_TAPE,
+                   max_slots: int = agg.MAX_SLOTS) -> ModuleOp:
     """A new module holding the declarations of `module` and the adjoint `@<name>_adjoint` of its kernel `name`."""
     m = module.clone()
-    AdjointPass(kernel=name, dynamic_tape=dynamic_tape).apply(Context(), m)
+    AdjointPass(kernel=name, dynamic_tape=dynamic_tape, max_slots=max_slots).apply(Context(), m)
     return m
 
 
@@ -494,7 +500,9 @@ def adjoint_module(module: ModuleOp, name: str, dynamic_tape: int = DYNAMIC_TAPE
 class AdjointPass(ModulePass):
     """Replace each kernel @k by its reverse-mode adjoint @k_adjoint: k's parameters plus one adjoint array per
     f32/f64 vector parameter; reads become atomic adds into the adjoint array, writes become reads of it, forward
-    values are recomputed per thread. Refuses, located, what it cannot differentiate (an element overwritten
+    values are recomputed per thread; a read at an index the same on every lane of a warp (constants, scalar
+    parameters, block indices, constant-trip loop indices) accumulates privately and is added once per warp at
+    the kernel's end (a shuffle-xor sum; per thread where the block is not whole power-of-two warps). Refuses, located, what it cannot differentiate (an element overwritten
     after being read, atomics other than add, while loops, loop bounds from float data)."""
 
     name = "sarek-adjoint"
@@ -505,6 +513,10 @@ class AdjointPass(ModulePass):
     dynamic_tape: int = DYNAMIC_TAPE
     """the tape size of loops with a run-time trip count (longer loops replay from their entry; 0: always)"""
 
+    max_slots: int = agg.MAX_SLOTS
+    """the most private accumulators an aggregated read gets (the trip counts of the loops its index depends on,
+    multiplied); reads needing more keep their atomics (0: aggregate none)"""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         kernels = [k for k in op.body.block.ops if isinstance(k, s.KernelOp)]
         for k in kernels:
@@ -513,7 +525,7 @@ class AdjointPass(ModulePass):
                 k.erase()
         kernels = [k for k in kernels if self.kernel is None or k.sym_name.data == self.kernel]
         for k in kernels:
-            adjoint_kernel(op, k, self.dynamic_tape)
+            adjoint_kernel(op, k, self.dynamic_tape, self.max_slots)
             k.detach()
             k.erase()
         for h in [h for h in op.body.block.ops if isinstance(h, s.HelperOp)]:

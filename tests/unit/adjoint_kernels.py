@@ -247,3 +247,18 @@ def vectors(x: Vec[f32], out: Vec[f32], n: i32):
         w = v * v + v
         p, q = two(x[i])
         out[i] = w.x + w.y * w.z + p * q
+
+
+@kernel
+def mixed_indices(x: Vec[F], w: Vec[F], bias: Vec[F], gain: Vec[F], out: Vec[F], n: i32, c: i32):
+    """Aggregated adjoints (w[k], bias[0], bias[c], gain[block_idx_x], w[2 * k + j] over two loops) beside
+    per-thread ones (x[i], x[(i + k) % n])."""
+    i = global_thread_id
+    if i >= n:
+        return
+    acc = bias[0] + bias[c] * x[i]
+    for k in range(4):
+        acc += w[k] * x[(i + k) % n]
+        for j in range(2):
+            acc += w[2 * k + j] * w[k] * 0.25
+    out[i] = sm.tanh(acc) * gain[block_idx_x]

@@ -88,11 +88,17 @@ def _vectors(dt: Any) -> Case:
     return K.vectors, [r.random(6).astype(np.float32), np.zeros(6, np.float32), 6], [1], [0], 1, 8
 
 
+def _mixed(dt: Any) -> Case:
+    r = _rng()
+    return (K.mixed_indices, [r.random(70).astype(dt), r.random(8).astype(dt), r.random(3).astype(dt),
+                              r.random(2).astype(dt), np.zeros(70, dt), 70, 2], [4], [0, 1, 2, 3], 2, 64)
+
+
 CASES: dict[str, Callable[[Any], Case]] = {
     "saxpy": _saxpy, "stencil": _stencil, "softmax": _softmax, "particle": _particle, "block_sum": _block_sum,
     "branches": _branches, "loops": _loops, "unary_math": _unary, "binary_math": _binary,
     "helpers": _helpers, "matrix": _matrix, "histogram": _histogram,
-    "vectors": _vectors,
+    "vectors": _vectors, "mixed": _mixed,
 }
 F64_ONLY = {"unary_math", "binary_math"}
 F32_ONLY = {"particle", "vectors"}
@@ -160,7 +166,8 @@ def _check(name: str, dt: Any, device: str, tol: float, adjoint: Callable[[Any],
 RUNS = [(n, d, e) for n in CASES for d in ("interp", "interp-ref", "opencl:0", "vulkan:0") for e in ("f64", "f32")
         if not (e == "f64" and (n in F32_ONLY or d == "vulkan:0")) and not (e == "f32" and n in F64_ONLY)
         and not (e == "f32" and d not in ("vulkan:0",) and n not in F32_ONLY)]
-RUNS += [(n, "vulkan-glsl:0", "f32") for n in ("saxpy", "softmax", "particle", "block_sum", "matrix")]
+RUNS += [(n, "vulkan-glsl:0", "f32") for n in ("saxpy", "stencil", "softmax", "particle", "block_sum", "matrix",
+                                              "mixed")]
 
 
 # on the H200 (`-m gpu`): the same checks on cuda:0 and ptx:0 in f64
@@ -246,6 +253,47 @@ def _replaying(k: Any) -> Any:
 def test_replayed_loops_match_finite_differences(name: str, device: str):
     assert "j_" in _replaying(_instance(CASES[name](np.float64)[0], np.float64)).ir()
     _check(name, np.float64, device, 1e-5, _replaying)
+
+
+# ------------------------------------------------------------------------------------------- aggregated atomics
+
+
+@pytest.mark.parametrize("device", ["interp:warp=1", "interp:warp=6", "interp:warp=8", "interp:warp=64",
+                                    "interp-ref:warp=8"])
+@pytest.mark.parametrize("name", ["stencil", "mixed"])
+def test_aggregated_adjoints_on_every_warp_width(name: str, device: str):
+    """Warp sums over 1, 8 and 64 lanes; 6 lanes (not a power of two) and the stencil's block of 8 on 64-lane
+    warps (not whole warps) add per thread."""
+    _check(name, np.float64, device, 1e-5)
+
+
+def _plain(k: Any) -> Any:
+    """k's adjoint with no aggregated reads (every read's adjoint added atomically where it is reversed)."""
+    from sarek.frontend.api import kernel_from_module
+    from sarek.passes.adjoint import adjoint_module
+
+    return kernel_from_module(adjoint_module(k.module, k.name, max_slots=0), k.name + "_adjoint")
+
+
+def test_aggregation_is_decided_in_the_pass():
+    """The mixed kernel's uniform reads (w[k], bias[0], bias[c], gain[block_idx_x], w[2k+j]) leave the
+    reverse sweep: each of the six has an accumulator, a warp sum and one atomic_add in the flush at the end; x
+    keeps its atomics where its reads are reversed."""
+    ir = K.mixed_indices[f64].adjoint.ir()
+    plain = _plain(K.mixed_indices[f64]).ir()
+    assert ir.count('"warp_shuffle_xor"') == 6 and "warp_shuffle" not in plain
+    for acc in ("w_adj_acc", "bias_adj_acc", "gain_adj_acc"):
+        assert f'"{acc}"' in ir and acc not in plain
+    flush = ir.index('"whole_warps"')
+    for arr, n in (("w", 3), ("bias", 2), ("gain", 1)):
+        at = [j for j in range(len(ir)) if ir.startswith(f'"atomic_add"(%{arr}_adj', j)]
+        assert len(at) == n and min(at) > flush, arr
+        assert plain.count(f'"atomic_add"(%{arr}_adj') == n
+    assert ir.count('"atomic_add"(%x_adj') == plain.count('"atomic_add"(%x_adj') == 2
+
+
+def test_plain_atomics_still_match_finite_differences():
+    _check("mixed", np.float64, "interp", 1e-5, _plain)
 
 
 def test_every_float_math_intrinsic_has_a_derivative():
