@@ -180,7 +180,7 @@ def accumulate(ad: _Sweep, site: Site, delta: SSAValue) -> None:
             lo = constant_int(lp.lo)
             step = lp.step_value
             assert lo is not None and step
-            it = b.binop("sub", k, b.const(lo, k.type))
+            it = b.binop("sub", k, b.const(lo, k.type)) if lo else k
             if step != 1:
                 it = b.binop("div", it, b.const(step, k.type))
             if it.type != i32:
@@ -220,14 +220,17 @@ def _flush(ad: _Sweep, sites: dict[Operation, Site]) -> None:
         with b.for_("e", b.const(0, i32), b.const(site.slots, i32)) as e:
             iters: dict[SSAValue, SSAValue] = {}
             rest = e
-            for lp in reversed(site.loops):
-                n = b.const(_trip(lp), i32)
-                it = b.binop("rem", rest, n)
-                rest = b.binop("div", rest, n)
+            for pos, lp in reversed(list(enumerate(site.loops))):
+                it = rest
+                if pos:  # the outermost loop's iteration is what the others leave
+                    n = b.const(_trip(lp), i32)
+                    it = b.binop("rem", rest, n)
+                    rest = b.binop("div", rest, n)
                 lo = constant_int(lp.lo)
                 step = lp.step_value
                 assert lo is not None and step
-                k = b.binop("add", b.const(lo, i32), b.binop("mul", it, b.const(step, i32)))
+                k = it if step == 1 else b.binop("mul", it, b.const(step, i32))
+                k = b.binop("add", b.const(lo, i32), k) if lo else k
                 iters[lp.index] = k if lp.index.type == i32 else b.cast(k, lp.index.type)
             _flush_slot(ad, site, b.read(site.acc, e), iters, whole, adds, ws)
 
