@@ -292,6 +292,19 @@ def test_aggregation_is_decided_in_the_pass():
     assert ir.count('"atomic_add"(%x_adj') == plain.count('"atomic_add"(%x_adj') == 2
 
 
+@pytest.mark.parametrize("target", ["cuda", "hip", "opencl", "metal", "ptx", "glsl", "wgsl"])
+def test_aggregated_adjoint_sources_validate(target: str):
+    """The warp sums and accumulators compile with each target's real tool (f64 where it has f64 atomics)."""
+    from sarek.validate import cuda, glsl, metal, opencl, ptx, wgsl
+
+    check = {"cuda": cuda.check, "hip": cuda.check_hip, "opencl": opencl.check, "metal": metal.check,
+             "ptx": ptx.check, "glsl": glsl.check, "wgsl": wgsl.check}[target]
+    dt = f32 if target in ("metal", "wgsl", "glsl") else f64  # GLSL atomics are 32-bit
+    src = K.mixed_indices[dt].adjoint.source(target)
+    assert ("shfl.sync" if target == "ptx" else "gain_adj_acc") in src
+    check(src)
+
+
 def test_plain_atomics_still_match_finite_differences():
     _check("mixed", np.float64, "interp", 1e-5, _plain)
 
