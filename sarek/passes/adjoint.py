@@ -502,8 +502,9 @@ class AdjointPass(ModulePass):
     f32/f64 vector parameter; reads become atomic adds into the adjoint array, writes become reads of it, forward
     values are recomputed per thread; a read at an index the same on every lane of a warp (constants, scalar
     parameters, block indices, constant-trip loop indices) accumulates privately and is added once per warp at
-    the kernel's end (a shuffle-xor sum; per thread where the block is not whole power-of-two warps). Refuses, located, what it cannot differentiate (an element overwritten
-    after being read, atomics other than add, while loops, loop bounds from float data)."""
+    the kernel's end (a shuffle-xor sum; per thread where the block is not whole power-of-two warps). Refuses,
+    located, what it cannot differentiate (an element overwritten after being read, atomics other than add,
+    while loops, loop bounds from float data)."""
 
     name = "sarek-adjoint"
 
