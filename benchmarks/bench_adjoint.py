@@ -2,8 +2,9 @@
 autograd of the equivalent torch code when torch is importable
 (`python3 benchmarks/bench_adjoint.py [--device cuda:0] [--torch-device cuda] [--quick] [--out DIR]`).
 
-Kernels: saxpy, a 3-point 1-D stencil, a row softmax (one thread per row of 64), a particle step (3 sub-steps of a
-damped spring, through a record) and a block reduction through shared memory (sum of squares). Each row is
+Kernels (examples/_adjoint_kernels.py, shared with tests/unit/test_adjoint.py): saxpy, a 3-point 1-D stencil,
+a row softmax (one thread per row of 64), a particle step (3 sub-steps of a damped spring, through a record) and
+a block reduction through shared memory (sum of squares). Each row is
 measured in this run on one device: the median of batches of back-to-back launches followed by one
 synchronize, data resident (`sarek.Vector`). ratio = adjoint / forward (Warp documents about 2-3x for its
 adjoints of simple kernels). torch's ratio is backward / forward of the same computation written with torch
@@ -27,81 +28,15 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "examples"))
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
 
+import _adjoint_kernels as A  # noqa: E402  # pyright: ignore[reportMissingImports]
+
 import sarek  # noqa: E402
-from sarek import Vec, f32, i32, kernel, record  # noqa: E402
-from sarek import math as sm  # noqa: E402
-from sarek.gpu import barrier, block_dim_x, block_idx_x, global_thread_id, shared, thread_idx_x  # noqa: E402
 
-B = 256
-COLS = 64  # a constant row length: the max loop's reverse keeps its running maximum on a tape (docs/AD.md)
-
-
-@kernel
-def saxpy(a: f32, x: Vec[f32], y: Vec[f32], out: Vec[f32], n: i32):
-    i = global_thread_id
-    if i < n:
-        out[i] = a * x[i] + y[i]
-
-
-@kernel
-def stencil(x: Vec[f32], w: Vec[f32], out: Vec[f32], n: i32):
-    i = global_thread_id
-    if i < n:
-        acc = 0.0
-        for k in range(3):
-            j = min(max(i + k - 1, 0), n - 1)
-            acc += w[k] * x[j]
-        out[i] = acc
-
-
-@kernel
-def softmax_rows(x: Vec[f32], out: Vec[f32], rows: i32):
-    r = global_thread_id
-    cols = COLS
-    if r < rows:
-        m = x[r * cols]
-        for j in range(1, cols):
-            m = max(m, x[r * cols + j])
-        s = 0.0
-        for j in range(cols):
-            s += sm.exp(x[r * cols + j] - m)
-        for j in range(cols):
-            out[r * cols + j] = sm.exp(x[r * cols + j] - m) / s
-
-
-@record
-class Particle:
-    pos: f32
-    vel: f32
-
-
-@kernel
-def particle_step(pos: Vec[f32], vel: Vec[f32], new_pos: Vec[f32], new_vel: Vec[f32], k: f32, dt: f32, n: i32):
-    i = global_thread_id
-    if i < n:
-        p = Particle(pos[i], vel[i])
-        for _ in range(3):
-            f = -k * p.pos - 0.1 * p.vel * sm.fabs(p.vel)
-            p.vel = p.vel + dt * f
-            p.pos = p.pos + dt * p.vel
-        new_pos[i] = p.pos
-        new_vel[i] = p.vel
-
-
-@kernel
-def block_sum(x: Vec[f32], out: Vec[f32]):
-    s = shared(f32, 256)
-    t = thread_idx_x
-    v = x[block_idx_x * block_dim_x + t]
-    s[t] = v * v
-    barrier()
-    if t == 0:
-        acc = 0.0
-        for k in range(256):
-            acc += s[k]
-        out[block_idx_x] = acc
+B = A.BLOCK  # threads per block: sum_squares sums one block of this many
+COLS = A.COLS
 
 
 def _cases(n: int) -> list[tuple[str, Any, list[Any], list[int], int, Callable[[Any, list[Any]], Any]]]:
@@ -112,16 +47,16 @@ def _cases(n: int) -> list[tuple[str, Any, list[Any], list[int], int, Callable[[
     cols = COLS
     rows = n // cols
     return [
-        ("saxpy", saxpy, [f(2.0), x, y, np.zeros(n, f), n], [3], n,
+        ("saxpy", A.saxpy[sarek.f32], [f(2.0), x, y, np.zeros(n, f), n], [3], n,
          lambda t, a: [a[0] * a[1] + a[2]]),
-        ("stencil", stencil, [x, r.random(3).astype(f), np.zeros(n, f), n], [2], n,
+        ("stencil", A.stencil[sarek.f32], [x, r.random(3).astype(f), np.zeros(n, f), n], [2], n,
          lambda t, a: [a[1][0] * t.cat([a[0][:1], a[0][:-1]]) + a[1][1] * a[0]
                        + a[1][2] * t.cat([a[0][1:], a[0][-1:]])]),
-        ("softmax", softmax_rows, [x[: rows * cols], np.zeros(rows * cols, f), rows], [1], rows,
+        ("softmax", A.softmax_rows64, [x[: rows * cols], np.zeros(rows * cols, f), rows], [1], rows,
          lambda t, a: [t.softmax(a[0].reshape(-1, cols), dim=1).reshape(-1)]),
-        ("particle", particle_step, [x, y, np.zeros(n, f), np.zeros(n, f), f(2.0), f(0.01), n], [2, 3], n,
+        ("particle", A.particle_step, [x, y, np.zeros(n, f), np.zeros(n, f), f(2.0), f(0.01), n], [2, 3], n,
          _torch_particle),
-        ("block_sum", block_sum, [x, np.zeros(n // B, f)], [1], n,
+        ("block_sum", A.sum_squares, [x, np.zeros(n // B, f)], [1], n,
          lambda t, a: [(a[0] * a[0]).reshape(-1, B).sum(dim=1)]),
     ]
 

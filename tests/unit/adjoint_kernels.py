@@ -1,92 +1,18 @@
 """Kernels whose adjoints tests/unit/test_adjoint.py checks against central finite differences: one per rule of
-`sarek-adjoint` and the corpus-like kernels (saxpy, stencil, row softmax, particle step, shared reduction)."""
+`sarek-adjoint`, and the corpus-like kernels (saxpy, stencil, row softmax, particle step, shared reduction) from
+examples/_adjoint_kernels.py, which benchmarks/bench_adjoint.py times."""
 
 from __future__ import annotations
 
-import sarek
-from sarek import Array, device, f32, f32x3, f64, i32, kernel, record, Vec
+from sarek import Array, device, f32, f32x3, f64, i32, kernel, Vec
 from sarek import math as sm
-from sarek.gpu import (atomic_add, barrier, block_dim_x, block_idx_x, global_idx_x, global_idx_y, global_thread_id, shared,
-                       thread_idx_x)
+from sarek.gpu import atomic_add, block_idx_x, global_idx_x, global_idx_y, global_thread_id
+from sarek.runtime.conformance import EXAMPLES, _load_example  # pyright: ignore[reportPrivateUsage]
 
-F = sarek.TypeVar("F", f32, f64)
-
-
-@kernel
-def saxpy(a: F, x: Vec[F], y: Vec[F], out: Vec[F], n: i32):
-    i = global_thread_id
-    if i < n:
-        out[i] = a * x[i] + y[i]
-
-
-@kernel
-def stencil(x: Vec[F], w: Vec[F], out: Vec[F], n: i32):
-    i = global_thread_id
-    if i >= n:
-        return
-    acc = x[i] * 0.0
-    for k in range(3):
-        j = min(max(i + k - 1, 0), n - 1)
-        acc += w[k] * x[j]
-    out[i] = acc
-
-
-@kernel
-def softmax_rows(x: Vec[F], out: Vec[F], rows: i32, cols: i32):
-    r = global_thread_id
-    if r < rows:
-        m = x[r * cols]
-        for j in range(1, cols):
-            m = max(m, x[r * cols + j])
-        s = x[r * cols] * 0.0
-        for j in range(cols):
-            s += sm.exp(x[r * cols + j] - m)
-        for j in range(cols):
-            out[r * cols + j] = sm.exp(x[r * cols + j] - m) / s
-
-
-@record
-class Particle:
-    pos: f32
-    vel: f32
-
-
-@device
-def force(p: Particle, k: f32) -> f32:
-    return -k * p.pos - 0.1 * p.vel * sm.fabs(p.vel)
-
-
-@kernel
-def particle_step(pos: Vec[f32], vel: Vec[f32], new_pos: Vec[f32], new_vel: Vec[f32], k: f32, dt: f32, n: i32):
-    i = global_thread_id
-    if i < n:
-        p = Particle(pos[i], vel[i])
-        for _ in range(3):
-            f = force(p, k)
-            p.vel = p.vel + dt * f
-            p.pos = p.pos + dt * p.vel
-        new_pos[i] = p.pos
-        new_vel[i] = p.vel
-
-
-@kernel
-def block_sum(x: Vec[F], out: Vec[F]):
-    s = shared(F, 64)
-    part = shared(F, 8)
-    t = thread_idx_x
-    s[t] = x[block_idx_x * block_dim_x + t] * x[block_idx_x * block_dim_x + t]
-    barrier()
-    if t < 8:
-        acc = s[t * 8]
-        for k in range(1, 8):
-            acc += s[t * 8 + k]
-        part[t] = sm.sqrt(acc)
-    barrier()
-    if t == 0:
-        total = part[0]
-        for k in range(1, 8):
-            total = total + part[k]
-        out[block_idx_x] = total
+_SHARED = _load_example(EXAMPLES / "_adjoint_kernels.py")
+F = _SHARED.F
+saxpy, stencil, softmax_rows, particle_step, block_sum = (
+    _SHARED.saxpy, _SHARED.stencil, _SHARED.softmax_rows, _SHARED.particle_step, _SHARED.block_sum)
 
 
 @kernel
