@@ -20,6 +20,7 @@ in a warp, and where it fails every thread adds its own slots (one atomic per sl
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -104,14 +105,20 @@ def _uniform_loops(v: SSAValue, kernel: s.KernelOp, memo: dict[SSAValue, list[s.
             out = [] if isinstance(o.operands[0], BlockArgument) else None
         elif isinstance(o, s.LetOp | s.CastOp | s.BinOp | s.UnOp) or (
                 isinstance(o, s.IntrinsicOp) and o.callee.data in _UNIFORM):
-            out = []
-            for x in o.operands:
-                sub = _uniform_loops(x, kernel, memo)
-                if sub is None:
-                    out = None
-                    break
-                out += [lp for lp in sub if lp not in out]
+            out = _union(o.operands, kernel, memo)
     memo[v] = out
+    return out
+
+
+def _union(vs: Sequence[SSAValue], kernel: s.KernelOp, memo: dict[SSAValue, list[s.ForOp] | None]
+           ) -> list[s.ForOp] | None:
+    """The loops of `_uniform_loops` for several values (None when one of them may differ between lanes)."""
+    out: list[s.ForOp] = []
+    for x in vs:
+        sub = _uniform_loops(x, kernel, memo)
+        if sub is None:
+            return None
+        out += [lp for lp in sub if lp not in out]
     return out
 
 
@@ -124,13 +131,7 @@ def find_sites(kernel: s.KernelOp, max_slots: int = MAX_SLOTS) -> dict[Operation
         if target is None:
             continue
         arr, idx = target
-        loops: list[s.ForOp] | None = []
-        for x in idx:
-            sub = _uniform_loops(x, kernel, memo)
-            if sub is None or loops is None:
-                loops = None
-                break
-            loops += [lp for lp in sub if lp not in loops]
+        loops = _union(idx, kernel, memo)
         if loops is None:
             continue
         loops.sort(key=_depth)
