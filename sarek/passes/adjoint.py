@@ -19,10 +19,11 @@ adjoints of the outputs. Per thread it recomputes the forward values and then ru
 - helpers are inlined first; a shared array gets a zeroed shared adjoint array (reads add atomically into it,
   barriers stay where they were).
 
-- a read whose index is the same on every lane of a warp (constants, scalar parameters, block indices, indices
-  of enclosing constant-trip loops: the stencil's weights `w[k]`) does not add atomically at each use: each
-  thread accumulates privately (one slot per iteration of the loops the index depends on, up to `max_slots`)
-  and the kernel's end adds each slot's warp sum once (sarek.passes.adjoint_aggregate).
+- a read whose index is the same on every thread of a block (constants, scalar parameters, block indices,
+  indices of enclosing constant-trip loops: the stencil's weights `w[k]`) does not add atomically at each
+  use: each thread accumulates privately (one slot per iteration of the loops the index depends on, up to
+  `max_slots`), and the kernel's end sums each slot over the warp, then the block (shared memory, a
+  barrier), and adds it once per block (sarek.passes.adjoint_aggregate).
 
 Refused, located at the user's line with the reason: an element of an array overwritten after being read,
 atomics other than `atomic_add` on a differentiable array, `while` loops and `break`/`continue`/`return` in
@@ -446,7 +447,7 @@ def _name(v: SSAValue) -> str:
 def adjoint_kernel(module: ModuleOp, kernel: s.KernelOp, dynamic_tape: int = DYNAMIC_TAPE,
                    max_slots: int = agg.MAX_SLOTS) -> s.KernelOp:
     """The adjoint of `kernel` (which stays as it is) as a new kernel op named `<name>_adjoint`; reads at an
-    index the same on every lane of a warp are aggregated when they need at most `max_slots` accumulators
+    index the same on every thread of a block are aggregated when they need at most `max_slots` accumulators
     (0: never)."""
     k = prepare(module, kernel)
     params = [(n, a.type) for n, a in k.params]
@@ -500,9 +501,9 @@ def adjoint_module(module: ModuleOp, name: str, dynamic_tape: int = DYNAMIC_TAPE
 class AdjointPass(ModulePass):
     """Replace each kernel @k by its reverse-mode adjoint @k_adjoint: k's parameters plus one adjoint array per
     f32/f64 vector parameter; reads become atomic adds into the adjoint array, writes become reads of it, forward
-    values are recomputed per thread; a read at an index the same on every lane of a warp (constants, scalar
-    parameters, block indices, constant-trip loop indices) accumulates privately and is added once per warp at
-    the kernel's end (a shuffle-xor sum; per thread where the block is not whole power-of-two warps). Refuses,
+    values are recomputed per thread; a read at an index the same on every thread of a block (constants, scalar
+    parameters, block indices, constant-trip loop indices) accumulates privately and is added once per block at
+    the kernel's end (a shuffle-xor warp sum into shared memory, a barrier, one atomic_add by thread 0). Refuses,
     located, what it cannot differentiate (an element overwritten after being read, atomics other than add,
     while loops, loop bounds from float data)."""
 

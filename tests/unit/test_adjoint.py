@@ -277,8 +277,9 @@ def _plain(k: Any) -> Any:
 
 def test_aggregation_is_decided_in_the_pass():
     """The mixed kernel's uniform reads (w[k], bias[0], bias[c], gain[block_idx_x], w[2k+j]) leave the
-    reverse sweep: each of the six has an accumulator, a warp sum and one atomic_add in the flush at the end; x
-    keeps its atomics where its reads are reversed."""
+    reverse sweep: each of the six has a private and a shared accumulator, a warp sum added into the shared one
+    and, after a barrier, one atomic_add into the adjoint vector at the end; x keeps its atomics where its reads
+    are reversed."""
     ir = K.mixed_indices[f64].adjoint.ir()
     plain = _plain(K.mixed_indices[f64]).ir()
     assert ir.count('"warp_shuffle_xor"') == 6 and "warp_shuffle" not in plain
@@ -286,9 +287,11 @@ def test_aggregation_is_decided_in_the_pass():
         assert f'"{acc}"' in ir and acc not in plain
     flush = ir.index('"whole_warps"')
     for arr, n in (("w", 3), ("bias", 2), ("gain", 1)):
-        at = [j for j in range(len(ir)) if ir.startswith(f'"atomic_add"(%{arr}_adj', j)]
+        at = [j for j in range(len(ir)) if ir.startswith(f'"atomic_add"(%{arr}_adj,', j)]
         assert len(at) == n and min(at) > flush, arr
-        assert plain.count(f'"atomic_add"(%{arr}_adj') == n
+        assert ir.count(f'"atomic_add"(%{arr}_adj_block') == n
+        assert plain.count(f'"atomic_add"(%{arr}_adj,') == n
+    assert ir.count("sarek.barrier") == 1 and "sarek.barrier" not in plain
     assert ir.count('"atomic_add"(%x_adj') == plain.count('"atomic_add"(%x_adj') == 2
 
 

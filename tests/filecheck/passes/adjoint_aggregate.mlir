@@ -9,10 +9,12 @@
 // VERIFY: sarek.kernel @alone_adjoint(
 
 // The stencil's weights w[k], k the index of a constant-trip loop: every thread adds into the same 3 elements.
-// The adjoint zeroes a private accumulator of 3 slots at its entry, adds w[k]'s adjoint into slot k where the
-// reverse sweep reads it (x[(i + k) % n], per thread, keeps its atomic), and at the end of the kernel, outside
-// the `if`, sums each slot over the warp (shuffle-xor with offsets 1, 2, 4, ... below warp_size, when the
-// block is whole power-of-two warps) and adds it once (lane 0; every thread where the warps are not whole).
+// The adjoint zeroes a private accumulator of 3 slots at its entry and declares a shared one for the block
+// (shared arrays start at zero), adds w[k]'s adjoint into slot k where the reverse sweep reads it
+// (x[(i + k) % n], per thread, keeps its atomic), and at the end of the kernel, outside the `if`, sums each slot
+// over the warp (shuffle-xor with offsets 1, 2, 4, ... below warp_size, when the block is whole power-of-two
+// warps) and adds it into the shared slot once (lane 0; every thread where the warps are not whole); after a
+// barrier, thread 0 adds each shared slot into w_adj.
 // The stencil's weights: w[k] in a constant-trip loop.
 builtin.module {
   sarek.kernel @stencil(%x: !sarek.vec<f32> "x", %w: !sarek.vec<f32> "w", %out: !sarek.vec<f32> "out", %n: i32 "n") {
@@ -47,6 +49,9 @@ builtin.module {
 // CHECK-NEXT:      %[[Z:.*]] = sarek.elem_ref %w_adj_acc[%z] : !sarek.array<f32, local>
 // CHECK-NEXT:      %[[ZERO:.*]] = sarek.constant 0.0 : f32
 // CHECK-NEXT:      sarek.store %[[Z]], %[[ZERO]] : !sarek.ref<f32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[SB:.*]] = sarek.constant 3 : i32
+// CHECK-NEXT:    %w_adj_block = sarek.alloc_array "w_adj_block"[%[[SB]]] : !sarek.array<f32, shared>
 // CHECK:         sarek.if
 // CHECK:           sarek.for "r_k" %r_k
 // CHECK:             %[[K:.*]] = sarek.binop add %{{.*}}, %{{.*}} : i32
@@ -89,11 +94,20 @@ builtin.module {
 // CHECK-NEXT:              sarek.store %warp_sum, %[[SUM]] : !sarek.ref<f32>
 // CHECK:             sarek.if %adds {
 // CHECK-NEXT:          %[[T:.*]] = sarek.load %warp_sum : !sarek.ref<f32>
-// CHECK-NEXT:          sarek.intrinsic "atomic_add"(%w_adj, %e, %[[T]]) : (!sarek.vec<f32>, i32, f32) -> f32
+// CHECK-NEXT:          sarek.intrinsic "atomic_add"(%w_adj_block, %e, %[[T]]) : (!sarek.array<f32, shared>, i32, f32) -> f32
+// CHECK:             }
+// CHECK-NEXT:      }
+// CHECK-NEXT:      sarek.barrier
+// CHECK:           %[[T0:.*]] = sarek.binop eq %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:      sarek.if %[[T0]] {
+// CHECK:             sarek.for "e" %[[E:.*]] = %{{.*}} to %{{.*}} step 1 : i32 {
+// CHECK-NEXT:          %[[B:.*]] = sarek.array_read %w_adj_block[%[[E]]] : !sarek.array<f32, shared>
+// CHECK-NEXT:          sarek.intrinsic "atomic_add"(%w_adj, %[[E]], %[[B]]) : (!sarek.vec<f32>, i32, f32) -> f32
 
 // Aggregation off: the weights' adjoints are added atomically where they are reversed.
 // OFF-LABEL: sarek.kernel @stencil_adjoint(
 // OFF-NOT:     w_adj_acc
+// OFF-NOT:     sarek.barrier
 // OFF:         sarek.intrinsic "atomic_add"(%w_adj
 // OFF-NOT:     "warp_shuffle_xor"
 // OFF-LABEL: sarek.kernel @scalars_adjoint(
@@ -103,8 +117,9 @@ builtin.module {
 
 // -----
 
-// Indices without a loop: a constant, a scalar parameter, a block index. Each read gets a scalar accumulator
-// (two reads of bias: two); x[i] keeps its atomic. The flush recomputes block_idx_x at the end.
+// Indices without a loop: a constant, a scalar parameter, a block index (the same on every thread of a block).
+// Each read gets a scalar accumulator and a one-slot shared one (two reads of bias: two of each); x[i] keeps its
+// atomic. Thread 0 recomputes block_idx_x at the end.
 builtin.module {
   sarek.kernel @scalars(%x: !sarek.vec<f32> "x", %bias: !sarek.vec<f32> "bias", %gain: !sarek.vec<f32> "gain", %out: !sarek.vec<f32> "out", %c: i32 "c") {
     %0 = sarek.intrinsic "global_thread_id"() : () -> i32
@@ -136,18 +151,27 @@ builtin.module {
 // CHECK:         sarek.block {
 // CHECK:           sarek.load %bias_adj_acc : !sarek.ref<f32>
 // CHECK:           sarek.if %adds {
-// CHECK-NEXT:        %[[C0:.*]] = sarek.constant 0 : i32
 // CHECK-NEXT:        %[[S0:.*]] = sarek.load %warp_sum : !sarek.ref<f32>
-// CHECK-NEXT:        sarek.intrinsic "atomic_add"(%bias_adj, %[[C0]], %[[S0]])
+// CHECK-NEXT:        sarek.intrinsic "atomic_add"(%bias_adj_block, %{{.*}}, %[[S0]])
 // CHECK:           sarek.load %bias_adj_acc_1 : !sarek.ref<f32>
 // CHECK:           sarek.if %adds {
 // CHECK-NEXT:        %[[S1:.*]] = sarek.load %warp_sum_1 : !sarek.ref<f32>
-// CHECK-NEXT:        sarek.intrinsic "atomic_add"(%bias_adj, %c, %[[S1]])
+// CHECK-NEXT:        sarek.intrinsic "atomic_add"(%bias_adj_block_1, %{{.*}}, %[[S1]])
 // CHECK:           sarek.load %gain_adj_acc : !sarek.ref<f32>
 // CHECK:           sarek.if %adds {
-// CHECK-NEXT:        %[[B:.*]] = sarek.intrinsic "block_idx_x"() : () -> i32
 // CHECK-NEXT:        %[[S2:.*]] = sarek.load %warp_sum_2 : !sarek.ref<f32>
-// CHECK-NEXT:        sarek.intrinsic "atomic_add"(%gain_adj, %[[B]], %[[S2]])
+// CHECK-NEXT:        sarek.intrinsic "atomic_add"(%gain_adj_block, %{{.*}}, %[[S2]])
+// CHECK:           sarek.barrier
+// CHECK:           sarek.if %{{.*}} {
+// CHECK-NEXT:        %[[C0:.*]] = sarek.constant 0 : i32
+// CHECK-NEXT:        %[[V0:.*]] = sarek.array_read %bias_adj_block[%[[C0]]] : !sarek.array<f32, shared>
+// CHECK-NEXT:        %[[I0:.*]] = sarek.constant 0 : i32
+// CHECK-NEXT:        sarek.intrinsic "atomic_add"(%bias_adj, %[[I0]], %[[V0]])
+// CHECK:             %[[V1:.*]] = sarek.array_read %bias_adj_block_1[%{{.*}}] : !sarek.array<f32, shared>
+// CHECK-NEXT:        sarek.intrinsic "atomic_add"(%bias_adj, %c, %[[V1]])
+// CHECK:             %[[V2:.*]] = sarek.array_read %gain_adj_block[%{{.*}}] : !sarek.array<f32, shared>
+// CHECK-NEXT:        %[[B:.*]] = sarek.intrinsic "block_idx_x"() : () -> i32
+// CHECK-NEXT:        sarek.intrinsic "atomic_add"(%gain_adj, %[[B]], %[[V2]])
 
 // -----
 
@@ -190,15 +214,17 @@ builtin.module {
 // CHECK-NEXT:        %[[SL:.*]] = sarek.binop add %[[KJ]], %[[J]] : i32
 // CHECK-NEXT:        sarek.elem_ref %w_adj_acc[%[[SL]]] : !sarek.array<f32, local>
 // CHECK:         sarek.for "e" %e
+// CHECK:             sarek.intrinsic "atomic_add"(%w_adj_block, %e, %{{.*}})
+// CHECK:         sarek.barrier
+// CHECK:         sarek.for "e" %[[E:.*]] = %{{.*}} to %{{.*}} step 1 : i32 {
+// CHECK-NEXT:      %[[V:.*]] = sarek.array_read %w_adj_block[%[[E]]] : !sarek.array<f32, shared>
 // CHECK-NEXT:      %[[TWO:.*]] = sarek.constant 2 : i32
-// CHECK-NEXT:      %[[EJ:.*]] = sarek.binop rem %e, %[[TWO]] : i32
-// CHECK-NEXT:      %[[EK:.*]] = sarek.binop div %e, %[[TWO]] : i32
-// CHECK:           sarek.if %adds {
-// CHECK-NEXT:        %[[C2:.*]] = sarek.constant 2 : i32
-// CHECK-NEXT:        %[[M:.*]] = sarek.binop mul %[[EK]], %[[C2]] : i32
-// CHECK-NEXT:        %[[IX:.*]] = sarek.binop add %[[M]], %[[EJ]] : i32
-// CHECK-NEXT:        %[[T:.*]] = sarek.load %warp_sum : !sarek.ref<f32>
-// CHECK-NEXT:        sarek.intrinsic "atomic_add"(%w_adj, %[[IX]], %[[T]])
+// CHECK-NEXT:      %[[EJ:.*]] = sarek.binop rem %[[E]], %[[TWO]] : i32
+// CHECK-NEXT:      %[[EK:.*]] = sarek.binop div %[[E]], %[[TWO]] : i32
+// CHECK-NEXT:      %[[C2:.*]] = sarek.constant 2 : i32
+// CHECK-NEXT:      %[[M:.*]] = sarek.binop mul %[[EK]], %[[C2]] : i32
+// CHECK-NEXT:      %[[IX:.*]] = sarek.binop add %[[M]], %[[EJ]] : i32
+// CHECK-NEXT:      sarek.intrinsic "atomic_add"(%w_adj, %[[IX]], %[[V]])
 
 // -----
 
@@ -244,6 +270,7 @@ builtin.module {
 // CHECK-NOT:     _adj_acc
 // CHECK-NOT:     "warp_shuffle_xor"
 // CHECK-NOT:     sarek.block
+// CHECK-NOT:     sarek.barrier
 // CHECK:         sarek.for "r_t"
 // CHECK:           sarek.intrinsic "atomic_add"(%w_adj, %{{.*}}, %{{.*}})
 // CHECK:         sarek.for "r_k"
