@@ -17,8 +17,7 @@ adjoints of the outputs. Per thread it recomputes the forward values and then ru
   locals that only accumulate with `+`/`-` need neither; an `if` or loop whose changes nothing after it reads
   is not run by the forward copy (its reverse recomputes it);
 - helpers are inlined first; a shared array gets a zeroed shared adjoint array (reads add atomically into it,
-  barriers stay where they were).
-
+  barriers stay where they were);
 - a read whose index is the same on every thread of a block (constants, scalar parameters, block indices,
   indices of enclosing constant-trip loops: the stencil's weights `w[k]`) does not add atomically at each
   use: each thread accumulates privately (one slot per iteration of the loops the index depends on, up to
@@ -84,7 +83,7 @@ class _Adjoint:
     restore_wanted: dict[Operation, list[SSAValue]] = field(default_factory=dict[Operation, list[SSAValue]])
     arr_wanted: set[SSAValue] = field(default_factory=set[SSAValue])
     dynamic_tape: int = DYNAMIC_TAPE
-    # reads whose adjoint goes into a private accumulator, flushed once per warp at the end (adjoint_aggregate)
+    # reads whose adjoint goes into a private accumulator, added once per block at the end (adjoint_aggregate)
     sites: dict[Operation, agg.Site] = field(default_factory=dict[Operation, agg.Site])
 
     # ------------------------------------------------------------------ small builders
