@@ -49,20 +49,34 @@ SHAPES: dict[str, tuple[Config, ...]] = {"cuda": tuple(replace(c, up_to=64) for 
                                          # PTX: mma.sync m16n8k16 pieces, f32 accumulators; m16n8k32 for 8-bit
                                          "ptx": (Config(("f16", "bf16"), ("f32",), 16, 16, 16, 64),
                                                  Config(("u8", "i8"), ("i32",), 16, 16, 32, 64)),
+                                         # Metal: simdgroup_matrix 8x8 pieces (half, float; bfloat from MSL
+                                         # 3.1) composed into the portable 16x16x16 and tiles up to 64; 8x8x8
+                                         # itself is Metal's own shape
+                                         "metal": (Config(("f16",), ("f32", "f16"), 8, 8, 8, 64),
+                                                   Config(("bf16",), ("f32",), 8, 8, 8, 64)),
                                          # GLSL: GL_KHR_cooperative_matrix pieces (f16 16x16x16, 8-bit 16x16x32:
                                          # what Vulkan drivers offer); bf16 needs GL_EXT_bfloat16 (glslang 15)
                                          "glsl": (Config(("f16",), ("f32", "f16"), 16, 16, 16, 64),
                                                   Config(("u8", "i8"), ("i32",), 16, 16, 32, 64))}
 
-_NOT_YET = "not implemented for this target yet"
 #: targets holding shared/local arrays of 8/16-bit elements one per 32-bit word: no fragment moves through them
 WORD_ARRAYS = ("glsl",)
 #: target -> why it refuses cooperative matrices
 REFUSALS: dict[str, str] = {
     "opencl": "OpenCL C has no portable matrix API (only vendor extensions)",
-    "metal": f"the simdgroup_matrix lowering is {_NOT_YET}",
     "wgsl": ("wgpu's cooperative matrices are experimental: wgpu-py cannot enable EXPERIMENTAL_COOPERATIVE_MATRIX and "
              "naga's SPIR-V reader refuses the CooperativeMatrixKHR capability"),
+}
+
+
+#: target -> element type -> why its matrices have no such elements (said before the supported list)
+ELEMENT_REFUSALS: dict[str, dict[str, str]] = {
+    "metal": dict.fromkeys(("u8", "i8", "i32"), "Metal's simdgroup_matrix holds half, float and bfloat elements only (no "
+                                   "integer matrices)"),
+}
+#: target -> memory spaces its fragments cannot be loaded from or stored to, and why
+SPACE_REFUSALS: dict[str, dict[str, str]] = {
+    "metal": {"local": "Metal's simdgroup_load/simdgroup_store read and write device or threadgroup memory only"},
 }
 
 
@@ -86,8 +100,9 @@ def coopmat_refusal(op: Operation, target: str) -> str | None:
                  (use == "b" and e in x.inputs and x.fits(x.m, c, r)) or
                  (use == "acc" and e in x.acc and x.fits(r, c, x.k)) for x in configs)
         if not ok:
-            return (f"a {r}x{c} '{use}' fragment of {e} is not supported on this target (supported: "
-                    f"{_supported(target)})")
+            why = ELEMENT_REFUSALS.get(target, {}).get(e)
+            return (f"a {r}x{c} '{use}' fragment of {e} is not supported on this target{f': {why}' if why else ''} "
+                    f"(supported: {_supported(target)})")
     if isinstance(op, s.CoopmatMulAddOp):
         fa, fc = s.fragment_decl(op, op.a.data), s.fragment_decl(op, op.c.data)
         fb = s.fragment_decl(op, op.b.data)
@@ -98,6 +113,9 @@ def coopmat_refusal(op: Operation, target: str) -> str | None:
                     f"(supported: {_supported(target)})")
     if isinstance(op, s.CoopmatFillOp) and target == "ptx" and s.fragment_decl(op, op.frag.data).use.data != "acc":
         return "the PTX lowering fills accumulator fragments only; load an 'a' or 'b' fragment from memory"
+    if isinstance(op, s.CoopmatLoadOp | s.CoopmatStoreOp) and isinstance(op.array.type, s.ArrayType) and \
+            (why := SPACE_REFUSALS.get(target, {}).get(op.array.type.memspace.value)) is not None:
+        return f"fragment '{op.frag.data}' moves through a {op.array.type.memspace.value} array: {why}"
     if isinstance(op, s.CoopmatLoadOp | s.CoopmatStoreOp) and target in WORD_ARRAYS and \
             isinstance(op.array.type, s.ArrayType) and \
             (e := _elt(s.fragment_decl(op, op.frag.data).element_type)) in ("u8", "i8", "f16"):

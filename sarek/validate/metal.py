@@ -1,5 +1,5 @@
 """`check(source)`: Metal source checked by `clang++ -x c++ -std=c++17 -fsyntax-only` over sarek's
-metal_stdlib shim (sarek/validate/shims/metal) after a pre-pass that checks every `[[...]]` attribute name
+metal_stdlib and metal_simdgroup_matrix shims (sarek/validate/shims/metal) after a pre-pass that checks every `[[...]]` attribute name
 against MSL's list and blanks it. A missing clang++ or a rejected source raises `ValidationError`."""
 
 from __future__ import annotations
@@ -51,8 +51,9 @@ def clang_path() -> str:
     return p
 
 
-def check(source: str) -> None:
-    """Raise ValidationError unless `source` passes the attribute pre-pass and the clang syntax check."""
+def check(source: str, msl: int = 310) -> None:
+    """Raise ValidationError unless `source` passes the attribute pre-pass and the clang syntax check, with
+    `__METAL_VERSION__` = `msl` (310: MSL 3.1, which has bfloat matrices)."""
     exe = clang_path()
     text = prepass(source)
     with tempfile.TemporaryDirectory() as d:
@@ -60,7 +61,7 @@ def check(source: str) -> None:
         with open(src, "w") as f:
             f.write(text)
         r = subprocess.run([exe, "-x", "c++", "-std=c++17", "-fsyntax-only", "-Wno-c99-designator",
-                            "-Wno-c99-extensions", "-I", SHIM, src], capture_output=True, text=True)
+                            "-Wno-c99-extensions", f"-D__METAL_VERSION__={msl}", "-I", SHIM, src], capture_output=True, text=True)
     if r.returncode != 0:
         raise ValidationError(f"clang++ (Metal over the shim) failed (exit {r.returncode}):\n"
                               f"{(r.stderr + r.stdout).strip()}\n--- source ---\n{numbered(source)}")

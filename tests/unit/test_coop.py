@@ -251,6 +251,51 @@ def test_hip_mfma_compiles_for_cdna_and_refuses_rdna():
         ex.u8_tile.source("hip")
 
 
+def test_metal_simdgroup_matrix_validates_over_the_shim():
+    """Every examples/coop.py case Metal's gate accepts compiles to simdgroup_matrix 8x8 pieces that the Metal
+    check (clang over the shim's real signatures, MSL 3.1) accepts; the 8-bit ones are refused with the reason."""
+    from sarek.runtime.conformance import EXAMPLES, _load_example, target_lacks
+    from sarek.validate import metal
+
+    ex = _load_example(EXAMPLES / "coop.py")
+    lacks = target_lacks("metal")
+    assert lacks & {"coop", "coop-bf16", "coop-shared16", "f16"} == set() and "coop-int8" in lacks
+    for case in ex.CASES:
+        if case.features & lacks:
+            with pytest.raises(sarek.CompileError, match="no integer matrices"):
+                case.kernel.source("metal")
+            continue
+        src = case.kernel.source("metal")
+        assert "#include <metal_simdgroup_matrix>" in src and "simdgroup_multiply_accumulate(" in src
+        metal.check(src)
+    shared = ex.hgemm_shared.source("metal")
+    assert "simdgroup_load(sarek_frag_a_0_0, (threadgroup const half*)(sa + (" in shared
+    assert ", ulong2(0, 0), true);" in ex.col_major_b.source("metal")
+
+
+def test_metal_shim_checks_the_simdgroup_signatures():
+    """The shim is not a blanket: a pointer of another element type, an integer matrix, a matrix that is not
+    8x8, a multiply-accumulate missing an operand, and bfloat below MSL 3.1 (the lowering's #error) all fail the check."""
+    from sarek.runtime.conformance import EXAMPLES, _load_example
+    from sarek.validate import ValidationError, metal
+
+    ex = _load_example(EXAMPLES / "coop.py")
+    src = ex.tile16.source("metal")
+    metal.check(src)
+    for bad in (src.replace("(device const half*)", "(device const ushort*)"),
+                src.replace("simdgroup_half8x8 sarek_frag_a_0_0", "simdgroup_matrix<int, 8, 8> sarek_frag_a_0_0"),
+                src.replace("simdgroup_half8x8 sarek_frag_a_0_0", "simdgroup_matrix<half, 16, 16> sarek_frag_a_0_0"),
+                src.replace("sarek_frag_a_0_1, sarek_frag_b_1_0", "sarek_frag_b_1_0")):
+        assert bad != src
+        with pytest.raises(ValidationError):
+            metal.check(bad)
+    bf = ex.bf16_gemm.source("metal")
+    metal.check(bf)
+    with pytest.raises(ValidationError, match="need MSL 3.1"):
+        metal.check(bf, msl=300)
+    metal.check(src, msl=300)  # half and float matrices are older (MSL 2.3)
+
+
 def test_ptx_mma_sync_assembles():
     from sarek.runtime.conformance import EXAMPLES, _load_example
     from sarek.validate import ptx
@@ -272,7 +317,8 @@ def test_targets_without_matrices_refuse_with_the_reason():
 
     ex = _load_example(EXAMPLES / "coop.py")
     for target, why in (("opencl", "no portable matrix API"), ("wgsl", "experimental"),
-                        ("hip", "a 16x32 'a' fragment of u8 is not supported")):
+                        ("hip", "a 16x32 'a' fragment of u8 is not supported"),
+                        ("metal", "simdgroup_matrix holds half, float and bfloat elements only")):
         with pytest.raises(sarek.CompileError, match=why):
             ex.u8_tile.source(target)
 

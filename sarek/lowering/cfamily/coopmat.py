@@ -1,4 +1,5 @@
-"""C-family lowering, cooperative matrices: `sarek.coopmat_*` -> CUDA `nvcuda::wmma`, HIP MFMA (CDNA).
+"""C-family lowering, cooperative matrices: `sarek.coopmat_*` -> CUDA `nvcuda::wmma`, HIP MFMA (CDNA), Metal
+`simdgroup_matrix`.
 
 Every fragment becomes a grid of native 16x16 fragments (pieces) named `sarek_frag_<name>[_<i>_<j>]`:
 a sarek 16x32 u8 `a` fragment is two m16n16k16 pieces along k, so the portable 8-bit shape 16x16x32 is two wmma
@@ -12,6 +13,13 @@ never get here: the gate refuses cooperative matrices on them (sarek.analysis.co
 HIP: `__builtin_amdgcn_mfma_f32_16x16x16f16` over a 64-lane wavefront; a piece is 4 elements per lane (lane l
 holds A[l % 16][4 (l / 16) + j], B[4 (l / 16) + j][l % 16], C[4 (l / 16) + j][l % 16], j < 4), moved by the
 preamble's per-lane load/store helpers. RDNA has no MFMA: compiling for it stops at an `#error` saying so.
+
+Metal: 8x8 pieces (`simdgroup_half8x8`, `simdgroup_float8x8`, `simdgroup_bfloat8x8`), so the portable 16x16x16
+is 2x2 pieces per fragment and two k-steps; a 32-lane simdgroup owns them. `simdgroup_load`/`simdgroup_store`
+move a piece from device or threadgroup memory (col-major: the transpose argument), the pointer cast to the
+matrix's element type (sarek-widen-f16 left f16 buffers as their bits; bf16 is held as its bits too).
+`simdgroup_multiply_accumulate` multiplies half or bfloat pieces into float or half ones. bfloat needs MSL 3.1:
+a kernel with bf16 fragments stops at an `#error` below it.
 """
 
 from __future__ import annotations
@@ -27,6 +35,8 @@ from sarek.lowering.cfamily.statements import CStatements
 from sarek.targets.cfamily import dialect as c
 
 PIECE = 16
+#: Metal's simdgroup_matrix side
+METAL_PIECE = 8
 WMMA = "nvcuda::wmma::"
 _USE = {"a": "matrix_a", "b": "matrix_b", "acc": "accumulator"}
 _ELEMENT = {"f16": "half", "bf16": "__nv_bfloat16", "u8": "unsigned char", "i8": "signed char", "f32": "float",
@@ -62,7 +72,13 @@ PREAMBLE = {"cuda": ("#include <mma.h>", "#include <cuda_bf16.h>"), "hip": (
     "  int l = (int)__lane_id();",
     "  for (int j = 0; j < 4; ++j) p[sarek_mfma_at(4 * (l / 16) + j, l % 16, s, col)] = v[j];",
     "}",
-)}
+), "metal": ("#include <metal_simdgroup_matrix>",)}
+#: sarek element type -> Metal simdgroup_matrix element type (the gate refuses the others)
+_METAL_ELEMENT = {"f16": "half", "bf16": "bfloat", "f32": "float"}
+#: a fill value (f16: its f32 after sarek-widen-f16; bf16: its bits) as the Metal element type
+_METAL_FILL = {"f16": "(half)({0})", "bf16": "as_type<bfloat>((ushort)({0}))", "f32": "{0}"}
+_METAL_BF16 = ("#if __METAL_VERSION__ < 310",
+               "#error \"sarek: bf16 cooperative matrices on Metal need MSL 3.1 (simdgroup_bfloat8x8)\"", "#endif")
 
 
 @dataclass(frozen=True)
@@ -72,13 +88,28 @@ class _Frag:
     elt: str
     rows: int
     cols: int
+    size: int = PIECE  # the side of a native piece
 
     def piece(self, i: int, j: int) -> str:
         base = f"sarek_frag_{self.name}"
-        return base if (self.rows, self.cols) == (PIECE, PIECE) else f"{base}_{i}_{j}"
+        return base if (self.rows, self.cols) == (self.size, self.size) else f"{base}_{i}_{j}"
 
     def pieces(self) -> list[tuple[int, int, str]]:
-        return [(i, j, self.piece(i, j)) for i in range(self.rows // PIECE) for j in range(self.cols // PIECE)]
+        return [(i, j, self.piece(i, j)) for i in range(self.rows // self.size) for j in range(self.cols // self.size)]
+
+
+def mma_pieces(fd: _Frag, fa: _Frag, fb: _Frag, fc: _Frag) -> list[tuple[str, str, str, str]]:
+    """(d, a, b, c) piece names of `d = a @ b + c` over the pieces, k in order (c for k == 0, then d)."""
+    n = fd.size
+    return [(fd.piece(i, j), fa.piece(i, k), fb.piece(k, j), (fc if k == 0 else fd).piece(i, j))
+            for i in range(fd.rows // n) for j in range(fd.cols // n) for k in range(fa.cols // n)]
+
+
+def piece_offset(i: int, j: int, col: bool, size: int) -> str:
+    """The element offset of piece (i, j) from the fragment's first element, `{2}` the row stride (col-major:
+    the column stride)."""
+    r, cc = (j, i) if col else (i, j)
+    return (f" + ({{2}}) * {r * size}" if r else "") + (f" + {cc * size}" if cc else "")
 
 
 def col_major_loads(op: Operation, frag: str) -> bool:
@@ -98,7 +129,8 @@ class CCoopmat(CStatements):
     def frag(self, op: Operation, name: str) -> _Frag:
         d = s.fragment_decl(op, name)
         elt = str(d.element_type)
-        return _Frag(name, d.use.data, "u8" if elt == "ui8" else elt, d.rows.value.data, d.cols.value.data)
+        return _Frag(name, d.use.data, "u8" if elt == "ui8" else elt, d.rows.value.data, d.cols.value.data,
+                     METAL_PIECE if self.lang.target == "metal" else PIECE)
 
     def stmt(self, template: str, args: Sequence[SSAValue]) -> None:
         self.emit(c.EvalOp(self.tmpl(template, args, "void", Effect.WRITE)))
@@ -124,14 +156,13 @@ class CCoopmat(CStatements):
         if self.lang.target not in PREAMBLE:
             raise self.err(f"{op.name} is not supported by the {self.backend} backend", op)
         self.uses_coop = True
+        if self.lang.target == "metal":
+            return self.metal_coop(op)
         if isinstance(op, s.CoopmatMulAddOp):
             fd, fa, fb, fc = (self.frag(op, x.data) for x in (op.d, op.a, op.b, op.c))
-            for i in range(fd.rows // PIECE):
-                for j in range(fd.cols // PIECE):
-                    for k in range(fa.cols // PIECE):
-                        d, a, b, cc = fd.piece(i, j), fa.piece(i, k), fb.piece(k, j), (fc if k == 0 else fd).piece(i, j)
-                        self.stmt(f"{d} = __builtin_amdgcn_mfma_f32_16x16x16f16({a}, {b}, {cc}, 0, 0, 0)" if hip
-                                  else f"{WMMA}mma_sync({d}, {a}, {b}, {cc})", [])
+            for d, a, b, cc in mma_pieces(fd, fa, fb, fc):
+                self.stmt(f"{d} = __builtin_amdgcn_mfma_f32_16x16x16f16({a}, {b}, {cc}, 0, 0, 0)" if hip
+                          else f"{WMMA}mma_sync({d}, {a}, {b}, {cc})", [])
             return
         assert isinstance(op, s.CoopmatDeclOp | s.CoopmatFillOp | s.CoopmatLoadOp | s.CoopmatStoreOp)
         f = self.frag(op, op.frag.data)
@@ -157,9 +188,7 @@ class CCoopmat(CStatements):
         ptr = f"(const {_ELEMENT[f.elt]}*)" if f.use != "acc" and not hip else ""
         mem = f", {WMMA}{'mem_col_major' if col else 'mem_row_major'}" if f.use == "acc" else ""
         for i, j, p in f.pieces():
-            r, cc = (j, i) if col else (i, j)
-            off = (f" + ({{2}}) * {r * PIECE}" if r else "") + (f" + {cc * PIECE}" if cc else "")
-            at = f"{ptr}({{0}} + ({{1}}){off})"
+            at = f"{ptr}({{0}} + ({{1}}){piece_offset(i, j, col, PIECE)})"
             if hip and isinstance(op, s.CoopmatLoadOp):
                 self.stmt(f"{p} = sarek_mfma_load_{f.use}({at}, {{2}}, {int(col)})", args)
             elif hip:
@@ -168,3 +197,39 @@ class CCoopmat(CStatements):
                 self.stmt(f"{WMMA}load_matrix_sync({p}, {at}, {{2}}{mem})", args)
             else:
                 self.stmt(f"{WMMA}store_matrix_sync({at}, {p}, {{2}}{mem})", args)
+
+    def metal_coop(self, op: Operation) -> None:
+        """One cooperative-matrix op as Metal simdgroup_matrix calls over 8x8 pieces."""
+        if isinstance(op, s.CoopmatMulAddOp):
+            fd, fa, fb, fc = (self.frag(op, x.data) for x in (op.d, op.a, op.b, op.c))
+            for d, a, b, cc in mma_pieces(fd, fa, fb, fc):
+                self.stmt(f"simdgroup_multiply_accumulate({d}, {a}, {b}, {cc})", [])
+            return
+        assert isinstance(op, s.CoopmatDeclOp | s.CoopmatFillOp | s.CoopmatLoadOp | s.CoopmatStoreOp)
+        f = self.frag(op, op.frag.data)
+        elt = _METAL_ELEMENT[f.elt]
+        if isinstance(op, s.CoopmatDeclOp):
+            fn = s.enclosing_function(op)
+            if f.elt == "bf16" and fn is not None and op is next(
+                    o for o in fn.walk() if isinstance(o, s.CoopmatDeclOp) and str(o.element_type) == "bf16"):
+                for line in _METAL_BF16:  # once, before the kernel's first bf16 fragment
+                    self.emit(c.VerbatimOp(line))
+            for _, _, p in f.pieces():
+                self.emit(c.VerbatimOp(f"simdgroup_{elt}8x8 {p};"))
+            return
+        if isinstance(op, s.CoopmatFillOp):
+            v = self.val(op.value)
+            for _, _, p in f.pieces():
+                self.stmt(f"{p} = make_filled_simdgroup_matrix<{elt}, 8, 8>({_METAL_FILL[f.elt]})", [v])
+            return
+        col = op.col_major is not None
+        t = op.array.type
+        space = "threadgroup" if isinstance(t, s.ArrayType) and t.memspace == s.MemSpace.SHARED else "device"
+        load = isinstance(op, s.CoopmatLoadOp)
+        ptr = f"({space} {'const ' if load else ''}{elt}*)"
+        tail = ", ulong2(0, 0), true" if col else ""
+        args = [self.val(op.array), self.val(op.index), self.val(op.stride)]
+        for i, j, p in f.pieces():
+            at = f"{ptr}({{0}} + ({{1}}){piece_offset(i, j, col, METAL_PIECE)})"
+            self.stmt(f"simdgroup_load({p}, {at}, {{2}}{tail})" if load else
+                      f"simdgroup_store({p}, {at}, {{2}}{tail})", args)

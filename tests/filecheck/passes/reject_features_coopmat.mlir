@@ -7,7 +7,8 @@
 // RUN: sarek-opt %s -p 'sarek-reject-features{target=wgsl}' --verify-diagnostics --split-input-file | filecheck %s --check-prefix=WGSL
 
 // Every target without cooperative matrices refuses at the first coop op, with its reason; HIP (MFMA) has no
-// 8-bit path; PTX (mma.sync m16n8k32) and GLSL (GL_KHR_cooperative_matrix) have.
+// 8-bit path; Metal's simdgroup_matrix has no integer elements; PTX (mma.sync m16n8k32) and GLSL
+// (GL_KHR_cooperative_matrix) have an 8-bit path.
 builtin.module {
   sarek.kernel @k() {
     sarek.coopmat_decl "qc" acc 16x16 : i32 loc("k.py":3:3)
@@ -17,7 +18,7 @@ builtin.module {
 // PTX: sarek.coopmat_decl "qc" acc 16x16 : i32
 // HIP: k.py:3:3: error: HIP: cooperative matrices: a 16x16 'acc' fragment of i32 is not supported on this target (supported: f16 x f32 at 16x16x16 (and multiples up to 64))
 // OPENCL: k.py:3:3: error: OpenCL: cooperative matrices not yet supported (OpenCL C has no portable matrix API (only vendor extensions))
-// METAL: k.py:3:3: error: Metal: cooperative matrices not yet supported (the simdgroup_matrix lowering is not implemented for this target yet)
+// METAL: k.py:3:3: error: Metal: cooperative matrices: a 16x16 'acc' fragment of i32 is not supported on this target: Metal's simdgroup_matrix holds half, float and bfloat elements only (no integer matrices) (supported: f16 x f32/f16 at 8x8x8 (and multiples up to 64); bf16 x f32 at 8x8x8 (and multiples up to 64))
 // GLSL: sarek.coopmat_decl "qc" acc 16x16 : i32
 // WGSL: k.py:3:3: error: WGSL: cooperative matrices not yet supported (wgpu's cooperative matrices are experimental: wgpu-py cannot enable EXPERIMENTAL_COOPERATIVE_MATRIX and naga's SPIR-V reader refuses the CooperativeMatrixKHR capability)
 
@@ -110,3 +111,51 @@ builtin.module {
   }
 }
 // GLSL: k.py:8:3: error: GLSL: cooperative matrices: a 16x16 'a' fragment of bf16 is not supported on this target (supported: f16 x f32/f16 at 16x16x16 (and multiples up to 64); u8/i8 x i32 at 16x16x32 (and multiples up to 64))
+
+// -----
+
+// Metal composes 8x8 simdgroup_matrix pieces: 8x8x8 itself and the portable 16x16x16 (f16, bf16) compile; an
+// 8-bit fragment is refused with the reason, as is a fragment moving through a local (thread) array, which
+// simdgroup_load cannot read.
+builtin.module {
+  sarek.kernel @k(%a : !sarek.vec<f16> "a", %c : !sarek.vec<f32> "c") {
+    %z = sarek.constant 0 : i32
+    %s = sarek.constant 8 : i32
+    sarek.coopmat_decl "fa" a 8x8 : f16
+    sarek.coopmat_decl "fb" b 8x8 : f16
+    sarek.coopmat_decl "fc" acc 8x8 : f16
+    sarek.coopmat_decl "ga" a 16x16 : bf16
+    sarek.coopmat_decl "gb" b 16x16 : bf16
+    sarek.coopmat_decl "gc" acc 16x16 : f32
+    sarek.coopmat_load "fa" from %a[%z] stride %s : !sarek.vec<f16>
+    sarek.coopmat_load "fb" from %a[%z] stride %s col_major : !sarek.vec<f16>
+    sarek.coopmat_load "fc" from %a[%z] stride %s : !sarek.vec<f16>
+    sarek.coopmat_muladd "fc" = "fa" * "fb" + "fc"
+    sarek.coopmat_store "fc" to %a[%z] stride %s : !sarek.vec<f16>
+    sarek.coopmat_muladd "gc" = "ga" * "gb" + "gc"
+  }
+}
+// METAL: sarek.coopmat_muladd "gc" = "ga" * "gb" + "gc"
+
+// -----
+
+builtin.module {
+  sarek.kernel @k() {
+    sarek.coopmat_decl "qa" a 16x32 : i8 loc("k.py":9:3)
+  }
+}
+// METAL: k.py:9:3: error: Metal: cooperative matrices: a 16x32 'a' fragment of i8 is not supported on this target: Metal's simdgroup_matrix holds half, float and bfloat elements only (no integer matrices) (supported: f16 x f32/f16 at 8x8x8 (and multiples up to 64); bf16 x f32 at 8x8x8 (and multiples up to 64))
+
+// -----
+
+builtin.module {
+  sarek.kernel @k() {
+    %z = sarek.constant 0 : i32
+    %s = sarek.constant 16 : i32
+    %n = sarek.constant 256 : i32
+    %l = sarek.alloc_array "l"[%n] : !sarek.array<f32, local>
+    sarek.coopmat_decl "fc" acc 16x16 : f32
+    sarek.coopmat_store "fc" to %l[%z] stride %s : !sarek.array<f32, local> loc("k.py":10:3)
+  }
+}
+// METAL: k.py:10:3: error: Metal: cooperative matrices: fragment 'fc' moves through a local array: Metal's simdgroup_load/simdgroup_store read and write device or threadgroup memory only
