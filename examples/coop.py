@@ -13,7 +13,7 @@ from sarek.types import bf16_from_f32, bf16_to_f32
 
 COOP = frozenset({"coop", "f16"})
 # "coop-bf16": bf16 fragments; "coop-shared16": f16 fragments through shared memory (GLSL holds shared f16 one element per 32-bit word)
-INT8 = frozenset({"coop", "coop-int8"})  # the 8-bit path: cuda, ptx and glsl (HIP's MFMA lowering is f16 only)
+INT8 = frozenset({"coop", "coop-int8"})  # the 8-bit path: cuda, ptx, hip (CDNA) and glsl (Metal has no integer matrices)
 BM = 32  # the GEMM's block tile: 32x32 of C per block of 4 warps (2x2 warps of 16x16)
 BK = 16
 

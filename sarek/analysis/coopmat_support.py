@@ -44,8 +44,10 @@ PORTABLE = (Config(("f16",), ("f32", "f16"), 16, 16, 16), Config(("bf16",), ("f3
 #: in each dimension: a 64x64 accumulator is 16 wmma fragments, register blocking written by the lowering; the
 #: 8-bit 16x16x32 is two k-steps; wmma has bf16 only with f32 accumulators)
 SHAPES: dict[str, tuple[Config, ...]] = {"cuda": tuple(replace(c, up_to=64) for c in PORTABLE),
-                                         # HIP: MFMA f32_16x16x16f16 on CDNA (wave64)
-                                         "hip": (Config(("f16",), ("f32",), 16, 16, 16, 64),),
+                                         # HIP: MFMA on CDNA (wave64): f32_16x16x16f16; i32 16x16x16i8 twice
+                                         # (gfx90a) or 16x16x32_i8 (gfx94x) for 8-bit
+                                         "hip": (Config(("f16",), ("f32",), 16, 16, 16, 64),
+                                                 Config(("u8", "i8"), ("i32",), 16, 16, 32, 64)),
                                          # PTX: mma.sync m16n8k16 pieces, f32 accumulators; m16n8k32 for 8-bit
                                          "ptx": (Config(("f16", "bf16"), ("f32",), 16, 16, 16, 64),
                                                  Config(("u8", "i8"), ("i32",), 16, 16, 32, 64)),

@@ -43,11 +43,61 @@ _ELEMENT = {"f16": "half", "bf16": "__nv_bfloat16", "u8": "unsigned char", "i8":
             "i32": "int"}
 #: a fill value's C expression as the wmma element type (sarek keeps bf16 as its bits in an unsigned short)
 _FILL = {"bf16": "__ushort_as_bfloat16({0})"}
+#: HIP's 8-bit path: a 16x16 byte piece is 4 bytes per lane packed in an int (byte j: the element at 4 (l / 16) + j,
+#: as for f16), an i32 accumulator piece a sarek_i4. MFMA multiplies signed bytes: gfx908/gfx90a compose k = 32
+#: from two v_mfma_i32_16x16x16i8, gfx94x (which dropped that instruction) takes v_mfma_i32_16x16x32_i8 on the two
+#: pieces' bytes side by side (a and b carry the same k in the same slot, so the sum is the same). u8 splits each
+#: byte u = lo + 128 hi (lo = u & 127, hi = u >> 7: both valid i8) into four signed products, combined wrapping.
+_HIP_INT8 = (
+    "typedef int sarek_i4 __attribute__((ext_vector_type(4)));",
+    "typedef unsigned sarek_u4 __attribute__((ext_vector_type(4)));",
+    "__device__ __forceinline__ int sarek_mfma_load_a(const unsigned char* p, int s, int col) {",
+    "  int l = (int)__lane_id(); unsigned v = 0;",
+    "  for (int j = 0; j < 4; ++j) v |= (unsigned)p[sarek_mfma_at(l % 16, 4 * (l / 16) + j, s, col)] << (8 * j);",
+    "  return (int)v;",
+    "}",
+    "__device__ __forceinline__ int sarek_mfma_load_b(const unsigned char* p, int s, int col) {",
+    "  int l = (int)__lane_id(); unsigned v = 0;",
+    "  for (int j = 0; j < 4; ++j) v |= (unsigned)p[sarek_mfma_at(4 * (l / 16) + j, l % 16, s, col)] << (8 * j);",
+    "  return (int)v;",
+    "}",
+    "__device__ __forceinline__ sarek_i4 sarek_mfma_load_acc(const int* p, int s, int col) {",
+    "  int l = (int)__lane_id(); sarek_i4 v;",
+    "  for (int j = 0; j < 4; ++j) v[j] = p[sarek_mfma_at(4 * (l / 16) + j, l % 16, s, col)];",
+    "  return v;",
+    "}",
+    "__device__ __forceinline__ void sarek_mfma_store_acc(int* p, int s, int col, sarek_i4 v) {",
+    "  int l = (int)__lane_id();",
+    "  for (int j = 0; j < 4; ++j) p[sarek_mfma_at(4 * (l / 16) + j, l % 16, s, col)] = v[j];",
+    "}",
+    "/* c + a @ b over two k pieces of signed bytes (a0/b0: k 0..15, a1/b1: k 16..31) */",
+    "__device__ __forceinline__ sarek_i4 sarek_mfma_i8(int a0, int a1, int b0, int b1, sarek_i4 c) {",
+    "#if defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__)",
+    "  return __builtin_amdgcn_mfma_i32_16x16x32_i8((long)(((unsigned long)(unsigned)a1 << 32) | (unsigned)a0),",
+    "                                               (long)(((unsigned long)(unsigned)b1 << 32) | (unsigned)b0), c, 0, 0, 0);",
+    "#else",
+    "  return __builtin_amdgcn_mfma_i32_16x16x16i8(a1, b1, __builtin_amdgcn_mfma_i32_16x16x16i8(a0, b0, c, 0, 0, 0), 0, 0, 0);",
+    "#endif",
+    "}",
+    "/* the same for unsigned bytes: lo * lo + 128 (hi * lo + lo * hi) + 16384 hi * hi, wrapping like C */",
+    "__device__ __forceinline__ sarek_i4 sarek_mfma_u8(int a0, int a1, int b0, int b1, sarek_i4 c) {",
+    "  const int L = 0x7f7f7f7f, H = 0x01010101; const sarek_i4 z = {0, 0, 0, 0};",
+    "  int la0 = a0 & L, la1 = a1 & L, lb0 = b0 & L, lb1 = b1 & L;",
+    "  int ha0 = (a0 >> 7) & H, ha1 = (a1 >> 7) & H, hb0 = (b0 >> 7) & H, hb1 = (b1 >> 7) & H;",
+    "  sarek_u4 lo = (sarek_u4)sarek_mfma_i8(la0, la1, lb0, lb1, c);",
+    "  sarek_u4 mid = (sarek_u4)sarek_mfma_i8(ha0, ha1, lb0, lb1, sarek_mfma_i8(la0, la1, hb0, hb1, z));",
+    "  sarek_u4 hi = (sarek_u4)sarek_mfma_i8(ha0, ha1, hb0, hb1, z);",
+    "  return (sarek_i4)(lo + (mid << 7) + (hi << 14));",
+    "}",
+)
+#: HIP: the C type of one piece, by element type
+_HIP_PIECE = {"f16": "sarek_h4", "f32": "sarek_f4", "i32": "sarek_i4", "u8": "int", "i8": "int"}
 PREAMBLE = {"cuda": ("#include <mma.h>", "#include <cuda_bf16.h>"), "hip": (
     "#if defined(__HIP_DEVICE_COMPILE__) && !defined(__gfx908__) && !defined(__gfx90a__) && !defined(__gfx940__) \\",
     "    && !defined(__gfx941__) && !defined(__gfx942__)",
     "#error \"sarek: cooperative matrices on HIP need CDNA's MFMA (gfx908, gfx90a, gfx94x); RDNA GPUs have none\"",
     "#endif",
+    "#include <hip/hip_fp16.h>",
     "typedef _Float16 sarek_h4 __attribute__((ext_vector_type(4)));",
     "typedef float sarek_f4 __attribute__((ext_vector_type(4)));",
     "/* MFMA 16x16x16 per-lane elements: lane l holds row (a) or column (b, acc) l % 16, the other index",
@@ -72,6 +122,7 @@ PREAMBLE = {"cuda": ("#include <mma.h>", "#include <cuda_bf16.h>"), "hip": (
     "  int l = (int)__lane_id();",
     "  for (int j = 0; j < 4; ++j) p[sarek_mfma_at(4 * (l / 16) + j, l % 16, s, col)] = v[j];",
     "}",
+    *_HIP_INT8,
 ), "metal": ("#include <metal_simdgroup_matrix>",)}
 #: sarek element type -> Metal simdgroup_matrix element type (the gate refuses the others)
 _METAL_ELEMENT = {"f16": "half", "bf16": "bfloat", "f32": "float"}
@@ -160,6 +211,8 @@ class CCoopmat(CStatements):
             return self.metal_coop(op)
         if isinstance(op, s.CoopmatMulAddOp):
             fd, fa, fb, fc = (self.frag(op, x.data) for x in (op.d, op.a, op.b, op.c))
+            if hip and fa.elt in ("u8", "i8"):
+                return self.hip_int8_mma(fd, fa, fb, fc)
             for d, a, b, cc in mma_pieces(fd, fa, fb, fc):
                 self.stmt(f"{d} = __builtin_amdgcn_mfma_f32_16x16x16f16({a}, {b}, {cc}, 0, 0, 0)" if hip
                           else f"{WMMA}mma_sync({d}, {a}, {b}, {cc})", [])
@@ -171,21 +224,24 @@ class CCoopmat(CStatements):
             layout = "" if f.use == "acc" else \
                 f", {WMMA}{'col_major' if col_major_loads(op, f.name) else 'row_major'}"
             for _, _, p in f.pieces():
-                self.emit(c.VerbatimOp(f"{'sarek_f4' if f.use == 'acc' else 'sarek_h4'} {p};" if hip else
+                self.emit(c.VerbatimOp(f"{_HIP_PIECE[f.elt]} {p};" if hip else
                                        f"{WMMA}fragment<{WMMA}{_USE[f.use]}, 16, 16, 16, {elt}{layout}> {p};"))
             return
         if isinstance(op, s.CoopmatFillOp):
             v = self.val(op.value)
             for _, _, p in f.pieces():
-                if hip:
-                    x = "(_Float16)__half2float({0})" if f.use != "acc" else "{0}"
-                    self.stmt(f"{p} = {'sarek_f4' if f.use == 'acc' else 'sarek_h4'}({x})", [v])
+                if hip and f.elt in ("u8", "i8"):  # the byte in each of the 4
+                    self.stmt(f"{p} = (int)((unsigned)(unsigned char)({{0}}) * 0x01010101u)", [v])
+                elif hip:
+                    x = "(_Float16)__half2float({0})" if f.elt == "f16" else "{0}"
+                    self.stmt(f"{p} = {_HIP_PIECE[f.elt]}({x})", [v])
                 else:
                     self.stmt(f"{WMMA}fill_fragment({p}, {_FILL.get(f.elt, '{0}')})", [v])
             return
         col = op.col_major is not None
         args = [self.val(op.array), self.val(op.index), self.val(op.stride)]
-        ptr = f"(const {_ELEMENT[f.elt]}*)" if f.use != "acc" and not hip else ""
+        ptr = ("(const unsigned char*)" if hip else f"(const {_ELEMENT[f.elt]}*)") \
+            if f.use != "acc" and (not hip or f.elt in ("u8", "i8")) else ""
         mem = f", {WMMA}{'mem_col_major' if col else 'mem_row_major'}" if f.use == "acc" else ""
         for i, j, p in f.pieces():
             at = f"{ptr}({{0}} + ({{1}}){piece_offset(i, j, col, PIECE)})"
@@ -197,6 +253,16 @@ class CCoopmat(CStatements):
                 self.stmt(f"{WMMA}load_matrix_sync({p}, {at}, {{2}}{mem})", args)
             else:
                 self.stmt(f"{WMMA}store_matrix_sync({at}, {p}, {{2}}{mem})", args)
+
+    def hip_int8_mma(self, fd: _Frag, fa: _Frag, fb: _Frag, fc: _Frag) -> None:
+        """d = a @ b + c on 8-bit HIP pieces: one sarek_mfma_u8/i8 per pair of k pieces (the gate's 16x16x32
+        multiples make k even)."""
+        for i in range(fd.rows // PIECE):
+            for j in range(fd.cols // PIECE):
+                for k in range(0, fa.cols // PIECE, 2):
+                    cc = (fc if k == 0 else fd).piece(i, j)
+                    self.stmt(f"{fd.piece(i, j)} = sarek_mfma_{fa.elt}({fa.piece(i, k)}, {fa.piece(i, k + 1)}, "
+                              f"{fb.piece(k, j)}, {fb.piece(k + 1, j)}, {cc})", [])
 
     def metal_coop(self, op: Operation) -> None:
         """One cooperative-matrix op as Metal simdgroup_matrix calls over 8x8 pieces."""

@@ -6,8 +6,8 @@
 // RUN: sarek-opt %s -p 'sarek-reject-features{target=glsl}' --verify-diagnostics --split-input-file | filecheck %s --check-prefix=GLSL
 // RUN: sarek-opt %s -p 'sarek-reject-features{target=wgsl}' --verify-diagnostics --split-input-file | filecheck %s --check-prefix=WGSL
 
-// Every target without cooperative matrices refuses at the first coop op, with its reason; HIP (MFMA) has no
-// 8-bit path; Metal's simdgroup_matrix has no integer elements; PTX (mma.sync m16n8k32) and GLSL
+// Every target without cooperative matrices refuses at the first coop op, with its reason; Metal's
+// simdgroup_matrix has no integer elements; PTX (mma.sync m16n8k32), HIP (MFMA i8 on CDNA) and GLSL
 // (GL_KHR_cooperative_matrix) have an 8-bit path.
 builtin.module {
   sarek.kernel @k() {
@@ -16,7 +16,7 @@ builtin.module {
 }
 // CUDA: sarek.coopmat_decl "qc" acc 16x16 : i32
 // PTX: sarek.coopmat_decl "qc" acc 16x16 : i32
-// HIP: k.py:3:3: error: HIP: cooperative matrices: a 16x16 'acc' fragment of i32 is not supported on this target (supported: f16 x f32 at 16x16x16 (and multiples up to 64))
+// HIP: sarek.coopmat_decl "qc" acc 16x16 : i32
 // OPENCL: k.py:3:3: error: OpenCL: cooperative matrices not yet supported (OpenCL C has no portable matrix API (only vendor extensions))
 // METAL: k.py:3:3: error: Metal: cooperative matrices: a 16x16 'acc' fragment of i32 is not supported on this target: Metal's simdgroup_matrix holds half, float and bfloat elements only (no integer matrices) (supported: f16 x f32/f16 at 8x8x8 (and multiples up to 64); bf16 x f32 at 8x8x8 (and multiples up to 64))
 // GLSL: sarek.coopmat_decl "qc" acc 16x16 : i32
