@@ -57,7 +57,7 @@ SHAPES: dict[str, tuple[Config, ...]] = {"cuda": tuple(replace(c, up_to=64) for 
                                          "metal": (Config(("f16",), ("f32", "f16"), 8, 8, 8, 64),
                                                    Config(("bf16",), ("f32",), 8, 8, 8, 64)),
                                          # GLSL: GL_KHR_cooperative_matrix pieces (f16 16x16x16, 8-bit 16x16x32:
-                                         # what Vulkan drivers offer); bf16 needs GL_EXT_bfloat16 (glslang 15)
+                                         # what Vulkan drivers offer); bf16 needs GL_EXT_bfloat16 (not in glslang 13)
                                          "glsl": (Config(("f16",), ("f32", "f16"), 16, 16, 16, 64),
                                                   Config(("u8", "i8"), ("i32",), 16, 16, 32, 64))}
 
@@ -66,13 +66,17 @@ WORD_ARRAYS = ("glsl",)
 #: target -> why it refuses cooperative matrices
 REFUSALS: dict[str, str] = {
     "opencl": "OpenCL C has no portable matrix API (only vendor extensions)",
-    "wgsl": ("wgpu's cooperative matrices are experimental: wgpu-py cannot enable EXPERIMENTAL_COOPERATIVE_MATRIX and "
-             "naga's SPIR-V reader refuses the CooperativeMatrixKHR capability"),
+    "wgsl": ("wgpu's cooperative matrices are experimental: wgpu-py (0.32, wgpu-native 29) cannot enable wgpu's "
+             "experimental features, which EXPERIMENTAL_COOPERATIVE_MATRIX needs (its instance and device extras have "
+             "no such field), wgpu's matrices are 8x8 f32 only, and naga's SPIR-V reader refuses the "
+             "CooperativeMatrixKHR capability"),
 }
 
 
 #: target -> element type -> why its matrices have no such elements (said before the supported list)
 ELEMENT_REFUSALS: dict[str, dict[str, str]] = {
+    "glsl": {"bf16": "GL_EXT_bfloat16 (bfloat16_t matrices) is newer than the pinned glslang 13.1.1, which rejects "
+                     "the extension, so no bf16 GLSL can be validated"},
     "metal": dict.fromkeys(("u8", "i8", "i32"), "Metal's simdgroup_matrix holds half, float and bfloat elements only (no "
                                    "integer matrices)"),
 }
@@ -121,8 +125,9 @@ def coopmat_refusal(op: Operation, target: str) -> str | None:
     if isinstance(op, s.CoopmatLoadOp | s.CoopmatStoreOp) and target in WORD_ARRAYS and \
             isinstance(op.array.type, s.ArrayType) and \
             (e := _elt(s.fragment_decl(op, op.frag.data).element_type)) in ("u8", "i8", "f16"):
-        return (f"fragment '{op.frag.data}' of {e} elements moves through a shared or local array, which GLSL holds "
-                "one element per 32-bit word; load it from a Vec or Array parameter")
+        return (f"fragment '{op.frag.data}' of {e} elements moves through a shared or local array, which sarek's GLSL "
+                "holds one element per 32-bit word (coopMatLoad/coopMatStore need the elements packed); load it from a "
+                "Vec or Array parameter, or stage f32/i32 (an accumulator) in shared memory")
     if isinstance(op, s.CoopmatLoadOp) and target == "cuda":
         d = s.fragment_decl(op, op.frag.data)
         f = s.enclosing_function(op)

@@ -328,6 +328,40 @@ def test_targets_without_matrices_refuse_with_the_reason():
             ex.u8_tile.source(target)
 
 
+def test_wgsl_refusal_states_what_the_installed_wgpu_py_lacks():
+    """The WGSL refusal's facts, read from the installed wgpu-py's own wgpu-native header: cooperative matrices
+    are a native feature marked EXPERIMENTAL, and neither WGPUInstanceExtras nor WGPUDeviceExtras has a field that
+    would enable wgpu's experimental features (a newer wgpu-py with one fails here: revisit the refusal)."""
+    import re
+    from pathlib import Path
+
+    import wgpu
+
+    from sarek.analysis.coopmat_support import REFUSALS
+
+    h = (Path(wgpu.__file__).parent / "resources" / "wgpu.h").read_text()
+    feature = h[:h.index("WGPUNativeFeature_CooperativeMatrix =")]
+    assert "EXPERIMENTAL" in feature[feature.rindex("/**"):] and "8x8 f32" in feature[feature.rindex("/**"):]
+    for struct in ("WGPUInstanceExtras", "WGPUDeviceExtras"):
+        body = h[h.index(f"typedef struct {struct}"):h.index(f"}} {struct};")]
+        assert not re.search("experimental", re.sub(r"/\*.*?\*/", "", body, flags=re.S), re.I), struct
+    assert "cannot enable wgpu's experimental features" in REFUSALS["wgsl"] and "8x8 f32 only" in REFUSALS["wgsl"]
+
+
+def test_glsl_bf16_refusal_matches_the_pinned_glslang():
+    """The GLSL bf16 refusal's reason: glslang 13.1.1 (the pinned cooperative-matrix compiler) rejects
+    GL_EXT_bfloat16, so no bf16 matrix shader could be validated."""
+    from sarek.validate import ValidationError, glsl
+
+    src = ("#version 460\n#extension GL_EXT_bfloat16 : require\n#extension GL_KHR_cooperative_matrix : require\n"
+           "#extension GL_KHR_memory_scope_semantics : require\nlayout(local_size_x = 32) in;\n"
+           "layout(binding = 0) buffer A { bfloat16_t a[]; };\n"
+           "void main() { coopmat<bfloat16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> m;\n"
+           "  coopMatLoad(m, a, 0, 16, gl_CooperativeMatrixLayoutRowMajor); }\n")
+    with pytest.raises(ValidationError, match="extension not supported: GL_EXT_bfloat16"):
+        glsl.check(src)
+
+
 def test_glsl_coopmat_validates_with_glslang13():
     """The 8-bit and f16 cases compile to GL_KHR_cooperative_matrix, which glslang 13 + spirv-val 2025 accept for
     Vulkan 1.3 (the cmeel builds; a missing one fails here); bf16 fragments are refused with the list, f16 ones
@@ -340,7 +374,8 @@ def test_glsl_coopmat_validates_with_glslang13():
         src = k.source("glsl", block=64)
         assert "coopMatMulAdd" in src and glsl.target_env(src) == "vulkan1.3"
         glsl.check(src)
-    with pytest.raises(sarek.CompileError, match="a 16x16 'a' fragment of bf16 is not supported"):
+    with pytest.raises(sarek.CompileError, match="a 16x16 'a' fragment of bf16 is not supported on this target: "
+                       "GL_EXT_bfloat16 .* is newer than the pinned glslang 13.1.1"):
         ex.bf16_gemm.source("glsl")
     with pytest.raises(sarek.CompileError, match="fragment 'a' of f16 elements moves through a shared or local"):
         ex.hgemm_shared.source("glsl")

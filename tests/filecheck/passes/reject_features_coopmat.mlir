@@ -20,7 +20,7 @@ builtin.module {
 // OPENCL: k.py:3:3: error: OpenCL: cooperative matrices not yet supported (OpenCL C has no portable matrix API (only vendor extensions))
 // METAL: k.py:3:3: error: Metal: cooperative matrices: a 16x16 'acc' fragment of i32 is not supported on this target: Metal's simdgroup_matrix holds half, float and bfloat elements only (no integer matrices) (supported: f16 x f32/f16 at 8x8x8 (and multiples up to 64); bf16 x f32 at 8x8x8 (and multiples up to 64))
 // GLSL: sarek.coopmat_decl "qc" acc 16x16 : i32
-// WGSL: k.py:3:3: error: WGSL: cooperative matrices not yet supported (wgpu's cooperative matrices are experimental: wgpu-py cannot enable EXPERIMENTAL_COOPERATIVE_MATRIX and naga's SPIR-V reader refuses the CooperativeMatrixKHR capability)
+// WGSL: k.py:3:3: error: WGSL: cooperative matrices not yet supported (wgpu's cooperative matrices are experimental: wgpu-py (0.32, wgpu-native 29) cannot enable wgpu's experimental features, which EXPERIMENTAL_COOPERATIVE_MATRIX needs (its instance and device extras have no such field), wgpu's matrices are 8x8 f32 only, and naga's SPIR-V reader refuses the CooperativeMatrixKHR capability)
 
 // -----
 
@@ -90,7 +90,7 @@ builtin.module {
 // -----
 
 // On GLSL an 8-bit (or f16) fragment moves through a Vec or Array parameter, not a shared array (held one element per word
-// there); bf16 fragments are refused with the list (GL_EXT_bfloat16 is newer than glslang 13).
+// there); bf16 fragments are refused with the reason (glslang 13.1.1 rejects GL_EXT_bfloat16) and the list.
 builtin.module {
   sarek.kernel @k() {
     %z = sarek.constant 0 : i32
@@ -101,7 +101,7 @@ builtin.module {
     sarek.coopmat_load "qa" from %sh[%z] stride %s : !sarek.array<ui8, shared> loc("k.py":7:3)
   }
 }
-// GLSL: k.py:7:3: error: GLSL: cooperative matrices: fragment 'qa' of u8 elements moves through a shared or local array, which GLSL holds one element per 32-bit word; load it from a Vec or Array parameter
+// GLSL: k.py:7:3: error: GLSL: cooperative matrices: fragment 'qa' of u8 elements moves through a shared or local array, which sarek's GLSL holds one element per 32-bit word (coopMatLoad/coopMatStore need the elements packed); load it from a Vec or Array parameter, or stage f32/i32 (an accumulator) in shared memory
 
 // -----
 
@@ -110,7 +110,7 @@ builtin.module {
     sarek.coopmat_decl "fa" a 16x16 : bf16 loc("k.py":8:3)
   }
 }
-// GLSL: k.py:8:3: error: GLSL: cooperative matrices: a 16x16 'a' fragment of bf16 is not supported on this target (supported: f16 x f32/f16 at 16x16x16 (and multiples up to 64); u8/i8 x i32 at 16x16x32 (and multiples up to 64))
+// GLSL: k.py:8:3: error: GLSL: cooperative matrices: a 16x16 'a' fragment of bf16 is not supported on this target: GL_EXT_bfloat16 (bfloat16_t matrices) is newer than the pinned glslang 13.1.1, which rejects the extension, so no bf16 GLSL can be validated (supported: f16 x f32/f16 at 16x16x16 (and multiples up to 64); u8/i8 x i32 at 16x16x32 (and multiples up to 64))
 
 // -----
 
