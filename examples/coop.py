@@ -1,7 +1,7 @@
 """Cooperative matrices (tensor cores, `sarek.coop`): one 16x16x16 f16 tile; a 128x128x128 f16 GEMM of 4 warps
 staging tiles through shared memory; bf16; the seed's 8-bit path (u8 x u8 -> i32 at 16x16x32, and i8 accumulating
-into i32 with C's wrap-around); a column-major B; an accumulator stored to shared memory and post-processed (bias
-+ ReLU). Float references are exact (float64 of the f16/bf16 inputs): a device sums in its own order, within
+into i32 with C's wrap-around); a column-major B; an f16 accumulator (small integers: exact in any order); an
+accumulator stored to shared memory and post-processed (bias + ReLU). Float references are exact (float64 of the f16/bf16 inputs): a device sums in its own order, within
 the tolerance docs/KERNELS.md states."""
 
 import numpy as np
@@ -12,7 +12,7 @@ from sarek.gpu import barrier, block_idx_x, block_idx_y, shared, thread_idx_x, w
 from sarek.types import bf16_from_f32, bf16_to_f32
 
 COOP = frozenset({"coop", "f16"})
-# "coop-bf16": bf16 fragments; "coop-shared16": f16 fragments through shared memory (GLSL holds shared f16 one element per 32-bit word)
+# "coop-bf16": bf16 fragments; "coop-f16acc": f16 accumulators; "coop-shared16": f16 fragments through shared memory (GLSL holds shared f16 one element per 32-bit word)
 INT8 = frozenset({"coop", "coop-int8"})  # the 8-bit path: cuda, ptx, hip (CDNA) and glsl (Metal has no integer matrices)
 BM = 32  # the GEMM's block tile: 32x32 of C per block of 4 warps (2x2 warps of 16x16)
 BK = 16
@@ -108,6 +108,18 @@ def col_major_b(A: Array[f16, 2], BT: Array[f16, 2], C: Array[f32, 2]):
     coop.store(acc, C, 0, j0)
 
 
+@kernel(block=32)
+def f16_acc(A: Array[f16, 2], B: Array[f16, 2], C: Array[f16, 2]):
+    a = coop.fragment("a", f16, 16, 16)
+    b = coop.fragment("b", f16, 16, 16)
+    acc = coop.fragment("acc", f16, 16, 16)
+    coop.load(acc, C, 0, 0)                   # an f16 accumulator, loaded and stored as f16
+    coop.load(a, A, 0, 0)
+    coop.load(b, B, 0, 0)
+    coop.mma(acc, a, b, acc)
+    coop.store(acc, C, 0, 0)
+
+
 @kernel(block=64)
 def bias_relu(A: Array[f16, 2], B: Array[f16, 2], bias: Vec[f32], C: Array[f32, 2]):
     s = shared(f32, (16, 32))
@@ -173,6 +185,12 @@ def _colb_args(n):
     return (_h(rng, (16, n)), np.ascontiguousarray(_h(rng, (n, 32)).T), np.zeros((16, 32), np.float32))
 
 
+def _f16_acc_args(n):
+    # small integers: every product and partial sum is exact in f16, so any summation order gives the reference
+    rng = np.random.default_rng(36)
+    return tuple(rng.integers(-3, 4, (16, 16)).astype(np.float16) for _ in range(3))
+
+
 def _bias_args(n):
     rng = np.random.default_rng(35)
     return (_h(rng, (16, 16)), _h(rng, (16, 32)), rng.standard_normal(32).astype(np.float32),
@@ -195,6 +213,8 @@ CASES = [
     Case("coop_i8_wrap", i8_accumulate, _i8_args, _i8_ref, n=16, grid=1, block=32, features=INT8, rtol=0, atol=0),
     Case("coop_col_major_b", col_major_b, _colb_args, lambda a: {2: _exact(a[0], a[1].T)}, n=32, grid=1, block=64,
          features=COOP, **F),
+    Case("coop_f16_acc", f16_acc, _f16_acc_args, lambda a: {2: (_exact(a[0], a[1]) + a[2]).astype(np.float16)},
+         n=16, grid=1, block=32, features=COOP | {"coop-f16acc"}, rtol=0, atol=0),
     Case("coop_bias_relu", bias_relu, _bias_args,
          lambda a: {3: np.maximum(_exact(a[0], a[1]) + a[2], 0)}, n=16, grid=1, block=64,
          features=COOP | {"shared"}, **F),

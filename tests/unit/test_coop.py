@@ -232,7 +232,7 @@ def test_cuda_wmma_compiles_with_nvrtc(tmp_path, monkeypatch):
     from sarek.runtime.conformance import EXAMPLES, _load_example
 
     ex = _load_example(EXAMPLES / "coop.py")
-    for k in (ex.hgemm_shared, ex.i8_accumulate, ex.col_major_b):
+    for k in (ex.hgemm_shared, ex.i8_accumulate, ex.col_major_b, ex.f16_acc):
         ptx = nvrtc_compile(k.source("cuda"), "sm_90", output="ptx").decode()
         assert "wmma.mma.sync" in ptx
 
@@ -276,6 +276,7 @@ def test_metal_simdgroup_matrix_validates_over_the_shim():
         metal.check(src)
     shared = ex.hgemm_shared.source("metal")
     assert "simdgroup_load(sarek_frag_a_0_0, (threadgroup const half*)(sa + (" in shared
+    assert "simdgroup_half8x8 sarek_frag_acc_1_1;" in ex.f16_acc.source("metal")  # f16 accumulators: half pieces
     assert ", ulong2(0, 0), true);" in ex.col_major_b.source("metal")
 
 
@@ -370,7 +371,7 @@ def test_glsl_coopmat_validates_with_glslang13():
     from sarek.validate import glsl
 
     ex = _load_example(EXAMPLES / "coop.py")
-    for k in (ex.u8_tile, ex.i8_accumulate, ex.tile16, ex.col_major_b, ex.bias_relu):
+    for k in (ex.u8_tile, ex.i8_accumulate, ex.tile16, ex.col_major_b, ex.bias_relu, ex.f16_acc):
         src = k.source("glsl", block=64)
         assert "coopMatMulAdd" in src and glsl.target_env(src) == "vulkan1.3"
         glsl.check(src)
@@ -407,7 +408,7 @@ def test_vulkan_driver_shapes_refuse_what_it_does_not_offer():
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", ["coop_u8", "coop_i8_wrap", "coop_tile16", "coop_hgemm_shared",
-                                  "coop_col_major_b", "coop_bias_relu", "coop_bf16"])
+                                  "coop_col_major_b", "coop_bias_relu", "coop_bf16", "coop_f16_acc"])
 def test_coop_cases_on_vulkan_glsl_gpu(name):
     """examples/coop.py on the H200's Vulkan driver (vulkan-glsl:0): the 8-bit cases agree exactly, the f16 ones
     within the tolerance; the GEMM staging f16 through shared memory and bf16 are refused with the reason."""
