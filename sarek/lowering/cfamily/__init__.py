@@ -19,7 +19,7 @@ Modules, each one layer of `CLowering` (a chain of classes, later layers call ea
   state.py        `CBase`: language, names, C types, values, literals, temporaries
   expressions.py  `CExpressions`: operators, casts, intrinsics, math, atomics, calls, payloads
   statements.py   `CStatements`: statements, control flow, arrays, match, value-if/match
-  coopmat.py      `CCoopmat`: cooperative matrices (CUDA nvcuda::wmma)
+  coopmat.py      `CCoopmat`: cooperative matrices (CUDA nvcuda::wmma, HIP MFMA, Metal simdgroup_matrix)
   module.py       `CLowering`: helper order, records, variants, functions; `entry_name`
   __init__.py     the pass
 """
