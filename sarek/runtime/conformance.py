@@ -155,8 +155,8 @@ LACKS: dict[str, set[str]] = {
 
 def target_lacks(target: str | None) -> set[str]:
     """The features a target's gate refuses: "coop" (f16/bf16 inputs) where it has no cooperative matrices,
-    "coop-int8" (u8/i8 inputs) where it has no 8-bit path, "coop-bf16" where it has no bf16 one, "coop-f16acc"
-    where it has no f16 accumulators (the table of sarek.analysis.coopmat_support), "f16" where it refuses float16, "coop-shared16" (f16 fragments through shared memory) where shared arrays of 16-bit
+    "coop-int8" (u8/i8 inputs) where it has no 8-bit path, "coop-bf16" where it has no bf16 one (the table of sarek.analysis.coopmat_support), "f16"
+    where it refuses float16, "coop-shared16" (f16 fragments through shared memory) where shared arrays of 16-bit
     elements are held one per word."""
     from sarek.analysis.coopmat_support import SHAPES, WORD_ARRAYS
     from sarek.analysis.features import Feature, Refused, support
@@ -165,12 +165,12 @@ def target_lacks(target: str | None) -> set[str]:
         return set()
     configs = SHAPES.get(target, ())
     out = set[str]() if configs else {"coop"}
+    if not any("f16" in c.acc for c in configs):  # "coop-f16acc": f16 accumulators
+        out.add("coop-f16acc")
     if not any("u8" in c.inputs for c in configs):
         out.add("coop-int8")
     if not any("bf16" in c.inputs for c in configs):
         out.add("coop-bf16")
-    if not any("f16" in c.acc for c in configs):
-        out.add("coop-f16acc")
     if isinstance(support(target, Feature.FLOAT16), Refused):
         out.add("f16")
     if target in WORD_ARRAYS:
