@@ -17,7 +17,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from sarek.testing.gen import A2_ROWS, A3_SHAPE, ACC_INIT, ACCF_SLOTS, COOP_BYTES, F2I_VALUES, NARROW_RANGE
+from sarek.testing.gen import A2_ROWS, A3_SHAPE, ACC_INIT, ACCF_SLOTS, COOP_BYTES, COOP16_ELEMS, COOP16_RANGE, F2I_VALUES, NARROW_RANGE
 
 #: device kind -> the target whose pipeline it runs (for pass blame)
 DEVICE_TARGET = {"opencl": "opencl", "cuda": "cuda", "ptx": "ptx", "vulkan": "wgsl", "vulkan-glsl": "glsl"}
@@ -31,7 +31,7 @@ TOLERANCE: dict[str, dict[str, tuple[float, float]]] = {
 LOWPREC_KINDS = ("vulkan", "vulkan-glsl")
 #: the outputs compared within TOLERANCE (every other output, `accf` included, exactly)
 FLOAT_OUTPUTS = {"of": "f32", "od": "f64"}
-OUTPUTS = ("oi", "ol", "of", "od", "on", "acc", "accf", "oq")
+OUTPUTS = ("oi", "ol", "of", "od", "on", "acc", "accf", "oq", "oh")
 #: the output of a two-stream launch's second kernel (CASE["streams"])
 STREAM_OUTPUT = "o2"
 #: the inputs of issue 34's corner shapes (no random draws: every other input keeps its values)
@@ -100,6 +100,10 @@ def make_args(kernel: Any, case: dict[str, Any]) -> list[Any]:
         lo, hi = (-128, 128) if coop == "i8" else (0, 256)
         made["cq"] = np.asarray(q.integers(lo, hi, COOP_BYTES), np.int8 if coop == "i8" else np.uint8)
         made["oq"] = np.zeros(n // 32 * 256, np.int32)
+    if case.get("coop16"):  # feature "coop16": small integers, exact in f16 and in every f32 sum
+        q = np.random.default_rng([case["seed"], 2916])
+        made["ch"] = q.integers(*COOP16_RANGE, COOP16_ELEMS).astype(np.float16)
+        made["oh"] = np.zeros(n // 32 * 256, np.float32)
     return [made[p] for p in inspect.signature(kernel.fn).parameters]
 
 

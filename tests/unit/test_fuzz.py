@@ -482,6 +482,44 @@ def test_coop_kernels_run_exactly_on_both_interpreters(tmp_path: Path):
     assert {"coop", "coop-int8"} <= device_lacks(sarek.get_device("vulkan-glsl:0"))  # lavapipe: n/a
 
 
+def test_coop16_kernels_agree_exactly_and_compile_for_every_matrix_target(tmp_path: Path):
+    """Feature "coop16" (its own stream: the other kernels, 8-bit coop ones included, are unchanged): an f16
+    16x16x16 tile product of small integers into f32, exact in any summation order; a generated one stores fill
+    + A B into its warp's slots of `oh` on interp and interp-ref alike, and its CUDA (NVRTC), PTX, HIP (MFMA) and
+    Metal (simdgroup_matrix) sources validate; GLSL too (f16 fragments from a Vec)."""
+    from sarek.runtime.cuda import nvrtc_compile
+    from sarek.testing.runs import load_kernel, make_args, run_on
+    from sarek.validate import glsl, hip, metal, ptx
+
+    seeds = [s for s in range(200) if "coop16" in generate(s).case["features"]]
+    text = "\n".join(generate(s).source for s in seeds)
+    assert len(seeds) >= 5 and "ch: Vec[f16]" in text and ", col_major=True)" in text and "coop.load(ha, ch, 512, 16)" in text
+    prog = generate(seeds[0])
+    path = tmp_path / "k.py"
+    path.write_text(prog.source)
+    k, case = load_kernel(path)
+    a = make_args(k, case)
+    import inspect
+
+    ch = a[list(inspect.signature(k.fn).parameters).index("ch")].astype(np.float64)
+    outs = [run_on(k, case, d)["oh"] for d in ("interp", "interp-ref")]
+    assert outs[0] == outs[1]
+    fill = float(re.search(r"coop\.fill\(hc, (-?[\d.]+)\)", prog.source).group(1))  # type: ignore[union-attr]
+    acc = np.full((16, 16), fill)
+    for m in re.finditer(r"coop\.load\(ha, ch, (\d+), 16\)\n +coop\.load\(hb, ch, (\d+), 16(, col_major=True)?\)",
+                         prog.source):
+        ha = ch[int(m.group(1)):int(m.group(1)) + 256].reshape(16, 16)
+        hb = ch[int(m.group(2)):int(m.group(2)) + 256].reshape(16, 16)
+        acc += ha @ (hb.T if m.group(3) else hb)
+    want = acc.reshape(-1).tolist()
+    assert outs[0][:256] == want and outs[0][-256:] == want
+    assert "wmma.mma.sync" in nvrtc_compile(k.source("cuda"), "sm_90", output="ptx").decode()
+    ptx.check(k.source("ptx"))
+    hip.check(k.source("hip"))
+    metal.check(k.source("metal"))
+    glsl.check(k.source("glsl", block=case["block"]))
+
+
 def test_coop_kernels_load_each_b_fragment_in_one_layout(tmp_path: Path):
     """H200 campaign seeds 910021 & co. (24 of 700): the generator loaded `qb` both row- and column-major in one
     kernel, which CUDA's wmma refuses (a fragment has one layout); each kernel now picks one layout."""

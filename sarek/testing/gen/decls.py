@@ -149,6 +149,8 @@ class Gen(Corners):
             self.barrier_stage(ints, floats)
         if "coop" in self.feats:
             self.coop_stage()
+        if "coop16" in self.feats:
+            self.coop16_stage()
         if "local" in self.feats:
             v = r.choice(ints)
             if v.ty == "i32":
@@ -253,6 +255,25 @@ class Gen(Corners):
             self.emit("coop.mma(qc, qa, qb, qc)")
         self.emit("coop.store(qc, oq, wq * 256, 16)")
 
+    def coop16_stage(self) -> None:
+        """Feature "coop16" (features.COOP16_FEATURES): an f16 16x16x16 tile product into an f32 accumulator,
+        warp-uniform at the top level, warp w storing its result at `oh[w * 256 ..]`. Drawn from its own stream."""
+        q = self.q16
+        self.imports.update({"warp_id", "block_idx_x", "block_dim_x"})
+        self.types_used.add("f16")
+        self.emit('ha = coop.fragment("a", f16, 16, 16)')
+        self.emit('hb = coop.fragment("b", f16, 16, 16)')
+        self.emit('hc = coop.fragment("acc", f32, 16, 16)')
+        self.emit("wh = block_idx_x * (block_dim_x // 32) + warp_id")
+        self.emit(f"coop.fill(hc, {q.choice(['0.0', '1.0', '-3.0', '256.0'])})")
+        col_major = q.random() < 0.5  # one layout per 'b' fragment (CUDA's wmma fragments carry theirs)
+        for k in range(q.choice([1, 2])):
+            base = 512 * k
+            self.emit(f"coop.load(ha, ch, {base}, 16)")
+            self.emit(f"coop.load(hb, ch, {base + 256}, 16{', col_major=True' if col_major else ''})")
+            self.emit("coop.mma(hc, ha, hb, hc)")
+        self.emit("coop.store(hc, oh, wh * 256, 16)")
+
     def program(self) -> Program:
         r = self.r
         decls: list[str] = []
@@ -288,6 +309,8 @@ class Gen(Corners):
         if "coop" in self.feats:
             params += [f"cq: Vec[{self.coop_elt}]", "oq: Vec[i32]"]
             self.types_used.add(self.coop_elt)
+        if "coop16" in self.feats:
+            params += ["ch: Vec[f16]", "oh: Vec[f32]"]
         params += ["acc: Vec[i32]", *(["accf: Vec[f32]"] if self.uses_accf else []), "n: i32"]
         second, streams = self.stream_kernel(outs) if "streams" in self.feats else ([], {})
         gpu = sorted(x for x in self.imports if x not in ("sm", "atomic"))
@@ -297,7 +320,7 @@ class Gen(Corners):
         head = [f'"""sarek fuzz kernel, seed {self.seed} (a reproducer: python -m sarek.testing.fuzz --replay FILE)."""',
                 "", *(["import sarek"] if self.uses_sarek else []),
                 "from sarek import Array, Vec, device, f32, f64, i32, i64, kernel, record, variant"
-                + (", coop" if "coop" in self.feats else "") + (f", {self.narrow}" if self.narrow else "") + "".join(f", {t}" for t in extra),
+                + (", coop" if {"coop", "coop16"} & self.feats else "") + (f", {self.narrow}" if self.narrow else "") + "".join(f", {t}" for t in extra),
                 "from sarek import math as sm", f"from sarek.gpu import {', '.join(sorted(set(gpu)))}", "", ""]
         lines = head + decls + helpers + ["@kernel", f"def fz{self.seed}({', '.join(params)}):", *body, "", "",
                                           *second]
@@ -305,7 +328,8 @@ class Gen(Corners):
                 "i64": "i64" in self.feats, "f64": "f64" in self.feats, "lowprec": self.uses_lowprec,
                 "features": sorted(self.feats), **({"narrow": self.narrow} if self.narrow else {}),
                 **({"streams": streams} if streams else {}),
-                **({"coop": self.coop_elt} if "coop" in self.feats else {}), **({"shapes": sorted(self.shapes)} if self.shapes else {})}
+                **({"coop": self.coop_elt} if "coop" in self.feats else {}),
+                **({"coop16": True} if "coop16" in self.feats else {}), **({"shapes": sorted(self.shapes)} if self.shapes else {})}
         lines.append(f"CASE = {case!r}")
         return Program(self.seed, "\n".join(lines) + "\n", case)
 

@@ -53,9 +53,17 @@ CORNER_FEATURES = ("zeroinit", "tiling", "boolcast", "f2i", "intmin", "bigblock"
 #: column-major, one or two multiply-accumulates, each warp storing its 16x16 result into its own slots of `oq`);
 #: products are exact and i32 wraps as in C, so every device that runs it must agree bit for bit
 COOP_FEATURES = ("coop",)
+#: and a sixth (issue 29, later): "coop16" = an f16 tile product into an f32 accumulator (`decls.Gen.coop16_stage`:
+#: `ch` holds small integers as f16, so every product and sum is exact in f32 and every device agrees bit for bit
+#: whatever its summation order; 16x16x16, b row- or column-major, each warp storing into its own slots of `oh`).
+#: Its own stream, so the kernels without it (and the 8-bit coop ones) stay as they were
+COOP16_FEATURES = ("coop16",)
+#: the f16 elements of the `ch` input (a and b, twice) and their range
+COOP16_ELEMS = 1024
+COOP16_RANGE = (-4, 5)
 #: the bytes of the `cq` input (a 16x32 a and a 32x16 b, twice)
 COOP_BYTES = 2048
-FEATURE_P = {"coop": 0.15, "i64": 0.35, "f64": 0.2, "shared": 0.25, "warp": 0.2, "narrow": 0.3, "bitcast": 0.3, "fatomic": 0.15,
+FEATURE_P = {"coop": 0.15, "coop16": 0.12, "i64": 0.35, "f64": 0.2, "shared": 0.25, "warp": 0.2, "narrow": 0.3, "bitcast": 0.3, "fatomic": 0.15,
              "print": 0.2, "arrays3": 0.2, "zeroinit": 0.3, "tiling": 0.3, "boolcast": 0.3, "f2i": 0.3,
              "intmin": 0.25, "bigblock": 0.15, "streams": 0.2, "zeroshared": 0.2, "vote": 0.25, "fclass": 0.3}
 #: the integer types a comparison is cast to (feature "boolcast") and a float converted to (feature "f2i")
@@ -178,6 +186,10 @@ class GenBase(ABC):
         if features is None:
             self.feats |= {f for f in COOP_FEATURES if self.qr.random() < FEATURE_P.get(f, 0.5)}
             self.feats |= {f for f in ISSUE33_FEATURES if self.i33.random() < FEATURE_P.get(f, 0.5)}
+        #: the f16 coop stream
+        self.q16 = random.Random(f"sarek-fuzz-coop16-{seed}")
+        if features is None:
+            self.feats |= {f for f in COOP16_FEATURES if self.q16.random() < FEATURE_P.get(f, 0.5)}
         if "bigblock" in self.feats:
             self.block, self.grid = self.cr.choice(BIG_BLOCKS), 1
             self.n = self.block
@@ -193,7 +205,7 @@ class GenBase(ABC):
         self.uses_sarek = False  # `import sarek` (sarek.bitcast)
         self.prints = 0
         # (coop calls are warp-uniform: at the top level, never under `if i < n`)
-        self.barrier_mode = bool({"shared", "warp", "coop"} & self.feats) or self.zshared
+        self.barrier_mode = bool({"shared", "warp", "coop", "coop16"} & self.feats) or self.zshared
         self.out: list[str] = []
         self.vars: list[Var] = []
         self.ivars_ro: list[IE] = []  # read-only ints in scope (loop counters, binders with known ranges)
