@@ -443,39 +443,50 @@ def test_second_kernel_output_has_its_sources_tolerance():
     assert compare({"o2": [5]}, {"o2": [6]}, {"streams": {"kernel": "k2", "src": "oi"}}, "cuda:0") is not None
 
 
-def test_coop_kernels_run_exactly_on_both_interpreters(tmp_path: Path):
-    """Feature "coop" (its own stream): 8-bit tile products of i8 and u8, b row- and column-major, one or two
-    multiply-accumulates; a generated one stores fill + A B (wrapping i32) into its warp's slots of `oq` on
-    interp and interp-ref alike, and its GLSL and PTX validate."""
-    from sarek.runtime.conformance import device_lacks
-    from sarek.testing.runs import load_kernel, make_args, run_on
-    from sarek.validate import glsl, ptx
-    import sarek
+def _coop_kernel(tmp_path: Path, feature: str, constructs: tuple[str, ...], src: str, out: str):
+    """The first generated kernel of seeds 0..199 holding `feature` (whose kernels together show every one of
+    `constructs`): its source, its input `src` (as int64 or float64), its output `out` on interp and interp-ref
+    (asserted equal), the kernel and its case."""
+    import inspect
 
-    seeds = [s for s in range(200) if "coop" in generate(s).case["features"]]
+    from sarek.testing.runs import load_kernel, make_args, run_on
+
+    seeds = [s for s in range(200) if feature in generate(s).case["features"]]
     text = "\n".join(generate(s).source for s in seeds)
-    for construct in ("cq: Vec[i8]", "cq: Vec[u8]", "col_major=True", "coop.load(qb, cq, 512, 16)",
-                      "coop.load(qa, cq, 1024, 32)"):
+    for construct in constructs:
         assert construct in text, construct
     prog = generate(seeds[0])
     path = tmp_path / "k.py"
     path.write_text(prog.source)
     k, case = load_kernel(path)
     a = make_args(k, case)
-    import inspect
-
-    cq = a[list(inspect.signature(k.fn).parameters).index("cq")].astype(np.int64)
-    outs = [run_on(k, case, d)["oq"] for d in ("interp", "interp-ref")]
+    x = a[list(inspect.signature(k.fn).parameters).index(src)]
+    x = x.astype(np.float64 if x.dtype.kind == "f" else np.int64)
+    outs = [run_on(k, case, d)[out] for d in ("interp", "interp-ref")]
     assert outs[0] == outs[1]
-    fill = int(re.search(r"coop\.fill\(qc, (-?\d+)\)", prog.source).group(1))  # type: ignore[union-attr]
+    return prog.source, x, outs[0], k, case
+
+
+def test_coop_kernels_run_exactly_on_both_interpreters(tmp_path: Path):
+    """Feature "coop" (its own stream): 8-bit tile products of i8 and u8, b row- and column-major, one or two
+    multiply-accumulates; a generated one stores fill + A B (wrapping i32) into its warp's slots of `oq` on
+    interp and interp-ref alike, and its GLSL and PTX validate."""
+    from sarek.runtime.conformance import device_lacks
+    from sarek.validate import glsl, ptx
+    import sarek
+
+    source, cq, got, k, case = _coop_kernel(tmp_path, "coop", ("cq: Vec[i8]", "cq: Vec[u8]", "col_major=True",
+                                                              "coop.load(qb, cq, 512, 16)", "coop.load(qa, cq, 1024, 32)"),
+                                            "cq", "oq")
+    fill = int(re.search(r"coop\.fill\(qc, (-?\d+)\)", source).group(1))  # type: ignore[union-attr]
     acc = np.full((16, 16), fill, np.int64)
     for m in re.finditer(r"coop\.load\(qa, cq, (\d+), 32\)\n +coop\.load\(qb, cq, (\d+), (\d+)(, col_major=True)?\)",
-                         prog.source):
+                         source):
         qa = cq[int(m.group(1)):int(m.group(1)) + 512].reshape(16, 32)
         qb = cq[int(m.group(2)):int(m.group(2)) + 512]
         acc += qa @ (qb.reshape(16, 32).T if m.group(4) else qb.reshape(32, 16))
     want = ((acc + 2**31) % 2**32 - 2**31).reshape(-1).tolist()
-    assert outs[0][:256] == want and outs[0][-256:] == want
+    assert got[:256] == want and got[-256:] == want
     src = k.source("glsl", block=case["block"])
     glsl.check(src)
     ptx.check(k.source("ptx"))
@@ -488,31 +499,19 @@ def test_coop16_kernels_agree_exactly_and_compile_for_every_matrix_target(tmp_pa
     + A B into its warp's slots of `oh` on interp and interp-ref alike, and its CUDA (NVRTC), PTX, HIP (MFMA) and
     Metal (simdgroup_matrix) sources validate; GLSL too (f16 fragments from a Vec)."""
     from sarek.runtime.cuda import nvrtc_compile
-    from sarek.testing.runs import load_kernel, make_args, run_on
     from sarek.validate import glsl, hip, metal, ptx
 
-    seeds = [s for s in range(200) if "coop16" in generate(s).case["features"]]
-    text = "\n".join(generate(s).source for s in seeds)
-    assert len(seeds) >= 5 and "ch: Vec[f16]" in text and ", col_major=True)" in text and "coop.load(ha, ch, 512, 16)" in text
-    prog = generate(seeds[0])
-    path = tmp_path / "k.py"
-    path.write_text(prog.source)
-    k, case = load_kernel(path)
-    a = make_args(k, case)
-    import inspect
-
-    ch = a[list(inspect.signature(k.fn).parameters).index("ch")].astype(np.float64)
-    outs = [run_on(k, case, d)["oh"] for d in ("interp", "interp-ref")]
-    assert outs[0] == outs[1]
-    fill = float(re.search(r"coop\.fill\(hc, (-?[\d.]+)\)", prog.source).group(1))  # type: ignore[union-attr]
+    source, ch, got, k, case = _coop_kernel(tmp_path, "coop16", ("ch: Vec[f16]", ", col_major=True)",
+                                                                "coop.load(ha, ch, 512, 16)"), "ch", "oh")
+    fill = float(re.search(r"coop\.fill\(hc, (-?[\d.]+)\)", source).group(1))  # type: ignore[union-attr]
     acc = np.full((16, 16), fill)
     for m in re.finditer(r"coop\.load\(ha, ch, (\d+), 16\)\n +coop\.load\(hb, ch, (\d+), 16(, col_major=True)?\)",
-                         prog.source):
+                         source):
         ha = ch[int(m.group(1)):int(m.group(1)) + 256].reshape(16, 16)
         hb = ch[int(m.group(2)):int(m.group(2)) + 256].reshape(16, 16)
         acc += ha @ (hb.T if m.group(3) else hb)
     want = acc.reshape(-1).tolist()
-    assert outs[0][:256] == want and outs[0][-256:] == want
+    assert got[:256] == want and got[-256:] == want
     assert "wmma.mma.sync" in nvrtc_compile(k.source("cuda"), "sm_90", output="ptx").decode()
     ptx.check(k.source("ptx"))
     hip.check(k.source("hip"))

@@ -4,6 +4,7 @@ and the module (records, variants, imports, parameters, CASE)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from sarek.testing.gen.corners import Corners
 from sarek.testing.gen.features import FB_MAX, NARROW_FLOATS, STORE, FE, IE, Helper, Program, Var
@@ -236,43 +237,34 @@ class Gen(Corners):
         """Feature "coop" (features.COOP_FEATURES): an 8-bit tile product every lane of a warp runs alike, at
         the top level; warp w of the grid (32 lanes each: block sizes are multiples of 32) stores its 16x16
         result at `oq[w * 256 ..]`. Drawn from the coop stream only."""
-        q = self.qr
-        self.coop_elt = elt = q.choice(["i8", "u8"])
-        self.imports.update({"warp_id", "block_idx_x", "block_dim_x"})
-        self.emit(f'qa = coop.fragment("a", {elt}, 16, 32)')
-        self.emit(f'qb = coop.fragment("b", {elt}, 32, 16)')
-        self.emit('qc = coop.fragment("acc", i32, 16, 16)')
-        self.emit("wq = block_idx_x * (block_dim_x // 32) + warp_id")
-        self.emit(f"coop.fill(qc, {q.choice([0, 1, -7, 2**31 - 100, -2**31 + 100])})")
-        col_major = q.random() < 0.5  # one layout per 'b' fragment (CUDA's wmma fragments carry theirs)
-        for k in range(q.choice([1, 2])):
-            base = 1024 * k
-            self.emit(f"coop.load(qa, cq, {base}, 32)")
-            if col_major:
-                self.emit(f"coop.load(qb, cq, {base + 512}, 32, col_major=True)")
-            else:
-                self.emit(f"coop.load(qb, cq, {base + 512}, 16)")
-            self.emit("coop.mma(qc, qa, qb, qc)")
-        self.emit("coop.store(qc, oq, wq * 256, 16)")
+        self.coop_elt = elt = self.qr.choice(["i8", "u8"])
+        self.tile_product(self.qr, "q", elt, "i32", 32, [0, 1, -7, 2**31 - 100, -2**31 + 100])
 
     def coop16_stage(self) -> None:
         """Feature "coop16" (features.COOP16_FEATURES): an f16 16x16x16 tile product into an f32 accumulator,
         warp-uniform at the top level, warp w storing its result at `oh[w * 256 ..]`. Drawn from its own stream."""
-        q = self.q16
-        self.imports.update({"warp_id", "block_idx_x", "block_dim_x"})
         self.types_used.add("f16")
-        self.emit('ha = coop.fragment("a", f16, 16, 16)')
-        self.emit('hb = coop.fragment("b", f16, 16, 16)')
-        self.emit('hc = coop.fragment("acc", f32, 16, 16)')
-        self.emit("wh = block_idx_x * (block_dim_x // 32) + warp_id")
-        self.emit(f"coop.fill(hc, {q.choice(['0.0', '1.0', '-3.0', '256.0'])})")
-        col_major = q.random() < 0.5  # one layout per 'b' fragment (CUDA's wmma fragments carry theirs)
-        for k in range(q.choice([1, 2])):
-            base = 512 * k
-            self.emit(f"coop.load(ha, ch, {base}, 16)")
-            self.emit(f"coop.load(hb, ch, {base + 256}, 16{', col_major=True' if col_major else ''})")
-            self.emit("coop.mma(hc, ha, hb, hc)")
-        self.emit("coop.store(hc, oh, wh * 256, 16)")
+        self.tile_product(self.q16, "h", "f16", "f32", 16, ["0.0", "1.0", "-3.0", "256.0"])
+
+    def tile_product(self, q: random.Random, p: str, elt: str, acc: str, k: int, fills: Sequence[int | str]) -> None:
+        """Fragments `<p>a` (16xk), `<p>b` (kx16), `<p>c` (acc 16x16) filled with one of `fills`, one or two
+        products of a and b read from `c<p>` (a at 2 * 16k * step, b right after it, row- or column-major: one
+        layout per 'b' fragment, as CUDA's wmma fragments carry theirs), stored at `o<p>[w<p> * 256 ..]`."""
+        self.imports.update({"warp_id", "block_idx_x", "block_dim_x"})
+        a, b, c, src = f"{p}a", f"{p}b", f"{p}c", f"c{p}"
+        self.emit(f'{a} = coop.fragment("a", {elt}, 16, {k})')
+        self.emit(f'{b} = coop.fragment("b", {elt}, {k}, 16)')
+        self.emit(f'{c} = coop.fragment("acc", {acc}, 16, 16)')
+        self.emit(f"w{p} = block_idx_x * (block_dim_x // 32) + warp_id")
+        self.emit(f"coop.fill({c}, {q.choice(fills)})")
+        col_major = q.random() < 0.5
+        for step in range(q.choice([1, 2])):
+            base = 32 * k * step
+            self.emit(f"coop.load({a}, {src}, {base}, {k})")
+            self.emit(f"coop.load({b}, {src}, {base + 16 * k}, {k}, col_major=True)" if col_major else
+                      f"coop.load({b}, {src}, {base + 16 * k}, 16)")
+            self.emit(f"coop.mma({c}, {a}, {b}, {c})")
+        self.emit(f"coop.store({c}, o{p}, w{p} * 256, 16)")
 
     def program(self) -> Program:
         r = self.r
