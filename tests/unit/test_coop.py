@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import sarek
-from sarek import Array, Vec, coop, f16, f32, i32, kernel, u8
-from sarek.gpu import thread_idx_x, warp_id
+from sarek import Array, Vec, bf16, coop, f16, f32, i32, kernel, u8
+from sarek.gpu import barrier, shared, thread_idx_x, warp_id
 from sarek.interp import coopmat as CM
 
 EXECUTORS = ("interp", "interp-ref")
@@ -235,6 +235,44 @@ def test_cuda_wmma_compiles_with_nvrtc(tmp_path, monkeypatch):
     for k in (ex.hgemm_shared, ex.i8_accumulate, ex.col_major_b, ex.f16_acc):
         ptx = nvrtc_compile(k.source("cuda"), "sm_90", output="ptx").decode()
         assert "wmma.mma.sync" in ptx
+
+
+@kernel(block=32)
+def bf16_shared_tiles(A: Array[bf16, 2], B: Array[bf16, 2], C: Array[f32, 2]):
+    """One warp: A and B staged in shared memory, b loaded both row- and column-major."""
+    sa = shared(bf16, (16, 24))
+    sb = shared(bf16, (16, 24))
+    t = thread_idx_x
+    for e in range(t, 256, 32):
+        sa[e // 16, e % 16] = A[e // 16, e % 16]
+        sb[e // 16, e % 16] = B[e // 16, e % 16]
+    barrier()
+    a = coop.fragment("a", bf16, 16, 16)
+    b = coop.fragment("b", bf16, 16, 16)
+    bt = coop.fragment("b", bf16, 16, 16)
+    acc = coop.fragment("acc", f32, 16, 16)
+    coop.fill(acc, 0.0)
+    coop.load(a, sa, 0, 0)
+    coop.load(b, sb, 0, 0)
+    coop.load(bt, sb, 0, 0, col_major=True)
+    coop.mma(acc, a, b, acc)
+    coop.mma(acc, a, bt, acc)
+    coop.store(acc, C, 0, 0)
+
+
+def test_cuda_bf16_loads_from_shared_name_the_state_space(tmp_path, monkeypatch):
+    """bf16 a/b loads from shared memory reach ptxas as `wmma.load...shared.bf16` (ldmatrix), not the header's
+    generic-address loads (element loads and MOVM transposes: bf16 GEMMs at about half f16's speed)."""
+    monkeypatch.setenv("SAREK_CACHE_DIR", str(tmp_path))
+    from sarek.runtime.cuda import nvrtc_compile
+    from sarek.validate import ptx as ptxas
+
+    ptx = nvrtc_compile(bf16_shared_tiles.source("cuda"), "sm_90", output="ptx").decode().rstrip("\0")
+    assert ptx.count("wmma.load.a.sync.aligned.row.m16n16k16.shared.bf16") == 1
+    assert ptx.count("wmma.load.b.sync.aligned.row.m16n16k16.shared.bf16") == 1
+    assert ptx.count("wmma.load.b.sync.aligned.col.m16n16k16.shared.bf16") == 1
+    assert ".m16n16k16.bf16" not in ptx  # no generic-address bf16 load is left
+    ptxas.check(ptx)  # the inline PTX assembles (NVRTC does not read it)
 
 
 def test_hip_mfma_compiles_for_cdna_and_refuses_rdna():

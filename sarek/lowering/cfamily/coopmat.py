@@ -41,6 +41,21 @@ WMMA = "nvcuda::wmma::"
 _USE = {"a": "matrix_a", "b": "matrix_b", "acc": "accumulator"}
 _ELEMENT = {"f16": "half", "bf16": "__nv_bfloat16", "u8": "unsigned char", "i8": "signed char", "f32": "float",
             "i32": "int"}
+#: CUDA bf16 a/b loads from shared memory: the header's bf16 `load_matrix_sync` gives NVVM a generic address (its
+#: f16 loads get `.shared`), which ptxas turns into per-element generic loads and MOVM transposes instead of
+#: ldmatrix; these overloads name the shared state space in the PTX (`wmma.load.{a,b}.sync.aligned.{row,col}
+#: .m16n16k16.shared.bf16`, 4 registers of packed pairs: the header's own fragment layout)
+_BF16_SHARED_LOAD = "sarek_wmma_load_shared"
+_BF16_SHARED_HELPER = r"""#define SAREK_WMMA_LD_BF16(U, L) \
+__device__ __forceinline__ void sarek_wmma_load_shared(nvcuda::wmma::fragment<nvcuda::wmma::matrix_##U, 16, 16, 16, \
+    __nv_bfloat16, nvcuda::wmma::L##_major>& f, const __nv_bfloat16* p, unsigned ldm) { \
+  unsigned* r = reinterpret_cast<unsigned*>(f.x); \
+  asm volatile("wmma.load." #U ".sync.aligned." #L ".m16n16k16.shared.bf16 {%0, %1, %2, %3}, [%4], %5;" \
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) \
+               : "r"((unsigned)__cvta_generic_to_shared(p)), "r"(ldm) : "memory"); \
+}
+SAREK_WMMA_LD_BF16(a, row) SAREK_WMMA_LD_BF16(a, col) SAREK_WMMA_LD_BF16(b, row) SAREK_WMMA_LD_BF16(b, col)
+#undef SAREK_WMMA_LD_BF16"""
 #: a fill value's C expression as the wmma element type (sarek keeps bf16 as its bits in an unsigned short)
 _FILL = {"bf16": "__ushort_as_bfloat16({0})"}
 #: HIP's 8-bit path: a 16x16 byte piece is 4 bytes per lane packed in an int (byte j: the element at 4 (l / 16) + j,
@@ -172,6 +187,12 @@ def col_major_loads(op: Operation, frag: str) -> bool:
                 False)
 
 
+def shared_buffer(op: s.CoopmatLoadOp) -> bool:
+    """Whether `op` loads from a shared-memory array."""
+    t = op.array.type
+    return isinstance(t, s.ArrayType) and t.memspace == s.MemSpace.SHARED
+
+
 class CCoopmat(CStatements):
     """Lowers cooperative-matrix ops to wmma calls (CUDA) or MFMA builtins (HIP)."""
 
@@ -249,6 +270,10 @@ class CCoopmat(CStatements):
                 self.stmt(f"{p} = sarek_mfma_load_{f.use}({at}, {{2}}, {int(col)})", args)
             elif hip:
                 self.stmt(f"sarek_mfma_store_acc({at}, {{2}}, {int(col)}, {p})", args)
+            elif isinstance(op, s.CoopmatLoadOp) and f.elt == "bf16" and f.use != "acc" and shared_buffer(op):
+                if _BF16_SHARED_HELPER not in self.polyfills:
+                    self.polyfills.append(_BF16_SHARED_HELPER)
+                self.stmt(f"{_BF16_SHARED_LOAD}({p}, {at}, {{2}})", args)
             elif isinstance(op, s.CoopmatLoadOp):
                 self.stmt(f"{WMMA}load_matrix_sync({p}, {at}, {{2}}{mem})", args)
             else:

@@ -89,3 +89,39 @@ builtin.module {
 // CHECK-NEXT:   nvcuda::wmma::mma_sync(sarek_frag_acc_1_0, sarek_frag_fa_1_0, sarek_frag_fb_0_0, sarek_frag_acc_1_0);
 // CHECK-NEXT:   nvcuda::wmma::mma_sync(sarek_frag_acc_1_1, sarek_frag_fa_1_0, sarek_frag_fb_0_1, sarek_frag_acc_1_1);
 // CHECK:        nvcuda::wmma::store_matrix_sync((c + (0) + (32) * 16 + 16), sarek_frag_acc_1_1, 32, nvcuda::wmma::mem_row_major);
+
+// -----
+
+// bf16 a/b fragments loaded from shared memory go through sarek_wmma_load_shared (inline PTX naming the shared
+// state space: the header's bf16 loads are generic, so ptxas would use element loads, not ldmatrix); a bf16 load
+// from global memory and the accumulator's keep load_matrix_sync.
+builtin.module {
+  sarek.kernel @bgemm(%a : !sarek.vec<bf16> "a", %c : !sarek.vec<f32> "c") {
+    %z = sarek.constant 0 : i32
+    %s = sarek.constant 32 : i32
+    %n = sarek.constant 512 : i32
+    %sh = sarek.alloc_array "tile"[%n] : !sarek.array<bf16, shared>
+    sarek.coopmat_decl "fa" a 32x16 : bf16
+    sarek.coopmat_decl "fb" b 16x16 : bf16
+    sarek.coopmat_decl "fg" b 16x16 : bf16
+    sarek.coopmat_decl "acc" acc 32x16 : f32
+    sarek.coopmat_load "fa" from %sh[%z] stride %s : !sarek.array<bf16, shared>
+    sarek.coopmat_load "fb" from %sh[%n] stride %s col_major : !sarek.array<bf16, shared>
+    sarek.coopmat_load "fg" from %a[%z] stride %s : !sarek.vec<bf16>
+    sarek.coopmat_load "acc" from %c[%z] stride %s : !sarek.vec<f32>
+    sarek.coopmat_muladd "acc" = "fa" * "fb" + "acc"
+    sarek.coopmat_muladd "acc" = "fa" * "fg" + "acc"
+    sarek.coopmat_store "acc" to %c[%z] stride %s : !sarek.vec<f32>
+  }
+}
+// CHECK:      #include <mma.h>
+// CHECK:      #define SAREK_WMMA_LD_BF16(U, L)
+// CHECK:        asm volatile("wmma.load." #U ".sync.aligned." #L ".m16n16k16.shared.bf16 {%0, %1, %2, %3}, [%4], %5;"
+// CHECK:      SAREK_WMMA_LD_BF16(a, row) SAREK_WMMA_LD_BF16(a, col) SAREK_WMMA_LD_BF16(b, row) SAREK_WMMA_LD_BF16(b, col)
+// CHECK:      extern "C" __global__ void bgemm(
+// CHECK:        nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, __nv_bfloat16, nvcuda::wmma::col_major> sarek_frag_fb;
+// CHECK:        sarek_wmma_load_shared(sarek_frag_fa_0_0, (const __nv_bfloat16*)(tile + (0)), 32);
+// CHECK-NEXT:   sarek_wmma_load_shared(sarek_frag_fa_1_0, (const __nv_bfloat16*)(tile + (0) + (32) * 16), 32);
+// CHECK-NEXT:   sarek_wmma_load_shared(sarek_frag_fb, (const __nv_bfloat16*)(tile + (512)), 32);
+// CHECK-NEXT:   nvcuda::wmma::load_matrix_sync(sarek_frag_fg, (const __nv_bfloat16*)(a + (0)), 32);
+// CHECK-NEXT:   nvcuda::wmma::load_matrix_sync(sarek_frag_acc_0_0, (c + (0)), 32, nvcuda::wmma::mem_row_major);
