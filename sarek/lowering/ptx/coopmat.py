@@ -150,10 +150,12 @@ class CoopmatLowering(ControlLowering):
         return out
 
     def _ldmatrix(self, st: FnState, op: sk.CoopmatLoadOp, buf: Buf) -> None:
-        """An `a` or `b` fragment from shared memory: one `ldmatrix` per piece (x4 for `a`, x2 for `b`; `.trans`
-        for a row-major `b` or a column-major `a`). Lane l gives the address of row l & 7 of 8x8 matrix l >> 3,
-        whose elements are 8 contiguous halves: a's matrix m covers rows 8 (m & 1).., columns 8 (m >> 1).., b's
-        rows 8 m..; the registers it fills are the mma fragment's (see the module docstring)."""
+        """An `a` or `b` fragment from shared memory: one `ldmatrix.x4` per `a` piece and per pair of `b` pieces
+        side by side (j, j + 1: a b fragment is 16 columns wide or more, so its 16x8 pieces pair up); `.trans`
+        for a row-major `b` or a column-major `a`. Lane l gives the address of row l & 7 of 8x8 matrix
+        m = l >> 3, whose elements are 8 contiguous halves: matrix m covers rows 8 (m & 1).., columns
+        8 (m >> 1).. (for a b pair, piece j's two registers are matrices 0 and 1, piece j + 1's 2 and 3); the
+        registers it fills are the mma fragment's (see the module docstring)."""
         em = st.em
         use = self._decl(op, op.frag.data).use.data
         col = op.col_major is not None
@@ -161,11 +163,16 @@ class CoopmatLowering(ControlLowering):
         m = em.op2(px.ShrOp, "s32", "s32", lane, 3)
         i8 = em.op2(px.AndOp, "b32", "s32", lane, 7)
         r0 = em.op2(px.ShlOp, "b32", "s32", em.op2(px.AndOp, "b32", "s32", m, 1), 3)
-        c0 = em.op2(px.ShlOp, "b32", "s32", em.op2(px.ShrOp, "s32", "s32", m, 1), 3) if use == "a" else em.iconst(0)
+        c0 = em.op2(px.ShlOp, "b32", "s32", em.op2(px.ShrOp, "s32", "s32", m, 1), 3)
         row, c = (r0, em.op2(px.AddOp, "s32", "s32", c0, i8)) if col else (em.op2(px.AddOp, "s32", "s32", r0, i8), c0)
         pr, pc = self._pieces(op, op.frag.data)
         trans = ".trans" if (use == "b") != col else ""
-        for (i, j), regs in self._frags(st)[op.frag.data].items():
+        frags = self._frags(st)[op.frag.data]
+        for (i, j), regs in frags.items():
+            if use == "b" and j % 2:
+                continue  # loaded with its left neighbour
+            if use == "b":
+                regs = regs + frags[(i, j + 1)]
             addr = self._addr(st, op, buf, row, c, i * pr, j * pc)
             em.emit(px.LdmatrixOp, f"sync.aligned.m8n8.x{len(regs)}{trans}.shared.b16", regs, AddrAttr(addr, 0))
 

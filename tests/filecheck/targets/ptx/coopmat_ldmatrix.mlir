@@ -1,8 +1,8 @@
 // RUN: sarek-opt %s -p 'sarek-pipeline{target=ptx}' -t ptx | filecheck %s
 // An a/b fragment loaded from shared memory takes ldmatrix when its first element and its stride are multiples
-// of 8 halves (a warp-uniform test; else the per-element path): x4 per 16x16 `a` piece, x2 per 16x8 `b` piece,
-// `.trans` for a row-major b and a column-major a. Lane l addresses row l & 7 of matrix l >> 3. The kernel's
-// shared arrays are 16-byte aligned.
+// of 8 halves (a warp-uniform test; else the per-element path): x4 per 16x16 `a` piece and per pair of 16x8 `b`
+// pieces side by side, `.trans` for a row-major b and a column-major a. Lane l addresses row l & 7 of matrix
+// l >> 3. The kernel's shared arrays are 16-byte aligned.
 
 builtin.module {
   sarek.kernel @k(%c : !sarek.vec<f32> "c", %o : i32 "o") {
@@ -34,8 +34,9 @@ builtin.module {
 // CHECK-NEXT: [[SLOW]]:
 // CHECK:      ld.shared.b16
 // CHECK:      [[DONE]]:
-// CHECK:      ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r5, %r6}, [{{%u[0-9]+}}];
-// CHECK:      ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r7, %r8}, [{{%u[0-9]+}}];
-// CHECK:      ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r9, %r10}, [{{%u[0-9]+}}];
-// CHECK:      ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r11, %r12}, [{{%u[0-9]+}}];
-// CHECK:      mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK:      ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r5, %r6, %r7, %r8}, [{{%u[0-9]+}}];
+// CHECK:      ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r9, %r10, %r11, %r12}, [{{%u[0-9]+}}];
+// CHECK:      mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {{.*}}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {{.*}};
+// CHECK-NEXT: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {{.*}}, {%r1, %r2, %r3, %r4}, {%r7, %r8}, {{.*}};
+// CHECK-NEXT: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {{.*}}, {%r1, %r2, %r3, %r4}, {%r9, %r10}, {{.*}};
+// CHECK-NEXT: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {{.*}}, {%r1, %r2, %r3, %r4}, {%r11, %r12}, {{.*}};
