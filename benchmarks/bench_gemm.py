@@ -445,11 +445,112 @@ def gemm_async_wide(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
     coop.store(acc, C, i0 + wy * 64, j0 + wx * 64)
 
 
+# Past the 48 KiB static limit: deeper pipelines of 128x128x32 tiles, whose shared arrays the cuda and ptx
+# lowerings place in the dynamic shared-memory window (sarek.analysis.shared_window), sized at launch.
+S3D, S4D = 3, 4
+
+
+@kernel(block=THREADS)
+def gemm_async3_dyn(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
+    """`gemm_async` with three stages of K=32 (56 KiB of shared memory: the dynamic window): two K steps in
+    flight while the 8 warps of 64x32 multiply one; the stage written at step kt is the one read at kt - 1,
+    released by step kt's barrier."""
+    sa = shared(T, (S3D * BM, PA))
+    sb = shared(T, (S3D * BK, PB))
+    wy = warp_id // 4
+    wx = warp_id % 4
+    i0 = block_idx_y * BM
+    j0 = block_idx_x * BN
+    t = thread_idx_x
+    nk = A.shape[1] // BK
+    ra = t // (BK // CH)
+    ca = (t % (BK // CH)) * CH
+    rb = t // (BN // CH)
+    cb = (t % (BN // CH)) * CH
+    a = coop.fragment("a", T, WM, 16)
+    b = coop.fragment("b", T, 16, WN)
+    acc = coop.fragment("acc", f32, WM, WN)
+    coop.fill(acc, 0.0)
+    for p in range(S3D - 1):
+        if p < nk:
+            copy_async(sa[p * BM + ra, ca], A[i0 + ra, p * BK + ca], CH)
+            copy_async(sa[p * BM + ra + 64, ca], A[i0 + ra + 64, p * BK + ca], CH)
+            copy_async(sb[p * BK + rb, cb], B[p * BK + rb, j0 + cb], CH)
+            copy_async(sb[p * BK + rb + 16, cb], B[p * BK + rb + 16, j0 + cb], CH)
+        copy_async_commit()
+    for kt in range(nk):
+        s = kt % S3D
+        copy_async_wait(S3D - 2)
+        barrier()
+        if kt + S3D - 1 < nk:
+            n = (kt + S3D - 1) % S3D
+            k = (kt + S3D - 1) * BK
+            copy_async(sa[n * BM + ra, ca], A[i0 + ra, k + ca], CH)
+            copy_async(sa[n * BM + ra + 64, ca], A[i0 + ra + 64, k + ca], CH)
+            copy_async(sb[n * BK + rb, cb], B[k + rb, j0 + cb], CH)
+            copy_async(sb[n * BK + rb + 16, cb], B[k + rb + 16, j0 + cb], CH)
+        copy_async_commit()
+        with pragma("unroll"):
+            for kk in range(0, BK, 16):
+                coop.load(a, sa, s * BM + wy * WM, kk)
+                coop.load(b, sb, s * BK + kk, wx * WN)
+                coop.mma(acc, a, b, acc)
+    coop.store(acc, C, i0 + wy * WM, j0 + wx * WN)
+
+
+@kernel(block=T4A)
+def gemm_async4_4w_dyn(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
+    """`gemm_async_4w` (4 warps of 64x64) with four stages of K=32 (74 KiB of shared memory: the dynamic
+    window): three K steps in flight; each thread copies 4 chunks of A and 4 of B per step."""
+    sa = shared(T, (S4D * BM, PA))
+    sb = shared(T, (S4D * BK, PB))
+    wy = warp_id // 2
+    wx = warp_id % 2
+    i0 = block_idx_y * BM
+    j0 = block_idx_x * BN
+    t = thread_idx_x
+    nk = A.shape[1] // BK
+    ra = t // (BK // CH)
+    ca = (t % (BK // CH)) * CH
+    rb = t // (BN // CH)
+    cb = (t % (BN // CH)) * CH
+    a = coop.fragment("a", T, 64, 16)
+    b = coop.fragment("b", T, 16, 64)
+    acc = coop.fragment("acc", f32, 64, 64)
+    coop.fill(acc, 0.0)
+    for p in range(S4D - 1):
+        if p < nk:
+            with pragma("unroll"):
+                for r in range(4):
+                    copy_async(sa[p * BM + ra + 32 * r, ca], A[i0 + ra + 32 * r, p * BK + ca], CH)
+                    copy_async(sb[p * BK + rb + 8 * r, cb], B[p * BK + rb + 8 * r, j0 + cb], CH)
+        copy_async_commit()
+    for kt in range(nk):
+        s = kt % S4D
+        copy_async_wait(S4D - 2)
+        barrier()
+        if kt + S4D - 1 < nk:
+            n = (kt + S4D - 1) % S4D
+            k = (kt + S4D - 1) * BK
+            with pragma("unroll"):
+                for r in range(4):
+                    copy_async(sa[n * BM + ra + 32 * r, ca], A[i0 + ra + 32 * r, k + ca], CH)
+                    copy_async(sb[n * BK + rb + 8 * r, cb], B[k + rb + 8 * r, j0 + cb], CH)
+        copy_async_commit()
+        with pragma("unroll"):
+            for kk in range(0, BK, 16):
+                coop.load(a, sa, s * BM + wy * 64, kk)
+                coop.load(b, sb, s * BK + kk, wx * 64)
+                coop.mma(acc, a, b, acc)
+    coop.store(acc, C, i0 + wy * 64, j0 + wx * 64)
+
+
 #: the candidates, one table row per device each: (row name, kernel, threads per block, columns of C per block)
 KERNELS = [("sarek", gemm, THREADS, BN), ("sarek db", gemm_db, THREADS, BN), ("sarek db 4w", gemm_db4, T4, BN),
            ("sarek async2", gemm_async, THREADS, BN), ("sarek async4", gemm_async4, THREADS, BN),
            ("sarek async2 4w", gemm_async_4w, T4A, BN), ("sarek async4 4w", gemm_async4_4w, T4A, BN),
-           ("sarek async3 wide", gemm_async_wide, THREADS, BN2)]
+           ("sarek async3 wide", gemm_async_wide, THREADS, BN2), ("sarek async3 dyn", gemm_async3_dyn, THREADS, BN),
+           ("sarek async4 4w dyn", gemm_async4_4w_dyn, T4A, BN)]
 
 
 def dry_run() -> int:

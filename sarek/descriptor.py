@@ -112,7 +112,9 @@ class TargetDescriptor:
     refused: Mapping[Feature, Refused] = field(default_factory=_empty)  # a feature not here is supported
     atomic_gaps: tuple[Gap, ...] = ()  # atomics it lacks per element type, beyond the width features
     intrinsic_gaps: tuple[Gap, ...] = ()  # math intrinsics it has only on narrower operands
-    shared_limit: int | None = None  # static shared memory a kernel may declare, in bytes (None: per device)
+    # shared memory a kernel may declare, in bytes (None: per device); CUDA and PTX: 227 KiB (Hopper's most per
+    # block), arrays past 48 KiB placed in the dynamic window (sarek.analysis.shared_window)
+    shared_limit: int | None = None
     storage_buffer_limit: int | None = None  # storage buffers (vector parameters) a kernel may bind
     polyfilled: MathTable = field(default_factory=_empty)  # math it does not spell natively
     fast: MathTable = field(default_factory=_empty)  # at fp=default: single-precision routines instead
@@ -210,7 +212,7 @@ def _shader(name: str, display: str, cls: str, ext: str, tool: str, payload: Pay
 # f16 is supported everywhere: OpenCL, Metal, GLSL and WGSL store its bits and compute in f32 (sarek-widen-f16:
 # their own f32 -> f16 narrowing was measured fused, or needs a device feature)
 DESCRIPTORS: dict[str, TargetDescriptor] = {t.name: t for t in (
-    _c("cuda", "CUDA", "CudaTarget", "cu", "nvcc", atomic_gaps=_FLOAT_BITS, shared_limit=48 * _KIB,
+    _c("cuda", "CUDA", "CudaTarget", "cu", "nvcc", atomic_gaps=_FLOAT_BITS, shared_limit=227 * _KIB,
        batched=True, async_copy=True),
     _c("hip", "HIP", "HipTarget", "hip", "hipcc", native=("hip", "cuda"),  # HIP compiles CUDA text
        atomic_gaps=_FLOAT_BITS, shared_limit=64 * _KIB, batched=True),
@@ -238,7 +240,7 @@ DESCRIPTORS: dict[str, TargetDescriptor] = {t.name: t for t in (
         refused=_frozen({Feature.RECURSION: Refused(_RECURSION["ptx"]),
                          Feature.DYNAMIC_ARRAY: Refused("PTX .shared/.local arrays need a constant size; pass a "
                                                         "Vector for data of run-time size")}),
-        atomic_gaps=_FLOAT_BITS, shared_limit=48 * _KIB, batched=True, async_copy=True,
+        atomic_gaps=_FLOAT_BITS, shared_limit=227 * _KIB, batched=True, async_copy=True,
         # PTX has no math library at all: every transcendental is the library's, f32 and f16 through double
         polyfilled=_frozen({"f16": _PTX_NARROW, "f32": _PTX_NARROW,
                             "f64": _PTX_MATH | {n: Polyfill(n) for n in ("pow", "fmod")}}),

@@ -430,8 +430,8 @@ def _check_shared_size(module: ModuleOp, target: str, kernel: str | None) -> Non
         for op, total in shared_arrays(module, k):
             if total > limit:
                 raise SarekError(f"kernel '{k.sym_name.data}' declares {total} bytes of shared arrays up to "
-                                 f"this one; {BACKEND_NAMES[target]} allows {limit} bytes of static shared "
-                                 "memory per block", op, BACKEND_NAMES[target])
+                                 f"this one; {BACKEND_NAMES[target]} allows {limit} bytes of shared memory "
+                                 "per block", op, BACKEND_NAMES[target])
 
 
 def check_shader_interface(module: ModuleOp, target: str, limits: str = "portable") -> None:

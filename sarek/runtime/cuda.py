@@ -478,15 +478,38 @@ class CudaDevice(BufferDevice):
             fmax = int(check(d.cuFuncGetAttribute(A.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn),
                              "cuFuncGetAttribute"))
             plan = _Plan(spec, fn, fmax)
+            plan.shared = self._dynamic_shared(spec, fn)
             spec.plans[(self.kind, self.fp_key)] = plan
         return plan
+
+    def _source_text(self, spec: KernelSpec) -> str:
+        from sarek.runtime.opencl import generated_source
+
+        return generated_source(spec, "cuda")
+
+    def _dynamic_shared(self, spec: KernelSpec, fn: Any) -> int:
+        """The dynamic shared memory the kernel's source says it takes (its shared arrays past the static limit,
+        sarek.analysis.shared_window), with the function's maximum raised to it; 0 for static arrays."""
+        from sarek.analysis.shared_window import marked_bytes
+
+        nbytes = marked_bytes(self._source_text(spec), spec.name)
+        if nbytes:
+            d = _driver()
+            err = d.cuFuncSetAttribute(fn, d.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                       nbytes)
+            if int(err[0]) != 0:
+                A = d.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+                most = check(d.cuDeviceGetAttribute(A, self.dev), "cuDeviceGetAttribute")
+                raise LaunchError(f"kernel {spec.name}: its shared arrays take {nbytes} bytes; {self.name} allows "
+                                  f"at most {int(most)} per block")
+        return nbytes
 
     def fast_path(self, spec: KernelSpec, grid: Dim3, block: Dim3) -> FastPath | None:
         plan = self._plan(spec)
         if block[0] * block[1] * block[2] > plan.fmax:
             return None
         d = _driver()
-        launch, fn, pack = d.cuLaunchKernel, plan.fn, plan.pack
+        launch, fn, pack, shared = d.cuLaunchKernel, plan.fn, plan.pack, plan.shared
         g0, g1, g2 = grid
         b0, b1, b2 = block
         activate = self.activate
@@ -494,7 +517,7 @@ class CudaDevice(BufferDevice):
         def submit(bound: list[Any]) -> None:
             params = pack(bound)
             activate()
-            err = launch(fn, g0, g1, g2, b0, b1, b2, 0, 0, params, 0)
+            err = launch(fn, g0, g1, g2, b0, b1, b2, shared, 0, params, 0)
             if int(err[0]) != 0:
                 check(err, f"launching kernel '{spec.name}' on {self.name}")
             if _SYNC_EACH:
@@ -509,8 +532,8 @@ class CudaDevice(BufferDevice):
                               f"this kernel allows at most {plan.fmax} per block on {self.name}")
         params = plan.pack(bound)
         self.activate()
-        err = _driver().cuLaunchKernel(plan.fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0,
-                                       stream or 0, params, 0)
+        err = _driver().cuLaunchKernel(plan.fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                                       plan.shared, stream or 0, params, 0)
         if int(err[0]) != 0:
             check(err, f"launching kernel '{spec.name}' on {self.name}")
         if _SYNC_EACH:  # SAREK_CUDA_SYNC=1: wait after each launch (errors at the launch that caused them)
@@ -551,6 +574,7 @@ class _Plan:
         import struct
 
         self.fn, self.fmax = fn, fmax
+        self.shared = 0  # bytes of dynamic shared memory per launch (sarek.analysis.shared_window)
         fmt = "<"  # struct format (with padding)
         offsets: list[int] = []  # each value's offset
         conv: list[str] = []  # per parameter: how its bound value is packed

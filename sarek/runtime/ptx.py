@@ -52,6 +52,9 @@ class PtxDevice(CudaDevice):
     def _image(self, spec: KernelSpec) -> bytes:
         return ptx_source(spec, self.fp).encode()
 
+    def _source_text(self, spec: KernelSpec) -> str:
+        return ptx_source(spec, self.fp)
+
     # -- loading
 
     def load(self, ptx: str) -> Any:

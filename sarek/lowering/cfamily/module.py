@@ -188,7 +188,7 @@ class CLowering(asynccopy.CAsyncCopy):
                 self.vals[v] = carg
         self.used_names = namer.TakenNames({n for _, n, _ in params} | binder_names(op))
         self.func_block = f.body.block
-        self.hoisted = 0
+        self.hoisted, self.hoisted_window = 0, False
         self.block = f.body.block
         self.lower_block(op.body.block)
         return f

@@ -57,6 +57,7 @@ class CBase:
     used_names: namer.TakenNames
     func_block: Block
     hoisted: int
+    hoisted_window: bool  # the dynamic shared-memory window is declared (sarek.analysis.shared_window)
 
     def __init__(self, lang: Language, module: ModuleOp):
         self.lang = lang

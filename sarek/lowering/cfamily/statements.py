@@ -10,6 +10,7 @@ from xdsl.ir import Block, Operation
 
 from sarek.analysis.effects import Effect, op_effect
 from sarek.analysis.features import constant_size, native_text
+from sarek.analysis.shared_window import ALIGN, WINDOW, marker, window_of
 from sarek.dialect import sarek as s
 from sarek.lowering.cfamily.expressions import CExpressions
 from sarek.targets.cfamily import dialect as c
@@ -142,8 +143,18 @@ class CStatements(CExpressions):
                 == self.lang.kernel_prefix, "a shared array in a helper: refused by the feature gate"
             saved = self.block
             self.block = Block()
-            n = self.lit(str(count), "int")
-            d = c.ArrayDeclOp(self.lang.shared_decl.format(t=elt), op.sym.data, n)
+            window = window_of(op) if self.lang.target == "cuda" else None
+            if window is None:
+                n = self.lit(str(count), "int")
+                d: c.ArrayDeclOp | c.DeclOp = c.ArrayDeclOp(self.lang.shared_decl.format(t=elt), op.sym.data, n)
+            else:  # past the static limit: a pointer into the dynamic window (sarek.analysis.shared_window)
+                if not self.hoisted_window:
+                    self.hoisted_window = True
+                    k = cast(s.KernelOp, s.enclosing_function(op))
+                    self.block.add_op(c.VerbatimOp(f"extern __shared__ __align__({ALIGN}) unsigned char {WINDOW}[];"
+                                                   f"  /* {marker(k, window)} */"))
+                addr = self.lit(f"({elt}*)({WINDOW} + {window.offsets[op]})", f"{elt}*")
+                d = c.DeclOp(f"{elt}*", op.sym.data, addr)
             self.block.add_op(d)
             ops = list(self.block.ops)
             for o in ops:

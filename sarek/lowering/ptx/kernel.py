@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from xdsl.ir import Operation
 
+from sarek.analysis.shared_window import ALIGN, WINDOW, dynamic_window, marker
 from sarek.dialect import scalars
 from sarek.dialect import sarek as sk
 from sarek.lowering.ptx.asynccopy import AsyncCopyLowering
@@ -22,6 +23,11 @@ class Lowering(AsyncCopyLowering):
         out: list[Operation] = []
         for op in self.module.ops:
             if isinstance(op, sk.KernelOp):
+                window = dynamic_window(self.module, op)
+                if window is not None:  # its shared arrays past the static limit (sarek.analysis.shared_window)
+                    if not any(isinstance(o, px.RawOp) and WINDOW in o.text.data for o in out):
+                        out.append(px.RawOp(f".extern .shared .align {ALIGN} .b8 {WINDOW}[];"))
+                    out.append(px.RawOp(f"// {marker(op, window)}"))
                 out.append(self.kernel(op))
         return out
 

@@ -12,6 +12,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from sarek.analysis import namer
 from sarek.analysis.features import constant_size
+from sarek.analysis.shared_window import WINDOW, window_of
 from sarek.analysis.shapes import row_major
 from sarek.dialect import scalars
 from sarek.dialect import sarek as sk
@@ -334,11 +335,15 @@ class MemoryLowering(ArithLowering):
         f = sk.enclosing_function(op)
         coop = space == "shared" and f is not None and any(isinstance(o, (*sk.COOPMAT_OPS, sk.CopyAsyncOp))
                                                            for o in f.walk())
-        em.decls.append(px.ArrayDeclOp(space, sym, size * n, max(align, 16 if coop else 4)))
+        window = window_of(op) if space == "shared" else None
+        if window is None:
+            em.decls.append(px.ArrayDeclOp(space, sym, size * n, max(align, 16 if coop else 4)))
         # shared and local memory are addressed with 32 bits (their windows are below 4 GiB), as NVCC does:
         # index arithmetic stays 32-bit and needs no widening
         base = em.reg("u32")
-        em.mov("u32", base, sym)
+        em.mov("u32", base, sym if window is None else WINDOW)
+        if window is not None and window.offsets[op]:  # past the static limit: at its offset in the window
+            base = em.op2(px.AddOp, "u32", "u32", base, window.offsets[op])
         if space == "local":  # slots start at zero (each time the declaration runs, as C's `= {0}`)
             self.zero_local(em, sym, base, size * n)
         return Buf(at.element_type, space, base, n, dims=tuple(op.shape or ()) if at.ndim > 1 else ())

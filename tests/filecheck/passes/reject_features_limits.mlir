@@ -50,10 +50,10 @@ builtin.module {
     %s = sarek.alloc_array "s"[%n] : !sarek.array<f32, shared> loc("s.py":3:9)
   }
 }
-// ON-CUDA: s.py:3:9: error: CUDA: kernel 'k' declares 4194304 bytes of shared arrays up to this one; CUDA allows 49152 bytes of static shared memory per block
+// ON-CUDA: s.py:3:9: error: CUDA: kernel 'k' declares 4194304 bytes of shared arrays up to this one; CUDA allows 232448 bytes of shared memory per block
 // ON-PTX:  s.py:3:9: error: PTX: kernel 'k' declares 4194304 bytes
-// ON-GLSL: s.py:3:9: error: GLSL: kernel 'k' declares 4194304 bytes of shared arrays up to this one; GLSL allows 65536 bytes of static shared memory per block
-// ON-WGSL: s.py:3:9: error: WGSL: kernel 'k' declares 4194304 bytes of shared arrays up to this one; WGSL allows 65536 bytes of static shared memory per block
+// ON-GLSL: s.py:3:9: error: GLSL: kernel 'k' declares 4194304 bytes of shared arrays up to this one; GLSL allows 65536 bytes of shared memory per block
+// ON-WGSL: s.py:3:9: error: WGSL: kernel 'k' declares 4194304 bytes of shared arrays up to this one; WGSL allows 65536 bytes of shared memory per block
 
 // -----
 // 33 vectors: one storage buffer each, one more than a Vulkan shader binds; C targets pass pointers
