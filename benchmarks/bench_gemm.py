@@ -11,7 +11,10 @@ multiply, two shared stages, one barrier per step), `sarek db 4w` (the same with
 asynchronous copies (`sarek.gpu.copy_async`: cp.async, 16 bytes per copy, no staging registers):
 `sarek async2` (two stages of K=32), `sarek async4` (four stages of K=16), `sarek async2 4w` (two stages, 4
 warps of 64x64), `sarek async4 4w` (four stages of K=16, 4 warps of 64x64), `sarek async3 wide` (128x256
-block tiles, three stages of K=16, 8 warps of 64x64).
+block tiles, three stages of K=16, 8 warps of 64x64); past the 48 KiB static limit (the shared arrays in the
+dynamic window, sized at launch): `sarek async3 dyn` (three stages of K=32, 8 warps of 64x32, 56 KiB) and
+`sarek async4 4w dyn` (four stages of K=32, 4 warps of 64x64, 74 KiB), `sarek async3 wide dyn` (128x256 block
+tiles, three stages of K=32, 8 warps of 64x64, 80 KiB).
 
 Method: device-resident torch tensors (passed zero-copy to sarek); one warm-up launch per contender checked
 against torch.matmul in f32 (max |error| / max |C| < 1e-2); then CUDA-event timing of `REPS` back-to-back
@@ -25,10 +28,12 @@ runs a 128x256x64 instance on the interpreter against numpy, and prints what eac
 What the async rows compile to (ptxas 13 -v, sm_90, f16; SASS from nvdisasm): no spills anywhere; `sarek
 async2` 124 registers, per K step 4 LDGSTS.E.BYPASS.128, one DEPBAR + BAR.SYNC, 16 LDSM and 32 HMMA.16816.F32
 with about 60 integer instructions (the ldmatrix alignment test is folded away); `async4` 96 registers (41 KiB
-shared), `async2 4w` 222, `async4 4w` 168, `async3 wide` 168 (43.8 KiB: one block per SM). Limits left: 48 KiB of static
-shared memory caps the stages (a 3-stage 128x128x32 pipeline needs 56 KiB: dynamic shared memory and
-cuFuncSetAttribute), fragments are not double-buffered in registers (each LDSM feeds its HMMAs at once), and
-mma.sync is not Hopper's warpgroup MMA.
+shared), `async2 4w` 222, `async4 4w` 168, `async3 wide` 168 (43.8 KiB: one block per SM); `async3 dyn` 122
+(cuda) / 128 (ptx), `async4 4w dyn` 208 / 254. On PTX each pair of 16x8 b pieces is one ldmatrix.x4 (async2: 12
+LDSM per K step, as CUDA; 16 before). bf16 on CUDA: wmma's bf16 loads reach ptxas with generic addresses (48
+LD + 16 MOVM per K step of async2 instead of 12 LDSM: bf16 ran at 0.21x cuBLAS against f16's 0.38x); sarek
+now names the shared state space in inline PTX for them, and every row's bf16 SASS matches f16's. Limits left:
+fragments are not double-buffered across K steps, and mma.sync is not Hopper's warpgroup MMA.
 
 The path beyond, `wgmma` (checked here: ptxas 13 assembles `wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16`
 only for `.target sm_90a`, to HGMMA.64x128x16.F32 with 90 registers, and refuses that PTX for sm_90): (1) an
@@ -545,12 +550,62 @@ def gemm_async4_4w_dyn(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
     coop.store(acc, C, i0 + wy * 64, j0 + wx * 64)
 
 
+@kernel(block=THREADS)
+def gemm_async3_wide_dyn(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
+    """`gemm_async_wide` (128x256 block tiles, 8 warps of 64x64) with three stages of K=32 (80 KiB of shared
+    memory: the dynamic window); each thread copies 2 chunks of A and 4 of B per step. Grid (N / 256, M / 128)."""
+    sa = shared(T, (S3D * BM, PA))
+    sb = shared(T, (S3D * BK, PB2))
+    wy = warp_id // 4
+    wx = warp_id % 4
+    i0 = block_idx_y * BM
+    j0 = block_idx_x * BN2
+    t = thread_idx_x
+    nk = A.shape[1] // BK
+    ra = t // (BK // CH)
+    ca = (t % (BK // CH)) * CH
+    rb = t // (BN2 // CH)
+    cb = (t % (BN2 // CH)) * CH
+    a = coop.fragment("a", T, 64, 16)
+    b = coop.fragment("b", T, 16, 64)
+    acc = coop.fragment("acc", f32, 64, 64)
+    coop.fill(acc, 0.0)
+    for p in range(S3D - 1):
+        if p < nk:
+            copy_async(sa[p * BM + ra, ca], A[i0 + ra, p * BK + ca], CH)
+            copy_async(sa[p * BM + ra + 64, ca], A[i0 + ra + 64, p * BK + ca], CH)
+            with pragma("unroll"):
+                for r in range(4):
+                    copy_async(sb[p * BK + rb + 8 * r, cb], B[p * BK + rb + 8 * r, j0 + cb], CH)
+        copy_async_commit()
+    for kt in range(nk):
+        s = kt % S3D
+        copy_async_wait(S3D - 2)
+        barrier()
+        if kt + S3D - 1 < nk:
+            n = (kt + S3D - 1) % S3D
+            k = (kt + S3D - 1) * BK
+            copy_async(sa[n * BM + ra, ca], A[i0 + ra, k + ca], CH)
+            copy_async(sa[n * BM + ra + 64, ca], A[i0 + ra + 64, k + ca], CH)
+            with pragma("unroll"):
+                for r in range(4):
+                    copy_async(sb[n * BK + rb + 8 * r, cb], B[k + rb + 8 * r, j0 + cb], CH)
+        copy_async_commit()
+        with pragma("unroll"):
+            for kk in range(0, BK, 16):
+                coop.load(a, sa, s * BM + wy * 64, kk)
+                coop.load(b, sb, s * BK + kk, wx * 64)
+                coop.mma(acc, a, b, acc)
+    coop.store(acc, C, i0 + wy * 64, j0 + wx * 64)
+
+
 #: the candidates, one table row per device each: (row name, kernel, threads per block, columns of C per block)
 KERNELS = [("sarek", gemm, THREADS, BN), ("sarek db", gemm_db, THREADS, BN), ("sarek db 4w", gemm_db4, T4, BN),
            ("sarek async2", gemm_async, THREADS, BN), ("sarek async4", gemm_async4, THREADS, BN),
            ("sarek async2 4w", gemm_async_4w, T4A, BN), ("sarek async4 4w", gemm_async4_4w, T4A, BN),
            ("sarek async3 wide", gemm_async_wide, THREADS, BN2), ("sarek async3 dyn", gemm_async3_dyn, THREADS, BN),
-           ("sarek async4 4w dyn", gemm_async4_4w_dyn, T4A, BN)]
+           ("sarek async4 4w dyn", gemm_async4_4w_dyn, T4A, BN),
+           ("sarek async3 wide dyn", gemm_async3_wide_dyn, THREADS, BN2)]
 
 
 def dry_run() -> int:
