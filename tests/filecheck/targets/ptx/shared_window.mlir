@@ -1,7 +1,8 @@
 // RUN: sarek-opt %s -p 'sarek-pipeline{target=ptx}' -t ptx | filecheck %s
 // Shared arrays past the 48 KiB static limit (here 20480 + 48000 bytes): one module-level
-// `.extern .shared sarek_dynamic_shared[]`, each array's base its 128-byte aligned offset in it, and the marker
-// naming the kernel and the bytes the runtime launches it with (sarek.analysis.shared_window).
+// `.extern .shared sarek_dynamic_shared[]` (declared once for every kernel using it), each array's base its
+// 128-byte aligned offset in it, and per kernel a marker naming it and the bytes the runtime launches it with
+// (sarek.analysis.shared_window).
 
 builtin.module {
   sarek.kernel @big(%a : !sarek.vec<f16, 2> "a", %v : !sarek.vec<f32> "v", %i : i32 "i") {
@@ -19,6 +20,13 @@ builtin.module {
     %p = sarek.elem_ref %v[%i] : !sarek.vec<f32>
     sarek.store %p, %x : !sarek.ref<f32>
   }
+  sarek.kernel @big2(%v : !sarek.vec<f32> "v", %i : i32 "i") {
+    %c12800 = sarek.constant 12800 : i32
+    %sw = sarek.alloc_array "sw"[%c12800] : !sarek.array<f32, shared>
+    %x = sarek.array_read %sw[%i] : !sarek.array<f32, shared>
+    %p = sarek.elem_ref %v[%i] : !sarek.vec<f32>
+    sarek.store %p, %x : !sarek.ref<f32>
+  }
 }
 // CHECK:      .extern .shared .align 128 .b8 sarek_dynamic_shared[];
 // CHECK-NEXT: // sarek-dynamic-shared big: 68480 bytes
@@ -28,3 +36,7 @@ builtin.module {
 // CHECK-NEXT: mov.u32 [[W:%u[0-9]+]], sarek_dynamic_shared;
 // CHECK-NEXT: add.u32 [[SV:%u[0-9]+]], [[W]], 20480;
 // CHECK:      cp.async.cg.shared.global
+// CHECK-NOT:  .extern
+// CHECK:      // sarek-dynamic-shared big2: 51200 bytes
+// CHECK:      .entry big2(
+// CHECK:      mov.u32 {{%u[0-9]+}}, sarek_dynamic_shared;
