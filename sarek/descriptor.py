@@ -43,6 +43,7 @@ class Feature(Enum):
     WARP = "warp operations"
     WARP_BARRIER = "warp barriers"
     MEM_FENCE = "device memory fences"
+    GRID_BARRIER = "grid-wide barriers"
     RECURSION = "recursive helpers"
     DYNAMIC_ARRAY = "arrays of non-constant size"
     HELPER_SHARED_ARRAY = "shared arrays declared in helpers"
@@ -139,6 +140,12 @@ _RECURSION = {"cuda": "sarek emits CUDA helpers callees first, without prototype
 _C_DYNAMIC = "C arrays are declared with a constant size; pass a Vector for data of run-time size"
 _C_HELPER_SHARED = ("C-family shared memory is declared at kernel scope; declare it in the kernel and pass it to "
                     "the helper")
+# grid_barrier() needs every block of the launch resident at once, which only a cooperative launch guarantees
+_GRID = {"hip": "sarek has no HIP device to make the cooperative launch (hipLaunchCooperativeKernel) it needs",
+         "opencl": "OpenCL has no cooperative launch: blocks of one launch may run one after another",
+         "metal": "Metal has no cooperative launch: threadgroups of one dispatch may run one after another",
+         "glsl": "Vulkan has no cooperative dispatch: workgroups of one dispatch may run one after another",
+         "wgsl": "WebGPU has no cooperative dispatch: workgroups of one dispatch may run one after another"}
 _NATIVE = ("its source text is for a named framework and the shader generators are given none; "
            "write the code in Python instead")
 
@@ -191,7 +198,8 @@ def _c(name: str, display: str, cls: str, ext: str, tool: str, *, native: tuple[
         name, tool,
         refused=_frozen({Feature.RECURSION: Refused(_RECURSION[name]),
                          Feature.DYNAMIC_ARRAY: Refused(_C_DYNAMIC),
-                         Feature.HELPER_SHARED_ARRAY: Refused(_C_HELPER_SHARED), **(refused or {})}),
+                         Feature.HELPER_SHARED_ARRAY: Refused(_C_HELPER_SHARED),
+                         **({Feature.GRID_BARRIER: Refused(_GRID[name])} if name in _GRID else {}), **(refused or {})}),
         reserved=kw.RESERVED[name], prefixes=kw.PREFIXES[name], **facts)
 
 
@@ -202,7 +210,7 @@ def _shader(name: str, display: str, cls: str, ext: str, tool: str, payload: Pay
         name, display, "shader", (f"sarek.targets.{name}.target", cls), payload, (name,), ext, name, tool,
         index_bits=32,
         refused=_frozen({Feature.RECURSION: Refused(_RECURSION[name]), Feature.NATIVE: Refused(_NATIVE),
-                         **(refused or {})}),
+                         Feature.GRID_BARRIER: Refused(_GRID[name]), **(refused or {})}),
         shared_limit=64 * _KIB, storage_buffer_limit=_VULKAN_BUFFERS,
         reserved=kw.RESERVED[name], prefixes=kw.PREFIXES[name], **facts)
 

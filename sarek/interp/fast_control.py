@@ -304,6 +304,8 @@ class Exec(ExecCompute, CoopExec):
             self.block(op.body.block, env, m, fr)
         elif isinstance(op, S.BarrierOp):
             self.check_block_uniform(op, m, "barrier")
+        elif isinstance(op, S.GridBarrierOp):  # every thread of the launch runs in lock-step: only the check
+            self.check_grid_uniform(op, m)
         elif isinstance(op, S.WarpBarrierOp):
             self.check_warp_uniform(op, m)
         elif isinstance(op, S.MemFenceOp):

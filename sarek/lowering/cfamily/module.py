@@ -55,6 +55,8 @@ class CLowering(asynccopy.CAsyncCopy):
             lines += self.lang.bf16_preamble
         if self.uses_warp:
             lines += self.lang.warp_preamble
+        if self.uses_grid:
+            lines += self.lang.grid_preamble
         if self.uses_vote:
             lines += self.lang.vote_preamble
         if self.uses_coop:

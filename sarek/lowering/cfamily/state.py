@@ -76,6 +76,7 @@ class CBase:
         self.uses_bf16 = False
         self.uses_i64_atomics = False
         self.uses_warp = False
+        self.uses_grid = False  # a grid barrier: the language's grid_preamble
         self.uses_vote = False
         self.polyfills: list[str] = []
         self.type_helpers: list[str] = []  # helper functions over the declared types (printed after them)

@@ -100,6 +100,10 @@ class CStatements(CExpressions):
             self.pragma(op)
         elif isinstance(op, s.BarrierOp):
             self.emit(c.EvalOp(self.tmpl(self.lang.barrier, [], "void", Effect.WRITE)))
+        elif isinstance(op, s.GridBarrierOp):
+            assert self.lang.grid_barrier, "a grid barrier on a target without one: refused by the feature gate"
+            self.uses_grid = True
+            self.emit(c.EvalOp(self.tmpl(self.lang.grid_barrier, [], "void", Effect.WRITE)))
         elif isinstance(op, s.WarpBarrierOp):
             self.uses_warp = True
             self.emit(c.EvalOp(self.tmpl(self.lang.warp_barrier, [], "void", Effect.WRITE)))

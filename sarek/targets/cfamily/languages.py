@@ -86,6 +86,9 @@ class Language:
     # `sarek_sat_<T>_<float>`, since a plain C cast of an out-of-range float is undefined (pocl gives INT_MIN
     # for 3e9, inf and NaN)
     float_to_int: dict[tuple[str, str], str] = field(default_factory=dict[tuple[str, str], str])
+    # the grid-wide barrier (a cooperative launch's) and its top-level lines; "": refused by the gate
+    grid_barrier: str = ""
+    grid_preamble: tuple[str, ...] = ()
 
     @property
     def backend(self) -> str:
@@ -236,6 +239,9 @@ CUDA = Language(
     atomic_space={"global": "", "shared": ""},
     bitcast={("float", "int"): "__float_as_int({0})", ("int", "float"): "__int_as_float({0})",
              ("double", "long long"): "__double_as_longlong({0})", ("long long", "double"): "__longlong_as_double({0})"},
+    # NVRTC compiles it without -rdc (CUDA 11+); the workspace it synchronises on comes with the cooperative
+    # launch (a plain launch traps at it)
+    grid_barrier="cooperative_groups::this_grid().sync()", grid_preamble=("#include <cooperative_groups.h>",),
 )
 
 def _hip_math(name: str, t: str) -> str | None:
@@ -256,6 +262,7 @@ HIP = replace(
     warp_preamble=(), f16_preamble=("#include <hip/hip_fp16.h>", *_CUDA_F16[3:]),
     int_abs_select=(),  # AMD's compiler: no ptxas
     float_to_int={},  # HIP's __float2int_rz is a plain cast (fptosi): the helper
+    grid_barrier="", grid_preamble=(),  # refused by the gate: sarek makes no HIP launch
 )
 
 # ------------------------------------------------------------------------------------------------ OpenCL C
