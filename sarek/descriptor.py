@@ -115,6 +115,8 @@ class TargetDescriptor:
     intrinsic_gaps: tuple[Gap, ...] = ()  # math intrinsics it has only on narrower operands
     shared_limit: int | None = None  # static shared memory a kernel may declare, in bytes (None: per device)
     storage_buffer_limit: int | None = None  # storage buffers (vector parameters) a kernel may bind
+    # constant memory for module-level tables, in bytes (sarek-constant-tables); None: tables stay per thread
+    constant_limit: int | None = None
     polyfilled: MathTable = field(default_factory=_empty)  # math it does not spell natively
     fast: MathTable = field(default_factory=_empty)  # at fp=default: single-precision routines instead
     reserved: frozenset[str] = frozenset()  # keywords, types, built-ins: never declared by sarek
@@ -188,6 +190,9 @@ _KIB = 1024
 # Past it wgpu failed at bind-group creation, after the kernel compiled. These are the portable constants of source
 # without a device; a Vulkan device checks its own limits at launch (sarek-reject-features{limits=device}).
 _VULKAN_BUFFERS = 32
+# constant memory for module-level tables: CUDA's and HIP's __constant__ bank, the minimum OpenCL guarantees
+# (CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE), PTX's .const bank; Metal's program-scope constants share the budget
+_CONSTANT = 64 * _KIB
 
 
 def _c(name: str, display: str, cls: str, ext: str, tool: str, *, native: tuple[str, ...] = (),
@@ -200,7 +205,7 @@ def _c(name: str, display: str, cls: str, ext: str, tool: str, *, native: tuple[
                          Feature.DYNAMIC_ARRAY: Refused(_C_DYNAMIC),
                          Feature.HELPER_SHARED_ARRAY: Refused(_C_HELPER_SHARED),
                          **({Feature.GRID_BARRIER: Refused(_GRID[name])} if name in _GRID else {}), **(refused or {})}),
-        reserved=kw.RESERVED[name], prefixes=kw.PREFIXES[name], **facts)
+        reserved=kw.RESERVED[name], prefixes=kw.PREFIXES[name], constant_limit=_CONSTANT, **facts)
 
 
 def _shader(name: str, display: str, cls: str, ext: str, tool: str, payload: PayloadLayout, *,
@@ -246,7 +251,7 @@ DESCRIPTORS: dict[str, TargetDescriptor] = {t.name: t for t in (
         refused=_frozen({Feature.RECURSION: Refused(_RECURSION["ptx"]),
                          Feature.DYNAMIC_ARRAY: Refused("PTX .shared/.local arrays need a constant size; pass a "
                                                         "Vector for data of run-time size")}),
-        atomic_gaps=_FLOAT_BITS, shared_limit=48 * _KIB, batched=True, async_copy=True,
+        atomic_gaps=_FLOAT_BITS, shared_limit=48 * _KIB, batched=True, async_copy=True, constant_limit=_CONSTANT,
         # PTX has no math library at all: every transcendental is the library's, f32 and f16 through double
         polyfilled=_frozen({"f16": _PTX_NARROW, "f32": _PTX_NARROW,
                             "f64": _PTX_MATH | {n: Polyfill(n) for n in ("pow", "fmod")}}),

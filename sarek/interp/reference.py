@@ -30,6 +30,7 @@ from sarek.dialect.intrinsics import INTRINSICS, WARP_VOTES, Category, is_warp_e
 from sarek.interp import common as C
 from sarek.interp import coopmat as _cm
 from sarek.interp.common import DEPTH_MESSAGE, Fault, InterpError, Types, kind
+from sarek.interp.tables import table_values
 
 EV_BARRIER, EV_SHUFFLE, EV_WARP_BARRIER, EV_GRID_BARRIER = 0, 1, 2, 3
 _BLOCK_WIDE = (EV_BARRIER, EV_GRID_BARRIER)  # events every thread of the block waits at together
@@ -268,7 +269,11 @@ class _Compiler:
             n = self.define(op.result)
             oid = self.opid(op)
             t = self.const(op.array_type.element_type)
-            if op.array_type.ndim == 1:
+            if op.values is not None:  # a constant table: its values, never written (one list for every thread)
+                vals = self.const(table_values(op.values, kind(op.array_type.element_type)))
+                shape = tuple(cast(list[int], op.shape))
+                new = vals if op.array_type.ndim == 1 else f"_ND.of({vals}, {shape})"
+            elif op.array_type.ndim == 1:
                 sz = self.name(op.size)
                 e(f"if {sz} < 0: raise _Fault({oid}, 'array size ' + str({sz}) + ' is negative')")
                 new = f"_T.alloc({t}, {sz})"

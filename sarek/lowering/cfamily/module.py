@@ -70,6 +70,8 @@ class CLowering(asynccopy.CAsyncCopy):
         tops += types
         if self.type_helpers:
             tops.append(c.VerbatimOp("\n".join(self.type_helpers) + "\n"))
+        if self.constant_tables:
+            tops.append(c.VerbatimOp("\n".join(self.constant_tables) + "\n"))
         tops += funcs
         if self.lang.extern_c:
             tops.append(c.VerbatimOp('} /* extern "C" */'))

@@ -89,6 +89,7 @@ class Language:
     # the grid-wide barrier (a cooperative launch's) and its top-level lines; "": refused by the gate
     grid_barrier: str = ""
     grid_preamble: tuple[str, ...] = ()
+    constant_decl: str = ""  # a module-scope table in constant memory ({t} the element type)
 
     @property
     def backend(self) -> str:
@@ -242,6 +243,7 @@ CUDA = Language(
     # NVRTC compiles it without -rdc (CUDA 11+); the workspace it synchronises on comes with the cooperative
     # launch (a plain launch traps at it)
     grid_barrier="cooperative_groups::this_grid().sync()", grid_preamble=("#include <cooperative_groups.h>",),
+    constant_decl="__constant__ {t}",
 )
 
 def _hip_math(name: str, t: str) -> str | None:
@@ -359,6 +361,7 @@ OPENCL = Language(
     kernel_vec="__global {t}* restrict",
     helper_ptr={"global": "__global {t}*", "shared": "__local {t}*", "local": "{t}*"},
     kernel_scalar="{t}", buffer_slots=False, shared_decl="__local {t}", record_designated=True,
+    constant_decl="__constant {t}",
     builtins=_index_builtins("(int)get_local_id({i})", "(int)get_group_id({i})", "(int)get_local_size({i})",
                              "(int)get_num_groups({i})")
     | {f"global_idx_{d}": f"(int)get_global_id({i})" for i, d in enumerate("xyz")}
@@ -470,6 +473,7 @@ METAL = Language(
     kernel_vec="device {t}*",
     helper_ptr={"global": "device {t}*", "shared": "threadgroup {t}*", "local": "thread {t}*"},
     kernel_scalar="constant {t} &", buffer_slots=True, shared_decl="threadgroup {t}", record_designated=True,
+    constant_decl="constant {t}",
     builtins=_index_builtins("(int)__metal_tid.{d}", "(int)__metal_bid.{d}", "(int)__metal_tpg.{d}",
                              "(int)__metal_num_groups.{d}")
     | {f"global_idx_{d}": f"(int)__metal_gid.{d}" for d in "xyz"}
