@@ -97,20 +97,30 @@ def test_interpreters_run_the_ir_after_the_pass(executor: str):
         np.testing.assert_array_equal(got, want)
 
 
-BIG = [np.full(1024, k + 0.5, np.float64) for k in range(9)]  # 9 x 8 KiB: the ninth is past 64 KiB
-B0, B1, B2, B3, B4, B5, B6, B7, B8 = BIG
+def test_constant_memory_per_target():
+    """64 KiB where the target has constant memory; GLSL and WGSL keep per-thread tables."""
+    from sarek.registry import target_info
+
+    assert {t: target_info(t).constant_limit for t in ("cuda", "hip", "opencl", "metal", "ptx", "glsl", "wgsl")} \
+        == {"cuda": 65536, "hip": 65536, "opencl": 65536, "metal": 65536, "ptx": 65536, "glsl": None, "wgsl": None}
 
 
-@kernel
-def many(o: Vec[f64], k: i32):
-    i = global_thread_id
-    o[i] = B0[k] + B1[k] + B2[k] + B3[k] + B4[k] + B5[k] + B6[k] + B7[k] + B8[k]
+def test_tables_past_the_target_limit_stay_per_thread(monkeypatch: pytest.MonkeyPatch):
+    """The pass fills the descriptor's constant memory in module order (here 40 bytes: pick's 16-byte F32 and the
+    kernel's 16-byte F32 fit, its 48-byte GRID does not)."""
+    from types import SimpleNamespace
 
+    from xdsl.context import Context
 
-def test_tables_past_64_kib_stay_per_thread():
-    src = many.source("cuda")
-    assert sum(line.startswith("__constant__ double") for line in src.splitlines()) == 8
-    assert "double B" in src.replace("__constant__ double", "")  # the ninth: a local table
+    import sarek.passes.constant_tables as ct
+
+    monkeypatch.setattr(ct, "target_info", lambda t, who: SimpleNamespace(constant_limit=40))
+    m = tables.module.clone()
+    ct.ConstantTablesPass(target="cuda").apply(Context(), m)
+    placed = [op.sym.data for op in m.walk() if isinstance(op, S.AllocArrayOp) and op.values is not None]
+    local = [op.sym.data for op in m.walk() if isinstance(op, S.AllocArrayOp) and op.values is None]
+    assert sum(8 if "F64" in n or "I64" in n else 1 if "SMALL" in n else 4 for n in placed) <= 40
+    assert "GRID" in local and "pick_F32" in placed
 
 
 @device
