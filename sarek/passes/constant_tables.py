@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import Float16Type, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import Float16Type, IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Attribute, Block, Operation
 from xdsl.passes import ModulePass
 
@@ -42,7 +43,7 @@ class _Table:
 
 def _int(v: Operation | None) -> int | None:
     if isinstance(v, s.ConstantOp) and isinstance(v.value, IntegerAttr):
-        return v.value.value.data
+        return cast("IntegerAttr[IntegerType]", v.value).value.data
     return None
 
 
@@ -71,12 +72,13 @@ def _table(alloc: s.AllocArrayOp, entry: Block) -> _Table | None:
         if isinstance(user, s.ArrayReadOp) and use.index == 0:
             reads.append(user)
             continue
-        users = [u.operation for u in user.result.uses] if isinstance(user, s.ElemRefOp) else []
+        if not isinstance(user, s.ElemRefOp):
+            return None
+        users = [u.operation for u in user.result.uses]
         if len(users) != 1:
             return None
         st = users[0]
         idx = [_int(i.owner if isinstance(i.owner, Operation) else None) for i in user.indices]
-        assert isinstance(user, s.ElemRefOp)
         if not isinstance(st, s.StoreOp) or st.place is not user.result or st.parent_block() is not entry or \
                 not isinstance(st.value.owner, s.ConstantOp) or any(i is None for i in idx):
             return None

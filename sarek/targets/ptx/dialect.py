@@ -16,14 +16,12 @@ from typing import cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    DenseArrayBase,
     FloatAttr,
     IntAttr,
     IntegerAttr,
     StringAttr,
     SymbolNameConstraint,
     UnitAttr,
-    i8,
     i64,
 )
 from xdsl.ir import Attribute, Block, Dialect, ParametrizedAttribute, Region
@@ -266,7 +264,7 @@ class ArrayDeclOp(IRDLOperation):
     sym = prop_def(StringAttr)
     nbytes = prop_def(IntAttr)
     align = prop_def(IntAttr)
-    init = opt_prop_def(DenseArrayBase)
+    init = opt_prop_def(ArrayAttr[IntAttr])
     assembly_format = "attr-dict"
     irdl_options = (ParsePropInAttrDict(),)
 
@@ -274,7 +272,7 @@ class ArrayDeclOp(IRDLOperation):
         props: dict[str, Attribute] = {"space": StringAttr(space), "sym": StringAttr(sym), "nbytes": IntAttr(nbytes),
                                        "align": IntAttr(align)}
         if init is not None:
-            props["init"] = DenseArrayBase.from_list(i8, [b - 256 if b > 127 else b for b in init])
+            props["init"] = ArrayAttr(IntAttr(b) for b in init)
         super().__init__(properties=props)
 
     def verify_(self) -> None:
@@ -288,7 +286,7 @@ class ArrayDeclOp(IRDLOperation):
         head = f".{self.space.data} .align {self.align.data} .b8 {self.sym.data}[{max(self.nbytes.data, 1)}]"
         if self.init is None:
             return head + ";"
-        return head + " = {" + ", ".join(str(b & 0xFF) for b in self.init.get_values()) + "};"
+        return head + " = {" + ", ".join(str(b.data) for b in self.init.data) + "};"
 
 
 class _FunctionLike(IRDLOperation):
