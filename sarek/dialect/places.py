@@ -521,6 +521,8 @@ class ElemRefOp(_IndexedSyntax):
         self.verify_indices()
         if self.result.type.element_type != cast(VecType, self.array.type).element_type:
             raise VerifyException("result must be a ref to the element type")
+        if isinstance(self.array.type, ArrayType) and self.array.type.memspace == MemSpace.CONSTANT:
+            raise VerifyException("a constant array is read-only: it has no element places")
 
 
 @irdl_op_definition

@@ -113,3 +113,12 @@ sarek.kernel @k() {
   %t = sarek.alloc_array "t"[%c2] = [1 : i32, 2 : i32] : !sarek.array<f32, constant>
 }
 // CHECK: constant array values must be f32 constants, got 1 : i32
+
+// -----
+
+sarek.kernel @k(%i : i32 "i") {
+  %c2 = sarek.constant 2 : i32
+  %t = sarek.alloc_array "t"[%c2] = [1 : i32, 2 : i32] : !sarek.array<i32, constant>
+  %r = sarek.elem_ref %t[%i] : !sarek.array<i32, constant>
+}
+// CHECK: a constant array is read-only: it has no element places
