@@ -43,6 +43,7 @@ class Feature(Enum):
     WARP = "warp operations"
     WARP_BARRIER = "warp barriers"
     MEM_FENCE = "device memory fences"
+    GRID_BARRIER = "grid-wide barriers"
     RECURSION = "recursive helpers"
     DYNAMIC_ARRAY = "arrays of non-constant size"
     HELPER_SHARED_ARRAY = "shared arrays declared in helpers"
@@ -116,6 +117,8 @@ class TargetDescriptor:
     # block), arrays past 48 KiB placed in the dynamic window (sarek.analysis.shared_window)
     shared_limit: int | None = None
     storage_buffer_limit: int | None = None  # storage buffers (vector parameters) a kernel may bind
+    # constant memory for module-level tables, in bytes (sarek-constant-tables); None: tables stay per thread
+    constant_limit: int | None = None
     polyfilled: MathTable = field(default_factory=_empty)  # math it does not spell natively
     fast: MathTable = field(default_factory=_empty)  # at fp=default: single-precision routines instead
     reserved: frozenset[str] = frozenset()  # keywords, types, built-ins: never declared by sarek
@@ -141,6 +144,12 @@ _RECURSION = {"cuda": "sarek emits CUDA helpers callees first, without prototype
 _C_DYNAMIC = "C arrays are declared with a constant size; pass a Vector for data of run-time size"
 _C_HELPER_SHARED = ("C-family shared memory is declared at kernel scope; declare it in the kernel and pass it to "
                     "the helper")
+# grid_barrier() needs every block of the launch resident at once, which only a cooperative launch guarantees
+_GRID = {"hip": "sarek has no HIP device to make the cooperative launch (hipLaunchCooperativeKernel) it needs",
+         "opencl": "OpenCL has no cooperative launch: blocks of one launch may run one after another",
+         "metal": "Metal has no cooperative launch: threadgroups of one dispatch may run one after another",
+         "glsl": "Vulkan has no cooperative dispatch: workgroups of one dispatch may run one after another",
+         "wgsl": "WebGPU has no cooperative dispatch: workgroups of one dispatch may run one after another"}
 _NATIVE = ("its source text is for a named framework and the shader generators are given none; "
            "write the code in Python instead")
 
@@ -183,6 +192,9 @@ _KIB = 1024
 # Past it wgpu failed at bind-group creation, after the kernel compiled. These are the portable constants of source
 # without a device; a Vulkan device checks its own limits at launch (sarek-reject-features{limits=device}).
 _VULKAN_BUFFERS = 32
+# constant memory for module-level tables: CUDA's and HIP's __constant__ bank, the minimum OpenCL guarantees
+# (CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE), PTX's .const bank; Metal's program-scope constants share the budget
+_CONSTANT = 64 * _KIB
 
 
 def _c(name: str, display: str, cls: str, ext: str, tool: str, *, native: tuple[str, ...] = (),
@@ -193,8 +205,9 @@ def _c(name: str, display: str, cls: str, ext: str, tool: str, *, native: tuple[
         name, tool,
         refused=_frozen({Feature.RECURSION: Refused(_RECURSION[name]),
                          Feature.DYNAMIC_ARRAY: Refused(_C_DYNAMIC),
-                         Feature.HELPER_SHARED_ARRAY: Refused(_C_HELPER_SHARED), **(refused or {})}),
-        reserved=kw.RESERVED[name], prefixes=kw.PREFIXES[name], **facts)
+                         Feature.HELPER_SHARED_ARRAY: Refused(_C_HELPER_SHARED),
+                         **({Feature.GRID_BARRIER: Refused(_GRID[name])} if name in _GRID else {}), **(refused or {})}),
+        reserved=kw.RESERVED[name], prefixes=kw.PREFIXES[name], constant_limit=_CONSTANT, **facts)
 
 
 def _shader(name: str, display: str, cls: str, ext: str, tool: str, payload: PayloadLayout, *,
@@ -204,7 +217,7 @@ def _shader(name: str, display: str, cls: str, ext: str, tool: str, payload: Pay
         name, display, "shader", (f"sarek.targets.{name}.target", cls), payload, (name,), ext, name, tool,
         index_bits=32,
         refused=_frozen({Feature.RECURSION: Refused(_RECURSION[name]), Feature.NATIVE: Refused(_NATIVE),
-                         **(refused or {})}),
+                         Feature.GRID_BARRIER: Refused(_GRID[name]), **(refused or {})}),
         shared_limit=64 * _KIB, storage_buffer_limit=_VULKAN_BUFFERS,
         reserved=kw.RESERVED[name], prefixes=kw.PREFIXES[name], **facts)
 
@@ -240,7 +253,7 @@ DESCRIPTORS: dict[str, TargetDescriptor] = {t.name: t for t in (
         refused=_frozen({Feature.RECURSION: Refused(_RECURSION["ptx"]),
                          Feature.DYNAMIC_ARRAY: Refused("PTX .shared/.local arrays need a constant size; pass a "
                                                         "Vector for data of run-time size")}),
-        atomic_gaps=_FLOAT_BITS, shared_limit=227 * _KIB, batched=True, async_copy=True,
+        atomic_gaps=_FLOAT_BITS, shared_limit=227 * _KIB, batched=True, async_copy=True, constant_limit=_CONSTANT,
         # PTX has no math library at all: every transcendental is the library's, f32 and f16 through double
         polyfilled=_frozen({"f16": _PTX_NARROW, "f32": _PTX_NARROW,
                             "f64": _PTX_MATH | {n: Polyfill(n) for n in ("pow", "fmod")}}),

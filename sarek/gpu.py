@@ -72,7 +72,7 @@ barrier = _fn("barrier", "stmt", 0)
 block_barrier = _fn("block_barrier", "stmt", 0)
 warp_barrier = _fn("warp_barrier", "stmt", 0)
 mem_fence = _fn("mem_fence", "stmt", 0)
-grid_barrier = _fn("grid_barrier", "stmt", 0)  # refused for now: no target launches cooperatively yet
+grid_barrier = _fn("grid_barrier", "stmt", 0)  # CUDA and PTX (a cooperative launch); refused elsewhere
 shared = _fn("shared", "alloc", 2)
 local_array = _fn("local_array", "alloc", 2)
 for _n in ("atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_exch", "atomic_and", "atomic_or",

@@ -83,6 +83,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "sarek-adjoint": ("sarek.passes.adjoint", "AdjointPass"),
     "sarek-wide-vector-access": ("sarek.passes.wide_vector_access", "WideVectorAccessPass"),
     "sarek-zero-shared": ("sarek.passes.zero_shared", "ZeroSharedPass"),
+    "sarek-constant-tables": ("sarek.passes.constant_tables", "ConstantTablesPass"),
     "sarek-hoist-match-breaks": ("sarek.passes.hoist_match_breaks", "HoistMatchBreaksPass"),
     "sarek-pin-widened-constants": ("sarek.passes.pin_widened_constants", "PinWidenedConstantsPass"),
     "sarek-check-bounds": ("sarek.passes.check_bounds", "CheckBoundsPass"),

@@ -25,6 +25,10 @@ divergent control is an ordinary collective under divergent control.
 Mutables are tracked flow-insensitively (a let_mut is varying everywhere once any store makes it so), which
 errs on the side of reporting.
 
+Grid barriers (`sarek.grid_barrier`) need every thread of every block: besides the thread-level check above, a
+second pass (`ConvergenceAnalysis(grid=True)`) treats block indices and `warp_id` as varying too and reports a
+grid barrier (or a call reaching one) under control that depends on them ("block-divergent").
+
 Warp-uniform values: `warp_id` (and values computed from it, or from it and block-uniform values) differ between
 the warps of a block but not between the lanes of a warp. Control deciding on one is divergent for a block
 barrier (and a superstep) but not for a warp-level collective (a warp barrier, a warp shuffle, a
@@ -58,6 +62,7 @@ from sarek.dialect.sarek import (
     CoopmatStoreOp,
     FieldRefOp,
     ForOp,
+    GridBarrierOp,
     HelperOp,
     IfExprOp,
     IfOp,
@@ -76,6 +81,8 @@ from sarek.dialect.sarek import (
 )
 
 THREAD_VARYING = {f"{b}_{d}" for b in ("thread_idx", "global_idx") for d in "xyz"} | {"global_thread_id", "lane_id"}
+#: uniform within a block but not across the grid: divergent for a grid barrier only
+BLOCK_VARYING = {f"block_idx_{d}" for d in "xyz"} | {"warp_id"}
 
 #: the deepest call chain accepted (kernel -> helper -> ... counts each call); deeper chains are refused with a
 #: located error rather than exhausting Python's stack in the analyses, the interpreter and the printers
@@ -101,6 +108,8 @@ def collective_kind(op: Operation) -> str | None:
     """What makes `op` collective (every thread of its block / warp must reach it), or None."""
     if isinstance(op, BarrierOp):
         return "sarek.barrier"
+    if isinstance(op, GridBarrierOp):
+        return "sarek.grid_barrier"
     if isinstance(op, WarpBarrierOp):
         return "sarek.warp_barrier"
     if isinstance(op, IntrinsicOp) and op.callee.data in INTRINSICS and \
@@ -219,9 +228,9 @@ class _Function:
 
     def op(self, op: Operation, ctrl: Divergence | None) -> None:
         a = self.analysis
-        kind = collective_kind(op)
+        kind = a.kind_of(op)
         if kind is not None and ctrl is not None and not (ctrl.warp and warp_level(op)):
-            a.report(Finding(op, "collective", kind, ctrl, f"{kind} under thread-divergent control flow ({ctrl.text})"))
+            a.report(Finding(op, "collective", kind, ctrl, f"{kind} under {a.divergent} control flow ({ctrl.text})"))
         if kind is not None and isinstance(op, COOPMAT_OPS):
             bad = next((v for v in op.operands if (r := self.div.get(v)) is not None and
                         not isinstance(r, WarpReason)), None)
@@ -296,7 +305,7 @@ class _Function:
                 for b in region.blocks:
                     self.block(b, ctrl)
         if op.results:
-            r = _source(op) or self.reason(op.operands)
+            r = a.source(op) or self.reason(op.operands)
             if r is None and isinstance(op, IfExprOp | MatchExprOp):
                 r = self.reason([op.cond if isinstance(op, IfExprOp) else op.scrutinee] + [
                     y.value for region in op.regions for y in [region.block.last_op] if isinstance(y, YieldOp)])
@@ -311,8 +320,8 @@ class _Function:
             return None
         d = Divergence(f"{what} of the enclosing {op.name} depends on {r}", what, r, op, v, isinstance(r, WarpReason))
         # the guards debug mode inserts (marked `sarek.debug_guard`, sarek.passes.debug_buffer) hold no collective
-        if self.superstep is not None and isinstance(op, IfOp | MatchOp | ForOp | WhileOp) and \
-                "sarek.debug_guard" not in op.attributes:
+        if self.superstep is not None and not self.analysis.grid and \
+                isinstance(op, IfOp | MatchOp | ForOp | WhileOp) and "sarek.debug_guard" not in op.attributes:
             self.analysis.report(Finding(
                 op, "superstep", op.name, d,
                 f"thread-divergent {op.name} inside a non-divergent superstep ({what} depends on {r}): the "
@@ -347,7 +356,7 @@ class _Function:
             inner = a.block_collective_in(h)  # warp-level collectives may run under warp-uniform control
         if inner is not None and ctrl is not None:
             a.report(Finding(op, "call", inner, ctrl, f"call of @{op.callee_name}, which contains {inner}, under "
-                                                      f"thread-divergent control flow ({ctrl.text})"))
+                                                      f"{a.divergent} control flow ({ctrl.text})"))
         args = tuple(self.div.get(x) for x in op.args)
         a.analyse(h, args)
         r = next((x for x in args if x is not None and not isinstance(x, WarpReason)), None) or \
@@ -359,9 +368,13 @@ class _Function:
 @dataclass
 class ConvergenceAnalysis:
     """Convergence errors of a module (collective ops under thread-divergent control flow, thread-divergent
-    statements in non-divergent supersteps), in the order found."""
+    statements in non-divergent supersteps), in the order found.
+
+    With `grid`, the grid barriers only, under control that varies between blocks: block indices and `warp_id`
+    are sources of divergence too (a grid barrier needs every thread of every block)."""
 
     module: ModuleOp
+    grid: bool = False
     findings: list[Finding] = field(default_factory=list[Finding])
     helpers: dict[str, HelperOp] = field(default_factory=dict[str, HelperOp])
     _done: set[tuple[str, tuple[bool | None, ...]]] = field(default_factory=set[tuple[str, tuple[bool | None, ...]]])
@@ -457,23 +470,44 @@ class ConvergenceAnalysis:
             memo[fn.sym_name.data] = found
         return memo.get(h.sym_name.data)
 
+    @property
+    def divergent(self) -> str:
+        """How the control a finding reports diverges."""
+        return "block-divergent" if self.grid else "thread-divergent"
+
+    def kind_of(self, op: Operation) -> str | None:
+        """`collective_kind(op)`; with `grid`, only a grid barrier's."""
+        kind = collective_kind(op)
+        return kind if not self.grid or isinstance(op, GridBarrierOp) else None
+
+    def source(self, op: Operation) -> str | None:
+        """`_source(op)`; with `grid`, block-uniform sources (block indices, warp_id) vary too."""
+        if self.grid and isinstance(op, IntrinsicOp) and op.callee.data in BLOCK_VARYING:
+            return op.callee.data
+        return _source(op)
+
     def collective_in(self, h: HelperOp) -> str | None:
         """The first collective op in `h` or the helpers it calls, as text."""
-        return self._summary(h, self._collective, collective_kind)
+        return self._summary(h, self._collective, self.kind_of)
 
     def block_collective_in(self, h: HelperOp) -> str | None:
         """The first block-level collective op (a barrier, not a warp-level one) in `h` or the helpers it calls."""
-        return self._summary(h, self._block_collective, lambda op: None if warp_level(op) else collective_kind(op))
+        return self._summary(h, self._block_collective, lambda op: None if warp_level(op) else self.kind_of(op))
 
     def varying_in(self, h: HelperOp) -> str | None:
         """Whether `h` (or a helper it calls) reads a thread-varying source, so its result may vary."""
-        return self._summary(h, self._varying, lambda op: _source(op) or ("native code" if isinstance(op, NativeOp)
-                                                                           else None))
+        return self._summary(h, self._varying, lambda op: self.source(op) or ("native code" if isinstance(op, NativeOp)
+                                                                               else None))
 
 
 def convergence_findings(module: ModuleOp) -> list[Finding]:
-    """Every convergence error of `module`, in module order: kernels first, then helpers no kernel reached."""
-    return ConvergenceAnalysis(module).run()
+    """Every convergence error of `module`, in module order: kernels first, then helpers no kernel reached; then
+    grid barriers under control that varies only between blocks."""
+    found = ConvergenceAnalysis(module).run()
+    if any(isinstance(op, GridBarrierOp) for op in module.walk()):
+        seen = {id(f.op) for f in found}
+        found += [f for f in ConvergenceAnalysis(module, grid=True).run() if id(f.op) not in seen]
+    return found
 
 
 def divergent_collectives(module: ModuleOp) -> list[tuple[Operation, str]]:

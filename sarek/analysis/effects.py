@@ -56,7 +56,7 @@ def _stmt_writes(o: Operation) -> bool:
         return isinstance(place_root(o.place), s.ElemRefOp)
     if isinstance(o, s.IntrinsicOp):
         return o.callee.data in INTRINSICS and intrinsic_effect(o.callee.data) == Effect.WRITE
-    return isinstance(o, (s.BarrierOp, s.WarpBarrierOp, s.MemFenceOp, s.NativeOp, s.CoopmatStoreOp,
+    return isinstance(o, (s.BarrierOp, s.GridBarrierOp, s.WarpBarrierOp, s.MemFenceOp, s.NativeOp, s.CoopmatStoreOp,
                           *s.COPY_ASYNC_OPS))
 
 
@@ -111,5 +111,6 @@ def may_write(op: Operation) -> bool:
         return not is_pure_intrinsic(op)
     if op.regions:
         return True
-    return isinstance(op, (s.StoreOp, s.CallOp, s.BarrierOp, s.WarpBarrierOp, s.MemFenceOp, s.NativeOp, s.ReturnOp,
-                           s.CoopmatLoadOp, s.CoopmatStoreOp, s.CoopmatMulAddOp, *s.COPY_ASYNC_OPS))
+    return isinstance(op, (s.StoreOp, s.CallOp, s.BarrierOp, s.GridBarrierOp, s.WarpBarrierOp, s.MemFenceOp,
+                           s.NativeOp, s.ReturnOp, s.CoopmatLoadOp, s.CoopmatStoreOp, s.CoopmatMulAddOp,
+                           *s.COPY_ASYNC_OPS))

@@ -44,6 +44,7 @@ from sarek.dialect.sarek import (
     COOPMAT_OPS,
     ConstantOp,
     ElemRefOp,
+    GridBarrierOp,
     HelperOp,
     IntrinsicOp,
     KernelOp,
@@ -111,6 +112,8 @@ INSTEAD: dict[Feature, str] = {
     Feature.WARP: "exchange values through shared memory with barrier()",
     Feature.WARP_BARRIER: "use barrier() (a block barrier)",
     Feature.MEM_FENCE: "use barrier() to order memory within a block, or split the work into two launches",
+    Feature.GRID_BARRIER: "split the kernel into two launches at this point (a launch boundary is a grid-wide "
+                          "barrier), or run it on CUDA or PTX",
 }
 
 
@@ -183,6 +186,8 @@ def _op_uses(op: Operation) -> Iterator[Feature]:
         yield Feature.WARP_BARRIER
     elif isinstance(op, MemFenceOp):
         yield Feature.MEM_FENCE
+    elif isinstance(op, GridBarrierOp):
+        yield Feature.GRID_BARRIER
     elif isinstance(op, IntrinsicOp) and (info := INTRINSICS.get(op.callee.data)) is not None:
         if info.category == Category.WARP:
             yield Feature.WARP

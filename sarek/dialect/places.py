@@ -4,6 +4,7 @@ allocation."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar, Self, cast
 
@@ -311,15 +312,22 @@ class ArrayDimOp(IRDLOperation):
 class AllocArrayOp(IRDLOperation):
     """`%s = sarek.alloc_array "s"[%n] : !sarek.array<f32, shared>` — a shared (per block) or local
     (per thread) array; slots start at the element type's default value. An N-dimensional one,
-    `"t"[%c16, %c17] : !sarek.array<f32, shared, 2>`, has one constant extent per dimension (row-major)."""
+    `"t"[%c16, %c17] : !sarek.array<f32, shared, 2>`, has one constant extent per dimension (row-major).
+    A constant one holds its values, row-major, and is only read: `"t"[%c3] = [1.0 : f32, 2.0 : f32, 0.5 : f32]
+    : !sarek.array<f32, constant>` (sarek-constant-tables makes them from module-level tables)."""
 
     name = "sarek.alloc_array"
     sym = prop_def(StringAttr, prop_name="name")
     sizes = var_operand_def(i32)
+    values = opt_prop_def(ArrayAttr)
     result = result_def(ArrayType)
 
-    def __init__(self, name: str, size: SSAValue | Sequence[SSAValue], type: ArrayType):
-        super().__init__(operands=[_one_or_many(size)], result_types=[type], properties={"name": StringAttr(name)})
+    def __init__(self, name: str, size: SSAValue | Sequence[SSAValue], type: ArrayType,
+                 values: Sequence[Attribute] | None = None):
+        props: dict[str, Attribute] = {"name": StringAttr(name)}
+        if values is not None:
+            props["values"] = ArrayAttr(values)
+        super().__init__(operands=[_one_or_many(size)], result_types=[type], properties=props)
         _hint(self.result, name)
 
     @property
@@ -359,10 +367,29 @@ class AllocArrayOp(IRDLOperation):
                     raise VerifyException(f"sarek.alloc_array needs a positive size, got {n}")
             elif rank > 1:
                 raise VerifyException("an N-dimensional sarek.alloc_array needs constant extents")
+        self._verify_values()
+
+    def _verify_values(self) -> None:
+        """A constant array has its values (one per slot, of the element type); no other array has any."""
+        if (self.array_type.memspace == MemSpace.CONSTANT) != (self.values is not None):
+            raise VerifyException("a constant sarek.alloc_array, and only one, lists its values (= [...])")
+        if self.values is None:
+            return
+        shape = self.shape
+        if shape is None or math.prod(shape) != len(self.values.data):
+            raise VerifyException(f"a constant sarek.alloc_array of extents {shape} needs one value per slot, got "
+                                  f"{len(self.values.data)}")
+        et = self.array_type.element_type
+        for v in self.values.data:
+            if getattr(v, "type", None) != et:
+                raise VerifyException(f"constant array values must be {et} constants, got {v}")
 
     def print(self, printer: Printer) -> None:
         _print_name(printer, self.sym)
         _print_subscripts(printer, self.sizes)
+        if self.values is not None:
+            printer.print_string(" = ")
+            printer.print_attribute(self.values)
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
         _print_attrs(printer, self)
@@ -371,10 +398,13 @@ class AllocArrayOp(IRDLOperation):
     def parse(cls, parser: Parser) -> AllocArrayOp:
         name = parser.parse_str_literal()
         n = _parse_subscripts(parser)
+        values = parser.parse_attribute() if parser.parse_optional_punctuation("=") is not None else None
+        if values is not None and not isinstance(values, ArrayAttr):
+            parser.raise_error(f"expected the values of a constant array as [...], got {values}")
         t, pos = _parse_type_at(parser)
         if not isinstance(t, ArrayType):
             _raise_since(parser, f"expected !sarek.array type, got {t}", pos)
-        op = cls(name, n, t)
+        op = cls(name, n, t, None if values is None else list(cast(ArrayAttr[Attribute], values).data))
         _keep_textual_names(op)
         _parse_attrs(parser, op)
         return op
@@ -491,6 +521,8 @@ class ElemRefOp(_IndexedSyntax):
         self.verify_indices()
         if self.result.type.element_type != cast(VecType, self.array.type).element_type:
             raise VerifyException("result must be a ref to the element type")
+        if isinstance(self.array.type, ArrayType) and self.array.type.memspace == MemSpace.CONSTANT:
+            raise VerifyException("a constant array is read-only: it has no element places")
 
 
 @irdl_op_definition

@@ -56,8 +56,8 @@ _DECLARATIONS: tuple[type[Operation], ...] = (RecordOp, VariantOp, KernelOp, Hel
 
 STATEMENT_OPS: tuple[type[Operation], ...] = (
     LetOp, LetMutOp, StoreOp, IfOp, WhileOp, ForOp, MatchOp, ReturnOp, BreakOp, ContinueOp, AssertOp, PragmaOp,
-    BlockOp, BarrierOp, WarpBarrierOp, MemFenceOp, NativeOp, PrintOp, AllocArrayOp, CoopmatDeclOp, CoopmatLoadOp,
-    CoopmatStoreOp, CoopmatMulAddOp, CoopmatFillOp, CopyAsyncOp, CopyAsyncCommitOp, CopyAsyncWaitOp,
+    BlockOp, BarrierOp, GridBarrierOp, WarpBarrierOp, MemFenceOp, NativeOp, PrintOp, AllocArrayOp, CoopmatDeclOp,
+    CoopmatLoadOp, CoopmatStoreOp, CoopmatMulAddOp, CoopmatFillOp, CopyAsyncOp, CopyAsyncCommitOp, CopyAsyncWaitOp,
 )
 
 Sarek = Dialect(
@@ -66,8 +66,8 @@ Sarek = Dialect(
         RecordOp, VariantOp, KernelOp, HelperOp, ConstantOp, BinOp, UnOp, CastOp, BitcastOp, IntrinsicOp,
         MakeRecordOp, MakeVariantOp, FieldOp, PayloadOp, ArrayReadOp, ArrayLenOp, ArrayDimOp, AllocArrayOp, CallOp, LetOp,
         LetMutOp, LoadOp, StoreOp, ElemRefOp, FieldRefOp, YieldOp, IfOp, IfExprOp, WhileOp, ForOp, MatchOp, MatchExprOp,
-        ReturnOp, BreakOp, ContinueOp, AssertOp, PragmaOp, BlockOp, BarrierOp, WarpBarrierOp, MemFenceOp, NativeOp,
-        PrintOp, CoopmatDeclOp, CoopmatLoadOp, CoopmatStoreOp, CoopmatMulAddOp, CoopmatFillOp,
+        ReturnOp, BreakOp, ContinueOp, AssertOp, PragmaOp, BlockOp, BarrierOp, GridBarrierOp, WarpBarrierOp, MemFenceOp,
+        NativeOp, PrintOp, CoopmatDeclOp, CoopmatLoadOp, CoopmatStoreOp, CoopmatMulAddOp, CoopmatFillOp,
         CopyAsyncOp, CopyAsyncCommitOp, CopyAsyncWaitOp,
     ],
     [MemSpaceAttr, UnitType, RecordType, VariantType, VecType, ArrayType, RefType, BinOpKindAttr, UnOpKindAttr],

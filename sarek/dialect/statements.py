@@ -30,6 +30,15 @@ class BarrierOp(NullarySyntax):
 
 
 @irdl_op_definition
+class GridBarrierOp(NullarySyntax):
+    """`sarek.grid_barrier` — grid-wide barrier; every thread of every block of the launch must reach it before
+    any passes, and memory written before it is visible after it. Needs a cooperative launch (every block
+    resident at once): CUDA and PTX make one; the other targets refuse it (sarek-reject-features)."""
+
+    name = "sarek.grid_barrier"
+
+
+@irdl_op_definition
 class WarpBarrierOp(NullarySyntax):
     """`sarek.warp_barrier` — warp/subgroup synchronisation."""
 

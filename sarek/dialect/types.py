@@ -32,11 +32,12 @@ class MemSpace(StrEnum):
     GLOBAL = "global"
     SHARED = "shared"
     LOCAL = "local"
+    CONSTANT = "constant"  # a read-only table with its values (sarek-constant-tables), in constant memory
 
 
 @irdl_attr_definition
 class MemSpaceAttr(EnumAttribute[MemSpace], SpacedOpaqueSyntaxAttribute):
-    """Memory space of an array: global, shared (block) or local (private)."""
+    """Memory space of an array: global, shared (block), local (private) or constant (a read-only table)."""
 
     name = "sarek.memspace"
 

@@ -4,7 +4,7 @@ sarek-verify-barriers; the front end has no copy of its own) as `CompileError`s 
 A `barrier()` (or `warp_barrier()`, a warp shuffle, a `coop` call, or a call to a helper containing one) under control flow
 that depends on the thread is refused, and so is an `if` / `while` / `for` / `match` statement deciding on a
 thread-varying value inside a plain `with superstep():` (Sarek's superstep_diverged; `superstep(divergent=True)`
-allows it).
+allows it). A `grid_barrier()` is refused under control that depends on the block as well.
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ def _what(f: Finding) -> str:
             else "barrier()"
     if isinstance(op, s.WarpBarrierOp):
         return "warp_barrier()"
+    if isinstance(op, s.GridBarrierOp):
+        return "grid_barrier()"
     if isinstance(op, s.IntrinsicOp):
         return f"{op.callee.data}()"
     if isinstance(op, s.CallOp):
@@ -75,6 +77,9 @@ def python_error(f: Finding) -> CompileError:
     elif f.kind == "operand":
         message = (f"{_what(f)} with a thread-divergent argument ({_cause(f.why)}): every lane of a warp executes it "
                    "with the same arguments (use warp_id, block indices and values computed from them)")
+    elif f.what == "sarek.grid_barrier":
+        message = (f"{_what(f)} under divergent control flow ({_cause(f.why)}): every thread of every block must "
+                   "reach it")
     elif warp_level(f.op):
         message = (f"{_what(f)} under thread-divergent control flow ({_cause(f.why)}): every lane of the warp "
                    "must reach it")

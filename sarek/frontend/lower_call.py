@@ -315,13 +315,8 @@ class CallLowerer(ExprLowerer):
                 return None
             if node.args or node.keywords:
                 raise self.err(node, f"{fname}() takes 0 arguments, {len(node.args) + len(node.keywords)} given")
-            if fname == "grid_barrier":
-                raise self.err(node, "grid_barrier() is not supported yet: it needs a cooperative launch (CUDA's "
-                                     "cudaLaunchCooperativeKernel), which no sarek device makes yet; split the "
-                                     "kernel into two launches at this point (a launch boundary is a grid-wide "
-                                     "barrier)")
             op = {"barrier": s.BarrierOp, "block_barrier": s.BarrierOp, "warp_barrier": s.WarpBarrierOp,
-                  "mem_fence": s.MemFenceOp}[fname]()
+                  "mem_fence": s.MemFenceOp, "grid_barrier": s.GridBarrierOp}[fname]()
             self.emit(op, node)
             return None
         self.no_kw(node, fname)

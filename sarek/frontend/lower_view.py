@@ -6,7 +6,8 @@ an offset (and a length) and whose inner nodes select between two views on a con
 view is bound. Each use lowers to base + offset on every target: `w[i]` reads `v[i + k]`; a select reads
 both sides under a `sarek.if_expr` (writes: a `sarek.if` with a store in each branch), so no target needs
 pointer selection (the shaders have none). A view cannot be rebound, passed to a device function or an
-atomic (pass the array and the offset), and only 1-D arrays take offsets."""
+atomic (refused at the argument, with the rewrite: pass the array and the offset, or call once per array), and
+only 1-D arrays take offsets."""
 
 from __future__ import annotations
 
@@ -207,4 +208,23 @@ class ViewLowerer(CoopLowerer):
             ok, fn = self.static(node.func)
             if ok and fn is len:
                 return self.view_len(v, 0, node)
+        for a in [*node.args, *(k.value for k in node.keywords)]:
+            self.refuse_view_argument(node, a)
         return super().call(node, hint, statement)
+
+    def refuse_view_argument(self, call: ast.Call, arg: ast.expr) -> None:
+        """A view (`v[k:]`, `a if c else b`, a name bound to one) passed to a device function or an atomic: a
+        view is no IR value (the shaders cannot select or offset a buffer), so it is refused at the argument with
+        the rewrite that passes whole arrays."""
+        named = self.named_view(arg)
+        select = (named is not None and named.cond is not None) or (
+            isinstance(arg, ast.IfExp) and self.view_of(arg.body) is not None)
+        if named is None and not select and not (isinstance(arg, ast.Subscript) and isinstance(arg.slice, ast.Slice)):
+            return
+        f, text = ast.unparse(call.func), ast.unparse(arg)
+        if select:
+            raise self.err(arg, f"'{text}' is an array view choosing between arrays, and {f}() takes whole arrays: "
+                                f"call {f}() on each array under an if (or pass both arrays and the condition)")
+        raise self.err(arg, f"'{text}' is an array view (an array with an offset), and {f}() takes whole arrays: "
+                            f"pass the array and the offset as two arguments and add the offset to the indices "
+                            f"inside {f}()")

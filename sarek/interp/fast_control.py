@@ -31,6 +31,7 @@ from sarek.interp.fast_values import (
     isarr,
     merge,
 )
+from sarek.interp.tables import table_values
 
 
 class Exec(ExecCompute, CoopExec):
@@ -154,6 +155,10 @@ class Exec(ExecCompute, CoopExec):
                 if d is None:
                     d = self.shared[op] = self.tree(et, (self.nb, size))
                 env[op.result] = Arr(d, self.blk, k, et, size, shape)
+            elif op.values is not None:  # a constant table: one row, read by every lane (never written)
+                d = self.tree(et, (1, size))
+                d[0] = table_values(op.values, k)
+                env[op.result] = Arr(d, np.zeros(self.n, np.int64), k, et, size, shape)
             else:
                 env[op.result] = Arr(self.tree(et, (self.n, size)), self.lanes, k, et, size, shape)
         elif isinstance(op, S.CallOp):
@@ -304,6 +309,8 @@ class Exec(ExecCompute, CoopExec):
             self.block(op.body.block, env, m, fr)
         elif isinstance(op, S.BarrierOp):
             self.check_block_uniform(op, m, "barrier")
+        elif isinstance(op, S.GridBarrierOp):  # every thread of the launch runs in lock-step: only the check
+            self.check_grid_uniform(op, m)
         elif isinstance(op, S.WarpBarrierOp):
             self.check_warp_uniform(op, m)
         elif isinstance(op, S.MemFenceOp):

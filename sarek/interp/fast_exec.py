@@ -125,6 +125,14 @@ class ExecBase:
             b = int(bad[0])
             raise self.fault(op, f"{what} reached by only {int(cnt[b])} of {self.bs} threads of block {b}")
 
+    def check_grid_uniform(self, op: Operation, m: Any) -> None:
+        if m is None or m is False or bool(np.all(m)):
+            return
+        blocks = np.bincount(self.blk[m], minlength=self.nb)
+        raise self.fault(op, f"grid barrier reached by only {int(np.count_nonzero(m))} of {self.n} threads "
+                             f"({int(np.count_nonzero(blocks))} of {self.nb} blocks; a grid barrier needs every "
+                             "thread of every block)")
+
     def check_warp_uniform(self, op: Operation, m: Any) -> None:
         if m is None or m is False:
             return

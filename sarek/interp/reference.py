@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator
 from typing import Any, cast
 
 import numpy as np
@@ -29,10 +30,12 @@ from sarek.dialect.intrinsics import INTRINSICS, WARP_VOTES, Category, is_warp_e
 from sarek.interp import common as C
 from sarek.interp import coopmat as _cm
 from sarek.interp.common import DEPTH_MESSAGE, Fault, InterpError, Types, kind
+from sarek.interp.tables import table_values
 
-EV_BARRIER, EV_SHUFFLE, EV_WARP_BARRIER = 0, 1, 2
+EV_BARRIER, EV_SHUFFLE, EV_WARP_BARRIER, EV_GRID_BARRIER = 0, 1, 2, 3
+_BLOCK_WIDE = (EV_BARRIER, EV_GRID_BARRIER)  # events every thread of the block waits at together
 
-_YIELDING = (S.BarrierOp, S.WarpBarrierOp)
+_YIELDING = (S.BarrierOp, S.GridBarrierOp, S.WarpBarrierOp)
 
 
 def _is_shuffle(op: Operation) -> bool:
@@ -47,6 +50,7 @@ class Program:
         self.types = Types.of(module)
         self.ops: list[Operation] = []
         self.gen: dict[str, bool] = {}
+        self.grid: dict[str, bool] = {}  # reaches a grid barrier: its blocks run together (`_run_grid`)
         self.source = ""
         self.factory: Any = None
         self.errors: dict[str, InterpError] = {}
@@ -114,14 +118,9 @@ class _Compiler:
         for n, f in self.funcs.items():
             direct[n] = any(isinstance(o, _YIELDING) or _is_shuffle(o) for o in f.walk())
             calls[n] = {o.callee_name for o in f.walk() if isinstance(o, S.CallOp)}
-        gen = dict(direct)
-        changed = True
-        while changed:
-            changed = False
-            for n in self.funcs:
-                if not gen[n] and any(gen.get(c, False) for c in calls[n]):
-                    gen[n] = changed = True
-        self.p.gen = gen
+        self.p.gen = _through_calls(direct, calls)
+        self.p.grid = _through_calls({n: any(isinstance(o, S.GridBarrierOp) for o in f.walk())
+                                      for n, f in self.funcs.items()}, calls)
         self.p.calls = calls
 
     def fname(self, name: str) -> str:
@@ -270,7 +269,11 @@ class _Compiler:
             n = self.define(op.result)
             oid = self.opid(op)
             t = self.const(op.array_type.element_type)
-            if op.array_type.ndim == 1:
+            if op.values is not None:  # a constant table: its values, never written (one list for every thread)
+                vals = self.const(table_values(op.values, kind(op.array_type.element_type)))
+                shape = tuple(cast(list[int], op.shape))
+                new = vals if op.array_type.ndim == 1 else f"_ND.of({vals}, {shape})"
+            elif op.array_type.ndim == 1:
                 sz = self.name(op.size)
                 e(f"if {sz} < 0: raise _Fault({oid}, 'array size ' + str({sz}) + ' is negative')")
                 new = f"_T.alloc({t}, {sz})"
@@ -361,6 +364,8 @@ class _Compiler:
             self.block(op.body.block, ind)
         elif isinstance(op, S.BarrierOp):
             e(f"yield ({EV_BARRIER}, {self.opid(op)})")
+        elif isinstance(op, S.GridBarrierOp):
+            e(f"yield ({EV_GRID_BARRIER}, {self.opid(op)})")
         elif isinstance(op, S.WarpBarrierOp):
             e(f"yield ({EV_WARP_BARRIER}, {self.opid(op)})")
         elif isinstance(op, S.MemFenceOp):
@@ -596,6 +601,18 @@ _INDEX["global_thread_id"] = _INDEX["global_idx_x"]
 _INDEX["global_size"] = _INDEX["global_size_x"]
 
 
+def _through_calls(direct: dict[str, bool], calls: dict[str, set[str]]) -> dict[str, bool]:
+    """`direct` (per function) closed over calls: true where the function or one it calls, transitively, is."""
+    out = dict(direct)
+    changed = True
+    while changed:
+        changed = False
+        for n in out:
+            if not out[n] and any(out.get(c, False) for c in calls[n]):
+                out[n] = changed = True
+    return out
+
+
 def _oob(oid: int, i: int, n: int) -> None:
     raise Fault(oid, f"index {i} out of bounds for an array of length {n}")
 
@@ -693,18 +710,26 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
     fn = fns[kernel]
     gen = prog.gen[kernel]
     threads = [(tx, ty, tz) for tz in range(bdz) for ty in range(bdy) for tx in range(bdx)]
+
+    def steps(bx: int, by: int, bz: int) -> Iterator[int]:
+        """Block (bx, by, bz): runs to its end, pausing where every thread waits at a grid barrier."""
+        sh: dict[int, Any] = {}
+        ts = [(tx, ty, tz, bx, by, bz, i % warp_size) for i, (tx, ty, tz) in enumerate(threads)]
+        if gen:
+            yield from _schedule([fn(t, sh, *vals) for t in ts], warp_size, prog.ops)
+        else:
+            for t in ts:
+                fn(t, sh, *vals)
+
+    blocks = ((bx, by, bz) for bz in range(gdz) for by in range(gdy) for bx in range(gdx))
     with np.errstate(all="ignore"):
         try:
-            for bz in range(gdz):
-                for by in range(gdy):
-                    for bx in range(gdx):
-                        sh: dict[int, Any] = {}
-                        ts = [(tx, ty, tz, bx, by, bz, i % warp_size) for i, (tx, ty, tz) in enumerate(threads)]
-                        if not gen:
-                            for t in ts:
-                                fn(t, sh, *vals)
-                        else:
-                            _schedule([fn(t, sh, *vals) for t in ts], warp_size, prog.ops)
+            if prog.grid[kernel]:
+                _run_grid([steps(*b) for b in blocks], prog.ops)
+            else:
+                for b in blocks:
+                    for _ in steps(*b):
+                        pass
         except Fault as f:
             raise InterpError(f.message, prog.ops[f.opid]) from None
         except RecursionError:
@@ -731,7 +756,27 @@ def _loc(op: Operation) -> str:
     return C.location_of(op)
 
 
-def _schedule(gens: list[Any], ws: int, ops: list[Operation]) -> None:
+def _run_grid(blocks: list[Iterator[int]], ops: list[Operation]) -> None:
+    """The blocks of a launch that reaches a grid barrier, together: each runs until all its threads wait at a
+    grid barrier (or it ends); every block must wait at the same one, then all go on."""
+    live = blocks
+    while live:
+        at = [(b, k) for b in live if (k := next(b, None)) is not None]
+        if not at:
+            return
+        if len(at) != len(live):
+            raise InterpError(f"grid barrier reached by only {len(at)} of {len(blocks)} blocks (the others finished "
+                              "without reaching it; a grid barrier needs every block)", ops[at[0][1]])
+        bars = {k for _, k in at}
+        if len(bars) > 1:
+            locs = sorted(_loc(ops[k]) for k in bars)
+            raise InterpError(f"blocks wait at different grid barriers: {', '.join(locs)}", ops[min(bars)])
+        live = [b for b, _ in at]
+
+
+def _schedule(gens: list[Any], ws: int, ops: list[Operation]) -> Iterator[int]:
+    """The threads of one block, switched at barriers and warp operations; yields the op id of a grid barrier
+    when every thread waits at it."""
     n = len(gens)
     runnable: list[int] = list(range(n))
     send: list[Any] = [None] * n
@@ -746,12 +791,12 @@ def _schedule(gens: list[Any], ws: int, ops: list[Operation]) -> None:
         if not waiting:
             return
         runnable = []
-        warp_waiters = [i for i, ev in waiting.items() if ev[0] != EV_BARRIER]
+        warp_waiters = [i for i, ev in waiting.items() if ev[0] not in _BLOCK_WIDE]
         if warp_waiters:
             for w in sorted({i // ws for i in warp_waiters}):
                 members = range(w * ws, min(n, (w + 1) * ws))
                 evs = [waiting.get(i) for i in members]
-                first = next(ev for ev in evs if ev is not None and ev[0] != EV_BARRIER)
+                first = next(ev for ev in evs if ev is not None and ev[0] not in _BLOCK_WIDE)
                 op = ops[first[1]]
                 for i, ev in zip(members, evs):
                     if ev is None or ev[1] != first[1]:
@@ -787,6 +832,8 @@ def _schedule(gens: list[Any], ws: int, ops: list[Operation]) -> None:
         if len(waiting) != n:
             raise InterpError(f"barrier reached by only {len(waiting)} of {n} threads of the block (the others "
                               "finished without reaching it)", ops[b])
+        if next(iter(waiting.values()))[0] == EV_GRID_BARRIER:
+            yield b
         runnable = list(range(n))
         send = [None] * n
         waiting = {}

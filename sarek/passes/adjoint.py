@@ -410,7 +410,7 @@ def _needed_later(op: Operation) -> bool:
     """Whether the forward copy must run `op`: it has a barrier or writes a local or shared array, or an op after
     it in its block reads a local it stores."""
     for o in walk_op(op):
-        if isinstance(o, s.BarrierOp | s.WarpBarrierOp | s.MemFenceOp):
+        if isinstance(o, s.BarrierOp | s.GridBarrierOp | s.WarpBarrierOp | s.MemFenceOp):
             return True
         if isinstance(o, s.StoreOp) and not isinstance(root_of(o.place).owner, s.LetMutOp) and not isinstance(
                 root_of(o.place), BlockArgument):

@@ -313,6 +313,9 @@ def _check_op(op: Operation, loops: list[Operation]) -> None:
     if op.name.startswith("sarek.coopmat") or isinstance(op, s.NativeOp):
         raise SarekError(f"{_WHAT}: {op.name} is not differentiated (cooperative matrices and native code): "
                          "write the computation with sarek operations", op)
+    if isinstance(op, s.GridBarrierOp):
+        raise SarekError(f"{_WHAT}: cannot differentiate across a grid_barrier() (the reverse sweep would need one "
+                         "in the other order): differentiate the two launches it separates", op)
     if isinstance(op, s.MatchOp | s.MatchExprOp) and active(op):
         raise SarekError(f"{_WHAT}: cannot differentiate through a match on a variant yet: use if/else", op)
     if isinstance(op, s.IntrinsicOp):

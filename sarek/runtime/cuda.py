@@ -90,7 +90,9 @@ def cuda_include_dirs() -> list[str]:
                 dirs.append(os.path.join(base, sub))
     except ImportError:
         pass
-    return [d for d in dict.fromkeys(dirs) if os.path.isfile(os.path.join(d, "cuda_fp16.h"))]
+    found = [d for d in dict.fromkeys(dirs) if os.path.isfile(os.path.join(d, "cuda_fp16.h"))]
+    # CUDA 13 keeps libcu++ (cuda/std/..., which cooperative_groups.h includes: grid_barrier) under include/cccl
+    return found + [c for d in found if os.path.isdir(c := os.path.join(d, "cccl"))]
 
 
 @functools.lru_cache(maxsize=1)
@@ -510,6 +512,9 @@ class CudaDevice(BufferDevice):
             return None
         d = _driver()
         launch, fn, pack, shared = d.cuLaunchKernel, plan.fn, plan.pack, plan.shared
+        if spec.grid_sync:
+            self._check_resident(spec, plan, grid, block)
+            launch = _cooperative_launch
         g0, g1, g2 = grid
         b0, b1, b2 = block
         activate = self.activate
@@ -530,14 +535,51 @@ class CudaDevice(BufferDevice):
         if block[0] * block[1] * block[2] > plan.fmax:
             raise LaunchError(f"kernel {spec.name}: block {block} has {block[0] * block[1] * block[2]} threads; "
                               f"this kernel allows at most {plan.fmax} per block on {self.name}")
+        launch = _driver().cuLaunchKernel
+        if spec.grid_sync:
+            self._check_resident(spec, plan, grid, block)
+            launch = _cooperative_launch
         params = plan.pack(bound)
         self.activate()
-        err = _driver().cuLaunchKernel(plan.fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-                                       plan.shared, stream or 0, params, 0)
+        err = launch(plan.fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], plan.shared, stream or 0,
+                     params, 0)
         if int(err[0]) != 0:
             check(err, f"launching kernel '{spec.name}' on {self.name}")
         if _SYNC_EACH:  # SAREK_CUDA_SYNC=1: wait after each launch (errors at the launch that caused them)
             self.synchronize_stream(stream)
+
+
+    def _check_resident(self, spec: KernelSpec, plan: _Plan, grid: Dim3, block: Dim3) -> None:
+        """A kernel with a grid barrier is launched cooperatively: every block must be resident at once, at most
+        cuOccupancyMaxActiveBlocksPerMultiprocessor x the multiprocessors (else a LaunchError naming the limit;
+        the driver would refuse the launch with a bare CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)."""
+        d = _driver()
+        A = d.CUdevice_attribute
+        threads = block[0] * block[1] * block[2]
+        if threads not in plan.resident:
+            self.activate()
+            if not check(d.cuDeviceGetAttribute(A.CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, self.dev),
+                         "cuDeviceGetAttribute"):
+                raise LaunchError(f"kernel {spec.name} has a grid_barrier(), which needs a cooperative launch, and "
+                                  f"{self.name} ({self.device_name}) cannot make one")
+            per_sm = int(check(d.cuOccupancyMaxActiveBlocksPerMultiprocessor(plan.fn, threads, plan.shared),
+                               "cuOccupancyMaxActiveBlocksPerMultiprocessor"))
+            sms = int(check(d.cuDeviceGetAttribute(A.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, self.dev),
+                            "cuDeviceGetAttribute"))
+            plan.resident[threads] = (per_sm, sms)
+        per_sm, sms = plan.resident[threads]
+        blocks = grid[0] * grid[1] * grid[2]
+        if blocks > per_sm * sms:
+            raise LaunchError(f"kernel {spec.name} has a grid_barrier(), so all its blocks must be resident at once: "
+                              f"{self.name} holds at most {per_sm * sms} blocks of {threads} threads ({per_sm} per "
+                              f"multiprocessor x {sms} multiprocessors), the launch asks for {blocks}; launch at most "
+                              f"{per_sm * sms} blocks and loop over the data (a grid-stride loop)")
+
+
+def _cooperative_launch(fn: Any, g0: int, g1: int, g2: int, b0: int, b1: int, b2: int, shared: int, stream: Any,
+                        params: Any, extra: Any) -> Any:
+    """cuLaunchCooperativeKernel with cuLaunchKernel's arguments (it takes no `extra`)."""
+    return _driver().cuLaunchCooperativeKernel(fn, g0, g1, g2, b0, b1, b2, shared, stream, params)
 
 
 _SYNC_EACH = os.environ.get("SAREK_CUDA_SYNC") == "1"
@@ -575,6 +617,7 @@ class _Plan:
 
         self.fn, self.fmax = fn, fmax
         self.shared = 0  # bytes of dynamic shared memory per launch (sarek.analysis.shared_window)
+        self.resident: dict[int, tuple[int, int]] = {}  # threads per block -> (blocks per SM, SMs): grid barriers
         fmt = "<"  # struct format (with padding)
         offsets: list[int] = []  # each value's offset
         conv: list[str] = []  # per parameter: how its bound value is packed

@@ -106,6 +106,8 @@ class KernelSpec:
     #: one launch's extra passes (canonically spelled; sarek.runtime.compile.with_passes): compiled after the
     #: process-wide ones, in this spec's own program caches
     passes: str = ""
+    #: the kernel (or a helper it calls) has a grid barrier: CUDA and PTX launch it cooperatively
+    grid_sync: bool = False
 
     @property
     def signature(self) -> str:
@@ -166,21 +168,23 @@ def kernel_spec(module: ModuleOp, name: str) -> KernelSpec:
             params.append(Param(i, pname, t, "scalar", element_dtype(module, t)))
     from sarek.analysis.writes import guarded_indexing
 
+    from sarek.dialect.sarek import COOPMAT_OPS, GridBarrierOp
+
     spec = KernelSpec(module, name, params, module_hash(module), guards=guarded_indexing(module, name),
-                      coop=_uses_coop(module, k))
+                      coop=_reaches(module, k, COOPMAT_OPS), grid_sync=_reaches(module, k, (GridBarrierOp,)))
     per[name] = spec
     return spec
 
 
-def _uses_coop(module: ModuleOp, kernel: Operation) -> bool:
-    """Whether `kernel` or a helper it reaches holds a cooperative-matrix op."""
-    from sarek.dialect.sarek import COOPMAT_OPS, CallOp, HelperOp
+def _reaches(module: ModuleOp, kernel: Operation, kinds: tuple[type[Operation], ...]) -> bool:
+    """Whether `kernel` or a helper it reaches holds an op of one of `kinds`."""
+    from sarek.dialect.sarek import CallOp, HelperOp
 
     helpers = {h.sym_name.data: h for h in module.ops if isinstance(h, HelperOp)}
     todo, seen = [kernel], set[str]()
     while todo:
         for op in todo.pop().walk():
-            if isinstance(op, COOPMAT_OPS):
+            if isinstance(op, kinds):
                 return True
             if isinstance(op, CallOp) and op.callee_name in helpers and op.callee_name not in seen:
                 seen.add(op.callee_name)

@@ -93,6 +93,7 @@ class WarmSpec(KernelSpec):
         self.cache, self.dims, self.plans = {}, {}, {}
         self.guards = [tuple(g) for g in rec["guards"]]
         self.coop = bool(rec["coop"])
+        self.grid_sync = bool(rec.get("grid_sync"))
         self.prints = bool(rec["prints"])
         self.params = [WarmParam(self, i, p) for i, p in enumerate(rec["params"])]
         self.cache["shared-bytes"] = int(rec["shared"])
@@ -190,7 +191,7 @@ def store(k: Any, key: str, spec: KernelSpec) -> None:
     if any(_dtype_from_json(q["dtype"]) != p.dtype for q, p in zip(params, spec.params)):
         return  # a layout JSON does not carry exactly: no record
     rec = {"format": _FORMAT, "ir": k.ir_text(), "ir_hash": spec.ir_hash, "guards": spec.guards,
-           "coop": spec.coop, "prints": has_prints(spec.module), "params": params,
+           "coop": spec.coop, "grid_sync": spec.grid_sync, "prints": has_prints(spec.module), "params": params,
            "shared": shared_bytes(spec.module, spec.name)}
     cache.put("warm", key, json.dumps(rec).encode())
 

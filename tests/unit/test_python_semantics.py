@@ -9,7 +9,7 @@ import pytest
 
 import sarek
 from sarek import Vec, device, f32, f64, i32, i64, kernel, u32
-from sarek.gpu import global_thread_id
+from sarek.gpu import atomic_add, global_thread_id
 from tests.unit.test_fuzz_regressions import _launch
 
 DEVICES = ["interp", "interp-ref", "opencl:0", "vulkan:0", "vulkan-glsl:0"]
@@ -227,7 +227,26 @@ def test_view_refusals():
         w = a if c else b
         a[0] = h(w)  # <passview>
 
-    expect_error(k, "passview", "'w' is an array view", "pass the arrays themselves")
+    expect_error(k, "passview", "'w' is an array view choosing between arrays, and h() takes whole arrays: call h() "
+                                "on each array under an if (or pass both arrays and the condition)")
+
+    def k1(a: Vec[f32], i: i32):
+        w = a[i:]
+        a[0] = h(w) + h(a[i:])  # <passoffset>
+
+    expect_error(k1, "passoffset", "'w' is an array view (an array with an offset), and h() takes whole arrays: pass "
+                                   "the array and the offset as two arguments and add the offset to the indices inside h()")
+
+    def k1b(a: Vec[f32], i: i32):
+        a[0] = h(a[i:])  # <passslice>
+
+    expect_error(k1b, "passslice", "'a[i:]' is an array view (an array with an offset), and h() takes whole arrays")
+
+    def k1c(a: Vec[f32], b: Vec[f32], c: bool):
+        atomic_add(a if c else b, 0, 1.0)  # <passatomic>
+
+    expect_error(k1c, "passatomic", "'a if c else b' is an array view choosing between arrays, and atomic_add() "
+                                    "takes whole arrays")
 
     def k2(a: Vec[f32], b: Vec[f32]):
         w = a[1:]

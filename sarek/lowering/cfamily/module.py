@@ -55,6 +55,8 @@ class CLowering(asynccopy.CAsyncCopy):
             lines += self.lang.bf16_preamble
         if self.uses_warp:
             lines += self.lang.warp_preamble
+        if self.uses_grid:
+            lines += self.lang.grid_preamble
         if self.uses_vote:
             lines += self.lang.vote_preamble
         if self.uses_coop:
@@ -68,6 +70,8 @@ class CLowering(asynccopy.CAsyncCopy):
         tops += types
         if self.type_helpers:
             tops.append(c.VerbatimOp("\n".join(self.type_helpers) + "\n"))
+        if self.constant_tables:
+            tops.append(c.VerbatimOp("\n".join(self.constant_tables) + "\n"))
         tops += funcs
         if self.lang.extern_c:
             tops.append(c.VerbatimOp('} /* extern "C" */'))

@@ -77,9 +77,11 @@ class CBase:
         self.uses_bf16 = False
         self.uses_i64_atomics = False
         self.uses_warp = False
+        self.uses_grid = False  # a grid barrier: the language's grid_preamble
         self.uses_vote = False
         self.polyfills: list[str] = []
         self.type_helpers: list[str] = []  # helper functions over the declared types (printed after them)
+        self.constant_tables: list[str] = []  # module-scope constant arrays (sarek-constant-tables)
         self.hidden = self._helpers_needing_builtins() if lang.entry_params else set[str]()
 
     def err(self, msg: str, op: Operation | None) -> SarekError:
@@ -149,29 +151,30 @@ class CBase:
     def from_f32(self, v: SSAValue) -> SSAValue:
         return self.call("__float2half", [self.call("sarek_f32_barrier", [v], "float")], "__half")
 
+    def literal_text(self, t: Attribute, v: Attribute) -> str:
+        """The C spelling of a bool, integer or float constant (an f16 one as its float)."""
+        if isinstance(v, IntegerAttr):
+            n = v.value.data
+            if t == s.i1:
+                return self.lang.true_false[0 if n else 1]
+            if scalars.is_unsigned(t) and scalars.int_width(t) >= 32:
+                return f"{n}U{self.lang.int64_suffix if scalars.int_width(t) == 64 else ''}"
+            if is_integer_type(t) and t.width.data == 64:
+                return f"{n}{self.lang.int64_suffix}" if n != -2**63 else f"(-9223372036854775807{self.lang.int64_suffix} - 1)"
+            return str(n) if n != -2**31 else "(-2147483647 - 1)"
+        x = cast(FloatAttr, v).value.data
+        if isinstance(t, Float64Type):
+            return _float_text(x, "")
+        return _float_text(_to_f32(x), "f")
+
     def literal(self, op: s.ConstantOp) -> SSAValue:
         t, v = op.result.type, op.value
         if isinstance(t, s.UnitType):
             return self.lit("(void)0", "void")
-        ct = self.ctype(t, op)
-        if isinstance(v, IntegerAttr):
-            n = v.value.data
-            if t == s.i1:
-                return self.lit(self.lang.true_false[0 if n else 1], ct)
-            if scalars.is_unsigned(t) and scalars.int_width(t) >= 32:
-                text = f"{n}U{self.lang.int64_suffix if scalars.int_width(t) == 64 else ''}"
-            elif is_integer_type(t) and t.width.data == 64:
-                text = f"{n}{self.lang.int64_suffix}" if n != -2**63 else f"(-9223372036854775807{self.lang.int64_suffix} - 1)"
-            else:
-                text = str(n) if n != -2**31 else "(-2147483647 - 1)"
-            return self.lit(text, ct)
-        x = cast(FloatAttr, v).value.data
-        if isinstance(t, Float64Type):
-            return self.lit(_float_text(x, ""), ct)
-        f32 = self.lit(_float_text(_to_f32(x), "f"), "float")
         if isinstance(t, Float16Type):
-            return self.call("__float2half", [f32], "__half")
-        return f32
+            return self.call("__float2half", [self.lit(self.literal_text(t, v), "float")], "__half")
+        return self.lit(self.literal_text(t, v), "float" if isinstance(v, FloatAttr) and not isinstance(t, Float64Type)
+                        else self.ctype(t, op))
 
     def _helpers_needing_builtins(self) -> set[str]:
         need: set[str] = set()

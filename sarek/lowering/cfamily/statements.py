@@ -101,6 +101,10 @@ class CStatements(CExpressions):
             self.pragma(op)
         elif isinstance(op, s.BarrierOp):
             self.emit(c.EvalOp(self.tmpl(self.lang.barrier, [], "void", Effect.WRITE)))
+        elif isinstance(op, s.GridBarrierOp):
+            assert self.lang.grid_barrier, "a grid barrier on a target without one: refused by the feature gate"
+            self.uses_grid = True
+            self.emit(c.EvalOp(self.tmpl(self.lang.grid_barrier, [], "void", Effect.WRITE)))
         elif isinstance(op, s.WarpBarrierOp):
             self.uses_warp = True
             self.emit(c.EvalOp(self.tmpl(self.lang.warp_barrier, [], "void", Effect.WRITE)))
@@ -138,6 +142,12 @@ class CStatements(CExpressions):
         assert count is not None, "an array of non-constant size: refused by the feature gate"
         t = op.array_type
         elt = self.ctype(t.element_type, op, storage=True)
+        if op.values is not None:  # a constant table: declared once at module scope, in constant memory
+            assert self.lang.constant_decl, "a constant table on a target without constant memory"
+            vals = ", ".join(self.literal_text(t.element_type, v) for v in op.values.data)
+            self.constant_tables.append(f"{self.lang.constant_decl.format(t=elt)} {op.sym.data}[{count}] = {{{vals}}};")
+            self.vals[op.result] = self.lit(op.sym.data, self.lang.constant_decl.format(t=elt) + "*")
+            return
         if t.memspace == s.MemSpace.SHARED:
             assert self.func_block.parent_op() is not None and cast(c.FuncOp, self.func_block.parent_op()).prefix.data \
                 == self.lang.kernel_prefix, "a shared array in a helper: refused by the feature gate"

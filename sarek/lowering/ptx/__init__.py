@@ -49,7 +49,9 @@ from sarek.lowering.ptx.values import entry_name as entry_name
 
 def lower_module(module: ModuleOp) -> None:
     """Replace the module's sarek ops by one `sarek_ptx.entry` per kernel."""
-    entries = Lowering(module).run()
+    low = Lowering(module)
+    entries = [*low.run()]
+    entries[:0] = low.const_tables.values()  # module-scope .const tables, before the kernels that read them
     for op in list(module.ops):
         op.detach()
         op.erase()

@@ -4,10 +4,11 @@ words <-> values)."""
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from typing import Any, cast
 
-from xdsl.dialects.builtin import i32, i64
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from sarek.analysis import namer
@@ -327,6 +328,15 @@ class MemoryLowering(ArithLowering):
         n = constant_size(op)
         assert n is not None, "an array of non-constant size: refused by the feature gate"
         size, align = self.size_align(at.element_type, op)
+        if op.values is not None:  # a constant table: one module-scope .const array, its bytes as initializer
+            decl = self.const_tables.get(op)
+            if decl is None:
+                sym = namer.symbol_part(op.sym.data)
+                data = b"".join(_const_bytes(at.element_type, v, size) for v in op.values.data)
+                decl = self.const_tables[op] = px.ArrayDeclOp("const", sym, size * n, max(align, 4), data)
+            base = em.reg("u64")
+            em.mov("u64", base, decl.sym.data)
+            return Buf(at.element_type, "const", base, n, dims=tuple(op.shape or ()) if at.ndim > 1 else ())
         space = at.memspace.value
         em.narrays += 1
         sym = f"{em.fname}_{namer.symbol_part(op.sym.data)}_{em.narrays}"
@@ -397,3 +407,12 @@ class MemoryLowering(ArithLowering):
 
     def op_PayloadOp(self, st: FnState, op: sk.PayloadOp) -> Any:
         return self.payload(st, self.val(st, op.variant), op.ctor.data, op.index.value.data, op)
+
+
+def _const_bytes(t: Attribute, v: Attribute, size: int) -> bytes:
+    """The bytes of one constant-table element as memory holds it (a bool as a 32-bit 0/1, little-endian)."""
+    if isinstance(v, IntegerAttr):
+        n = (1 if v.value.data else 0) if t == sk.i1 else v.value.data
+        return (n & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+    x = cast(FloatAttr, v).value.data
+    return struct.pack("<d" if size == 8 else "<f" if size == 4 else "<e", x)

@@ -14,6 +14,7 @@ from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as sk
 from sarek.lowering.ptx.emitter import Emitter
 from sarek.lowering.ptx.values import Frame, Rec, Sc, Var, ptx_error, scalar_reg_type
+from sarek.targets.ptx import dialect as px
 from sarek.targets.ptx.dialect import RegAttr
 
 
@@ -58,6 +59,9 @@ class LoweringBase:
         self.module = module
         self.helpers = {op.sym_name.data: op for op in module.ops if isinstance(op, sk.HelperOp)}
         self._layouts: dict[Attribute, Any] = {}
+        #: module-scope `.const` tables (sarek-constant-tables), each declared once: a helper's is shared by the
+        #: kernels it is inlined into
+        self.const_tables: dict[Operation, px.ArrayDeclOp] = {}
 
     def layout(self, t: Attribute, op: Operation | None = None) -> Any:
         if t not in self._layouts:

@@ -86,6 +86,10 @@ class Language:
     # `sarek_sat_<T>_<float>`, since a plain C cast of an out-of-range float is undefined (pocl gives INT_MIN
     # for 3e9, inf and NaN)
     float_to_int: dict[tuple[str, str], str] = field(default_factory=dict[tuple[str, str], str])
+    # the grid-wide barrier (a cooperative launch's) and its top-level lines; "": refused by the gate
+    grid_barrier: str = ""
+    grid_preamble: tuple[str, ...] = ()
+    constant_decl: str = ""  # a module-scope table in constant memory ({t} the element type)
 
     @property
     def backend(self) -> str:
@@ -236,6 +240,10 @@ CUDA = Language(
     atomic_space={"global": "", "shared": ""},
     bitcast={("float", "int"): "__float_as_int({0})", ("int", "float"): "__int_as_float({0})",
              ("double", "long long"): "__double_as_longlong({0})", ("long long", "double"): "__longlong_as_double({0})"},
+    # NVRTC compiles it without -rdc (CUDA 11+); the workspace it synchronises on comes with the cooperative
+    # launch (a plain launch traps at it)
+    grid_barrier="cooperative_groups::this_grid().sync()", grid_preamble=("#include <cooperative_groups.h>",),
+    constant_decl="__constant__ {t}",
 )
 
 def _hip_math(name: str, t: str) -> str | None:
@@ -256,6 +264,7 @@ HIP = replace(
     warp_preamble=(), f16_preamble=("#include <hip/hip_fp16.h>", *_CUDA_F16[3:]),
     int_abs_select=(),  # AMD's compiler: no ptxas
     float_to_int={},  # HIP's __float2int_rz is a plain cast (fptosi): the helper
+    grid_barrier="", grid_preamble=(),  # refused by the gate: sarek makes no HIP launch
 )
 
 # ------------------------------------------------------------------------------------------------ OpenCL C
@@ -352,6 +361,7 @@ OPENCL = Language(
     kernel_vec="__global {t}* restrict",
     helper_ptr={"global": "__global {t}*", "shared": "__local {t}*", "local": "{t}*"},
     kernel_scalar="{t}", buffer_slots=False, shared_decl="__local {t}", record_designated=True,
+    constant_decl="__constant {t}",
     builtins=_index_builtins("(int)get_local_id({i})", "(int)get_group_id({i})", "(int)get_local_size({i})",
                              "(int)get_num_groups({i})")
     | {f"global_idx_{d}": f"(int)get_global_id({i})" for i, d in enumerate("xyz")}
@@ -463,6 +473,7 @@ METAL = Language(
     kernel_vec="device {t}*",
     helper_ptr={"global": "device {t}*", "shared": "threadgroup {t}*", "local": "thread {t}*"},
     kernel_scalar="constant {t} &", buffer_slots=True, shared_decl="threadgroup {t}", record_designated=True,
+    constant_decl="constant {t}",
     builtins=_index_builtins("(int)__metal_tid.{d}", "(int)__metal_bid.{d}", "(int)__metal_tpg.{d}",
                              "(int)__metal_num_groups.{d}")
     | {f"global_idx_{d}": f"(int)__metal_gid.{d}" for d in "xyz"}

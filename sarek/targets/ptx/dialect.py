@@ -256,27 +256,37 @@ class RawOp(IRDLOperation):
 
 @irdl_op_definition
 class ArrayDeclOp(IRDLOperation):
-    """`.shared .align A .b8 name[bytes];` / `.local ...` — a block-shared or per-thread array."""
+    """`.shared .align A .b8 name[bytes];` / `.local ...` — a block-shared or per-thread array; `.const ... =
+    {bytes}` — a constant table at module scope with its bytes."""
 
     name = "sarek_ptx.array"
     space = prop_def(StringAttr)
     sym = prop_def(StringAttr)
     nbytes = prop_def(IntAttr)
     align = prop_def(IntAttr)
+    init = opt_prop_def(ArrayAttr[IntAttr])
     assembly_format = "attr-dict"
     irdl_options = (ParsePropInAttrDict(),)
 
-    def __init__(self, space: str, sym: str, nbytes: int, align: int):
-        super().__init__(properties={"space": StringAttr(space), "sym": StringAttr(sym), "nbytes": IntAttr(nbytes),
-                                     "align": IntAttr(align)})
+    def __init__(self, space: str, sym: str, nbytes: int, align: int, init: bytes | None = None):
+        props: dict[str, Attribute] = {"space": StringAttr(space), "sym": StringAttr(sym), "nbytes": IntAttr(nbytes),
+                                       "align": IntAttr(align)}
+        if init is not None:
+            props["init"] = ArrayAttr(IntAttr(b) for b in init)
+        super().__init__(properties=props)
 
     def verify_(self) -> None:
-        if self.space.data not in ("shared", "local"):
-            raise VerifyException(f"arrays live in .shared or .local, not .{self.space.data}")
+        if self.space.data not in ("shared", "local", "const"):
+            raise VerifyException(f"arrays live in .shared, .local or .const, not .{self.space.data}")
+        if (self.space.data == "const") != (self.init is not None):
+            raise VerifyException("a .const array, and only one, has its initial bytes")
 
     @property
     def ptx_text(self) -> str:
-        return f".{self.space.data} .align {self.align.data} .b8 {self.sym.data}[{max(self.nbytes.data, 1)}];"
+        head = f".{self.space.data} .align {self.align.data} .b8 {self.sym.data}[{max(self.nbytes.data, 1)}]"
+        if self.init is None:
+            return head + ";"
+        return head + " = {" + ", ".join(str(b.data) for b in self.init.data) + "};"
 
 
 class _FunctionLike(IRDLOperation):

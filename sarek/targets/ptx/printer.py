@@ -73,6 +73,6 @@ def print_ptx(module: ModuleOp, version: str = PTX_VERSION, target: str = PTX_TA
         if isinstance(op, EntryOp | FuncOp):
             out.append(print_function(op))
             out.append("")
-        elif isinstance(op, RawOp):
+        elif isinstance(op, RawOp | ArrayDeclOp):  # a module-scope .const table
             out.append(op.ptx_text)
     return "\n".join(out)

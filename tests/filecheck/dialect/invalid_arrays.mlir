@@ -81,3 +81,44 @@ sarek.kernel @k() {
   %s = sarek.alloc_array "s"[%c4, %c4, %c4, %c4, %c4] : !sarek.array<f32, shared, 5>
 }
 // CHECK: array rank must be 1 to 4, got 5
+
+// -----
+// A constant array (sarek-constant-tables) lists one value per slot, of its element type; no other array has any.
+sarek.kernel @k() {
+  %c3 = sarek.constant 3 : i32
+  %t = sarek.alloc_array "t"[%c3] : !sarek.array<f32, constant>
+}
+// CHECK: a constant sarek.alloc_array, and only one, lists its values (= [...])
+
+// -----
+
+sarek.kernel @k() {
+  %c2 = sarek.constant 2 : i32
+  %t = sarek.alloc_array "t"[%c2] = [1.0 : f32, 2.0 : f32] : !sarek.array<f32, local>
+}
+// CHECK: a constant sarek.alloc_array, and only one, lists its values (= [...])
+
+// -----
+
+sarek.kernel @k() {
+  %c3 = sarek.constant 3 : i32
+  %t = sarek.alloc_array "t"[%c3] = [1.0 : f32, 2.0 : f32] : !sarek.array<f32, constant>
+}
+// CHECK: a constant sarek.alloc_array of extents [3] needs one value per slot, got 2
+
+// -----
+
+sarek.kernel @k() {
+  %c2 = sarek.constant 2 : i32
+  %t = sarek.alloc_array "t"[%c2] = [1 : i32, 2 : i32] : !sarek.array<f32, constant>
+}
+// CHECK: constant array values must be f32 constants, got 1 : i32
+
+// -----
+
+sarek.kernel @k(%i : i32 "i") {
+  %c2 = sarek.constant 2 : i32
+  %t = sarek.alloc_array "t"[%c2] = [1 : i32, 2 : i32] : !sarek.array<i32, constant>
+  %r = sarek.elem_ref %t[%i] : !sarek.array<i32, constant>
+}
+// CHECK: a constant array is read-only: it has no element places

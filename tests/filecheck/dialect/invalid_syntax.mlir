@@ -117,7 +117,7 @@ sarek.kernel @k(%n : i32 "n") {
 sarek.kernel @k(%n : i32 "n") {
   %a = sarek.alloc_array "a"[%n] : !sarek.array<f32, private>
 }
-// CHECK: Expected `global`, `shared`, or `local`.
+// CHECK: Expected `global`, `shared`, `local`, or `constant`.
 
 // -----
 

@@ -35,3 +35,17 @@ sarek.kernel @ranked(%a : !sarek.vec<f32, 2> "a", %u : !sarek.vec<i32, 4> "u", %
 // CHECK-NEXT:  %l = sarek.alloc_array "l"[%c16, %c16, %c17] : !sarek.array<i32, local, 3>
 // CHECK-NEXT:  %ps = sarek.elem_ref %s[%i, %i] : !sarek.array<f32, shared, 2>
 // CHECK:       %z = sarek.array_read %l[%i, %i, %i] : !sarek.array<i32, local, 3>
+
+// -----
+// A constant array holds its values (row-major); sarek-constant-tables makes them.
+sarek.kernel @tables(%i : i32 "i") {
+  %c2 = sarek.constant 2 : i32
+  %c3 = sarek.constant 3 : i32
+  %t = sarek.alloc_array "t"[%c3] = [1.5 : f32, 2.0 : f32, -0.5 : f32] : !sarek.array<f32, constant>
+  %g = sarek.alloc_array "g"[%c2, %c2] = [1 : i32, 2 : i32, 3 : i32, 4 : i32] : !sarek.array<i32, constant, 2>
+  %a = sarek.array_read %t[%i] : !sarek.array<f32, constant>
+  %b = sarek.array_read %g[%i, %i] : !sarek.array<i32, constant, 2>
+}
+// CHECK:      %t = sarek.alloc_array "t"[%c3] = [1.500000e+00 : f32, 2.000000e+00 : f32, -5.000000e-01 : f32] : !sarek.array<f32, constant>
+// CHECK-NEXT: %g = sarek.alloc_array "g"[%c2, %c2] = [1 : i32, 2 : i32, 3 : i32, 4 : i32] : !sarek.array<i32, constant, 2>
+// CHECK-NEXT: %a = sarek.array_read %t[%i] : !sarek.array<f32, constant>

@@ -4,6 +4,7 @@
 // Barriers, fences, pragma, block, native.
 sarek.kernel @statements(%n : i32 "n") {
   sarek.barrier
+  sarek.grid_barrier
   sarek.warp_barrier
   sarek.mem_fence
   sarek.pragma ["unroll"] {
@@ -29,6 +30,7 @@ sarek.kernel @statements(%n : i32 "n") {
 }
 // CHECK:      sarek.kernel @statements(%n: i32 "n") {
 // CHECK-NEXT:   sarek.barrier
+// CHECK-NEXT:   sarek.grid_barrier
 // CHECK-NEXT:   sarek.warp_barrier
 // CHECK-NEXT:   sarek.mem_fence
 // CHECK-NEXT:   sarek.pragma ["unroll"] {

@@ -45,7 +45,7 @@ def passview(a: Vec[f32], b: Vec[f32], c: bool):
     w = a if c else b
     a[0] = first(w)
 
-# PASSVIEW: python_semantics_errors.py:46:18: error: 'w' is an array view: index it (w[i]) or take len(w); pass the arrays
+# PASSVIEW: python_semantics_errors.py:46:18: error: 'w' is an array view choosing between arrays, and first() takes whole arrays: call first() on each array under an if (or pass both arrays and the condition)
 
 
 @kernel

@@ -186,3 +186,12 @@ builtin.module {
   }
 }
 // CHECK: k.py:3:5: error: sarek-adjoint: sarek.native is not differentiated (cooperative matrices and native code): write the computation with sarek operations
+
+// -----
+// A grid barrier: the reverse sweep would need its own, in the other order across the launch.
+builtin.module {
+  sarek.kernel @grid(%x: !sarek.vec<f32> "x") {
+    sarek.grid_barrier loc("k.py":4:5)
+  }
+}
+// CHECK: k.py:4:5: error: sarek-adjoint: cannot differentiate across a grid_barrier() (the reverse sweep would need one in the other order): differentiate the two launches it separates
