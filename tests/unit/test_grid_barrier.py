@@ -177,7 +177,7 @@ def _device(monkeypatch: pytest.MonkeyPatch, drv: _FakeDriver) -> Any:
     dev = object.__new__(cu.CudaDevice)
     dev.name, dev.device_name, dev.dev = "cuda:0", "Fake GPU", 0
     monkeypatch.setattr(dev, "activate", lambda: None, raising=False)
-    return dev, SimpleNamespace(fn="fn", fmax=1024, resident={}, pack=lambda bound: 0)
+    return dev, SimpleNamespace(fn="fn", fmax=1024, resident={}, shared=0, pack=lambda bound: 0)
 
 
 @pytest.mark.parametrize("grid", [(6, 1, 1), (3, 2, 1)])
