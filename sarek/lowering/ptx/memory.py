@@ -17,6 +17,7 @@ from sarek.analysis.shapes import row_major
 from sarek.dialect import scalars
 from sarek.dialect import sarek as sk
 from sarek.lowering.ptx.arith import ArithLowering
+from sarek.passes.wide_vector_access import WIDE
 from sarek.lowering.ptx.emitter import Emitter
 from sarek.lowering.ptx.state import FnState
 from sarek.lowering.ptx.values import (
@@ -62,6 +63,11 @@ class MemoryLowering(ArithLowering):
         if isinstance(t, sk.RecordType):
             lay = self.layout(t, op)
             d = self.record_decl(t)
+            vt = self._wide_type(t, op)
+            if vt is not None:  # one ld.global.v4.f32 (sarek-wide-vector-access marked it)
+                regs = [em.reg(vt) for _ in d.fields]
+                em.emit(px.LdOp, f"{space}.v{len(regs)}.{vt}", regs, a)
+                return Rec(t, [Sc(ft, r) for (_, ft), r in zip(d.fields, regs)])
             return Rec(t, [self.load_mem(st, ft, space, base, off + o, op)
                            for (_, ft), (_, o) in zip(d.fields, lay.fields)])
         if isinstance(t, sk.VariantType):
@@ -93,6 +99,10 @@ class MemoryLowering(ArithLowering):
         elif isinstance(t, sk.RecordType):
             lay = self.layout(t, op)
             d = self.record_decl(t)
+            vt = self._wide_type(t, op)
+            if vt is not None:
+                em.emit(px.StOp, f"{space}.v{len(d.fields)}.{vt}", a, [fv.r for fv in v.fields])
+                return
             for (_, ft), (_, o), fv in zip(d.fields, lay.fields, v.fields):
                 self.store_mem(st, ft, space, base, off + o, fv, op)
         elif isinstance(t, sk.VariantType):
@@ -103,6 +113,18 @@ class MemoryLowering(ArithLowering):
                         group if len(group) == 2 else group[0])
         else:
             raise ptx_error(f"cannot store a value of type {t}", op)
+
+    def _wide_type(self, t: sk.RecordType, op: Operation | None) -> str | None:
+        """The register type of a vector access `sarek-wide-vector-access` marked whose 2 or 4 lanes are 32-bit
+        scalars of one type (f32x4, i32x4, u32x4, f32x2, i32x2: one ld/st .v4/.v2, aligned as the pass
+        explains), else None (lane by lane)."""
+        if op is None or WIDE not in op.attributes:
+            return None
+        fields = self.record_decl(t).fields
+        kinds = {scalar_reg_type(ft) for _, ft in fields}
+        n = len(fields)
+        vt = kinds.pop() if len(kinds) == 1 and not any(scalars.is_narrow(ft) for _, ft in fields) else None
+        return vt if vt in ("f32", "s32", "u32") and n in (2, 4) else None
 
     @staticmethod
     def _word_groups(lay: Any, off: int, words: list[RegAttr]) -> list[tuple[int, list[RegAttr]]]:
