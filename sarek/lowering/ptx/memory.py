@@ -36,6 +36,17 @@ from sarek.targets.ptx import dialect as px
 from sarek.targets.ptx.dialect import AddrAttr, RegAttr
 
 
+def _on_block_array(op: Operation) -> bool:
+    """A whole-element read of, or store into an element of, a shared or local array (`a[i]`, `a[i] = v`)."""
+    if isinstance(op, sk.StoreOp) and isinstance(op.place.owner, sk.ElemRefOp):
+        arr = op.place.owner.array
+    elif isinstance(op, sk.ArrayReadOp):
+        arr = op.array
+    else:
+        return False
+    return isinstance(arr.type, sk.ArrayType) and arr.type.memspace.value in ("shared", "local")
+
+
 class MemoryLowering(ArithLowering):
     """Memory, places, arrays, records and variants."""
 
@@ -115,10 +126,17 @@ class MemoryLowering(ArithLowering):
             raise ptx_error(f"cannot store a value of type {t}", op)
 
     def _wide_type(self, t: sk.RecordType, op: Operation | None) -> str | None:
-        """The register type of a vector access `sarek-wide-vector-access` marked whose 2 or 4 lanes are 32-bit
-        scalars of one type (f32x4, i32x4, u32x4, f32x2, i32x2: one ld/st .v4/.v2, aligned as the pass
-        explains), else None (lane by lane)."""
-        if op is None or WIDE not in op.attributes:
+        """The register type of a whole-element access whose 2 or 4 lanes are 32-bit scalars of one type (f32x4,
+        i32x4, u32x4, f32x2, i32x2: one ld/st .v4/.v2), else None (lane by lane): a vector access
+        `sarek-wide-vector-access` marked (aligned as the pass explains), or an element of a shared or local
+        array, which this lowering declares aligned to such an element's size (`_lanes_align`)."""
+        if op is None or (WIDE not in op.attributes and not _on_block_array(op)):
+            return None
+        return self._lanes_type(t)
+
+    def _lanes_type(self, t: Attribute) -> str | None:
+        """The register type of a record of 2 or 4 32-bit lanes of one scalar type, else None."""
+        if not isinstance(t, sk.RecordType):
             return None
         fields = self.record_decl(t).fields
         kinds = {scalar_reg_type(ft) for _, ft in fields}
@@ -359,7 +377,10 @@ class MemoryLowering(ArithLowering):
                                                            for o in f.walk())
         window = window_of(op) if space == "shared" else None
         if window is None:
-            em.decls.append(px.ArrayDeclOp(space, sym, size * n, max(align, 16 if coop else 4)))
+            # an array of 8/16-byte lane records: aligned to that size, so whole elements move as .v2/.v4 (in
+            # the dynamic window every array is ALIGN-byte aligned)
+            lanes = size if self._lanes_type(at.element_type) is not None else 4
+            em.decls.append(px.ArrayDeclOp(space, sym, size * n, max(align, 16 if coop else 4, lanes)))
         # shared and local memory are addressed with 32 bits (their windows are below 4 GiB), as NVCC does:
         # index arithmetic stays 32-bit and needs no widening
         base = em.reg("u32")
