@@ -3,7 +3,9 @@
 row softmax, row layer norm, 5-point stencil and histogram against torch (cuBLAS/cuDNN-class kernels: torch.sum,
 torch.max(dim=1), torch.softmax, torch.nn.functional.layer_norm, a slicing expression for the stencil,
 torch.bincount) in the same run, on 2^26 elements each; the `*4` rows are the same jobs with 128-bit loads
-(`Vec[f32x4]`), `layer_norm_bf16` bf16 rows in and out (torch: layer_norm of the bf16 tensor, bf16 weights).
+(`Vec[f32x4]`), `layer_norm_bf16` bf16 rows in and out (torch: layer_norm of the bf16 tensor, bf16 weights),
+`sgemm` examples/sgemm.py's register-blocked f32 GEMM against torch.matmul (cuBLAS, TF32 off: torch's default
+for f32 matmul), 4096^3 (256^3 with --quick).
 
 Method: device-resident data (torch tensors passed zero-copy on cuda and ptx; sarek.Vectors uploaded once on
 OpenCL and Vulkan); one warm-up launch checked against torch; then `REPS` back-to-back launches and one
@@ -31,6 +33,7 @@ sys.path.insert(0, str(ROOT / "examples"))
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
 
 import library as L  # noqa: E402  # pyright: ignore[reportMissingImports]
+import sgemm as G  # noqa: E402  # pyright: ignore[reportMissingImports]
 
 import sarek  # noqa: E402
 
@@ -70,6 +73,15 @@ def jobs(n: int, rows: int) -> list[dict[str, Any]]:
     x = (rng.random(n, dtype=np.float32) * 2 - 1).astype(np.float32)
     x4 = x.reshape(-1, 4)
     xb = L.bf16_round(x * 3.0 + 0.5)
+    sq = 4096 if n >= 1 << 24 else 256  # SGEMM: sq x sq x sq
+    ma = rng.standard_normal((sq, sq)).astype(np.float32)
+    mb = rng.standard_normal((sq, sq)).astype(np.float32)
+    mc: list[np.ndarray] = []
+
+    def gemm_ref() -> list[np.ndarray]:
+        if not mc:
+            mc.append(ma.astype(np.float64) @ mb.astype(np.float64))
+        return mc
     g = rng.random(cols, dtype=np.float32)
     b = rng.random(cols, dtype=np.float32)
     side = int(np.sqrt(n))
@@ -110,6 +122,9 @@ def jobs(n: int, rows: int) -> list[dict[str, Any]]:
                    np.zeros((n // 8, 4), np.int32), cols, np.float32(1e-5)], grid=rows, block=L.B, outs=[3],
              torch=lambda t, T: _torch_ln_bf16(t, T, rows, cols), decode=L.bf16_values,
              ref=lambda: [L.layer_norm_ref(L.bf16_values(xb), g, b, rows, 1e-5)], tol=3e-2),
+        dict(name="sgemm", k=G.sgemm_8x8, args=[ma.reshape(-1, 4), mb.reshape(-1, 4), np.zeros((sq * sq // 4, 4), np.float32),
+                                                sq, sq, sq], grid=G.sgemm_grid(sq, sq), block=G.THREADS, outs=[2],
+             torch=lambda t, T: T.matmul(t[0].view(sq, sq), t[1].view(sq, sq)), ref=gemm_ref, tol=1e-3 * np.sqrt(sq)),
         dict(name="stencil5", k=L.stencil5, args=[u, np.zeros_like(u), side, side],
              grid=((side + 31) // 32, (side + 7) // 8), block=(32, 8), outs=[1],
              torch=lambda t, T: _torch_stencil(t[0].view(side, side), T),
@@ -158,6 +173,7 @@ def run(devices: list[str], n: int, rows: int, reps: int, only: list[str] | None
     try:
         import torch as T
         have_torch = T.cuda.is_available()
+        T.backends.cuda.matmul.allow_tf32 = False  # the sgemm row compares with cuBLAS's f32 SGEMM, not TF32
     except ImportError:
         T, have_torch = None, False
     out: list[dict[str, Any]] = []

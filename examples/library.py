@@ -419,8 +419,15 @@ def _stencil_ref(a):
 
 
 def _rows4(a):
-    """A float32 array as f32x4 elements: its (len // 4, 4) view (no copy)."""
-    return a.reshape(-1, 4)
+    """A float32 (or int32) array as f32x4 (i32x4) elements: a view, no copy (a `(len // 4, 4)` view is taken
+    too: `x.reshape(-1, 4)`)."""
+    a = np.ascontiguousarray(a, np.float32 if a.dtype.kind == "f" else np.int32)
+    return a.view(f32x4.dtype if a.dtype.kind == "f" else i32x4.dtype)
+
+
+def _flat(a):
+    """f32x4 elements back as their float32 lanes, in order."""
+    return a.view(np.float32).reshape(-1)
 
 
 def bf16_round(x):
@@ -441,8 +448,8 @@ def _sum4_args(n):
 
 def _ln_bf16_args(cols):
     x = bf16_round(_f(ROWS * cols, 4) * 3.0 + 0.5)
-    return (x.view(np.int32).reshape(-1, 4), _rows4(_f(cols, 5)), _rows4(_f(cols, 6)),
-            np.zeros((ROWS * cols // 8, 4), np.int32), cols, np.float32(1e-5), np.zeros(ROWS * cols, np.float32))
+    return (_rows4(x.view(np.int32)), _rows4(_f(cols, 5)), _rows4(_f(cols, 6)),
+            np.zeros(ROWS * cols // 8, i32x4.dtype), cols, np.float32(1e-5), np.zeros(ROWS * cols, np.float32))
 
 
 def _ln_bf16_launch(k, a, device):
@@ -454,7 +461,7 @@ def _ln_bf16_launch(k, a, device):
 
 def _ln_bf16_ref(a):
     x = bf16_values(a[0])
-    return {6: layer_norm_ref(x, a[1].reshape(-1), a[2].reshape(-1), ROWS, a[5])}
+    return {6: layer_norm_ref(x, _flat(a[1]), _flat(a[2]), ROWS, a[5])}
 
 
 CASES = [
@@ -474,13 +481,13 @@ CASES = [
          n=10003, grid=4, block=B, rtol=1e-4, atol=1e-3),
     Case("row_argmax4", row_argmax4,
          lambda n: (_rows4(_f(ROWS * n, 2)), np.zeros(ROWS, np.float32), np.zeros(ROWS, np.int32), n),
-         lambda a: _argmax_ref((a[0].reshape(-1),)), n=600, grid=ROWS, block=B, rtol=0, atol=0),
-    Case("softmax_rows4", softmax_rows4, lambda n: (_rows4(_f(ROWS * n, 3) * 4.0), np.zeros((ROWS * n // 4, 4), np.float32), n),
-         lambda a: {1: _rows4(softmax_ref(a[0].reshape(-1), ROWS))}, n=700, grid=ROWS, block=B, rtol=1e-4, atol=1e-6),
+         lambda a: _argmax_ref((_flat(a[0]),)), n=600, grid=ROWS, block=B, rtol=0, atol=0),
+    Case("softmax_rows4", softmax_rows4, lambda n: (_rows4(_f(ROWS * n, 3) * 4.0), np.zeros(ROWS * n // 4, f32x4.dtype), n),
+         lambda a: {1: _rows4(softmax_ref(_flat(a[0]), ROWS))}, n=700, grid=ROWS, block=B, rtol=1e-4, atol=1e-6),
     Case("layer_norm_rows4", layer_norm_rows4,
-         lambda n: (_rows4(_f(ROWS * n, 4)), _rows4(_f(n, 5)), _rows4(_f(n, 6)), np.zeros((ROWS * n // 4, 4), np.float32),
+         lambda n: (_rows4(_f(ROWS * n, 4)), _rows4(_f(n, 5)), _rows4(_f(n, 6)), np.zeros(ROWS * n // 4, f32x4.dtype),
                     n, np.float32(1e-5)),
-         lambda a: {3: _rows4(layer_norm_ref(a[0].reshape(-1), a[1].reshape(-1), a[2].reshape(-1), ROWS, a[5]))},
+         lambda a: {3: _rows4(layer_norm_ref(_flat(a[0]), _flat(a[1]), _flat(a[2]), ROWS, a[5]))},
          n=500, grid=ROWS, block=B, rtol=1e-4, atol=1e-4),
     Case("layer_norm_bf16", layer_norm_bf16, _ln_bf16_args, _ln_bf16_ref, n=504, grid=ROWS, block=B, rtol=1e-2,
          atol=2e-2, launch=_ln_bf16_launch),

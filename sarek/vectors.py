@@ -11,9 +11,10 @@ bool vector (`boolx2..4`) that `all(...)`/`any(...)` reduce.
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any, cast
 
-from sarek.frontend.decls import record
+from sarek.frontend.decls import record, record_info
 from sarek.types import ScalarType, boolean, f16, f32, i32, u8, u32
 
 if TYPE_CHECKING:
@@ -29,6 +30,9 @@ def _vector(name: str, elem: ScalarType, n: int) -> type:
                           "__qualname__": name}
     cls = record(type(name, (), ns))
     cls.__sarek_vector__ = (elem, n)
+    info = record_info(cls)
+    if info is not None and info.location is None:  # no class statement: located at the line that made it
+        info.location = (__file__, sys._getframe(1).f_lineno, 1)  # pyright: ignore[reportPrivateUsage]
     return cls
 
 
