@@ -46,6 +46,24 @@ def tree_max(s: Shared[f32], tid: i32) -> f32:
     return s[0]
 
 
+@device
+def tree_argmax(sv: Shared[f32], si: Shared[i32], tid: i32, v: f32, i: i32):
+    """The block's largest v and its smallest index i among those, left in sv[0], si[0]."""
+    sv[tid] = v
+    si[tid] = i
+    barrier()
+    h = B // 2
+    while h > 0:
+        if tid < h:
+            ov = sv[tid + h]
+            oi = si[tid + h]
+            if ov > sv[tid] or (ov == sv[tid] and oi < si[tid]):
+                sv[tid] = ov
+                si[tid] = oi
+        barrier()
+        h //= 2
+
+
 @kernel(block=B)
 def grid_sum(a: Vec[f32], out: Vec[f32], n: i32):
     """out[0] += sum(a): each thread sums a grid-stride slice with four independent accumulators (four loads in
@@ -87,19 +105,7 @@ def row_argmax(x: Vec[f32], best: Vec[f32], where: Vec[i32], cols: i32):
         if v > bv:
             bv = v
             bi = c
-    sv[tid] = bv
-    si[tid] = bi
-    barrier()
-    h = B // 2
-    while h > 0:
-        if tid < h:
-            ov = sv[tid + h]
-            oi = si[tid + h]
-            if ov > sv[tid] or (ov == sv[tid] and oi < si[tid]):
-                sv[tid] = ov
-                si[tid] = oi
-        barrier()
-        h //= 2
+    tree_argmax(sv, si, tid, bv, bi)
     if tid == 0:
         best[block_idx_x] = sv[0]
         where[block_idx_x] = si[0]
@@ -228,19 +234,7 @@ def row_argmax4(x4: Vec[f32x4], best: Vec[f32], where: Vec[i32], cols: i32):
         if v.w > bv:
             bv = v.w
             bi = 4 * c + 3
-    sv[tid] = bv
-    si[tid] = bi
-    barrier()
-    h = B // 2
-    while h > 0:
-        if tid < h:
-            ov = sv[tid + h]
-            oi = si[tid + h]
-            if ov > sv[tid] or (ov == sv[tid] and oi < si[tid]):
-                sv[tid] = ov
-                si[tid] = oi
-        barrier()
-        h //= 2
+    tree_argmax(sv, si, tid, bv, bi)
     if tid == 0:
         best[block_idx_x] = sv[0]
         where[block_idx_x] = si[0]

@@ -18,7 +18,6 @@ BENCHMARKS.md): max 1 ulp (log, sin, cos), 2 ulp (log2, log10) on the stated dom
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
