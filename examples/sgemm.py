@@ -52,8 +52,9 @@ def sgemm_8x8(A: Vec[f32x4], B: Vec[f32x4], C: Vec[f32x4], M: i32, N: i32, K: i3
         for k4 in range(2):
             # four k values per f32x4 of A, each written out (a loop over them stays rolled under sarek-unroll's
             # max-ops, and a lane picked by a loop variable is no field name): 8 rows x 8 columns each
+            ka = a0 + ty * 16 + k4  # row ty * 8 of this stage's A tile at k4: rows 2 elements apart
             for i in range(8):
-                ra[i] = sa[a0 + (ty * 8 + i) * 2 + k4]
+                ra[i] = sa[ka + 2 * i]
             kb = b0 + k4 * 4 * 32 + tx * 2
             p = sb[kb]
             q = sb[kb + 1]
