@@ -1,8 +1,11 @@
 """Library kernels against the library a user would call instead (`python3 benchmarks/bench_library.py [--out DIR]
-[--quick] [--devices cuda,ptx,opencl,vulkan,vulkan-glsl]`): examples/library.py's sum, row argmax, row softmax, row
-layer norm, 5-point stencil and histogram against torch (cuBLAS/cuDNN-class kernels: torch.sum, torch.max(dim=1),
-torch.softmax, torch.nn.functional.layer_norm, a slicing expression for the stencil, torch.bincount) in the same
-run, on 2^26 elements each.
+[--quick] [--devices cuda,ptx,opencl,vulkan,vulkan-glsl] [--only JOB,...]`): examples/library.py's sum, row argmax,
+row softmax, row layer norm, 5-point stencil and histogram against torch (cuBLAS/cuDNN-class kernels: torch.sum,
+torch.max(dim=1), torch.softmax, torch.nn.functional.layer_norm, a slicing expression for the stencil,
+torch.bincount) in the same run, on 2^26 elements each; the `*4` rows are the same jobs with 128-bit loads
+(`Vec[f32x4]`), `layer_norm_bf16` bf16 rows in and out (torch: layer_norm of the bf16 tensor, bf16 weights),
+`sgemm` examples/sgemm.py's register-blocked f32 GEMM against torch.matmul (cuBLAS, TF32 off: torch's default
+for f32 matmul), 4096^3 (256^3 with --quick).
 
 Method: device-resident data (torch tensors passed zero-copy on cuda and ptx; sarek.Vectors uploaded once on
 OpenCL and Vulkan); one warm-up launch checked against torch; then `REPS` back-to-back launches and one
@@ -30,6 +33,7 @@ sys.path.insert(0, str(ROOT / "examples"))
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
 
 import library as L  # noqa: E402  # pyright: ignore[reportMissingImports]
+import sgemm as G  # noqa: E402  # pyright: ignore[reportMissingImports]
 
 import sarek  # noqa: E402
 
@@ -49,11 +53,35 @@ def _time(fn: Any, sync: Any, reps: int) -> float:
     return statistics.median(batches)
 
 
+_BF16_W: dict[int, Any] = {}
+
+
+def _torch_ln_bf16(t: Any, T: Any, rows: int, cols: int) -> Any:
+    """torch's bf16 layer norm of the bf16 rows (bf16 weights, converted once)."""
+    if id(t[1]) not in _BF16_W:
+        _BF16_W.clear()
+        _BF16_W[id(t[1])] = (t[1].reshape(-1).bfloat16(), t[2].reshape(-1).bfloat16())
+    g, b = _BF16_W[id(t[1])]
+    return T.nn.functional.layer_norm(t[0].view(T.bfloat16).view(rows, cols), (cols,), g, b, 1e-5)
+
+
 def jobs(n: int, rows: int) -> list[dict[str, Any]]:
-    """(name, kernel, host args, grid, block, output indices, numpy-or-torch reference maker)."""
+    """(name, kernel, host args, grid, block, output indices, numpy-or-torch reference maker; `decode`: the
+    output's host array to the values the reference gives)."""
     rng = np.random.default_rng(0)
     cols = n // rows
     x = (rng.random(n, dtype=np.float32) * 2 - 1).astype(np.float32)
+    x4 = x.reshape(-1, 4)
+    xb = L.bf16_round(x * 3.0 + 0.5)
+    sq = 4096 if n >= 1 << 24 else 256  # SGEMM: sq x sq x sq
+    ma = rng.standard_normal((sq, sq)).astype(np.float32)
+    mb = rng.standard_normal((sq, sq)).astype(np.float32)
+    mc: list[np.ndarray] = []
+
+    def gemm_ref() -> list[np.ndarray]:
+        if not mc:
+            mc.append(ma.astype(np.float64) @ mb.astype(np.float64))
+        return mc
     g = rng.random(cols, dtype=np.float32)
     b = rng.random(cols, dtype=np.float32)
     side = int(np.sqrt(n))
@@ -74,6 +102,29 @@ def jobs(n: int, rows: int) -> list[dict[str, Any]]:
              args=[x, g, b, np.zeros(n, np.float32), cols, np.float32(1e-5)], grid=rows, block=L.B, outs=[3],
              torch=lambda t, T: T.nn.functional.layer_norm(t[0].view(rows, cols), (cols,), t[1], t[2], 1e-5),
              ref=lambda: [L.layer_norm_ref(x, g, b, rows, 1e-5)], tol=1e-4),
+        dict(name="sum4", k=L.grid_sum4, args=[x4, x, np.zeros(1, np.float32), n], grid=1024, block=L.B, outs=[2],
+             torch=lambda t, T: T.sum(t[1], dtype=T.float32).reshape(1),
+             ref=lambda: [np.array([x.astype(np.float64).sum()])], tol=1e-3 * np.sqrt(n)),
+        dict(name="row_argmax4", k=L.row_argmax4, args=[x4, np.zeros(rows, np.float32), np.zeros(rows, np.int32), cols],
+             grid=rows, block=L.B, outs=[1, 2], torch=lambda t, T: T.max(t[0].view(rows, cols), dim=1),
+             ref=lambda: [x.reshape(rows, cols).max(1), x.reshape(rows, cols).argmax(1)], tol=0.0),
+        dict(name="softmax4", k=L.softmax_rows4, args=[x4, np.zeros_like(x4), cols], grid=rows, block=L.B, outs=[1],
+             torch=lambda t, T: T.softmax(t[0].view(rows, cols), dim=1),
+             ref=lambda: [L.softmax_ref(x, rows)], tol=1e-6),
+        dict(name="layer_norm4", k=L.layer_norm_rows4,
+             args=[x4, g.reshape(-1, 4), b.reshape(-1, 4), np.zeros_like(x4), cols, np.float32(1e-5)], grid=rows,
+             block=L.B, outs=[3],
+             torch=lambda t, T: T.nn.functional.layer_norm(t[0].view(rows, cols), (cols,), t[1].view(-1), t[2].view(-1),
+                                                           1e-5),
+             ref=lambda: [L.layer_norm_ref(x, g, b, rows, 1e-5)], tol=1e-4),
+        dict(name="layer_norm_bf16", k=L.layer_norm_bf16,
+             args=[xb.view(np.int32).reshape(-1, 4), g.reshape(-1, 4), b.reshape(-1, 4),
+                   np.zeros((n // 8, 4), np.int32), cols, np.float32(1e-5)], grid=rows, block=L.B, outs=[3],
+             torch=lambda t, T: _torch_ln_bf16(t, T, rows, cols), decode=L.bf16_values,
+             ref=lambda: [L.layer_norm_ref(L.bf16_values(xb), g, b, rows, 1e-5)], tol=3e-2),
+        dict(name="sgemm", k=G.sgemm_8x8, args=[ma.reshape(-1, 4), mb.reshape(-1, 4), np.zeros((sq * sq // 4, 4), np.float32),
+                                                sq, sq, sq], grid=G.sgemm_grid(sq, sq), block=G.THREADS, outs=[2],
+             torch=lambda t, T: T.matmul(t[0].view(sq, sq), t[1].view(sq, sq)), ref=gemm_ref, tol=1e-3 * np.sqrt(sq)),
         dict(name="stencil5", k=L.stencil5, args=[u, np.zeros_like(u), side, side],
              grid=((side + 31) // 32, (side + 7) // 8), block=(32, 8), outs=[1],
              torch=lambda t, T: _torch_stencil(t[0].view(side, side), T),
@@ -86,7 +137,9 @@ def jobs(n: int, rows: int) -> list[dict[str, Any]]:
 
 def _host(a: Any) -> np.ndarray:
     if isinstance(a, sarek.Vector):
-        return a.to_numpy()
+        h = a.to_numpy()
+        fields: Any = h.dtype.fields
+        return h if fields is None else h.view(next(iter(fields.values()))[0]).reshape(-1)
     if hasattr(a, "cpu"):
         return a.cpu().numpy()
     return np.asarray(a)
@@ -95,8 +148,9 @@ def _host(a: Any) -> np.ndarray:
 def _check(j: dict[str, Any], args: list[Any]) -> str:
     """The first launch's outputs against numpy (float64): 'ok' or the largest error."""
     worst = 0.0
+    decode = j.get("decode", lambda a: a)
     for k, want in zip(j["outs"], j["ref"]()):
-        got = _host(args[k]).astype(np.float64).reshape(-1)
+        got = np.asarray(decode(_host(args[k]))).astype(np.float64).reshape(-1)
         worst = max(worst, float(np.max(np.abs(got - np.asarray(want, np.float64).reshape(-1)))))
     return "ok" if worst <= j["tol"] else f"WRONG (max error {worst:.3g} > {j['tol']:.3g})"
 
@@ -107,14 +161,25 @@ def _torch_stencil(u: Any, T: Any) -> Any:
     return v
 
 
-def run(devices: list[str], n: int, rows: int, reps: int) -> list[dict[str, Any]]:
+def _vector(a: np.ndarray) -> Any:
+    """A sarek.Vector of a host array: an (m, 4) float32/int32 array as m f32x4/i32x4 elements."""
+    if a.ndim == 2:
+        lanes = {np.dtype(np.float32): sarek.f32x4, np.dtype(np.int32): sarek.i32x4}[a.dtype]
+        return sarek.Vector(np.ascontiguousarray(a).view(lanes.dtype)[:, 0])
+    return sarek.Vector(a.copy())
+
+
+def run(devices: list[str], n: int, rows: int, reps: int, only: list[str] | None = None) -> list[dict[str, Any]]:
     try:
         import torch as T
         have_torch = T.cuda.is_available()
+        T.backends.cuda.matmul.allow_tf32 = False  # the sgemm row compares with cuBLAS's f32 SGEMM, not TF32
     except ImportError:
         T, have_torch = None, False
     out: list[dict[str, Any]] = []
     for j in jobs(n, rows):
+        if only and j["name"] not in only:
+            continue
         row: dict[str, Any] = {"job": j["name"]}
         if have_torch:
             assert T is not None
@@ -127,7 +192,7 @@ def run(devices: list[str], n: int, rows: int, reps: int) -> list[dict[str, Any]
                     assert T is not None
                     args = [T.from_numpy(a.copy()).cuda() if isinstance(a, np.ndarray) else a for a in j["args"]]
                 else:
-                    args = [sarek.Vector(a.copy()) if isinstance(a, np.ndarray) else a for a in j["args"]]
+                    args = [_vector(a) if isinstance(a, np.ndarray) else a for a in j["args"]]
                 j["k"].launch(*args, grid=j["grid"], block=j["block"], device=dev)
                 dev.synchronize()
                 row[f"{name}_check"] = _check(j, args)
@@ -166,10 +231,11 @@ def main() -> None:
     ap.add_argument("--out", default=os.environ.get("OUT"))
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--devices", default="cuda:0,ptx:0,opencl:0,vulkan:0,vulkan-glsl:0")
+    ap.add_argument("--only", default="", help="comma-separated job names (default: all)")
     a = ap.parse_args()
     devices = ["interp", "opencl:0"] if a.quick else [d for d in a.devices.split(",") if d]
     n, rows, reps = ((1 << 14), 16, 2) if a.quick else ((1 << 26), 16384, REPS)
-    rows_out = run(devices, n, rows, reps)
+    rows_out = run(devices, n, rows, reps, [o for o in a.only.split(",") if o] or None)
     text = table(rows_out, devices)
     print(text)
     if a.out:

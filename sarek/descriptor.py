@@ -121,6 +121,9 @@ class TargetDescriptor:
     constant_limit: int | None = None
     polyfilled: MathTable = field(default_factory=_empty)  # math it does not spell natively
     fast: MathTable = field(default_factory=_empty)  # at fp=default: single-precision routines instead
+    # at fp=default: type key -> the functions the target's own approximate instructions compute (PTX's f32
+    # exp2: ex2.approx, CUDA's exp2f), neither FAST nor POLYFILLED
+    hardware: Mapping[str, frozenset[str]] = field(default_factory=_empty)
     reserved: frozenset[str] = frozenset()  # keywords, types, built-ins: never declared by sarek
     prefixes: tuple[str, ...] = ()  # name prefixes it reserves
     length_limit: int = 1024  # the longest identifier its tools take
@@ -258,5 +261,6 @@ DESCRIPTORS: dict[str, TargetDescriptor] = {t.name: t for t in (
         polyfilled=_frozen({"f16": _PTX_NARROW, "f32": _PTX_NARROW,
                             "f64": _PTX_MATH | {n: Polyfill(n) for n in ("pow", "fmod")}}),
         fast=_frozen({"f32": {n: Polyfill(f"{n}_f32", 32)
-                              for n in ("exp", "exp2", "log", "log2", "log10", "sin", "cos")}})),
+                              for n in ("exp", "log", "log2", "log10", "sin", "cos")}}),
+        hardware=MappingProxyType({"f32": frozenset({"exp2"})})),
 )}

@@ -11,9 +11,10 @@ bool vector (`boolx2..4`) that `all(...)`/`any(...)` reduce.
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any, cast
 
-from sarek.frontend.decls import record
+from sarek.frontend.decls import record, record_info
 from sarek.types import ScalarType, boolean, f16, f32, i32, u8, u32
 
 if TYPE_CHECKING:
@@ -29,6 +30,9 @@ def _vector(name: str, elem: ScalarType, n: int) -> type:
                           "__qualname__": name}
     cls = record(type(name, (), ns))
     cls.__sarek_vector__ = (elem, n)
+    info = record_info(cls)
+    if info is not None and info.location is None:  # no class statement: located at the line that made it
+        info.location = (__file__, sys._getframe(1).f_lineno, 1)  # pyright: ignore[reportPrivateUsage]
     return cls
 
 
@@ -54,17 +58,22 @@ def vector_info(cls: Any) -> tuple[ScalarType, int] | None:
     return cls.__dict__.get("__sarek_vector__") if isinstance(cls, type) else None
 
 
+def vector_of_lanes(dtype: np.dtype, elem: np.dtype, shape: tuple[int, ...]) -> bool:
+    """True when `dtype` is a short vector's structured dtype whose lanes are `elem` and `shape` is `(..., k)`
+    with k its lane count: such an array (C-contiguous) is that vector's elements, byte for byte."""
+    names = dtype.names
+    if not names or names != FIELDS[:len(names)] or elem.fields is not None or len(shape) < 2:
+        return False
+    fields: Any = dtype.fields
+    first = fields[names[0]][0] if fields else None
+    return first is not None and elem == first and shape[-1] == len(names) and \
+        dtype.itemsize == first.itemsize * len(names)
+
+
 def as_elements(arr: np.ndarray[Any, Any], dtype: np.dtype) -> np.ndarray[Any, Any] | None:
     """A C-contiguous `(..., k)` array of a vector's element type viewed (no copy) as the vector's structured
     dtype `(...)`, or None when `dtype` is no vector dtype or `arr` does not have that layout."""
-    names = dtype.names
-    if not names or names != FIELDS[:len(names)] or arr.dtype.fields is not None or arr.ndim < 2:
-        return None
-    fields: Any = dtype.fields
-    elem = fields[names[0]][0] if fields else None
-    if elem is None or arr.dtype != elem or arr.shape[-1] != len(names) or dtype.itemsize != elem.itemsize * len(names):
-        return None
-    if not arr.flags.c_contiguous:
+    if not vector_of_lanes(dtype, arr.dtype, arr.shape) or not arr.flags.c_contiguous:
         return None
     return arr.view(dtype)[..., 0]
 

@@ -22,16 +22,22 @@ POLYFILLED: dict[tuple[str, str], dict[str, Polyfill]] = {
 #: (sarek/mathlib/fast32.py, CUDA's accuracy at f32 speed) used instead of POLYFILLED's f64-core one
 FAST: dict[tuple[str, str], dict[str, Polyfill]] = {
     (n, k): dict(fns) for n, t in TARGETS.items() for k, fns in t.fast.items()}
+#: at fp=default: (target, type) -> the functions the target's approximate instructions compute (PTX's f32 exp2
+#: is `ex2.approx.f32`, as CUDA's exp2f), left as intrinsics for its lowering
+HARDWARE: dict[tuple[str, str], frozenset[str]] = {
+    (n, k): fns for n, t in TARGETS.items() for k, fns in t.hardware.items()}
 
 
 def math_support(target: str, name: str, t: Attribute, fp: str = "exact") -> Polyfill | None:
     """None when `target` spells intrinsic `name` on type `t` itself; else the library routine (every float
-    math intrinsic is computed on every target that has the type: none is refused). At `fp="default"` a
-    FAST routine wins over the f64-core one."""
+    math intrinsic is computed on every target that has the type: none is refused). At `fp="default"` the
+    target's HARDWARE approximation, else a FAST routine, wins over the f64-core one."""
     key = float_name(t)
     if key is None:
         return None
     if fp == "default":
+        if name in HARDWARE.get((target, key), frozenset()):
+            return None
         fast = FAST.get((target, key), {}).get(name)
         if fast is not None:
             return fast

@@ -5,18 +5,20 @@ the f64-core routines (sarek/mathlib/routines.py, used at fp=exact: correctly ro
 dozens of double operations). `Ops32` is `Ops` over f32 values and i32 bits. Every product meant to be fused
 is an explicit fma, so the interpreter, ptxas (which contracts at fp=default) and every device give the same
 bits. Accuracy, measured against numpy in float64 on the interpreter (tests/unit/test_expand_math.py,
-BENCHMARKS.md): max 1 ulp (exp, exp2, log, sin, cos), 2 ulp (log2, log10) on the stated domains.
-- exp, exp2: Cody-Waite reduction to |r| <= ln2/2 (|f| <= 1/2), Taylor to the r^7 term, scaling in two
-  normal powers of two (subnormal results rounded once).
-- log, log2, log10: x = 2^k (1 + f), 1 + f in [sqrt(2)/2, sqrt(2)), musl's logf kernel (s = f / (2 + f),
-  minimax in s^2).
+BENCHMARKS.md): max 1 ulp (log, sin, cos), 2 ulp (log2, log10) on the stated domains.
+- exp: CUDA's expf, around the target's exp2 (PTX: `ex2.approx.f32`, MUFU.EX2; f32 exp2 itself is that
+  instruction at fp=default, the native-math table's HARDWARE entry): CUDA's documented 2 ulp (expf, exp2f),
+  measured on the device by tests/unit/test_fast_math_gpu.py. Not reproducible off the device: the
+  interpreter's exp2 is numpy's (within 1 ulp here).
+- log, log2, log10: x = 2^k (1 + f), 1 + f in [sqrt(2)/2, sqrt(2)) from the bits, log(1 + f) = f - f^2/2 + f^3 P(f)
+  with P of degree 7 (no division: CUDA's logf is such a polynomial too; the hardware lg2.approx has an
+  absolute error bound, 2^-22.6, that cannot give logf's 1 ulp near x = 1).
 - sin, cos: x = n pi/2 + r reduced in double (two fma, then one rounding to f32), Taylor to r^9 / r^10
   in f32; for |x| >= 2^17 the f64 routine (`sarek_sin_f64`), so large arguments stay accurate.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -25,24 +27,23 @@ from xdsl.dialects.builtin import f32, f64
 from sarek.dialect import sarek as s
 from sarek.dialect.builder import BodyBuilder
 from sarek.mathlib.ops import F32, Format, Ops, V
-from sarek.mathlib.routines import FloatFormat, _log_reduce  # pyright: ignore[reportPrivateUsage]
 from sarek.mathlib.routines import helper_name as f64_helper_name
 
 INF, NAN = float("inf"), float("nan")
-IVL2 = 1.4426950216293335
-LN2HI, LN2LO = 0.693145751953125, 1.428606765330187e-06  # LN2HI has 12 trailing zero bits
 LN2_HI_LOG, LN2_LO_LOG = 0.693138122558594, 9.05800061445916e-06  # musl logf's split
 IVLN2, IVLN10 = 1.4426950216293335, 0.4342944920063019
 LOG10_2HI, LOG10_2LO = 0.30102920532226562, 7.903415166765626e-07  # musl log10f
-LG = (0.66666662693, 0.40000972152, 0.28498786688, 0.24279078841)  # musl logf: Lg1..Lg4
+# log1p(f) = f - f^2/2 + f^3 P(f) on [sqrt(2)/2 - 1, sqrt(2) - 1]: P fitted (least squares on Chebyshev nodes,
+# weighted for the relative error of log1p), coefficients rounded to f32: 0.12 ulp before rounding errors
+LOG1P_P = (0.333333283662796, -0.2500084638595581, 0.200014129281044, -0.1662275195121765,
+           0.14197877049446106, -0.13161605596542358, 0.1278633028268814, -0.07660818845033646)
+M_LO_BITS = 0x3F3504F3  # the bits of sqrt(2)/2: m = x / 2^k in [sqrt(2)/2, sqrt(2)) (log10 and log2 of x
+# just above 4/3 would cancel k log(2) against log(m) with m near 2/3)
 INV_PIO2 = 0.6366197466850281
 PIO2_HI_64, PIO2_LO_64 = 1.5707963267948966, 6.123233995736766e-17
-SQRT2 = 1.4142135381698608
 TINY = 1.1754943508222875e-38  # smallest normal float
-F32_FORMAT = FloatFormat(23, 127, TINY, 23, SQRT2)
 BIG_TRIG = 131072.0  # 2^17: beyond it sin/cos use the f64 routine
-EXP_P = [1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040]  # (e^r - 1 - r) / r^2
-EXP2_P = [math.log(2.0) ** k / math.factorial(k) for k in range(1, 8)]  # (2^f - 1) / f, |f| <= 1/2
+L2E_HI, L2E_LO = 1.4426950216293335, 1.925963033500011e-08  # log2(e): its f32 rounding and the rest (CUDA's split)
 SIN_P = [-1.0 / 6, 1.0 / 120, -1.0 / 5040, 1.0 / 362880]
 COS_P = [1.0 / 24, -1.0 / 720, 1.0 / 40320, -1.0 / 3628800]
 
@@ -54,43 +55,26 @@ class Ops32(Ops):
     fmt: Format = F32
 
 
-def _scale(o: Ops32, v: V, n: V) -> V:
-    """v * 2^n for an integral f32 n in [-151, 129], in two normal powers of two."""
-    ni = o.to_int(n)
-    h1 = o.ibin("shr", ni, 1)
-    return o.mul(o.mul(v, o.pow2(h1)), o.pow2(o.ibin("sub", ni, h1)))
-
-
-def _clamp(o: Ops32, x: V, lo: float, hi: float) -> V:
-    """x limited to [lo, hi]; NaN stays NaN (comparisons with it are false)."""
-    x = o.sel(o.cmp("gt", x, hi), hi, x)
-    return o.sel(o.cmp("lt", x, lo), lo, x)
-
-
 def exp(o: Ops32, x: V) -> V:
-    xc = _clamp(o, x, -104.0, 89.0)
-    n = o.floor(o.fma(xc, IVL2, 0.5))
-    r = o.fma(o.neg(n), LN2LO, o.fma(o.neg(n), LN2HI, xc))
-    e = o.add(1.0, o.fma(o.mul(r, r), o.poly(r, EXP_P), r))
-    return _scale(o, e, n)
+    """CUDA's expf: e^x = 2^n 2^r, n = x log2 e rounded to an integer, limited to the normal powers [-126, 127],
+    r = x log2 e - n with log2 e in two parts (|r| <= 1/2 within 2^-25 of exact, about 0.25 ulp of e^x), 2^r by the target's `exp2` (the hardware approximation
+    on PTX, ex2.approx.f32), 2^n from its bits. Out-of-range x saturates n and leaves r large: 2^r overflows
+    to inf or its product underflows to 0 (subnormal results rounded once); NaN stays NaN (fmax drops it)."""
+    n = o.fmin(o.fmax(o.floor(o.fma(x, L2E_HI, 0.5)), -126.0), 127.0)
+    r = o.fma(x, L2E_LO, o.fma(x, L2E_HI, o.neg(n)))
+    return o.mul(o.native("exp2", r), o.pow2(o.to_int(n)))
 
 
-def exp2(o: Ops32, x: V) -> V:
-    xc = _clamp(o, x, -151.0, 129.0)
-    n = o.floor(o.add(xc, 0.5))
-    f = o.sub(xc, n)  # exact
-    return _scale(o, o.fma(f, o.poly(f, EXP2_P), 1.0), n)
-
-
-def _log_parts(o: Ops32, x: V) -> tuple[V, V, V, V]:
-    """x = 2^k (1 + f): (k as f32, f, hfsq = f^2/2, s (hfsq + R)) with log(1 + f) = f - hfsq + s (hfsq + R)."""
-    k, f = _log_reduce(o, x, F32_FORMAT)
-    sv = o.div(f, o.add(2.0, f))
-    z = o.mul(sv, sv)
-    w = o.mul(z, z)
-    big_r = o.add(o.mul(z, o.fma(w, LG[2], LG[0])), o.mul(w, o.fma(w, LG[3], LG[1])))
-    hfsq = o.mul(o.mul(f, 0.5), f)
-    return k, f, hfsq, o.mul(sv, o.add(hfsq, big_r))
+def _log_parts(o: Ops32, x: V) -> tuple[V, V]:
+    """x = 2^k m with m in [sqrt(2)/2, sqrt(2)) from the bits (subnormal x scaled by 2^23 first), f = m - 1
+    (exact): (k as f32, log(1 + f)), the latter f - f^2/2 + f^3 P(f) (P of degree 7), without a division."""
+    tiny = o.cmp("lt", x, TINY)
+    xs = o.sel(tiny, o.mul(x, 2.0 ** 23), x)
+    e = o.ibin("shr", o.ibin("sub", o.bits(xs), M_LO_BITS), 23)
+    f = o.sub(o.from_bits(o.ibin("sub", o.bits(xs), o.ibin("shl", e, 23))), 1.0)
+    k = o.to_float(o.ibin("sub", e, o.sel(tiny, o.ci(23), o.ci(0))))
+    q = o.fma(o.poly(f, LOG1P_P), f, -0.5)
+    return k, o.fma(q, o.settle(o.mul(f, f)), f)
 
 
 def _log_specials(o: Ops32, x: V, r: V) -> V:
@@ -100,21 +84,19 @@ def _log_specials(o: Ops32, x: V, r: V) -> V:
 
 
 def log(o: Ops32, x: V) -> V:
-    k, f, hfsq, t = _log_parts(o, x)
-    r = o.add(o.add(o.sub(o.fma(k, LN2_LO_LOG, t), hfsq), f), o.mul(k, LN2_HI_LOG))
-    return _log_specials(o, x, r)
+    k, lp = _log_parts(o, x)
+    return _log_specials(o, x, o.fma(k, LN2_HI_LOG, o.fma(k, LN2_LO_LOG, lp)))
 
 
 def _log_scaled(o: Ops32, x: V, inv: float, hi: float, lo: float) -> V:
     """log(x) * inv = k (hi + lo) + log(1 + f) * inv, hi + lo = log_b(2) with hi of 12 bits (k hi exact)."""
-    k, f, hfsq, t = _log_parts(o, x)
-    lp = o.add(o.sub(t, hfsq), f)
+    k, lp = _log_parts(o, x)
     return _log_specials(o, x, o.fma(k, hi, o.fma(lp, inv, o.mul(k, lo))))
 
 
 def log2(o: Ops32, x: V) -> V:
-    k, f, hfsq, t = _log_parts(o, x)
-    return _log_specials(o, x, o.fma(o.add(o.sub(t, hfsq), f), IVLN2, k))
+    k, lp = _log_parts(o, x)
+    return _log_specials(o, x, o.fma(lp, IVLN2, k))
 
 
 def log10(o: Ops32, x: V) -> V:
@@ -162,7 +144,7 @@ def cos(o: Ops32, x: V) -> V:
 
 
 ROUTINES32: dict[str, Callable[[Ops32, V], V]] = {
-    "exp": exp, "exp2": exp2, "log": log, "log2": log2, "log10": log10, "sin": sin, "cos": cos,
+    "exp": exp, "log": log, "log2": log2, "log10": log10, "sin": sin, "cos": cos,
 }
 """Function -> builder of its f32 routine (one argument)."""
 #: the f64 routines a fast routine calls (large arguments)

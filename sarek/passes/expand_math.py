@@ -28,7 +28,8 @@ class ExpandMathPass(ModulePass):
     """Replace math intrinsics the target lacks by calls to double-precision helpers built in sarek IR.
 
     Options: `target` (cuda, hip, opencl, metal, glsl, wgsl, ptx), `fp` (exact: the f64-core routines;
-    default: the table's FAST single-precision routines where it has them, sarek/mathlib/fast32.py). The
+    default: the table's HARDWARE approximations, left intrinsics for the target's lowering (PTX's f32 exp2:
+    ex2.approx.f32), and its FAST single-precision routines where it has them, sarek/mathlib/fast32.py). The
     native-math table (sarek/analysis/native_math.py) says, per (function, type), whether the target computes
     an intrinsic itself or through a library routine (sarek/mathlib/routines.py). A replaced
     `sarek.intrinsic "sin"(%x) : (f32) -> f32` becomes `sarek.cast` to f64, `sarek.call @sarek_sin_f64` and a

@@ -93,6 +93,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
         *OPT,
         ("sarek-order-type-decls", {}),
         ("sarek-lower-warp", {"target": "{target}"}),
+        ("sarek-wide-vector-access", {}),
         ("sarek-lower-ptx", {}),
         ("sarek-contract", {"fma": "{fma}"}),
     ],

@@ -6,7 +6,7 @@ storage starts aligned (every runtime allocates at 256 bytes or more, a foreign 
 at launch) and element k lies at k * size, so each element is aligned to its size. The C family spells the
 load as one `uint`/`uint2`/`uint4` read of the element's address reinterpreted as the record (CUDA, HIP:
 `ld.global.v4`; OpenCL: a `uint4` load), where the record's own 4-byte alignment would let the compiler
-split it into scalar loads.
+split it into scalar loads. PTX emits `ld.global.v4.f32`/`.v2` (and st) where the lanes are 32-bit scalars.
 
 Marked (`sarek.wide_access = <bits>`), on vectors (`Vec`/`Array` parameters, global memory) only:
 - a `sarek.array_read` whose value is used whole (passed, stored, returned) or for two or more fields

@@ -3,6 +3,7 @@ and scalars, with errors that name the parameter and say what was given), guards
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
@@ -12,7 +13,7 @@ from typing_extensions import TypeIs
 
 from sarek.runtime.errors import LaunchError
 from sarek.runtime.specs import KernelSpec, Param
-from sarek.vectors import as_elements
+from sarek.vectors import as_elements, vector_of_lanes
 from sarek.types import bf16_bits, bf16_from_f32, is_bf16_host, is_ndarray
 from sarek.unset import UNSET as UNSET
 
@@ -157,6 +158,10 @@ def _vector_arg(spec: KernelSpec, p: Param, a: Any, device: Device | None) -> An
 
 
 def _device_array_arg(where: str, p: Param, da: Any, device: Device | None) -> Any:
+    if da.shape is not None and vector_of_lanes(p.dtype, da.dtype, da.shape):  # (n, k) lanes: n vectors
+        shape = da.shape[:-1]
+        da = dataclasses.replace(da, dtype=p.dtype, size=da.size // da.shape[-1],
+                                 shape=shape if len(shape) > 1 else None)
     space = device.memory_space if device is not None else None
     if space is None or da.space[0] != space[0] or (da.space[0] == "cuda" and da.space != space) or (
             da.space[0] == "opencl" and da.space[1] != space[1]):

@@ -233,6 +233,9 @@ def prints(spec: KernelSpec) -> bool:
     """Whether the kernel of `spec` prints (a warm spec knows without its module)."""
     if isinstance(spec, WarmSpec):
         return spec.prints
-    from sarek.runtime.debug import has_prints
+    got = spec.cache.get("prints")
+    if got is None:  # once per spec: a walk over the module on every launch was per-call work
+        from sarek.runtime.debug import has_prints
 
-    return has_prints(spec.module)
+        got = spec.cache["prints"] = has_prints(spec.module)
+    return bool(got)

@@ -16,7 +16,7 @@ import pytest
 os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="sarek-xdg-"))
 
 import sarek  # noqa: E402
-from sarek import Vec, f32, i32, kernel  # noqa: E402
+from sarek import Vec, f32, f32x4, i32, kernel  # noqa: E402
 from sarek.gpu import global_thread_id  # noqa: E402
 from sarek.runtime import LaunchError  # noqa: E402
 
@@ -109,6 +109,28 @@ def test_pyopencl_array_on_pocl_in_place(monkeypatch):
     assert (y.get() == 2 * np.arange(16) + 1).all()
     axpy.launch(x, y, 2.0, 16, grid=1, block=16, device=dev, stream=y.queue)
     assert (y.get() == 4 * np.arange(16) + 1).all()
+
+
+@kernel
+def twice4(x: Vec[f32x4], y: Vec[f32x4]):
+    i = global_thread_id
+    if i < len(x):
+        y[i] = 2.0 * x[i]
+
+
+def test_foreign_lanes_array_is_a_vector_of_short_vectors(monkeypatch):
+    """A foreign (n, 4) float32 array is n f32x4 elements, in place, as a numpy (n, 4) array is; an (n, 3) one
+    is refused with the parameter's name."""
+    cla = _cl()
+    dev = sarek.get_device("opencl")
+    x = cla.to_device(dev.queue, np.arange(32, dtype=np.float32).reshape(8, 4))
+    y = cla.to_device(dev.queue, np.zeros((8, 4), np.float32))
+    monkeypatch.setattr(dev, "_alloc", lambda n: pytest.fail("a pyopencl array was copied into a new buffer"))
+    twice4.launch(x, y, grid=1, block=8, device=dev)
+    assert (y.get() == 2 * np.arange(32).reshape(8, 4)).all()
+    z = cla.to_device(dev.queue, np.zeros((8, 3), np.float32))
+    with pytest.raises(LaunchError, match=r"argument 'y' \(#2\)"):
+        twice4.launch(x, z, grid=1, block=8, device=dev)
 
 
 def test_pyopencl_array_elsewhere_is_refused():

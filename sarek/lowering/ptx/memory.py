@@ -18,6 +18,7 @@ from sarek.analysis.shapes import row_major
 from sarek.dialect import scalars
 from sarek.dialect import sarek as sk
 from sarek.lowering.ptx.arith import ArithLowering
+from sarek.passes.wide_vector_access import WIDE
 from sarek.lowering.ptx.emitter import Emitter
 from sarek.lowering.ptx.state import FnState
 from sarek.lowering.ptx.values import (
@@ -34,6 +35,17 @@ from sarek.lowering.ptx.values import (
 )
 from sarek.targets.ptx import dialect as px
 from sarek.targets.ptx.dialect import AddrAttr, RegAttr
+
+
+def _on_block_array(op: Operation) -> bool:
+    """A whole-element read of, or store into an element of, a shared or local array (`a[i]`, `a[i] = v`)."""
+    if isinstance(op, sk.StoreOp) and isinstance(op.place.owner, sk.ElemRefOp):
+        arr = op.place.owner.array
+    elif isinstance(op, sk.ArrayReadOp):
+        arr = op.array
+    else:
+        return False
+    return isinstance(arr.type, sk.ArrayType) and arr.type.memspace.value in ("shared", "local")
 
 
 class MemoryLowering(ArithLowering):
@@ -63,6 +75,11 @@ class MemoryLowering(ArithLowering):
         if isinstance(t, sk.RecordType):
             lay = self.layout(t, op)
             d = self.record_decl(t)
+            vt = self._wide_type(t, op)
+            if vt is not None:  # one ld.global.v4.f32 (sarek-wide-vector-access marked it)
+                regs = [em.reg(vt) for _ in d.fields]
+                em.emit(px.LdOp, f"{space}.v{len(regs)}.{vt}", regs, a)
+                return Rec(t, [Sc(ft, r) for (_, ft), r in zip(d.fields, regs)])
             return Rec(t, [self.load_mem(st, ft, space, base, off + o, op)
                            for (_, ft), (_, o) in zip(d.fields, lay.fields)])
         if isinstance(t, sk.VariantType):
@@ -94,6 +111,10 @@ class MemoryLowering(ArithLowering):
         elif isinstance(t, sk.RecordType):
             lay = self.layout(t, op)
             d = self.record_decl(t)
+            vt = self._wide_type(t, op)
+            if vt is not None:
+                em.emit(px.StOp, f"{space}.v{len(d.fields)}.{vt}", a, [fv.r for fv in v.fields])
+                return
             for (_, ft), (_, o), fv in zip(d.fields, lay.fields, v.fields):
                 self.store_mem(st, ft, space, base, off + o, fv, op)
         elif isinstance(t, sk.VariantType):
@@ -104,6 +125,25 @@ class MemoryLowering(ArithLowering):
                         group if len(group) == 2 else group[0])
         else:
             raise ptx_error(f"cannot store a value of type {t}", op)
+
+    def _wide_type(self, t: sk.RecordType, op: Operation | None) -> str | None:
+        """The register type of a whole-element access whose 2 or 4 lanes are 32-bit scalars of one type (f32x4,
+        i32x4, u32x4, f32x2, i32x2: one ld/st .v4/.v2), else None (lane by lane): a vector access
+        `sarek-wide-vector-access` marked (aligned as the pass explains), or an element of a shared or local
+        array, which this lowering declares aligned to such an element's size (`_lanes_align`)."""
+        if op is None or (WIDE not in op.attributes and not _on_block_array(op)):
+            return None
+        return self._lanes_type(t)
+
+    def _lanes_type(self, t: Attribute) -> str | None:
+        """The register type of a record of 2 or 4 32-bit lanes of one scalar type, else None."""
+        if not isinstance(t, sk.RecordType):
+            return None
+        fields = self.record_decl(t).fields
+        kinds = {scalar_reg_type(ft) for _, ft in fields}
+        n = len(fields)
+        vt = kinds.pop() if len(kinds) == 1 and not any(scalars.is_narrow(ft) for _, ft in fields) else None
+        return vt if vt in ("f32", "s32", "u32") and n in (2, 4) else None
 
     @staticmethod
     def _word_groups(lay: Any, off: int, words: list[RegAttr]) -> list[tuple[int, list[RegAttr]]]:
@@ -347,7 +387,10 @@ class MemoryLowering(ArithLowering):
                                                            for o in f.walk())
         window = window_of(op) if space == "shared" else None
         if window is None:
-            em.decls.append(px.ArrayDeclOp(space, sym, size * n, max(align, 16 if coop else 4)))
+            # an array of 8/16-byte lane records: aligned to that size, so whole elements move as .v2/.v4 (in
+            # the dynamic window every array is ALIGN-byte aligned)
+            lanes = size if self._lanes_type(at.element_type) is not None else 4
+            em.decls.append(px.ArrayDeclOp(space, sym, size * n, max(align, 16 if coop else 4, lanes)))
         # shared and local memory are addressed with 32 bits (their windows are below 4 GiB), as NVCC does:
         # index arithmetic stays 32-bit and needs no widening
         base = em.reg("u32")

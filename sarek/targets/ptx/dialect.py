@@ -202,6 +202,7 @@ SelpOp = _instr("SelpOp", "selp", "selp.<type> d, a, b, p")
 CvtOp = _instr("CvtOp", "cvt", "cvt[.<rounding>].<dst>.<src>")
 SqrtOp = _instr("SqrtOp", "sqrt", "sqrt.rn")
 RcpOp = _instr("RcpOp", "rcp", "rcp.rn")
+Ex2Op = _instr("Ex2Op", "ex2", "ex2.approx.f32: the hardware 2^x (MUFU.EX2; 2 ulp, CUDA's exp2f)")
 CopysignOp = _instr("CopysignOp", "copysign", "copysign")
 PopcOp = _instr("PopcOp", "popc", "popc")
 ClzOp = _instr("ClzOp", "clz", "clz")
@@ -334,7 +335,7 @@ class FuncOp(_FunctionLike):
 INSTRUCTIONS: tuple[type[Instr], ...] = (
     MovOp, LdOp, StOp, CvtaOp, AddOp, SubOp, MulOp, MadOp, FmaOp, DivOp, RemOp, AbsOp, NegOp, MinOp, MaxOp, AndOp,
     OrOp, XorOp, NotOp, ShlOp, ShrOp, SetpOp, SelpOp, CvtOp, SqrtOp, RcpOp, CopysignOp, PopcOp, ClzOp, TestpOp, BraOp,
-    BrevOp, BarOp, MembarOp, AtomOp, ShflOp, VoteOp, RetOp, MmaOp, LdmatrixOp,
+    Ex2Op, BrevOp, BarOp, MembarOp, AtomOp, ShflOp, VoteOp, RetOp, MmaOp, LdmatrixOp,
     CpOp,
 )
 

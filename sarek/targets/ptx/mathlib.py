@@ -1,7 +1,8 @@
 """The math intrinsics PTX spells itself, as instruction sequences.
 
 Exact operations map to exact instructions (sqrt.rn, div.rn, fma.rn, abs, min/max, cvt.rmi/rpi/rzi, copysign);
-f32 fmod (an exact loop) and rsqrt run in double and round once. Every transcendental, of every width, has
+f32 fmod (an exact loop) and rsqrt run in double and round once; f32 exp2 at the default fp policy is the
+hardware approximation `ex2.approx.f32` (CUDA's exp2f). Every other transcendental, of every width, has
 been replaced before the lowering by a call to the sarek math library (`sarek-expand-math`, the native-math
 table in sarek/analysis/native_math.py, which also refuses what neither has). f16 promotes to f32 and narrows
 with `cvt.rn`.
@@ -97,6 +98,10 @@ def _float(em: Emitter, name: str, x: list[R], ty: str, op: Operation) -> R:
         return em.selp(ty, em.op2(px.AddOp, f"rn.{ty}", ty, t, one), t, p)
     if ty == "f64" and name == "rsqrt":
         return em.op1(px.RcpOp, "rn.f64", "f64", em.op1(px.SqrtOp, "rn.f64", "f64", x[0]))
+    if ty == "f32" and name == "exp2":
+        # only at fp=default: sarek-expand-math left it (the native-math table's HARDWARE entry); at fp=exact
+        # it is the library's routine. Not .ftz: subnormal results, as CUDA's exp2f
+        return em.op1(px.Ex2Op, "approx.f32", "f32", x[0])
     if ty == "f32" and name in F32_CORE:
         xd = [em.cvt("f64.f32", "f64", r) for r in x]
         return em.cvt("rn.f32.f64", "f32", Core(em).call(name, xd))

@@ -1,6 +1,7 @@
 // RUN: sarek-opt %s -p sarek-wide-vector-access | filecheck %s
 // RUN: sarek-opt %s -p 'sarek-pipeline{target=cuda}' -t cuda | filecheck %s --check-prefix=CUDA
 // RUN: sarek-opt %s -p 'sarek-pipeline{target=opencl}' -t opencl | filecheck %s --check-prefix=OPENCL
+// RUN: sarek-opt %s -t ptx | filecheck %s --check-prefix=PTX
 
 // Whole-element reads and stores of a Vec of a 16-, 8- or 4-byte record of equal scalars are marked with
 // their width; a read of one field, a 12-byte f32x3, a record with a bool and a shared array are not.
@@ -63,3 +64,13 @@ sarek.kernel @k(%x : !sarek.vec<!sarek.record<@f32x4>> "x", %y : !sarek.vec<!sar
 // OPENCL: static inline f32x4 sarek_ld128_f32x4(__global f32x4* p) { union { uint4 v; f32x4 t; } u; u.v = *(__global uint4*)p; return u.t; }
 // OPENCL: static inline void sarek_st128_f32x4(__global f32x4* p, f32x4 t) {
 // OPENCL: sarek_st128_f32x4(&y[(int)get_global_id(0)], sarek_ld128_f32x4(&x[(int)get_global_id(0)]));
+
+// PTX lowering: one .v4/.v2 access where the lanes are 32-bit scalars (x is never written: the read-only path);
+// u8x4 lane by lane (its lanes are bytes), the one-field read and f32x3 as before.
+// PTX:      ld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%ud{{[0-9]+}}];
+// PTX:      st.global.v4.f32 [%ud{{[0-9]+}}], {%f1, %f2, %f3, %f4};
+// PTX-NEXT: ld.global.f32
+// PTX:      ld.global.nc.v2.s32 {%s{{[0-9]+}}, %s{{[0-9]+}}}, [%ud{{[0-9]+}}];
+// PTX:      ld.global.u8
+// PTX-NOT:  .v4
+// PTX:      ret;

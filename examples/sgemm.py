@@ -1,0 +1,110 @@
+"""SGEMM in f32 on the SIMT cores, written for speed: C = A B with A (M x K), B (K x N), C (M x N) row-major,
+M and N multiples of 128, K of 8. Each block of 256 threads computes a 128 x 128 tile of C, each thread an 8 x 8
+sub-tile held in registers (16 f32x4 accumulators). K advances 8 at a time through two shared-memory stages:
+while the threads multiply out one stage, each has already loaded its piece of the next A and B tiles into
+registers (one 128-bit load each), and stores it into the other stage afterwards, so one barrier per step
+suffices. The matrices travel as `Vec[f32x4]` (a float32 array viewed `(-1, 4)`): 128-bit global loads and
+stores, and the shared tiles are f32x4 arrays read 128 bits at a time (A's tile row-major, four k values per
+element; B's four columns per element). benchmarks/bench_library.py's `sgemm` row runs it against
+torch.matmul (cuBLAS); here the reference is numpy."""
+
+import numpy as np
+
+from sarek import Vec, f32, f32x4, i32, kernel
+from sarek.frontend.corpus import Case
+from sarek.gpu import barrier, block_idx_x, block_idx_y, local_array, shared, thread_idx_x
+
+TILE = 128  # C tile per block (rows and columns)
+BK = 8  # K step per stage
+THREADS = 256
+
+
+@kernel(block=THREADS)
+def sgemm_8x8(A: Vec[f32x4], B: Vec[f32x4], C: Vec[f32x4], M: i32, N: i32, K: i32):
+    """C = A B (see the module docstring): grid (N // 128, M // 128), block 256."""
+    sa = shared(f32x4, 2 * TILE * 2)  # [stage][row m][k // 4]: 128 rows of 8 k
+    sb = shared(f32x4, 2 * BK * 32)  # [stage][k][column // 4]: 8 rows of 128 columns
+    acc = local_array(f32x4, 16)  # acc[2 i + c]: row ty * 8 + i, columns tx * 8 + 4 c .. + 3
+    ra = local_array(f32x4, 8)  # the thread's 8 rows of A, 4 k values each
+    t = thread_idx_x
+    tx = t % 16
+    ty = t // 16
+    k4s = K // 4
+    n4s = N // 4
+    i0 = block_idx_y * TILE
+    j4 = block_idx_x * (TILE // 4)
+    ar = t // 2  # this thread's piece of the A tile: row ar, k values 4 ak .. 4 ak + 3
+    ak = t % 2
+    br = t // 32  # of the B tile: row br, columns 4 bc .. 4 bc + 3
+    bc = t % 32
+    sa[ar * 2 + ak] = A[(i0 + ar) * k4s + ak]
+    sb[br * 32 + bc] = B[br * n4s + j4 + bc]
+    barrier()
+    steps = K // BK
+    for s in range(steps):
+        na = f32x4(0.0)
+        nb = f32x4(0.0)
+        if s + 1 < steps:  # the next step's pieces, in flight while this one multiplies
+            na = A[(i0 + ar) * k4s + (s + 1) * 2 + ak]
+            nb = B[((s + 1) * BK + br) * n4s + j4 + bc]
+        a0 = (s % 2) * (TILE * 2)
+        b0 = (s % 2) * (BK * 32)
+        for k4 in range(2):
+            # four k values per f32x4 of A, each written out (a loop over them stays rolled under sarek-unroll's
+            # max-ops, and a lane picked by a loop variable is no field name): 8 rows x 8 columns each
+            ka = a0 + ty * 16 + k4  # row ty * 8 of this stage's A tile at k4: rows 2 elements apart
+            for i in range(8):
+                ra[i] = sa[ka + 2 * i]
+            kb = b0 + k4 * 4 * 32 + tx * 2
+            p = sb[kb]
+            q = sb[kb + 1]
+            for i in range(8):
+                acc[2 * i] += ra[i].x * p
+                acc[2 * i + 1] += ra[i].x * q
+            p = sb[kb + 32]
+            q = sb[kb + 33]
+            for i in range(8):
+                acc[2 * i] += ra[i].y * p
+                acc[2 * i + 1] += ra[i].y * q
+            p = sb[kb + 64]
+            q = sb[kb + 65]
+            for i in range(8):
+                acc[2 * i] += ra[i].z * p
+                acc[2 * i + 1] += ra[i].z * q
+            p = sb[kb + 96]
+            q = sb[kb + 97]
+            for i in range(8):
+                acc[2 * i] += ra[i].w * p
+                acc[2 * i + 1] += ra[i].w * q
+        if s + 1 < steps:
+            o = (s + 1) % 2
+            sa[o * (TILE * 2) + ar * 2 + ak] = na
+            sb[o * (BK * 32) + br * 32 + bc] = nb
+        barrier()
+    for i in range(8):
+        row = (i0 + ty * 8 + i) * n4s + j4 + tx * 2
+        C[row] = acc[2 * i]
+        C[row + 1] = acc[2 * i + 1]
+
+
+def sgemm_grid(m: int, n: int) -> tuple[int, int]:
+    return (n // TILE, m // TILE)
+
+
+def _args(m, n=TILE, k=24):
+    rng = np.random.default_rng(31)
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    return (a.reshape(-1).view(f32x4.dtype), b.reshape(-1).view(f32x4.dtype), np.zeros(m * n // 4, f32x4.dtype), m, n, k)
+
+
+def _ref(a):
+    m, n, k = a[3], a[4], a[5]
+    c = a[0].view(np.float32).reshape(m, k).astype(np.float64) @ a[1].view(np.float32).reshape(k, n).astype(np.float64)
+    return {2: c.astype(np.float32).reshape(-1).view(f32x4.dtype)}
+
+
+CASES = [
+    Case("sgemm_8x8", sgemm_8x8, _args, _ref, n=2 * TILE, grid=lambda m: sgemm_grid(m, TILE), block=THREADS,
+         rtol=1e-4, atol=1e-4),
+]
