@@ -9,6 +9,7 @@ import numpy as np
 
 from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, WARP_VOTES, Category
+from sarek.interp import arith as A
 from sarek.interp import common as C
 from sarek.interp.common import kind
 from sarek.interp.fast_exec import ExecBase
@@ -19,7 +20,7 @@ class ExecCompute(ExecBase):
     """Operators, casts, intrinsics and atomics."""
 
     def f16(self, v: Any) -> Any:
-        return v.astype(np.float16).astype(np.float32) if isarr(v) else C.f16(v)
+        return v.astype(np.float16).astype(np.float32) if isarr(v) else A.f16(v)
 
     def binop(self, op: S.BinOp, a: Any, b: Any, m: Any) -> Any:
         kd = op.op.value
@@ -127,7 +128,7 @@ class ExecCompute(ExecBase):
                     return np.abs(args[0])
                 return (np.minimum if name == "min" else np.maximum)(args[0], args[1])
             fn = {"abs": "fabs", "min": "fmin", "max": "fmax"}.get(name, name)
-            return C.MATH[fn](*args)
+            return A.MATH[fn](*args)
         return self.atomic(op, name, args, m, k)
 
     def bitcount(self, name: str, x: Any, k: str) -> Any:

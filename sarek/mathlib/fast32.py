@@ -26,7 +26,7 @@ from sarek.dialect import sarek as s
 from sarek.dialect.builder import BodyBuilder
 from sarek.mathlib.ops import F32, Format, Ops, V
 from sarek.mathlib.routines import FloatFormat, _log_reduce  # pyright: ignore[reportPrivateUsage]
-from sarek.mathlib.routines import helper_name as f64_helper_name
+from sarek.mathlib.helpers import helper_name as f64_helper_name
 
 INF, NAN = float("inf"), float("nan")
 IVL2 = 1.4426950216293335

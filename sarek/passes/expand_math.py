@@ -15,8 +15,8 @@ from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
 from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.mathlib import fast32
+from sarek.mathlib.helpers import build_helper, helper_name
 from sarek.mathlib.ops import Guard
-from sarek.mathlib.routines import build_helper, helper_name
 
 #: how each target keeps the routines' exact steps from its compiler (`Ops.fence`); the others do not
 #: reassociate the routines (only the shader drivers were seen to)
@@ -30,7 +30,7 @@ class ExpandMathPass(ModulePass):
     Options: `target` (cuda, hip, opencl, metal, glsl, wgsl, ptx), `fp` (exact: the f64-core routines;
     default: the table's FAST single-precision routines where it has them, sarek/mathlib/fast32.py). The
     native-math table (sarek/analysis/native_math.py) says, per (function, type), whether the target computes
-    an intrinsic itself or through a library routine (sarek/mathlib/routines.py). A replaced
+    an intrinsic itself or through a library routine (sarek/mathlib/helpers.py). A replaced
     `sarek.intrinsic "sin"(%x) : (f32) -> f32` becomes `sarek.cast` to f64, `sarek.call @sarek_sin_f64` and a
     cast back (f16 through f32), or, for a routine the table runs in f32 (targets without doubles), a call of
     `@sarek_<routine>_f32`; each helper is added once, before the first function.

@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import ModuleOp, f32, f64  # noqa: E402
 from sarek.analysis.native_math import POLYFILLED, math_support, polyfilled_functions  # noqa: E402
 from sarek.dialect.intrinsics import INTRINSICS  # noqa: E402
 from sarek.mathlib.kernels import elementwise  # noqa: E402
-from sarek.mathlib.routines import ROUTINES  # noqa: E402
+from sarek.mathlib.helpers import ROUTINES  # noqa: E402
 from sarek.passes.expand_math import ExpandMathPass  # noqa: E402
 from sarek.targets import emit_source  # noqa: E402
 from sarek.tools.ir import make_context  # noqa: E402
