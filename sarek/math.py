@@ -63,12 +63,19 @@ def _fma(x: Any, y: Any, z: Any) -> Any:
     return x * y + z
 
 
+def _width(x: Any) -> int:
+    """The bits a count covers: 64 for a numpy 64-bit integer, else 32 (narrower ones promote, as in C)."""
+    dt: Any = getattr(x, "dtype", None)
+    return 64 if dt is not None and dt.itemsize == 8 else 32
+
+
 def _clz(x: Any) -> int:
-    return 32 - int(x & 0xFFFFFFFF).bit_length()
+    bits = _width(x)
+    return bits - (int(x) & ((1 << bits) - 1)).bit_length()
 
 
 def _popcount(x: Any) -> int:
-    return bin(int(x) & 0xFFFFFFFF).count("1")
+    return bin(int(x) & ((1 << _width(x)) - 1)).count("1")
 
 
 def _bit_reverse(x: Any) -> Any:
@@ -76,7 +83,7 @@ def _bit_reverse(x: Any) -> Any:
     import numpy as np
 
     dt: Any = getattr(x, "dtype", None)  # a numpy integer has one, a Python int not
-    bits = 64 if dt is not None and dt.itemsize == 8 else 32
+    bits = _width(x)
     r = int(format(int(x) & ((1 << bits) - 1), f"0{bits}b")[::-1], 2)
     if dt is not None:
         return np.array(r, dtype=np.uint64 if bits == 64 else np.uint32).view(dt)[()]

@@ -255,9 +255,12 @@ class CallLowerer(ExprLowerer):
                 vals = list(self.conversions(vals[0], vals[1], node))
             if sc.is_unsigned(vals[0].type) and name in ("abs", "min", "max") and all(v.type == vals[0].type for v in vals):
                 return self.unsigned_minmax(name, vals, node)
-            if name == "bit_reverse" and sc.is_unsigned(t := vals[0].type) and sc.int_width(t) in (32, 64):
-                # the same bits reversed: through the signed type of its width (same-width casts keep the bits)
+            if name in ("bit_reverse", "clz", "popcount") and sc.is_unsigned(t := vals[0].type) \
+                    and sc.int_width(t) in (32, 64):
+                # the same bits: through the signed type of its width (same-width casts keep the bits)
                 signed = self.v(s.CastOp(vals[0], IntegerType(sc.int_width(t))), node)
+                if name != "bit_reverse":
+                    return self.v(s.IntrinsicOp(name, [signed], i32), node)
                 return self.v(s.CastOp(self.v(s.IntrinsicOp(name, [signed], signed.type), node), t), node)
         r = info.check([v.type for v in vals])
         if isinstance(r, str):

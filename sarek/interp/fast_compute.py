@@ -132,14 +132,16 @@ class ExecCompute(ExecBase):
         return self.atomic(op, name, args, m, k)
 
     def bitcount(self, name: str, x: Any, k: str) -> Any:
+        bits = C.int_bits(k)[0]  # the front end gives i32 or i64 (narrow ones promoted, unsigned ones as signed)
         arr = np.atleast_1d(np.asarray(x))
-        u = arr.view(np.uint32 if k == "i32" else np.uint64)
+        u = arr.astype(np.uint32 if bits <= 32 else np.uint64)  # modulo 2^width: the operand's bits
+        if bits < 32:  # as the reference executor counts: the operand's own width
+            u = u & np.uint32((1 << bits) - 1)
         if name == "popcount":
             r = np.bitwise_count(u).astype(np.int32)
         else:
-            bits = 32 if k == "i32" else 64
-            if bits == 32:
-                r = (32 - np.frexp(u.astype(np.float64))[1]).astype(np.int32)
+            if bits <= 32:
+                r = (bits - np.frexp(u.astype(np.float64))[1]).astype(np.int32)
             else:
                 hi = (u >> np.uint64(32)).astype(np.float64)
                 lo = (u & np.uint64(0xFFFFFFFF)).astype(np.float64)
