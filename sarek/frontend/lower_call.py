@@ -237,6 +237,8 @@ class CallLowerer(ExprLowerer):
         info = INTRINSICS[name]
         if len(args) != info.arity:
             raise self.err(node, f"{fname}() takes {info.arity} argument(s), {len(args)} given")
+        if name == "ldexp":
+            return self.ldexp(args, node, hint, fname)
         if info.category == Category.MATH:
             h = hint if name in ("abs", "min", "max", "clz", "popcount", "bit_reverse") or (hint and is_float(hint)) \
                 else None
@@ -267,6 +269,19 @@ class CallLowerer(ExprLowerer):
             got = ", ".join(tname(v.type) for v in vals)
             raise self.err(node, f"type mismatch: {fname}() {self._describe(info)}, got ({got})")
         return self.v(s.IntrinsicOp(name, vals, r), node)
+
+    def ldexp(self, args: list[ast.expr], node: ast.Call, hint: Attribute | None, fname: str) -> SSAValue:
+        """`ldexp(x, n)`: a float x (f16, bf16, f32, f64) and an integer exponent, taken as an i32."""
+        x = self.promoted(self.expr(args[0], hint if hint is not None and is_float(hint) else None), node)
+        n = self.expr(args[1], i32)
+        if not is_float(x.type):
+            raise self.err(args[0], f"{fname}() needs a float (f16, bf16, f32 or f64) first, got {tname(x.type)}")
+        if not sc.is_integer(n.type) or n.type == i1:
+            raise self.err(args[1], f"{fname}() needs an integer exponent second, got {tname(n.type)} (write "
+                                    f"{fname}(x, i32(n)))")
+        if n.type != i32:
+            n = self.v(s.CastOp(n, i32), node)
+        return self.v(s.IntrinsicOp("ldexp", [x, n], x.type), node)
 
     def unsigned_minmax(self, name: str, vals: list[SSAValue], node: ast.AST) -> SSAValue:
         """abs/min/max of unsigned integers: abs is the value itself, min/max a select on an unsigned compare

@@ -10,6 +10,8 @@ from typing import Any, cast
 
 import numpy as np
 
+from sarek.math import c_lgamma
+
 
 # ------------------------------------------------------------------------------------------------ C arithmetic
 
@@ -177,10 +179,19 @@ def _via_libm(fn: Callable[[float], float]) -> Callable[[Any], Any]:
 
     def call(x: Any) -> Any:
         dt = np.asarray(x).dtype
-        r = vec(np.asarray(x, np.float64)).astype(dt if dt.kind == "f" else np.float64)
+        with np.errstate(all="ignore"):  # a C function may raise divide-by-zero (lgamma at a pole)
+            r = vec(np.asarray(x, np.float64)).astype(dt if dt.kind == "f" else np.float64)
         return r if isinstance(x, np.ndarray) else r[()]
 
     return call
+
+
+
+
+def _ldexp(x: Any, n: Any) -> Any:
+    """x * 2^n with one rounding in x's type (numpy's ldexp; an f16 carried as float32 is rounded on store)."""
+    r: Any = np.ldexp(x, np.asarray(n, np.int32))
+    return r if isinstance(x, np.ndarray) or isinstance(n, np.ndarray) else np.asarray(r)[()]
 
 
 MATH: dict[str, Any] = {
@@ -190,5 +201,5 @@ MATH: dict[str, Any] = {
     "ceil": np.ceil, "round": _cround, "trunc": np.trunc, "fabs": np.fabs, "expm1": np.expm1, "log1p": np.log1p,
     "atan2": np.arctan2, "pow": np.power, "fmin": np.fmin, "fmax": np.fmax, "fmod": np.fmod, "hypot": np.hypot,
     "copysign": np.copysign, "fma": _fma, "erf": _via_libm(math.erf), "erfc": _via_libm(math.erfc),
-    "atanh": np.arctanh,
+    "atanh": np.arctanh, "lgamma": _via_libm(c_lgamma), "ldexp": _ldexp,
 }

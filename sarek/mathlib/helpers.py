@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.dialects.builtin import UnitAttr
+from xdsl.dialects.builtin import UnitAttr, i32
 
 from sarek.analysis.namer import GENERATED
 from sarek.dialect import sarek as s
@@ -15,7 +15,7 @@ from sarek.mathlib.ops import F32, F64, Guard, Ops, V
 from sarek.mathlib.routines import (
     acos, asin, atan, atan2, cbrt, copysign, cos, cosh, exp, exp2, expm1, fmod, hypot, log, log1p, log2, log10, pow,
     pow_narrow, round, sin, sinh, tan, tanh)
-from sarek.mathlib.special import atanh, erf, erfc
+from sarek.mathlib.special import atanh, erf, erfc, ldexp, lgamma
 
 ROUTINES: dict[str, Callable[..., V]] = {
     "exp": exp, "exp2": exp2, "expm1": expm1, "log": log, "log2": log2, "log10": log10, "log1p": log1p,
@@ -23,14 +23,16 @@ ROUTINES: dict[str, Callable[..., V]] = {
     "sinh": sinh, "cosh": cosh, "tanh": tanh, "cbrt": cbrt, "hypot": hypot, "pow_narrow": pow_narrow,
     "pow": pow, "fmod": fmod, "round": round, "copysign": copysign, "expm1_via_exp": expm1_via_exp,
     "log1p_via_log": log1p_via_log, "pow_via_pow": pow_via_pow, "cbrt_via_pow": cbrt_via_pow,
-    "hypot_scaled": hypot_scaled, "erf": erf, "erfc": erfc, "atanh": atanh,
+    "hypot_scaled": hypot_scaled, "erf": erf, "erfc": erfc, "atanh": atanh, "ldexp": ldexp, "lgamma": lgamma,
 }
 """Routine name -> builder. In double, every one is accurate to 2 ulp except erfc (4: 1 - erf(x) near 1) and
 `pow_narrow` (f32 results only);
 fmod, round and copysign are exact at any width; the `*_via_*` and `hypot_scaled` forms are f32 ones."""
 
 ARITY = {"atan2": 2, "hypot": 2, "pow_narrow": 2, "pow": 2, "fmod": 2, "copysign": 2, "pow_via_pow": 2,
-         "hypot_scaled": 2}
+         "hypot_scaled": 2, "ldexp": 2}
+#: routines whose second parameter is an i32, not a float (ldexp's exponent)
+INT_SECOND = frozenset({"ldexp"})
 
 
 def helper_name(routine: str, width: int = 64) -> str:
@@ -42,7 +44,8 @@ def build_helper(routine: str, width: int = 64, guard: Guard = "none") -> s.Help
     (`guard`: how its exact steps are kept from a compiler that reassociates, `Ops.fence`)."""
     fmt = F64 if width == 64 else F32
     n = ARITY.get(routine, 1)
-    op = s.HelperOp(helper_name(routine, width), [(p, fmt.ft) for p in "xy"[:n]], fmt.ft)
+    params = [(p, i32 if i and routine in INT_SECOND else fmt.ft) for i, p in enumerate("xy"[:n])]
+    op = s.HelperOp(helper_name(routine, width), params, fmt.ft)
     op.attributes[GENERATED] = UnitAttr()
     b = BodyBuilder(op.body.block)
     b.return_(ROUTINES[routine](Ops(b, fmt, guard), *op.body.block.args))

@@ -1,4 +1,5 @@
-"""Special functions in sarek IR: erf, erfc, atanh (f64 cores, f32 builds for targets without doubles)."""
+"""Special functions in sarek IR: erf, erfc, atanh, ldexp, lgamma (f64 cores, f32 builds for targets without
+doubles)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import math as _m
 from sarek.mathlib.erfc_table import ERFC_CHEB
 from sarek.mathlib.f32forms import log1p_via_log
 from sarek.mathlib.ops import Ops, V
-from sarek.mathlib.routines import INF, IVL2, NAN, exp, log1p
+from sarek.mathlib.routines import INF, IVL2, NAN, exp, log, log1p
 from sarek.mathlib.routines import _scale  # pyright: ignore[reportPrivateUsage]
 
 
@@ -105,3 +106,99 @@ def atanh(o: Ops, x: V) -> V:
     r = o.mul(lp(o, o.sel(o.cmp("lt", a, 0.5), small, big)), 0.5)
     r = o.sel(o.cmp("gt", a, 1.0), NAN, o.sel(o.cmp("eq", a, 1.0), INF, r))
     return o.sel(_nan(o, x), x, o.copysign(r, x))
+
+
+# ------------------------------------------------------------------------------------------------ ldexp, lgamma
+
+
+def ldexp(o: Ops, x: V, n: V) -> V:
+    """x * 2^n with one rounding, from the bits: the exponent field of x (a subnormal x scaled up by 2^(p+1)
+    first) plus n, written back when the result is normal; a subnormal result gets its exponent raised by
+    p + 3 and is multiplied by 2^-(p+3), its only rounding; too large an exponent gives inf. 0, inf and NaN pass
+    through. n is clamped first (past 2 emax + p the result is 0 or inf whatever x is)."""
+    w = o.fmt
+    emax = (1 << (w.width - 1 - w.mant)) - 1  # the all-ones exponent field (inf / NaN)
+    ni = o.b.cast(n, w.it) if n.type != w.it else n
+    lim = 2 * emax + w.mant + 4
+    ni = o.sel(o.ibin("gt", ni, lim), o.ci(lim), o.sel(o.ibin("lt", ni, -lim), o.ci(-lim), ni))
+    k = w.mant + 2
+    tiny = o.cmp("lt", o.abs(x), o.from_bits(o.ci(1 << w.mant)))  # subnormal (or zero)
+    xs = o.sel(tiny, o.settle(o.mul(x, 2.0 ** k)), x)
+    bits = o.bits(xs)
+    e = o.ibin("bitand", o.ibin("shr", bits, w.mant), emax)
+    big_e = o.ibin("sub", o.ibin("add", e, ni), o.sel(tiny, o.ci(k), o.ci(0)))
+    keep = o.ibin("bitand", bits, ~(emax << w.mant))  # sign and significand
+    normal = o.from_bits(o.ibin("bitor", keep, o.ibin("shl", o.sel(o.ibin("lt", big_e, 1), o.ci(1), big_e),
+                                                          w.mant)))
+    off = w.mant + 3
+    low_e = o.sel(o.ibin("lt", big_e, -w.mant - 2), o.ci(-w.mant - 2), big_e)
+    raised = o.from_bits(o.ibin("bitor", keep, o.ibin("shl", o.ibin("add", low_e, off), w.mant)))
+    low = o.settle(o.mul(raised, 2.0 ** -off))
+    r = o.sel(o.ibin("ge", big_e, emax), o.copysign(o.c(INF), x), o.sel(o.ibin("ge", big_e, 1), normal, low))
+    special = o.or_(o.cmp("eq", x, 0.0), o.or_(_nan(o, x), o.cmp("eq", o.abs(x), INF)))
+    return o.sel(special, x, r)
+
+
+#: lgamma(2 + z) = sum c_k z^k, c_1 = 1 - Euler's gamma, c_k = (-1)^k (zeta(k) - 1) / k (mpmath, 40 digits);
+#: |z| <= 1/2 here, where the k = 28 term is below 2^-60 of the result
+LGAMMA2 = [0.42278433509846713, 0.3224670334241132, -0.0673523010531981, 0.020580808427784546,
+           -0.007385551028673986, 0.0028905103307415234, -0.001192753911703261, 0.0005096695247430425,
+           -0.00022315475845357939, 9.945751278180853e-05, -4.492623673813314e-05, 2.050721277567069e-05,
+           -9.439488275268397e-06, 4.374866789907488e-06, -2.039215753801366e-06, 9.55141213040742e-07,
+           -4.492469198764566e-07, 2.1207184805554665e-07, -1.0043224823968099e-07, 4.7698101693639804e-08,
+           -2.2711094608943164e-08, 1.0838659214896955e-08, -5.183475041970047e-09, 2.4836745438024785e-09,
+           -1.1921401405860912e-09, 5.731367241678862e-10, -2.7595228851242334e-10, 1.330476437424449e-10]
+#: Stirling's series: B_2k / (2k (2k - 1)), k = 1..9 (x >= 10: the k = 9 term is below 2^-60 of the result)
+STIRLING = [1.0 / 12, -1.0 / 360, 1.0 / 1260, -1.0 / 1680, 1.0 / 1188, -691.0 / 360360, 1.0 / 156,
+            -3617.0 / 122400, 43867.0 / 244188]
+#: sin(pi t) = t sum (-1)^j pi^(2j+1) t^2j / (2j+1)!, t <= 1/2
+SINPI = [(-1.0) ** j * _m.pi ** (2 * j + 1) / _m.factorial(2 * j + 1) for j in range(12)]
+HALF_LOG_2PI_M_HALF = 0.4189385332046727  # (log(2 pi) - 1) / 2
+LOG_PI = 1.1447298858494002
+
+
+def _lgamma_pos(o: Ops, y: V) -> V:
+    """lgamma(y) for y > -1/2 (y != 0): Stirling's series from 10; on [1/2, 10) y = u + n with u in [3/2, 5/2)
+    and lgamma(y) = lgamma(u) + log((y - 1) ... (y - n)) (n from -1 to 8; n = -1: - log(y)), lgamma(u) the series
+    around 2 in z = y - (n + 2) (exact); below 1/2, lgamma(y) = lgamma(2 + y) - log(y (1 + y)). One log of the
+    branch's argument (the f64 routine, or the target's own log in the f32 build)."""
+    wide = o.fmt.width == 64
+    a = o.abs(y)
+    big = o.cmp("ge", y, 10.0)
+    mid = o.cmp("ge", y, 0.5)
+    ym = o.fmin(o.fmax(y, 0.5), 10.0)
+    n = o.fmin(o.floor(o.sub(ym, 1.5)), 8.0)
+    z = o.sel(mid, o.sub(ym, o.add(n, 2.0)), y)
+    p: V = o.c(1.0)
+    for kk in range(1, 9):
+        p = o.settle(o.mul(p, o.sel(o.cmp("ge", n, float(kk)), o.sub(ym, float(kk)), 1.0)))
+    arg = o.sel(big, y, o.sel(mid, o.sel(o.cmp("ge", n, 1.0), p, o.sel(o.cmp("eq", n, 0.0), 1.0, y)),
+                               o.settle(o.mul(a, o.add(1.0, y)))))
+    lg = log(o, arg) if wide else o.native("log", arg)
+    # products feed additions only as explicit fmas (no device may contract them differently)
+    s2 = o.mul(z, o.poly(z, LGAMMA2))
+    # n = -1 (y in [1/2, 3/2)): log(y) = log1p(z) (exact z), the f32 build's series near 1
+    lm1 = lg if wide else log1p_via_log(o, z)
+    midv = o.sel(o.cmp("eq", n, -1.0), o.sub(s2, lm1), o.add(s2, lg))  # n = 0: lg = log(1) = 0
+    r = o.div(1.0, y)
+    corr = o.mul(r, o.poly(o.settle(o.mul(r, r)), STIRLING))
+    stir = o.add(o.add(o.mul(o.sub(y, 0.5), o.sub(lg, 1.0)), HALF_LOG_2PI_M_HALF), corr)
+    return o.sel(big, stir, o.sel(mid, midv, o.sub(s2, lg)))
+
+
+def lgamma(o: Ops, x: V) -> V:
+    """log |Gamma(x)| (C's lgamma): `_lgamma_pos` for x > -1/2, the reflection log(pi / |x sin(pi x)|) -
+    lgamma(|x|) below, sin(pi t) by its series on t = min(f, 1 - f) for f the fraction of |x| (exact); +inf at 0,
+    at the non-positive integers and at +-inf; NaN passes through. Near the zeros of lgamma on the negative axis
+    the reflection's cancellation leaves an absolute error of a few ulp of log(pi / |x sin(pi x)|)."""
+    a = o.abs(x)
+    refl = o.cmp("le", x, -0.5)
+    main = _lgamma_pos(o, o.sel(refl, a, x))
+    f = o.sub(a, o.floor(a))
+    t = o.fmin(f, o.sub(1.0, f))
+    s = o.settle(o.mul(t, o.poly(o.settle(o.mul(t, t)), SINPI)))
+    arg = o.settle(o.mul(a, s))
+    lr = log(o, arg) if o.fmt.width == 64 else o.native("log", arg)
+    r = o.sel(refl, o.sub(o.sub(LOG_PI, lr), main), main)
+    inf = o.or_(o.cmp("eq", a, INF), o.or_(o.cmp("eq", x, 0.0), o.and_(refl, o.cmp("eq", t, 0.0))))
+    return o.sel(_nan(o, x), x, o.sel(inf, INF, r))

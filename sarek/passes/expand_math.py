@@ -13,7 +13,7 @@ from sarek.analysis.features import TARGETS
 from sarek.analysis.native_math import Polyfill, math_support
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
-from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.dialect.intrinsics import INTRINSICS, Category, is_float
 from sarek.mathlib import fast32
 from sarek.mathlib.helpers import build_helper, helper_name
 from sarek.mathlib.ops import Guard
@@ -111,7 +111,7 @@ def _replace(o: s.IntrinsicOp, helper: str, width: int) -> None:
         new.append(op)
         return op.results[0]
 
-    args = [a if a.type == w else add(s.CastOp(a, w)) for a in o.args]
+    args = [a if a.type == w or not is_float(a.type) else add(s.CastOp(a, w)) for a in o.args]  # ldexp's n stays
     r = add(s.CallOp(helper, args, w))
     if isinstance(t, Float16Type) and w == f64 or isinstance(t, Float32Type) and w != f32:
         r = add(s.CastOp(r, f32))

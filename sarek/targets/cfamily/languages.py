@@ -15,7 +15,8 @@ from sarek.registry import display_name
 
 # math names every C family prints as a call (CUDA adds the `f` suffix for f32)
 FLOAT_MATH = ("sin cos tan asin acos atan sinh cosh tanh exp exp2 log log2 log10 sqrt rsqrt cbrt floor ceil "
-              "round trunc fabs expm1 log1p atan2 pow fmin fmax fmod hypot copysign fma erf erfc atanh").split()
+              "round trunc fabs expm1 log1p atan2 pow fmin fmax fmod hypot copysign fma erf erfc atanh lgamma "
+              "ldexp").split()
 
 
 @dataclass(frozen=True)

@@ -204,9 +204,17 @@ class FloatExprs(IntExprs):
         return FE(f"sm.{f}({a.text})", ty, False, 0, min(a.bound, 1.6) if f == "atan" else 1.0)
 
     def fclass(self, ty: str, a: FE) -> FE:
-        """Feature "fclass" (issue 33, its own stream): erf/erfc/atanh on safe domains, clamp, and a float class
-        test of a computed (finite) value, which is exact."""
-        f = self.i33.choice(["erf", "erfc", "atanh", "clamp", "isnan", "isfinite"])
+        """Feature "fclass" (issue 33, its own stream): erf/erfc/atanh/lgamma on safe domains, clamp, a float
+        class test of a computed (finite) value and frexp's parts, which are exact, and ldexp by a small power."""
+        f = self.i33.choice(["erf", "erfc", "atanh", "clamp", "isnan", "isfinite", "lgamma", "ldexp", "frexp"])
+        if f == "lgamma":  # x > 0 (lgamma crosses zero on the negative axis)
+            return FE(f"sm.lgamma(sm.fmin(sm.fmax({a.text}, 0.25), 8.0))", ty, False, 0, 9.0)
+        if f == "ldexp":
+            k = self.i33.randint(-3, 3)
+            return FE(f"sm.ldexp(sm.fmin(sm.fmax({a.text}, -64.0), 64.0), {k})", ty, False, 0, 64.0 * 2.0 ** k)
+        if f == "frexp":
+            part = self.i33.randint(0, 1)
+            return FE(f"{ty}(sm.frexp({a.text})[{part}])", ty, True, 0, 1.0 if part == 0 else 1100.0)
         if f == "clamp":
             return FE(f"sm.clamp({a.text}, -2.0, 3.0)", ty, a.exact, a.fb, 3.0)
         if f in ("isnan", "isfinite"):
