@@ -168,12 +168,14 @@ def _build() -> dict[str, Intrinsic]:
     add("warp_any", Category.WARP, 1, _vote(i1), "warp_any(c): c holds on some lane of the warp")
     add("warp_all", Category.WARP, 1, _vote(i1), "warp_all(c): c holds on every lane of the warp")
     add("warp_ballot", Category.WARP, 1, _vote(ui32), "warp_ballot(c): bit k set where c holds on lane k (k < 32)")
+    add("warp_ballot64", Category.WARP, 1, _vote(ui64), "warp_ballot64(c): bit k set where c holds on lane k (k < 64)")
     return table
 
 
 ATOMIC_RMW = "atomic_add atomic_sub atomic_min atomic_max atomic_exch atomic_and atomic_or atomic_xor".split()
 WARP_SHUFFLES = "warp_shuffle warp_shuffle_up warp_shuffle_down warp_shuffle_xor".split()
-WARP_VOTES = ("warp_any", "warp_all", "warp_ballot")
+WARP_VOTES = ("warp_any", "warp_all", "warp_ballot", "warp_ballot64")
 
 ui32 = IntegerType(32, Signedness.UNSIGNED)
+ui64 = IntegerType(64, Signedness.UNSIGNED)
 INTRINSICS: dict[str, Intrinsic] = _build()

@@ -162,18 +162,19 @@ class ExecCompute(ExecBase):
         return r if isarr(x) else r[0]
 
     def vote(self, op: S.IntrinsicOp, name: str, c: Any, m: Any) -> Any:
-        """warp_any / warp_all / warp_ballot: one value per warp (a ballot keeps lanes 0..31), every lane of the
-        warp gets it."""
+        """warp_any / warp_all / warp_ballot: one value per warp (a ballot keeps lanes 0..31, warp_ballot64 lanes
+        0..63), every lane of the warp gets it."""
         self.check_warp_uniform(op, m)
         ws = self.ws
         wid = self.blk * ((self.bs + ws - 1) // ws) + self.ltid // ws
         cc = np.broadcast_to(np.asarray(c, bool), wid.shape)
-        if name == "warp_ballot":
+        if name in ("warp_ballot", "warp_ballot64"):
+            lanes = 32 if name == "warp_ballot" else 64
             lane = (self.ltid % ws).astype(np.uint64)
-            bits = np.where(cc & (lane < 32), np.left_shift(np.uint64(1), np.minimum(lane, 63)), np.uint64(0))
+            bits = np.where(cc & (lane < lanes), np.left_shift(np.uint64(1), np.minimum(lane, 63)), np.uint64(0))
             acc = np.zeros(int(wid.max()) + 1, np.uint64)
             np.bitwise_or.at(acc, wid, bits)
-            return acc[wid].astype(np.uint32)
+            return acc[wid].astype(np.uint32 if lanes == 32 else np.uint64)
         acc = np.zeros(int(wid.max()) + 1, np.int64)
         np.add.at(acc, wid, cc.astype(np.int64))
         if name == "warp_any":

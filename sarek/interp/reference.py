@@ -193,11 +193,14 @@ def _schedule(gens: list[Any], ws: int, ops: list[Operation]) -> None:
 
 
 def _vote(name: str, conds: list[bool]) -> Any:
-    """warp_any / warp_all / warp_ballot over the lanes of one warp (a ballot keeps lanes 0..31)."""
+    """warp_any / warp_all / warp_ballot over the lanes of one warp (a ballot keeps lanes 0..31, warp_ballot64
+    lanes 0..63)."""
     if name == "warp_any":
         return any(conds)
     if name == "warp_all":
         return all(conds)
+    if name == "warp_ballot64":
+        return sum(1 << k for k, c in enumerate(conds) if c and k < 64)
     return np.uint32(sum(1 << k for k, c in enumerate(conds) if c and k < 32))
 
 
