@@ -65,23 +65,6 @@ def _run(device: Any, n: int = 128) -> tuple[int, bool]:
 _GPU = pytest.mark.gpu
 
 
-@pytest.mark.parametrize(("device", "width"), [("interp", 32), ("interp-ref", 32), ("opencl:0", None),
-                                                ("vulkan:0", None), ("vulkan-glsl:0", None),
-                                                pytest.param("cuda:0", 32, marks=_GPU),
-                                                pytest.param("ptx:0", 32, marks=_GPU)])
-def test_votes(device: str, width: int | None):
-    w, ok = _run(device)
-    assert ok and (width is None or w == width)
-
-
-@pytest.mark.parametrize("executor", ["fast", "reference"])
-@pytest.mark.parametrize("width", [1, 8, 64])
-def test_votes_at_other_warp_widths(executor: str, width: int):
-    """A ballot keeps lanes 0..31 of a 64-lane warp (the u32 mask)."""
-    w, ok = _run(InterpDevice(executor, warp_size=width))
-    assert ok and w == width
-
-
 @kernel
 def ballot64(x: Vec[i32], m: Vec[u64], ws: Vec[i32]):
     i = global_thread_id
@@ -102,21 +85,30 @@ def _run64(device: Any, n: int = 128) -> tuple[int, bool]:
     return w, [int(v) for v in m] == want
 
 
-@pytest.mark.parametrize(("device", "width"), [("interp", 32), ("interp-ref", 32), ("opencl:0", None),
-                                                ("vulkan-glsl:0", None),
-                                                pytest.param("cuda:0", 32, marks=_GPU),
-                                                pytest.param("ptx:0", 32, marks=_GPU)])
-def test_ballot64(device: str, width: int | None):
-    """warp_ballot64: a u64 of every lane (a 64-lane AMD wavefront's too; the upper half 0 on 32-lane warps)."""
-    w, ok = _run64(device)
+# the votes with a u32 ballot (lanes 0..31), and warp_ballot64 (a u64 of every lane: a 64-lane AMD wavefront's
+# too; the upper half 0 on 32-lane warps; WGSL has no 64-bit integers)
+RUNS = {"votes": _run, "ballot64": _run64}
+_DEVICES: list[Any] = [("interp", 32), ("interp-ref", 32), ("opencl:0", None), ("vulkan:0", None),
+                       ("vulkan-glsl:0", None)]
+
+
+@pytest.mark.parametrize(("run", "device", "width"), [
+    *[(r, d, w) for r in sorted(RUNS) for d, w in _DEVICES if (r, d) != ("ballot64", "vulkan:0")],
+    *[pytest.param(r, d, 32, marks=_GPU) for r in sorted(RUNS) for d in ("cuda:0", "ptx:0")]])
+def test_votes(run: str, device: str, width: int | None):
+    w, ok = RUNS[run](device)
     assert ok and (width is None or w == width)
 
 
+@pytest.mark.parametrize("run", sorted(RUNS))
 @pytest.mark.parametrize("executor", ["fast", "reference"])
 @pytest.mark.parametrize("width", [1, 8, 64])
-def test_ballot64_at_other_warp_widths(executor: str, width: int):
-    w, ok = _run64(InterpDevice(executor, warp_size=width))
+def test_votes_at_other_warp_widths(run: str, executor: str, width: int):
+    """A u32 ballot keeps lanes 0..31 of a 64-lane warp, warp_ballot64 all of them."""
+    w, ok = RUNS[run](InterpDevice(executor, warp_size=width))
     assert ok and w == width
+
+
 
 
 @pytest.mark.parametrize("target", ["cuda", "hip", "ptx", "opencl", "metal", "glsl"])
