@@ -61,8 +61,8 @@ COOP16_FEATURES = ("coop16",)
 #: the f16 elements of the `ch` input (a and b, twice) and their range
 COOP16_ELEMS = 1024
 COOP16_RANGE = (-4, 5)
-#: and a seventh stream (issue 33): "vec" = short vector values (f32x2, f32x4, i32x2: built from scalars, element-
-#: wise + - *, a scalar factor, dot, element reads) inside float and integer expressions
+#: and a seventh stream (issue 33): "vec" = short vector values (f32x2, f32x4: built from scalars, element-wise
+#: + - *, a scalar factor, then a lane read or a dot product) inside f32 expressions
 VEC_FEATURES = ("vec",)
 #: the bytes of the `cq` input (a 16x32 a and a 32x16 b, twice)
 COOP_BYTES = 2048
