@@ -169,11 +169,12 @@ _GLSL_ATOMICS32 = "GLSL atomics are 32-bit (GL_EXT_shader_atomic_int64 is not us
 # the library's routines that stand for an intrinsic of the same name (pow has only a narrow form)
 _TRANSCENDENTAL = ("sin cos tan asin acos atan atan2 sinh cosh tanh exp exp2 log log2 log10 cbrt expm1 "
                    "log1p").split()
-_PTX_MATH = {n: Polyfill(n) for n in (*_TRANSCENDENTAL, "hypot", "erf", "erfc", "atanh")}
-# no language but the C family's has erf/erfc: the library's (the f64 core where the target has doubles, else
-# an f32 build of the same routines); atanh too (Mesa's f32 atanh is 86 ulp off near 0)
-_ERF64 = {n: Polyfill(n) for n in ("erf", "erfc", "atanh")}
-_ERF32 = {n: Polyfill(n, 32) for n in ("erf", "erfc", "atanh")}
+_PTX_MATH = {n: Polyfill(n) for n in (*_TRANSCENDENTAL, "hypot", "erf", "erfc", "atanh", "lgamma", "ldexp")}
+# no language but the C family's has erf/erfc/lgamma: the library's (the f64 core where the target has doubles,
+# else an f32 build of the same routines); atanh too (Mesa's f32 atanh is 86 ulp off near 0). ldexp is native
+# on every language but PTX.
+_ERF64 = {n: Polyfill(n) for n in ("erf", "erfc", "atanh", "lgamma")}
+_ERF32 = {n: Polyfill(n, 32) for n in ("erf", "erfc", "atanh", "lgamma")}
 _PTX_NARROW = _PTX_MATH | {"pow": Polyfill("pow_narrow")}
 # C functions GLSL and WGSL spell differently or not at all (round halves to even or either way there, fmod
 # is x - y trunc(x / y), pow is undefined for x <= 0); in f32, through the target's own exp/log/pow

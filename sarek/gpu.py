@@ -84,7 +84,7 @@ atomic_inc = _fn("atomic_inc", "intrinsic", 2)
 atomic_dec = _fn("atomic_dec", "intrinsic", 2)
 for _n in ("warp_shuffle", "warp_shuffle_up", "warp_shuffle_down", "warp_shuffle_xor"):
     _fn(_n, "intrinsic", 2)
-for _n in ("warp_any", "warp_all", "warp_ballot"):
+for _n in ("warp_any", "warp_all", "warp_ballot", "warp_ballot64"):
     _fn(_n, "intrinsic", 1)
 for _n in ("barrier_count", "barrier_and", "barrier_or"):  # CUDA's __syncthreads_count / _and / _or
     _fn(_n, "block_vote", 1)

@@ -5,6 +5,6 @@ from __future__ import annotations
 
 UNARY_FLOAT = (
     "sin cos tan asin acos atan sinh cosh tanh exp exp2 log log2 log10 sqrt rsqrt cbrt "
-    "floor ceil round trunc fabs expm1 log1p erf erfc atanh"
+    "floor ceil round trunc fabs expm1 log1p erf erfc atanh lgamma"
 ).split()
 BINARY_FLOAT = "atan2 pow fmin fmax fmod hypot copysign".split()

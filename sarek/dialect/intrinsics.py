@@ -53,6 +53,12 @@ def _float_n(n: int) -> Callable[[Sequence[Attribute]], Attribute | str]:
     return check
 
 
+def _ldexp(ts: Sequence[Attribute]) -> Attribute | str:
+    if not is_float(ts[0]) or ts[1] != i32:
+        return f"expects a float and an i32, got ({', '.join(map(str, ts))})"
+    return ts[0]
+
+
 def _num_n(n: int) -> Callable[[Sequence[Attribute]], Attribute | str]:
     def check(ts: Sequence[Attribute]) -> Attribute | str:
         if not (is_float(ts[0]) or is_int(ts[0])) or any(t != ts[0] for t in ts):
@@ -145,6 +151,7 @@ def _build() -> dict[str, Intrinsic]:
     for n in BINARY_FLOAT:
         add(n, Category.MATH, 2, _float_n(2), f"{n}(x, y)")
     add("fma", Category.MATH, 3, _float_n(3), "x * y + z, one rounding")
+    add("ldexp", Category.MATH, 2, _ldexp, "ldexp(x, n): x * 2^n, one rounding")
     add("abs", Category.MATH, 1, _num_n(1), "absolute value (int or float)")
     add("min", Category.MATH, 2, _num_n(2), "minimum (int or float)")
     add("max", Category.MATH, 2, _num_n(2), "maximum (int or float)")
@@ -161,12 +168,14 @@ def _build() -> dict[str, Intrinsic]:
     add("warp_any", Category.WARP, 1, _vote(i1), "warp_any(c): c holds on some lane of the warp")
     add("warp_all", Category.WARP, 1, _vote(i1), "warp_all(c): c holds on every lane of the warp")
     add("warp_ballot", Category.WARP, 1, _vote(ui32), "warp_ballot(c): bit k set where c holds on lane k (k < 32)")
+    add("warp_ballot64", Category.WARP, 1, _vote(ui64), "warp_ballot64(c): bit k set where c holds on lane k (k < 64)")
     return table
 
 
 ATOMIC_RMW = "atomic_add atomic_sub atomic_min atomic_max atomic_exch atomic_and atomic_or atomic_xor".split()
 WARP_SHUFFLES = "warp_shuffle warp_shuffle_up warp_shuffle_down warp_shuffle_xor".split()
-WARP_VOTES = ("warp_any", "warp_all", "warp_ballot")
+WARP_VOTES = ("warp_any", "warp_all", "warp_ballot", "warp_ballot64")
 
 ui32 = IntegerType(32, Signedness.UNSIGNED)
+ui64 = IntegerType(64, Signedness.UNSIGNED)
 INTRINSICS: dict[str, Intrinsic] = _build()

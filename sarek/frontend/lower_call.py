@@ -237,6 +237,8 @@ class CallLowerer(ExprLowerer):
         info = INTRINSICS[name]
         if len(args) != info.arity:
             raise self.err(node, f"{fname}() takes {info.arity} argument(s), {len(args)} given")
+        if name == "ldexp":
+            return self.ldexp(args, node, hint, fname)
         if info.category == Category.MATH:
             h = hint if name in ("abs", "min", "max", "clz", "popcount", "bit_reverse") or (hint and is_float(hint)) \
                 else None
@@ -255,15 +257,31 @@ class CallLowerer(ExprLowerer):
                 vals = list(self.conversions(vals[0], vals[1], node))
             if sc.is_unsigned(vals[0].type) and name in ("abs", "min", "max") and all(v.type == vals[0].type for v in vals):
                 return self.unsigned_minmax(name, vals, node)
-            if name == "bit_reverse" and sc.is_unsigned(t := vals[0].type) and sc.int_width(t) in (32, 64):
-                # the same bits reversed: through the signed type of its width (same-width casts keep the bits)
+            if name in ("bit_reverse", "clz", "popcount") and sc.is_unsigned(t := vals[0].type) \
+                    and sc.int_width(t) in (32, 64):
+                # the same bits: through the signed type of its width (same-width casts keep the bits)
                 signed = self.v(s.CastOp(vals[0], IntegerType(sc.int_width(t))), node)
+                if name != "bit_reverse":
+                    return self.v(s.IntrinsicOp(name, [signed], i32), node)
                 return self.v(s.CastOp(self.v(s.IntrinsicOp(name, [signed], signed.type), node), t), node)
         r = info.check([v.type for v in vals])
         if isinstance(r, str):
             got = ", ".join(tname(v.type) for v in vals)
             raise self.err(node, f"type mismatch: {fname}() {self._describe(info)}, got ({got})")
         return self.v(s.IntrinsicOp(name, vals, r), node)
+
+    def ldexp(self, args: list[ast.expr], node: ast.Call, hint: Attribute | None, fname: str) -> SSAValue:
+        """`ldexp(x, n)`: a float x (f16, bf16, f32, f64) and an integer exponent, taken as an i32."""
+        x = self.promoted(self.expr(args[0], hint if hint is not None and is_float(hint) else None), node)
+        n = self.expr(args[1], i32)
+        if not is_float(x.type):
+            raise self.err(args[0], f"{fname}() needs a float (f16, bf16, f32 or f64) first, got {tname(x.type)}")
+        if not sc.is_integer(n.type) or n.type == i1:
+            raise self.err(args[1], f"{fname}() needs an integer exponent second, got {tname(n.type)} (write "
+                                    f"{fname}(x, i32(n)))")
+        if n.type != i32:
+            n = self.v(s.CastOp(n, i32), node)
+        return self.v(s.IntrinsicOp("ldexp", [x, n], x.type), node)
 
     def unsigned_minmax(self, name: str, vals: list[SSAValue], node: ast.AST) -> SSAValue:
         """abs/min/max of unsigned integers: abs is the value itself, min/max a select on an unsigned compare
@@ -328,16 +346,11 @@ class CallLowerer(ExprLowerer):
             if not isinstance(arr.type, s.VecType | s.ArrayType):
                 raise self.err(node.args[0], f"{fname}() needs a vector or array as first argument, got "
                                              f"{tname(arr.type)}")
-            if arr.type.ndim != 1:
-                raise self.err(node.args[0], f"{fname}() takes a one-dimensional array (one index), got "
-                                             f"{tname(arr.type)}")
             if isinstance(arr.type, s.ArrayType) and arr.type.memspace == s.MemSpace.LOCAL:
                 raise self.err(node.args[0], f"{fname}() on a local_array: a local array is private to its "
                                              "thread, so nothing can race on it; write the plain update "
                                              "(t[i] = t[i] + x) instead")
-            idx = self.index(node.args[1])  # any integer index converts to i32 (atomics take an i32 index)
-            if idx.type != i32:
-                idx = self.v(s.CastOp(idx, i32), node.args[1])
+            idx = self.atomic_index(arr, node.args[1], fname)
             rest = [self.expr(a, arr.type.element_type) for a in node.args[2:]]
             return self.intrinsic_values(fname, [arr, idx, *rest], node, fname)
         if fname in WARP_VOTES:
@@ -347,6 +360,32 @@ class CallLowerer(ExprLowerer):
         if lane.type == i32:
             warp_width_check(self, fname, lane, node)
         return self.intrinsic_values(fname, [x, lane], node, fname)
+
+    def atomic_index(self, arr: SSAValue, node: ast.expr, fname: str) -> SSAValue:
+        """An atomic's i32 index into `arr`: any integer for a vector, `(i, j, ...)` (one per dimension) for an
+        N-D array, flattened row-major as the array is stored (each index checked against its extent with
+        debug=True)."""
+        rank = cast(s.VecType | s.ArrayType, arr.type).ndim
+        elts = node.elts if isinstance(node, ast.Tuple) else [node]
+        if len(elts) != rank:
+            want = "one index" if rank == 1 else f"a tuple of {rank} indices, e.g. {fname}(a, (i, j), x)"
+            raise self.err(node, f"{fname}() on {tname(arr.type)} takes {want}, got {len(elts)}")
+        flat: SSAValue | None = None
+        for k, e in enumerate(elts):
+            i = self.index(e)  # any integer index converts to i32 (atomics take an i32 index)
+            if i.type != i32:
+                i = self.v(s.CastOp(i, i32), e)
+            if rank == 1:
+                return i
+            n = self.shape_of(arr, k, e)
+            if n.type != i32:
+                n = self.v(s.CastOp(n, i32), e)
+            ok = self.v(s.BinOp("and", self.v(s.BinOp("ge", i, self.const(0, i32, e)), e),
+                                self.v(s.BinOp("lt", i, n), e)), e)
+            self.emit(s.AssertOp(ok, f"{fname}: index {k} is out of bounds of the array's dimension {k}"), e)
+            flat = i if flat is None else self.v(s.BinOp("add", self.v(s.BinOp("mul", flat, n), e), i), e)
+        assert flat is not None
+        return flat
 
     def make_record(self, cls: Any, node: ast.Call, fname: str) -> SSAValue:
         rt = cast(s.RecordType, self.ty(cls, node))

@@ -1,6 +1,7 @@
 """Front end, math calls spelled with sarek's own operations on every target: `isnan`, `isinf`, `isfinite`
 (tests on the bits, so no compiler's fast-math may fold them away: WGSL lets an implementation assume there
-are no NaNs) and `clamp(x, lo, hi)` (numpy's `clip`: a NaN `x` stays NaN, integers compare by signedness).
+are no NaNs), `clamp(x, lo, hi)` (numpy's `clip`: a NaN `x` stays NaN, integers compare by signedness) and
+`frexp(x)` (the exponent field of the bits: exact everywhere, a `tuple[F, i32]`).
 
 Each expands into sarek IR the interpreters and every backend already run, so `sarek ir` shows the decision.
 """
@@ -8,7 +9,7 @@ Each expands into sarek IR the interpreters and every backend already run, so `s
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from xdsl.dialects.builtin import Float16Type, Float64Type, i1, i32, i64
 from xdsl.ir import Attribute, Block, Region, SSAValue
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from sarek.frontend.lower_call import CallLowerer
 
 #: math names the front end expands (not `sarek.intrinsic`s): name -> arity
-EXPANDED: dict[str, int] = {"isnan": 1, "isinf": 1, "isfinite": 1, "clamp": 3}
+EXPANDED: dict[str, int] = {"isnan": 1, "isinf": 1, "isfinite": 1, "clamp": 3, "frexp": 1}
 
 # (bits type, magnitude mask, the bits of +inf) per float width
 _BITS = {32: (i32, 0x7FFFFFFF, 0x7F800000), 64: (i64, 0x7FFFFFFFFFFFFFFF, 0x7FF0000000000000)}
@@ -39,12 +40,53 @@ def expand_math(lw: CallLowerer, name: str, node: ast.Call, hint: Attribute | No
     x = lw.promoted(lw.expr(node.args[0]), node)
     if not is_float(x.type):
         raise lw.err(node.args[0], f"{fname}() needs a float (f16, bf16, f32 or f64), got {tname(x.type)}")
+    if name == "frexp":
+        return _frexp(lw, x, node)
     if isinstance(x.type, Float16Type):  # f16 -> f32 is exact
         x = lw.v(s.CastOp(x, sc.F32), node)
     bt, mask, inf = _BITS[64 if isinstance(x.type, Float64Type) else 32]
     bits = lw.v(s.BitcastOp(x, bt), node)
     mag = lw.v(s.BinOp("bitand", bits, lw.const(mask, bt, node)), node)
     return lw.v(s.BinOp(_CLASS[name], mag, lw.const(inf, bt, node)), node)
+
+
+#: (bits type, significand bits, exponent field mask, bias) per float width
+_FIELDS = {32: (i32, 23, 0xFF, 127), 64: (i64, 52, 0x7FF, 1023)}
+
+
+def _frexp(lw: CallLowerer, x: SSAValue, node: ast.Call) -> SSAValue:
+    """`frexp(x)` = (m, e) with x = m 2^e, |m| in [1/2, 1) (C's and numpy's): the exponent field of x's bits
+    (a subnormal x scaled by 2^64 first, exactly), m the same bits with the field of 2^-1; 0, inf and NaN give
+    (x, 0). An f16 goes through f32 (exact) and gives an f32 mantissa (C promotes it; a tuple's f16 field could
+    not be stored on OpenCL and the shaders)."""
+    from sarek import types as T
+
+    ft = x.type
+    w = x if not isinstance(ft, Float16Type) else lw.v(s.CastOp(x, sc.F32), node)
+    width = 64 if isinstance(ft, Float64Type) else 32
+    bt, mant, field, bias = _FIELDS[width]
+    wt = w.type
+
+    def c(v: int | float, t: Attribute) -> SSAValue:
+        return lw.const(v, t, node)
+
+    def op(kind: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        return lw.v(s.BinOp(kind, a, b), node)
+
+    mag = op("bitand", lw.v(s.BitcastOp(w, bt), node), c((1 << (width - 1)) - 1, bt))
+    sub = op("lt", mag, c(1 << mant, bt))  # zero or subnormal
+    ws = select(lw, sub, op("mul", w, c(2.0 ** 64, wt)), w, node)
+    bits = lw.v(s.BitcastOp(ws, bt), node)
+    e = op("bitand", op("shr", bits, c(mant, bt)), c(field, bt))
+    e = op("sub", e, select(lw, sub, c(bias - 1 + 64, bt), c(bias - 1, bt), node))
+    m = lw.v(s.BitcastOp(op("bitor", op("bitand", bits, c(~(field << mant), bt)), c((bias - 1) << mant, bt)), wt),
+             node)
+    keep = op("or", op("eq", w, c(0.0, wt)), op("ge", mag, c(field << mant, bt)))  # 0, inf, NaN: (x, 0)
+    m = select(lw, keep, w, m, node)
+    e = lw.v(s.CastOp(select(lw, keep, c(0, bt), e, node), i32), node) if width == 64 else \
+        select(lw, keep, c(0, bt), e, node)
+    rt = lw.ty(tuple[T.f64 if width == 64 else T.f32, T.i32], node)
+    return lw.v(s.MakeRecordOp(cast(s.RecordType, rt).decl_name, [m, e]), node)
 
 
 def _clamp(lw: CallLowerer, node: ast.Call, hint: Attribute | None, fname: str) -> SSAValue:

@@ -44,6 +44,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from sarek.diagnostics import raised_by_user
 from sarek.dialect import sarek as S
+from sarek.interp import arith as A
 from sarek.interp import common as C
 from sarek.interp.common import InterpError, kind
 from sarek.interp.fast_check import unsupported_reason as unsupported_reason
@@ -119,7 +120,7 @@ def _scalar_arg(x: Any, t: Any) -> Any:
     if k == "bf16":
         return C.bf16_arg(x)
     if k == "f16":
-        return C.f16(x)
+        return A.f16(x)
     if k == "i1":
         return np.bool_(bool(x))
     return DT[k](x)

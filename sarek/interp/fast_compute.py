@@ -9,6 +9,7 @@ import numpy as np
 
 from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, WARP_VOTES, Category
+from sarek.interp import arith as A
 from sarek.interp import common as C
 from sarek.interp.common import kind
 from sarek.interp.fast_exec import ExecBase
@@ -19,7 +20,7 @@ class ExecCompute(ExecBase):
     """Operators, casts, intrinsics and atomics."""
 
     def f16(self, v: Any) -> Any:
-        return v.astype(np.float16).astype(np.float32) if isarr(v) else C.f16(v)
+        return v.astype(np.float16).astype(np.float32) if isarr(v) else A.f16(v)
 
     def binop(self, op: S.BinOp, a: Any, b: Any, m: Any) -> Any:
         kd = op.op.value
@@ -127,18 +128,20 @@ class ExecCompute(ExecBase):
                     return np.abs(args[0])
                 return (np.minimum if name == "min" else np.maximum)(args[0], args[1])
             fn = {"abs": "fabs", "min": "fmin", "max": "fmax"}.get(name, name)
-            return C.MATH[fn](*args)
+            return A.MATH[fn](*args)
         return self.atomic(op, name, args, m, k)
 
     def bitcount(self, name: str, x: Any, k: str) -> Any:
+        bits = C.int_bits(k)[0]  # the front end gives i32 or i64 (narrow ones promoted, unsigned ones as signed)
         arr = np.atleast_1d(np.asarray(x))
-        u = arr.view(np.uint32 if k == "i32" else np.uint64)
+        u = arr.astype(np.uint32 if bits <= 32 else np.uint64)  # modulo 2^width: the operand's bits
+        if bits < 32:  # as the reference executor counts: the operand's own width
+            u = u & np.uint32((1 << bits) - 1)
         if name == "popcount":
             r = np.bitwise_count(u).astype(np.int32)
         else:
-            bits = 32 if k == "i32" else 64
-            if bits == 32:
-                r = (32 - np.frexp(u.astype(np.float64))[1]).astype(np.int32)
+            if bits <= 32:
+                r = (bits - np.frexp(u.astype(np.float64))[1]).astype(np.int32)
             else:
                 hi = (u >> np.uint64(32)).astype(np.float64)
                 lo = (u & np.uint64(0xFFFFFFFF)).astype(np.float64)
@@ -159,18 +162,19 @@ class ExecCompute(ExecBase):
         return r if isarr(x) else r[0]
 
     def vote(self, op: S.IntrinsicOp, name: str, c: Any, m: Any) -> Any:
-        """warp_any / warp_all / warp_ballot: one value per warp (a ballot keeps lanes 0..31), every lane of the
-        warp gets it."""
+        """warp_any / warp_all / warp_ballot: one value per warp (a ballot keeps lanes 0..31, warp_ballot64 lanes
+        0..63), every lane of the warp gets it."""
         self.check_warp_uniform(op, m)
         ws = self.ws
         wid = self.blk * ((self.bs + ws - 1) // ws) + self.ltid // ws
         cc = np.broadcast_to(np.asarray(c, bool), wid.shape)
-        if name == "warp_ballot":
+        if name in ("warp_ballot", "warp_ballot64"):
+            lanes = 32 if name == "warp_ballot" else 64
             lane = (self.ltid % ws).astype(np.uint64)
-            bits = np.where(cc & (lane < 32), np.left_shift(np.uint64(1), np.minimum(lane, 63)), np.uint64(0))
+            bits = np.where(cc & (lane < lanes), np.left_shift(np.uint64(1), np.minimum(lane, 63)), np.uint64(0))
             acc = np.zeros(int(wid.max()) + 1, np.uint64)
             np.bitwise_or.at(acc, wid, bits)
-            return acc[wid].astype(np.uint32)
+            return acc[wid].astype(np.uint32 if lanes == 32 else np.uint64)
         acc = np.zeros(int(wid.max()) + 1, np.int64)
         np.add.at(acc, wid, cc.astype(np.int64))
         if name == "warp_any":

@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import FloatAttr, UnitAttr
 from xdsl.ir import Block, Operation, SSAValue
 
 from sarek.dialect import sarek as S
+from sarek.interp import arith as A
 from sarek.interp import common as C
 from sarek.interp.common import kind
 from sarek.interp.fast_compute import ExecCompute
@@ -115,7 +116,7 @@ class Exec(ExecCompute, CoopExec):
                 env[op.result] = DT[k](C.wrap_kind(C.int_value(v), k))
             else:
                 assert isinstance(v, FloatAttr)
-                env[op.result] = {"f32": np.float32, "f16": C.f16, "f64": np.float64}[k](v.value.data)
+                env[op.result] = {"f32": np.float32, "f16": A.f16, "f64": np.float64}[k](v.value.data)
         elif isinstance(op, S.BinOp):
             env[op.result] = self.binop(op, env[op.lhs], env[op.rhs], m)
         elif isinstance(op, S.UnOp):
@@ -130,7 +131,7 @@ class Exec(ExecCompute, CoopExec):
         elif isinstance(op, S.CastOp):
             env[op.result] = self.cast(op, env[op.operand])
         elif isinstance(op, S.BitcastOp):
-            env[op.result] = C.bitcast(env[op.operand], kind(op.result.type))
+            env[op.result] = A.bitcast(env[op.operand], kind(op.result.type))
         elif isinstance(op, S.IntrinsicOp):
             env[op.result] = self.intrinsic(op, [env[a] for a in op.args], m)
         elif isinstance(op, S.ArrayReadOp):

@@ -9,6 +9,7 @@ import numpy as np
 from xdsl.dialects.builtin import ArrayAttr, FloatAttr
 from xdsl.ir import Attribute
 
+from sarek.interp import arith as A
 from sarek.interp import common as C
 
 
@@ -22,5 +23,5 @@ def table_values(values: ArrayAttr[Attribute], k: str) -> list[Any]:
             out.append(C.wrap_kind(C.int_value(v), k))
         else:
             assert isinstance(v, FloatAttr)
-            out.append({"f32": np.float32, "f16": C.f16, "f64": np.float64}[k](v.value.data))
+            out.append({"f32": np.float32, "f16": A.f16, "f64": np.float64}[k](v.value.data))
     return out

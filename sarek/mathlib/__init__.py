@@ -5,7 +5,7 @@
 `transcendental.py` and MLIR's Math ExpandOps decompose what a backend lacks. `sarek-expand-math{target=T}`
 (sarek/passes/expand_math.py) calls them for the (function, type) pairs that `sarek.analysis.native_math`
 says T lacks. Every operation they use is correctly rounded on every target and on the interpreter (whose
-`fma` is exact, sarek/interp/common.py), and `ops.Ops` writes every product that feeds an addition as an
+`fma` is exact, sarek/interp/arith.py), and `ops.Ops` writes every product that feeds an addition as an
 explicit `fma`, so no compiler can contract it differently: the interpreter runs the same routine and gets
 the same bits as the device.
 """

@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import f32, f64
 from sarek.dialect import sarek as s
 from sarek.dialect.builder import BodyBuilder
 from sarek.mathlib.ops import F32, Format, Ops, V
-from sarek.mathlib.routines import helper_name as f64_helper_name
+from sarek.mathlib.helpers import helper_name as f64_helper_name
 
 INF, NAN = float("inf"), float("nan")
 LN2_HI_LOG, LN2_LO_LOG = 0.693138122558594, 9.05800061445916e-06  # musl logf's split

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, i32
 from xdsl.ir import Attribute
 
 from sarek.dialect import sarek as s
 from sarek.dialect.builder import ModuleBuilder
 from sarek.dialect.intrinsics import INTRINSICS
+from sarek.mathlib.helpers import INT_SECOND
 
 
 def elementwise(name: str, t: Attribute, kernel: str = "apply") -> ModuleOp:
-    """`kernel @apply(x: vec<T>[, y: vec<T>], out: vec<T>)`: out[i] = name(x[i][, y[i]]) for i < len(out)."""
+    """`kernel @apply(x: vec<T>[, y: vec<T>], out: vec<T>)`: out[i] = name(x[i][, y[i]]) for i < len(out) (ldexp's
+    y: vec<i32>)."""
     n = INTRINSICS[name].arity
     mb = ModuleBuilder()
-    params = [(p, s.VecType(t)) for p in ("x", "y", "z")[:n]] + [("out", s.VecType(t))]
+    params = [(p, s.VecType(i32 if j and name in INT_SECOND else t)) for j, p in enumerate(("x", "y", "z")[:n])]
+    params.append(("out", s.VecType(t)))
     with mb.kernel(kernel, params) as b:
         *ins, out = b.params
         i = b.let("i", b.intrinsic("global_thread_id"))

@@ -39,7 +39,7 @@ from xdsl.rewriter import InsertPoint
 from sarek.analysis.motion import const_value, removable, speculatable, trip_count
 from sarek.dialect import sarek as s
 from sarek.dialect.intrinsics import is_float, is_int, is_integer_type
-from sarek.interp.common import cdiv, crem, float_to_int
+from sarek.interp.arith import cdiv, crem, float_to_int
 from sarek.dialect.scalars import is_unsigned
 
 K = s.BinOpKind

@@ -13,10 +13,10 @@ from sarek.analysis.features import TARGETS
 from sarek.analysis.native_math import Polyfill, math_support
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
-from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.dialect.intrinsics import INTRINSICS, Category, is_float
 from sarek.mathlib import fast32
+from sarek.mathlib.helpers import build_helper, helper_name
 from sarek.mathlib.ops import Guard
-from sarek.mathlib.routines import build_helper, helper_name
 
 #: how each target keeps the routines' exact steps from its compiler (`Ops.fence`); the others do not
 #: reassociate the routines (only the shader drivers were seen to)
@@ -31,7 +31,7 @@ class ExpandMathPass(ModulePass):
     default: the table's HARDWARE approximations, left intrinsics for the target's lowering (PTX's f32 exp2:
     ex2.approx.f32), and its FAST single-precision routines where it has them, sarek/mathlib/fast32.py). The
     native-math table (sarek/analysis/native_math.py) says, per (function, type), whether the target computes
-    an intrinsic itself or through a library routine (sarek/mathlib/routines.py). A replaced
+    an intrinsic itself or through a library routine (sarek/mathlib/helpers.py). A replaced
     `sarek.intrinsic "sin"(%x) : (f32) -> f32` becomes `sarek.cast` to f64, `sarek.call @sarek_sin_f64` and a
     cast back (f16 through f32), or, for a routine the table runs in f32 (targets without doubles), a call of
     `@sarek_<routine>_f32`; each helper is added once, before the first function.
@@ -112,7 +112,7 @@ def _replace(o: s.IntrinsicOp, helper: str, width: int) -> None:
         new.append(op)
         return op.results[0]
 
-    args = [a if a.type == w else add(s.CastOp(a, w)) for a in o.args]
+    args = [a if a.type == w or not is_float(a.type) else add(s.CastOp(a, w)) for a in o.args]  # ldexp's n stays
     r = add(s.CallOp(helper, args, w))
     if isinstance(t, Float16Type) and w == f64 or isinstance(t, Float32Type) and w != f32:
         r = add(s.CastOp(r, f32))

@@ -322,4 +322,5 @@ def test_every_float_math_intrinsic_has_a_derivative():
     floats = [n for n, i in INTRINSICS.items()
               if i.category == Category.MATH and isinstance(i.check([xf32] * i.arity), Float32Type)]
     assert len(floats) > 30
-    assert [n for n in floats if n not in DERIVATIVES] == []
+    # lgamma's derivative is digamma, which sarek does not have: k.adjoint refuses it (sarek-adjoint names it)
+    assert [n for n in floats if n not in DERIVATIVES] == ["lgamma"]

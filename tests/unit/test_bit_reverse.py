@@ -18,7 +18,7 @@ from sarek import Vec, f32, i32, i64, kernel, u32, u64  # noqa: E402
 from sarek import math as sm  # noqa: E402
 from sarek.diagnostics import SarekError  # noqa: E402
 from sarek.gpu import global_thread_id  # noqa: E402
-from sarek.interp import common as C  # noqa: E402
+from sarek.interp import arith as A  # noqa: E402
 from sarek.validate import cuda, glsl, hip, metal, opencl, ptx, wgsl  # noqa: E402
 
 CHECKS: dict[str, Any] = {"cuda": cuda.check, "hip": hip.check, "opencl": opencl.check, "metal": metal.check,
@@ -77,8 +77,8 @@ def inputs(k: str) -> Any:
 
 
 def test_reference_values():
-    assert C.bit_reverse(1, 32) == 0x80000000 and C.bit_reverse(0x80000000, 32) == 1
-    assert C.bit_reverse(1, 64) == 1 << 63 and C.bit_reverse(0x12345678, 32) == 0x1E6A2C48
+    assert A.bit_reverse(1, 32) == 0x80000000 and A.bit_reverse(0x80000000, 32) == 1
+    assert A.bit_reverse(1, 64) == 1 << 63 and A.bit_reverse(0x12345678, 32) == 0x1E6A2C48
     assert sm.bit_reverse(1) == -(1 << 31) and sm.bit_reverse(np.int64(1)) == np.int64(-(1 << 63))
     assert sm.bit_reverse(np.uint32(1)) == np.uint32(1 << 31)
 

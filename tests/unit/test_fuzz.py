@@ -86,6 +86,9 @@ def test_generator_is_deterministic_and_covers_the_language():
     for construct in ("sarek.bitcast(", ", i32) & 2147483647)", "| 1065353216, f32)", "atomic_add(accf, ",
                       "print(\"p1\"", "a3: Array[i32, 3]", "a3.shape[2]", "bf16(", "u64(1009)"):
         assert construct in text, construct
+    # issue 33's streams: lgamma and ldexp (fclass; frexp is rarer) and short vectors (vec)
+    for construct in ("sm.lgamma(", "sm.ldexp(", "f32x2(", "f32x4(", "sm.dot((f32x"):
+        assert construct in text, construct
 
 
 def test_generator_is_the_same_in_every_process():

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from sarek.interp import FallbackWarning, InterpError, run
-from sarek.interp.common import crem, cdiv, wrap32
+from sarek.interp.arith import cdiv, crem, wrap32
 from sarek.tools.ir import parse_module
 
 sys.path.insert(0, str(Path(__file__).parent))

@@ -14,9 +14,10 @@ import pytest
 
 os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="sarek-xdg-"))
 
-from sarek import CompileError, Vec, f32, i32, kernel, u32  # noqa: E402
+from sarek import CompileError, Vec, f32, i32, kernel, u32, u64  # noqa: E402
+from sarek.diagnostics import SarekError  # noqa: E402
 from sarek.gpu import (barrier_and, barrier_count, barrier_or, block_idx_x, global_thread_id,  # noqa: E402
-                       thread_idx_x, warp_all, warp_any, warp_ballot, warp_shuffle_down, warp_size)
+                       thread_idx_x, warp_all, warp_any, warp_ballot, warp_ballot64, warp_shuffle_down, warp_size)
 from sarek.runtime.interp_device import InterpDevice  # noqa: E402
 
 
@@ -64,21 +65,67 @@ def _run(device: Any, n: int = 128) -> tuple[int, bool]:
 _GPU = pytest.mark.gpu
 
 
-@pytest.mark.parametrize(("device", "width"), [("interp", 32), ("interp-ref", 32), ("opencl:0", None),
-                                                ("vulkan:0", None), ("vulkan-glsl:0", None),
-                                                pytest.param("cuda:0", 32, marks=_GPU),
-                                                pytest.param("ptx:0", 32, marks=_GPU)])
-def test_votes(device: str, width: int | None):
-    w, ok = _run(device)
+@kernel
+def ballot64(x: Vec[i32], m: Vec[u64], ws: Vec[i32]):
+    i = global_thread_id
+    m[i] = warp_ballot64(x[i] > 0)
+    ws[i] = warp_size
+
+
+def _run64(device: Any, n: int = 128) -> tuple[int, bool]:
+    x = np.random.default_rng(5).integers(-1, 3, n).astype(np.int32)
+    x[40] = x[63] = 1  # lanes 40 and 63 of a 64-lane warp vote yes: bits a u32 ballot cannot hold
+    m, ws = np.zeros(n, np.uint64), np.zeros(n, np.int32)
+    ballot64.launch(x, m, ws, grid=1, block=n, device=device)
+    w = int(ws[0])
+    want = []
+    for s0 in range(0, n, w):
+        seg = x[s0:s0 + w]
+        want += [sum(1 << k for k, v in enumerate(seg) if v > 0)] * len(seg)
+    return w, [int(v) for v in m] == want
+
+
+# the votes with a u32 ballot (lanes 0..31), and warp_ballot64 (a u64 of every lane: a 64-lane AMD wavefront's
+# too; the upper half 0 on 32-lane warps; WGSL has no 64-bit integers)
+RUNS = {"votes": _run, "ballot64": _run64}
+_DEVICES: list[Any] = [("interp", 32), ("interp-ref", 32), ("opencl:0", None), ("vulkan:0", None),
+                       ("vulkan-glsl:0", None)]
+
+
+@pytest.mark.parametrize(("run", "device", "width"), [
+    *[(r, d, w) for r in sorted(RUNS) for d, w in _DEVICES if (r, d) != ("ballot64", "vulkan:0")],
+    *[pytest.param(r, d, 32, marks=_GPU) for r in sorted(RUNS) for d in ("cuda:0", "ptx:0")]])
+def test_votes(run: str, device: str, width: int | None):
+    w, ok = RUNS[run](device)
     assert ok and (width is None or w == width)
 
 
+@pytest.mark.parametrize("run", sorted(RUNS))
 @pytest.mark.parametrize("executor", ["fast", "reference"])
 @pytest.mark.parametrize("width", [1, 8, 64])
-def test_votes_at_other_warp_widths(executor: str, width: int):
-    """A ballot keeps lanes 0..31 of a 64-lane warp (the u32 mask)."""
-    w, ok = _run(InterpDevice(executor, warp_size=width))
+def test_votes_at_other_warp_widths(run: str, executor: str, width: int):
+    """A u32 ballot keeps lanes 0..31 of a 64-lane warp, warp_ballot64 all of them."""
+    w, ok = RUNS[run](InterpDevice(executor, warp_size=width))
     assert ok and w == width
+
+
+
+
+@pytest.mark.parametrize("target", ["cuda", "hip", "ptx", "opencl", "metal", "glsl"])
+def test_ballot64_sources_validate(target: str):
+    from sarek.validate import cuda, glsl, hip, metal, opencl, ptx
+
+    check = {"cuda": cuda.check, "hip": hip.check, "ptx": ptx.check, "opencl": opencl.check,
+             "metal": metal.check, "glsl": glsl.check}[target]
+    src = ballot64.source(target)
+    check(src)
+    if target == "hip":
+        assert "(unsigned long long)__ballot(" in src
+
+
+def test_ballot64_refused_on_wgsl():
+    with pytest.raises(SarekError, match="WGSL: int64 not yet supported"):
+        ballot64.source("wgsl")
 
 
 def test_divergent_vote_refused():

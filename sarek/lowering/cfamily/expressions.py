@@ -256,8 +256,9 @@ class CExpressions(CBase):
             return self.lit(tmpl, "int") if " " not in tmpl else self.tmpl(tmpl, [], "int")
         if info.category == Category.MATH:
             t = op.args[0].type
-            if isinstance(t, Float16Type):
-                f = self.math(name, "float", [self.to_f32(a) for a in args], op)
+            if isinstance(t, Float16Type):  # the f16 operands widened (ldexp's exponent is an int)
+                wide = [self.to_f32(a) if isinstance(o.type, Float16Type) else a for a, o in zip(args, op.args)]
+                f = self.math(name, "float", wide, op)
                 return self.from_f32(f)
             return self.math(name, rt, args, op)
         if info.category == Category.ATOMIC:

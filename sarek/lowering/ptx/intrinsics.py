@@ -36,9 +36,12 @@ class IntrinsicLowering(MemoryLowering):
         if name == "warp_size":
             return Sc(i32, em.op1(px.MovOp, "u32", "s32", "WARP_SZ"))
         if name in WARP_VOTES:  # the whole warp votes (membermask all ones)
-            mode = {"warp_any": "any.pred", "warp_all": "all.pred", "warp_ballot": "ballot.b32"}[name]
-            d = em.reg("pred" if name != "warp_ballot" else "u32")
+            mode = {"warp_any": "any.pred", "warp_all": "all.pred", "warp_ballot": "ballot.b32",
+                    "warp_ballot64": "ballot.b32"}[name]
+            d = em.reg("pred" if not name.startswith("warp_ballot") else "u32")
             em.emit(px.VoteOp, f"sync.{mode}", d, args[0].r, -1)
+            if name == "warp_ballot64":  # NVIDIA warps are 32 lanes: the upper half is zero
+                return Sc(t, em.cvt("u64.u32", "u64", d))
             return Sc(t, d)
         if info.category == Category.WARP:
             return Sc(t, self.shuffle(st, op, args[0], args[1]))

@@ -246,11 +246,11 @@ class Expressions(Polyfills):
         t = op.args[0].type
         # gated: f64 transcendentals and the C functions the languages lack are sarek-expand-math's helpers
         assert not isinstance(t, Float64Type) or name in (
-            "sqrt", "rsqrt", "floor", "ceil", "trunc", "fabs", "fmin", "fmax", "fma", "abs", "min", "max"), name
+            "sqrt", "rsqrt", "floor", "ceil", "trunc", "fabs", "fmin", "fmax", "fma", "abs", "min", "max", "ldexp"), name
         # gated: clz/popcount on 64-bit integers (analysis/features.py: INTRINSIC_GAPS)
         assert not (int_width(t) == 64 and name in ("clz", "popcount")), name
         simple = {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "exp", "exp2", "log", "log2",
-                  "sqrt", "floor", "ceil", "trunc", "fma", "abs", "min", "max", "pow", "atanh"}
+                  "sqrt", "floor", "ceil", "trunc", "fma", "abs", "min", "max", "pow", "atanh", "ldexp"}
         # integer abs is the select helper: glslang 12 folds abs of an int64_t constant to the constant, and
         # NVIDIA's Vulkan compiler miscompiles a branch on `0 <= -abs(x)` (fuzz seed 201559, measured on the
         # H200: the select spelling is right), as ptxas does abs (seed 202272; CUDA/PTX use a select too)

@@ -224,7 +224,9 @@ GLSL = Lang(
     shuffle_directives=("#extension GL_KHR_shader_subgroup_shuffle : require",),
     vote={"warp_any": ("subgroupAny({0})", ("#extension GL_KHR_shader_subgroup_vote : require",)),
           "warp_all": ("subgroupAll({0})", ("#extension GL_KHR_shader_subgroup_vote : require",)),
-          "warp_ballot": ("subgroupBallot({0}).x", ("#extension GL_KHR_shader_subgroup_ballot : require",))},
+          "warp_ballot": ("subgroupBallot({0}).x", ("#extension GL_KHR_shader_subgroup_ballot : require",)),
+          "warp_ballot64": ("packUint2x32(subgroupBallot({0}).xy)",  # its u64 brings GL_ARB_gpu_shader_int64
+                            ("#extension GL_KHR_shader_subgroup_ballot : require",))},
     index={"thread_idx": "int(gl_LocalInvocationID.{d})", "block_idx": "int(gl_WorkGroupID.{d})",
            "block_dim": "int(gl_WorkGroupSize.{d})", "grid_dim": "int(gl_NumWorkGroups.{d})",
            "global_idx": "int(gl_GlobalInvocationID.{d})",

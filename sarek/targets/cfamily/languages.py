@@ -15,7 +15,8 @@ from sarek.registry import display_name
 
 # math names every C family prints as a call (CUDA adds the `f` suffix for f32)
 FLOAT_MATH = ("sin cos tan asin acos atan sinh cosh tanh exp exp2 log log2 log10 sqrt rsqrt cbrt floor ceil "
-              "round trunc fabs expm1 log1p atan2 pow fmin fmax fmod hypot copysign fma erf erfc atanh").split()
+              "round trunc fabs expm1 log1p atan2 pow fmin fmax fmod hypot copysign fma erf erfc atanh lgamma "
+              "ldexp").split()
 
 
 @dataclass(frozen=True)
@@ -220,7 +221,8 @@ CUDA = Language(
     barrier="__syncthreads()", warp_barrier="__syncwarp()", mem_fence="__threadfence()",
     lane_id="sarek_lane_id()", warp_size="warpSize", shuffle="__shfl_sync(0xffffffffu, {0}, {1})",
     vote={"warp_any": "__any_sync(0xffffffffu, {0})", "warp_all": "__all_sync(0xffffffffu, {0})",
-          "warp_ballot": "__ballot_sync(0xffffffffu, {0})"},
+          "warp_ballot": "__ballot_sync(0xffffffffu, {0})",
+          "warp_ballot64": "(unsigned long long)__ballot_sync(0xffffffffu, {0})"},
     warp_preamble=("__device__ __forceinline__ int sarek_lane_id(void) {",
                    "  unsigned int lane;",
                    "  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));",
@@ -260,7 +262,8 @@ HIP = replace(
     CUDA,
     target="hip", header=("#include <hip/hip_runtime.h>",), math=_hip_math,
     lane_id="(int)__lane_id()", shuffle="__shfl({0}, {1})", warp_barrier="__builtin_amdgcn_wave_barrier()",
-    vote={"warp_any": "__any({0})", "warp_all": "__all({0})", "warp_ballot": "(unsigned int)__ballot({0})"},
+    vote={"warp_any": "__any({0})", "warp_all": "__all({0})", "warp_ballot": "(unsigned int)__ballot({0})",
+          "warp_ballot64": "(unsigned long long)__ballot({0})"},
     warp_preamble=(), f16_preamble=("#include <hip/hip_fp16.h>", *_CUDA_F16[3:]),
     int_abs_select=(),  # AMD's compiler: no ptxas
     float_to_int={},  # HIP's __float2int_rz is a plain cast (fptosi): the helper
@@ -370,7 +373,8 @@ OPENCL = Language(
     barrier="barrier(CLK_LOCAL_MEM_FENCE)", warp_barrier="SAREK_SUB_GROUP_BARRIER()",
     mem_fence="mem_fence(CLK_GLOBAL_MEM_FENCE)",
     lane_id="SAREK_LANE_ID()", warp_size="SAREK_WARP_SIZE()", shuffle="SAREK_SHUFFLE({0}, {1})",
-    vote={"warp_any": "SAREK_ANY({0})", "warp_all": "SAREK_ALL({0})", "warp_ballot": "SAREK_BALLOT({0})"},
+    vote={"warp_any": "SAREK_ANY({0})", "warp_all": "SAREK_ALL({0})", "warp_ballot": "SAREK_BALLOT({0})",
+          "warp_ballot64": "SAREK_BALLOT64({0})"},
     warp_preamble=(
         "#if defined(cl_khr_subgroups) && defined(cl_khr_subgroup_shuffle)",
         "#pragma OPENCL EXTENSION cl_khr_subgroups : enable",
@@ -395,10 +399,13 @@ OPENCL = Language(
         "/* distinct bits: their sum is their union (cl_khr_subgroups has no ballot; lanes 0..31) */",
         "#define SAREK_BALLOT(c) sub_group_reduce_add(((c) && get_sub_group_local_id() < 32u) ? "
         "(1u << get_sub_group_local_id()) : 0u)",
+        "#define SAREK_BALLOT64(c) sub_group_reduce_add(((c) && get_sub_group_local_id() < 64u) ? "
+        "((ulong)1 << get_sub_group_local_id()) : (ulong)0)",
         "#else",
         "#define SAREK_ANY(c) ((c) != 0)",
         "#define SAREK_ALL(c) ((c) != 0)",
         "#define SAREK_BALLOT(c) ((c) ? 1u : 0u)",
+        "#define SAREK_BALLOT64(c) ((c) ? (ulong)1 : (ulong)0)",
         "#endif",
     ),
     math=_opencl_math, atomic=_opencl_atomic,
@@ -490,7 +497,7 @@ METAL = Language(
     mem_fence="atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device)",
     lane_id="(int)__metal_lane", warp_size="(int)__metal_width", shuffle="simd_shuffle({0}, (ushort){1})",
     vote={"warp_any": "simd_any({0})", "warp_all": "simd_all({0})",
-          "warp_ballot": "(uint)(ulong)simd_ballot({0})"},
+          "warp_ballot": "(uint)(ulong)simd_ballot({0})", "warp_ballot64": "(ulong)simd_ballot({0})"},
     warp_preamble=(),
     math=_c_math, atomic=_metal_atomic, polyfills=_METAL_POLYFILL,
     float_cas={"float": FloatCas("int", "volatile {q} atomic_int*", "atomic_load_explicit({0}, memory_order_relaxed)",

@@ -40,13 +40,13 @@ from __future__ import annotations
 
 from sarek.testing.gen.decls import Gen, generate
 from sarek.testing.gen.features import (A2_ROWS, A3_SHAPE, ACC_INIT, ACCF_SLOTS, ATOMIC_OPS, BIG_BLOCKS,
-                                        COOP_BYTES, COOP_FEATURES, COOP16_ELEMS, COOP16_FEATURES, COOP16_RANGE, CORNER_FEATURES, EXACT_FLOAT, F2I_VALUES, FB_MAX, FCLAMP, INT_TYPES,
+                                        COOP_BYTES, COOP_FEATURES, COOP16_ELEMS, COOP16_FEATURES, COOP16_RANGE, CORNER_FEATURES, VEC_FEATURES, EXACT_FLOAT, F2I_VALUES, FB_MAX, FCLAMP, INT_TYPES,
                                         INTMIN_PERIOD, FEATURE_P, FEATURES, I32_MAX, I64_MAX, LATER_FEATURES, LATEST_FEATURES,
                                         LIMIT, NARROW_RANGE, NARROW_TYPES, RED, STORE, UNARY_SAFE, FE, IE, Helper,
                                         Program, Var)
 
 __all__ = ["A2_ROWS", "A3_SHAPE", "ACC_INIT", "ACCF_SLOTS", "ATOMIC_OPS", "BIG_BLOCKS", "COOP_BYTES",
-           "COOP_FEATURES", "COOP16_ELEMS", "COOP16_FEATURES", "COOP16_RANGE", "CORNER_FEATURES",
+           "COOP_FEATURES", "COOP16_ELEMS", "COOP16_FEATURES", "COOP16_RANGE", "CORNER_FEATURES", "VEC_FEATURES",
            "EXACT_FLOAT", "F2I_VALUES", "FB_MAX", "FCLAMP", "INT_TYPES", "INTMIN_PERIOD",
            "FEATURE_P", "FEATURES", "FE", "Gen", "Helper", "I32_MAX", "I64_MAX", "IE", "LATER_FEATURES",
            "LATEST_FEATURES", "LIMIT", "NARROW_RANGE", "NARROW_TYPES", "Program", "RED", "STORE", "UNARY_SAFE", "Var",

@@ -75,6 +75,8 @@ class FloatExprs(IntExprs):
         r = self.r
         if depth <= 0 or r.random() < 0.25:
             return self.fleaf(ty)
+        if "vec" in self.feats and ty == "f32" and not ex and self.v33.random() < 0.2:
+            return self.fvec(depth)
         k = r.random()
         if k < 0.40:
             op = r.choice(["+", "-", "*"])
@@ -203,10 +205,42 @@ class FloatExprs(IntExprs):
             return FE(f"sm.fma({a.text}, {b.text}, {c.text})", ty, False, 0, a.bound * b.bound + c.bound)
         return FE(f"sm.{f}({a.text})", ty, False, 0, min(a.bound, 1.6) if f == "atan" else 1.0)
 
+    def fvec(self, depth: int) -> FE:
+        """Feature "vec" (issue 33, its own stream): an f32 from short vectors: f32x2 / f32x4 built from clamped
+        scalars, combined element-wise (+ - *, a scalar factor), then one lane read or their dot product."""
+        v = self.v33
+        n = v.choice([2, 4])
+        vt = f"f32x{n}"
+        self.types_used.add(vt)
+
+        def vec() -> tuple[str, float]:
+            parts = [self.ftyped(self.fclamp(self.fexpr("f32", depth - 1), 100.0)) for _ in range(n)]
+            return f"{vt}({', '.join(p.text for p in parts)})", max(p.bound for p in parts)
+
+        a, ba = vec()
+        b, bb = vec()
+        op = v.choice(["+", "-", "*", "scale"])
+        if op == "scale":
+            k = v.choice([0.5, 2.0, -1.5])
+            text, bound = f"({a} * {k!r})", ba * abs(k)
+        else:
+            text, bound = f"({a} {op} {b})", ba * bb if op == "*" else ba + bb
+        if v.random() < 0.3:
+            return FE(f"sm.dot({text}, {a})", "f32", False, 0, n * bound * ba)
+        return FE(f"{text}.{'xyzw'[v.randrange(n)]}", "f32", False, 0, bound)
+
     def fclass(self, ty: str, a: FE) -> FE:
-        """Feature "fclass" (issue 33, its own stream): erf/erfc/atanh on safe domains, clamp, and a float class
-        test of a computed (finite) value, which is exact."""
-        f = self.i33.choice(["erf", "erfc", "atanh", "clamp", "isnan", "isfinite"])
+        """Feature "fclass" (issue 33, its own stream): erf/erfc/atanh/lgamma on safe domains, clamp, a float
+        class test of a computed (finite) value and frexp's parts, which are exact, and ldexp by a small power."""
+        f = self.i33.choice(["erf", "erfc", "atanh", "clamp", "isnan", "isfinite", "lgamma", "ldexp", "frexp"])
+        if f == "lgamma":  # x > 0 (lgamma crosses zero on the negative axis)
+            return FE(f"sm.lgamma(sm.fmin(sm.fmax({a.text}, 0.25), 8.0))", ty, False, 0, 9.0)
+        if f == "ldexp":
+            k = self.i33.randint(-3, 3)
+            return FE(f"sm.ldexp(sm.fmin(sm.fmax({a.text}, -64.0), 64.0), {k})", ty, False, 0, 64.0 * 2.0 ** k)
+        if f == "frexp":
+            part = self.i33.randint(0, 1)
+            return FE(f"{ty}(sm.frexp({a.text})[{part}])", ty, True, 0, 1.0 if part == 0 else 1100.0)
         if f == "clamp":
             return FE(f"sm.clamp({a.text}, -2.0, 3.0)", ty, a.exact, a.fb, 3.0)
         if f in ("isnan", "isfinite"):

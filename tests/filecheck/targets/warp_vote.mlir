@@ -20,10 +20,12 @@
 // OPENCL:      #define SAREK_ANY(c) sub_group_any((int)(c))
 // OPENCL-NEXT: #define SAREK_ALL(c) sub_group_all((int)(c))
 // OPENCL:      #define SAREK_BALLOT(c) sub_group_reduce_add(((c) && get_sub_group_local_id() < 32u) ? (1u << get_sub_group_local_id()) : 0u)
+// OPENCL-NEXT: #define SAREK_BALLOT64(c) sub_group_reduce_add(((c) && get_sub_group_local_id() < 64u) ? ((ulong)1 << get_sub_group_local_id()) : (ulong)0)
 // OPENCL-NEXT: #else
 // OPENCL:      #define SAREK_ANY(c) ((c) != 0)
 // OPENCL-NEXT: #define SAREK_ALL(c) ((c) != 0)
 // OPENCL-NEXT: #define SAREK_BALLOT(c) ((c) ? 1u : 0u)
+// OPENCL-NEXT: #define SAREK_BALLOT64(c) ((c) ? (ulong)1 : (ulong)0)
 // OPENCL:      int sarek_any = SAREK_ANY(sarek_c);
 // OPENCL:      = SAREK_BALLOT(sarek_c);
 
