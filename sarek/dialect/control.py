@@ -30,8 +30,8 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
-from sarek.dialect.syntax import NullarySyntax
-from sarek.dialect.syntax import TypedOperandSyntax
+from sarek.dialect.opformat import NullarySyntax
+from sarek.dialect.opformat import TypedOperandSyntax
 from sarek.dialect.syntax import OpT as _OpT
 from sarek.dialect.syntax import operand as _operand
 from sarek.dialect.syntax import parse_attr_dict as _parse_attr_dict
