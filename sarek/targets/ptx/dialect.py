@@ -222,32 +222,32 @@ CpOp = _instr("CpOp", "cp", "cp.async.{cg|ca}.shared.global [dst], [src], bytes;
                "cp.async.wait_group n: asynchronous global -> shared copies (sm_80+)")
 
 
-@irdl_op_definition
-class LabelOp(IRDLOperation):
-    """`LABEL:` — a branch target."""
+class _TextOp(IRDLOperation):
+    """An op that is one string (`$text attr-dict`)."""
 
-    name = "sarek_ptx.label"
-    label = prop_def(StringAttr)
-    assembly_format = "$label attr-dict"
-
-    def __init__(self, label: str):
-        super().__init__(properties={"label": StringAttr(label)})
-
-    @property
-    def ptx_text(self) -> str:
-        return f"{self.label.data}:"
-
-
-@irdl_op_definition
-class RawOp(IRDLOperation):
-    """Verbatim PTX text (a `sarek.native` op's ptx text, comments)."""
-
-    name = "sarek_ptx.raw"
     text = prop_def(StringAttr)
     assembly_format = "$text attr-dict"
 
     def __init__(self, text: str):
         super().__init__(properties={"text": StringAttr(text)})
+
+
+@irdl_op_definition
+class LabelOp(_TextOp):
+    """`LABEL:` — a branch target (`text` is the label)."""
+
+    name = "sarek_ptx.label"
+
+    @property
+    def ptx_text(self) -> str:
+        return f"{self.text.data}:"
+
+
+@irdl_op_definition
+class RawOp(_TextOp):
+    """Verbatim PTX text (a `sarek.native` op's ptx text, comments)."""
+
+    name = "sarek_ptx.raw"
 
     @property
     def ptx_text(self) -> str:
