@@ -21,7 +21,7 @@ from typing import NoReturn, TypeVar
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.utils.exceptions import VerifyException
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.lexer import Position
@@ -230,3 +230,16 @@ def symbol_text(name: str) -> str:
     esc = "".join("\\\\" if b == 0x5C else f"\\{b:02X}" if b < 0x20 or b > 0x7E or b == 0x22 else chr(b)
                   for b in name.encode("utf-8"))
     return '"' + esc + '"'
+
+
+def print_stmt_region(printer: Printer, region: Region) -> None:
+    """A region of statements, without its entry block's arguments (its binders print with the op)."""
+    printer.print_region(region, print_entry_block_args=False, print_empty_block=False)
+
+
+def parse_stmt_region(parser: Parser, args: Sequence[Parser.Argument] = ()) -> Region:
+    """What `print_stmt_region` prints: one (possibly empty) block with the arguments `args`."""
+    region = parser.parse_region(args)
+    if not region.blocks:
+        region.add_block(Block())
+    return region
