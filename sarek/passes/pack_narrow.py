@@ -55,6 +55,7 @@ from xdsl.passes import ModulePass
 
 from sarek.analysis.features import LIMIT_SOURCES, check_shader_interface
 from sarek.analysis.layout import RecordLayout, layout_of
+from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
 from sarek.dialect import scalars
 from sarek.passes.insert_before import InsertBefore
