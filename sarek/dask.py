@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from sarek.frontend.api import kernel_from_ir as kernel_from_ir
-from sarek.frontend.api import kernel_ir_text as kernel_ir_text
+from sarek.frontend.wire import kernel_from_ir as kernel_from_ir
+from sarek.frontend.wire import kernel_ir_text as kernel_ir_text
 from sarek.runtime.core import LaunchError, kernel_spec
 
 if TYPE_CHECKING:
@@ -261,7 +261,7 @@ def _kernel_of(kernel: Any) -> Kernel:
 
 def _generic_instance(kernel: Kernel, n: int, inputs: Sequence[Any], args: Sequence[Any], out_params: Sequence[Any],
                       out_map: Mapping[Any, Any]) -> Kernel:
-    from sarek.frontend.api import pick_instance
+    from sarek.frontend.wire import pick_instance
 
     given: list[Any] = [None] * n  # what each parameter will get: an array (its dtype), a value, or unknown
     for p, a in zip(inputs, args):

@@ -7,16 +7,7 @@ from collections.abc import Iterator
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation, SSAValue
 
-from sarek.dialect.sarek import (
-    AllocArrayOp,
-    ForOp,
-    HelperOp,
-    KernelOp,
-    LetMutOp,
-    LetOp,
-    MatchExprOp,
-    MatchOp,
-)
+from sarek.dialect.sarek import AllocArrayOp, ForOp, HelperOp, KernelOp, LetMutOp, LetOp, MatchExprOp, MatchOp
 
 NamedBinder = LetOp | LetMutOp | AllocArrayOp | ForOp
 

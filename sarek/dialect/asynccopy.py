@@ -20,7 +20,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from sarek.dialect.syntax import NullarySyntax
+from sarek.dialect.opformat import NullarySyntax
 from sarek.dialect.syntax import operand as _operand
 from sarek.dialect.syntax import parse_attrs as _parse_attrs
 from sarek.dialect.syntax import parse_subscripts as _parse_subscripts

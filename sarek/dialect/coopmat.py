@@ -18,6 +18,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from sarek.dialect.opformat import FormatSyntax
 from sarek.dialect.syntax import operand as _operand
 from sarek.dialect.syntax import parse_attrs as _parse_attrs
 from sarek.dialect.syntax import parse_subscript as _parse_subscript
@@ -201,10 +202,11 @@ class CoopmatStoreOp(_CoopmatMemOp):
 
 
 @irdl_op_definition
-class CoopmatMulAddOp(IRDLOperation):
+class CoopmatMulAddOp(FormatSyntax):
     """`sarek.coopmat_muladd "fd" = "fa" * "fb" + "fc"` — D = A·B + C."""
 
     name = "sarek.coopmat_muladd"
+    FORMAT: ClassVar[str] = '"$d" = "$a" * "$b" + "$c"'
     d = prop_def(StringAttr)
     a = prop_def(StringAttr)
     b = prop_def(StringAttr)
@@ -225,33 +227,13 @@ class CoopmatMulAddOp(IRDLOperation):
             raise VerifyException(f"fragment shapes do not compose: A {m}x{k}, B {k2}x{n}, "
                                   f"C {fc.rows.value.data}x{fc.cols.value.data}, D {fd.rows.value.data}x{fd.cols.value.data}")
 
-    def print(self, printer: Printer) -> None:
-        _print_name(printer, self.d)
-        printer.print_string(" = ")
-        printer.print_string_literal(self.a.data)
-        printer.print_string(" * ")
-        printer.print_string_literal(self.b.data)
-        printer.print_string(" + ")
-        printer.print_string_literal(self.c.data)
-        _print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CoopmatMulAddOp:
-        d = parser.parse_str_literal()
-        parser.parse_punctuation("=")
-        a = parser.parse_str_literal()
-        parser.parse_punctuation("*")
-        b = parser.parse_str_literal()
-        parser.parse_punctuation("+")
-        c = parser.parse_str_literal()
-        return _parse_attrs(parser, cls(d, a, b, c))
-
 
 @irdl_op_definition
-class CoopmatFillOp(IRDLOperation):
+class CoopmatFillOp(FormatSyntax):
     """`sarek.coopmat_fill "fc", %x : f32` — every element of the fragment set to %x (of its element type)."""
 
     name = "sarek.coopmat_fill"
+    FORMAT: ClassVar[str] = '"$frag" , $value : type($value)'
     frag = prop_def(StringAttr)
     value = operand_def(AnyAttr())
 
@@ -262,22 +244,6 @@ class CoopmatFillOp(IRDLOperation):
         d = _frag_decl(self, self.frag.data)
         if self.value.type != d.element_type and not _widened(self, self.value.type, d.element_type):
             raise VerifyException(f"fragment '{self.frag.data}' holds {d.element_type}, the value is {self.value.type}")
-
-    def print(self, printer: Printer) -> None:
-        _print_name(printer, self.frag)
-        printer.print_string(", ")
-        printer.print_operand(self.value)
-        printer.print_string(" : ")
-        printer.print_attribute(self.value.type)
-        _print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CoopmatFillOp:
-        frag = parser.parse_str_literal()
-        parser.parse_punctuation(",")
-        v = _operand(parser)
-        _parse_type_of(parser, v, "value")
-        return _parse_attrs(parser, cls(frag, v))
 
 
 #: every cooperative-matrix op (the analyses' and lowerings' one list)

@@ -29,14 +29,12 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Position
 
-from sarek.dialect.syntax import NamedTypedOperandSyntax
-from sarek.dialect.syntax import TypedOperandSyntax
+from sarek.dialect.opformat import FormatSyntax, NamedTypedOperandSyntax
+from sarek.dialect.opformat import TypedOperandSyntax
 from sarek.dialect.syntax import keep_textual_names as _keep_textual_names
 from sarek.dialect.syntax import operand as _operand
-from sarek.dialect.syntax import operand_seq as _operand_seq
 from sarek.dialect.syntax import parse_attrs as _parse_attrs
 from sarek.dialect.syntax import parse_type_at as _parse_type_at
-from sarek.dialect.syntax import parse_type_of as _parse_type_of
 from sarek.dialect.syntax import print_attrs as _print_attrs
 from sarek.dialect.syntax import print_subscripts as _print_subscripts
 from sarek.dialect.syntax import parse_subscripts as _parse_subscripts
@@ -274,11 +272,12 @@ class ArrayLenOp(TypedOperandSyntax):
 
 
 @irdl_op_definition
-class ArrayDimOp(IRDLOperation):
+class ArrayDimOp(FormatSyntax):
     """`%n = sarek.array_dim %a, 1 : !sarek.vec<f32, 2>` — extent `dim` of the shape passed with an
     N-dimensional vector (i32; `a.shape[1]` in Python)."""
 
     name = "sarek.array_dim"
+    FORMAT: ClassVar[str] = "$array , int($dim) : type($array)"
     array = operand_def(VecType)
     dim = prop_def(IntAttr)
     result = result_def(i32)
@@ -291,21 +290,6 @@ class ArrayDimOp(IRDLOperation):
         t = cast(VecType, self.array.type)
         if not 0 <= self.dim.data < t.ndim:
             raise VerifyException(f"dimension {self.dim.data} is out of range for {t} (rank {t.ndim})")
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.array)
-        printer.print_string(f", {self.dim.data} : ")
-        printer.print_attribute(self.array.type)
-        _print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ArrayDimOp:
-        a = _operand(parser)
-        parser.parse_punctuation(",")
-        d = parser.parse_integer(allow_boolean=False, allow_negative=False)
-        _parse_type_of(parser, a, "array")
-        return _parse_attrs(parser, cls(a, d))
 
 
 @irdl_op_definition
@@ -469,11 +453,12 @@ class LoadOp(TypedOperandSyntax):
 
 
 @irdl_op_definition
-class StoreOp(IRDLOperation):
+class StoreOp(FormatSyntax):
     """`sarek.store %place, %v : !sarek.ref<f32>` — assign to a place (a mutable local, an element
     `sarek.elem_ref`, a field `sarek.field_ref`)."""
 
     name = "sarek.store"
+    FORMAT: ClassVar[str] = "$place , $value : type($place)"
     place = operand_def(RefType)
     value = operand_def()
 
@@ -486,21 +471,6 @@ class StoreOp(IRDLOperation):
         want = cast(RefType, self.place.type).element_type
         if self.value.type != want:
             raise VerifyException(f"stored value has type {self.value.type}, the place holds {want}")
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.place)
-        printer.print_string(", ")
-        printer.print_operand(self.value)
-        printer.print_string(" : ")
-        printer.print_attribute(self.place.type)
-        _print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> StoreOp:
-        p, v = _operand_seq(parser, 2)
-        _parse_type_of(parser, p, "place")
-        return _parse_attrs(parser, cls(p, v))
 
 
 @irdl_op_definition

@@ -9,16 +9,17 @@ This module is the aggregator: it re-exports every type and op and builds the `S
 definitions live in modules by concern; a new op goes in the module of its concern:
 * `sarek.dialect.types`: types and attributes, and the predicates on types;
 * `sarek.dialect.declarations`: module-level symbols (records, variants, kernels, helpers) and their lookups;
-* `sarek.dialect.expressions`: values computed from values (constants, operators, casts, intrinsics,
-  constructors, calls);
+* `sarek.dialect.expressions`: values computed from values (constants, operators, casts and bitcasts);
+* `sarek.dialect.calls`: values built by name (intrinsics, record and variant constructors, helper calls);
 * `sarek.dialect.places`: binders, places and memory (let/let_mut, load/store, element and field access,
   payload reads, array allocation);
-* `sarek.dialect.control`: control flow (if, while, for, match, return, break/continue, pragma, block);
+* `sarek.dialect.control`: control flow (if, while, for, return, break/continue, pragma, block);
+* `sarek.dialect.match`: pattern matching on variants (match, match_expr);
 * `sarek.dialect.statements`: the other statements (barriers, fences, assert, native, print);
 * `sarek.dialect.coopmat`: cooperative matrices; `sarek.dialect.asynccopy`: asynchronous global-to-shared
   copies;
 * `sarek.dialect.intrinsics`: the table of `sarek.intrinsic` names; `sarek.dialect.syntax`: custom-syntax
-  helpers and op-shape base classes.
+  helpers; `sarek.dialect.opformat`: the declarative op syntax (`FORMAT`) and the op-shape base classes.
 """
 
 from __future__ import annotations
@@ -28,13 +29,15 @@ from typing import cast
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Dialect, Operation
 from xdsl.irdl import IRDLOperation
-from xdsl.traits import OpTrait
+from xdsl.traits import HasParent, OpTrait
 from xdsl.utils.exceptions import VerifyException
 
 from sarek.dialect.asynccopy import *  # noqa: F403
+from sarek.dialect.calls import *  # noqa: F403
 from sarek.dialect.control import *  # noqa: F403
 from sarek.dialect.coopmat import *  # noqa: F403
 from sarek.dialect.declarations import *  # noqa: F403
+from sarek.dialect.match import *  # noqa: F403
 from sarek.dialect.expressions import *  # noqa: F403
 from sarek.dialect.places import *  # noqa: F403
 from sarek.dialect.statements import *  # noqa: F403
@@ -72,6 +75,9 @@ Sarek = Dialect(
     ],
     [MemSpaceAttr, UnitType, RecordType, VariantType, VecType, ArrayType, RefType, BinOpKindAttr, UnOpKindAttr],
 )
+
+# the regions sarek.yield ends (stated here: sarek.dialect.match, which defines match_expr, imports control)
+YieldOp.get_irdl_definition().traits.add_trait(HasParent(IfExprOp, MatchExprOp, WhileOp))
 
 for _op in Sarek.operations:
     if _op not in _DECLARATIONS:

@@ -4,6 +4,7 @@ text and print."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import DictionaryAttr, StringAttr, i1
 from xdsl.ir import SSAValue
@@ -12,8 +13,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from sarek.dialect.syntax import NullarySyntax
-from sarek.dialect.syntax import operand as _operand
+from sarek.dialect.opformat import FormatSyntax, NullarySyntax
 from sarek.dialect.syntax import operand_list as _operand_list
 from sarek.dialect.syntax import parse_attrs as _parse_attrs
 from sarek.dialect.syntax import print_attrs as _print_attrs
@@ -53,29 +53,17 @@ class MemFenceOp(NullarySyntax):
 
 
 @irdl_op_definition
-class AssertOp(IRDLOperation):
+class AssertOp(FormatSyntax):
     """`sarek.assert %c, "message"` — a checked condition: in debug mode a false `%c` fails the launch with
     `message`, located at the op; release pipelines remove it (sarek-strip-asserts), so it costs nothing."""
 
     name = "sarek.assert"
+    FORMAT: ClassVar[str] = '$cond , "$message"'
     cond = operand_def(i1)
     message = prop_def(StringAttr)
 
     def __init__(self, cond: SSAValue, message: str):
         super().__init__(operands=[cond], properties={"message": StringAttr(message)})
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.cond)
-        printer.print_string(", ")
-        printer.print_string_literal(self.message.data)
-        _print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> AssertOp:
-        c = _operand(parser)
-        parser.parse_punctuation(",")
-        return _parse_attrs(parser, cls(c, parser.parse_str_literal()))
 
 
 @irdl_op_definition

@@ -16,13 +16,12 @@ Two kinds of pieces:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, ClassVar, NoReturn, Self, TypeVar, cast
+from collections.abc import Sequence
+from typing import NoReturn, TypeVar
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.utils.exceptions import VerifyException
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
-from xdsl.irdl import IRDLOperation
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.lexer import Position
@@ -233,97 +232,14 @@ def symbol_text(name: str) -> str:
     return '"' + esc + '"'
 
 
-# ------------------------------------------------------------------------------------------------ op shapes
+def print_stmt_region(printer: Printer, region: Region) -> None:
+    """A region of statements, without its entry block's arguments (its binders print with the op)."""
+    printer.print_region(region, print_entry_block_args=False, print_empty_block=False)
 
 
-class NullarySyntax(IRDLOperation):
-    """Nothing but the attributes (a declarative format); built as `cls()`."""
-
-    assembly_format = "attr-dict-with-keyword"
-
-    def __init__(self) -> None:
-        super().__init__()
-
-
-class OperandSyntax(IRDLOperation):
-    """` %x` (the op's only operand); built as `cls(x)`."""
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operands[0])
-        print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        return parse_attrs(parser, cast(Callable[[SSAValue], Self], cls)(operand(parser)))
-
-
-class OptionalOperandSyntax(IRDLOperation):
-    """` %x` or nothing (an optional operand); built as `cls(x)` or `cls(None)`."""
-
-    def print(self, printer: Printer) -> None:
-        if self.operands:
-            printer.print_string(" ")
-            printer.print_operand(self.operands[0])
-        print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        return parse_attrs(parser, cast(Callable[[SSAValue | None], Self], cls)(optional_defined_operand(parser)))
-
-
-class TypedOperandSyntax(IRDLOperation):
-    """` %x : T` (the op's only operand, and its type); built as `cls(x)`. A T that is not the operand's type,
-    or not an `OPERAND_BASE`, is a parse error."""
-
-    OPERAND_BASE: ClassVar[type[Attribute]] = Attribute
-
-    def print(self, printer: Printer) -> None:
-        print_typed_operand(printer, self.operands[0])
-        print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        x = operand(parser)
-        parse_type_of(parser, x, base=cls.OPERAND_BASE)
-        return parse_attrs(parser, cast(Callable[[SSAValue], Self], cls)(x))
-
-
-class NamedTypedOperandSyntax(IRDLOperation):
-    """` "name" %x : T` (a binder: its `sym` name property, its only operand and that operand's type); built as
-    `cls(name, x)`. The result keeps the SSA name the text gives it (see `keep_textual_names`)."""
-
-    if TYPE_CHECKING:  # defined by each op
-        sym: StringAttr
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_string_literal(self.sym.data)
-        print_typed_operand(printer, self.operands[0])
-        print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        name = parser.parse_str_literal()
-        x = operand(parser)
-        parse_type_of(parser, x)
-        op = cast(Callable[[str, SSAValue], Self], cls)(name, x)
-        keep_textual_names(op)
-        parse_attrs(parser, op)
-        return op
-
-
-class StringSyntax(IRDLOperation):
-    """` "text"` (the op's `text` string property); built as `cls(text)`."""
-
-    if TYPE_CHECKING:  # defined by each op
-        text: StringAttr
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_string_literal(self.text.data)
-        print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        return parse_attrs(parser, cast(Callable[[str], Self], cls)(parser.parse_str_literal()))
+def parse_stmt_region(parser: Parser, args: Sequence[Parser.Argument] = ()) -> Region:
+    """What `print_stmt_region` prints: one (possibly empty) block with the arguments `args`."""
+    region = parser.parse_region(args)
+    if not region.blocks:
+        region.add_block(Block())
+    return region

@@ -7,14 +7,12 @@ the kernel itself, every op located in the Python source.
 from __future__ import annotations
 
 import functools
-from functools import lru_cache
-from io import StringIO
 from typing import TYPE_CHECKING, Any, cast
 
 from sarek.diagnostics import SarekError, user_api
 from sarek.frontend.decls import normalize_type, type_name
 from sarek.frontend.errors import CompileError, user_frame
-from sarek.frontend.generics import Inference, TypeVar, dtype_type, substitute, suffix, type_vars
+from sarek.frontend.generics import Inference, TypeVar, launch_type, suffix, type_vars
 from sarek.unset import UNSET
 
 if TYPE_CHECKING:  # the lowering and xDSL load at the first compile: `@kernel` and a warm launch need neither
@@ -282,6 +280,8 @@ class Kernel(_Generic):
                 raise
             except SarekError as e:
                 raise CompileError.from_sarek_error(e) from None
+            from sarek.frontend.wire import kernel_from_module
+
             adj = self.__dict__["_adjoint"] = kernel_from_module(module, self.name + "_adjoint", self.declared_block)
         return adj
 
@@ -293,6 +293,8 @@ class Kernel(_Generic):
 
     def ir_text(self) -> str:
         """The module as generic IR with locations (the warm-start record's and the pickle's text)."""
+        from sarek.frontend.wire import kernel_ir_text
+
         return kernel_ir_text(self)
 
     @user_api
@@ -329,6 +331,8 @@ class Kernel(_Generic):
         `passes=` runs extra passes (sarek's or installed plugins') in this launch's compile."""
         instances: list[Kernel] | None = self.__dict__.get("_ir_instances")
         if instances is not None:  # an unpickled generic kernel
+            from sarek.frontend.wire import pick_instance
+
             pick_instance(self.name, instances, args).launch(*args, grid=grid, block=block, device=device,
                                                               threads=threads, stream=stream, debug=debug,
                                                               passes=passes, **unknown)
@@ -388,6 +392,8 @@ class Kernel(_Generic):
         """Pickles as its located IR text and name, not its Python function (Dask workers, other processes); a
         generic kernel as the IR of each of its instances (every binding its constrained type variables allow),
         the one to run picked at launch from the arguments' dtypes."""
+        from sarek.frontend.wire import generic_kernel_from_ir, kernel_from_ir, kernel_ir_text
+
         texts = self.__dict__.get("_ir_texts")
         if texts is None and self.__dict__.get("fn") is not None and self.type_params:
             texts = tuple(kernel_ir_text(self.instance(b)) for b in self.bindings())
@@ -428,31 +434,6 @@ def _warm(k: Kernel, build: bool = True) -> Any:
 
 def _example(v: TypeVar) -> str:
     return type_name(v.constraints[0]) if v.constraints else "f32"
-
-
-def launch_type(ann: Any, a: Any) -> Any:
-    """The front-end type launch argument `a` has for parameter annotation `ann` (Vec[...] for an array, an
-    element type for a numpy scalar), or None when its dtype says nothing."""
-    import numpy as np
-
-    tv = next(iter(type_vars([ann])))
-    if isinstance(ann, TypeVar):
-        return dtype_type(cast(Any, a).dtype, tv) if isinstance(a, np.generic) else None
-    dt = getattr(a, "dtype", None)
-    try:
-        np.dtype(dt)
-    except TypeError:  # a torch dtype and the like: the interop layer knows it
-        from sarek.runtime.interop import adapt
-
-        try:
-            x = adapt(a)
-        except Exception:  # noqa: BLE001 - not an array: the runtime's argument check reports it
-            return None
-        dt = None if x is None else x.dtype
-    if dt is None:
-        return None
-    et = dtype_type(dt, tv)
-    return None if et is None else substitute(ann, {tv: et}) if isinstance(ann.element, TypeVar) else None
 
 
 def build_module(k: Kernel) -> ModuleOp:
@@ -596,87 +577,3 @@ def compile(fn: Any) -> Kernel | DeviceFunction:  # noqa: A001 - the public name
         return fn
     k = fn if isinstance(fn, Kernel) else Kernel(fn)
     return k.compile()
-
-
-# ------------------------------------------------------------------------------------------------ the wire format
-
-
-def kernel_ir_text(k: Kernel) -> str:
-    """The kernel's module as generic IR with locations (the custom syntax does not carry block-argument
-    locations), so errors found on a worker point at the Python source line."""
-    from xdsl.printer import Printer
-
-    out = StringIO()
-    Printer(stream=out, print_generic_format=True, print_debuginfo=True).print_op(k.module)
-    return out.getvalue()
-
-
-@lru_cache(maxsize=64)
-def generic_kernel_from_ir(texts: tuple[str, ...], name: str, block: tuple[int, int, int] | None = None) -> Kernel:
-    """What a pickled generic kernel becomes: one instance per IR text; `launch` runs the one whose parameter
-    types the arguments' dtypes match."""
-    k = kernel_from_ir(texts[0], name, block)
-    g = Kernel.__new__(Kernel)
-    g.__dict__.update(k.__dict__)
-    g._fast, g._instances = {}, {}  # pyright: ignore[reportPrivateUsage]
-    g.__dict__["_ir_texts"] = texts  # (its .module is the first instance's)
-    g.__dict__["_ir_instances"] = [kernel_from_ir(t, name, block) for t in texts]
-    return g
-
-
-def pick_instance(name: str, instances: list[Kernel], args: tuple[Any, ...]) -> Kernel:
-    """The instance whose vector element types and scalar types the arrays and numpy scalars given match (a
-    Python number matches any); exactly one must."""
-    import numpy as np
-
-    from sarek.analysis.layout import numpy_dtype
-    from sarek.dialect import sarek as s
-    from sarek.runtime.core import LaunchError
-
-    def fits(k: Kernel) -> bool:
-        op = next(o for o in k.module.ops if isinstance(o, s.KernelOp) and o.sym_name.data == name)
-        params = op.body.block.args
-        if len(params) != len(args):
-            return False
-        for p, a in zip(params, args):
-            t = p.type.element_type if isinstance(p.type, s.VecType | s.ArrayType) else p.type
-            dt = getattr(a, "dtype", None)
-            if dt is not None and numpy_dtype(k.module, t) != np.dtype(dt):
-                return False
-        return True
-
-    found = [k for k in instances if fits(k)]
-    if len(found) != 1:
-        raise LaunchError(f"kernel {name}: the arguments' dtypes pick {len(found)} of its {len(instances)} "
-                          "instances; pass numpy arrays or scalars of the types it was written for")
-    return found[0]
-
-
-def kernel_from_module(module: ModuleOp, name: str, block: tuple[int, int, int] | None = None) -> Kernel:
-    """A Kernel over an already built module (the adjoint of a kernel)."""
-
-    def stub() -> None:
-        pass
-
-    stub.__name__ = stub.__qualname__ = name
-    k = Kernel(stub, block)
-    k.fn = None
-    k._module = module  # pyright: ignore[reportPrivateUsage]
-    return k
-
-
-@lru_cache(maxsize=256)
-def kernel_from_ir(text: str, name: str, block: tuple[int, int, int] | None = None) -> Kernel:
-    """The kernel `name` of the module `text` with declared block `block` (what a pickled `Kernel` becomes):
-    one object per text, name and block in a process, so its per-device compiled code is kept across the tasks
-    that launch it."""
-    from sarek.registry import parse_module
-
-    def stub() -> None:  # Kernel() sets up every attribute it has; the module replaces the function
-        pass
-
-    stub.__name__ = stub.__qualname__ = name
-    k = Kernel(stub, block)
-    k.fn = None
-    k._module = parse_module(text, f"<kernel {name}>")  # pyright: ignore[reportPrivateUsage]
-    return k

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from sarek.frontend.decls import normalize_type, record_info, type_name, variant_info
 from sarek.frontend.errors import at_user_line
@@ -168,3 +168,28 @@ def literal_type(value: Any, tv: TypeVar) -> Any:
 def suffix(binding: Mapping[TypeVar, Any], params: Sequence[TypeVar]) -> str:
     """`f64` / `f32_i64`: the instantiation's part of a helper's name."""
     return "_".join(type_name(binding[p]) for p in params)
+
+
+def launch_type(ann: Any, a: Any) -> Any:
+    """The front-end type launch argument `a` has for parameter annotation `ann` (Vec[...] for an array, an
+    element type for a numpy scalar), or None when its dtype says nothing."""
+    import numpy as np
+
+    tv = next(iter(type_vars([ann])))
+    if isinstance(ann, TypeVar):
+        return dtype_type(cast(Any, a).dtype, tv) if isinstance(a, np.generic) else None
+    dt = getattr(a, "dtype", None)
+    try:
+        np.dtype(dt)
+    except TypeError:  # a torch dtype and the like: the interop layer knows it
+        from sarek.runtime.interop import adapt
+
+        try:
+            x = adapt(a)
+        except Exception:  # noqa: BLE001 - not an array: the runtime's argument check reports it
+            return None
+        dt = None if x is None else x.dtype
+    if dt is None:
+        return None
+    et = dtype_type(dt, tv)
+    return None if et is None else substitute(ann, {tv: et}) if isinstance(ann.element, TypeVar) else None

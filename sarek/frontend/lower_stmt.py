@@ -1,21 +1,20 @@
-"""Front end, statements: assignments and places, local arrays, if/while/for/match/with, return, assert,
-break/continue, and the joins of assigned names after branches and loops."""
+"""Front end, statements: assignments and places, local arrays, return, assert and break/continue; the
+control-flow statements (if/while/for/match/with) are sarek.frontend.lower_control's."""
 
 from __future__ import annotations
 
 import ast
 from typing import Any, cast
 
-import numpy as np
 
 from xdsl.dialects.builtin import Float64Type, i32
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from sarek.dialect import sarek as s
 from sarek.dialect import scalars as sc
-from sarek.dialect.intrinsics import is_int
-from sarek.frontend.decls import VariantCtor, type_name
+from sarek.frontend.decls import type_name
 from sarek.frontend.errors import CompileError
+from sarek.frontend.lower_control import CONTROL
 from sarek.frontend.lower_base import UNSUPPORTED, Binding, WidenLiteral, tname
 from sarek.frontend.lower_vector import VectorLowerer
 from sarek.gpu import GpuFunction
@@ -45,6 +44,8 @@ class StmtLowerer(VectorLowerer):
     def stmt(self, st: ast.stmt) -> None:
         if type(st) in UNSUPPORTED:
             raise self.err(st, UNSUPPORTED[type(st)])
+        if type(st) in CONTROL:
+            return CONTROL[type(st)](self, st)
         m = getattr(self, f"stmt_{type(st).__name__}", None)
         if m is None:
             raise self.err(st, f"'{type(st).__name__}' statements are not supported in kernels")
@@ -434,262 +435,3 @@ class StmtLowerer(VectorLowerer):
         a = self.v(s.AllocArrayOp(n, sizes, s.ArrayType(et, space, len(sizes))), call)
         self.vars[n] = Binding("arr", a, a.type)
         self.assigned.add(n)
-
-    # control flow
-
-    def branch(self, block: Block, body: list[ast.stmt]) -> tuple[set[str], bool]:
-        saved_a, saved_t = set(self.assigned), self.terminated
-        self.terminated = False
-        self.in_block(block, lambda: self.stmts(body))
-        out = (self.assigned, self.terminated)
-        self.assigned, self.terminated = saved_a, saved_t
-        return out
-
-    def join(self, outs: list[tuple[set[str], bool]]) -> None:
-        live = [a for a, t in outs if not t]
-        if not live:
-            self.terminated = True
-            return
-        res = set(live[0])
-        for a in live[1:]:
-            res &= a
-        self.assigned = res
-
-    def stmt_If(self, st: ast.If) -> None:
-        c = self.cond(st.test)
-        op = s.IfOp(c, Region(Block()), Region(Block()) if st.orelse else Region())
-        self.emit(op, st)
-        outs = [self.branch(op.then_region.block, st.body)]
-        if st.orelse:
-            outs.append(self.branch(op.else_region.block, st.orelse))
-        else:
-            outs.append((set(self.assigned), False))
-        self.join(outs)
-
-    def stmt_While(self, st: ast.While) -> None:
-        assert not st.orelse, "rewritten by sarek.frontend.loop_else"
-        cond_block = Block()
-        op = s.WhileOp(Region(cond_block), Region(Block()))
-
-        def mk() -> None:
-            c = self.cond(st.test)
-            self.emit(s.YieldOp(c), st.test)
-
-        self.in_block(cond_block, mk)
-        self.emit(op, st)
-        breaks = self.loop_body(op.body.block, st.body)
-        if isinstance(st.test, ast.Constant) and st.test.value is True:
-            # `while True:` ends only through a break: what every break has assigned is assigned after it
-            if not breaks:
-                self.terminated = True
-            else:
-                self.assigned = breaks[0].intersection(*breaks[1:])
-
-    def loop_body(self, block: Block, body: list[ast.stmt]) -> list[set[str]]:
-        """Lower a loop body; gives what each `break` of this loop had assigned."""
-        self.loops.append([])
-        try:
-            self.branch(block, body)
-        finally:
-            breaks = self.loops.pop()
-        return breaks
-
-    def stmt_For(self, st: ast.For) -> None:
-        assert not st.orelse, "rewritten by sarek.frontend.loop_else"
-        if not isinstance(st.target, ast.Name):
-            raise self.err(st.target, "the loop variable must be a plain name")
-        it = st.iter
-        if isinstance(it, ast.Name | ast.Attribute) and (tab := self.static(it))[0] \
-                and isinstance(tab[1], tuple | np.ndarray):
-            self.for_table(st, tab[1])
-            return
-        ok, fn = (self.static(it.func) if isinstance(it, ast.Call) else (False, None))
-        if not ok or fn is not range:
-            raise self.err(it, "only 'for i in range(...)' loops are supported")
-        assert isinstance(it, ast.Call)
-        if it.keywords or not 1 <= len(it.args) <= 3:
-            raise self.err(it, f"range() takes 1 to 3 arguments, {len(it.args)} given")
-        args = it.args
-        step: int | SSAValue = 1
-        step_v = None
-        if len(args) == 3:
-            step_v = self.const_eval(args[2])
-            if isinstance(step_v, bool) or isinstance(step_v, float):
-                raise self.err(args[2], f"the range step must be an integer, got {step_v!r}")
-            if step_v == 0:
-                raise self.err(args[2], "the range step must not be zero")
-            if isinstance(step_v, int):
-                step = step_v
-        if len(args) == 1:
-            hi = self.expr(args[0], i32)
-            lo = self.const(0, hi.type if is_int(hi.type) else i32, args[0])
-        else:
-            lo_n, hi_n = args[0], args[1]
-            if len(args) == 3 and step_v is None and self.const_eval(lo_n) is not None and self.const_eval(hi_n) is not None:
-                step = self.expr(args[2], i32)  # literal bounds take the run-time step's type
-                lo = self.expr(lo_n, step.type)
-                hi = self.expr(hi_n, step.type)
-            elif self.const_eval(lo_n) is not None and self.const_eval(hi_n) is None:
-                hi = self.expr(hi_n, i32)
-                lo = self.expr(lo_n, hi.type)
-            else:
-                lo = self.expr(lo_n, i32)
-                hi = self.expr(hi_n, lo.type)
-        if sc.is_integer(lo.type) and sc.is_integer(hi.type):
-            lo, hi = self.conversions(lo, hi, it)
-        for v, n in ((lo, args[0] if len(args) > 1 else it), (hi, args[1] if len(args) > 1 else args[0])):
-            if sc.is_unsigned(v.type):
-                raise self.err(n, f"range bounds must be i32 or i64, got {tname(v.type)} (convert it, e.g. "
-                                  f"range(i32(n)))")
-            if not is_int(v.type):
-                raise self.err(n, f"range bounds must be integers, got {tname(v.type)}")
-        if lo.type != hi.type:
-            raise self.err(it, f"type mismatch: range bounds are {tname(lo.type)} and {tname(hi.type)}")
-        if len(args) == 3 and step_v is None:
-            if not isinstance(step, SSAValue):
-                step = self.expr(args[2], lo.type)
-            if step.type != lo.type:
-                raise self.err(args[2], f"type mismatch: the range bounds are {tname(lo.type)}, the step is "
-                                        f"{tname(step.type)}")
-            # a zero step is Python's ValueError: checked in debug mode, no iteration otherwise
-            nonzero = self.v(s.BinOp("ne", step, self.const(0, step.type, args[2])), args[2])
-            self.emit(s.AssertOp(nonzero, "range() step must not be zero"), args[2])
-        op = s.ForOp(st.target.id, lo, hi, step)
-        self.emit(op, st)
-        name = st.target.id
-        saved = self.vars.get(name)
-        self.vars[name] = Binding("val", op.index, lo.type)
-        self.loop_body(op.body.block, st.body)
-        if saved is None:
-            del self.vars[name]
-        else:
-            self.vars[name] = saved
-
-    def for_table(self, st: ast.For, obj: Any) -> None:
-        """`for w in TAPS:` over a module-level constant table (1-D): a loop over its indices reading each
-        element from the table."""
-        assert isinstance(st.target, ast.Name)
-        arr, t = self.table(obj, st.iter, None)
-        name = ast.unparse(st.iter)
-        if arr.ndim != 1:
-            raise self.err(st.iter, f"'{name}' has {arr.ndim} dimensions: loop over one index, "
-                                    f"for i in range({arr.shape[0]}), and read {name}[i, ...]")
-        key = (name, str(t))
-        if key not in self.tables:
-            self.tables[key] = self.local_table(name, arr, t, st.iter)
-        op = s.ForOp(f"{st.target.id}_index", self.const(0, i32, st.iter), self.const(arr.shape[0], i32, st.iter), 1)
-        self.emit(op, st)
-        read = self.in_block(op.body.block, lambda: self.v(s.ArrayReadOp(self.tables[key], [op.index]), st.target))
-        name = st.target.id
-        saved = self.vars.get(name)
-        self.vars[name] = Binding("val", read, t)
-        self.loop_body(op.body.block, st.body)
-        if saved is None:
-            del self.vars[name]
-        else:
-            self.vars[name] = saved
-
-    def stmt_Match(self, st: ast.Match) -> None:
-        subj = self.expr(st.subject)
-        if not isinstance(subj.type, s.VariantType):
-            raise self.err(st.subject, f"match needs a variant value, got {tname(subj.type)}")
-        vt = subj.type
-        ctors = dict(self.variant_ctors(vt))
-        cases: list[str] = []
-        binders: list[list[str]] = []
-        regions: list[Region] = []
-        bodies: list[tuple[ast.match_case, Block, list[tuple[str, SSAValue]]]] = []
-        has_default = False
-        for i, c in enumerate(st.cases):
-            if c.guard is not None:
-                raise self.err(c.guard, "match guards ('case ... if ...') are not supported")
-            p = c.pattern
-            if isinstance(p, ast.MatchAs) and p.pattern is None:
-                if i != len(st.cases) - 1:
-                    raise self.err(p, "the catch-all case must be the last")
-                has_default = True
-                names = [p.name] if p.name else []
-                blk = Block(arg_types=[vt] * len(names))
-                cases.append(s.WILDCARD)
-            elif isinstance(p, ast.MatchClass):
-                ok, ctor = self.static(p.cls)
-                if not ok or not isinstance(ctor, VariantCtor):
-                    raise self.err(p.cls, "a case pattern must name a variant constructor, e.g. "
-                                          "'case Shape.Circle(r):'")
-                if ctor.variant.__name__ != vt.decl_name:
-                    raise self.err(p.cls, f"type mismatch: {ctor!r} is a constructor of {ctor.variant.__name__}, "
-                                          f"the value is {tname(vt)}")
-                if p.kwd_patterns:
-                    raise self.err(p, "keyword patterns are not supported; bind payloads by position")
-                ps = ctors[ctor.name]
-                if p.patterns and len(p.patterns) != len(ps):
-                    raise self.err(p, f"{ctor!r} has {len(ps)} payload value(s), the pattern binds "
-                                      f"{len(p.patterns)}")
-                names: list[str] = []
-                for q in p.patterns:
-                    if not (isinstance(q, ast.MatchAs) and q.pattern is None):
-                        raise self.err(q, "nested patterns are not supported; bind the payload to a name")
-                    names.append(q.name or "_")
-                if ctor.name in cases:
-                    raise self.err(p, f"constructor {ctor!r} is matched twice")
-                blk = Block(arg_types=ps if names else [])
-                cases.append(ctor.name)
-            else:
-                raise self.err(p, "unsupported pattern: use 'case Variant.Ctor(x, ...):' or 'case _:'")
-            binders.append(names)
-            regions.append(Region(blk))
-            bodies.append((c, blk, list(zip(names, blk.args))))
-        op = s.MatchOp(subj, cases, binders, regions)
-        self.emit(op, st)
-        outs: list[tuple[set[str], bool]] = []
-        for c, blk, binds in bodies:
-            saved = {n: self.vars.get(n) for n, _ in binds}
-            for n, a in binds:
-                if n != "_":
-                    self.vars[n] = Binding("val", a, a.type)
-            outs.append(self.branch(blk, c.body))
-            for n, b in saved.items():
-                if b is None:
-                    self.vars.pop(n, None)
-                else:
-                    self.vars[n] = b
-        if not has_default and set(cases) != set(ctors):
-            outs.append((set(self.assigned), False))
-            self.partial_matches[id(st)] = [f"{vt.decl_name}.{c}" for c in ctors if c not in cases]
-        self.join(outs)
-
-    def stmt_With(self, st: ast.With) -> None:
-        if len(st.items) != 1 or st.items[0].optional_vars is not None:
-            raise self.err(st, "only 'with pragma(...):' and 'with superstep():' are supported")
-        e = st.items[0].context_expr
-        ok, fn = self.static(e.func) if isinstance(e, ast.Call) else (False, None)
-        if not ok or not isinstance(fn, GpuFunction) or fn.kind != "context":
-            raise self.err(e, "only 'with pragma(...):' and 'with superstep():' are supported")
-        assert isinstance(e, ast.Call)
-        if fn.name == "pragma":
-            hints: list[str] = []
-            for a in e.args:
-                if not (isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value):
-                    raise self.err(a, "pragma hints are non-empty strings, e.g. pragma(\"unroll\")")
-                hints.append(a.value)
-            if e.keywords:
-                raise self.err(e, "pragma() takes only string hints")
-            op: Operation = s.PragmaOp(hints)
-            self.emit(op, st)
-            out = self.branch(op.regions[0].block, st.body)
-            self.join([out])
-        else:
-            divergent = False
-            for k in e.keywords:
-                if k.arg != "divergent":
-                    raise self.err(k, f"superstep() has no argument '{k.arg}'")
-                divergent = self.const_eval(k.value)
-                if not isinstance(divergent, bool):
-                    raise self.err(k.value, "superstep(divergent=...) takes a constant True or False")
-            if e.args:
-                raise self.err(e, "superstep() takes no positional argument")
-            op = s.BlockOp(superstep="divergent" if divergent else "")
-            self.emit(op, st)
-            out = self.branch(op.regions[0].block, st.body)
-            self.join([out])
-            self.emit(s.BarrierOp(), st)

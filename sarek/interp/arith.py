@@ -10,6 +10,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from sarek.dialect.semantics import cdiv as cdiv, crem as crem, float_to_int as float_to_int
 from sarek.math import c_lgamma
 
 
@@ -27,29 +28,6 @@ def wrap64(x: int) -> int:
 def f16(x: Any) -> np.float32:
     """Round to half precision, carried as float32."""
     return np.float32(np.float16(x))
-
-
-def cdiv(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return -q if (a < 0) != (b < 0) else q
-
-
-def crem(a: int, b: int) -> int:
-    return a - b * cdiv(a, b)
-
-
-def float_to_int(x: Any, bits: int, unsigned: bool = False) -> int:
-    """C conversion truncating toward zero; NaN gives 0 and out-of-range values saturate (documented choice;
-    an unsigned type saturates to 0 .. 2^bits - 1)."""
-    xf = float(x)
-    if xf != xf:
-        return 0
-    lo, hi = (0, (1 << bits) - 1) if unsigned else (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
-    if xf >= hi:
-        return hi
-    if xf <= lo:
-        return lo
-    return int(xf)
 
 
 def clz(x: int, bits: int) -> int:

@@ -2,9 +2,10 @@
 
 Every rewrite gives the interpreter's result bit for bit (tests/unit/test_opt_passes.py checks random kernels
 before and after):
-- folding: `binop`/`unop`/`cast` of constants with the interpreter's semantics (integers wrap at their width,
-  `div`/`rem` truncate, shifts only by a count below the width, f32 in f32 arithmetic); never a division by
-  zero, never a result that is not finite (those stay as written, where the target's own rules apply).
+- folding: `binop`/`unop`/`cast` of constants with the dialect's semantics (sarek.dialect.semantics, the
+  interpreter's: integers wrap at their width, `div`/`rem` truncate, shifts only by a count below the width,
+  f32 in f32 arithmetic); never a division by zero, never a result that is not finite (those stay as written,
+  where the target's own rules apply).
 - identities (integers): `x+0`, `x-0`, `x*1`, `x/1`, `x|0`, `x^0`, `x&-1`, `x<<0`, `x>>0` are `x`; `x*0`,
   `x&0`, `x%1`, `x-x`, `x^x` are 0. Booleans: `and`/`or` with a constant. Floats only where IEEE makes them
   exact for every x, NaN and -0.0 included: `x*1.0`, `x/1.0`, `x-0.0`, `x+(-0.0)` are `x`; `x*-1.0` is `-x`
@@ -27,7 +28,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, FloatAttr, IntegerAttr, ModuleOp, i1
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -39,24 +39,10 @@ from xdsl.rewriter import InsertPoint
 from sarek.analysis.motion import const_value, removable, speculatable, trip_count
 from sarek.dialect import sarek as s
 from sarek.dialect.intrinsics import is_float, is_int, is_integer_type
-from sarek.interp.arith import cdiv, crem, float_to_int
+from sarek.dialect.semantics import Value, fold_binop, fold_cast, fold_unop
 from sarek.dialect.scalars import is_unsigned
 
 K = s.BinOpKind
-Value = int | float | bool
-
-
-def _wrap(v: int, t: Attribute) -> int:
-    """v modulo 2^width of t: into the signed range, or [0, 2^width) for an unsigned type."""
-    bits = t.width.data if is_integer_type(t) else 32
-    m = 1 << bits
-    return v % m if is_unsigned(t) else ((v + (m >> 1)) % m) - (m >> 1)
-
-
-def _float(v: float, t: Attribute) -> float | None:
-    """v rounded to t (f32/f64), or None when not finite (left to the target)."""
-    r = float(np.float32(v)) if isinstance(t, Float32Type) else float(v)
-    return r if math.isfinite(r) else None
 
 
 def constant(v: Value, t: Attribute) -> s.ConstantOp:
@@ -67,36 +53,6 @@ def constant(v: Value, t: Attribute) -> s.ConstantOp:
         return s.ConstantOp.from_value(int(v), t)
     assert isinstance(t, Float16Type | Float32Type | Float64Type)
     return s.ConstantOp(FloatAttr(float(v), t), t)  # (from_value would turn -0.0 into 0.0)
-
-
-def fold_binop(k: s.BinOpKind, a: Value, b: Value, t: Attribute) -> Value | None:
-    """The interpreter's value of `a k b` at operand type t, or None when it is not folded."""
-    cmp = {K.EQ: a == b, K.NE: a != b, K.LT: a < b, K.LE: a <= b, K.GT: a > b, K.GE: a >= b}
-    if k in cmp:
-        return cmp[k]
-    if t == i1:
-        return {K.AND: bool(a) and bool(b), K.OR: bool(a) or bool(b)}.get(k)
-    # u32/u64 too: WGSL refuses a constant expression that overflows (`2147483648u << 1u`, fuzz seed 800651);
-    # their operands are non-negative, so C division, remainder and shift agree with Python's
-    wide_unsigned = is_unsigned(t) and is_integer_type(t) and t.width.data in (32, 64)
-    if (is_int(t) or wide_unsigned) and isinstance(a, int) and isinstance(b, int):
-        bits = t.width.data if is_integer_type(t) else 32
-        if k in (K.DIV, K.REM):
-            return None if b == 0 else _wrap(cdiv(a, b) if k == K.DIV else crem(a, b), t)
-        if k in (K.SHL, K.SHR):
-            if not 0 <= b < bits:
-                return None
-            return _wrap(a << b, t) if k == K.SHL else a >> b
-        ops = {K.ADD: a + b, K.SUB: a - b, K.MUL: a * b, K.BITAND: a & b, K.BITOR: a | b, K.BITXOR: a ^ b}
-        return _wrap(ops[k], t) if k in ops else None
-    if isinstance(t, Float32Type | Float64Type) and k in (K.ADD, K.SUB, K.MUL, K.DIV):
-        if k == K.DIV and b == 0:
-            return None
-        x, y = (np.float32(a), np.float32(b)) if isinstance(t, Float32Type) else (np.float64(a), np.float64(b))
-        with np.errstate(all="ignore"):  # only the asked operation runs: a dict of all four divided by zero
-            r = float(x + y if k == K.ADD else x - y if k == K.SUB else x * y if k == K.MUL else x / y)
-        return _float(r, t)
-    return None
 
 
 def _is(v: Value | None, want: float) -> bool:
@@ -167,13 +123,7 @@ class FoldUnOp(RewritePattern):
         v, t = const_value(op.operand), op.operand.type
         if v is None:
             return
-        r: Value | None = None
-        if op.op == s.UnOpKind.NOT:
-            r = not v
-        elif op.op == s.UnOpKind.BITNOT and isinstance(v, int) and not isinstance(v, bool):
-            r = ~v
-        elif op.op == s.UnOpKind.NEG:
-            r = _wrap(-v, t) if is_int(t) and isinstance(v, int) else (_float(-v, t) if is_float(t) and not isinstance(t, Float16Type) else None)
+        r = fold_unop(op.op, v, t)
         if r is not None:
             rewriter.replace(op, [constant(r, t)])
 
@@ -190,16 +140,7 @@ class FoldCast(RewritePattern):
         v = const_value(op.operand)
         if v is None:
             return
-        r: Value | None = None
-        if dst == i1:
-            r = v != 0
-        elif is_int(dst):
-            if src == i1 or is_int(src):
-                r = _wrap(int(v), dst)
-            elif isinstance(src, Float32Type | Float64Type):
-                r = float_to_int(v, dst.width.data if is_integer_type(dst) else 32)
-        elif isinstance(dst, Float32Type | Float64Type) and (is_int(src) or isinstance(src, Float32Type | Float64Type)):
-            r = _float(float(v), dst)
+        r = fold_cast(v, src, dst)
         if r is not None:
             rewriter.replace(op, [constant(r, dst)])
 

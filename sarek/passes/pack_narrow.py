@@ -52,13 +52,13 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
 
 from sarek.analysis.features import LIMIT_SOURCES, check_shader_interface
 from sarek.analysis.layout import RecordLayout, layout_of
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
 from sarek.dialect import scalars
+from sarek.passes.insert_before import InsertBefore
 from sarek.registry import target_info
 
 #: the targets whose storage has no 8/16-bit widths
@@ -100,10 +100,10 @@ class _Loc:
     t: Attribute
 
 
-class _Packer:
+class _Packer(InsertBefore):
     def __init__(self, module: ModuleOp, target: str):
+        super().__init__(target)
         self.m = module
-        self.display = target_info(target).display
         self.records = narrow_records(module)
         self.orig: dict[SSAValue, Attribute] = {}
         self.layouts: dict[str, RecordLayout] = {}
@@ -111,11 +111,7 @@ class _Packer:
             lay = layout_of(module, s.RecordType(r))
             assert isinstance(lay, RecordLayout)
             self.layouts[r] = lay
-        self.rw = Rewriter()
         self.orig_fields = {r: dict(cast(s.RecordOp, self.decl(r)).fields) for r in self.records}
-
-    def err(self, msg: str, op: Operation) -> SarekError:
-        return SarekError(msg, op, self.display)
 
     # -------------------------------------------------------------------------------- types
 
@@ -188,16 +184,6 @@ class _Packer:
             op.properties["value"] = FloatAttr(float(cast(FloatAttr, v).value.data), scalars.F32)
 
     # -------------------------------------------------------------------------------- building
-
-    def before(self, op: Operation, new: Operation) -> SSAValue:
-        self.rw.insert_op(new, InsertPoint.before(op))
-        return new.results[0]
-
-    def c(self, op: Operation, v: int) -> SSAValue:
-        return self.before(op, s.ConstantOp(IntegerAttr(v, i32), i32))
-
-    def bin(self, op: Operation, kind: str, a: SSAValue, b: SSAValue | int) -> SSAValue:
-        return self.before(op, s.BinOp(kind, a, self.c(op, b) if isinstance(b, int) else b))
 
     def cast(self, op: Operation, v: SSAValue, t: Attribute) -> SSAValue:
         return v if v.type == t else self.before(op, s.CastOp(v, t))

@@ -18,6 +18,18 @@ from sarek.registry import Family, make_pass, target_info
 
 PassSpec = tuple[str, dict[str, str]]
 
+#: what every target runs first: the feature gate, the checks and the rewrites that leave plain sarek ops
+#: (asserts and prints removed, async copies expanded, barriers verified, shared memory zeroed, math expanded)
+CHECKS: list[PassSpec] = [
+    ("sarek-reject-features", {"target": "{target}", "limits": "{limits}"}),
+    ("sarek-strip-asserts", {}),
+    ("sarek-expand-copy-async", {"target": "{target}"}),
+    ("sarek-lower-print", {}),
+    ("sarek-verify-barriers", {}),
+    ("sarek-zero-shared", {"target": "{target}"}),
+    ("sarek-expand-math", {"target": "{target}", "fp": "{fp}"}),
+]
+
 #: the optimisation passes every target runs before its own passes (`opt=off` drops them): fold and merge,
 #: unroll small loops, fold again what unrolling made constant, move invariants out, turn index products into
 #: sums, and merge and clean up what moved
@@ -42,13 +54,7 @@ UNROLL: dict[Family, str] = {"c": "hint", "shader": "ir", "ptx": "ir"}
 
 PIPELINES: dict[Family, list[PassSpec]] = {
     "c": [
-        ("sarek-reject-features", {"target": "{target}", "limits": "{limits}"}),
-        ("sarek-strip-asserts", {}),
-        ("sarek-expand-copy-async", {"target": "{target}"}),
-        ("sarek-lower-print", {}),
-        ("sarek-verify-barriers", {}),
-        ("sarek-zero-shared", {"target": "{target}"}),
-        ("sarek-expand-math", {"target": "{target}", "fp": "{fp}"}),
+        *CHECKS,
         ("sarek-widen-f16", {"target": "{target}"}),
         ("sarek-constant-tables", {"target": "{target}"}),
         *OPT,
@@ -62,13 +68,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
         ("sarek-c-form-expressions", {}),
     ],
     "shader": [
-        ("sarek-reject-features", {"target": "{target}", "limits": "{limits}"}),
-        ("sarek-strip-asserts", {}),
-        ("sarek-expand-copy-async", {"target": "{target}"}),
-        ("sarek-lower-print", {}),
-        ("sarek-verify-barriers", {}),
-        ("sarek-zero-shared", {"target": "{target}"}),
-        ("sarek-expand-math", {"target": "{target}", "fp": "{fp}"}),
+        *CHECKS,
         ("sarek-widen-f16", {"target": "{target}"}),
         ("sarek-pack-narrow", {"target": "{target}", "limits": "{limits}"}),
         *OPT,
@@ -82,13 +82,7 @@ PIPELINES: dict[Family, list[PassSpec]] = {
         ("sarek-lower-{target}", {"block": "{block}", "kernel": "{kernel}"}),
     ],
     "ptx": [
-        ("sarek-reject-features", {"target": "{target}", "limits": "{limits}"}),
-        ("sarek-strip-asserts", {}),
-        ("sarek-expand-copy-async", {"target": "{target}"}),
-        ("sarek-lower-print", {}),
-        ("sarek-verify-barriers", {}),
-        ("sarek-zero-shared", {"target": "{target}"}),
-        ("sarek-expand-math", {"target": "{target}", "fp": "{fp}"}),
+        *CHECKS,
         ("sarek-constant-tables", {"target": "{target}"}),
         *OPT,
         ("sarek-order-type-decls", {}),

@@ -31,7 +31,8 @@ from xdsl.rewriter import Rewriter
 from sarek.analysis.motion import const_value, speculatable, trip_count
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
-from sarek.passes.canonicalize import Value, constant, fold_binop
+from sarek.dialect.semantics import Value, fold_binop
+from sarek.passes.canonicalize import constant
 
 #: op names a body must not hold (they would leave the copy, not the loop)
 _EXITS = ("break", "continue")

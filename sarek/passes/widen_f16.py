@@ -29,14 +29,13 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import Float16Type, FloatAttr, IntegerAttr, ModuleOp, UnitAttr, i32
+from xdsl.dialects.builtin import Float16Type, FloatAttr, ModuleOp, UnitAttr, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
 
-from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
 from sarek.dialect import scalars
+from sarek.passes.insert_before import InsertBefore
 from sarek.registry import target_info
 
 #: the targets whose f16 is stored as bits and computed in f32
@@ -50,21 +49,8 @@ def _has_f16(t: Attribute) -> bool:
     return isinstance(t, Float16Type)
 
 
-class _Bits:
+class _Bits(InsertBefore):
     """Integer-arithmetic f32 <-> f16 conversions built before an op."""
-
-    def __init__(self, rw: Rewriter):
-        self.rw = rw
-
-    def before(self, op: Operation, new: Operation) -> SSAValue:
-        self.rw.insert_op(new, InsertPoint.before(op))
-        return new.results[0]
-
-    def c(self, op: Operation, v: int) -> SSAValue:
-        return self.before(op, s.ConstantOp(IntegerAttr(v, i32), i32))
-
-    def bin(self, op: Operation, kind: str, a: SSAValue, b: SSAValue | int) -> SSAValue:
-        return self.before(op, s.BinOp(kind, a, self.c(op, b) if isinstance(b, int) else b))
 
     def i32_of(self, op: Operation, cond: SSAValue) -> SSAValue:
         return self.before(op, s.CastOp(cond, i32))
@@ -124,13 +110,9 @@ class _Bits:
 
 class _Widener(_Bits):
     def __init__(self, module: ModuleOp, target: str):
-        super().__init__(Rewriter())
+        super().__init__(target)
         self.m = module
-        self.display = target_info(target).display
         self.storage: set[SSAValue] = set()  # refs into u16 storage (element refs of f16 vectors/arrays)
-
-    def err(self, msg: str, op: Operation) -> SarekError:
-        return SarekError(msg, op, self.display)
 
     def storage_type(self, t: Attribute) -> Attribute:
         if isinstance(t, s.VecType) and isinstance(t.element_type, Float16Type):

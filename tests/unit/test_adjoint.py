@@ -243,7 +243,7 @@ def test_pass_keeps_only_the_named_kernel():
 
 def _replaying(k: Any) -> Any:
     """k's adjoint without tapes for loops with a run-time trip count (what loops longer than the tape get)."""
-    from sarek.frontend.api import kernel_from_module
+    from sarek.frontend.wire import kernel_from_module
     from sarek.passes.adjoint import adjoint_module
 
     return kernel_from_module(adjoint_module(k.module, k.name, dynamic_tape=0), k.name + "_adjoint")

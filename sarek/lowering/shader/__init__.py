@@ -1,6 +1,6 @@
 """Lowering of the sarek dialect to the shader target dialects (`sarek_glsl`, `sarek_wgsl`).
 
-Shared engine of `sarek-lower-glsl` and `sarek-lower-wgsl` (sarek/lowering/glsl.py, wgsl.py); the two
+Shared engine of `sarek-lower-glsl` and `sarek-lower-wgsl` (sarek/lowering/shaders.py); the two
 languages differ only by the `Lang` table (language.py). One `shader` op is produced per kernel.
 
 Modules, each one layer of `ShaderLowering` (a chain of classes, later layers call earlier ones):

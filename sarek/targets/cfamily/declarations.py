@@ -12,7 +12,7 @@ from xdsl.printer import Printer
 from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
-from sarek.dialect.syntax import StringSyntax
+from sarek.dialect.opformat import StringSyntax
 from sarek.dialect.syntax import parse_attrs as _parse_attrs
 from sarek.dialect.syntax import print_attrs as _print_attrs
 from sarek.dialect.syntax import strings as _strs
@@ -29,10 +29,6 @@ class VerbatimOp(StringSyntax):
     """Lines of source printed as they are (headers, pragmas, `extern "C" {`, native text)."""
 
     name = "sarek_c.verbatim"
-    text = prop_def(StringAttr)
-
-    def __init__(self, text: str):
-        super().__init__(properties={"text": StringAttr(text)})
 
 
 @irdl_op_definition

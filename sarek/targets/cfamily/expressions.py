@@ -1,90 +1,42 @@
-"""`sarek_c` expressions: SSA values printed where they are used. `_Expr` declares the syntax of all of them
-once (a head of strings and operands, then ` : "ctype"`); each op lists its head in `HEAD`."""
+"""`sarek_c` expressions: SSA values printed where they are used. Each states its syntax in a `FORMAT`
+(sarek.dialect.opformat): a head of strings and operands, then ` : "ctype"`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import ClassVar, Self, cast
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.ir import SSAValue
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def, traits_def, var_operand_def
+from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def, var_operand_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from sarek.dialect.opformat import Directive, FormatSyntax
 from sarek.dialect.syntax import operand as _operand
-from sarek.dialect.syntax import operand_list as _operand_list
-from sarek.dialect.syntax import operand_seq as _operand_seq
 from sarek.dialect.syntax import parse_attrs as _parse_attrs
-from sarek.dialect.syntax import parse_subscript as _parse_subscript
 from sarek.dialect.syntax import print_attrs as _print_attrs
-from sarek.dialect.syntax import print_operand_list as _print_operand_list
-from sarek.dialect.syntax import print_subscript as _print_subscript
 from sarek.dialect.syntax import raise_since as _raise_since
 from sarek.dialect.syntax import strings as _strs
 from sarek.targets.cfamily.syntax import ValType
-from sarek.targets.cfamily.syntax import operands as _operands
 from sarek.targets.cfamily.syntax import parse_ctype as _parse_ctype
 from sarek.targets.cfamily.syntax import print_ctype as _print_ctype
-from sarek.targets.cfamily.syntax import print_operands as _print_operands
-from sarek.targets.cfamily.syntax import print_str as _print_str
 
 
-#: an expression op's head syntax (see `_Expr`)
-Head = tuple[tuple[str, str | tuple[str, ...]], ...]
+def _print_ctype_of(printer: Printer, result: object) -> None:
+    printer.print_string(" ")
+    printer.print_string_literal(cast(ValType, cast(SSAValue, result).type).text)
 
 
-class _Expr(IRDLOperation):
-    """An expression: its head, then its C type ` : "ctype"` and the attributes. The head is declared by `HEAD`,
-    in the order of the constructor's arguments (the ctype comes last): ("str", p) the string property p as a
-    literal, ("operands", (a, b ...)) ` %a, %b`, ("args", a) the variadic operand a as `(%x, %y)`, ("opt_args", a)
-    the same or nothing when empty, ("subscript", a) `[%a]`. An op whose head is no such sequence overrides
-    `_print_head` and `_parse_head` (which returns the constructor with the head's arguments bound)."""
+class _Expr(FormatSyntax):
+    """An expression: its head, then its C type ` : "ctype"` and the attributes; each op's FORMAT states its head
+    in the order of its constructor's arguments, then `: ctype($result)` (the result's C type text, the
+    constructor's last argument)."""
 
     result = result_def(ValType)
-    HEAD: ClassVar[Head] = ()
-
-    def _print_head(self, printer: Printer) -> None:
-        for kind, f in self.HEAD:
-            if isinstance(f, tuple):
-                printer.print_string(" ")
-                printer.print_list([cast(SSAValue, getattr(self, n)) for n in f], printer.print_operand)
-            elif kind == "str":
-                _print_str(printer, cast(StringAttr, getattr(self, f)))
-            elif kind == "subscript":
-                _print_subscript(printer, cast(SSAValue, getattr(self, f)))
-            else:
-                xs = cast(Sequence[SSAValue], getattr(self, f))
-                (_print_operand_list if kind == "args" else _print_operands)(printer, xs)
-
-    @classmethod
-    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
-        vals: list[object] = []
-        for kind, f in cls.HEAD:
-            if isinstance(f, tuple):
-                vals += _operand_seq(parser, len(f))
-            elif kind == "str":
-                vals.append(parser.parse_str_literal())
-            elif kind == "subscript":
-                vals.append(_parse_subscript(parser))
-            else:
-                vals.append(_operand_list(parser) if kind == "args" else _operands(parser))
-        make = cast(Callable[..., Self], cls)  # each op's own __init__(head..., ctype)
-        return lambda ctype: make(*vals, ctype)
-
-    def print(self, printer: Printer) -> None:
-        self._print_head(printer)
-        _print_ctype(printer, self.result.type)
-        _print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        make = cls._parse_head(parser)
-        op = make(_parse_ctype(parser))
-        _parse_attrs(parser, op)
-        return op
+    DIRECTIVES: ClassVar[dict[str, Directive]] = {"ctype": Directive(_print_ctype_of, Parser.parse_str_literal)}
 
 
 @irdl_op_definition
@@ -98,7 +50,7 @@ class LitOp(_Expr):
     def __init__(self, text: str, ctype: str):
         super().__init__(result_types=[ValType(ctype)], properties={"text": StringAttr(text)})
 
-    HEAD: ClassVar[Head] = (("str", "text"),)
+    FORMAT: ClassVar[str] = '"$text" : ctype($result)'
 
 
 @irdl_op_definition
@@ -114,7 +66,7 @@ class BinaryOp(_Expr):
     def __init__(self, op: str, lhs: SSAValue, rhs: SSAValue, ctype: str):
         super().__init__(operands=[lhs, rhs], result_types=[ValType(ctype)], properties={"op": StringAttr(op)})
 
-    HEAD: ClassVar[Head] = (("str", "op"), ("operands", ("lhs", "rhs")))
+    FORMAT: ClassVar[str] = '"$op" $lhs , $rhs : ctype($result)'
 
 
 @irdl_op_definition
@@ -129,7 +81,7 @@ class UnaryOp(_Expr):
     def __init__(self, op: str, x: SSAValue, ctype: str):
         super().__init__(operands=[x], result_types=[ValType(ctype)], properties={"op": StringAttr(op)})
 
-    HEAD: ClassVar[Head] = (("str", "op"), ("operands", ("operand",)))
+    FORMAT: ClassVar[str] = '"$op" $operand : ctype($result)'
 
 
 @irdl_op_definition
@@ -143,7 +95,7 @@ class CallOp(_Expr):
     def __init__(self, callee: str, args: Sequence[SSAValue], ctype: str):
         super().__init__(operands=[args], result_types=[ValType(ctype)], properties={"callee": StringAttr(callee)})
 
-    HEAD: ClassVar[Head] = (("str", "callee"), ("args", "args"))
+    FORMAT: ClassVar[str] = '"$callee" ($args) : ctype($result)'
 
 
 @irdl_op_definition
@@ -157,7 +109,7 @@ class CastOp(_Expr):
     def __init__(self, x: SSAValue, ctype: str):
         super().__init__(operands=[x], result_types=[ValType(ctype)])
 
-    HEAD: ClassVar[Head] = (("operands", ("operand",)),)
+    FORMAT: ClassVar[str] = "$operand : ctype($result)"
 
 
 @irdl_op_definition
@@ -171,7 +123,7 @@ class IndexOp(_Expr):
     def __init__(self, base: SSAValue, index: SSAValue, ctype: str):
         super().__init__(operands=[base, index], result_types=[ValType(ctype)])
 
-    HEAD: ClassVar[Head] = (("operands", ("base",)), ("subscript", "index"))
+    FORMAT: ClassVar[str] = "$base [$index] : ctype($result)"
 
 
 @irdl_op_definition
@@ -185,7 +137,7 @@ class MemberOp(_Expr):
     def __init__(self, base: SSAValue, field: str, ctype: str):
         super().__init__(operands=[base], result_types=[ValType(ctype)], properties={"field": StringAttr(field)})
 
-    HEAD: ClassVar[Head] = (("operands", ("base",)), ("str", "field"))
+    FORMAT: ClassVar[str] = '$base "$field" : ctype($result)'
 
 
 @irdl_op_definition
@@ -200,7 +152,7 @@ class SelectOp(_Expr):
     def __init__(self, cond: SSAValue, a: SSAValue, b: SSAValue, ctype: str):
         super().__init__(operands=[cond, a, b], result_types=[ValType(ctype)])
 
-    HEAD: ClassVar[Head] = (("operands", ("cond", "a", "b")),)
+    FORMAT: ClassVar[str] = "$cond , $a , $b : ctype($result)"
 
 
 @irdl_op_definition
@@ -219,7 +171,7 @@ class RecordLitOp(_Expr):
         if self.fields.data and len(self.fields) != len(self.values):
             raise VerifyException("sarek_c.record_lit: fields and values differ in length")
 
-    def _print_head(self, printer: Printer) -> None:
+    def print(self, printer: Printer) -> None:
         printer.print_string(" {")
         for i, x in enumerate(self.values):
             printer.print_string(", " if i else "")
@@ -228,9 +180,11 @@ class RecordLitOp(_Expr):
                 printer.print_string(" = ")
             printer.print_operand(x)
         printer.print_string("}")
+        _print_ctype(printer, self.result.type)
+        _print_attrs(printer, self)
 
     @classmethod
-    def _parse_head(cls, parser: Parser) -> Callable[[str], Self]:
+    def parse(cls, parser: Parser) -> Self:
         fields: list[str] = []
         values: list[SSAValue] = []
 
@@ -245,7 +199,7 @@ class RecordLitOp(_Expr):
         parser.parse_comma_separated_list(Parser.Delimiter.BRACES, one)
         if fields and len(fields) != len(values):
             _raise_since(parser, "sarek_c.record_lit: name every field or none", pos)
-        return lambda ctype: cls(ctype, fields, values)
+        return _parse_attrs(parser, cls(_parse_ctype(parser), fields, values))
 
 
 @irdl_op_definition
@@ -259,4 +213,4 @@ class TemplateOp(_Expr):
     def __init__(self, template: str, args: Sequence[SSAValue], ctype: str):
         super().__init__(operands=[args], result_types=[ValType(ctype)], properties={"template": StringAttr(template)})
 
-    HEAD: ClassVar[Head] = (("str", "template"), ("opt_args", "args"))
+    FORMAT: ClassVar[str] = '"$template" ($args)? : ctype($result)'

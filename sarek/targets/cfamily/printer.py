@@ -7,6 +7,9 @@ print in order with two spaces of indentation per level.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
@@ -182,40 +185,50 @@ class CPrinter:
         op = v.owner
         if isinstance(v, BlockArgument) or not isinstance(op, Operation):
             raise SarekError("sarek_c printer: unnamed block argument")
-        if isinstance(op, c.LitOp):
-            return op.text.data
-        if isinstance(op, c.BinaryOp):
-            return f"({self.expr(op.lhs)} {op.op.data} {self.expr(op.rhs)})"
-        if isinstance(op, c.UnaryOp):
-            inner = self.expr(op.operand)
-            if inner[:1] in "-+":  # a signed literal: `-(-7.0f)`, never the decrement `--7.0f`
-                inner = f"({inner})"
-            return f"({op.op.data}{inner})"
-        if isinstance(op, c.CallOp):
-            return f"{op.callee.data}({', '.join(self.expr(a) for a in op.args)})"
-        if isinstance(op, c.CastOp):
-            return f"({op.result.type.text}){self.expr(op.operand)}"
-        if isinstance(op, c.IndexOp):
-            return f"{self.postfix(op.base)}[{self.expr(op.index)}]"
-        if isinstance(op, c.MemberOp):
-            return f"{self.postfix(op.base)}.{op.field.data}"
-        if isinstance(op, c.SelectOp):
-            return f"({self.expr(op.cond)} ? {self.expr(op.a)} : {self.expr(op.b)})"
-        if isinstance(op, c.RecordLitOp):
-            vals = [self.expr(x) for x in op.values]
-            if op.fields.data:
-                vals = [f".{f.data} = {x}" for f, x in zip(op.fields, vals)]
-                return f"({op.result.type.text}){{{', '.join(vals)}}}"
-            # positional (CUDA/HIP, C++): aggregate initialisation `T{a, b}`; NVRTC rejects C99 `(T){a, b}`
-            return f"{op.result.type.text}{{{', '.join(vals)}}}"
-        if isinstance(op, c.TemplateOp):
-            return op.template.data.format(*(self.expr(a) for a in op.args))
+        render = _EXPRESSIONS.get(type(op))
+        if render is not None:
+            return render(self, op)
         raise SarekError(f"sarek_c printer: {op.name} is not an expression", op)
 
     def postfix(self, v: SSAValue) -> str:
         """An operand of `[]` or `.`: casts and compound literals get parentheses."""
         s = self.expr(v)
         return f"({s})" if isinstance(v.owner, c.CastOp | c.RecordLitOp | c.TemplateOp) and not s.isidentifier() else s
+
+
+def _unary(p: CPrinter, op: c.UnaryOp) -> str:
+    inner = p.expr(op.operand)
+    if inner[:1] in "-+":  # a signed literal: `-(-7.0f)`, never the decrement `--7.0f`
+        inner = f"({inner})"
+    return f"({op.op.data}{inner})"
+
+
+def _record_lit(p: CPrinter, op: c.RecordLitOp) -> str:
+    vals = [p.expr(x) for x in op.values]
+    if op.fields.data:
+        vals = [f".{f.data} = {x}" for f, x in zip(op.fields, vals)]
+        return f"({op.result.type.text}){{{', '.join(vals)}}}"
+    # positional (CUDA/HIP, C++): aggregate initialisation `T{a, b}`; NVRTC rejects C99 `(T){a, b}`
+    return f"{op.result.type.text}{{{', '.join(vals)}}}"
+
+
+def _expressions() -> dict[type[Operation], Callable[[CPrinter, Any], str]]:
+    """The text of each expression op, by class (each renders its operands through `CPrinter.expr`)."""
+    return {
+        c.LitOp: lambda p, op: op.text.data,
+        c.BinaryOp: lambda p, op: f"({p.expr(op.lhs)} {op.op.data} {p.expr(op.rhs)})",
+        c.UnaryOp: _unary,
+        c.CallOp: lambda p, op: f"{op.callee.data}({', '.join(p.expr(a) for a in op.args)})",
+        c.CastOp: lambda p, op: f"({op.result.type.text}){p.expr(op.operand)}",
+        c.IndexOp: lambda p, op: f"{p.postfix(op.base)}[{p.expr(op.index)}]",
+        c.MemberOp: lambda p, op: f"{p.postfix(op.base)}.{op.field.data}",
+        c.SelectOp: lambda p, op: f"({p.expr(op.cond)} ? {p.expr(op.a)} : {p.expr(op.b)})",
+        c.RecordLitOp: _record_lit,
+        c.TemplateOp: lambda p, op: op.template.data.format(*(p.expr(a) for a in op.args)),
+    }
+
+
+_EXPRESSIONS = _expressions()
 
 
 def print_c(module: ModuleOp) -> str:

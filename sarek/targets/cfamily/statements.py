@@ -4,6 +4,7 @@ return/break/continue, blocks and pragmas."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr, i32
 from xdsl.ir import Attribute, Region, SSAValue
@@ -24,7 +25,7 @@ from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
-from sarek.dialect.syntax import NullarySyntax, OperandSyntax, OptionalOperandSyntax, StringSyntax
+from sarek.dialect.opformat import FormatSyntax, NullarySyntax, OperandSyntax, OptionalOperandSyntax, StringSyntax
 from sarek.dialect.syntax import operand as _operand
 from sarek.dialect.syntax import optional_defined_operand as _optional_operand
 from sarek.dialect.syntax import parse_attr_dict as _parse_attr_dict
@@ -111,28 +112,16 @@ class ArrayDeclOp(IRDLOperation):
 
 
 @irdl_op_definition
-class AssignOp(IRDLOperation):
+class AssignOp(FormatSyntax):
     """`place = value;`"""
 
     name = "sarek_c.assign"
+    FORMAT: ClassVar[str] = "$place = $value"
     place = operand_def(ValType)
     value = operand_def(ValType)
 
     def __init__(self, place: SSAValue, value: SSAValue):
         super().__init__(operands=[place, value])
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.place)
-        printer.print_string(" = ")
-        printer.print_operand(self.value)
-        _print_attrs(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> AssignOp:
-        place = _operand(parser)
-        parser.parse_punctuation("=")
-        return _parse_attrs(parser, cls(place, _operand(parser)))
 
 
 @irdl_op_definition
@@ -395,7 +384,3 @@ class PragmaOp(StringSyntax):
     """`#pragma <text>` on its own line (the lowering puts it right before a loop)."""
 
     name = "sarek_c.pragma"
-    text = prop_def(StringAttr)
-
-    def __init__(self, text: str):
-        super().__init__(properties={"text": StringAttr(text)})

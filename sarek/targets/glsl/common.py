@@ -222,14 +222,18 @@ class SourcePrinter:
         return _str_prop(op, "text")
 
     # language hooks
+    #: what ends a struct member, and the struct (GLSL `;` and `};`, WGSL `,` and `}`)
+    FIELD_END = ";"
+    STRUCT_END = "};"
+
     def struct_lines(self, name: str, fields: list[str]) -> list[str]:
-        raise NotImplementedError
+        return [f"struct {name} {{", *(f"  {f}{self.FIELD_END}" for f in fields), self.STRUCT_END]
 
     def switch_head(self, expr: str) -> str:
-        raise NotImplementedError
+        return f"switch ({expr})"
 
     def case_head(self, label: str) -> str:
-        raise NotImplementedError
+        return "default:" if label == "default" else f"case {label}:"
 
     def print_module(self, ops: Sequence[Operation]) -> str:
         shaders = [o for o in ops if self.kind(o) == "shader"]

@@ -9,28 +9,14 @@ from sarek.targets.glsl.common import SourcePrinter
 
 
 class GlslPrinter(SourcePrinter):
-    def struct_lines(self, name: str, fields: list[str]) -> list[str]:
-        return [f"struct {name} {{", *(f"  {f};" for f in fields), "};"]
-
-    def switch_head(self, expr: str) -> str:
-        return f"switch ({expr})"
-
-    def case_head(self, label: str) -> str:
-        return "default:" if label == "default" else f"case {label}:"
-
-    def loop_head(self) -> str:
-        return "for (;;)"
+    """GLSL: the `SourcePrinter` as it stands."""
 
 
 class WgslPrinter(SourcePrinter):
-    def struct_lines(self, name: str, fields: list[str]) -> list[str]:
-        return [f"struct {name} {{", *(f"  {f}," for f in fields), "}"]
+    """WGSL: members end with `,`, loops are `loop`, a function's attributes stand on the line before it."""
 
-    def switch_head(self, expr: str) -> str:
-        return f"switch ({expr})"
-
-    def case_head(self, label: str) -> str:
-        return "default:" if label == "default" else f"case {label}:"
+    FIELD_END = ","
+    STRUCT_END = "}"
 
     def loop_head(self) -> str:
         return "loop"

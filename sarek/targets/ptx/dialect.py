@@ -11,7 +11,7 @@ Helpers are `sarek_ptx.func` (the lowering inlines sarek helpers, so it does not
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import cast
 
 from xdsl.dialects.builtin import (
@@ -48,6 +48,15 @@ REG_PREFIX: dict[str, str] = {
 STATE_SPACES = ("global", "shared", "local", "param", "const")
 
 
+def _parse_pair(parser: AttrParser, first: Callable[[], Attribute]) -> tuple[Attribute, IntAttr]:
+    """`<first, n>`: the parameters of a register (`<f32, 3>`) or an address (`<#sarek_ptx.reg<u64, 1>, 8>`)."""
+    with parser.in_angle_brackets():
+        a = first()
+        parser.parse_punctuation(",")
+        n = parser.parse_integer()
+    return a, IntAttr(n)
+
+
 @irdl_attr_definition
 class RegAttr(ParametrizedAttribute):
     """`#sarek_ptx.reg<f32, 3>`: virtual register number 3 of type .f32 (`%f3`)."""
@@ -72,11 +81,7 @@ class RegAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            ty = parser.parse_identifier()
-            parser.parse_punctuation(",")
-            n = parser.parse_integer()
-        return (StringAttr(ty), IntAttr(n))
+        return _parse_pair(parser, lambda: StringAttr(parser.parse_identifier()))
 
 
 @irdl_attr_definition
@@ -103,11 +108,7 @@ class AddrAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            base = parser.parse_attribute()
-            parser.parse_punctuation(",")
-            off = parser.parse_integer()
-        return (base, IntAttr(off))
+        return _parse_pair(parser, parser.parse_attribute)
 
 
 def operand_text(a: Attribute) -> str:
@@ -223,32 +224,32 @@ CpOp = _instr("CpOp", "cp", "cp.async.{cg|ca}.shared.global [dst], [src], bytes;
                "cp.async.wait_group n: asynchronous global -> shared copies (sm_80+)")
 
 
-@irdl_op_definition
-class LabelOp(IRDLOperation):
-    """`LABEL:` — a branch target."""
+class _TextOp(IRDLOperation):
+    """An op that is one string (`$text attr-dict`)."""
 
-    name = "sarek_ptx.label"
-    label = prop_def(StringAttr)
-    assembly_format = "$label attr-dict"
-
-    def __init__(self, label: str):
-        super().__init__(properties={"label": StringAttr(label)})
-
-    @property
-    def ptx_text(self) -> str:
-        return f"{self.label.data}:"
-
-
-@irdl_op_definition
-class RawOp(IRDLOperation):
-    """Verbatim PTX text (a `sarek.native` op's ptx text, comments)."""
-
-    name = "sarek_ptx.raw"
     text = prop_def(StringAttr)
     assembly_format = "$text attr-dict"
 
     def __init__(self, text: str):
         super().__init__(properties={"text": StringAttr(text)})
+
+
+@irdl_op_definition
+class LabelOp(_TextOp):
+    """`LABEL:` — a branch target (`text` is the label)."""
+
+    name = "sarek_ptx.label"
+
+    @property
+    def ptx_text(self) -> str:
+        return f"{self.text.data}:"
+
+
+@irdl_op_definition
+class RawOp(_TextOp):
+    """Verbatim PTX text (a `sarek.native` op's ptx text, comments)."""
+
+    name = "sarek_ptx.raw"
 
     @property
     def ptx_text(self) -> str:
