@@ -92,7 +92,14 @@ class Ops:
         at "precise" marked `PRECISE` (GLSL's `precise`: NoContraction in the SPIR-V)."""
         if self.guard == "precise":
             return self.exact(v)
-        if self.guard != "fence":
+        return self.hold(v)
+
+    def hold(self, v: V) -> V:
+        """`v`, kept as computed where a later multiplication must not be folded into the one computing it: a
+        stepwise scaling `(v * 2^a) * 2^b`, whose intermediate must stay in range. GLSL's `precise` forbids
+        contraction, not that fold (NVIDIA's Vulkan driver folded sinh(710)'s two halves into an overflow), so
+        both shaders (guards "fence" and "precise") get the integer fence."""
+        if self.guard == "none":
             return v
         z = self.ibin("shr", self.b.cast(self.b.intrinsic("grid_dim_x"), self.fmt.it), 31)
         return self.from_bits(self.ibin("bitxor", self.bits(v), z))

@@ -59,7 +59,7 @@ def _scale(o: Ops, v: V, n: V) -> V:
     ni = o.to_int(n)
     h1 = o.ibin("shr", ni, 1)
     h2 = o.ibin("sub", ni, h1)
-    return o.mul(o.fence(o.settle(o.mul(v, o.pow2(h1)))), o.pow2(h2))
+    return o.mul(o.hold(o.settle(o.mul(v, o.pow2(h1)))), o.pow2(h2))
 
 
 def exp(o: Ops, x: V) -> V:
@@ -336,7 +336,7 @@ def sinh(o: Ops, x: V) -> V:
     mid = o.mul(o.add(t, o.div(t, tp1)), 0.5)
     big = o.mul(tp1, 0.5)
     w = exp(o, o.mul(a, 0.5))
-    huge = o.mul(o.fence(o.settle(o.mul(w, 0.5))), w)
+    huge = o.mul(o.hold(o.settle(o.mul(w, 0.5))), w)
     r = o.sel(o.cmp("lt", a, 1.0), small, o.sel(o.cmp("lt", a, 22.0), mid, o.sel(o.cmp("le", a, 709.0), big, huge)))
     return o.copysign(r, x)
 
@@ -349,7 +349,7 @@ def cosh(o: Ops, x: V) -> V:
     mid = o.add(o.mul(e, 0.5), o.div(0.5, e))
     big = o.mul(e, 0.5)
     w = exp(o, o.mul(a, 0.5))
-    huge = o.mul(o.fence(o.settle(o.mul(w, 0.5))), w)
+    huge = o.mul(o.hold(o.settle(o.mul(w, 0.5))), w)
     r = o.sel(o.cmp("lt", a, 0.34657359027997264), small,
               o.sel(o.cmp("lt", a, 22.0), mid, o.sel(o.cmp("le", a, 709.0), big, huge)))
     return o.sel(o.isnan(x), x, r)
