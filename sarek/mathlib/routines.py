@@ -510,7 +510,11 @@ def fmod(o: Ops, x: V, y: V) -> V:
             j = o.ibin("sub", ex, p - 7)
             j = o.sel(o.ibin("lt", j, 0), o.ci(0), j)
             j3 = o.ibin("div", j, 3)
-            d = o.settle(o.mul(o.mul(o.mul(d0, o.pow2(j3)), o.pow2(j3)), o.pow2(o.ibin("sub", j, o.ibin("mul", j3, 2)))))
+            # three scalings, each held: a driver that reassociates (NVIDIA's Vulkan) would otherwise multiply the
+            # powers first, 2^j overflows, and r / d gives NaN (fmod(1e300, 3e-300) on the H200)
+            p3 = o.pow2(j3)
+            d = o.hold(o.settle(o.mul(o.hold(o.settle(o.mul(d0, p3))), p3)))
+            d = o.settle(o.mul(d, o.pow2(o.ibin("sub", j, o.ibin("mul", j3, 2)))))
             q = o.trunc(o.settle(o.mul(o.div(rv, d), 1.0 + 2.0 ** (4 - p))))
             v = o.fma(o.neg(q), d, rv)
             o.b.store(r, o.sel(o.cmp("lt", v, 0.0), o.add(v, d), v))
