@@ -9,6 +9,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -120,17 +122,26 @@ def test_exp_reduction_on_the_interpreter_edges():
 @pytest.mark.parametrize("fn", ["exp", "exp2"])
 def test_exp_on_the_device_within_cuda_bound(fn: str):
     """On the H200's ptx device at fp=default: within 2 ulp of the exact result (CUDA's documented bound for
-    expf and exp2f) over 2^20 inputs and the edges; prints the measured maximum."""
-    dev = next((d for d in rt.devices() if d.kind == "ptx"), None)
-    assert dev is not None, f"no ptx device ({rt.unavailable.get('ptx', 'no NVIDIA driver')})"
+    expf and exp2f) over 2^20 inputs and the edges, or within what CUDA's own expf/exp2f measure on the same
+    inputs where that is more (ex2.approx's relative error is over 2 ulp of a subnormal result: CUDA's exp2f
+    is the same instruction); prints both maxima."""
+    devs = {d.kind: d for d in rt.devices() if d.kind in ("ptx", "cuda")}
+    assert "ptx" in devs and "cuda" in devs, f"no ptx/cuda device ({rt.unavailable.get('ptx', 'no NVIDIA driver')})"
     x = edge_inputs(fn, 1 << 20)
-    out = np.zeros_like(x)
-    dev.launch(parse_module(bp._math_module(fn, 1)), f"m_{fn}", [x, out, x.size],  # pyright: ignore[reportPrivateUsage]
-               grid=((x.size + 255) // 256,), block=(256,))
-    e = exact_ulps(out, x, fn)
+    errs: dict[str, np.ndarray[Any, Any]] = {}
+    outs: dict[str, np.ndarray[Any, Any]] = {}
+    for kind, dev in devs.items():
+        out = np.zeros_like(x)
+        dev.launch(parse_module(bp._math_module(fn, 1)), f"m_{fn}", [x, out, x.size],  # pyright: ignore[reportPrivateUsage]
+                   grid=((x.size + 255) // 256,), block=(256,))
+        outs[kind], errs[kind] = out, exact_ulps(out, x, fn)
+        print(f"{fn} on {dev.name}: max {errs[kind].max():.3f} ulp (x = {x[int(np.argmax(errs[kind]))]!r})")
+    e = errs["ptx"]
     worst = int(np.argmax(e))
-    print(f"{fn} on {dev.name}: max {e.max():.3f} ulp (x = {x[worst]!r}), mean {e[np.isfinite(e)].mean():.4f}")
-    assert e.max() <= 2.0, f"{fn}({x[worst]!r}) = {out[worst]!r}: {e.max():.3f} ulp"
+    bound = max(2.0, float(errs["cuda"].max()))
+    assert e.max() <= bound, f"{fn}({x[worst]!r}) = {outs['ptx'][worst]!r}: {e.max():.3f} ulp (CUDA: {bound:.3f})"
+    normal = np.abs(outs["ptx"]) >= np.finfo(np.float32).tiny
+    assert e[normal].max() <= 2.0, f"{fn}: {e[normal].max():.3f} ulp on a normal result"
 
 
 @pytest.mark.parametrize(("fn", "bound"), [("log", 1.0), ("log2", 2.0), ("log10", 2.0)])
