@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import ModuleOp
+if TYPE_CHECKING:  # the runtimes read markers on a warm launch, which imports no IR (tests/unit/test_warm_start.py)
+    from xdsl.dialects.builtin import ModuleOp
 
-from sarek.analysis.layout import layout_of, round_up
-from sarek.dialect.sarek import AllocArrayOp, KernelOp, MemSpace
+    from sarek.dialect.sarek import AllocArrayOp, KernelOp
 
 STATIC_LIMIT = 48 * 1024
 ALIGN = 128
@@ -37,6 +38,8 @@ class Window:
 def dynamic_window(module: ModuleOp, kernel: KernelOp) -> Window | None:
     """The window of `kernel`'s shared arrays when they exceed the static limit, else None (static arrays)."""
     from sarek.analysis.features import constant_size
+    from sarek.analysis.layout import layout_of, round_up
+    from sarek.dialect.sarek import AllocArrayOp, MemSpace
 
     offsets: dict[AllocArrayOp, int] = {}
     total = plain = 0
@@ -52,6 +55,10 @@ def dynamic_window(module: ModuleOp, kernel: KernelOp) -> Window | None:
 
 def window_of(op: AllocArrayOp) -> Window | None:
     """The window holding shared array `op`, or None when its kernel's arrays are static."""
+    from xdsl.dialects.builtin import ModuleOp
+
+    from sarek.dialect.sarek import KernelOp
+
     k = op.parent_op()
     while k is not None and not isinstance(k, KernelOp):
         k = k.parent_op()
