@@ -47,7 +47,7 @@ def test_insertion_points_place_the_passes():
     i = names.index("example-replace-constant")
     assert names[i - 1] == "sarek-canonicalize" and names[i + 1] == "sarek-order-type-decls"  # after the OPT run
     assert names[names.index("sarek-lower-cfamily") - 1] == "example-replace-constant"
-    j = names.index("sarek-widen-f16")  # the last legalization before the OPT run
+    j = names.index("sarek-constant-tables")  # the last legalization before the OPT run
     assert names[j + 1:j + 3] == ["sarek-cse", "sarek-canonicalize"]  # before-opt, then the OPT run
     assert names.count("example-replace-constant") == 2
 

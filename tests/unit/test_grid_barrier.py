@@ -1,8 +1,9 @@
 """grid_barrier() (issue 33 item 5): every thread of every block waits there. The interpreters run it (the
 reference executor runs the blocks together between grid barriers, and reports a barrier not every block
-reaches; the fast one checks the whole grid is active); CUDA and PTX sources validate (nvcc, NVRTC, ptxas) and
-launch cooperatively after a co-residency check (the driver is faked here; `gpu`-marked: the H200's cuda and
-ptx run the conformance cases); the other targets refuse it."""
+reaches; the fast one checks the whole grid is active); the CUDA source validates (nvcc, NVRTC) and launches
+cooperatively after a co-residency check (the driver is faked here; `gpu`-marked: the H200's cuda runs the
+conformance cases); the other targets refuse it, PTX included (measured on the H200: the driver's JIT gives a
+PTX module no grid-sync workspace, and nvcc's own barrier sequence faulted with an illegal address)."""
 
 from __future__ import annotations
 
@@ -112,19 +113,17 @@ def test_block_divergent_grid_barrier_is_refused():
         by_block.source("cuda")
 
 
-@pytest.mark.parametrize("target", ["hip", "opencl", "metal", "glsl", "wgsl"])
+@pytest.mark.parametrize("target", ["ptx", "hip", "opencl", "metal", "glsl", "wgsl"])
 def test_other_targets_refuse(target: str):
     with pytest.raises(CompileError, match="grid-wide barriers not yet supported \\(.*\\); split the kernel into "
                                            "two launches"):
         rotate.source(target)
 
 
-@pytest.mark.parametrize("target", ["cuda", "ptx"])
-def test_sources_validate(target: str):
-    from sarek.validate import cuda, ptx
+def test_cuda_source_validates():
+    from sarek.validate import cuda
 
-    src = rotate.source(target)
-    (cuda.check if target == "cuda" else ptx.check)(src)
+    cuda.check(rotate.source("cuda"))
 
 
 def test_cuda_source_compiles_with_nvrtc():
@@ -224,7 +223,7 @@ def test_conformance_cases_present():
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("device", ["cuda:0", "ptx:0"])
+@pytest.mark.parametrize("device", ["cuda:0"])
 @pytest.mark.parametrize("case", _CASES, ids=lambda c: c.name)
 def test_conformance_on_the_gpu(case: Any, device: str):
     import sarek.runtime as rt
@@ -234,7 +233,7 @@ def test_conformance_on_the_gpu(case: Any, device: str):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("device", ["cuda:0", "ptx:0"])
+@pytest.mark.parametrize("device", ["cuda:0"])
 def test_grid_barrier_on_the_gpu_many_times(device: str):
     """Every block resident (132 SMs on the H200), the barrier reused 200 times in one launch."""
     import sarek.runtime as rt
