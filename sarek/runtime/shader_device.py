@@ -19,15 +19,17 @@ plain arrays the kernel may write. A subclass supplies the driver side:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
 
 from sarek.diagnostics import SarekError
 from sarek.runtime.core import Device, DeviceError, Dim3, FastPath, KernelSpec, LaunchError, Limits
 from sarek.runtime.shader_codec import ShaderCodec, mark_packed, scalar_bytes
 from sarek.types import is_ndarray
+
+if TYPE_CHECKING:  # xDSL's IR only for the annotations: a warm launch imports none of it
+    from xdsl.dialects.builtin import ModuleOp
 
 #: why a device may lack an abi feature (added to the refusal)
 FEATURE_WHY = {"cooperative-matrix": "cooperative matrices need VK_KHR_cooperative_matrix: a GPU driver has it, "
