@@ -347,7 +347,8 @@ def import_time(repeat: int) -> dict[str, float]:
 
 #: `{start}`: "" for the whole first launch; `_t = <clock>` for "launch only" (after the import and the device's
 #: opening, its context made by `dev.stream()` as CuPy's and Triton's are by their arrays before their timer: the
-#: front end, compile or cache look-ups, load, launch, sync)
+#: front end, compile or cache look-ups, load, launch, sync; vulkan-glsl's `dev.stream()` opens its VkDevice: the
+#: method of bench_vulkan's warm first launch)
 FIRST_LAUNCH = """import numpy as np
 import sarek
 from _sarek_first_launch import saxpy

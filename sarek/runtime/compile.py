@@ -10,17 +10,23 @@ Vulkan devices): `set_extra_passes("my-pass")`, or `$SAREK_PASSES` read at the f
 the next launch of any kernel compiles with them. One launch's extra passes (`k.launch(..., passes="my-pass")`)
 run after those, in a copy of the kernel's spec with its own programs (`with_passes`).
 
-The Vulkan devices (sarek.runtime.shader_device) compile a shader and its buffer ABI per block shape through
-the same pipeline (`lower_shader` with the extra passes at `after-opt`), keyed by `artifact_key` like the rest.
+The Vulkan devices (sarek.runtime.shader_device) ask here too, for a shader artifact per block shape:
+`compile_shader` -> (source, buffer ABI), the ABI (bindings, push-constant offsets, packed vectors, features)
+being what the device packs arguments by; built by `shader_artifact` (the same pipeline, `sarek-pipeline` with
+the extra passes at `after-opt` and the device's limits checked at launch), keyed by `artifact_key` like the
+rest, so a warm start loads it with no IR built.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sarek.runtime import cache
 from sarek.runtime.specs import KernelSpec
+
+if TYPE_CHECKING:  # xDSL's IR only for the annotations: a warm start imports none of it
+    from xdsl.dialects.builtin import ModuleOp
 
 _EXTRA: list[str] = []  # [canonical pass list] once set (from set_extra_passes or $SAREK_PASSES)
 
@@ -116,3 +122,50 @@ def compile_source(spec: KernelSpec, target: str, **options: Any) -> str:
     passes = spec_passes(spec)
     key = source_key(spec, target, options, passes)
     return cache.get_or_build_text("source", key, lambda: emit_source(spec.module, target, passes=passes, **options))
+
+
+def shader_artifact(module: ModuleOp, kernel: str, lang: str, block: tuple[int, int, int], fold: bool = False,
+                    passes: str = "") -> tuple[str, dict[str, Any]]:
+    """(shader source, buffer ABI) of `kernel` in `module` for `lang` (glsl or wgsl) and one block shape, not
+    cached (`compile_shader` caches it); refusals raise SarekError. `fold`: the kernel through sarek-fold-grid
+    first (a grid beyond the device's limit, run as several dispatches); `passes`: extra passes at the pipeline's
+    after-opt. The shared-memory and storage-buffer limits are left to the device (`limits=device`), which
+    checks its own at launch. The ABI marks the vectors stored packed (sarek.runtime.shader_codec)."""
+    from sarek.lowering.shader import shader_abi
+    from sarek.registry import make_context
+    from sarek.runtime.shader_codec import mark_packed
+    from sarek.targets.glsl.printer import print_glsl, print_wgsl
+    from sarek.targets.glsl.target import lower_shader
+
+    m = module.clone()
+    if fold:
+        from sarek.passes.fold_grid import fold_grid
+
+        fold_grid(m, kernel)
+    lower_shader(make_context(), m, lang, ",".join(map(str, block)), kernel, passes=passes, limits="device")
+    abi = shader_abi(m, kernel)
+    mark_packed(module, kernel, abi)
+    return (print_glsl(m) if lang == "glsl" else print_wgsl(m)), abi
+
+
+def compile_shader(spec: KernelSpec, lang: str, block: tuple[int, int, int],
+                   fold: bool = False) -> tuple[str, dict[str, Any]]:
+    """`shader_artifact` of the spec's kernel with the process's and the launch's extra passes, through the
+    compile cache, keyed (`artifact_key`) by the IR, language, kernel, block, fold, the extra passes, the compiler
+    and the pipeline function (a test's substitute pipeline is its own key). A hit needs no IR: a warm start's
+    spec parses none."""
+    import json
+    import sys
+
+    # the pipeline function, named without importing its module (and the passes) on a warm start: a test
+    # substitutes it only once that module is imported
+    mod = sys.modules.get("sarek.passes.pipeline")
+    fn = getattr(mod, "pipeline_passes", None)
+    name = f"{fn.__module__}.{fn.__qualname__}" if fn is not None else "sarek.passes.pipeline.pipeline_passes"
+    passes = spec_passes(spec)
+    key = artifact_key("shader", spec, lang, {"kernel": spec.name, "block": block, "fold": fold,
+                                              "pipeline": name, "limits": "device"}, passes)
+    text = cache.get_or_build_text("shader", key, lambda: json.dumps(shader_artifact(
+        spec.module, spec.name, lang, block, fold, passes)))
+    src, abi = json.loads(text)
+    return src, abi

@@ -6,12 +6,14 @@ WGSL `Params` uniform). Used by every Vulkan device (sarek.runtime.shader_device
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
 
 from sarek.runtime.errors import LaunchError
+
+if TYPE_CHECKING:  # xDSL's IR only for the annotations: a warm launch imports none of it
+    from xdsl.dialects.builtin import ModuleOp
 
 _KIND = {"i4": np.int32, "i8": np.int64, "f4": np.float32, "f8": np.float64, "b4": np.int32, "f2": np.float16}
 

@@ -19,15 +19,17 @@ plain arrays the kernel may write. A subclass supplies the driver side:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
 
 from sarek.diagnostics import SarekError
 from sarek.runtime.core import Device, DeviceError, Dim3, FastPath, KernelSpec, LaunchError, Limits
-from sarek.runtime.shader_codec import ShaderCodec, mark_packed, scalar_bytes
+from sarek.runtime.shader_codec import ShaderCodec, scalar_bytes
 from sarek.types import is_ndarray
+
+if TYPE_CHECKING:  # xDSL's IR only for the annotations: a warm launch imports none of it
+    from xdsl.dialects.builtin import ModuleOp
 
 #: why a device may lack an abi feature (added to the refusal)
 FEATURE_WHY = {"cooperative-matrix": "cooperative matrices need VK_KHR_cooperative_matrix: a GPU driver has it, "
@@ -69,25 +71,11 @@ class ShaderDevice(Device):
 
     def compile_source(self, module: ModuleOp, kernel: str, block: Dim3,
                        fold: bool = False, passes: str = "") -> tuple[str, dict[str, Any]]:
-        """(shader source, abi) for one kernel and block shape; refusals raise SarekError. `fold`: the kernel
-        through sarek-fold-grid first (a grid beyond the device's limit, run as several dispatches); `passes`:
-        extra passes at the pipeline's after-opt (sarek.runtime.compile)."""
-        from sarek.lowering.shader import shader_abi
-        from sarek.registry import make_context
-        from sarek.targets.glsl.target import lower_shader
-        from sarek.targets.glsl.printer import print_glsl, print_wgsl
+        """(shader source, abi) for one kernel and block shape, from the compile service
+        (sarek.runtime.compile.shader_artifact, uncached); refusals raise SarekError."""
+        from sarek.runtime.compile import shader_artifact
 
-        m = module.clone()
-        if fold:
-            from sarek.passes.fold_grid import fold_grid
-
-            fold_grid(m, kernel)
-        # the shared-memory and storage-buffer limits are this device's, checked at launch (_check_limits)
-        lower_shader(make_context(), m, self.lang, ",".join(map(str, block)), kernel, passes=passes, limits="device")
-        abi = shader_abi(m, kernel)
-        mark_packed(module, kernel, abi)
-        src = print_glsl(m) if self.lang == "glsl" else print_wgsl(m)
-        return src, abi
+        return shader_artifact(module, kernel, self.lang, block, fold, passes)
 
     def source(self, module: ModuleOp, kernel: str, block: Any = (256, 1, 1)) -> str:
         from sarek.runtime.core import dim3
@@ -179,27 +167,10 @@ class ShaderDevice(Device):
                               _shared_past(spec, most))
 
     def _compiled(self, spec: KernelSpec, block: Dim3, fold: bool) -> tuple[str, dict[str, Any]]:
-        """compile_source through sarek's compile cache (sarek.runtime.cache), keyed (sarek.runtime.compile's
-        artifact_key) by the IR, language, kernel, block, fold, the extra passes, the compiler and the pipeline
-        function (a test's substitute pipeline is its own key)."""
-        import json
-        import sys
+        """(source, abi) from the compile service's cache (sarek.runtime.compile.compile_shader)."""
+        from sarek.runtime.compile import compile_shader
 
-        from sarek.runtime import cache
-        from sarek.runtime.compile import artifact_key, spec_passes
-
-        # the pipeline function, named without importing its module (and the passes) on a warm start: a test
-        # substitutes it only once that module is imported
-        mod = sys.modules.get("sarek.passes.pipeline")
-        fn = getattr(mod, "pipeline_passes", None)
-        name = f"{fn.__module__}.{fn.__qualname__}" if fn is not None else "sarek.passes.pipeline.pipeline_passes"
-        passes = spec_passes(spec)
-        key = artifact_key("shader", spec, self.lang, {"kernel": spec.name, "block": block, "fold": fold,
-                                                        "pipeline": name, "limits": "device"}, passes)
-        text = cache.get_or_build_text("shader", key, lambda: json.dumps(self.compile_source(
-            spec.module, spec.name, block, fold, passes)))
-        src, abi = json.loads(text)
-        return src, abi
+        return compile_shader(spec, self.lang, block, fold)
 
     # -------------------------------------------------------------------------------- launching
 

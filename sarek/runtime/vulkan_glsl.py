@@ -28,7 +28,7 @@ from collections.abc import Generator
 from contextlib import contextmanager
 from typing import Any, cast
 
-from sarek.runtime.core import DeviceError, Dim3, FastPath, KernelSpec, LaunchError
+from sarek.runtime.core import DeviceError, Dim3, FastPath, KernelSpec, LaunchError, Stream
 from sarek.runtime.shader_device import ShaderDevice, ShaderLimits, glsl_block_limit, kernel_op
 from sarek.runtime.vulkan_driver import Buffer, CoopMatShape, DriverDevice, DriverError, PhysicalInfo, Pipeline
 
@@ -147,6 +147,12 @@ class VulkanGlslDevice(ShaderDevice):
         if "cooperative-matrix" not in self.features or not any(c.a in ("u8", "i8") for c in self.info.coopmat):
             out.add("coop-int8")
         return out
+
+    def stream(self) -> Stream:
+        """A stream of this device (launches run in order on its one queue); opens the VkDevice now, as a CUDA
+        device's stream makes its context, so the first launch does not (the benchmarks time it apart)."""
+        _ = self.driver
+        return super().stream()
 
     @property
     def driver(self) -> DriverDevice:

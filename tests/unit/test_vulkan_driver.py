@@ -137,6 +137,19 @@ def test_gpu_timer():
     assert v.to_numpy()[0] == 3.0
 
 
+def test_a_stream_opens_the_device():
+    """`dev.stream()` opens the VkDevice (as a CUDA stream makes its context): a first launch after it, what the
+    benchmarks' warm first launch times, does not; `get_device` alone opens nothing."""
+    d = VulkanGlslDevice(dev().info, 0)
+    assert d._drv is None  # pyright: ignore[reportPrivateUsage]
+    s = d.stream()
+    assert s.device is d and d._drv is not None  # pyright: ignore[reportPrivateUsage]
+    opened = d._drv  # pyright: ignore[reportPrivateUsage]
+    a = np.zeros(4, np.float32)
+    bump.launch(a, 4, grid=1, block=4, device=d)
+    assert a.tolist() == [1.0] * 4 and d._drv is opened  # pyright: ignore[reportPrivateUsage]
+
+
 def test_pipeline_cache_is_persisted_and_reloaded(tmp_path: Path, monkeypatch: Any, capfd: Any):
     """The VkPipelineCache is written to <cache>/vulkan-pipelines/ (at exit; here by hand) and a new device on
     the same driver starts from it; the SPIR-V is in sarek's compile cache; nothing reaches the terminal."""
