@@ -71,6 +71,10 @@ from sarek import Array, TypeVar, bf16, coop, f16, f32, kernel, pragma  # noqa: 
 from sarek.gpu import (barrier, block_idx_x, block_idx_y, copy_async, copy_async_commit, copy_async_wait,  # noqa: E402
                        local_array, shared, thread_idx_x, warp_id)
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gemm_pipelines import (gemm_async4_4w_unroll, gemm_async4_4w_unroll_grp,  # noqa: E402  pyright: ignore[reportMissingImports]
+                            gemm_async4_wide_dyn)
+
 BM, BN, BK = 128, 128, 32
 WM, WN = 64, 32
 THREADS = 256
@@ -605,7 +609,10 @@ KERNELS = [("sarek", gemm, THREADS, BN), ("sarek db", gemm_db, THREADS, BN), ("s
            ("sarek async2 4w", gemm_async_4w, T4A, BN), ("sarek async4 4w", gemm_async4_4w, T4A, BN),
            ("sarek async3 wide", gemm_async_wide, THREADS, BN2), ("sarek async3 dyn", gemm_async3_dyn, THREADS, BN),
            ("sarek async4 4w dyn", gemm_async4_4w_dyn, T4A, BN),
-           ("sarek async3 wide dyn", gemm_async3_wide_dyn, THREADS, BN2)]
+           ("sarek async3 wide dyn", gemm_async3_wide_dyn, THREADS, BN2),
+           ("sarek async4 4w unroll", gemm_async4_4w_unroll, T4A, BN),
+           ("sarek async4 4w unroll grp", gemm_async4_4w_unroll_grp, T4A, BN),
+           ("sarek async4 wide dyn", gemm_async4_wide_dyn, THREADS, BN2)]
 
 
 def dry_run() -> int:

@@ -106,7 +106,8 @@ def _gemm_case(t, m: int, n: int, k: int) -> tuple[np.ndarray, np.ndarray, np.nd
 
 @pytest.mark.parametrize("row", ["sarek async2", "sarek async4", "sarek async2 4w", "sarek async4 4w",
                                  "sarek async3 wide", "sarek async3 dyn", "sarek async4 4w dyn",
-                                 "sarek async3 wide dyn"])
+                                 "sarek async3 wide dyn", "sarek async4 4w unroll", "sarek async4 4w unroll grp",
+                                 "sarek async4 wide dyn"])
 def test_pipelined_gemms_agree_with_numpy_on_the_interpreter(row):
     bg = _bench()
     kern, bn = next((k, bn) for name, k, _, bn in bg.KERNELS if name == row)

@@ -1,0 +1,186 @@
+"""bench_gemm's K-unrolled cp.async pipelines (rows `sarek async4 4w unroll`, `sarek async4 4w unroll grp`,
+`sarek async4 wide dyn`), kept apart so bench_gemm.py stays short.
+
+`gemm_async4_4w_dyn`'s K loop steps one stage at a time, so the stage it reads (kt % 4) and the one it refills
+((kt + 3) % 4) are run-time values: every K step recomputes each shared address (ldmatrix and cp.async) from
+them. Here the loop steps over all four stages at once and the stage loop is unrolled: each stage's shared
+offsets are constants, folded into the addresses. `grp` also launches the blocks in groups of GROUP block rows
+(block ids walk down a group's rows before moving right), so the blocks resident together share B's column
+tiles in L2 (8192^3: B is 128 MiB, past L2).
+"""
+
+from __future__ import annotations
+
+from sarek import Array, TypeVar, bf16, coop, f16, f32, kernel, pragma
+from sarek.gpu import (barrier, block_idx_x, block_idx_y, copy_async, copy_async_commit, copy_async_wait,
+                       grid_dim_x, grid_dim_y, shared, thread_idx_x, warp_id)
+
+BM, BN, BK, CH = 128, 128, 32, 8  # block tile, K step, halves per 16-byte copy
+PA, PB = BK + 8, BN + 8  # padded shared rows (conflict-free ldmatrix)
+S = 4  # stages
+T4 = 128  # 4 warps (2x2) of 64x64
+BN2 = 256  # the wide rows' block columns
+PB2 = BN2 + 8
+GROUP = 8  # block rows per launch group (`grp`)
+
+T = TypeVar("T", f16, bf16)
+
+
+@kernel(block=T4)
+def gemm_async4_4w_unroll(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
+    """`gemm_async4_4w_dyn` (four stages of 128x128x32, 4 warps of 64x64, 74 KiB) with the K loop unrolled by
+    its stages: stage s of step k0 + s is read and stage (s + 3) % 4 refilled, both constants."""
+    sa = shared(T, (S * BM, PA))
+    sb = shared(T, (S * BK, PB))
+    wy = warp_id // 2
+    wx = warp_id % 2
+    i0 = block_idx_y * BM
+    j0 = block_idx_x * BN
+    t = thread_idx_x
+    nk = A.shape[1] // BK
+    ra = t // (BK // CH)
+    ca = (t % (BK // CH)) * CH
+    rb = t // (BN // CH)
+    cb = (t % (BN // CH)) * CH
+    a = coop.fragment("a", T, 64, 16)
+    b = coop.fragment("b", T, 16, 64)
+    acc = coop.fragment("acc", f32, 64, 64)
+    coop.fill(acc, 0.0)
+    with pragma("unroll"):
+        for p in range(S - 1):
+            if p < nk:
+                with pragma("unroll"):
+                    for r in range(4):
+                        copy_async(sa[p * BM + ra + 32 * r, ca], A[i0 + ra + 32 * r, p * BK + ca], CH)
+                        copy_async(sb[p * BK + rb + 8 * r, cb], B[p * BK + rb + 8 * r, j0 + cb], CH)
+            copy_async_commit()
+    for k0 in range(0, nk, S):
+        with pragma("unroll"):
+            for s in range(S):
+                if k0 + s < nk:
+                    copy_async_wait(S - 2)
+                    barrier()
+                    if k0 + s + S - 1 < nk:
+                        n = (s + S - 1) % S
+                        k = (k0 + s + S - 1) * BK
+                        with pragma("unroll"):
+                            for r in range(4):
+                                copy_async(sa[n * BM + ra + 32 * r, ca], A[i0 + ra + 32 * r, k + ca], CH)
+                                copy_async(sb[n * BK + rb + 8 * r, cb], B[k + rb + 8 * r, j0 + cb], CH)
+                    copy_async_commit()
+                    with pragma("unroll"):
+                        for kk in range(0, BK, 16):
+                            coop.load(a, sa, s * BM + wy * 64, kk)
+                            coop.load(b, sb, s * BK + kk, wx * 64)
+                            coop.mma(acc, a, b, acc)
+    coop.store(acc, C, i0 + wy * 64, j0 + wx * 64)
+
+
+@kernel(block=T4)
+def gemm_async4_4w_unroll_grp(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
+    """`gemm_async4_4w_unroll` with the blocks' tiles in groups of GROUP block rows: block id
+    b = block_idx_y * grid_dim_x + block_idx_x takes row g0 + (b % (GROUP * gx)) % rows and column
+    (b % (GROUP * gx)) // rows of its group g0 (rows: GROUP, fewer in the last group)."""
+    sa = shared(T, (S * BM, PA))
+    sb = shared(T, (S * BK, PB))
+    wy = warp_id // 2
+    wx = warp_id % 2
+    bid = block_idx_y * grid_dim_x + block_idx_x
+    per = GROUP * grid_dim_x
+    g0 = (bid // per) * GROUP
+    rows = min(grid_dim_y - g0, GROUP)
+    i0 = (g0 + (bid % per) % rows) * BM
+    j0 = ((bid % per) // rows) * BN
+    t = thread_idx_x
+    nk = A.shape[1] // BK
+    ra = t // (BK // CH)
+    ca = (t % (BK // CH)) * CH
+    rb = t // (BN // CH)
+    cb = (t % (BN // CH)) * CH
+    a = coop.fragment("a", T, 64, 16)
+    b = coop.fragment("b", T, 16, 64)
+    acc = coop.fragment("acc", f32, 64, 64)
+    coop.fill(acc, 0.0)
+    with pragma("unroll"):
+        for p in range(S - 1):
+            if p < nk:
+                with pragma("unroll"):
+                    for r in range(4):
+                        copy_async(sa[p * BM + ra + 32 * r, ca], A[i0 + ra + 32 * r, p * BK + ca], CH)
+                        copy_async(sb[p * BK + rb + 8 * r, cb], B[p * BK + rb + 8 * r, j0 + cb], CH)
+            copy_async_commit()
+    for k0 in range(0, nk, S):
+        with pragma("unroll"):
+            for s in range(S):
+                if k0 + s < nk:
+                    copy_async_wait(S - 2)
+                    barrier()
+                    if k0 + s + S - 1 < nk:
+                        n = (s + S - 1) % S
+                        k = (k0 + s + S - 1) * BK
+                        with pragma("unroll"):
+                            for r in range(4):
+                                copy_async(sa[n * BM + ra + 32 * r, ca], A[i0 + ra + 32 * r, k + ca], CH)
+                                copy_async(sb[n * BK + rb + 8 * r, cb], B[k + rb + 8 * r, j0 + cb], CH)
+                    copy_async_commit()
+                    with pragma("unroll"):
+                        for kk in range(0, BK, 16):
+                            coop.load(a, sa, s * BM + wy * 64, kk)
+                            coop.load(b, sb, s * BK + kk, wx * 64)
+                            coop.mma(acc, a, b, acc)
+    coop.store(acc, C, i0 + wy * 64, j0 + wx * 64)
+
+
+@kernel(block=2 * T4)
+def gemm_async4_wide_dyn(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
+    """128x256 block tiles, 8 warps (2x4) of 64x64, four stages of K=32 (108.5 KiB of the dynamic window), K
+    loop unrolled by the stages as `gemm_async4_4w_unroll`; each thread copies 2 chunks of A and 4 of B per
+    step. Grid (N / 256, M / 128)."""
+    sa = shared(T, (S * BM, PA))
+    sb = shared(T, (S * BK, PB2))
+    wy = warp_id // 4
+    wx = warp_id % 4
+    i0 = block_idx_y * BM
+    j0 = block_idx_x * BN2
+    t = thread_idx_x
+    nk = A.shape[1] // BK
+    ra = t // (BK // CH)
+    ca = (t % (BK // CH)) * CH
+    rb = t // (BN2 // CH)
+    cb = (t % (BN2 // CH)) * CH
+    a = coop.fragment("a", T, 64, 16)
+    b = coop.fragment("b", T, 16, 64)
+    acc = coop.fragment("acc", f32, 64, 64)
+    coop.fill(acc, 0.0)
+    with pragma("unroll"):
+        for p in range(S - 1):
+            if p < nk:
+                with pragma("unroll"):
+                    for r in range(2):
+                        copy_async(sa[p * BM + ra + 64 * r, ca], A[i0 + ra + 64 * r, p * BK + ca], CH)
+                with pragma("unroll"):
+                    for r in range(4):
+                        copy_async(sb[p * BK + rb + 8 * r, cb], B[p * BK + rb + 8 * r, j0 + cb], CH)
+            copy_async_commit()
+    for k0 in range(0, nk, S):
+        with pragma("unroll"):
+            for s in range(S):
+                if k0 + s < nk:
+                    copy_async_wait(S - 2)
+                    barrier()
+                    if k0 + s + S - 1 < nk:
+                        n = (s + S - 1) % S
+                        k = (k0 + s + S - 1) * BK
+                        with pragma("unroll"):
+                            for r in range(2):
+                                copy_async(sa[n * BM + ra + 64 * r, ca], A[i0 + ra + 64 * r, k + ca], CH)
+                        with pragma("unroll"):
+                            for r in range(4):
+                                copy_async(sb[n * BK + rb + 8 * r, cb], B[k + rb + 8 * r, j0 + cb], CH)
+                    copy_async_commit()
+                    with pragma("unroll"):
+                        for kk in range(0, BK, 16):
+                            coop.load(a, sa, s * BM + wy * 64, kk)
+                            coop.load(b, sb, s * BK + kk, wx * 64)
+                            coop.mma(acc, a, b, acc)
+    coop.store(acc, C, i0 + wy * 64, j0 + wx * 64)
