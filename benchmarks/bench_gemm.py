@@ -72,8 +72,8 @@ from sarek.gpu import (barrier, block_idx_x, block_idx_y, copy_async, copy_async
                        local_array, shared, thread_idx_x, warp_id)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gemm_pipelines import (gemm_async4_4w_unroll, gemm_async4_4w_unroll_grp,  # noqa: E402  pyright: ignore[reportMissingImports]
-                            gemm_async4_wide_dyn)
+from gemm_pipelines import (gemm_async4_4w_fp, gemm_async4_4w_unroll,  # noqa: E402  pyright: ignore[reportMissingImports]
+                            gemm_async4_4w_unroll_grp, gemm_async4_wide_dyn)
 
 BM, BN, BK = 128, 128, 32
 WM, WN = 64, 32
@@ -612,7 +612,8 @@ KERNELS = [("sarek", gemm, THREADS, BN), ("sarek db", gemm_db, THREADS, BN), ("s
            ("sarek async3 wide dyn", gemm_async3_wide_dyn, THREADS, BN2),
            ("sarek async4 4w unroll", gemm_async4_4w_unroll, T4A, BN),
            ("sarek async4 4w unroll grp", gemm_async4_4w_unroll_grp, T4A, BN),
-           ("sarek async4 wide dyn", gemm_async4_wide_dyn, THREADS, BN2)]
+           ("sarek async4 wide dyn", gemm_async4_wide_dyn, THREADS, BN2),
+           ("sarek async4 4w fp", gemm_async4_4w_fp, T4A, BN)]
 
 
 def dry_run() -> int:

@@ -1,12 +1,13 @@
-"""bench_gemm's K-unrolled cp.async pipelines (rows `sarek async4 4w unroll`, `sarek async4 4w unroll grp`,
-`sarek async4 wide dyn`), kept apart so bench_gemm.py stays short.
+"""bench_gemm's four-stage cp.async pipelines (rows `sarek async4 4w unroll`, `sarek async4 4w unroll grp`,
+`sarek async4 wide dyn`, `sarek async4 4w fp`), kept apart so bench_gemm.py stays short.
 
 `gemm_async4_4w_dyn`'s K loop steps one stage at a time, so the stage it reads (kt % 4) and the one it refills
 ((kt + 3) % 4) are run-time values: every K step recomputes each shared address (ldmatrix and cp.async) from
 them. Here the loop steps over all four stages at once and the stage loop is unrolled: each stage's shared
 offsets are constants, folded into the addresses. `grp` also launches the blocks in groups of GROUP block rows
 (block ids walk down a group's rows before moving right), so the blocks resident together share B's column
-tiles in L2 (8192^3: B is 128 MiB, past L2).
+tiles in L2 (8192^3: B is 128 MiB, past L2). `fp` double-buffers the fragments across a K step's two k16
+halves instead, with the barrier between them.
 """
 
 from __future__ import annotations
@@ -183,4 +184,65 @@ def gemm_async4_wide_dyn(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
                             coop.load(a, sa, s * BM + wy * 64, kk)
                             coop.load(b, sb, s * BK + kk, wx * 64)
                             coop.mma(acc, a, b, acc)
+    coop.store(acc, C, i0 + wy * 64, j0 + wx * 64)
+
+
+@kernel(block=T4)
+def gemm_async4_4w_fp(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
+    """`gemm_async4_4w_dyn` with the fragments double-buffered across the two k16 halves of a K step: the
+    second half's fragments (a1, b1) are loaded while the first half multiplies, and the next step's first half
+    (a0, b0) after the barrier, while the second half multiplies, so no ldmatrix waits at a barrier with an idle
+    tensor core. The barrier of step kt + 1 sits between the halves of step kt (every warp has read stage kt % 4
+    by then), and the stage it frees is refilled at once with step kt + 4: all four stages hold data, three in
+    flight (prologue: four groups; wait(2) leaves the two newest pending). The K loop is not unrolled by the
+    stages: unrolled, CUDA needs 255 registers and spills (124 bytes in bf16)."""
+    sa = shared(T, (S * BM, PA))
+    sb = shared(T, (S * BK, PB))
+    wy = warp_id // 2
+    wx = warp_id % 2
+    i0 = block_idx_y * BM
+    j0 = block_idx_x * BN
+    t = thread_idx_x
+    nk = A.shape[1] // BK
+    ra = t // (BK // CH)
+    ca = (t % (BK // CH)) * CH
+    rb = t // (BN // CH)
+    cb = (t % (BN // CH)) * CH
+    a0 = coop.fragment("a", T, 64, 16)
+    b0 = coop.fragment("b", T, 16, 64)
+    a1 = coop.fragment("a", T, 64, 16)
+    b1 = coop.fragment("b", T, 16, 64)
+    acc = coop.fragment("acc", f32, 64, 64)
+    coop.fill(acc, 0.0)
+    with pragma("unroll"):
+        for p in range(S):
+            if p < nk:
+                with pragma("unroll"):
+                    for r in range(4):
+                        copy_async(sa[p * BM + ra + 32 * r, ca], A[i0 + ra + 32 * r, p * BK + ca], CH)
+                        copy_async(sb[p * BK + rb + 8 * r, cb], B[p * BK + rb + 8 * r, j0 + cb], CH)
+            copy_async_commit()
+    copy_async_wait(S - 1)
+    barrier()
+    coop.load(a0, sa, wy * 64, 0)
+    coop.load(b0, sb, 0, wx * 64)
+    for kt in range(nk):
+        s = kt % S
+        coop.load(a1, sa, s * BM + wy * 64, 16)
+        coop.load(b1, sb, s * BK + 16, wx * 64)
+        coop.mma(acc, a0, b0, acc)
+        if kt + 1 < nk:
+            copy_async_wait(S - 2)
+            barrier()
+            if kt + S < nk:
+                k = (kt + S) * BK
+                with pragma("unroll"):
+                    for r in range(4):
+                        copy_async(sa[s * BM + ra + 32 * r, ca], A[i0 + ra + 32 * r, k + ca], CH)
+                        copy_async(sb[s * BK + rb + 8 * r, cb], B[k + rb + 8 * r, j0 + cb], CH)
+            copy_async_commit()
+            n = (kt + 1) % S
+            coop.load(a0, sa, n * BM + wy * 64, 0)
+            coop.load(b0, sb, n * BK, wx * 64)
+        coop.mma(acc, a1, b1, acc)
     coop.store(acc, C, i0 + wy * 64, j0 + wx * 64)
