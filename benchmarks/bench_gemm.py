@@ -17,7 +17,7 @@ dynamic window, sized at launch): `sarek async3 dyn` (three stages of K=32, 8 wa
 tiles, three stages of K=32, 8 warps of 64x64, 80 KiB). In benchmarks/gemm_pipelines.py, variants of `async4 4w
 dyn`: `sarek async4 4w unroll` (the K loop unrolled by the four stages: constant stage offsets), `sarek async4
 4w unroll grp` (the same, blocks in groups of 8 block rows for L2 reuse of B), `sarek async4 wide dyn` (128x256,
-8 warps of 64x64, four stages of K=32, 108.5 KiB, unrolled likewise), `sarek async4 4w fp` (fragments
+8 warps of 64x64, four stages of K=32, 106 KiB, unrolled likewise), `sarek async4 4w fp` (fragments
 double-buffered across a K step's two k16 halves, the barrier between them).
 
 Method: device-resident torch tensors (passed zero-copy to sarek); one warm-up launch per contender checked

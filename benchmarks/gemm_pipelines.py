@@ -134,7 +134,7 @@ def gemm_async4_4w_unroll_grp(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
 
 @kernel(block=2 * T4)
 def gemm_async4_wide_dyn(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
-    """128x256 block tiles, 8 warps (2x4) of 64x64, four stages of K=32 (108.5 KiB of the dynamic window), K
+    """128x256 block tiles, 8 warps (2x4) of 64x64, four stages of K=32 (106 KiB of the dynamic window), K
     loop unrolled by the stages as `gemm_async4_4w_unroll`; each thread copies 2 chunks of A and 4 of B per
     step. Grid (N / 256, M / 128)."""
     sa = shared(T, (S * BM, PA))
