@@ -1,5 +1,5 @@
-"""bench_gemm's four-stage cp.async pipelines (rows `sarek async4 4w unroll`, `sarek async4 4w unroll grp`,
-`sarek async4 wide dyn`, `sarek async4 4w fp`), kept apart so bench_gemm.py stays short.
+"""bench_gemm's deeper cp.async pipelines (rows `sarek async4 4w unroll`, `sarek async4 4w unroll grp`,
+`sarek async4 wide dyn`, `sarek async4 4w fp`, `sarek async3 4w k64`), kept apart so bench_gemm.py stays short.
 
 `gemm_async4_4w_dyn`'s K loop steps one stage at a time, so the stage it reads (kt % 4) and the one it refills
 ((kt + 3) % 4) are run-time values: every K step recomputes each shared address (ldmatrix and cp.async) from
@@ -7,7 +7,7 @@ them. Here the loop steps over all four stages at once and the stage loop is unr
 offsets are constants, folded into the addresses. `grp` also launches the blocks in groups of GROUP block rows
 (block ids walk down a group's rows before moving right), so the blocks resident together share B's column
 tiles in L2 (8192^3: B is 128 MiB, past L2). `fp` double-buffers the fragments across a K step's two k16
-halves instead, with the barrier between them.
+halves instead, with the barrier between them; `k64` takes K steps of 64 in three stages (half the barriers).
 """
 
 from __future__ import annotations
@@ -245,4 +245,56 @@ def gemm_async4_4w_fp(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
             coop.load(a0, sa, n * BM + wy * 64, 0)
             coop.load(b0, sb, n * BK, wx * 64)
         coop.mma(acc, a1, b1, acc)
+    coop.store(acc, C, i0 + wy * 64, j0 + wx * 64)
+
+
+BK64, S3 = 64, 3  # gemm_async3_4w_k64: three stages of K=64
+PA64 = BK64 + 8
+
+
+@kernel(block=T4)
+def gemm_async3_4w_k64(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
+    """`gemm_async4_4w_dyn` (4 warps of 64x64) with K steps of 64 in three stages (105 KiB: two blocks per SM
+    still fit in 227 KiB): half the barriers and waits per flop, four k16 multiplies between two barriers; each
+    thread copies 8 chunks of A (rows ra + 16 r) and 8 of B (rows rb + 8 r) per step."""
+    sa = shared(T, (S3 * BM, PA64))
+    sb = shared(T, (S3 * BK64, PB))
+    wy = warp_id // 2
+    wx = warp_id % 2
+    i0 = block_idx_y * BM
+    j0 = block_idx_x * BN
+    t = thread_idx_x
+    nk = A.shape[1] // BK64
+    ra = t // (BK64 // CH)
+    ca = (t % (BK64 // CH)) * CH
+    rb = t // (BN // CH)
+    cb = (t % (BN // CH)) * CH
+    a = coop.fragment("a", T, 64, 16)
+    b = coop.fragment("b", T, 16, 64)
+    acc = coop.fragment("acc", f32, 64, 64)
+    coop.fill(acc, 0.0)
+    for p in range(S3 - 1):
+        if p < nk:
+            with pragma("unroll"):
+                for r in range(8):
+                    copy_async(sa[p * BM + ra + 16 * r, ca], A[i0 + ra + 16 * r, p * BK64 + ca], CH)
+                    copy_async(sb[p * BK64 + rb + 8 * r, cb], B[p * BK64 + rb + 8 * r, j0 + cb], CH)
+        copy_async_commit()
+    for kt in range(nk):
+        s = kt % S3
+        copy_async_wait(S3 - 2)
+        barrier()
+        if kt + S3 - 1 < nk:
+            n = (kt + S3 - 1) % S3
+            k = (kt + S3 - 1) * BK64
+            with pragma("unroll"):
+                for r in range(8):
+                    copy_async(sa[n * BM + ra + 16 * r, ca], A[i0 + ra + 16 * r, k + ca], CH)
+                    copy_async(sb[n * BK64 + rb + 8 * r, cb], B[k + rb + 8 * r, j0 + cb], CH)
+        copy_async_commit()
+        with pragma("unroll"):
+            for kk in range(0, BK64, 16):
+                coop.load(a, sa, s * BM + wy * 64, kk)
+                coop.load(b, sb, s * BK64 + kk, wx * 64)
+                coop.mma(acc, a, b, acc)
     coop.store(acc, C, i0 + wy * 64, j0 + wx * 64)

@@ -105,7 +105,7 @@ def _gemm_case(t, m: int, n: int, k: int) -> tuple[np.ndarray, np.ndarray, np.nd
 
 
 FOUR_STAGES = ["sarek async4 4w dyn", "sarek async4 4w unroll", "sarek async4 4w unroll grp", "sarek async4 wide dyn",
-               "sarek async4 4w fp"]
+               "sarek async4 4w fp", "sarek async3 4w k64"]
 
 
 @pytest.mark.parametrize(("row", "k"), [(r, 64) for r in ["sarek async2", "sarek async4", "sarek async2 4w",
