@@ -14,7 +14,12 @@ warps of 64x64), `sarek async4 4w` (four stages of K=16, 4 warps of 64x64), `sar
 block tiles, three stages of K=16, 8 warps of 64x64); past the 48 KiB static limit (the shared arrays in the
 dynamic window, sized at launch): `sarek async3 dyn` (three stages of K=32, 8 warps of 64x32, 56 KiB) and
 `sarek async4 4w dyn` (four stages of K=32, 4 warps of 64x64, 74 KiB), `sarek async3 wide dyn` (128x256 block
-tiles, three stages of K=32, 8 warps of 64x64, 80 KiB).
+tiles, three stages of K=32, 8 warps of 64x64, 80 KiB). In benchmarks/gemm_pipelines.py, variants of `async4 4w
+dyn`: `sarek async4 4w unroll` (the K loop unrolled by the four stages: constant stage offsets), `sarek async4
+4w unroll grp` (the same, blocks in groups of 8 block rows for L2 reuse of B), `sarek async4 wide dyn` (128x256,
+8 warps of 64x64, four stages of K=32, 106 KiB, unrolled likewise), `sarek async4 4w fp` (fragments
+double-buffered across a K step's two k16 halves, the barrier between them), `sarek async3 4w k64` (three
+stages of K=64, 105 KiB: half the barriers per flop, two blocks per SM still).
 
 Method: device-resident torch tensors (passed zero-copy to sarek); one warm-up launch per contender checked
 against torch.matmul in f32 (max |error| / max |C| < 1e-2); then CUDA-event timing of `REPS` back-to-back
@@ -25,15 +30,19 @@ DIR/bench_gemm.json.
 `--dry-run` (no GPU): compiles every candidate to CUDA through NVRTC (sm_90) and to PTX through ptxas (sm_90),
 runs a 128x256x64 instance on the interpreter against numpy, and prints what each device would do.
 
-What the async rows compile to (ptxas 13 -v, sm_90, f16; SASS from nvdisasm): no spills anywhere; `sarek
-async2` 124 registers, per K step 4 LDGSTS.E.BYPASS.128, one DEPBAR + BAR.SYNC, 16 LDSM and 32 HMMA.16816.F32
-with about 60 integer instructions (the ldmatrix alignment test is folded away); `async4` 96 registers (41 KiB
-shared), `async2 4w` 222, `async4 4w` 168, `async3 wide` 168 (43.8 KiB: one block per SM); `async3 dyn` 122
-(cuda) / 128 (ptx), `async4 4w dyn` 208 / 254. On PTX each pair of 16x8 b pieces is one ldmatrix.x4 (async2: 12
-LDSM per K step, as CUDA; 16 before). bf16 on CUDA: wmma's bf16 loads reach ptxas with generic addresses (48
-LD + 16 MOVM per K step of async2 instead of 12 LDSM: bf16 ran at 0.21x cuBLAS against f16's 0.38x); sarek
-now names the shared state space in inline PTX for them, and every row's bf16 SASS matches f16's. Limits left:
-fragments are not double-buffered across K steps, and mma.sync is not Hopper's warpgroup MMA.
+What the async rows compile to (ptxas 13 -v, sm_90, f16; SASS from nvdisasm): no spills anywhere; `sarek async2` 124
+registers, per K step 4 LDGSTS.E.BYPASS.128, one DEPBAR + BAR.SYNC, 16 LDSM and 32 HMMA.16816.F32 with about 60
+integer instructions (the ldmatrix alignment test is folded away); `async4` 96 registers (41 KiB shared), `async2
+4w` 222, `async4 4w` 168, `async3 wide` 168 (43.8 KiB: one block per SM); `async3 dyn` 122 (cuda) / 128 (ptx),
+`async4 4w dyn` 208 / 254 (160 SASS per K step on cuda, 182 on ptx, 64 HMMA and 16 LDSM each), `async4 4w unroll`
+240 / 254 (136.5 on cuda; on ptx sarek-unroll's max-ops=512 keeps its stage loop rolled: 182), `async4 wide dyn` 226
+/ 254 (133 on cuda), `async4 4w fp` 244 / 238 (174 on cuda: the stage index stays a run-time value, as unrolled it
+needs 255 registers and spills 124 bytes in bf16), `async3 4w k64` 184 / 254 (per 32 of K: 141.5 on cuda, 167 on
+ptx). On PTX each pair of 16x8 b pieces is one ldmatrix.x4 (async2: 12 LDSM per K step, as CUDA; 16 before). bf16 on
+CUDA: wmma's bf16 loads reach ptxas with generic addresses (48 LD + 16 MOVM per K step of async2 instead of 12 LDSM:
+bf16 ran at 0.21x cuBLAS against f16's 0.38x); sarek now names the shared state space in inline PTX for them, and
+every row's bf16 SASS matches f16's. Limits left: fragments are double-buffered only in `async4 4w fp`, and mma.sync
+is not Hopper's warpgroup MMA.
 
 The path beyond, `wgmma` (checked here: ptxas 13 assembles `wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16`
 only for `.target sm_90a`, to HGMMA.64x128x16.F32 with 90 registers, and refuses that PTX for sm_90): (1) an
@@ -70,6 +79,10 @@ import sarek  # noqa: E402
 from sarek import Array, TypeVar, bf16, coop, f16, f32, kernel, pragma  # noqa: E402
 from sarek.gpu import (barrier, block_idx_x, block_idx_y, copy_async, copy_async_commit, copy_async_wait,  # noqa: E402
                        local_array, shared, thread_idx_x, warp_id)
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gemm_pipelines import (  # noqa: E402  pyright: ignore[reportMissingImports]
+    gemm_async3_4w_k64, gemm_async4_4w_fp, gemm_async4_4w_unroll, gemm_async4_4w_unroll_grp, gemm_async4_wide_dyn)
 
 BM, BN, BK = 128, 128, 32
 WM, WN = 64, 32
@@ -605,7 +618,11 @@ KERNELS = [("sarek", gemm, THREADS, BN), ("sarek db", gemm_db, THREADS, BN), ("s
            ("sarek async2 4w", gemm_async_4w, T4A, BN), ("sarek async4 4w", gemm_async4_4w, T4A, BN),
            ("sarek async3 wide", gemm_async_wide, THREADS, BN2), ("sarek async3 dyn", gemm_async3_dyn, THREADS, BN),
            ("sarek async4 4w dyn", gemm_async4_4w_dyn, T4A, BN),
-           ("sarek async3 wide dyn", gemm_async3_wide_dyn, THREADS, BN2)]
+           ("sarek async3 wide dyn", gemm_async3_wide_dyn, THREADS, BN2),
+           ("sarek async4 4w unroll", gemm_async4_4w_unroll, T4A, BN),
+           ("sarek async4 4w unroll grp", gemm_async4_4w_unroll_grp, T4A, BN),
+           ("sarek async4 wide dyn", gemm_async4_wide_dyn, THREADS, BN2),
+           ("sarek async4 4w fp", gemm_async4_4w_fp, T4A, BN), ("sarek async3 4w k64", gemm_async3_4w_k64, T4A, BN)]
 
 
 def dry_run() -> int:

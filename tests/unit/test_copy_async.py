@@ -104,13 +104,20 @@ def _gemm_case(t, m: int, n: int, k: int) -> tuple[np.ndarray, np.ndarray, np.nd
     return a, b, bf16_to_f32(a).astype(np.float64) @ bf16_to_f32(b).astype(np.float64)
 
 
-@pytest.mark.parametrize("row", ["sarek async2", "sarek async4", "sarek async2 4w", "sarek async4 4w",
-                                 "sarek async3 wide", "sarek async3 dyn", "sarek async4 4w dyn",
-                                 "sarek async3 wide dyn"])
-def test_pipelined_gemms_agree_with_numpy_on_the_interpreter(row):
+FOUR_STAGES = ["sarek async4 4w dyn", "sarek async4 4w unroll", "sarek async4 4w unroll grp", "sarek async4 wide dyn",
+               "sarek async4 4w fp", "sarek async3 4w k64"]
+
+
+@pytest.mark.parametrize(("row", "k"), [(r, 64) for r in ["sarek async2", "sarek async4", "sarek async2 4w",
+                                                            "sarek async4 4w", "sarek async3 wide", "sarek async3 dyn",
+                                                            "sarek async3 wide dyn", *FOUR_STAGES]]
+                         + [(r, 320) for r in FOUR_STAGES])
+def test_pipelined_gemms_agree_with_numpy_on_the_interpreter(row, k):
+    """128x256xk on the interpreter; at k = 320 (ten K steps: past the four stages, not a multiple of them) a
+    stage refilled while it is still to be read shows, the interpreter's copies landing at once."""
     bg = _bench()
-    kern, bn = next((k, bn) for name, k, _, bn in bg.KERNELS if name == row)
-    a, b, want = _gemm_case(f16, 128, 256, 64)
+    kern, bn = next((kn, bn) for name, kn, _, bn in bg.KERNELS if name == row)
+    a, b, want = _gemm_case(f16, 128, 256, k)
     c = np.zeros((128, 256), np.float32)
     kern[f16].launch(a, b, c, grid=(256 // bn, 1), device="interp")
     assert float(np.abs(c - want).max()) < 1e-3
