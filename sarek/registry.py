@@ -80,6 +80,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "sarek-strength-reduce": ("sarek.passes.strength_reduce", "StrengthReducePass"),
     "sarek-strip-asserts": ("sarek.passes.strip_asserts", "StripAssertsPass"),
     "sarek-expand-copy-async": ("sarek.passes.expand_copy_async", "ExpandCopyAsyncPass"),
+    "sarek-expand-block-votes": ("sarek.passes.expand_block_votes", "ExpandBlockVotesPass"),
     "sarek-adjoint": ("sarek.passes.adjoint", "AdjointPass"),
     "sarek-wide-vector-access": ("sarek.passes.wide_vector_access", "WideVectorAccessPass"),
     "sarek-zero-shared": ("sarek.passes.zero_shared", "ZeroSharedPass"),

@@ -113,6 +113,9 @@ def collective_kind(op: Operation) -> str | None:
     if isinstance(op, WarpBarrierOp):
         return "sarek.warp_barrier"
     if isinstance(op, IntrinsicOp) and op.callee.data in INTRINSICS and \
+            INTRINSICS[op.callee.data].category == Category.BLOCK:
+        return f"block vote '{op.callee.data}'"
+    if isinstance(op, IntrinsicOp) and op.callee.data in INTRINSICS and \
             INTRINSICS[op.callee.data].category == Category.WARP and op.args:
         return f"warp operation '{op.callee.data}'"
     if isinstance(op, COOPMAT_OPS) and not isinstance(op, CoopmatDeclOp):
@@ -128,7 +131,7 @@ def _source(op: Operation) -> str | None:
             return op.callee.data
         if op.callee.data == "warp_id":
             return WarpReason("warp_id")
-        if info is not None and info.category == Category.ATOMIC:
+        if info is not None and info.category in (Category.ATOMIC, Category.BLOCK):
             return f"the result of '{op.callee.data}'"
         if info is not None and info.category == Category.WARP and op.args:
             return f"the result of '{op.callee.data}'"

@@ -43,10 +43,10 @@ def place_root(v: SSAValue) -> Operation | None:
 
 
 def intrinsic_effect(name: str) -> Effect:
-    """Atomics, warp shuffles and votes write (they exchange values between lanes); index and math builtins,
-    `lane_id` and `warp_size` are pure."""
+    """Atomics, warp shuffles and votes write (they exchange values between lanes), block votes synchronise;
+    index and math builtins, `lane_id` and `warp_size` are pure."""
     info = INTRINSICS.get(name)
-    if info is not None and (info.category == Category.ATOMIC or is_warp_exchange(name)):
+    if info is not None and (info.category in (Category.ATOMIC, Category.BLOCK) or is_warp_exchange(name)):
         return Effect.WRITE
     return Effect.NONE
 

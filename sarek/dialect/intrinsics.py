@@ -24,6 +24,7 @@ class Category(Enum):
     MATH = "math"
     ATOMIC = "atomic"
     WARP = "warp"
+    BLOCK = "block"  # block votes: a barrier of the whole block that also combines a condition
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class Intrinsic:
 
     @property
     def pure(self) -> bool:
-        return self.category != Category.ATOMIC
+        return self.category not in (Category.ATOMIC, Category.BLOCK)
 
 
 def _index(_: Sequence[Attribute]) -> Attribute | str:
@@ -169,6 +170,9 @@ def _build() -> dict[str, Intrinsic]:
     add("warp_all", Category.WARP, 1, _vote(i1), "warp_all(c): c holds on every lane of the warp")
     add("warp_ballot", Category.WARP, 1, _vote(ui32), "warp_ballot(c): bit k set where c holds on lane k (k < 32)")
     add("warp_ballot64", Category.WARP, 1, _vote(ui64), "warp_ballot64(c): bit k set where c holds on lane k (k < 64)")
+    add("barrier_count", Category.BLOCK, 1, _vote(i32), "barrier_count(c): a block barrier; threads of the block where c holds")
+    add("barrier_and", Category.BLOCK, 1, _vote(i1), "barrier_and(c): a block barrier; c holds on every thread of the block")
+    add("barrier_or", Category.BLOCK, 1, _vote(i1), "barrier_or(c): a block barrier; c holds on some thread of the block")
     return table
 
 

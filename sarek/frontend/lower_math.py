@@ -113,40 +113,14 @@ def select(lw: Any, c: SSAValue, a: SSAValue, b: SSAValue, node: ast.AST) -> SSA
     return lw.v(s.IfExprOp(c, a.type, Region(then_b), Region(else_b)), node)
 
 
-#: block votes (CUDA's __syncthreads_count / _and / _or), expanded here on every target
-BLOCK_VOTES = ("barrier_count", "barrier_and", "barrier_or")
-
-
 def block_vote(lw: CallLowerer, name: str, node: ast.Call) -> SSAValue:
     """`barrier_count(c)`: how many threads of the block have `c` true, after a barrier every thread of the
-    block reaches (`barrier_and`: all of them, `barrier_or`: any). A one-element shared counter: a barrier (the
-    previous vote's readers are done), thread 0 zeroes it, a barrier, every thread adds `c`, a barrier, every
-    thread reads it. The three barriers are checked like any other (sarek-verify-barriers)."""
+    block reaches (`barrier_and`: all of them, `barrier_or`: any). One `sarek.intrinsic`, a block barrier
+    (sarek-verify-barriers checks it): CUDA, HIP and PTX lower it natively, the other targets and the
+    interpreters expand it to a shared counter and three barriers (sarek.dialect.blockvote)."""
     if len(node.args) != 1 or node.keywords:
         raise lw.err(node, f"{name}() takes 1 argument (a bool), {len(node.args) + len(node.keywords)} given")
-    c = lw.cond(node.args[0])
-    zero = lw.const(0, i32, node)
-    one = lw.const(1, i32, node)
-    cnt = lw.v(s.AllocArrayOp("sarek_barrier_votes", [one], s.ArrayType(i32, s.MemSpace.SHARED, 1)), node)
-    lw.emit(s.BarrierOp(), node)
-    idx = {d: lw.v(s.IntrinsicOp(f"thread_idx_{d}", []), node) for d in "xyz"}
-    dim = {d: lw.v(s.IntrinsicOp(f"block_dim_{d}", []), node) for d in "xyz"}
-    linear = lw.v(s.BinOp("add", idx["x"], lw.v(s.BinOp("mul", dim["x"], lw.v(s.BinOp(
-        "add", idx["y"], lw.v(s.BinOp("mul", dim["y"], idx["z"]), node)), node)), node)), node)
-    first = lw.v(s.BinOp("eq", linear, zero), node)
-    then_b = Block()
-    lw.in_block(then_b, lambda: lw.emit(s.StoreOp(lw.v(s.ElemRefOp(cnt, zero), node), zero), node))
-    lw.emit(s.IfOp(first, Region(then_b)), node)
-    lw.emit(s.BarrierOp(), node)
-    lw.v(s.IntrinsicOp("atomic_add", [cnt, zero, lw.v(s.CastOp(c, i32), node)]), node)
-    lw.emit(s.BarrierOp(), node)
-    r = lw.v(s.ArrayReadOp(cnt, zero), node)
-    if name == "barrier_count":
-        return r
-    if name == "barrier_or":
-        return lw.v(s.BinOp("gt", r, zero), node)
-    size = lw.v(s.BinOp("mul", dim["x"], lw.v(s.BinOp("mul", dim["y"], dim["z"]), node)), node)
-    return lw.v(s.BinOp("eq", r, size), node)
+    return lw.v(s.IntrinsicOp(name, [lw.cond(node.args[0])]), node)
 
 
 _WHAT = {"warp_shuffle": "lane", "warp_shuffle_up": "offset", "warp_shuffle_down": "offset", "warp_shuffle_xor": "mask"}

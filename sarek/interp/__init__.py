@@ -85,12 +85,18 @@ _PLAIN: weakref.WeakKeyDictionary[ModuleOp, ModuleOp] = weakref.WeakKeyDictionar
 
 def plain_copies(module: ModuleOp) -> ModuleOp:
     """`module`, or (once per module) a clone where every `sarek.copy_async` is plain element copies
-    (`sarek.dialect.asynccopy.plain_copies`): the interpreters' semantics of asynchronous copies."""
+    (`sarek.dialect.asynccopy.plain_copies`) and every block vote a shared counter and barriers
+    (`sarek.dialect.blockvote`): the interpreters' semantics of both."""
     out = _PLAIN.get(module)
     if out is None:
         from sarek.dialect.asynccopy import plain_copies as plain
+        from sarek.dialect.blockvote import expand_block_votes, is_block_vote
 
-        out = _PLAIN[module] = plain(module)
+        out = plain(module)
+        if any(is_block_vote(o) for o in out.walk()):
+            out = out.clone() if out is module else out
+            expand_block_votes(out)
+        _PLAIN[module] = out
     return out
 
 

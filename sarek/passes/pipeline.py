@@ -19,12 +19,13 @@ from sarek.registry import Family, make_pass, target_info
 PassSpec = tuple[str, dict[str, str]]
 
 #: what every target runs first: the feature gate, the checks and the rewrites that leave plain sarek ops
-#: (asserts and prints removed, async copies expanded, barriers verified, shared memory zeroed, math expanded)
+#: (asserts and prints removed, async copies and block votes expanded, barriers verified, shared memory zeroed, math expanded)
 CHECKS: list[PassSpec] = [
     ("sarek-reject-features", {"target": "{target}", "limits": "{limits}"}),
     ("sarek-strip-asserts", {}),
     ("sarek-expand-copy-async", {"target": "{target}"}),
     ("sarek-lower-print", {}),
+    ("sarek-expand-block-votes", {"target": "{target}"}),
     ("sarek-verify-barriers", {}),
     ("sarek-zero-shared", {"target": "{target}"}),
     ("sarek-expand-math", {"target": "{target}", "fp": "{fp}"}),

@@ -87,7 +87,8 @@ def test_generator_is_deterministic_and_covers_the_language():
                       "print(\"p1\"", "a3: Array[i32, 3]", "a3.shape[2]", "bf16(", "u64(1009)"):
         assert construct in text, construct
     # issue 33's streams: lgamma and ldexp (fclass; frexp is rarer) and short vectors (vec)
-    for construct in ("sm.lgamma(", "sm.ldexp(", "f32x2(", "f32x4(", "sm.dot((f32x"):
+    for construct in ("sm.lgamma(", "sm.ldexp(", "f32x2(", "f32x4(", "sm.dot((f32x", "i32x2(", "i32x4(",
+                      "u32x4(u32(abs(", "u8x4(u8(abs(", " * 3).", ".x % 1000)"):
         assert construct in text, construct
 
 

@@ -185,7 +185,46 @@ def test_block_vote_sources_validate(target: str):
 
     check = {"cuda": cuda.check, "hip": hip.check, "ptx": ptx.check, "opencl": opencl.check,
              "metal": metal.check, "glsl": glsl.check, "wgsl": wgsl.check}[target]
-    check(block_votes.source(target))
+    src = block_votes.source(target)
+    check(src)
+    native = {"cuda": ("__syncthreads_count(", "__syncthreads_and(", "__syncthreads_or("),
+              "ptx": ("bar.red.popc.u32", "bar.red.and.pred", "bar.red.or.pred")}
+    native["hip"] = native["cuda"]
+    if target in native:  # the native vote, no shared counter
+        assert all(n in src for n in native[target]) and "sarek_barrier_votes" not in src
+    else:
+        assert "sarek_barrier_votes" in src and "syncthreads_count" not in src
+
+
+@kernel
+def repeated_votes(x: Vec[i32], n: Vec[i32], k: i32):
+    i = global_thread_id
+    for j in range(k):  # an invariant vote in a loop: a barrier each iteration, never hoisted
+        n[j * 2] = barrier_count(k > 1)
+        n[j * 2 + 1] = barrier_count(k > 1)  # the same vote again: a second barrier, never merged
+    x[i] = x[i] + 1
+
+
+@pytest.mark.parametrize("target", ["cuda", "ptx"])
+def test_native_block_vote_is_not_moved_or_merged(target: str):
+    """A block vote synchronises: sarek-cse does not merge two equal ones, sarek-licm does not hoist one out of
+    its loop (the loop body holds both votes)."""
+    src = repeated_votes.source(target)
+    vote = "__syncthreads_count(" if target == "cuda" else "bar.red.popc.u32"
+    assert src.count(vote) == 2
+    if target == "cuda":
+        loop = src[src.index("for ("):]
+        assert loop.count(vote) == 2
+
+
+@pytest.mark.parametrize("device", ["interp", "interp-ref", "opencl:0", pytest.param("cuda:0", marks=_GPU),
+                                    pytest.param("ptx:0", marks=_GPU)])
+def test_repeated_votes(device: str):
+    """Every vote counts the whole block: the interpreters and pocl expand the intrinsic
+    (sarek.dialect.blockvote), the H200 runs `__syncthreads_count` / `bar.red.popc.u32`."""
+    x, n = np.zeros(64, np.int32), np.zeros(6, np.int32)
+    repeated_votes.launch(x, n, 3, grid=1, block=64, device=device)
+    assert n.tolist() == [64] * 6 and x.tolist() == [1] * 64
 
 
 @pytest.mark.parametrize("name", ["interp:warp=8", "interp-ref:warp=1", "interp:warp=64"])

@@ -263,6 +263,11 @@ class CExpressions(CBase):
             return self.math(name, rt, args, op)
         if info.category == Category.ATOMIC:
             return self.atomic(op, name, args, rt)
+        if info.category == Category.BLOCK:
+            if name not in self.lang.block_vote:
+                raise self.err(f"'{name}' must be expanded by sarek-expand-block-votes before the {self.backend} "
+                               "lowering", op)
+            return self.tmpl(self.lang.block_vote[name], args, rt, Effect.WRITE)
         self.uses_warp = True
         if name == "lane_id":
             return self.tmpl(self.lang.lane_id, [], "int")

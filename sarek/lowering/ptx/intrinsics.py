@@ -43,6 +43,11 @@ class IntrinsicLowering(MemoryLowering):
             if name == "warp_ballot64":  # NVIDIA warps are 32 lanes: the upper half is zero
                 return Sc(t, em.cvt("u64.u32", "u64", d))
             return Sc(t, d)
+        if info.category == Category.BLOCK:  # barrier 0 (bar.sync 0's) reducing the condition
+            mode = {"barrier_count": "popc.u32", "barrier_and": "and.pred", "barrier_or": "or.pred"}[name]
+            d = em.reg("s32" if name == "barrier_count" else "pred")
+            em.emit(px.BarOp, f"red.{mode}", d, 0, args[0].r)
+            return Sc(t, d)
         if info.category == Category.WARP:
             return Sc(t, self.shuffle(st, op, args[0], args[1]))
         if info.category == Category.ATOMIC:

@@ -74,6 +74,8 @@ class Language:
     # warp_any / warp_all / warp_ballot -> template ({0} the condition); the whole warp/sub-group votes
     vote: dict[str, str] = field(default_factory=dict[str, str])
     vote_preamble: tuple[str, ...] = ()  # top-level lines (after the warp preamble) when a vote is used
+    # barrier_count / barrier_and / barrier_or -> template ({0} the condition); empty: sarek-expand-block-votes
+    block_vote: dict[str, str] = field(default_factory=dict[str, str])
     atomic_space: dict[str, str] = field(default_factory=dict[str, str])  # memspace -> {q} of FloatCas.ptr
     # (op, float C type, memspace) -> (#if condition, native expression: {0} the float pointer, {1} the operand)
     # for a float atomic the compiler may have natively; the CAS loop is the #else
@@ -223,6 +225,8 @@ CUDA = Language(
     vote={"warp_any": "__any_sync(0xffffffffu, {0})", "warp_all": "__all_sync(0xffffffffu, {0})",
           "warp_ballot": "__ballot_sync(0xffffffffu, {0})",
           "warp_ballot64": "(unsigned long long)__ballot_sync(0xffffffffu, {0})"},
+    block_vote={"barrier_count": "__syncthreads_count({0})", "barrier_and": "(__syncthreads_and({0}) != 0)",
+                "barrier_or": "(__syncthreads_or({0}) != 0)"},  # HIP: the same names (replace(CUDA, ...))
     warp_preamble=("__device__ __forceinline__ int sarek_lane_id(void) {",
                    "  unsigned int lane;",
                    "  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));",

@@ -62,7 +62,8 @@ COOP16_FEATURES = ("coop16",)
 COOP16_ELEMS = 1024
 COOP16_RANGE = (-4, 5)
 #: and a seventh stream (issue 33): "vec" = short vector values (f32x2, f32x4: built from scalars, element-wise
-#: + - *, a scalar factor, then a lane read or a dot product) inside f32 expressions
+#: + - *, a scalar factor, then a lane read or a dot product) inside f32 expressions, and integer vectors
+#: (i32x2, i32x4 without overflow, u32x4 and u8x4 wrapping, then a lane read) inside i32 expressions
 VEC_FEATURES = ("vec",)
 #: the bytes of the `cq` input (a 16x32 a and a 32x16 b, twice)
 COOP_BYTES = 2048

@@ -100,6 +100,8 @@ class IntExprs(GenBase):
         r = self.r
         if depth <= 0 or r.random() < 0.25:
             return self.ileaf(ty)
+        if "vec" in self.feats and ty == "i32" and self.v33.random() < 0.15:
+            return self.ivec(depth)
         k = r.random()
         if k < 0.40:
             return self.ibin(ty, depth)
@@ -145,6 +147,35 @@ class IntExprs(GenBase):
         if "bitcast" in self.feats and r.random() < 0.3:
             return self.bits_of_float(ty, depth)
         return self.ibin(ty, depth)
+
+    def ivec(self, depth: int) -> IE:
+        """Feature "vec" (issue 33, its own stream): an i32 from integer vectors: i32x2 / i32x4 of stored-range
+        lanes (+ - and a small factor, no overflow), u32x4 (+ - * wrapping mod 2^32) or u8x4 (wrapping mod 256)
+        of non-negative lanes, then one lane read (unsigned lanes reduced mod 1000 first)."""
+        v = self.v33
+        vt = v.choice(["i32x2", "i32x4", "u32x4", "u8x4"])
+        n = int(vt[-1])
+        self.types_used.add(vt)
+        elt = {"i32x2": "i32", "i32x4": "i32", "u32x4": "u32", "u8x4": "u8"}[vt]
+
+        def lane() -> str:
+            e = self.typed(self.store(self.iexpr("i32", depth - 1)))
+            if elt == "i32":
+                return e.text
+            self.types_used.add(elt)
+            return f"{elt}(abs({e.text}) % {256 if elt == 'u8' else STORE['i32']})"
+
+        def vec() -> str:
+            return f"{vt}({', '.join(lane() for _ in range(n))})"
+
+        a, b = vec(), vec()
+        lane_name = "xyzw"[v.randrange(n)]
+        if elt == "i32":  # lanes within +-32749: a sum, a difference or a product by 3 stays far from overflow
+            op = v.choice(["+", "-", "scale"])
+            text = f"({a} * 3)" if op == "scale" else f"({a} {op} {b})"
+            return IE(f"{text}.{lane_name}", "i32", -3 * STORE["i32"], 3 * STORE["i32"])
+        op = v.choice(["+", "-", "*"])  # unsigned lanes wrap: the same on every device
+        return IE(f"i32(({a} {op} {b}).{lane_name} % 1000)", "i32", 0, 999)
 
     def bits_of_float(self, ty: str, depth: int) -> IE:
         """`sarek.bitcast` of an exact float (the same bits on every device) to its integer type, the sign bit
