@@ -5,12 +5,12 @@ Arguments follow the C-family convention: each vector is its device pointer foll
 scalars by value; records and variants as bytes of the aligned layout.
 
 `CudaDevice` is meant to be subclassed: the PTX device overrides `_image(spec)` (PTX text instead of the
-cubin from NVRTC) and keeps buffers, limits and launch.
+cubin from NVRTC) and keeps buffers, limits and launch. The compiler lives in `sarek.runtime.nvrtc` and the
+argument packing in `sarek.runtime.cuda_plan` (both re-exported here where callers expect them).
 """
 
 from __future__ import annotations
 
-import functools
 import importlib
 import os
 from typing import Any, cast
@@ -18,17 +18,17 @@ from typing import Any, cast
 import numpy as np
 
 from sarek.analysis.namer import entry_name
-from sarek.runtime import cache, streams
-from sarek.runtime.cuda_driver import driver
+from sarek.runtime import streams
 from sarek.runtime.core import BufferDevice, DeviceError, Dim3, FastPath, KernelSpec, LaunchError, Limits, Stream
+from sarek.runtime.cuda_driver import driver
+from sarek.runtime.cuda_plan import Plan, pack_args
+from sarek.runtime.nvrtc import cuda_include_dirs, nvrtc_compile, nvrtc_fingerprint, nvrtc_version
+
+__all__ = ["CudaDevice", "check", "cuda_devices", "cuda_include_dirs", "device_count", "nvrtc_compile",
+           "nvrtc_fingerprint", "nvrtc_version"]
 
 
 _driver = driver  # the one import of cuda.bindings.driver (sarek.runtime.cuda_driver)
-
-
-def _nvrtc() -> Any:
-    """`cuda.bindings.nvrtc` (a Cython module without type stubs)."""
-    return importlib.import_module("cuda.bindings.nvrtc")
 
 
 def check(result: Any, what: str) -> Any:
@@ -73,170 +73,6 @@ def device_count() -> int:
 
 def cuda_devices() -> list[CudaDevice]:
     return [CudaDevice(i) for i in range(device_count())]
-
-
-def cuda_include_dirs() -> list[str]:
-    dirs: list[str] = []
-    for env in ("CUDA_HOME", "CUDA_PATH"):
-        v = os.environ.get(env)
-        if v:
-            dirs.append(os.path.join(v, "include"))
-    dirs.append("/usr/local/cuda/include")
-    try:  # headers shipped in pip wheels (nvidia-cuda-runtime / cuda-toolkit)
-        nvidia = importlib.import_module("nvidia")
-
-        for base in getattr(nvidia, "__path__", []):
-            for sub in ("cuda_runtime/include", "cu13/include", "cuda_nvrtc/include"):
-                dirs.append(os.path.join(base, sub))
-    except ImportError:
-        pass
-    found = [d for d in dict.fromkeys(dirs) if os.path.isfile(os.path.join(d, "cuda_fp16.h"))]
-    # CUDA 13 keeps libcu++ (cuda/std/..., which cooperative_groups.h includes: grid_barrier) under include/cccl
-    return found + [c for d in found if os.path.isdir(c := os.path.join(d, "cccl"))]
-
-
-@functools.lru_cache(maxsize=1)
-def nvrtc_version() -> str:
-    """NVRTC's version (part of every cubin's cache key), asked once per installation: the answer is kept in the
-    compile cache under `nvrtc_fingerprint()`, so a warm launch starts no child process (one cost ~100 ms)."""
-    key = cache.make_key("nvrtc-version", nvrtc_fingerprint())
-    got = cache.get("nvrtc-version", key)
-    if got is not None:
-        return got.decode(errors="replace")
-    v = _ask_nvrtc_version()
-    if v != "unknown":
-        cache.put("nvrtc-version", key, v.encode())
-    return v
-
-
-def nvrtc_fingerprint() -> str:
-    """Where NVRTC can be loaded from, without loading it: path, size and mtime of cuda.bindings' nvrtc modules
-    and of every libnvrtc in the places its loader searches (the pip wheels' `nvidia/*/lib`, $CUDA_HOME,
-    $CUDA_PATH, /usr/local/cuda, $LD_LIBRARY_PATH), and those variables. An upgrade or another library rewrites
-    one of them."""
-    import glob
-    import importlib.util
-
-    env = [os.environ.get(v, "") for v in ("CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH")]
-    dirs = [os.path.join(e, sub) for e in env[:2] if e for sub in ("lib64", "lib")]
-    dirs += ["/usr/local/cuda/lib64", *filter(None, env[2].split(os.pathsep))]
-    patterns = [os.path.join(d, "libnvrtc*") for d in dirs]
-    for pkg in ("cuda.bindings", "nvidia"):
-        try:
-            spec = importlib.util.find_spec(pkg)
-        except (ImportError, ValueError):
-            spec = None
-        for base in (spec.submodule_search_locations or []) if spec is not None else []:
-            patterns += [os.path.join(base, "nvrtc*"), os.path.join(base, "_internal", "nvrtc*"),
-                         os.path.join(base, "*", "lib", "libnvrtc*")]
-    parts = [repr(env)]
-    for f in sorted({f for pat in patterns for f in glob.glob(pat)}):
-        try:
-            st = os.stat(f)
-        except OSError:
-            continue
-        parts.append(f"{f}:{st.st_size}:{st.st_mtime_ns}")
-    return "\n".join(parts)
-
-
-def _ask_nvrtc_version() -> str:
-    """NVRTC's version, asked in a child process (see nvrtc_compile) unless SAREK_NVRTC_INPROCESS=1."""
-    code = "from cuda.bindings import nvrtc; r = nvrtc.nvrtcVersion(); print(f'{r[1]}.{r[2]}')"
-    if os.environ.get("SAREK_NVRTC_INPROCESS") == "1":
-        r = _nvrtc().nvrtcVersion()
-        return f"{r[1]}.{r[2]}"
-    import subprocess
-    import sys
-
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    return p.stdout.strip() if p.returncode == 0 else "unknown"
-
-
-def nvrtc_compile(source: str, arch: str, name: str = "kernel.cu", output: str = "cubin",
-                  extra: list[str] | None = None) -> bytes:
-    """CUDA C -> cubin (or PTX) with NVRTC; cached by source + arch + NVRTC version. Errors carry the log.
-
-    NVRTC runs in a child process unless SAREK_NVRTC_INPROCESS=1: once NVRTC has run in a process, NVIDIA's
-    OpenCL compiler in that process refuses every build ('Don't understand command line argument "sm_90"'),
-    so keeping NVRTC out lets cuda and NVIDIA OpenCL devices be used together. The result is cached, so the
-    child runs once per kernel.
-    """
-    incs = cuda_include_dirs()
-    opts = [f"--gpu-architecture={arch}", "-default-device", "--std=c++17"] + [f"-I{d}" for d in incs] + (extra or [])
-
-    def build() -> bytes:
-        if os.environ.get("SAREK_NVRTC_INPROCESS") == "1":
-            return _nvrtc_build(source, name, opts, output)
-        return _nvrtc_in_child(source, name, opts, output)
-
-    key = cache.make_key("nvrtc", source, arch, output, nvrtc_version(), " ".join(opts))
-    return cache.get_or_build(f"nvrtc-{output}", key, build)
-
-
-_CHILD = r"""
-import json, sys
-from cuda.bindings import nvrtc
-req = json.loads(sys.stdin.buffer.read())
-err, prog = nvrtc.nvrtcCreateProgram(req["source"].encode(), req["name"].encode(), 0, [], [])
-if int(err) != 0:
-    sys.stderr.write(f"nvrtcCreateProgram failed: {err}"); sys.exit(4)
-opts = [o.encode() for o in req["opts"]]
-res = nvrtc.nvrtcCompileProgram(prog, len(opts), opts)[0]
-_, n = nvrtc.nvrtcGetProgramLogSize(prog)
-log = b" " * n
-nvrtc.nvrtcGetProgramLog(prog, log)
-if int(res) != 0:
-    sys.stderr.buffer.write(log.rstrip(b"\x00")); sys.exit(3)
-if req["output"] == "ptx":
-    _, n = nvrtc.nvrtcGetPTXSize(prog); out = b" " * n; nvrtc.nvrtcGetPTX(prog, out)
-else:
-    _, n = nvrtc.nvrtcGetCUBINSize(prog); out = b" " * n; nvrtc.nvrtcGetCUBIN(prog, out)
-sys.stdout.buffer.write(out)
-"""
-
-
-def _nvrtc_in_child(source: str, name: str, opts: list[str], output: str) -> bytes:
-    import json
-    import subprocess
-    import sys
-
-    arch = next((o.split("=", 1)[1] for o in opts if o.startswith("--gpu-architecture=")), "?")
-    req = json.dumps({"source": source, "name": name, "opts": opts, "output": output})
-    p = subprocess.run([sys.executable, "-c", _CHILD], input=req.encode(), capture_output=True)
-    if p.returncode == 3:
-        raise DeviceError(f"NVRTC ({arch}) could not compile the CUDA source:\n"
-                          f"{p.stderr.decode(errors='replace')}", backend="cuda")
-    if p.returncode != 0:
-        raise DeviceError(f"NVRTC child process failed (exit {p.returncode}):\n"
-                          f"{p.stderr.decode(errors='replace')[-4000:]}", backend="cuda")
-    return p.stdout
-
-
-def _nvrtc_build(source: str, name: str, opts: list[str], output: str) -> bytes:
-    nvrtc = _nvrtc()
-    arch = next((o.split("=", 1)[1] for o in opts if o.startswith("--gpu-architecture=")), "?")
-    err, prog = nvrtc.nvrtcCreateProgram(source.encode(), name.encode(), 0, [], [])
-    if int(err) != 0:
-        raise DeviceError(f"nvrtcCreateProgram failed: {err}", backend="cuda")
-    try:
-        res = nvrtc.nvrtcCompileProgram(prog, len(opts), [o.encode() for o in opts])[0]
-        _, n = nvrtc.nvrtcGetProgramLogSize(prog)
-        log = b" " * n
-        nvrtc.nvrtcGetProgramLog(prog, log)
-        if int(res) != 0:
-            text = log.rstrip(b"\x00").decode(errors="replace")
-            raise DeviceError(f"NVRTC ({arch}) could not compile the CUDA source:\n{text}", backend="cuda")
-        if output == "ptx":
-            _, n = nvrtc.nvrtcGetPTXSize(prog)
-            out = b" " * n
-            nvrtc.nvrtcGetPTX(prog, out)
-        else:
-            _, n = nvrtc.nvrtcGetCUBINSize(prog)
-            out = b" " * n
-            nvrtc.nvrtcGetCUBIN(prog, out)
-        return out
-    finally:
-        nvrtc.nvrtcDestroyProgram(prog)
 
 
 class CudaDevice(BufferDevice):
@@ -447,29 +283,9 @@ class CudaDevice(BufferDevice):
 
     # -- launch
 
-    @staticmethod
-    def pack_args(spec: KernelSpec, bound: list[Any]) -> list[np.ndarray[Any, Any]]:
-        """One host array per kernel parameter, in order: a vector is (pointer, i32 length), bool is a C `int`,
-        f16 its 16 bits, a record its layout bytes (the PTX device shares this)."""
-        storage: list[np.ndarray[Any, Any]] = []
-        for p, a in zip(spec.params, bound):
-            if p.kind == "vec":
-                buf, *lens = a  # its length, or the extents of an N-dimensional one
-                storage.append(np.array([int(buf)], dtype=np.uint64))
-                storage += [np.array([n], dtype=np.int32) for n in lens]
-            elif p.kind == "record":
-                storage.append(np.ascontiguousarray(a).view(np.uint8).copy())
-            elif p.dtype.kind == "b":
-                storage.append(np.array([1 if a else 0], dtype=np.int32))
-            elif p.dtype == np.float16:
-                storage.append(np.array([a], dtype=np.float16).view(np.uint16))
-            elif p.dtype.kind == "V":  # bf16 (ml_dtypes): `a` is already its bits
-                storage.append(np.array([a], dtype=np.uint16))
-            else:
-                storage.append(np.array([a], dtype=p.dtype))
-        return storage
+    pack_args = staticmethod(pack_args)  # the PTX device shares it (sarek.runtime.cuda_plan)
 
-    def _plan(self, spec: KernelSpec) -> _Plan:
+    def _plan(self, spec: KernelSpec) -> Plan:
         """The launch plan of (kernel, this device): the function, its block limit and the argument buffer,
         computed once; a launch only writes the values into the buffer."""
         plan = spec.plans.get((self.kind, self.fp_key))
@@ -479,7 +295,7 @@ class CudaDevice(BufferDevice):
             A = d.CUfunction_attribute
             fmax = int(check(d.cuFuncGetAttribute(A.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn),
                              "cuFuncGetAttribute"))
-            plan = _Plan(spec, fn, fmax)
+            plan = Plan(spec, fn, fmax)
             plan.shared = self._dynamic_shared(spec, fn)
             spec.plans[(self.kind, self.fp_key)] = plan
         return plan
@@ -549,7 +365,7 @@ class CudaDevice(BufferDevice):
             self.synchronize_stream(stream)
 
 
-    def _check_resident(self, spec: KernelSpec, plan: _Plan, grid: Dim3, block: Dim3) -> None:
+    def _check_resident(self, spec: KernelSpec, plan: Plan, grid: Dim3, block: Dim3) -> None:
         """A kernel with a grid barrier is launched cooperatively: every block must be resident at once, at most
         cuOccupancyMaxActiveBlocksPerMultiprocessor x the multiprocessors (else a LaunchError naming the limit;
         the driver would refuse the launch with a bare CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)."""
@@ -606,73 +422,3 @@ def _torch_stream(index: int) -> int:
 def _cupy_stream() -> int:
     cupy: Any = importlib.import_module("cupy")
     return int(cupy.cuda.get_current_stream().ptr)
-
-
-class _Plan:
-    """How one kernel's arguments are packed for `cuLaunchKernel` (CUDA and PTX share the C convention):
-    one reused byte buffer holding every value at its aligned offset and the array of pointers into it."""
-
-    def __init__(self, spec: KernelSpec, fn: Any, fmax: int):
-        import struct
-
-        self.fn, self.fmax = fn, fmax
-        self.shared = 0  # bytes of dynamic shared memory per launch (sarek.analysis.shared_window)
-        self.resident: dict[int, tuple[int, int]] = {}  # threads per block -> (blocks per SM, SMs): grid barriers
-        fmt = "<"  # struct format (with padding)
-        offsets: list[int] = []  # each value's offset
-        conv: list[str] = []  # per parameter: how its bound value is packed
-        size = 0
-
-        def field(code: str, nbytes: int, align: int) -> None:
-            nonlocal fmt, size
-            pad = (-size) % align
-            fmt += "x" * pad + code
-            size += pad
-            offsets.append(size)
-            size += nbytes
-
-        for p in spec.params:
-            if p.kind == "vec":
-                field("Q", 8, 8)
-                for _ in range(p.rank):  # its length, or the extents of an N-dimensional one
-                    field("i", 4, 4)
-                conv.append("vec")
-            elif p.kind == "record":
-                n = p.dtype.itemsize
-                field(f"{n}s", n, max(1, min(16, p.dtype.alignment)))
-                conv.append("record")
-            elif p.dtype.kind == "b":
-                field("i", 4, 4)
-                conv.append("bool")
-            elif p.dtype.kind == "V" and p.dtype.itemsize == 2:  # bf16 (ml_dtypes.bfloat16): its 16 bits
-                field("H", 2, 2)
-                conv.append("bits16")
-            else:
-                code = {"i1": "b", "u1": "B", "i2": "h", "u2": "H", "i4": "i", "u4": "I", "i8": "q", "u8": "Q",
-                        "f2": "e", "f4": "f", "f8": "d"}[f"{p.dtype.kind}{p.dtype.itemsize}"]
-                field(code, p.dtype.itemsize, p.dtype.itemsize)
-                conv.append("scalar")
-        self.struct = struct.Struct(fmt)
-        self.buf = np.zeros(max(size, 8), np.uint8)
-        self.view = self.buf.data
-        base = self.buf.ctypes.data
-        self.ptrs = np.array([base + o for o in offsets], dtype=np.uint64)
-        self.params = self.ptrs.ctypes.data
-        self.conv = conv
-
-    def pack(self, bound: list[Any]) -> int:
-        vals: list[Any] = []
-        for c, a in zip(self.conv, bound):
-            if c == "vec":
-                vals.append(int(a[0]))
-                vals += a[1:]
-            elif c == "record":
-                vals.append(np.ascontiguousarray(a).tobytes())
-            elif c == "bool":
-                vals.append(1 if a else 0)
-            elif c == "bits16":
-                vals.append(int(np.asarray(a).reshape(()).view(np.uint16)))
-            else:
-                vals.append(a)
-        self.struct.pack_into(self.view, 0, *vals)
-        return self.params

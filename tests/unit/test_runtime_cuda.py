@@ -22,7 +22,7 @@ def test_nvrtc_compiles_to_cubin(tmp_path, monkeypatch):
 
 def test_nvrtc_version_is_asked_once_per_installation(tmp_path, monkeypatch):
     """A warm launch starts no child process for NVRTC's version: it is kept under where NVRTC loads from."""
-    import sarek.runtime.cuda as cu
+    import sarek.runtime.nvrtc as cu
 
     monkeypatch.setenv("SAREK_CACHE_DIR", str(tmp_path))
     asked: list[int] = []
@@ -40,7 +40,7 @@ def test_nvrtc_version_is_asked_once_per_installation(tmp_path, monkeypatch):
 
 
 def test_nvrtc_fingerprint_follows_the_library(tmp_path, monkeypatch):
-    import sarek.runtime.cuda as cu
+    import sarek.runtime.nvrtc as cu
 
     lib = tmp_path / "libnvrtc.so.13"
     lib.write_bytes(b"a")
