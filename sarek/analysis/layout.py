@@ -18,7 +18,7 @@ payload) and vector/array types have no layout.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from enum import Enum
 
 import numpy as np
@@ -39,6 +39,8 @@ from sarek.dialect.sarek import (
     VariantType,
     VecType,
 )
+
+_Decl = TypeVar("_Decl", RecordOp, VariantOp)
 
 
 class LayoutErrorKind(Enum):
@@ -144,6 +146,16 @@ class _Ctx:
             raise LayoutError(LayoutErrorKind.UNDECLARED_TYPE, root, field, f"has type @{name}, which is not declared")
         return d
 
+    def declared(self, name: str, root: str, field: str, want: type[_Decl]) -> _Decl:
+        """The declaration of @name, which a type of kind `want` names (a record, a variant); `root`/`field`
+        (default: name) locate the use for the error when @name is the other kind."""
+        d = self.decl(name, root or name, field or name)
+        if not isinstance(d, want):
+            kind, other = ("record", "variant") if want is RecordOp else ("variant", "record")
+            raise LayoutError(LayoutErrorKind.UNDECLARED_TYPE, root or name, field or name,
+                              f"has type !sarek.{kind}<@{name}>, but @{name} is a {other}")
+        return d
+
     def align(self, t: Attribute, seen: frozenset[str] = frozenset()) -> int:
         """The alignment of `t`, whether or not it has a layout (1 for what has none)."""
         if (s := scalar_layout(t)) is not None:
@@ -201,10 +213,7 @@ class _Ctx:
         return out, leaves, round_up(off, align), align
 
     def record(self, name: str, root: str = "", field: str = "") -> RecordLayout:
-        d = self.decl(name, root or name, field or name)
-        if not isinstance(d, RecordOp):
-            raise LayoutError(LayoutErrorKind.UNDECLARED_TYPE, root or name, field or name,
-                              f"has type !sarek.record<@{name}>, but @{name} is a variant")
+        d = self.declared(name, root, field, RecordOp)
         if (c := self.cache.get(name)) is not None:
             assert isinstance(c, RecordLayout)
             return c
@@ -219,10 +228,7 @@ class _Ctx:
         return r
 
     def variant(self, name: str, root: str = "", field: str = "") -> VariantLayout:
-        d = self.decl(name, root or name, field or name)
-        if not isinstance(d, VariantOp):
-            raise LayoutError(LayoutErrorKind.UNDECLARED_TYPE, root or name, field or name,
-                              f"has type !sarek.variant<@{name}>, but @{name} is a record")
+        d = self.declared(name, root, field, VariantOp)
         if (c := self.cache.get(name)) is not None:
             assert isinstance(c, VariantLayout)
             return c

@@ -94,6 +94,21 @@ def enclosing_function(op: Operation) -> KernelOp | HelperOp | None:
     return p
 
 
+def _print_members(printer: Printer, op: Operation, name: str, members: Sequence[tuple[str, _T]],
+                   tail: Callable[[_T], None]) -> None:
+    """` @name {a..., b...}`, a declaration's members (a record's fields, a variant's constructors): each its
+    name (an identifier, else a string literal) then `tail` of its value."""
+    printer.print_string(" ")
+    printer.print_symbol_name(name)
+    printer.print_string(" {")
+    for i, (n, x) in enumerate(members):
+        printer.print_string(", " if i else "")
+        printer.print_string(n) if n.isidentifier() else printer.print_string_literal(n)
+        tail(x)
+    printer.print_string("}")
+    _print_attrs(printer, op)
+
+
 @irdl_op_definition
 class RecordOp(IRDLOperation):
     """A record declaration: `sarek.record @point {x : f32, y : f32}`."""
@@ -133,16 +148,11 @@ class RecordOp(IRDLOperation):
         _check_not_recursive(self)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_symbol_name(self.sym_name.data)
-        printer.print_string(" {")
-        for i, (n, t) in enumerate(self.fields):
-            printer.print_string(", " if i else "")
-            printer.print_string_literal(n) if not n.isidentifier() else printer.print_string(n)
+        def typed(t: Attribute) -> None:
             printer.print_string(" : ")
             printer.print_attribute(t)
-        printer.print_string("}")
-        _print_attrs(printer, self)
+
+        _print_members(printer, self, self.sym_name.data, self.fields, typed)
 
     @classmethod
     def parse(cls, parser: Parser) -> RecordOp:
@@ -202,18 +212,13 @@ class VariantOp(IRDLOperation):
                     raise VerifyException(f"constructor '{n}' payload has type {t}, not a scalar, record or variant")
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_symbol_name(self.sym_name.data)
-        printer.print_string(" {")
-        for i, (n, ps) in enumerate(self.ctors):
-            printer.print_string(", " if i else "")
-            printer.print_string(n) if n.isidentifier() else printer.print_string_literal(n)
+        def payload(ps: Sequence[Attribute]) -> None:
             if ps:
                 printer.print_string("(")
                 printer.print_list(ps, printer.print_attribute)
                 printer.print_string(")")
-        printer.print_string("}")
-        _print_attrs(printer, self)
+
+        _print_members(printer, self, self.sym_name.data, self.ctors, payload)
 
     @classmethod
     def parse(cls, parser: Parser) -> VariantOp:

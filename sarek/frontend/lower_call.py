@@ -4,6 +4,7 @@ constructors, generic instantiation and calls of @device helpers."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from typing import Any, cast
 
 from xdsl.dialects.builtin import IntegerType, i1, i32
@@ -387,21 +388,29 @@ class CallLowerer(ExprLowerer):
         assert flat is not None
         return flat
 
+    def bind_args(self, node: ast.Call, names: list[str], too_many: str, unknown: Callable[[str | None], str],
+                  twice: Callable[[str], str] | None = None) -> dict[str, ast.expr]:
+        """A call's arguments by name: the positional ones in order, then the keywords. The messages: more
+        positional arguments than names, a keyword not among them, a name given twice (`twice`; None: the
+        keyword wins)."""
+        if len(node.args) > len(names):
+            raise self.err(node, too_many)
+        given: dict[str, ast.expr] = dict(zip(names, node.args))
+        for k in node.keywords:
+            if k.arg not in names:
+                raise self.err(k, unknown(k.arg))
+            if twice is not None and k.arg in given:
+                raise self.err(k, twice(k.arg))
+            given[k.arg] = k.value
+        return given
+
     def make_record(self, cls: Any, node: ast.Call, fname: str) -> SSAValue:
         rt = cast(s.RecordType, self.ty(cls, node))
         fields = self.record_fields(rt)
         names = [n for n, _ in fields]
-        given: dict[str, ast.expr] = {}
-        if len(node.args) > len(fields):
-            raise self.err(node, f"{fname} has {len(fields)} field(s), {len(node.args)} given")
-        for n, a in zip(names, node.args):
-            given[n] = a
-        for k in node.keywords:
-            if k.arg not in names:
-                raise self.err(k, f"record {fname} has no field '{k.arg}'")
-            if k.arg in given:
-                raise self.err(k, f"field '{k.arg}' of {fname} is given twice")
-            given[k.arg] = k.value
+        given = self.bind_args(node, names, f"{fname} has {len(fields)} field(s), {len(node.args)} given",
+                               lambda k: f"record {fname} has no field '{k}'",
+                               lambda k: f"field '{k}' of {fname} is given twice")
         missing = [n for n in names if n not in given]
         if missing:
             raise self.err(node, f"record {fname} needs field(s) {', '.join(repr(m) for m in missing)}")
@@ -456,15 +465,8 @@ class CallLowerer(ExprLowerer):
 
     def helper_call(self, sig: Signature, node: ast.Call, statement: bool, fname: str) -> SSAValue | None:
         names = [n for n, _ in sig.params]
-        given: dict[str, ast.expr] = {}
-        if len(node.args) > len(names):
-            raise self.err(node, f"{fname}() takes {len(names)} argument(s), {len(node.args)} given")
-        for n, a in zip(names, node.args):
-            given[n] = a
-        for k in node.keywords:
-            if k.arg not in names:
-                raise self.err(k, f"{fname}() has no parameter '{k.arg}'")
-            given[k.arg] = k.value
+        given = self.bind_args(node, names, f"{fname}() takes {len(names)} argument(s), {len(node.args)} given",
+                               lambda k: f"{fname}() has no parameter '{k}'")
         missing = [n for n in names if n not in given]
         if missing:
             raise self.err(node, f"{fname}() takes {len(names)} argument(s), {len(given)} given "

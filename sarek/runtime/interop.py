@@ -125,6 +125,18 @@ def adapt(a: Any) -> np.ndarray[Any, Any] | DeviceArray | None:
         raise ForeignError(f"its {_PROTOCOL[k]} failed: {type(e).__name__}: {e}") from None
 
 
+def adapt_required(a: Any, error: type[Exception], prefix: str, missing: str) -> np.ndarray[Any, Any] | DeviceArray:
+    """`adapt(a)` where an array is required: a refused one raises `error` with `prefix` and the reason, no array
+    at all raises `error(missing)`."""
+    try:
+        got = adapt(a)
+    except ForeignError as e:
+        raise error(f"{prefix}{describe(a)} cannot be used: {e}") from None
+    if got is None:
+        raise error(missing)
+    return got
+
+
 def _adapt(a: Any, k: str) -> np.ndarray[Any, Any] | DeviceArray:
     if k == "torch":
         return _torch(a)

@@ -304,13 +304,9 @@ class Vector:
         array. Writes through either side are seen by the other; `x` is kept alive."""
         from sarek.runtime import interop
 
-        try:
-            got = interop.adapt(x)
-        except interop.ForeignError as e:
-            raise TypeError(f"Vector.from_dlpack: {interop.describe(x)} cannot be used: {e}") from None
-        if got is None:
-            raise TypeError(f"Vector.from_dlpack: {type(x).__name__} has no __dlpack__, __cuda_array_interface__ "
-                            "or __array_interface__")
+        got = interop.adapt_required(x, TypeError, "Vector.from_dlpack: ",
+                                     f"Vector.from_dlpack: {type(x).__name__} has no __dlpack__, "
+                                     "__cuda_array_interface__ or __array_interface__")
         if not isinstance(got, interop.DeviceArray):
             if not got.flags.c_contiguous:
                 raise TypeError("Vector.from_dlpack: the array is not C-contiguous")
