@@ -22,6 +22,10 @@ from sarek.interp.tables import table_values
 
 _YIELDING = (S.BarrierOp, S.GridBarrierOp, S.WarpBarrierOp)
 
+#: the event each barrier yields to the scheduler
+_BARRIER_EVENTS: dict[type[Operation], int] = {S.BarrierOp: EV_BARRIER, S.GridBarrierOp: EV_GRID_BARRIER,
+                                               S.WarpBarrierOp: EV_WARP_BARRIER}
+
 
 def _is_shuffle(op: Operation) -> bool:
     return isinstance(op, S.IntrinsicOp) and is_warp_exchange(op.callee.data)
@@ -348,12 +352,8 @@ class _Compiler(ExprCompiler):
             e(f"return {self.name(op.value[0])}" if op.value else "return None")
         elif isinstance(op, S.PragmaOp | S.BlockOp):
             self.block(op.body.block, ind)
-        elif isinstance(op, S.BarrierOp):
-            e(f"yield ({EV_BARRIER}, {self.opid(op)})")
-        elif isinstance(op, S.GridBarrierOp):
-            e(f"yield ({EV_GRID_BARRIER}, {self.opid(op)})")
-        elif isinstance(op, S.WarpBarrierOp):
-            e(f"yield ({EV_WARP_BARRIER}, {self.opid(op)})")
+        elif (event := _BARRIER_EVENTS.get(type(op))) is not None:  # the scheduler's synchronisation points
+            e(f"yield ({event}, {self.opid(op)})")
         elif isinstance(op, S.MemFenceOp):
             e("pass")
         elif isinstance(op, S.NativeOp):

@@ -258,25 +258,12 @@ class Expressions(Polyfills):
             return f"{self.need_poly('iabs', t)}({', '.join(args)})"
         if name in simple:
             return f"{name}({', '.join(args)})"
-        a = args[0]
-        if name == "fabs":
-            return f"abs({a})"
-        if name == "rsqrt":
-            return f"{L.rsqrt}({a})"
-        if name == "atan2":
-            return f"{L.atan2}({args[0]}, {args[1]})"
-        if name == "fmin":
-            return f"min({args[0]}, {args[1]})"
-        if name == "fmax":
-            return f"max({args[0]}, {args[1]})"
-        if name == "log10":
-            return f"(log2({a}) * {L.log10_factor})"
-        if name == "clz":
-            return L.clz.format(a=a)
-        if name == "popcount":
-            return L.popcount.format(a=a)
-        if name == "bit_reverse":
-            return (L.bit_reverse64 if int_width(t) == 64 else L.bit_reverse).format(a=a)
+        spelled = {"fabs": "abs({a})", "rsqrt": L.rsqrt + "({a})", "atan2": L.atan2 + "({a}, {b})",
+                   "fmin": "min({a}, {b})", "fmax": "max({a}, {b})", "log10": f"(log2({{a}}) * {L.log10_factor})",
+                   "clz": L.clz, "popcount": L.popcount,
+                   "bit_reverse": L.bit_reverse64 if int_width(t) == 64 else L.bit_reverse}
+        if name in spelled:
+            return spelled[name].format(a=args[0], b=args[-1])
         raise err(f"math intrinsic '{name}' has no {self.lang.name} spelling (sarek-expand-math computes it; "
                   "run sarek-pipeline)", op, self.lang)
 

@@ -160,13 +160,8 @@ class Corners(Statements):
         z = self.fresh("z")
         self.emit(f"{z} = local_array({ety}, {shape if len(shape) > 1 else shape[0]})")
         self.emit(self._fold(r.choice(ints), f"{z}[{self._slot(shape)}]", ety))
-        cond = r.random() < 0.5
-        if cond:
-            self.emit(f"if {self.bexpr(1)}:")
-            self.depth += 1
-        self.emit(f"{z}[{self._slot(shape)}] = {self._value(ety)}")
-        if cond:
-            self.depth -= 1
+        self.emit_under(self.bexpr(1) if r.random() < 0.5 else "",
+                        lambda: f"{z}[{self._slot(shape)}] = {self._value(ety)}")
         for _ in range(r.randint(1, 2)):
             self.emit(self._fold(r.choice(ints + floats if ety == "f32" else ints), f"{z}[{self._slot(shape)}]", ety))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -242,6 +243,15 @@ class GenBase(ABC):
 
     def emit(self, line: str) -> None:
         self.out.append("    " * self.depth + line)
+
+    def emit_under(self, cond: str, line: Callable[[], str]) -> None:
+        """`line()` (drawn after the condition, at its depth), inside `if cond:` when `cond` is not empty."""
+        if cond:
+            self.emit(f"if {cond}:")
+            self.depth += 1
+        self.emit(line())
+        if cond:
+            self.depth -= 1
 
     def chance(self, p: float) -> bool:
         return self.r.random() < p

@@ -272,10 +272,4 @@ class Statements(FloatExprs):
                 args.append(f.text if f.exact else "0.5")
             else:
                 args.append(self.bexpr(1))
-        cond = self.bexpr(1) if r.random() < 0.5 else ""
-        if cond:
-            self.emit(f"if {cond}:")
-            self.depth += 1
-        self.emit(f"print({', '.join(args)})")
-        if cond:
-            self.depth -= 1
+        self.emit_under(self.bexpr(1) if r.random() < 0.5 else "", lambda: f"print({', '.join(args)})")
