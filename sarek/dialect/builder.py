@@ -167,6 +167,15 @@ class BodyBuilder:
         self.insert(op)
         return IfExprBuilder(self, op)
 
+    def choose(self, cond: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+        """`cond ? a : b` of two values already computed (an if-expression yielding one or the other)."""
+        e = self.if_expr(cond, a.type)
+        with e.then_():
+            e.yield_(a)
+        with e.else_():
+            e.yield_(b)
+        return e.result
+
     @contextmanager
     def while_(self) -> Generator[WhileBuilder]:
         """`with b.while_() as w:` then `with w.cond(): ... w.yield_(c)` and `with w.body(): ...`."""

@@ -21,8 +21,9 @@ Value model (after the seed Sarek_ir_interp_value, with its defects fixed):
 from __future__ import annotations
 
 import struct
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
@@ -31,7 +32,7 @@ from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float6
 from xdsl.ir import Attribute, Operation
 
 from sarek.analysis.layout import Layout, RecordLayout, VariantLayout, layout_of, numpy_dtype
-from sarek.diagnostics import SarekError
+from sarek.diagnostics import SarekError, raised_by_user
 from sarek.dialect.scalars import is_unsigned
 from sarek.types import bf16_bits, bf16_dtype, bf16_from_f32, bf16_to_f32, is_bf16_host
 
@@ -50,6 +51,20 @@ class InterpError(SarekError):
         if op is not None:
             message = f"{message} (at {op.name})"
         super().__init__(message, op, "interp")
+
+
+@contextmanager
+def reported(k: Operation, passing: tuple[type[Exception], ...] = ()) -> Generator[None]:
+    """Runs kernel `k` (both executors): an exception that is not the interpreter's own, the user's (a signal
+    handler's) or one of `passing` becomes an InterpError at `k`, never a Python traceback."""
+    try:
+        yield
+    except (InterpError, KeyboardInterrupt, *passing):
+        raise
+    except Exception as exc:  # noqa: BLE001 - never a Python traceback for the user
+        if raised_by_user(exc):  # a signal handler's exception: the user's (the device notes it)
+            raise
+        raise InterpError(f"internal interpreter error: {type(exc).__name__}: {exc}", k) from exc
 
 
 class Fault(Exception):

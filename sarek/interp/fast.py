@@ -42,7 +42,6 @@ import numpy as np
 
 from xdsl.dialects.builtin import ModuleOp
 
-from sarek.diagnostics import raised_by_user
 from sarek.dialect import sarek as S
 from sarek.interp import arith as A
 from sarek.interp import common as C
@@ -207,20 +206,15 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
             vals.append(_from_value(types, types.from_python(x, a.type), a.type))
         else:
             vals.append(_scalar_arg(x, a.type))
-    try:
-        with np.errstate(all="ignore"):
-            ex.call(k, vals, None)
-    except Unvectorizable:
-        for x, c in saved:
-            if x.flags.writeable:  # a read-only input cannot have been written
-                x[...] = c
-        raise
-    except (InterpError, KeyboardInterrupt):
-        raise
-    except Exception as exc:  # noqa: BLE001 - never a Python traceback for the user
-        if raised_by_user(exc):  # a signal handler's exception: the user's (the device notes it)
+    with C.reported(k, passing=(Unvectorizable,)):
+        try:
+            with np.errstate(all="ignore"):
+                ex.call(k, vals, None)
+        except Unvectorizable:
+            for x, c in saved:
+                if x.flags.writeable:  # a read-only input cannot have been written
+                    x[...] = c
             raise
-        raise InterpError(f"internal interpreter error: {type(exc).__name__}: {exc}", k) from exc
     from sarek.analysis.writes import written_params
 
     written = written_params(module, kernel)

@@ -23,7 +23,6 @@ import numpy as np
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp
 from xdsl.ir import Operation
 
-from sarek.diagnostics import raised_by_user
 from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import WARP_VOTES
 from sarek.interp import common as C
@@ -106,7 +105,7 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
                 fn(t, sh, *vals)
 
     blocks = ((bx, by, bz) for bz in range(gdz) for by in range(gdy) for bx in range(gdx))
-    with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"), C.reported(k):
         try:
             if prog.grid[kernel]:
                 _run_grid([steps(*b) for b in blocks], prog.ops)
@@ -118,12 +117,6 @@ def run(module: ModuleOp, kernel: str, args: list[Any], grid: tuple[int, int, in
             raise InterpError(f.message, prog.ops[f.opid]) from None
         except RecursionError:
             raise InterpError("helper recursion too deep", k) from None
-        except (InterpError, KeyboardInterrupt):
-            raise
-        except Exception as ex:  # noqa: BLE001 - never a Python traceback for the user
-            if raised_by_user(ex):  # a signal handler's exception: the user's (the device notes it)
-                raise
-            raise InterpError(f"internal interpreter error: {type(ex).__name__}: {ex}", k) from ex
     from sarek.analysis.writes import written_params
 
     written = written_params(module, kernel)

@@ -200,13 +200,7 @@ class Ops:
 
     def sel(self, p: V, x: Num, y: Num) -> V:
         """p ? x : y (both already computed)."""
-        a, b = self.c(x), self.c(y)
-        e = self.b.if_expr(p, a.type)
-        with e.then_():
-            e.yield_(a)
-        with e.else_():
-            e.yield_(b)
-        return e.result
+        return self.b.choose(p, self.c(x), self.c(y))
 
     # -- bits (integers of the float's width)
     def bits(self, x: V) -> V:

@@ -225,22 +225,24 @@ def _trig_bad(o: Ops, x: V) -> V:
     return o.isnan(o.sub(x, x))  # inf or NaN
 
 
-def sin(o: Ops, x: V) -> V:
+def _sin_cos_parts(o: Ops, x: V) -> tuple[V, tuple[V, V], tuple[V, V], V]:
+    """sin and cos share them: the quadrant q, sin and cos of the reduced argument (hi/lo pairs), q odd."""
     y0, y1, q = _trig_reduce(o, x)
-    sh, sl = _sin_pair(o, y0, y1)
-    ch, cl = _cos_pair(o, y0, y1)
-    odd = o.ibin("ne", o.ibin("bitand", q, 1), 0)
-    v = o.sel(odd, o.add(ch, cl), o.add(sh, sl))
+    s = _sin_pair(o, y0, y1)
+    c = _cos_pair(o, y0, y1)
+    return q, s, c, o.ibin("ne", o.ibin("bitand", q, 1), 0)
+
+
+def sin(o: Ops, x: V) -> V:
+    q, s, c, odd = _sin_cos_parts(o, x)
+    v = o.sel(odd, o.add(*c), o.add(*s))
     v = o.sel(o.ibin("ne", o.ibin("bitand", q, 2), 0), o.neg(v), v)
     return o.sel(_trig_bad(o, x), NAN, o.sel(o.cmp("eq", x, 0.0), x, v))
 
 
 def cos(o: Ops, x: V) -> V:
-    y0, y1, q = _trig_reduce(o, x)
-    sh, sl = _sin_pair(o, y0, y1)
-    ch, cl = _cos_pair(o, y0, y1)
-    odd = o.ibin("ne", o.ibin("bitand", q, 1), 0)
-    v = o.sel(odd, o.add(sh, sl), o.add(ch, cl))
+    q, s, c, odd = _sin_cos_parts(o, x)
+    v = o.sel(odd, o.add(*s), o.add(*c))
     neg = o.ibin("ne", o.ibin("bitand", o.ibin("add", q, 1), 2), 0)
     v = o.sel(neg, o.neg(v), v)
     return o.sel(_trig_bad(o, x), NAN, v)

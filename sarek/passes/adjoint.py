@@ -101,12 +101,7 @@ class _Adjoint:
         return self.b.const(0, t)
 
     def select(self, c: SSAValue, a: SSAValue, e: SSAValue) -> SSAValue:
-        ie = self.b.if_expr(c, a.type)
-        with ie.then_():
-            ie.yield_(a)
-        with ie.else_():
-            ie.yield_(e)
-        return ie.result
+        return self.b.choose(c, a, e)
 
     def add_into(self, place: SSAValue, delta: SSAValue) -> None:
         """`place += delta` for a float or (field by field) a record place."""
