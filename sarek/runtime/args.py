@@ -123,10 +123,10 @@ def _vector_arg(spec: KernelSpec, p: Param, a: Any, device: Device | None) -> An
     if not is_ndarray(a):
         from sarek.runtime import interop  # (a numpy array needs none of it)
 
-        want = f"{where} expects {_type_text(p)}"
-        got = interop.adapt_required(a, LaunchError, f"{want}; ",
-                                     f"{want} (a numpy array or sarek.Vector, or an array with __cuda_array_interface__"
-                                     f"/__dlpack__/__array_interface__), got {_describe(a)}")
+        got = interop.adapt_required(a, LaunchError, lambda: f"{where} expects {_type_text(p)}; ",
+                                     lambda: f"{where} expects {_type_text(p)} (a numpy array or sarek.Vector, or an "
+                                     f"array with __cuda_array_interface__/__dlpack__/__array_interface__), got "
+                                     f"{_describe(a)}")
         if isinstance(got, interop.DeviceArray):
             return _device_array_arg(where, p, got, device)
         a = got

@@ -20,6 +20,7 @@ from __future__ import annotations
 import ctypes
 import importlib
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -125,15 +126,16 @@ def adapt(a: Any) -> np.ndarray[Any, Any] | DeviceArray | None:
         raise ForeignError(f"its {_PROTOCOL[k]} failed: {type(e).__name__}: {e}") from None
 
 
-def adapt_required(a: Any, error: type[Exception], prefix: str, missing: str) -> np.ndarray[Any, Any] | DeviceArray:
-    """`adapt(a)` where an array is required: a refused one raises `error` with `prefix` and the reason, no array
-    at all raises `error(missing)`."""
+def adapt_required(a: Any, error: type[Exception], prefix: Callable[[], str],
+                   missing: Callable[[], str]) -> np.ndarray[Any, Any] | DeviceArray:
+    """`adapt(a)` where an array is required: a refused one raises `error` with `prefix()` and the reason, no
+    array at all raises `error(missing())` (the messages are built only then: a warm launch pays nothing)."""
     try:
         got = adapt(a)
     except ForeignError as e:
-        raise error(f"{prefix}{describe(a)} cannot be used: {e}") from None
+        raise error(f"{prefix()}{describe(a)} cannot be used: {e}") from None
     if got is None:
-        raise error(missing)
+        raise error(missing())
     return got
 
 

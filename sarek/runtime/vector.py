@@ -304,8 +304,8 @@ class Vector:
         array. Writes through either side are seen by the other; `x` is kept alive."""
         from sarek.runtime import interop
 
-        got = interop.adapt_required(x, TypeError, "Vector.from_dlpack: ",
-                                     f"Vector.from_dlpack: {type(x).__name__} has no __dlpack__, "
+        got = interop.adapt_required(x, TypeError, lambda: "Vector.from_dlpack: ",
+                                     lambda: f"Vector.from_dlpack: {type(x).__name__} has no __dlpack__, "
                                      "__cuda_array_interface__ or __array_interface__")
         if not isinstance(got, interop.DeviceArray):
             if not got.flags.c_contiguous:
