@@ -269,7 +269,7 @@ def test_aggregated_adjoints_on_every_warp_width(name: str, device: str):
 
 def _plain(k: Any) -> Any:
     """k's adjoint with no aggregated reads (every read's adjoint added atomically where it is reversed)."""
-    from sarek.frontend.api import kernel_from_module
+    from sarek.frontend.wire import kernel_from_module
     from sarek.passes.adjoint import adjoint_module
 
     return kernel_from_module(adjoint_module(k.module, k.name, max_slots=0), k.name + "_adjoint")

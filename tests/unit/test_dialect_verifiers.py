@@ -370,7 +370,7 @@ def test_every_intrinsic_builds_and_verifies():
     for name, info in INTRINSICS.items():
         if info.category == Category.ATOMIC:
             types: list[Attribute] = [vec, i32] + [i32] * (info.arity - 2)
-        elif name in ("warp_any", "warp_all", "warp_ballot", "warp_ballot64"):
+        elif name in ("warp_any", "warp_all", "warp_ballot", "warp_ballot64") or info.category == Category.BLOCK:
             types = [i1]
         elif name == "ldexp":
             types = [f32, i32]
