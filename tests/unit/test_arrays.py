@@ -87,12 +87,13 @@ def test_local_shape_positive_and_rank():
     expect_error(k2, "rank5", "local_array() takes a shape of 1 to 4 extents, got 5")
 
 
-def test_atomics_need_one_dimension():
+def test_atomics_on_nd_arrays_take_one_index_per_dimension():
     from sarek.gpu import atomic_add
 
     def k(h: Array[i32, 2]):
         atomic_add(h, 0, 1)  # <atomic>
-    expect_error(k, "atomic", "atomic_add() takes a one-dimensional array (one index), got Array[i32, 2]")
+    expect_error(k, "atomic", "atomic_add() on Array[i32, 2] takes a tuple of 2 indices, e.g. atomic_add(a, (i, j), x), "
+                 "got 1")
 
 
 def test_ir_of_a_2d_kernel():

@@ -402,7 +402,7 @@ def test_nvidia_vulkan_abs_reproducer_agrees_on_the_gpu(tmp_path: Path):
                       "--out", str(tmp_path)]) == 0
 
 
-FLOORDIV_SEEDS = [500005, 600207]
+FLOORDIV_SEEDS = [500005, 600203]  # 600207 drew the shape until the generator gained lgamma/ldexp/frexp draws
 
 
 @pytest.mark.parametrize("name", ["fz500005.py", "fz500005_full.py", "fz600207.py"])
