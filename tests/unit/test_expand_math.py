@@ -252,10 +252,12 @@ def test_f64_ptx_on_gpu_matches_interp(name: str):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("name", polyfilled_functions("glsl", "f64"))
+@pytest.mark.parametrize("name", [n for n in polyfilled_functions("glsl", "f64") if n != "lgamma"])
 def test_f64_glsl_on_nvidia_vulkan_within_bound(name: str):
     """NVIDIA's Vulkan driver runs the GLSL expansion within the bound Vulkan allows (VULKAN_ULP of numpy;
-    tests/unit/test_glsl_precise.py checks the interpreter's bits there)."""
+    tests/unit/test_glsl_precise.py checks the interpreter's bits there). lgamma crosses zero (at 1, 2 and on
+    the negative axis), where ulps of the result say nothing (133 "ulp" on the H200 next to a zero): its bound, in
+    ulps of max(|lgamma|, 1), is test_math_lgamma_ldexp's, which runs there too."""
     dev_name = next((d.name for d in rt.devices() if d.name.startswith("vulkan-glsl") and "llvmpipe" not in repr(d).lower()),
                     None)
     assert dev_name is not None, "no hardware Vulkan GLSL device"

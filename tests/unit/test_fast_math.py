@@ -123,8 +123,9 @@ def test_exp_reduction_on_the_interpreter_edges():
 def test_exp_on_the_device_within_cuda_bound(fn: str):
     """On the H200's ptx device at fp=default: within 2 ulp of the exact result (CUDA's documented bound for
     expf and exp2f) over 2^20 inputs and the edges, or within what CUDA's own expf/exp2f measure on the same
-    inputs where that is more (ex2.approx's relative error is over 2 ulp of a subnormal result: CUDA's exp2f
-    is the same instruction); prints both maxima."""
+    inputs where that is more (measured on the H200: both 2.193 ulp at exp2(-126.02), a subnormal result, and
+    2.01 just above the smallest normal: ex2.approx's relative bound, and CUDA's exp2f is that instruction);
+    prints both maxima."""
     devs = {d.kind: d for d in rt.devices() if d.kind in ("ptx", "cuda")}
     assert "ptx" in devs and "cuda" in devs, f"no ptx/cuda device ({rt.unavailable.get('ptx', 'no NVIDIA driver')})"
     x = edge_inputs(fn, 1 << 20)
@@ -140,8 +141,6 @@ def test_exp_on_the_device_within_cuda_bound(fn: str):
     worst = int(np.argmax(e))
     bound = max(2.0, float(errs["cuda"].max()))
     assert e.max() <= bound, f"{fn}({x[worst]!r}) = {outs['ptx'][worst]!r}: {e.max():.3f} ulp (CUDA: {bound:.3f})"
-    normal = np.abs(outs["ptx"]) >= np.finfo(np.float32).tiny
-    assert e[normal].max() <= 2.0, f"{fn}: {e[normal].max():.3f} ulp on a normal result"
 
 
 @pytest.mark.parametrize(("fn", "bound"), [("log", 1.0), ("log2", 2.0), ("log10", 2.0)])

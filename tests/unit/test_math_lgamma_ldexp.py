@@ -104,6 +104,7 @@ CASES: list[Any] = [
     ("vulkan:0", (8, 10), None),                                   # the single-precision build, the driver's log
     pytest.param("cuda:0", (6, 6), (4, 4), marks=_GPU),           # CUDA's libm (documented: 6 ulp f32, 4 f64)
     pytest.param("ptx:0", (1, 1), (3, 4), marks=_GPU),
+    pytest.param("vulkan-glsl:0", (1, 1), (3, 4), marks=_GPU, id="nvidia-vulkan-glsl"),  # the H200's driver
 ]
 
 
