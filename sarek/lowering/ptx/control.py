@@ -183,7 +183,7 @@ class ControlLowering(IntrinsicLowering):
 
     def op_GridBarrierOp(self, st: FnState, op: Operation) -> Any:
         """Never reached: the feature gate refuses grid_barrier() on PTX (a driver-JIT'd module gets no grid-sync
-        workspace; nvcc's barrier on %envreg1/2 faulted on the H200); the sequence nvcc emits is in the commit that added grid barriers."""
+        workspace; nvcc's barrier on %envreg1/2 faulted on the H200); the commit adding grid barriers has it."""
         raise ptx_error("grid_barrier() has no PTX lowering (refused by sarek-reject-features)", op)
 
     def op_WarpBarrierOp(self, st: FnState, op: Operation) -> Any:
