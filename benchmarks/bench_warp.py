@@ -1,0 +1,498 @@
+"""Compile time against NVIDIA Warp's code generator: `python3 benchmarks/bench_warp.py [--repeat N] [--cold N]
+[--only SUBSTR] [--json PATH]`. Needs `warp-lang` (`pip install -r benchmarks/requirements.txt`); no GPU: Warp
+runs its code generator on the CPU and no compiler (nvcc, NVRTC, clang) runs on either side.
+
+The same kernels are written twice, once per front end (SAREK_SRC and WARP_SRC below, same algorithm, same
+types, same names): the example corpus's kernels that Warp can express (shared memory becomes global atomics,
+Warp has no block-shared arrays outside its tile API), plus kernels with constant-trip loops (`loop16`: 16
+trips, which both unroll: Warp's `max_unroll` is 16 and sarek's is too; `loop4x4`: two nested 4-trip loops).
+What is timed, per kernel, Python function -> CUDA C++ source text, nothing cached from an earlier repeat:
+
+- sarek: `build_module(Kernel(fn))` (the front end: AST -> verified sarek IR, the helpers lowered again) then
+  `emit_source(module, "cuda")` (the `sarek-pipeline{target=cuda}` passes and the printer).
+- Warp: `wp.Kernel(fn, module=<a fresh wp.Module>)` (Warp's front end parses the function) then
+  `ModuleBuilder(module, options, target="cuda").codegen("cuda")` (the build of the adjoints and the CUDA source
+  Warp hands to NVRTC), with Warp's default options: forward and backward (adjoint) kernels. The `warp fwd`
+  column sets `enable_backward=False` (forward kernel only, the closer match to what sarek emits).
+
+Two regimes, medians: "repeat" (in one process, after one warm-up compile of the same kernel: the steady cost)
+and "cold" (the first compile in a fresh process, timed after `import sarek` / `import warp` + `wp.init()`:
+what `Kernel.source` or the first launch pays, lazy imports and first-use caches included). Wall clock
+(`time.perf_counter`), GC on. Ratio = sarek / Warp (default options) of the same regime in the same run; the
+goal of issue 35 is <= 0.25. Results and method: BENCHMARKS.md, "Compile time against NVIDIA Warp".
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+SAREK_SRC = '''
+from sarek import Vec, device, f32, i32, kernel, record
+from sarek import math as sm
+from sarek.gpu import atomic_add, block_dim_x, block_dim_y, block_idx_x, block_idx_y, global_thread_id
+from sarek.gpu import thread_idx_x, thread_idx_y
+
+BINS = 64
+MAX_ITER = 64
+EPS = 1e-9
+
+@record
+class Point:
+    x: f32
+    y: f32
+
+@record
+class Body:
+    x: f32
+    y: f32
+    z: f32
+    m: f32
+
+@record
+class Accel:
+    x: f32
+    y: f32
+    z: f32
+
+@device
+def sq(x: f32) -> f32:
+    return x * x
+
+@device
+def scale(x: f32, k: f32) -> f32:
+    return x * k
+
+@device
+def inv_cube(d2: f32) -> f32:
+    d = d2 + EPS
+    return 1.0 / (d * sm.sqrt(d))
+
+@kernel
+def saxpy(x: Vec[f32], y: Vec[f32], a: f32, n: i32):
+    i = global_thread_id
+    if i < n:
+        y[i] = a * x[i] + y[i]
+
+@kernel
+def vector_add(a: Vec[f32], b: Vec[f32], c: Vec[f32], n: i32):
+    i = global_thread_id
+    if i < n:
+        c[i] = a[i] + b[i]
+
+@kernel
+def stencil(a: Vec[f32], out: Vec[f32], n: i32):
+    i = global_thread_id
+    if i > 0 and i < n - 1:
+        out[i] = (a[i - 1] + a[i] + a[i + 1]) / 3.0
+
+@kernel
+def helpers(src: Vec[f32], dst: Vec[f32], n: i32):
+    i = global_thread_id
+    if i < n:
+        dst[i] = sq(src[i]) + scale(src[i], 2.0)
+
+@kernel
+def loop16(x: Vec[f32], y: Vec[f32], n: i32):
+    i = global_thread_id
+    if i < n:
+        s = 0.0
+        for k in range(16):
+            s = s + x[i] * f32(k)
+        y[i] = s
+
+@kernel
+def loop4x4(x: Vec[f32], y: Vec[f32], n: i32):
+    i = global_thread_id
+    if i < n:
+        s = 0.0
+        for j in range(4):
+            for k in range(4):
+                s = s + x[i] * f32(j * 4 + k)
+        y[i] = s
+
+@kernel
+def atomic_sum(a: Vec[f32], out: Vec[f32], n: i32):
+    i = global_thread_id
+    if i < n:
+        atomic_add(out, 0, a[i])
+
+@kernel
+def histogram(data: Vec[i32], hist: Vec[i32], n: i32):
+    i = global_thread_id
+    if i < n:
+        atomic_add(hist, data[i] % BINS, 1)
+
+@kernel
+def shift_points(src: Vec[Point], dst: Vec[Point], n: i32):
+    i = global_thread_id
+    if i < n:
+        p = src[i]
+        dst[i] = Point(p.x + 1.0, p.y)
+
+@kernel
+def mandelbrot(out: Vec[i32], w: i32, h: i32):
+    px = block_idx_x * block_dim_x + thread_idx_x
+    py = block_idx_y * block_dim_y + thread_idx_y
+    if px < w and py < h:
+        cx = f32(px) / f32(w) * 3.0 - 2.0
+        cy = f32(py) / f32(h) * 2.0 - 1.0
+        x = 0.0
+        y = 0.0
+        it = 0
+        while it < MAX_ITER and x * x + y * y <= 4.0:
+            xt = x * x - y * y + cx
+            y = 2.0 * x * y + cy
+            x = xt
+            it += 1
+        out[py * w + px] = it
+
+@kernel
+def matmul(a: Vec[f32], b: Vec[f32], c: Vec[f32], n: i32):
+    i = global_thread_id
+    if i < n * n:
+        row = i // n
+        col = i % n
+        acc = 0.0
+        for k in range(n):
+            acc += a[row * n + k] * b[k * n + col]
+        c[i] = acc
+
+@kernel
+def nbody(bodies: Vec[Body], acc: Vec[Accel], n: i32):
+    i = global_thread_id
+    if i < n:
+        p = bodies[i]
+        ax = 0.0
+        ay = 0.0
+        az = 0.0
+        for j in range(n):
+            if j != i:
+                q = bodies[j]
+                dx = q.x - p.x
+                dy = q.y - p.y
+                dz = q.z - p.z
+                s = q.m * inv_cube(dx * dx + dy * dy + dz * dz)
+                ax += dx * s
+                ay += dy * s
+                az += dz * s
+        acc[i] = Accel(ax, ay, az)
+'''
+
+WARP_SRC = '''
+import warp as wp
+
+BINS = wp.constant(64)
+MAX_ITER = wp.constant(64)
+EPS = wp.constant(1e-9)
+F = wp.array(dtype=wp.float32)
+I = wp.array(dtype=wp.int32)
+
+@wp.struct
+class Point:
+    x: wp.float32
+    y: wp.float32
+
+@wp.struct
+class Body:
+    x: wp.float32
+    y: wp.float32
+    z: wp.float32
+    m: wp.float32
+
+@wp.struct
+class Accel:
+    x: wp.float32
+    y: wp.float32
+    z: wp.float32
+
+@wp.func
+def sq(x: wp.float32) -> wp.float32:
+    return x * x
+
+@wp.func
+def scale(x: wp.float32, k: wp.float32) -> wp.float32:
+    return x * k
+
+@wp.func
+def inv_cube(d2: wp.float32) -> wp.float32:
+    d = d2 + EPS
+    return 1.0 / (d * wp.sqrt(d))
+
+def saxpy(x: F, y: F, a: wp.float32, n: wp.int32):
+    i = wp.tid()
+    if i < n:
+        y[i] = a * x[i] + y[i]
+
+def vector_add(a: F, b: F, c: F, n: wp.int32):
+    i = wp.tid()
+    if i < n:
+        c[i] = a[i] + b[i]
+
+def stencil(a: F, out: F, n: wp.int32):
+    i = wp.tid()
+    if i > 0 and i < n - 1:
+        out[i] = (a[i - 1] + a[i] + a[i + 1]) / 3.0
+
+def helpers(src: F, dst: F, n: wp.int32):
+    i = wp.tid()
+    if i < n:
+        dst[i] = sq(src[i]) + scale(src[i], 2.0)
+
+def loop16(x: F, y: F, n: wp.int32):
+    i = wp.tid()
+    if i < n:
+        s = float(0.0)
+        for k in range(16):
+            s = s + x[i] * float(k)
+        y[i] = s
+
+def loop4x4(x: F, y: F, n: wp.int32):
+    i = wp.tid()
+    if i < n:
+        s = float(0.0)
+        for j in range(4):
+            for k in range(4):
+                s = s + x[i] * float(j * 4 + k)
+        y[i] = s
+
+def atomic_sum(a: F, out: F, n: wp.int32):
+    i = wp.tid()
+    if i < n:
+        wp.atomic_add(out, 0, a[i])
+
+def histogram(data: I, hist: I, n: wp.int32):
+    i = wp.tid()
+    if i < n:
+        wp.atomic_add(hist, data[i] % BINS, 1)
+
+def shift_points(src: wp.array(dtype=Point), dst: wp.array(dtype=Point), n: wp.int32):
+    i = wp.tid()
+    if i < n:
+        p = src[i]
+        q = Point()
+        q.x = p.x + 1.0
+        q.y = p.y
+        dst[i] = q
+
+def mandelbrot(out: I, w: wp.int32, h: wp.int32):
+    px, py = wp.tid()
+    if px < w and py < h:
+        cx = float(px) / float(w) * 3.0 - 2.0
+        cy = float(py) / float(h) * 2.0 - 1.0
+        x = float(0.0)
+        y = float(0.0)
+        it = int(0)
+        while it < MAX_ITER and x * x + y * y <= 4.0:
+            xt = x * x - y * y + cx
+            y = 2.0 * x * y + cy
+            x = xt
+            it += 1
+        out[py * w + px] = it
+
+def matmul(a: F, b: F, c: F, n: wp.int32):
+    i = wp.tid()
+    if i < n * n:
+        row = i // n
+        col = i % n
+        acc = float(0.0)
+        for k in range(n):
+            acc += a[row * n + k] * b[k * n + col]
+        c[i] = acc
+
+def nbody(bodies: wp.array(dtype=Body), acc: wp.array(dtype=Accel), n: wp.int32):
+    i = wp.tid()
+    if i < n:
+        p = bodies[i]
+        ax = float(0.0)
+        ay = float(0.0)
+        az = float(0.0)
+        for j in range(n):
+            if j != i:
+                q = bodies[j]
+                dx = q.x - p.x
+                dy = q.y - p.y
+                dz = q.z - p.z
+                s = q.m * inv_cube(dx * dx + dy * dy + dz * dz)
+                ax += dx * s
+                ay += dy * s
+                az += dz * s
+        a = Accel()
+        a.x = ax
+        a.y = ay
+        a.z = az
+        acc[i] = a
+'''
+
+KERNELS = ("saxpy", "vector_add", "stencil", "helpers", "loop16", "loop4x4", "atomic_sum", "histogram",
+           "shift_points", "mandelbrot", "matmul", "nbody")
+
+
+def _load(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[path.stem] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _write(tmp: Path) -> tuple[Path, Path]:
+    (tmp / "_bw_sarek.py").write_text(SAREK_SRC)
+    (tmp / "_bw_warp.py").write_text(WARP_SRC)
+    return tmp / "_bw_sarek.py", tmp / "_bw_warp.py"
+
+
+def sarek_compiler(path: Path) -> Callable[[str], str]:
+    """name -> CUDA source through sarek's front end and pipeline, the helpers' caches cleared every call."""
+    from bench_compile import _fresh_builder  # pyright: ignore[reportMissingImports]
+
+    from sarek.targets import emit_source
+
+    mod = _load(path)
+    builders = {k: _fresh_builder(getattr(mod, k)) for k in KERNELS}
+
+    def compile_one(name: str) -> str:
+        return emit_source(builders[name](), "cuda")
+
+    return compile_one
+
+
+def warp_compiler(path: Path, backward: bool = True) -> Callable[[str], str]:
+    """name -> CUDA source through Warp's front end and code generator, a fresh wp.Module every call."""
+    import warp as wp
+    from warp._src.context import Module, ModuleBuilder  # pyright: ignore[reportMissingImports]
+
+    wp.config.quiet = True
+    wp.init()
+    mod = _load(path)
+    count = [0]
+
+    def compile_one(name: str) -> str:
+        count[0] += 1
+        m = Module(f"_bw_{name}_{count[0]}", None)
+        wp.Kernel(getattr(mod, name), key=name, module=m)
+        opts = m.resolve_options(wp.config) | {"enable_backward": backward}
+        return ModuleBuilder(m, opts, target="cuda").codegen("cuda")
+
+    return compile_one
+
+
+def _repeat(f: Callable[[str], str], name: str, n: int) -> float:
+    f(name)  # warm-up
+    ts: list[float] = []
+    for _ in range(n):
+        t = time.perf_counter()
+        f(name)
+        ts.append(time.perf_counter() - t)
+    return statistics.median(ts)
+
+
+def child(side: str, name: str, tmp: Path) -> None:
+    """One cold compile in this (fresh) process: prints its seconds."""
+    sa, wa = _write(tmp)
+    if side == "sarek":
+        import sarek  # noqa: F401 - imported before the timer, as a user's program has
+
+        f = sarek_compiler(sa)
+    else:
+        f = warp_compiler(wa, backward=side == "warp")
+    t = time.perf_counter()
+    f(name)
+    print(time.perf_counter() - t)
+
+
+def _cold(side: str, name: str, n: int) -> float:
+    ts: list[float] = []
+    for _ in range(n):
+        with tempfile.TemporaryDirectory() as d:
+            out = subprocess.run([sys.executable, __file__, "--child", side, name, d], capture_output=True,
+                                 text=True, cwd=ROOT)
+        if out.returncode != 0:
+            raise RuntimeError(f"{side} {name}: a fresh process failed\n{out.stderr[-3000:]}")
+        ts.append(float(out.stdout.split()[-1]))
+    return statistics.median(ts)
+
+
+def _ms(s: float) -> str:
+    return f"{s * 1e3:.2f}" if s < 0.1 else f"{s * 1e3:.1f}"
+
+
+def _table(rows: list[list[str]]) -> str:
+    w = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(c.ljust(w[i]) if i == 0 else c.rjust(w[i]) for i, c in enumerate(r)) for r in rows]
+    lines.insert(1, "  ".join("-" * x for x in w))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Python -> CUDA source time of sarek against NVIDIA Warp's codegen, "
+                                 "per kernel, in one process and in fresh processes.")
+    ap.add_argument("--repeat", type=int, default=7, help="in-process runs per kernel (median)")
+    ap.add_argument("--cold", type=int, default=3, help="fresh processes per kernel and side (median); 0: none")
+    ap.add_argument("--only", action="append", default=[], metavar="SUBSTR", help="kernels containing SUBSTR")
+    ap.add_argument("--json", metavar="PATH", help="write the times as JSON")
+    ap.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+    if a.child:
+        child(a.child[0], a.child[1], Path(a.child[2]))
+        return 0
+    try:
+        import warp as wp
+    except ImportError:
+        print("NVIDIA Warp is not installed: pip install -r benchmarks/requirements.txt")
+        return 2
+    names = [k for k in KERNELS if not a.only or any(s in k for s in a.only)]
+    res: dict[str, dict[str, float]] = {k: {} for k in names}
+    with tempfile.TemporaryDirectory() as d:
+        sa, wa = _write(Path(d))
+        sides = {"sarek": sarek_compiler(sa), "warp": warp_compiler(wa), "warp fwd": warp_compiler(wa, False)}
+        for k in names:
+            for side, f in sides.items():
+                res[k][side] = _repeat(f, k, a.repeat)
+    if a.cold:
+        for k in names:
+            for side in ("sarek", "warp"):
+                res[k][f"{side} cold"] = _cold(side, k, a.cold)
+    print(f"Python -> CUDA source, ms (medians; repeat {a.repeat}, cold {a.cold} fresh processes); warp "
+          f"{wp.config.version}; ratio = sarek / warp, goal <= 0.25")
+    head = ["kernel", "sarek", "warp", "warp fwd", "sarek/warp", "sarek/warp fwd"]
+    if a.cold:
+        head += ["sarek cold", "warp cold", "cold ratio"]
+    rows = [head]
+    for k in names:
+        r = res[k]
+        row = [k, _ms(r["sarek"]), _ms(r["warp"]), _ms(r["warp fwd"]), f"{r['sarek'] / r['warp']:.2f}",
+               f"{r['sarek'] / r['warp fwd']:.2f}"]
+        if a.cold:
+            row += [_ms(r["sarek cold"]), _ms(r["warp cold"]), f"{r['sarek cold'] / r['warp cold']:.2f}"]
+        rows.append(row)
+    geo: dict[str, float] = {}
+    for c in ("sarek", "warp", "warp fwd", *(("sarek cold", "warp cold") if a.cold else ())):
+        geo[c] = statistics.geometric_mean(res[k][c] for k in names)
+    row = ["geomean", _ms(geo["sarek"]), _ms(geo["warp"]), _ms(geo["warp fwd"]),
+           f"{geo['sarek'] / geo['warp']:.2f}", f"{geo['sarek'] / geo['warp fwd']:.2f}"]
+    if a.cold:
+        row += [_ms(geo["sarek cold"]), _ms(geo["warp cold"]), f"{geo['sarek cold'] / geo['warp cold']:.2f}"]
+    rows.append(row)
+    print(_table(rows))
+    if a.json:
+        Path(a.json).write_text(json.dumps({"repeat": a.repeat, "cold": a.cold, "kernels": res}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
