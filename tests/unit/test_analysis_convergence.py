@@ -87,3 +87,41 @@ def test_every_divergent_superstep_of_the_corpus_is_needed():
             b.superstep = StringAttr("divergent")
             seen += 1
     assert seen >= 5
+
+
+def test_quick_path_agrees_with_the_full_analysis_on_the_lit_cases():
+    """convergence_findings skips the analysis for a module without collectives or non-divergent supersteps:
+    on every case of the verify-barriers lit tests (errors and clean ones) it reports what the analysis does."""
+    from sarek.analysis.convergence import ConvergenceAnalysis
+
+    cases = 0
+    for path in sorted((Path(__file__).parents[2] / "tests" / "filecheck" / "passes").glob("verify_barriers*.mlir")):
+        for chunk in path.read_text().split("// -----"):
+            module = parse_module(chunk)
+            full = ConvergenceAnalysis(module).run()
+            grid = [f for f in ConvergenceAnalysis(module, grid=True).run() if id(f.op) not in {id(g.op) for g in full}]
+            if "sarek.grid_barrier" in chunk:
+                full += grid
+            assert [f.message for f in convergence_findings(module)] == [f.message for f in full], path.name
+            cases += 1
+    assert cases >= 30
+
+
+def test_quick_path_keeps_the_call_depth_check():
+    """A module with no barrier still refuses a call chain deeper than MAX_CALL_DEPTH (the analysis's first
+    check, which the quick path keeps)."""
+    from sarek.analysis.convergence import MAX_CALL_DEPTH
+    from sarek.diagnostics import SarekError
+
+    helpers = ['sarek.helper @h0(%x : i32 "x") -> i32 { sarek.return %x : i32 }']
+    for k in range(1, MAX_CALL_DEPTH + 2):
+        helpers.append(f'sarek.helper @h{k}(%x : i32 "x") -> i32 {{ %r = sarek.call @h{k - 1}(%x) : (i32) -> i32 '
+                       "sarek.return %r : i32 }")
+    kernel = (f'sarek.kernel @k(%n : i32 "n") {{ %r = sarek.call @h{MAX_CALL_DEPTH + 1}(%n) : (i32) -> i32 }}')
+    module = parse_module("builtin.module {\n" + "\n".join([*helpers, kernel]) + "\n}")
+    try:
+        convergence_findings(module)
+    except SarekError as e:
+        assert "calls deep" in str(e)
+    else:
+        raise AssertionError("a call chain past MAX_CALL_DEPTH was accepted")

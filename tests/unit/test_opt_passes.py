@@ -135,3 +135,31 @@ sarek.kernel @k(%o: !sarek.vec<{t}> "o") {{
     module = parse_module(src)
     text = print_module(optimised(module, ["sarek-canonicalize"]))
     assert "binop add" not in text and "binop mul" not in text and "binop div" in text
+
+
+def test_canonicalize_dispatch_matches_xdsls_applier():
+    """sarek-canonicalize's TypeDispatchApplier tries only the patterns typed for an op: on the lit cases and the
+    .mlir examples it rewrites exactly what xDSL's GreedyRewritePatternApplier over every pattern does."""
+    from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+
+    from sarek.passes.canonicalize import PATTERNS, canonicalize
+
+    root = Path(__file__).parents[2]
+    texts = [c for c in (root / "tests/filecheck/passes/canonicalize.mlir").read_text().split("// -----")]
+    texts += [p.read_text() for p in sorted((root / "examples").glob("*.mlir"))]
+    for text in texts:
+        ours, ref = parse_module(text), parse_module(text)
+        canonicalize(ours)
+        PatternRewriteWalker(GreedyRewritePatternApplier([p() for p in PATTERNS]), apply_recursively=True,
+                             walk_reverse=True).rewrite_module(ref)
+        assert print_module(ours) == print_module(ref)
+
+
+def test_canonicalize_patterns_dispatch_on_their_op_type():
+    """Every pattern but EraseDead is typed (op_type_rewrite_pattern): the dispatch reads that type, so a pattern
+    losing it would quietly be tried on every op again."""
+    from xdsl.ir import Operation
+
+    from sarek.passes.canonicalize import PATTERNS, EraseDead, _matched_type  # pyright: ignore[reportPrivateUsage]
+
+    assert {p for p in PATTERNS if _matched_type(p) is Operation} == {EraseDead}
