@@ -5,8 +5,10 @@ runs its code generator on the CPU and no compiler (nvcc, NVRTC, clang) runs on 
 The same kernels are written twice, once per front end (SAREK_SRC and WARP_SRC below, same algorithm, same
 types, same names): the example corpus's kernels that Warp can express (shared memory becomes global atomics,
 Warp has no block-shared arrays outside its tile API), plus kernels with constant-trip loops (`loop16`: 16
-trips, which both unroll: Warp's `max_unroll` is 16 and sarek's is too; `loop4x4`: two nested 4-trip loops).
-What is timed, per kernel, Python function -> CUDA C++ source text, nothing cached from an earlier repeat:
+trips; `loop4x4`: two nested 4-trip loops). Warp copies such loops into its source (its `max_unroll` is 16);
+sarek's cuda pipeline prints them once under `#pragma unroll` (NVRTC unrolls; sarek-unroll copies for ptx and
+the shading languages). What is timed, per kernel: Python function -> CUDA C++ source text, nothing cached from
+an earlier compile:
 
 - sarek: `build_module(Kernel(fn))` (the front end: AST -> verified sarek IR, the helpers lowered again) then
   `emit_source(module, "cuda")` (the `sarek-pipeline{target=cuda}` passes and the printer).
@@ -15,11 +17,13 @@ What is timed, per kernel, Python function -> CUDA C++ source text, nothing cach
   Warp hands to NVRTC), with Warp's default options: forward and backward (adjoint) kernels. The `warp fwd`
   column sets `enable_backward=False` (forward kernel only, the closer match to what sarek emits).
 
-Two regimes, medians: "repeat" (in one process, after one warm-up compile of the same kernel: the steady cost)
-and "cold" (the first compile in a fresh process, timed after `import sarek` / `import warp` + `wp.init()`:
-what `Kernel.source` or the first launch pays, lazy imports and first-use caches included). Wall clock
-(`time.perf_counter`), GC on. Ratio = sarek / Warp (default options) of the same regime in the same run; the
-goal of issue 35 is <= 0.25. Results and method: BENCHMARKS.md, "Compile time against NVIDIA Warp".
+Two regimes, medians: "repeat" (in one process, after one warm-up compile of the same kernel: the steady cost;
+the sides take turns, round by round) and "cold" (the first compile in a fresh process, timed after
+`import sarek` / `import warp` + `wp.init()`: what `Kernel.source` or the first launch pays, lazy imports and
+first-use caches included; the import itself is reported beside it, numpy imported before either, as a user's
+program has). Wall clock (`time.perf_counter`), GC on. Ratio = sarek / Warp (default options) of the same
+regime in the same run; the goal of issue 35 is <= 0.25. Results and method: BENCHMARKS.md, "Compile time
+against NVIDIA Warp".
 """
 
 from __future__ import annotations
@@ -394,40 +398,58 @@ def warp_compiler(path: Path, backward: bool = True) -> Callable[[str], str]:
     return compile_one
 
 
-def _repeat(f: Callable[[str], str], name: str, n: int) -> float:
-    f(name)  # warm-up
-    ts: list[float] = []
-    for _ in range(n):
-        t = time.perf_counter()
+def _repeat(sides: dict[str, Callable[[str], str]], name: str, n: int) -> dict[str, float]:
+    """Median seconds per side for kernel `name`: one warm-up each, then `n` rounds that time every side in
+    turn (on a shared machine a burst of load then hits both sides, not one)."""
+    ts: dict[str, list[float]] = {side: [] for side in sides}
+    for f in sides.values():
         f(name)
-        ts.append(time.perf_counter() - t)
-    return statistics.median(ts)
+    for _ in range(n):
+        for side, f in sides.items():
+            t = time.perf_counter()
+            f(name)
+            ts[side].append(time.perf_counter() - t)
+    return {side: statistics.median(v) for side, v in ts.items()}
 
 
 def child(side: str, name: str, tmp: Path) -> None:
-    """One cold compile in this (fresh) process: prints its seconds."""
-    sa, wa = _write(tmp)
-    if side == "sarek":
-        import sarek  # noqa: F401 - imported before the timer, as a user's program has
+    """In this (fresh) process: the package's import (numpy imported first, as by a user's program), then one
+    compile; prints both times in seconds."""
+    import numpy  # noqa: F401 - a user's program has it (Warp's import loads it too)
 
+    sa, wa = _write(tmp)
+    t = time.perf_counter()
+    if side == "sarek":
+        import sarek  # noqa: F401
+
+        imported = time.perf_counter() - t
         f = sarek_compiler(sa)
     else:
+        import warp as wp
+
+        wp.config.quiet = True
+        wp.init()
+        imported = time.perf_counter() - t
         f = warp_compiler(wa, backward=side == "warp")
     t = time.perf_counter()
     f(name)
-    print(time.perf_counter() - t)
+    print(imported, time.perf_counter() - t)
 
 
-def _cold(side: str, name: str, n: int) -> float:
-    ts: list[float] = []
+def _cold(side: str, name: str, n: int) -> tuple[float, float]:
+    """Medians over `n` fresh processes: (import, first compile) seconds."""
+    imports: list[float] = []
+    firsts: list[float] = []
     for _ in range(n):
         with tempfile.TemporaryDirectory() as d:
             out = subprocess.run([sys.executable, __file__, "--child", side, name, d], capture_output=True,
                                  text=True, cwd=ROOT)
         if out.returncode != 0:
             raise RuntimeError(f"{side} {name}: a fresh process failed\n{out.stderr[-3000:]}")
-        ts.append(float(out.stdout.split()[-1]))
-    return statistics.median(ts)
+        i, f = out.stdout.split()[-2:]
+        imports.append(float(i))
+        firsts.append(float(f))
+    return statistics.median(imports), statistics.median(firsts)
 
 
 def _ms(s: float) -> str:
@@ -439,6 +461,16 @@ def _table(rows: list[list[str]]) -> str:
     lines = ["  ".join(c.ljust(w[i]) if i == 0 else c.rjust(w[i]) for i, c in enumerate(r)) for r in rows]
     lines.insert(1, "  ".join("-" * x for x in w))
     return "\n".join(lines)
+
+
+def _rows(res: dict[str, dict[str, float]], names: list[str], cols: list[str],
+          ratios: list[tuple[str, str]]) -> list[list[str]]:
+    """One row per kernel and a geometric-mean row: the times of `cols` (ms) and the ratios a / b."""
+    rows = [["kernel", *cols, *(f"{x} / {y}" for x, y in ratios)]]
+    geo = {c: statistics.geometric_mean(res[k][c] for k in names) for c in {*cols, *(c for r in ratios for c in r)}}
+    for k, r in [*((k, res[k]) for k in names), ("geomean", geo)]:
+        rows.append([k, *(_ms(r[c]) for c in cols), *(f"{r[x] / r[y]:.2f}" for x, y in ratios)])
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -464,34 +496,23 @@ def main(argv: list[str] | None = None) -> int:
         sa, wa = _write(Path(d))
         sides = {"sarek": sarek_compiler(sa), "warp": warp_compiler(wa), "warp fwd": warp_compiler(wa, False)}
         for k in names:
-            for side, f in sides.items():
-                res[k][side] = _repeat(f, k, a.repeat)
+            res[k].update(_repeat(sides, k, a.repeat))
     if a.cold:
         for k in names:
             for side in ("sarek", "warp"):
-                res[k][f"{side} cold"] = _cold(side, k, a.cold)
-    print(f"Python -> CUDA source, ms (medians; repeat {a.repeat}, cold {a.cold} fresh processes); warp "
-          f"{wp.config.version}; ratio = sarek / warp, goal <= 0.25")
-    head = ["kernel", "sarek", "warp", "warp fwd", "sarek/warp", "sarek/warp fwd"]
+                res[k][f"{side} import"], res[k][f"{side} cold"] = _cold(side, k, a.cold)
+    print(f"Python -> CUDA source, ms (medians; repeat {a.repeat} in one process); warp {wp.config.version}; "
+          "ratio = sarek / warp, goal <= 0.25")
+    print(_table(_rows(res, names, ["sarek", "warp", "warp fwd"], [("sarek", "warp"), ("sarek", "warp fwd")])))
     if a.cold:
-        head += ["sarek cold", "warp cold", "cold ratio"]
-    rows = [head]
-    for k in names:
-        r = res[k]
-        row = [k, _ms(r["sarek"]), _ms(r["warp"]), _ms(r["warp fwd"]), f"{r['sarek'] / r['warp']:.2f}",
-               f"{r['sarek'] / r['warp fwd']:.2f}"]
-        if a.cold:
-            row += [_ms(r["sarek cold"]), _ms(r["warp cold"]), f"{r['sarek cold'] / r['warp cold']:.2f}"]
-        rows.append(row)
-    geo: dict[str, float] = {}
-    for c in ("sarek", "warp", "warp fwd", *(("sarek cold", "warp cold") if a.cold else ())):
-        geo[c] = statistics.geometric_mean(res[k][c] for k in names)
-    row = ["geomean", _ms(geo["sarek"]), _ms(geo["warp"]), _ms(geo["warp fwd"]),
-           f"{geo['sarek'] / geo['warp']:.2f}", f"{geo['sarek'] / geo['warp fwd']:.2f}"]
-    if a.cold:
-        row += [_ms(geo["sarek cold"]), _ms(geo["warp cold"]), f"{geo['sarek cold'] / geo['warp cold']:.2f}"]
-    rows.append(row)
-    print(_table(rows))
+        for k in names:
+            for side in ("sarek", "warp"):
+                res[k][f"{side} import+cold"] = res[k][f"{side} import"] + res[k][f"{side} cold"]
+        print()
+        print(f"first compile in a fresh process, ms (medians of {a.cold}; cold: the compile after the import; "
+              "import: `import sarek` / `import warp` + `wp.init()`, numpy already imported)")
+        print(_table(_rows(res, names, ["sarek cold", "warp cold", "sarek import", "warp import"],
+                           [("sarek cold", "warp cold"), ("sarek import+cold", "warp import+cold")])))
     if a.json:
         Path(a.json).write_text(json.dumps({"repeat": a.repeat, "cold": a.cold, "kernels": res}, indent=1))
     return 0
