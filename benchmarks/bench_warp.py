@@ -2,9 +2,10 @@
 [--only SUBSTR] [--json PATH]`. Needs `warp-lang` (`pip install -r benchmarks/requirements.txt`); no GPU: Warp
 runs its code generator on the CPU and no compiler (nvcc, NVRTC, clang) runs on either side.
 
-The same kernels are written twice, once per front end (SAREK_SRC and WARP_SRC below, same algorithm, same
-types, same names): the example corpus's kernels that Warp can express (shared memory becomes global atomics,
-Warp has no block-shared arrays outside its tile API), plus kernels with constant-trip loops (`loop16`: 16
+The same kernels on both sides (SAREK_SRC and WARP_SRC below, same algorithm, same types, same names): the
+example corpus's kernels that Warp can express as they are (sarek's side imports them from examples/), others
+written for the comparison (a histogram with global atomics: Warp has no block-shared arrays outside its tile
+API), and kernels with constant-trip loops (`loop16`: 16
 trips; `loop4x4`: two nested 4-trip loops). Warp copies such loops into its source (its `max_unroll` is 16);
 sarek's cuda pipeline prints them once under `#pragma unroll` (NVRTC unrolls; sarek-unroll copies for ptx and
 the shading languages). What is timed, per kernel: Python function -> CUDA C++ source text, nothing cached from
@@ -29,7 +30,7 @@ against NVIDIA Warp".
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import importlib
 import json
 import statistics
 import subprocess
@@ -38,39 +39,25 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
+from bench_compile import _fresh_builder, _load, _ms, _table  # noqa: E402 - after the path
+
+#: sarek's side: the corpus kernels themselves where Warp can express them as they are (examples/*.py), the
+#: others written here
 SAREK_SRC = '''
-from sarek import Vec, device, f32, i32, kernel, record
-from sarek import math as sm
-from sarek.gpu import atomic_add, block_dim_x, block_dim_y, block_idx_x, block_idx_y, global_thread_id
-from sarek.gpu import thread_idx_x, thread_idx_y
+from examples.mandelbrot import mandelbrot
+from examples.matmul import matmul_naive as matmul
+from examples.nbody import accel_kernel as nbody
+from examples.records import shift_points
+from examples.stencil import stencil_1d_kernel as stencil
+from examples.vector_add import vector_add
+from sarek import Vec, device, f32, i32, kernel
+from sarek.gpu import atomic_add, global_thread_id
 
 BINS = 64
-MAX_ITER = 64
-EPS = 1e-9
-
-@record
-class Point:
-    x: f32
-    y: f32
-
-@record
-class Body:
-    x: f32
-    y: f32
-    z: f32
-    m: f32
-
-@record
-class Accel:
-    x: f32
-    y: f32
-    z: f32
 
 @device
 def sq(x: f32) -> f32:
@@ -80,28 +67,11 @@ def sq(x: f32) -> f32:
 def scale(x: f32, k: f32) -> f32:
     return x * k
 
-@device
-def inv_cube(d2: f32) -> f32:
-    d = d2 + EPS
-    return 1.0 / (d * sm.sqrt(d))
-
 @kernel
 def saxpy(x: Vec[f32], y: Vec[f32], a: f32, n: i32):
     i = global_thread_id
     if i < n:
         y[i] = a * x[i] + y[i]
-
-@kernel
-def vector_add(a: Vec[f32], b: Vec[f32], c: Vec[f32], n: i32):
-    i = global_thread_id
-    if i < n:
-        c[i] = a[i] + b[i]
-
-@kernel
-def stencil(a: Vec[f32], out: Vec[f32], n: i32):
-    i = global_thread_id
-    if i > 0 and i < n - 1:
-        out[i] = (a[i - 1] + a[i] + a[i + 1]) / 3.0
 
 @kernel
 def helpers(src: Vec[f32], dst: Vec[f32], n: i32):
@@ -139,63 +109,9 @@ def histogram(data: Vec[i32], hist: Vec[i32], n: i32):
     i = global_thread_id
     if i < n:
         atomic_add(hist, data[i] % BINS, 1)
-
-@kernel
-def shift_points(src: Vec[Point], dst: Vec[Point], n: i32):
-    i = global_thread_id
-    if i < n:
-        p = src[i]
-        dst[i] = Point(p.x + 1.0, p.y)
-
-@kernel
-def mandelbrot(out: Vec[i32], w: i32, h: i32):
-    px = block_idx_x * block_dim_x + thread_idx_x
-    py = block_idx_y * block_dim_y + thread_idx_y
-    if px < w and py < h:
-        cx = f32(px) / f32(w) * 3.0 - 2.0
-        cy = f32(py) / f32(h) * 2.0 - 1.0
-        x = 0.0
-        y = 0.0
-        it = 0
-        while it < MAX_ITER and x * x + y * y <= 4.0:
-            xt = x * x - y * y + cx
-            y = 2.0 * x * y + cy
-            x = xt
-            it += 1
-        out[py * w + px] = it
-
-@kernel
-def matmul(a: Vec[f32], b: Vec[f32], c: Vec[f32], n: i32):
-    i = global_thread_id
-    if i < n * n:
-        row = i // n
-        col = i % n
-        acc = 0.0
-        for k in range(n):
-            acc += a[row * n + k] * b[k * n + col]
-        c[i] = acc
-
-@kernel
-def nbody(bodies: Vec[Body], acc: Vec[Accel], n: i32):
-    i = global_thread_id
-    if i < n:
-        p = bodies[i]
-        ax = 0.0
-        ay = 0.0
-        az = 0.0
-        for j in range(n):
-            if j != i:
-                q = bodies[j]
-                dx = q.x - p.x
-                dy = q.y - p.y
-                dz = q.z - p.z
-                s = q.m * inv_cube(dx * dx + dy * dy + dz * dz)
-                ax += dx * s
-                ay += dy * s
-                az += dz * s
-        acc[i] = Accel(ax, ay, az)
 '''
 
+#: Warp's side: the same kernels (the corpus's as in examples/*.py), same names
 WARP_SRC = '''
 import warp as wp
 
@@ -219,9 +135,9 @@ class Body:
 
 @wp.struct
 class Accel:
-    x: wp.float32
-    y: wp.float32
-    z: wp.float32
+    ax: wp.float32
+    ay: wp.float32
+    az: wp.float32
 
 @wp.func
 def sq(x: wp.float32) -> wp.float32:
@@ -335,27 +251,14 @@ def nbody(bodies: wp.array(dtype=Body), acc: wp.array(dtype=Accel), n: wp.int32)
                 ay += dy * s
                 az += dz * s
         a = Accel()
-        a.x = ax
-        a.y = ay
-        a.z = az
+        a.ax = ax
+        a.ay = ay
+        a.az = az
         acc[i] = a
 '''
 
 KERNELS = ("saxpy", "vector_add", "stencil", "helpers", "loop16", "loop4x4", "atomic_sum", "histogram",
            "shift_points", "mandelbrot", "matmul", "nbody")
-
-
-def _load(path: Path) -> ModuleType:
-    """The module of the file `path`, loaded once (kept in sys.modules under `_bw_<stem>`)."""
-    name = f"_bw_{path.stem}"
-    if name in sys.modules and getattr(sys.modules[name], "__file__", None) == str(path):
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def _write(tmp: Path) -> tuple[Path, Path]:
@@ -368,9 +271,8 @@ def sarek_compiler(path: Path) -> Callable[[str], str]:
     """name -> CUDA source through sarek's front end and pipeline, the helpers' caches cleared every call."""
     from sarek.targets import emit_source
 
-    fresh_builder = _load(Path(__file__).with_name("bench_compile.py"))._fresh_builder  # what bench_compile times
     mod = _load(path)
-    builders = {k: fresh_builder(getattr(mod, k)) for k in KERNELS}
+    builders = {k: _fresh_builder(getattr(mod, k)) for k in KERNELS}
 
     def compile_one(name: str) -> str:
         return emit_source(builders[name](), "cuda")
@@ -415,12 +317,12 @@ def _repeat(sides: dict[str, Callable[[str], str]], name: str, n: int) -> dict[s
 def child(side: str, name: str, tmp: Path) -> None:
     """In this (fresh) process: the package's import (numpy imported first, as by a user's program), then one
     compile; prints both times in seconds."""
-    import numpy  # noqa: F401 - a user's program has it (Warp's import loads it too)
+    importlib.import_module("numpy")  # a user's program has it (Warp's import loads it too)
 
     sa, wa = _write(tmp)
     t = time.perf_counter()
     if side == "sarek":
-        import sarek  # noqa: F401
+        importlib.import_module("sarek")
 
         imported = time.perf_counter() - t
         f = sarek_compiler(sa)
@@ -450,17 +352,6 @@ def _cold(side: str, name: str, n: int) -> tuple[float, float]:
         imports.append(float(i))
         firsts.append(float(f))
     return statistics.median(imports), statistics.median(firsts)
-
-
-def _ms(s: float) -> str:
-    return f"{s * 1e3:.2f}" if s < 0.1 else f"{s * 1e3:.1f}"
-
-
-def _table(rows: list[list[str]]) -> str:
-    w = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(c.ljust(w[i]) if i == 0 else c.rjust(w[i]) for i, c in enumerate(r)) for r in rows]
-    lines.insert(1, "  ".join("-" * x for x in w))
-    return "\n".join(lines)
 
 
 def _rows(res: dict[str, dict[str, float]], names: list[str], cols: list[str],

