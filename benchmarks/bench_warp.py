@@ -5,10 +5,9 @@ runs its code generator on the CPU and no compiler (nvcc, NVRTC, clang) runs on 
 The same kernels on both sides (SAREK_SRC and WARP_SRC below, same algorithm, same types, same names): the
 example corpus's kernels that Warp can express as they are (sarek's side imports them from examples/), others
 written for the comparison (a histogram with global atomics: Warp has no block-shared arrays outside its tile
-API), and kernels with constant-trip loops (`loop16`: 16
-trips; `loop4x4`: two nested 4-trip loops). Warp copies such loops into its source (its `max_unroll` is 16);
-sarek's cuda pipeline prints them once under `#pragma unroll` (NVRTC unrolls; sarek-unroll copies for ptx and
-the shading languages). What is timed, per kernel: Python function -> CUDA C++ source text, nothing cached from
+API), and kernels with constant-trip loops (`loop16`: 16 trips; `loop4x4`: two nested 4-trip loops). Warp
+copies such loops into its source (its `max_unroll` is 16); sarek's cuda pipeline prints them once under
+`#pragma unroll` (NVRTC unrolls; sarek-unroll copies for ptx and the shading languages). What is timed, per kernel: Python function -> CUDA C++ source text, nothing cached from
 an earlier compile:
 
 - sarek: `build_module(Kernel(fn))` (the front end: AST -> verified sarek IR, the helpers lowered again) then
