@@ -1,16 +1,20 @@
 """Library kernels against the library a user would call instead (`python3 benchmarks/bench_library.py [--out DIR]
-[--quick] [--devices cuda,ptx,opencl,vulkan,vulkan-glsl] [--only JOB,...]`): examples/library.py's sum, row argmax,
-row softmax, row layer norm, 5-point stencil and histogram against torch (cuBLAS/cuDNN-class kernels: torch.sum,
-torch.max(dim=1), torch.softmax, torch.nn.functional.layer_norm, a slicing expression for the stencil,
-torch.bincount) in the same run, on 2^26 elements each; the `*4` rows are the same jobs with 128-bit loads
-(`Vec[f32x4]`), `layer_norm_bf16` bf16 rows in and out (torch: layer_norm of the bf16 tensor, bf16 weights),
-`sgemm` examples/sgemm.py's register-blocked f32 GEMM against torch.matmul (cuBLAS, TF32 off: torch's default
-for f32 matmul), 4096^3 (256^3 with --quick).
+[--quick] [--sizes 24,26] [--devices cuda,ptx,opencl,vulkan,vulkan-glsl] [--only JOB,...]`): examples/library.py's
+sum, row argmax, row softmax, row layer norm, 5-point stencil and histogram against torch (cuBLAS/cuDNN-class
+kernels: torch.sum, torch.max(dim=1), torch.softmax, torch.nn.functional.layer_norm, a slicing expression for the
+stencil, torch.bincount) in the same run; the `*4` rows are the same jobs with 128-bit loads (`Vec[f32x4]`),
+`layer_norm_bf16` bf16 rows in and out (torch: layer_norm of the bf16 tensor, bf16 weights), `sgemm`
+examples/sgemm.py's register-blocked f32 GEMM against torch.matmul (cuBLAS, TF32 off: torch's default for f32
+matmul). Two sizes (`--sizes`, log2 of the element count; default 2^24 and 2^26): rows of 4096 columns (4096 and
+16384 rows), a square stencil grid, SGEMM 2048^3 and 4096^3.
 
 Method: device-resident data (torch tensors passed zero-copy on cuda and ptx; sarek.Vectors uploaded once on
-OpenCL and Vulkan); one warm-up launch checked against torch; then `REPS` back-to-back launches and one
-synchronize, timed with `time.perf_counter`, per launch; torch the same way (torch.cuda.synchronize). The median
-of 5 batches. ratio = torch time / sarek time (> 1: sarek faster). Results: a table on stdout and
+OpenCL and Vulkan); one warm-up launch checked against numpy (float64, computed once per job); then batches of
+back-to-back launches and one synchronize, timed with `time.perf_counter`, per launch: a batch is sized to about
+20 ms (at least 10 launches), so the ~70 us jobs run hundreds per batch; the median of 7 batches. torch the same
+way (torch.cuda.synchronize). ratio = torch time / sarek time (> 1: sarek faster). The device copy of the same
+bytes (torch's clone of the job's input: read + write) is the bandwidth reference: `frac` = the job's
+compulsory traffic per second / the copy's (SGEMM: TFLOP/s instead). Results: a table per size on stdout and
 DIR/bench_library.json. `--quick` (no GPU: CPU devices, small sizes) only checks that every row runs.
 """
 
@@ -37,14 +41,25 @@ import sgemm as G  # noqa: E402  # pyright: ignore[reportMissingImports]
 
 import sarek  # noqa: E402
 
-REPS = 20
+BATCH_S = 0.02  # seconds per timed batch
+BATCHES = 7
+COLS = 4096  # the row jobs' row length
 
 
-def _time(fn: Any, sync: Any, reps: int) -> float:
+def _time(fn: Any, sync: Any, batch_s: float = BATCH_S) -> float:
+    """Seconds per launch: warm up, size a batch to `batch_s` from three launches (10 to 5000 launches), then
+    the median over BATCHES batches of back-to-back launches closed by one synchronize (`batch_s` 0: one launch
+    a batch, for the CPU check)."""
     fn()
     sync()
+    t0 = time.perf_counter()
+    for _ in range(3):
+        fn()
+    sync()
+    est = (time.perf_counter() - t0) / 3
+    reps = 1 if batch_s <= 0 else max(10, min(5000, int(batch_s / max(est, 1e-7))))
     batches = []
-    for _ in range(5):
+    for _ in range(BATCHES):
         t0 = time.perf_counter()
         for _ in range(reps):
             fn()
@@ -65,15 +80,14 @@ def _torch_ln_bf16(t: Any, T: Any, rows: int, cols: int) -> Any:
     return T.nn.functional.layer_norm(t[0].view(T.bfloat16).view(rows, cols), (cols,), g, b, 1e-5)
 
 
-def jobs(n: int, rows: int) -> list[dict[str, Any]]:
+def jobs(n: int, rows: int, sq: int) -> list[dict[str, Any]]:
     """(name, kernel, host args, grid, block, output indices, numpy-or-torch reference maker; `decode`: the
-    output's host array to the values the reference gives)."""
+    output's host array to the values the reference gives; `bytes`: the compulsory global traffic, or `flops`)."""
     rng = np.random.default_rng(0)
     cols = n // rows
     x = (rng.random(n, dtype=np.float32) * 2 - 1).astype(np.float32)
     x4 = x.reshape(-1, 4)
     xb = L.bf16_round(x * 3.0 + 0.5)
-    sq = 4096 if n >= 1 << 24 else 256  # SGEMM: sq x sq x sq
     ma = rng.standard_normal((sq, sq)).astype(np.float32)
     mb = rng.standard_normal((sq, sq)).astype(np.float32)
     mc: list[np.ndarray] = []
@@ -87,7 +101,7 @@ def jobs(n: int, rows: int) -> list[dict[str, Any]]:
     side = int(np.sqrt(n))
     u = x[: side * side].copy()
     d = rng.integers(0, 1 << 20, n).astype(np.int32)
-    return [
+    out = [
         dict(name="sum", k=L.grid_sum, args=[x, np.zeros(1, np.float32), n], grid=1024, block=L.B, outs=[1],
              torch=lambda t, T: T.sum(t[0], dtype=T.float32).reshape(1),
              ref=lambda: [np.array([x.astype(np.float64).sum()])], tol=1e-3 * np.sqrt(n)),
@@ -133,6 +147,27 @@ def jobs(n: int, rows: int) -> list[dict[str, Any]]:
              outs=[1], torch=lambda t, T: T.bincount(T.bitwise_and(t[0], 255), minlength=L.NBINS),
              ref=lambda: [np.bincount(d & 255, minlength=L.NBINS)], tol=0.0),
     ]
+    traffic = {"sum": 4 * n, "row_argmax": 4 * n, "softmax": 8 * n, "layer_norm": 8 * n, "sum4": 4 * n,
+               "row_argmax4": 4 * n, "softmax4": 8 * n, "layer_norm4": 8 * n, "layer_norm_bf16": 4 * n,
+               "stencil5": 8 * side * side, "histogram": 4 * n}
+    for j in out:
+        if j["name"] == "sgemm":
+            j["flops"] = 2 * sq ** 3
+        else:
+            j["bytes"] = traffic[j["name"]]
+        j["ref"] = _once(j["ref"])
+    return out
+
+
+def _once(make: Any) -> Any:
+    """A reference maker that computes once (the float64 references of 2^26+ elements take seconds)."""
+    memo: list[Any] = []
+
+    def ref() -> Any:
+        if not memo:
+            memo.append(make())
+        return memo[0]
+    return ref
 
 
 def _host(a: Any) -> np.ndarray:
@@ -169,7 +204,10 @@ def _vector(a: np.ndarray) -> Any:
     return sarek.Vector(a.copy())
 
 
-def run(devices: list[str], n: int, rows: int, reps: int, only: list[str] | None = None) -> list[dict[str, Any]]:
+def run(devices: list[str], n: int, rows: int, sq: int, only: list[str] | None = None,
+        batch_s: float = BATCH_S) -> list[dict[str, Any]]:
+    """Every job (or those in `only`) at n elements (`rows` rows, SGEMM sq^3) on each device, against torch and
+    the device copy when torch has a GPU; one JSON line per job on stdout as it finishes."""
     try:
         import torch as T
         have_torch = T.cuda.is_available()
@@ -177,30 +215,49 @@ def run(devices: list[str], n: int, rows: int, reps: int, only: list[str] | None
     except ImportError:
         T, have_torch = None, False
     out: list[dict[str, Any]] = []
-    for j in jobs(n, rows):
+    copy_bw = None
+    if have_torch:
+        assert T is not None
+        src = T.empty(n, dtype=T.float32, device="cuda")
+        copy_s = _time(lambda: src.clone(), T.cuda.synchronize, batch_s)
+        copy_bw = 2 * 4 * n / copy_s
+        out.append({"job": "device copy", "n": n, "torch_ms": 1e3 * copy_s, "torch_frac": 1.0})
+        print(json.dumps(out[-1]), flush=True)
+        del src
+    for j in jobs(n, rows, sq):
         if only and j["name"] not in only:
             continue
-        row: dict[str, Any] = {"job": j["name"]}
+        row: dict[str, Any] = {"job": j["name"], "n": n if "bytes" in j else sq}
+
+        def rate(s: float) -> dict[str, float]:
+            if "flops" in j:
+                return {"tflops": j["flops"] / s / 1e12}
+            return {"frac": j["bytes"] / s / copy_bw} if copy_bw else {}
         if have_torch:
             assert T is not None
             tt = [T.from_numpy(a).cuda() if isinstance(a, np.ndarray) else a for a in j["args"]]
-            row["torch_ms"] = 1e3 * _time(lambda: j["torch"](tt, T), T.cuda.synchronize, reps)
+            s = _time(lambda: j["torch"](tt, T), T.cuda.synchronize, batch_s)
+            row["torch_ms"] = 1e3 * s
+            row.update({f"torch_{k}": v for k, v in rate(s).items()})
+            del tt
         for name in devices:
             try:
                 dev = sarek.get_device(name)
                 if name.split(":")[0] in ("cuda", "ptx") and have_torch:
                     assert T is not None
-                    args = [T.from_numpy(a.copy()).cuda() if isinstance(a, np.ndarray) else a for a in j["args"]]
+                    args = [T.from_numpy(a).cuda() if isinstance(a, np.ndarray) else a for a in j["args"]]
                 else:
                     args = [_vector(a) if isinstance(a, np.ndarray) else a for a in j["args"]]
                 j["k"].launch(*args, grid=j["grid"], block=j["block"], device=dev)
                 dev.synchronize()
                 row[f"{name}_check"] = _check(j, args)
-                ms = 1e3 * _time(lambda: j["k"].launch(*args, grid=j["grid"], block=j["block"], device=dev),
-                                 dev.synchronize, reps)
-                row[f"{name}_ms"] = ms
+                s = _time(lambda: j["k"].launch(*args, grid=j["grid"], block=j["block"], device=dev),
+                          dev.synchronize, batch_s)
+                row[f"{name}_ms"] = 1e3 * s
+                row.update({f"{name}_{k}": v for k, v in rate(s).items()})
                 if "torch_ms" in row:
-                    row[f"{name}_ratio"] = row["torch_ms"] / ms
+                    row[f"{name}_ratio"] = row["torch_ms"] / row[f"{name}_ms"]
+                del args
             except Exception as e:  # a device that cannot run a row says why, in the table
                 row[f"{name}_error"] = f"{type(e).__name__}: {str(e)[:200]}"
         out.append(row)
@@ -208,21 +265,31 @@ def run(devices: list[str], n: int, rows: int, reps: int, only: list[str] | None
     return out
 
 
+def _rate(r: dict[str, Any], d: str) -> str:
+    if f"{d}_tflops" in r:
+        return f"{r[f'{d}_tflops']:.2f} TF/s"
+    return f"frac {r[f'{d}_frac']:.2f}" if f"{d}_frac" in r else ""
+
+
 def table(rows: list[dict[str, Any]], devices: list[str]) -> str:
-    head = "| job | torch ms | " + " | ".join(f"{d} ms (ratio)" for d in devices) + " |"
-    lines = [head, "|" + "---|" * (2 + len(devices))]
+    """Markdown: one line per job and size; a cell is `ms (ratio to torch, frac of the device copy)`."""
+    head = "| job | n | torch ms | " + " | ".join(f"{d} ms (ratio, rate)" for d in devices) + " |"
+    lines = [head, "|" + "---|" * (3 + len(devices))]
     for r in rows:
         cells = []
         for d in devices:
-            if f"{d}_ms" in r:
+            if r["job"] == "device copy":
+                cells.append("")
+            elif f"{d}_ms" in r:
                 ratio = r.get(f"{d}_ratio")
-                cell = f"{r[f'{d}_ms']:.4f} ({ratio:.2f})" if ratio else f"{r[f'{d}_ms']:.4f}"
+                parts = ([f"{ratio:.2f}"] if ratio else []) + ([_rate(r, d)] if _rate(r, d) else [])
+                cell = f"{r[f'{d}_ms']:.4f}" + (f" ({', '.join(parts)})" if parts else "")
                 check = r.get(f"{d}_check", "unchecked")
                 cells.append(cell if check == "ok" else f"{cell} {check}")
             else:
                 cells.append("error: " + r.get(f"{d}_error", "-")[:60])
-        t = f"{r['torch_ms']:.4f}" if "torch_ms" in r else "-"
-        lines.append(f"| {r['job']} | {t} | " + " | ".join(cells) + " |")
+        t = f"{r['torch_ms']:.4f} ({_rate(r, 'torch')})" if "torch_ms" in r else "-"
+        lines.append(f"| {r['job']} | {r.get('n', '')} | {t} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -231,13 +298,21 @@ def main() -> None:
     ap.add_argument("--out", default=os.environ.get("OUT"))
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--devices", default="cuda:0,ptx:0,opencl:0,vulkan:0,vulkan-glsl:0")
+    ap.add_argument("--sizes", default="24,26", help="log2 of each size's element count (two by default)")
     ap.add_argument("--only", default="", help="comma-separated job names (default: all)")
     a = ap.parse_args()
     devices = ["interp", "opencl:0"] if a.quick else [d for d in a.devices.split(",") if d]
-    n, rows, reps = ((1 << 14), 16, 2) if a.quick else ((1 << 26), 16384, REPS)
-    rows_out = run(devices, n, rows, reps, [o for o in a.only.split(",") if o] or None)
+    logs = [12, 14] if a.quick else [int(v) for v in a.sizes.split(",") if v]
+    t0 = time.perf_counter()
+    rows_out: list[dict[str, Any]] = []
+    for i, lg in enumerate(logs):
+        n = 1 << lg
+        sq = (128 << i) if a.quick else min(4096, 2048 << i)  # SGEMM 2048^3, then 4096^3
+        rows_out += run(devices, n, max(1, n // COLS) if not a.quick else 16, sq,
+                        [o for o in a.only.split(",") if o] or None, 0.0 if a.quick else BATCH_S)
     text = table(rows_out, devices)
     print(text)
+    print(f"({time.perf_counter() - t0:.0f} s)")
     if a.out:
         Path(a.out).mkdir(parents=True, exist_ok=True)
         (Path(a.out) / "bench_library.json").write_text(json.dumps(rows_out, indent=1))

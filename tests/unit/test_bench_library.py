@@ -19,7 +19,7 @@ def test_bench_library_rows_run_and_check_on_pocl() -> None:
     mod = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = mod
     spec.loader.exec_module(mod)
-    rows = mod.run(["opencl:0"], 1 << 12, 16, 1)
+    rows = mod.run(["opencl:0"], 1 << 12, 16, 128, batch_s=0.0)
     assert [r["job"] for r in rows] == ["sum", "row_argmax", "softmax", "layer_norm", "sum4", "row_argmax4", "softmax4",
                                         "layer_norm4", "layer_norm_bf16", "sgemm", "stencil5", "histogram"]
     for r in rows:
