@@ -3,9 +3,9 @@
 sum, row argmax, row softmax, row layer norm, 5-point stencil and histogram against torch (cuBLAS/cuDNN-class
 kernels: torch.sum, torch.max(dim=1), torch.softmax, torch.nn.functional.layer_norm, a slicing expression for the
 stencil, torch.bincount) in the same run; the `*4` rows are the same jobs with 128-bit loads (`Vec[f32x4]`),
-`layer_norm_bf16` bf16 rows in and out (torch: layer_norm of the bf16 tensor, bf16 weights), `sgemm`
-examples/sgemm.py's register-blocked f32 GEMM against torch.matmul (cuBLAS, TF32 off: torch's default for f32
-matmul). Two sizes (`--sizes`, log2 of the element count; default 2^24 and 2^26): rows of 4096 columns (4096 and
+`layer_norm_bf16` bf16 rows in and out (torch: layer_norm of the bf16 tensor, bf16 weights), `sgemm` and
+`sgemm_kt` examples/sgemm.py's register-blocked f32 GEMMs against torch.matmul (cuBLAS, TF32 off: torch's default
+for f32 matmul). Two sizes (`--sizes`, log2 of the element count; default 2^24 and 2^26): rows of 4096 columns (4096 and
 16384 rows), a square stencil grid, SGEMM 2048^3 and 4096^3.
 
 Method: device-resident data (torch tensors passed zero-copy on cuda and ptx; sarek.Vectors uploaded once on
@@ -139,6 +139,10 @@ def jobs(n: int, rows: int, sq: int) -> list[dict[str, Any]]:
         dict(name="sgemm", k=G.sgemm_8x8, args=[ma.reshape(-1, 4), mb.reshape(-1, 4), np.zeros((sq * sq // 4, 4), np.float32),
                                                 sq, sq, sq], grid=G.sgemm_grid(sq, sq), block=G.THREADS, outs=[2],
              torch=lambda t, T: T.matmul(t[0].view(sq, sq), t[1].view(sq, sq)), ref=gemm_ref, tol=1e-3 * np.sqrt(sq)),
+        dict(name="sgemm_kt", k=G.sgemm_kt,
+             args=[ma.reshape(-1), mb.reshape(-1, 4), np.zeros((sq * sq // 4, 4), np.float32), sq, sq, sq],
+             grid=G.sgemm_grid(sq, sq), block=G.THREADS, outs=[2],
+             torch=lambda t, T: T.matmul(t[0].view(sq, sq), t[1].view(sq, sq)), ref=gemm_ref, tol=1e-3 * np.sqrt(sq)),
         dict(name="stencil5", k=L.stencil5, args=[u, np.zeros_like(u), side, side],
              grid=((side + 31) // 32, (side + 7) // 8), block=(32, 8), outs=[1],
              torch=lambda t, T: _torch_stencil(t[0].view(side, side), T),
@@ -151,7 +155,7 @@ def jobs(n: int, rows: int, sq: int) -> list[dict[str, Any]]:
                "row_argmax4": 4 * n, "softmax4": 8 * n, "layer_norm4": 8 * n, "layer_norm_bf16": 4 * n,
                "stencil5": 8 * side * side, "histogram": 4 * n}
     for j in out:
-        if j["name"] == "sgemm":
+        if j["name"].startswith("sgemm"):
             j["flops"] = 2 * sq ** 3
         else:
             j["bytes"] = traffic[j["name"]]

@@ -1,7 +1,9 @@
 """Issue 31 probe (lib31, one device run): sum4 and SGEMM variants on cuda and ptx against torch, with the
-device copy (torch clone) as the bandwidth reference. `python3 benchmarks/probe_lib31.py` (< 60 s on an H200).
+device copy (torch clone) as the bandwidth reference. `python3 benchmarks/probe_lib31.py` (< 60 s on an
+H200).
 grid_sum4 is the example's (one accumulator), sum4_acc4 the four-accumulator one it replaced (41 registers),
-sum4_r32 that one at 32 registers. Register limits are applied by wrapping the compile step (NVRTC --maxrregcount / PTX .maxnreg) for kernels
+sum4_r32 that one at 32 registers; sgemm_8x8 the example, sgemm_r128 it at 128 registers, sgemm_kt the
+k-major A tile variant (128 registers without a limit). Register limits are applied by wrapping the compile step (NVRTC --maxrregcount / PTX .maxnreg) for kernels
 named in REGS; each line prints ms, ratio = torch / variant, and registers as the driver reports them."""
 
 from __future__ import annotations
@@ -240,11 +242,11 @@ for sq in (2048, 4096):
     ref = (a.double() @ b.double()).float()
     tt = timed(lambda: a @ b, T.cuda.synchronize, 10)
     print(f"sgemm {sq}^3: cuBLAS {tt:.4f} ms ({2 * sq ** 3 / tt / 1e9:.1f} TFLOP/s)", flush=True)
-    for name, k in (("sgemm_8x8", G.sgemm_8x8), ("sgemm_r128", GV.sgemm_r128)):
+    for name, k in (("sgemm_8x8", G.sgemm_8x8), ("sgemm_r128", GV.sgemm_r128), ("sgemm_kt", G.sgemm_kt)):
         for dn, dev in devs.items():
             try:
                 c.zero_()
-                args = [a.view(-1, 4), b.view(-1, 4), c.view(-1, 4), sq, sq, sq]
+                args = [a.view(-1) if name == "sgemm_kt" else a.view(-1, 4), b.view(-1, 4), c.view(-1, 4), sq, sq, sq]
                 k.launch(*args, grid=GV.sgemm_grid(sq, sq), block=GV.THREADS, device=dev)
                 dev.synchronize()
                 err = float((c - ref).abs().max())
@@ -260,6 +262,6 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import bench_library as BL  # noqa: E402
 
 t0 = time.perf_counter()
-rows = BL.run(["cuda:0", "ptx:0", "opencl:0"], 1 << 24, 4096, 2048, ["sum", "sum4", "layer_norm", "sgemm"])
+rows = BL.run(["cuda:0", "ptx:0", "opencl:0"], 1 << 24, 4096, 2048, ["sum", "sum4", "layer_norm", "sgemm_kt"])
 print(BL.table(rows, ["cuda:0", "ptx:0", "opencl:0"]))
 print(f"bench_library subset: {time.perf_counter() - t0:.1f} s")

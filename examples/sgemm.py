@@ -87,6 +87,89 @@ def sgemm_8x8(A: Vec[f32x4], B: Vec[f32x4], C: Vec[f32x4], M: i32, N: i32, K: i3
         C[row + 1] = acc[2 * i + 1]
 
 
+@kernel(block=THREADS)
+def sgemm_kt(A: Vec[f32], B: Vec[f32x4], C: Vec[f32x4], M: i32, N: i32, K: i32):
+    """C = A B: A's tile stored transposed (k-major, four rows per f32x4), so a k step reads two f32x4 of A and
+    two of B (128-bit shared loads) for the thread's 8 x 8 outer product; grid (N // 128, M // 128)."""
+    sa = shared(f32x4, 2 * BK * 32)  # [stage][k][row // 4]
+    sb = shared(f32x4, 2 * BK * 32)  # [stage][k][column // 4]
+    acc = local_array(f32x4, 16)  # acc[2 i + c]: row ty * 8 + i, columns tx * 8 + 4 c .. + 3
+    t = thread_idx_x
+    tx = t % 16
+    ty = t // 16
+    n4s = N // 4
+    i0 = block_idx_y * TILE
+    j4 = block_idx_x * (TILE // 4)
+    ak = t % 8  # this thread's piece of the A tile: column ak, rows 4 am .. 4 am + 3
+    am = t // 8
+    ra = (i0 + 4 * am) * K + ak
+    br = t // 32  # of the B tile: row br, columns 4 bc .. 4 bc + 3
+    bc = t % 32
+    sa[ak * 32 + am] = f32x4(A[ra], A[ra + K], A[ra + 2 * K], A[ra + 3 * K])
+    sb[br * 32 + bc] = B[br * n4s + j4 + bc]
+    barrier()
+    steps = K // BK
+    for s in range(steps):
+        na = f32x4(0.0)
+        nb = f32x4(0.0)
+        if s + 1 < steps:  # the next step's pieces, in flight while this one multiplies
+            r = ra + (s + 1) * BK
+            na = f32x4(A[r], A[r + K], A[r + 2 * K], A[r + 3 * K])
+            nb = B[((s + 1) * BK + br) * n4s + j4 + bc]
+        st = (s % 2) * (BK * 32)
+        for k in range(0, BK, 2):  # two k values an iteration (the loop of eight stays rolled: sarek-unroll's max-ops)
+            e = st + k * 32
+            a = sa[e + ty * 2]
+            c = sa[e + ty * 2 + 1]
+            p = sb[e + tx * 2]
+            q = sb[e + tx * 2 + 1]
+            a1 = sa[e + 32 + ty * 2]
+            c1 = sa[e + 32 + ty * 2 + 1]
+            p1 = sb[e + 32 + tx * 2]
+            q1 = sb[e + 32 + tx * 2 + 1]
+            acc[0] += a.x * p
+            acc[1] += a.x * q
+            acc[2] += a.y * p
+            acc[3] += a.y * q
+            acc[4] += a.z * p
+            acc[5] += a.z * q
+            acc[6] += a.w * p
+            acc[7] += a.w * q
+            acc[8] += c.x * p
+            acc[9] += c.x * q
+            acc[10] += c.y * p
+            acc[11] += c.y * q
+            acc[12] += c.z * p
+            acc[13] += c.z * q
+            acc[14] += c.w * p
+            acc[15] += c.w * q
+            acc[0] += a1.x * p1
+            acc[1] += a1.x * q1
+            acc[2] += a1.y * p1
+            acc[3] += a1.y * q1
+            acc[4] += a1.z * p1
+            acc[5] += a1.z * q1
+            acc[6] += a1.w * p1
+            acc[7] += a1.w * q1
+            acc[8] += c1.x * p1
+            acc[9] += c1.x * q1
+            acc[10] += c1.y * p1
+            acc[11] += c1.y * q1
+            acc[12] += c1.z * p1
+            acc[13] += c1.z * q1
+            acc[14] += c1.w * p1
+            acc[15] += c1.w * q1
+        if s + 1 < steps:
+            o = ((s + 1) % 2) * (BK * 32)
+            sa[o + ak * 32 + am] = na
+            sb[o + br * 32 + bc] = nb
+        barrier()
+    for i in range(8):
+        row = (i0 + ty * 8 + i) * n4s + j4 + tx * 2
+        C[row] = acc[2 * i]
+        C[row + 1] = acc[2 * i + 1]
+
+
 def sgemm_grid(m: int, n: int) -> tuple[int, int]:
     return (n // TILE, m // TILE)
 
@@ -98,6 +181,11 @@ def _args(m, n=TILE, k=24):
     return (a.reshape(-1).view(f32x4.dtype), b.reshape(-1).view(f32x4.dtype), np.zeros(m * n // 4, f32x4.dtype), m, n, k)
 
 
+def _args_kt(m, n=TILE, k=24):
+    a = _args(m, n, k)
+    return (a[0].view(np.float32),) + a[1:]
+
+
 def _ref(a):
     m, n, k = a[3], a[4], a[5]
     c = a[0].view(np.float32).reshape(m, k).astype(np.float64) @ a[1].view(np.float32).reshape(k, n).astype(np.float64)
@@ -106,5 +194,7 @@ def _ref(a):
 
 CASES = [
     Case("sgemm_8x8", sgemm_8x8, _args, _ref, n=2 * TILE, grid=lambda m: sgemm_grid(m, TILE), block=THREADS,
+         rtol=1e-4, atol=1e-4),
+    Case("sgemm_kt", sgemm_kt, _args_kt, _ref, n=2 * TILE, grid=lambda m: sgemm_grid(m, TILE), block=THREADS,
          rtol=1e-4, atol=1e-4),
 ]
