@@ -265,3 +265,46 @@ t0 = time.perf_counter()
 rows = BL.run(["cuda:0", "ptx:0", "opencl:0"], 1 << 24, 4096, 2048, ["sum", "sum4", "layer_norm", "sgemm_kt"])
 print(BL.table(rows, ["cuda:0", "ptx:0", "opencl:0"]))
 print(f"bench_library subset: {time.perf_counter() - t0:.1f} s")
+
+# NVIDIA OpenCL layer_norm (0.64 of torch where cuda reaches 1.16): the generated OpenCL as is, with its input
+# vectors `const` (read-only cache), and with -cl-mad-enable / -cl-fast-relaxed-math; the PTX NVIDIA's OpenCL
+# compiler makes of it (its loads' cache qualifiers)
+try:
+    import numpy as np
+    import pyopencl as cl
+
+    plat = next(p for p in cl.get_platforms() if "nvidia" in p.name.lower())
+    cdev = plat.get_devices()[0]
+    ctx = cl.Context([cdev])
+    qu = cl.CommandQueue(ctx)
+    rows, cols = 16384, 4096
+    n = rows * cols
+    mf = cl.mem_flags
+    hx = np.random.default_rng(0).random(n, dtype=np.float32)
+    bx = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=hx)
+    bg = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.ones(cols, np.float32))
+    bb = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.zeros(cols, np.float32))
+    by = cl.Buffer(ctx, mf.READ_WRITE, 4 * n)
+    src = L.layer_norm_rows.source("opencl")
+    const = src
+    for v in ("x", "gamma", "beta"):
+        const = const.replace(f"__global float* restrict {v},", f"__global const float* restrict {v},")
+    xt = T.from_numpy(hx).cuda().view(rows, cols)
+    gt, btt = T.ones(cols, device="cuda"), T.zeros(cols, device="cuda")
+    tl = timed(lambda: T.nn.functional.layer_norm(xt, (cols,), gt, btt, 1e-5), T.cuda.synchronize, 50)
+    print(f"OpenCL layer_norm {rows}x{cols}: torch {tl:.4f} ms", flush=True)
+    for label, text, opts in (("as generated", src, []), ("const inputs", const, []),
+                              ("mad-enable", src, ["-cl-mad-enable"]), ("fast-relaxed", src, ["-cl-fast-relaxed-math"]),
+                              ("const + mad", const, ["-cl-mad-enable"])):
+        prg = cl.Program(ctx, text).build(options=opts)
+        ptx = prg.get_info(cl.program_info.BINARIES)[0].decode(errors="replace")
+        kern = prg.layer_norm_rows
+        kern.set_args(bx, np.int32(n), bg, np.int32(cols), bb, np.int32(cols), by, np.int32(n), np.int32(cols),
+                      np.float32(1e-5))
+        ms = timed(lambda: cl.enqueue_nd_range_kernel(qu, kern, (rows * 256,), (256,)), qu.finish, 50)
+        loads = {q: len(re.findall(rf"ld\.global{q}\.", ptx)) for q in ("", ".nc", ".ca", ".cg", ".cs")}
+        print(f"  {label:13s}: {ms:.4f} ms ratio {tl / ms:.2f}; PTX loads {loads}", flush=True)
+        if label == "as generated":
+            (Path(os.environ.get("OUT", tempfile.gettempdir())) / "layer_norm_nvidia_opencl.ptx").write_text(ptx)
+except Exception as e:  # noqa: BLE001
+    print(f"OpenCL layer_norm probe: {type(e).__name__}: {str(e)[:300]}", flush=True)
