@@ -5,8 +5,12 @@ while the threads multiply out one stage, each has already loaded its piece of t
 registers (one 128-bit load each), and stores it into the other stage afterwards, so one barrier per step
 suffices. The matrices travel as `Vec[f32x4]` (a float32 array viewed `(-1, 4)`): 128-bit global loads and
 stores, and the shared tiles are f32x4 arrays read 128 bits at a time (A's tile row-major, four k values per
-element; B's four columns per element). benchmarks/bench_library.py's `sgemm` row runs it against
-torch.matmul (cuBLAS); here the reference is numpy."""
+element; B's four columns per element). `sgemm_kt` stores A's tile transposed instead (k-major, four rows
+per f32x4, written as each thread's four scalar loads of one k column), so a k step is two 128-bit shared loads
+of A and two of B for the thread's 8 x 8 outer product; with two k per loop iteration it needs 128 registers
+where sgemm_8x8 takes 129 (CUDA) to 167 (PTX) on sm_90: two blocks per SM instead of one. Its A is a flat
+`Vec[f32]`. benchmarks/bench_library.py's `sgemm` and `sgemm_kt` rows run them against torch.matmul (cuBLAS);
+here the reference is numpy."""
 
 import numpy as np
 
