@@ -97,7 +97,7 @@ def sgemm_kt(A: Vec[f32], B: Vec[f32x4], C: Vec[f32x4], M: i32, N: i32, K: i32):
     two of B (128-bit shared loads) for the thread's 8 x 8 outer product; grid (N // 128, M // 128)."""
     sa = shared(f32x4, 2 * BK * 32)  # [stage][k][row // 4]
     sb = shared(f32x4, 2 * BK * 32)  # [stage][k][column // 4]
-    acc = local_array(f32x4, 16)  # acc[2 i + c]: row ty * 8 + i, columns tx * 8 + 4 c .. + 3
+    acc = local_array(f32x4, 16)  # acc[2 i + c]: row 4 ty + i (+ 60 from i = 4), columns 4 tx + 64 c .. + 3
     t = thread_idx_x
     tx = t % 16
     ty = t // 16
@@ -123,14 +123,14 @@ def sgemm_kt(A: Vec[f32], B: Vec[f32x4], C: Vec[f32x4], M: i32, N: i32, K: i32):
         st = (s % 2) * (BK * 32)
         for k in range(0, BK, 2):  # two k values an iteration (the loop of eight stays rolled: sarek-unroll's max-ops)
             e = st + k * 32
-            a = sa[e + ty * 2]
-            c = sa[e + ty * 2 + 1]
-            p = sb[e + tx * 2]
-            q = sb[e + tx * 2 + 1]
-            a1 = sa[e + 32 + ty * 2]
-            c1 = sa[e + 32 + ty * 2 + 1]
-            p1 = sb[e + 32 + tx * 2]
-            q1 = sb[e + 32 + tx * 2 + 1]
+            a = sa[e + ty]
+            c = sa[e + 16 + ty]
+            p = sb[e + tx]
+            q = sb[e + 16 + tx]
+            a1 = sa[e + 32 + ty]
+            c1 = sa[e + 48 + ty]
+            p1 = sb[e + 32 + tx]
+            q1 = sb[e + 48 + tx]
             acc[0] += a.x * p
             acc[1] += a.x * q
             acc[2] += a.y * p
@@ -169,9 +169,9 @@ def sgemm_kt(A: Vec[f32], B: Vec[f32x4], C: Vec[f32x4], M: i32, N: i32, K: i32):
             sb[o + br * 32 + bc] = nb
         barrier()
     for i in range(8):
-        row = (i0 + ty * 8 + i) * n4s + j4 + tx * 2
+        row = (i0 + 4 * ty + i + 60 * (i // 4)) * n4s + j4 + tx  # rows 4 ty .. + 3, then 64 + 4 ty .. + 3
         C[row] = acc[2 * i]
-        C[row + 1] = acc[2 * i + 1]
+        C[row + 16] = acc[2 * i + 1]
 
 
 def sgemm_grid(m: int, n: int) -> tuple[int, int]:
