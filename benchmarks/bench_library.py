@@ -11,7 +11,7 @@ for f32 matmul). Two sizes (`--sizes`, log2 of the element count; default 2^24 a
 Method: device-resident data (torch tensors passed zero-copy on cuda and ptx; sarek.Vectors uploaded once on
 OpenCL and Vulkan); one warm-up launch checked against numpy (float64, computed once per job); then batches of
 back-to-back launches and one synchronize, timed with `time.perf_counter`, per launch: a batch is sized to about
-20 ms (at least 10 launches), so the ~70 us jobs run hundreds per batch; the median of 7 batches. torch the same
+10 ms (at least 10 launches), so the ~70 us jobs run over a hundred per batch; the median of 7 batches. torch the same
 way (torch.cuda.synchronize). ratio = torch time / sarek time (> 1: sarek faster). The device copy of the same
 bytes (torch's clone of the job's input: read + write) is the bandwidth reference: `frac` = the job's
 compulsory traffic per second / the copy's (SGEMM: TFLOP/s instead). Results: a table per size on stdout and
@@ -41,7 +41,7 @@ import sgemm as G  # noqa: E402  # pyright: ignore[reportMissingImports]
 
 import sarek  # noqa: E402
 
-BATCH_S = 0.02  # seconds per timed batch
+BATCH_S = 0.01  # seconds per timed batch
 BATCHES = 7
 COLS = 4096  # the row jobs' row length
 
