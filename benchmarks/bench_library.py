@@ -9,10 +9,13 @@ for f32 matmul). Two sizes (`--sizes`, log2 of the element count; default 2^24 a
 16384 rows), a square stencil grid, SGEMM 2048^3 and 4096^3.
 
 Method: device-resident data (torch tensors passed zero-copy on cuda and ptx; sarek.Vectors uploaded once on
-OpenCL and Vulkan); one warm-up launch checked against numpy (float64, computed once per job); then batches of
-back-to-back launches and one synchronize, timed with `time.perf_counter`, per launch: a batch is sized to about
-10 ms (at least 10 launches), so the ~70 us jobs run over a hundred per batch; the median of 7 batches. torch the same
-way (torch.cuda.synchronize). ratio = torch time / sarek time (> 1: sarek faster). The device copy of the same
+OpenCL and Vulkan); one warm-up launch checked against numpy (float64, computed once per job). Host-timed
+(`wall`): batches of back-to-back launches and one synchronize, timed with `time.perf_counter`, per launch, a
+batch sized to about 10 ms (at least 10 launches), the median of 7 batches; this includes the host's cost of a
+launch, which exceeds the GPU time of a 2^24-element job. GPU-timed (cuda, ptx, torch and the copy): the same
+batches queued behind `torch.cuda._sleep` and timed with CUDA events, so the GPU never waits for the host (a
+batch where it did is repeated with a longer sleep). ratio = torch time / sarek time (> 1: sarek faster): GPU
+time on cuda and ptx, host-timed on OpenCL and Vulkan (against torch host-timed). The device copy of the same
 bytes (torch's clone of the job's input: read + write) is the bandwidth reference: `frac` = the job's
 compulsory traffic per second / the copy's (SGEMM: TFLOP/s instead). Results: a table per size on stdout and
 DIR/bench_library.json. `--quick` (no GPU: CPU devices, small sizes) only checks that every row runs.
@@ -65,6 +68,53 @@ def _time(fn: Any, sync: Any, batch_s: float = BATCH_S) -> float:
             fn()
         sync()
         batches.append((time.perf_counter() - t0) / reps)
+    return statistics.median(batches)
+
+
+_SLEEP_HZ: list[float] = []
+
+
+def _time_gpu(fn: Any, T: Any, batch_s: float = BATCH_S) -> float | None:
+    """Seconds of GPU time per launch on the default stream (cuda, ptx, torch), without the host's launch cost:
+    `torch.cuda._sleep` holds the GPU while a batch is queued behind it, CUDA events time the batch; a batch
+    counts only when its first event was still pending once the whole batch was queued (the GPU never waited
+    for the host). The median of BATCHES batches; None when the host could not keep ahead."""
+    if not _SLEEP_HZ:  # the spin's cycles per second, measured once
+        a, b = T.cuda.Event(enable_timing=True), T.cuda.Event(enable_timing=True)
+        a.record()
+        T.cuda._sleep(20_000_000)
+        b.record()
+        b.synchronize()
+        _SLEEP_HZ.append(20_000_000 / (a.elapsed_time(b) / 1e3))
+    fn()
+    T.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(3):
+        fn()
+    host = (time.perf_counter() - t0) / 3
+    T.cuda.synchronize()
+    e0, e1 = T.cuda.Event(enable_timing=True), T.cuda.Event(enable_timing=True)
+    e0.record()
+    fn()
+    e1.record()
+    e1.synchronize()
+    est = e0.elapsed_time(e1) / 1e3
+    reps = max(10, min(1000, int(batch_s / max(est, 1e-7)), int(0.02 / max(host, 1e-7))))
+    batches: list[float] = []
+    for _ in range(BATCHES):
+        for tries in range(3):
+            T.cuda._sleep(int(_SLEEP_HZ[0] * (2 * reps * host + 1e-3) * 2 ** tries))
+            e0.record()
+            for _ in range(reps):
+                fn()
+            e1.record()
+            ahead = not e0.query()
+            e1.synchronize()
+            if ahead:
+                batches.append(e0.elapsed_time(e1) / 1e3 / reps)
+                break
+        else:
+            return None
     return statistics.median(batches)
 
 
@@ -163,6 +213,15 @@ def jobs(n: int, rows: int, sq: int) -> list[dict[str, Any]]:
     return out
 
 
+def _gpu_or_wall(fn: Any, T: Any, wall: float, batch_s: float) -> float:
+    """The GPU time per launch (`_time_gpu`), or `wall` when it cannot be measured."""
+    try:
+        g = _time_gpu(fn, T, batch_s)
+    except Exception:  # noqa: BLE001 - no torch.cuda._sleep or events here: the wall time stands
+        g = None
+    return wall if g is None else g
+
+
 def _once(make: Any) -> Any:
     """A reference maker that computes once (the float64 references of 2^26+ elements take seconds)."""
     memo: list[Any] = []
@@ -223,7 +282,7 @@ def run(devices: list[str], n: int, rows: int, sq: int, only: list[str] | None =
     if have_torch:
         assert T is not None
         src = T.empty(n, dtype=T.float32, device="cuda")
-        copy_s = _time(lambda: src.clone(), T.cuda.synchronize, batch_s)
+        copy_s = _gpu_or_wall(lambda: src.clone(), T, _time(lambda: src.clone(), T.cuda.synchronize, batch_s), batch_s)
         copy_bw = 2 * 4 * n / copy_s
         out.append({"job": "device copy", "n": n, "torch_ms": 1e3 * copy_s, "torch_frac": 1.0})
         print(json.dumps(out[-1]), flush=True)
@@ -240,7 +299,9 @@ def run(devices: list[str], n: int, rows: int, sq: int, only: list[str] | None =
         if have_torch:
             assert T is not None
             tt = [T.from_numpy(a).cuda() if isinstance(a, np.ndarray) else a for a in j["args"]]
-            s = _time(lambda: j["torch"](tt, T), T.cuda.synchronize, batch_s)
+            fn_t = lambda: j["torch"](tt, T)  # noqa: E731
+            row["torch_wall_ms"] = 1e3 * _time(fn_t, T.cuda.synchronize, batch_s)
+            s = _gpu_or_wall(fn_t, T, row["torch_wall_ms"] / 1e3, batch_s)
             row["torch_ms"] = 1e3 * s
             row.update({f"torch_{k}": v for k, v in rate(s).items()})
             del tt
@@ -255,12 +316,17 @@ def run(devices: list[str], n: int, rows: int, sq: int, only: list[str] | None =
                 j["k"].launch(*args, grid=j["grid"], block=j["block"], device=dev)
                 dev.synchronize()
                 row[f"{name}_check"] = _check(j, args)
-                s = _time(lambda: j["k"].launch(*args, grid=j["grid"], block=j["block"], device=dev),
-                          dev.synchronize, batch_s)
+                fn_k = lambda: j["k"].launch(*args, grid=j["grid"], block=j["block"], device=dev)  # noqa: E731
+                s = _time(fn_k, dev.synchronize, batch_s)
+                row[f"{name}_wall_ms"] = 1e3 * s
+                gpu = name.split(":")[0] in ("cuda", "ptx") and have_torch
+                if gpu:
+                    s = _gpu_or_wall(fn_k, T, s, batch_s)
                 row[f"{name}_ms"] = 1e3 * s
                 row.update({f"{name}_{k}": v for k, v in rate(s).items()})
-                if "torch_ms" in row:
-                    row[f"{name}_ratio"] = row["torch_ms"] / row[f"{name}_ms"]
+                if "torch_ms" in row:  # GPU time against GPU time (cuda, ptx), else host-timed against host-timed
+                    row[f"{name}_ratio"] = row["torch_ms" if gpu else "torch_wall_ms"] / row[f"{name}_ms"]
+                    row[f"{name}_wall_ratio"] = row["torch_wall_ms"] / row[f"{name}_wall_ms"]
                 del args
             except Exception as e:  # a device that cannot run a row says why, in the table
                 row[f"{name}_error"] = f"{type(e).__name__}: {str(e)[:200]}"
@@ -276,7 +342,8 @@ def _rate(r: dict[str, Any], d: str) -> str:
 
 
 def table(rows: list[dict[str, Any]], devices: list[str]) -> str:
-    """Markdown: one line per job and size; a cell is `ms (ratio to torch, frac of the device copy)`."""
+    """Markdown: one line per job and size; a cell is `ms (ratio to torch, on cuda/ptx the host-timed ratio
+    too, frac of the device copy or TFLOP/s)`."""
     head = "| job | n | torch ms | " + " | ".join(f"{d} ms (ratio, rate)" for d in devices) + " |"
     lines = [head, "|" + "---|" * (3 + len(devices))]
     for r in rows:
@@ -285,8 +352,12 @@ def table(rows: list[dict[str, Any]], devices: list[str]) -> str:
             if r["job"] == "device copy":
                 cells.append("")
             elif f"{d}_ms" in r:
-                ratio = r.get(f"{d}_ratio")
-                parts = ([f"{ratio:.2f}"] if ratio else []) + ([_rate(r, d)] if _rate(r, d) else [])
+                ratio, wall = r.get(f"{d}_ratio"), r.get(f"{d}_wall_ratio")
+                parts = [f"{ratio:.2f}"] if ratio else []
+                if wall and d.split(":")[0] in ("cuda", "ptx"):
+                    parts.append(f"wall {wall:.2f}")
+                if _rate(r, d):
+                    parts.append(_rate(r, d))
                 cell = f"{r[f'{d}_ms']:.4f}" + (f" ({', '.join(parts)})" if parts else "")
                 check = r.get(f"{d}_check", "unchecked")
                 cells.append(cell if check == "ok" else f"{cell} {check}")
