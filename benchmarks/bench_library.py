@@ -3,10 +3,10 @@
 sum, row argmax, row softmax, row layer norm, 5-point stencil and histogram against torch (cuBLAS/cuDNN-class
 kernels: torch.sum, torch.max(dim=1), torch.softmax, torch.nn.functional.layer_norm, a slicing expression for the
 stencil, torch.bincount) in the same run; the `*4` rows are the same jobs with 128-bit loads (`Vec[f32x4]`),
-`layer_norm_bf16` bf16 rows in and out (torch: layer_norm of the bf16 tensor, bf16 weights), `sgemm` and
-`sgemm_kt` examples/sgemm.py's register-blocked f32 GEMMs against torch.matmul (cuBLAS, TF32 off: torch's default
-for f32 matmul). Two sizes (`--sizes`, log2 of the element count; default 2^24 and 2^26): rows of 4096 columns (4096 and
-16384 rows), a square stencil grid, SGEMM 2048^3 and 4096^3.
+`layer_norm_bf16` bf16 rows in and out (torch: layer_norm of the bf16 tensor, bf16 weights), `sgemm`,
+`sgemm_kt` and `sgemm_kt4` examples/sgemm.py's register-blocked f32 GEMMs against torch.matmul (cuBLAS, TF32
+off: torch's default for f32 matmul). Two sizes (`--sizes`, log2 of the element count; default 2^24 and 2^26):
+rows of 4096 columns (4096 and 16384 rows), a square stencil grid, SGEMM 2048^3 and 4096^3.
 
 Method: device-resident data (torch tensors passed zero-copy on cuda and ptx; sarek.Vectors uploaded once on
 OpenCL and Vulkan); one warm-up launch checked against numpy (float64, computed once per job). Host-timed
@@ -190,6 +190,10 @@ def jobs(n: int, rows: int, sq: int) -> list[dict[str, Any]]:
                                                 sq, sq, sq], grid=G.sgemm_grid(sq, sq), block=G.THREADS, outs=[2],
              torch=lambda t, T: T.matmul(t[0].view(sq, sq), t[1].view(sq, sq)), ref=gemm_ref, tol=1e-3 * np.sqrt(sq)),
         dict(name="sgemm_kt", k=G.sgemm_kt,
+             args=[ma.reshape(-1), mb.reshape(-1, 4), np.zeros((sq * sq // 4, 4), np.float32), sq, sq, sq],
+             grid=G.sgemm_grid(sq, sq), block=G.THREADS, outs=[2],
+             torch=lambda t, T: T.matmul(t[0].view(sq, sq), t[1].view(sq, sq)), ref=gemm_ref, tol=1e-3 * np.sqrt(sq)),
+        dict(name="sgemm_kt4", k=G.sgemm_kt4,
              args=[ma.reshape(-1), mb.reshape(-1, 4), np.zeros((sq * sq // 4, 4), np.float32), sq, sq, sq],
              grid=G.sgemm_grid(sq, sq), block=G.THREADS, outs=[2],
              torch=lambda t, T: T.matmul(t[0].view(sq, sq), t[1].view(sq, sq)), ref=gemm_ref, tol=1e-3 * np.sqrt(sq)),

@@ -174,6 +174,129 @@ def sgemm_kt(A: Vec[f32], B: Vec[f32x4], C: Vec[f32x4], M: i32, N: i32, K: i32):
         C[row + 16] = acc[2 * i + 1]
 
 
+@kernel(block=THREADS)
+def sgemm_kt4(A: Vec[f32], B: Vec[f32x4], C: Vec[f32x4], M: i32, N: i32, K: i32):
+    """sgemm_kt with four k per loop iteration instead of two (125 registers on ptx, no spills): the compiler
+    may hoist the next k's shared loads over the current one's multiply-adds."""
+    sa = shared(f32x4, 2 * BK * 32)  # [stage][k][row // 4]
+    sb = shared(f32x4, 2 * BK * 32)  # [stage][k][column // 4]
+    acc = local_array(f32x4, 16)  # acc[2 i + c]: row 4 ty + i (+ 60 from i = 4), columns 4 tx + 64 c .. + 3
+    t = thread_idx_x
+    tx = t % 16
+    ty = t // 16
+    n4s = N // 4
+    i0 = block_idx_y * TILE
+    j4 = block_idx_x * (TILE // 4)
+    ak = t % 8  # this thread's piece of the A tile: column ak, rows 4 am .. 4 am + 3
+    am = t // 8
+    ra = (i0 + 4 * am) * K + ak
+    br = t // 32  # of the B tile: row br, columns 4 bc .. 4 bc + 3
+    bc = t % 32
+    sa[ak * 32 + am] = f32x4(A[ra], A[ra + K], A[ra + 2 * K], A[ra + 3 * K])
+    sb[br * 32 + bc] = B[br * n4s + j4 + bc]
+    barrier()
+    steps = K // BK
+    for s in range(steps):
+        na = f32x4(0.0)
+        nb = f32x4(0.0)
+        if s + 1 < steps:  # the next step's pieces, in flight while this one multiplies
+            r = ra + (s + 1) * BK
+            na = f32x4(A[r], A[r + K], A[r + 2 * K], A[r + 3 * K])
+            nb = B[((s + 1) * BK + br) * n4s + j4 + bc]
+        st = (s % 2) * (BK * 32)
+        for k in range(0, BK, 4):
+            e = st + k * 32
+            a0 = sa[e + ty]
+            c0 = sa[e + 16 + ty]
+            p0 = sb[e + tx]
+            q0 = sb[e + 16 + tx]
+            a1 = sa[e + 32 + ty]
+            c1 = sa[e + 32 + 16 + ty]
+            p1 = sb[e + 32 + tx]
+            q1 = sb[e + 32 + 16 + tx]
+            a2 = sa[e + 64 + ty]
+            c2 = sa[e + 64 + 16 + ty]
+            p2 = sb[e + 64 + tx]
+            q2 = sb[e + 64 + 16 + tx]
+            a3 = sa[e + 96 + ty]
+            c3 = sa[e + 96 + 16 + ty]
+            p3 = sb[e + 96 + tx]
+            q3 = sb[e + 96 + 16 + tx]
+            acc[0] += a0.x * p0
+            acc[1] += a0.x * q0
+            acc[2] += a0.y * p0
+            acc[3] += a0.y * q0
+            acc[4] += a0.z * p0
+            acc[5] += a0.z * q0
+            acc[6] += a0.w * p0
+            acc[7] += a0.w * q0
+            acc[8] += c0.x * p0
+            acc[9] += c0.x * q0
+            acc[10] += c0.y * p0
+            acc[11] += c0.y * q0
+            acc[12] += c0.z * p0
+            acc[13] += c0.z * q0
+            acc[14] += c0.w * p0
+            acc[15] += c0.w * q0
+            acc[0] += a1.x * p1
+            acc[1] += a1.x * q1
+            acc[2] += a1.y * p1
+            acc[3] += a1.y * q1
+            acc[4] += a1.z * p1
+            acc[5] += a1.z * q1
+            acc[6] += a1.w * p1
+            acc[7] += a1.w * q1
+            acc[8] += c1.x * p1
+            acc[9] += c1.x * q1
+            acc[10] += c1.y * p1
+            acc[11] += c1.y * q1
+            acc[12] += c1.z * p1
+            acc[13] += c1.z * q1
+            acc[14] += c1.w * p1
+            acc[15] += c1.w * q1
+            acc[0] += a2.x * p2
+            acc[1] += a2.x * q2
+            acc[2] += a2.y * p2
+            acc[3] += a2.y * q2
+            acc[4] += a2.z * p2
+            acc[5] += a2.z * q2
+            acc[6] += a2.w * p2
+            acc[7] += a2.w * q2
+            acc[8] += c2.x * p2
+            acc[9] += c2.x * q2
+            acc[10] += c2.y * p2
+            acc[11] += c2.y * q2
+            acc[12] += c2.z * p2
+            acc[13] += c2.z * q2
+            acc[14] += c2.w * p2
+            acc[15] += c2.w * q2
+            acc[0] += a3.x * p3
+            acc[1] += a3.x * q3
+            acc[2] += a3.y * p3
+            acc[3] += a3.y * q3
+            acc[4] += a3.z * p3
+            acc[5] += a3.z * q3
+            acc[6] += a3.w * p3
+            acc[7] += a3.w * q3
+            acc[8] += c3.x * p3
+            acc[9] += c3.x * q3
+            acc[10] += c3.y * p3
+            acc[11] += c3.y * q3
+            acc[12] += c3.z * p3
+            acc[13] += c3.z * q3
+            acc[14] += c3.w * p3
+            acc[15] += c3.w * q3
+        if s + 1 < steps:
+            o = ((s + 1) % 2) * (BK * 32)
+            sa[o + ak * 32 + am] = na
+            sb[o + br * 32 + bc] = nb
+        barrier()
+    for i in range(8):
+        row = (i0 + 4 * ty + i + 60 * (i // 4)) * n4s + j4 + tx  # rows 4 ty .. + 3, then 64 + 4 ty .. + 3
+        C[row] = acc[2 * i]
+        C[row + 16] = acc[2 * i + 1]
+
+
 def sgemm_grid(m: int, n: int) -> tuple[int, int]:
     return (n // TILE, m // TILE)
 
@@ -200,5 +323,7 @@ CASES = [
     Case("sgemm_8x8", sgemm_8x8, _args, _ref, n=2 * TILE, grid=lambda m: sgemm_grid(m, TILE), block=THREADS,
          rtol=1e-4, atol=1e-4),
     Case("sgemm_kt", sgemm_kt, _args_kt, _ref, n=2 * TILE, grid=lambda m: sgemm_grid(m, TILE), block=THREADS,
+         rtol=1e-4, atol=1e-4),
+    Case("sgemm_kt4", sgemm_kt4, _args_kt, _ref, n=2 * TILE, grid=lambda m: sgemm_grid(m, TILE), block=THREADS,
          rtol=1e-4, atol=1e-4),
 ]

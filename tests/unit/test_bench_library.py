@@ -21,7 +21,7 @@ def test_bench_library_rows_run_and_check_on_pocl() -> None:
     spec.loader.exec_module(mod)
     rows = mod.run(["opencl:0"], 1 << 12, 16, 128, batch_s=0.0)
     assert [r["job"] for r in rows] == ["sum", "row_argmax", "softmax", "layer_norm", "sum4", "row_argmax4", "softmax4",
-                                        "layer_norm4", "layer_norm_bf16", "sgemm", "sgemm_kt", "stencil5",
+                                        "layer_norm4", "layer_norm_bf16", "sgemm", "sgemm_kt", "sgemm_kt4", "stencil5",
                                         "histogram"]
     for r in rows:
         assert r.get("opencl:0_check") == "ok", r
