@@ -99,7 +99,7 @@ def _time_gpu(fn: Any, T: Any, batch_s: float = BATCH_S) -> float | None:
     e1.record()
     e1.synchronize()
     est = e0.elapsed_time(e1) / 1e3
-    reps = max(10, min(1000, int(batch_s / max(est, 1e-7)), int(0.02 / max(host, 1e-7))))
+    reps = max(10, min(500, int(batch_s / max(est, 1e-7)), int(0.02 / max(host, 1e-7))))  # within the launch queue
     batches: list[float] = []
     for _ in range(BATCHES):
         for tries in range(3):
