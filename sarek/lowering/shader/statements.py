@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 from xdsl.dialects.builtin import Float32Type, IntegerAttr
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
@@ -13,6 +13,7 @@ from sarek.analysis import shader_names
 from sarek.analysis.effects import MAX_INLINE_DEPTH, is_pure_intrinsic
 from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.dialect.optable import OpTable
 from sarek.dialect.scalars import is_unsigned
 from sarek.lowering.shader.coopmat import Coopmat
 from sarek.lowering.shader.language import IDENT, err
@@ -22,21 +23,10 @@ from sarek.lowering.shader.state import MAX_NESTING, PURE_INLINE, READ_OPS, Scop
 #: the f32 atomics a native float add does (sub adds the negation, inc/dec add one)
 _ADDS = frozenset({"atomic_add", "atomic_sub", "atomic_inc", "atomic_dec"})
 
-_F = TypeVar("_F", bound=Callable[..., None])
-
 #: sarek op type -> the `Statements` method lowering it, `(self, op, out, scope)`: one entry per op, stated by
-#: `@lowers` on the method (xDSL's `@impl(Op)` style); `lower_op` dispatches on the op's exact type
-_LOWER: dict[type[Operation], Callable[..., None]] = {}
-
-
-def lowers(*types: type[Operation]) -> Callable[[_F], _F]:
-    """Registers the decorated method as the lowering of each op type in `types`."""
-    def register(f: _F) -> _F:
-        for t in types:
-            assert t not in _LOWER, f"{t.__name__} has two lowerings"
-            _LOWER[t] = f
-        return f
-    return register
+#: `@lowers(Op)` on the method; `lower_op` dispatches on the op's exact type
+lowers = OpTable[Callable[..., None]]("shader lowering")
+_LOWER = lowers.entries
 
 
 class Statements(Coopmat):
