@@ -11,6 +11,8 @@ from sarek.dialect import sarek as S
 from sarek.dialect.optable import OpTable
 from sarek.interp.fast_control import runs
 from sarek.interp.reference_compile import compiles
+from sarek.lowering.shader.expressions import renders
+from sarek.lowering.shader.state import PURE_INLINE, READ_OPS
 from sarek.lowering.shader.statements import lowers
 
 # module-level declarations (run or lowered as whole functions and types) and what the pipelines remove first
@@ -41,3 +43,9 @@ def test_every_sarek_op_has_an_entry_in_each_stage(table: OpTable[Callable[..., 
     names = {op.name for op in S.Sarek.operations}
     missing = {n for n in names if not any(t.name == n for t in table.entries)}
     assert missing == _EVERYWHERE | _LEFT[table.what]
+
+
+def test_every_shader_value_op_renders() -> None:
+    """What the shader statements treat as a value (printed where used, or named by a temporary) has text."""
+    values = {*PURE_INLINE, *READ_OPS, S.MakeVariantOp, S.IntrinsicOp}
+    assert values - {S.ElemRefOp, S.FieldRefOp} == set(renders.entries)  # references are places, not values
