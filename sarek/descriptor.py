@@ -129,6 +129,7 @@ class TargetDescriptor:
     length_limit: int = 1024  # the longest identifier its tools take
     batched: bool = False  # the fuzzer validates many of its sources as one unit (sarek.testing.batch)
     async_copy: bool = False  # copy_async lowers to hardware copies (cp.async); else sarek-expand-copy-async
+    widen_f16: bool = False  # f16 is stored as bits and computed in f32 (sarek-widen-f16): no half arithmetic
 
     @property
     def payload_layout(self) -> str | None:
@@ -218,13 +219,13 @@ def _c(name: str, display: str, cls: str, ext: str, tool: str, *, native: tuple[
 
 def _shader(name: str, display: str, cls: str, ext: str, tool: str, payload: PayloadLayout, *,
             refused: Mapping[Feature, Refused] | None = None, **facts: Any) -> TargetDescriptor:
-    """A shading-language target: 32-bit indices, no %native, Vulkan's binding limits."""
+    """A shading-language target: 32-bit indices, no %native, Vulkan's binding limits, f16 widened."""
     return TargetDescriptor(
         name, display, "shader", (f"sarek.targets.{name}.target", cls), payload, (name,), ext, name, tool,
         index_bits=32,
         refused=_frozen({Feature.RECURSION: Refused(_RECURSION[name]), Feature.NATIVE: Refused(_NATIVE),
                          Feature.GRID_BARRIER: Refused(_GRID[name]), **(refused or {})}),
-        shared_limit=64 * _KIB, storage_buffer_limit=_VULKAN_BUFFERS,
+        shared_limit=64 * _KIB, storage_buffer_limit=_VULKAN_BUFFERS, widen_f16=True,
         reserved=kw.RESERVED[name], prefixes=kw.PREFIXES[name], **facts)
 
 
@@ -235,10 +236,10 @@ DESCRIPTORS: dict[str, TargetDescriptor] = {t.name: t for t in (
        batched=True, async_copy=True),
     _c("hip", "HIP", "HipTarget", "hip", "hipcc", native=("hip", "cuda"),  # HIP compiles CUDA text
        atomic_gaps=_FLOAT_BITS, shared_limit=64 * _KIB, batched=True),
-    _c("opencl", "OpenCL", "OpenCLTarget", "cl", "", atomic_gaps=_FLOAT_BITS, length_limit=200),
+    _c("opencl", "OpenCL", "OpenCLTarget", "cl", "", atomic_gaps=_FLOAT_BITS, length_limit=200, widen_f16=True),
     _c("metal", "Metal", "MetalTarget", "metal", "clang++",
        atomic_gaps=(("i64", _ALL_ATOMICS, "Metal atomics are 32-bit"), *_FLOAT_BITS),
-       shared_limit=32 * _KIB, batched=True, polyfilled=_frozen({"f32": _METAL_F32 | _ERF32}),
+       shared_limit=32 * _KIB, batched=True, widen_f16=True, polyfilled=_frozen({"f32": _METAL_F32 | _ERF32}),
        refused={Feature.FLOAT64: Refused("Metal has no double; sarek never narrows it to float silently")}),
     _shader("glsl", "GLSL", "GlslTarget", "comp", "glslangValidator", PayloadLayout.GLSL,
             atomic_gaps=(("i64", _ALL_ATOMICS, _GLSL_ATOMICS32), ("f64", _ALL_ATOMICS, _GLSL_ATOMICS32),

@@ -29,6 +29,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from sarek.dialect.opformat import NullarySyntax
 from sarek.dialect.opformat import TypedOperandSyntax
+from sarek.dialect.opformat import BodyShape, IfShape
 from sarek.dialect.syntax import operand as _operand
 from sarek.dialect.syntax import optional_defined_operand as _optional_operand
 from sarek.dialect.syntax import parse_attrs as _parse_attrs
@@ -42,6 +43,9 @@ from sarek.dialect.syntax import check_name as _check_name
 from sarek.dialect.syntax import hint as _hint
 from sarek.dialect.syntax import parse_stmt_region as _parse_stmt_region
 from sarek.dialect.syntax import print_stmt_region as _print_stmt_region
+from sarek.dialect.syntax import print_body as _print_body
+from sarek.dialect.syntax import parse_for_range as _parse_for_range
+from sarek.dialect.syntax import print_for_range as _print_for_range
 from sarek.dialect.types import is_int
 from sarek.dialect.declarations import HelperOp, KernelOp, enclosing_function
 from sarek.dialect.statements import BarrierOp
@@ -68,13 +72,11 @@ def yield_of(region: Region, what: str) -> YieldOp:
 
 
 @irdl_op_definition
-class IfOp(IRDLOperation):
+class IfOp(IfShape):
     """`sarek.if %c { ... } else { ... }` — a statement conditional (else optional)."""
 
     name = "sarek.if"
     cond = operand_def(i1)
-    then_region = region_def("single_block")
-    else_region = region_def()
     traits = traits_def(NoTerminator())
 
     def __init__(self, cond: SSAValue, then_region: Region | None = None, else_region: Region | None = None):
@@ -179,7 +181,7 @@ class WhileOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ForOp(IRDLOperation):
+class ForOp(BodyShape):
     """`sarek.for "i" %i = %lo to %hi step 1 : i32 { ... }` — half-open, a constant non-zero step (Python
     `range`); `... step %s : i32 { ... }` — a run-time step `%s` (Python `range` too: its sign decides the
     direction; a zero step runs no iteration, debug builds check it before the loop). The index is the body's
@@ -192,7 +194,6 @@ class ForOp(IRDLOperation):
     lo = operand_def(T)
     hi = operand_def(T)
     dyn_step = var_operand_def(T)
-    body = region_def("single_block")
     traits = traits_def(NoTerminator())
 
     def __init__(self, name: str, lo: SSAValue, hi: SSAValue, step: int | SSAValue = 1, body: Region | None = None):
@@ -241,32 +242,16 @@ class ForOp(IRDLOperation):
         _print_name(printer, self.sym)
         printer.print_string(" ")
         printer.print_operand(self.index)
-        printer.print_string(" = ")
-        printer.print_operand(self.lo)
-        printer.print_string(" to ")
-        printer.print_operand(self.hi)
-        printer.print_string(" step ")
-        if self.dyn_step:
-            printer.print_operand(self.dyn_step[0])
-        else:
-            printer.print_string(str(self.step_value))
+        _print_for_range(printer, self.lo, self.hi, self.dyn_step[0] if self.dyn_step else str(self.step_value))
         printer.print_string(" : ")
         printer.print_attribute(self.lo.type)
-        printer.print_string(" ")
-        _print_stmt_region(printer, self.body)
-        _print_attrs(printer, self)
+        _print_body(printer, self, self.body)
 
     @classmethod
     def parse(cls, parser: Parser) -> ForOp:
         name = parser.parse_str_literal()
         idx = parser.parse_argument(expect_type=False)
-        parser.parse_punctuation("=")
-        lo = _operand(parser)
-        parser.parse_keyword("to")
-        hi = _operand(parser)
-        parser.parse_keyword("step")
-        dyn = _optional_operand(parser)
-        step: int | SSAValue = dyn if dyn is not None else parser.parse_integer()
+        lo, hi, step = _parse_for_range(parser)
         parser.parse_punctuation(":")
         t = parser.parse_type()
         body = _parse_stmt_region(parser, [idx.resolve(t)])
@@ -314,12 +299,11 @@ class ReturnOp(IRDLOperation):
 
 
 @irdl_op_definition
-class PragmaOp(IRDLOperation):
+class PragmaOp(BodyShape):
     """`sarek.pragma ["unroll"] { ... }` — hints for the enclosed statements (printed as `#pragma`)."""
 
     name = "sarek.pragma"
     hints = prop_def(ArrayAttr[StringAttr])
-    body = region_def("single_block")
     traits = traits_def(NoTerminator())
 
     def __init__(self, hints: Sequence[str], body: Region | None = None):
@@ -335,9 +319,7 @@ class PragmaOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_attribute(self.hints)
-        printer.print_string(" ")
-        _print_stmt_region(printer, self.body)
-        _print_attrs(printer, self)
+        _print_body(printer, self, self.body)
 
     @classmethod
     def parse(cls, parser: Parser) -> PragmaOp:
@@ -346,7 +328,7 @@ class PragmaOp(IRDLOperation):
 
 
 @irdl_op_definition
-class BlockOp(IRDLOperation):
+class BlockOp(BodyShape):
     """`sarek.block { ... }` — an explicit scope; `sarek.block superstep { ... }` /
     `sarek.block superstep divergent { ... }` — the body of a superstep (Sarek's `let%superstep` /
     `let%superstep [@divergent]`, Python's `with superstep():` / `with superstep(divergent=True):`), which
@@ -359,7 +341,6 @@ class BlockOp(IRDLOperation):
     """
 
     name = "sarek.block"
-    body = region_def("single_block")
     superstep = opt_prop_def(StringAttr)
     traits = traits_def(NoTerminator())
 
@@ -393,9 +374,7 @@ class BlockOp(IRDLOperation):
             elif self.superstep.data:  # not a valid kind: kept as a string so that the verifier can name it
                 printer.print_string(" ")
                 printer.print_string_literal(self.superstep.data)
-        printer.print_string(" ")
-        _print_stmt_region(printer, self.body)
-        _print_attrs(printer, self)
+        _print_body(printer, self, self.body)
 
     @classmethod
     def parse(cls, parser: Parser) -> BlockOp:

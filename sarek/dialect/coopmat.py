@@ -24,6 +24,7 @@ from sarek.dialect.syntax import parse_attrs as _parse_attrs
 from sarek.dialect.syntax import parse_subscript as _parse_subscript
 from sarek.dialect.syntax import parse_type_of as _parse_type_of
 from sarek.dialect.syntax import print_attrs as _print_attrs
+from sarek.dialect.syntax import print_typed_tail as _print_typed_tail
 from sarek.dialect.syntax import print_subscript as _print_subscript
 from sarek.dialect.syntax import raise_since as _raise_since
 from sarek.dialect.syntax import print_name as _print_name
@@ -139,9 +140,7 @@ class _CoopmatMemMixin:
         printer.print_operand(self.stride)
         if self.col_major is not None:
             printer.print_string(" col_major")
-        printer.print_string(" : ")
-        printer.print_attribute(self.array.type)
-        _print_attrs(printer, cast(Operation, self))
+        _print_typed_tail(printer, cast(Operation, self), self.array.type)
 
     @staticmethod
     def _parse_mem(parser: Parser, word: str) -> tuple[str, SSAValue, SSAValue, SSAValue, bool]:
@@ -212,9 +211,6 @@ class CoopmatMulAddOp(FormatSyntax):
     b = prop_def(StringAttr)
     c = prop_def(StringAttr)
 
-    def __init__(self, d: str, a: str, b: str, c: str):
-        super().__init__(properties={k: StringAttr(v) for k, v in zip("dabc", (d, a, b, c))})
-
     def verify_(self) -> None:
         fd, fa, fb, fc = (_frag_decl(self, x.data) for x in (self.d, self.a, self.b, self.c))
         for f, u in ((fa, FragUse.A), (fb, FragUse.B), (fc, FragUse.ACC), (fd, FragUse.ACC)):
@@ -236,9 +232,6 @@ class CoopmatFillOp(FormatSyntax):
     FORMAT: ClassVar[str] = '"$frag" , $value : type($value)'
     frag = prop_def(StringAttr)
     value = operand_def(AnyAttr())
-
-    def __init__(self, frag: str, value: SSAValue):
-        super().__init__(operands=[value], properties={"frag": StringAttr(frag)})
 
     def verify_(self) -> None:
         d = _frag_decl(self, self.frag.data)

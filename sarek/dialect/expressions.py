@@ -40,6 +40,7 @@ from sarek.dialect.syntax import parse_attrs as _parse_attrs
 from sarek.dialect.syntax import parse_type_at as _parse_type_at
 from sarek.dialect.syntax import parse_type_of as _parse_type_of
 from sarek.dialect.syntax import print_attrs as _print_attrs
+from sarek.dialect.syntax import print_typed_tail as _print_typed_tail
 from sarek.dialect.syntax import print_typed_operand as _print_typed_operand
 from sarek.dialect.syntax import raise_since as _raise_since
 from sarek.dialect.types import (
@@ -290,9 +291,7 @@ class BinOp(IRDLOperation):
         printer.print_operand(self.lhs)
         printer.print_string(", ")
         printer.print_operand(self.rhs)
-        printer.print_string(" : ")
-        printer.print_attribute(self.lhs.type)
-        _print_attrs(printer, self)
+        _print_typed_tail(printer, self, self.lhs.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> BinOp:

@@ -15,19 +15,23 @@ dialects): an op states its syntax once, in `FORMAT`, and its printer and parser
 * anything else: a keyword or punctuation printed and parsed as it stands (`,` without a space before it).
 
 The constructor gets, in the format's order, one argument per piece that carries a value (an operand, a
-property, a result type, a directive's value); the op keeps its own fields, constructor and verifier. An op
-whose syntax no format states overrides `print` and `parse`.
+property, a result type, a directive's value). That constructor follows from the format too: `Op(*values)`
+builds the operands, the string and integer (`IntAttr`) properties, the result types (`type($r)`, a directive's
+`build`) and the results whose constraint fixes their type; an op that needs more (defaults, other property
+types) defines its own `__init__`. The op keeps its own fields and verifier. An op whose syntax no format
+states overrides `print` and `parse`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Self, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 from xdsl.dialects.builtin import IntAttr, IntegerAttr, StringAttr
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import IRDLOperation, OptOperandDef, VarOperandDef, prop_def
+from xdsl.irdl import IRDLOperation, OptOperandDef, VarOperandDef, prop_def, region_def
+from xdsl.irdl.constraints import InferenceContext
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.mlir_lexer import PunctuationSpelling
@@ -42,11 +46,12 @@ _PUNCTUATION = frozenset({",", "=", "*", "+", ":", "->", "(", ")", "[", "]", "{"
 
 @dataclass(frozen=True)
 class Directive:
-    """A dialect's own piece `name($x)`: how the value of field x prints, and how the parser reads the value
-    the constructor takes for it."""
+    """A dialect's own piece `name($x)`: how the value of field x prints, how the parser reads the value
+    the constructor takes for it, and (x a result) the result type the generated constructor builds from it."""
 
     print: Callable[[Printer, object], None]
     parse: Callable[[Parser], object]
+    build: Callable[[object], Attribute] | None = None
 
 
 @dataclass(frozen=True)
@@ -91,11 +96,41 @@ class FormatSyntax(IRDLOperation):
     FORMAT: ClassVar[str] = ""
     #: the dialect's own pieces, by name
     DIRECTIVES: ClassVar[dict[str, Directive]] = {}
+
     @classmethod
     def _pieces(cls) -> tuple[_Piece, ...]:
         if cls not in _COMPILED:
             _COMPILED[cls] = _compile(cls.FORMAT)
         return _COMPILED[cls]
+
+    def __init__(self, *values: object, **irdl: Any) -> None:
+        """`Op(*values)`: the op the format's values describe, in the format's order (what `parse` reads);
+        `Op(operands=..., ...)`: xDSL's own constructor, for an op that defines its own `__init__`."""
+        if irdl or not self.FORMAT:
+            super().__init__(**irdl)
+            return
+        defn = self.get_irdl_definition()
+        names = {n for n, _ in defn.operands}
+        pieces = [p for p in self._pieces() if p.kind not in ("attrs", "literal") and
+                  not (p.kind == "type" and p.field in names)]
+        if len(values) != len(pieces):
+            raise TypeError(f"{self.name} takes {len(pieces)} values ({self.FORMAT}), got {len(values)}")
+        fields: dict[str, object] = {}
+        props: dict[str, Attribute] = {}
+        for p, v in zip(pieces, values):
+            if p.kind == "str":
+                props[p.field] = StringAttr(cast(str, v))
+            elif p.kind == "int":
+                props[p.field] = IntAttr(cast(int, v))
+            elif p.kind == "directive":
+                build = self.DIRECTIVES[p.directive].build
+                fields[p.field] = build(v) if build is not None else v
+            else:
+                fields[p.field] = v
+        results = [cast(Attribute, fields[n]) if n in fields else d.constr.infer(InferenceContext(), length=1)[0]
+                   for n, d in defn.results]
+        super().__init__(operands=[cast(SSAValue, fields[n]) for n, _ in defn.operands], result_types=results,
+                         properties=props)
 
     def print(self, printer: Printer) -> None:
         for p in self._pieces():
@@ -274,15 +309,28 @@ class NamedTypedOperandSyntax(IRDLOperation):
         return op
 
 
+class BodyShape(IRDLOperation):
+    """An op around one body of statements: `body`, one block (a loop, a block, a function); the op adds its
+    operands, properties, traits (its own `traits_def`: xDSL shares a base class's trait set, which the
+    dialects extend per op) and syntax."""
+
+    body = region_def("single_block")
+
+
+class IfShape(IRDLOperation):
+    """A statement conditional's regions: `then_region` (one block) and `else_region` (empty: no else); the op
+    adds its condition operand, traits (see `BodyShape`) and syntax."""
+
+    then_region = region_def("single_block")
+    else_region = region_def()
+
+
 class StringSyntax(FormatSyntax):
     """` "text"`: an op that is one string, its `text` property; built as `cls(text)`."""
 
     FORMAT: ClassVar[str] = '"$text"'
     text = prop_def(StringAttr)
 
-    def __init__(self, text: str):
-        super().__init__(properties={"text": StringAttr(text)})
-
 
 __all__ = ["Directive", "FormatSyntax", "NullarySyntax", "OperandSyntax", "OptionalOperandSyntax", "TypedOperandSyntax",
-           "NamedTypedOperandSyntax", "StringSyntax"]
+           "NamedTypedOperandSyntax", "BodyShape", "IfShape", "StringSyntax"]

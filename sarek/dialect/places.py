@@ -36,6 +36,8 @@ from sarek.dialect.syntax import operand as _operand
 from sarek.dialect.syntax import parse_attrs as _parse_attrs
 from sarek.dialect.syntax import parse_type_at as _parse_type_at
 from sarek.dialect.syntax import print_attrs as _print_attrs
+from sarek.dialect.syntax import print_typed_tail as _print_typed_tail
+from sarek.dialect.syntax import print_optional_attr as _print_optional_attr
 from sarek.dialect.syntax import print_subscripts as _print_subscripts
 from sarek.dialect.syntax import parse_subscripts as _parse_subscripts
 from sarek.dialect.syntax import raise_since as _raise_since
@@ -96,9 +98,7 @@ def _print_field_like(printer: Printer, op: Operation, base: SSAValue, field: St
     printer.print_string(" ")
     printer.print_operand(base)
     _print_name(printer, field)
-    printer.print_string(" : ")
-    printer.print_attribute(t)
-    _print_attrs(printer, op)
+    _print_typed_tail(printer, op, t)
 
 
 def _parse_field_like(parser: Parser) -> tuple[SSAValue, str, Attribute, Position]:
@@ -144,12 +144,8 @@ class PayloadOp(IRDLOperation):
         printer.print_operand(self.variant)
         _print_name(printer, self.ctor)
         printer.print_string(f" {self.index.value.data}")
-        if self.path is not None:
-            printer.print_string(" path ")
-            printer.print_attribute(self.path)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
-        _print_attrs(printer, self)
+        _print_optional_attr(printer, "path", self.path)
+        _print_typed_tail(printer, self, self.result.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> PayloadOp:
@@ -283,9 +279,6 @@ class ArrayDimOp(FormatSyntax):
     result = result_def(i32)
     traits = traits_def(Pure())
 
-    def __init__(self, array: SSAValue, dim: int):
-        super().__init__(operands=[array], result_types=[i32], properties={"dim": IntAttr(dim)})
-
     def verify_(self) -> None:
         t = cast(VecType, self.array.type)
         if not 0 <= self.dim.data < t.ndim:
@@ -371,12 +364,8 @@ class AllocArrayOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         _print_name(printer, self.sym)
         _print_subscripts(printer, self.sizes)
-        if self.values is not None:
-            printer.print_string(" = ")
-            printer.print_attribute(self.values)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
-        _print_attrs(printer, self)
+        _print_optional_attr(printer, "=", self.values)
+        _print_typed_tail(printer, self, self.result.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> AllocArrayOp:
@@ -461,9 +450,6 @@ class StoreOp(FormatSyntax):
     FORMAT: ClassVar[str] = "$place , $value : type($place)"
     place = operand_def(RefType)
     value = operand_def()
-
-    def __init__(self, place: SSAValue, value: SSAValue):
-        super().__init__(operands=[place, value])
 
     def verify_(self) -> None:
         if not isinstance(self.place.owner, PLACE_OPS):

@@ -62,9 +62,6 @@ class AssertOp(FormatSyntax):
     cond = operand_def(i1)
     message = prop_def(StringAttr)
 
-    def __init__(self, cond: SSAValue, message: str):
-        super().__init__(operands=[cond], properties={"message": StringAttr(message)})
-
 
 @irdl_op_definition
 class NativeOp(IRDLOperation):

@@ -159,6 +159,44 @@ def print_typed_operand(printer: Printer, value: SSAValue) -> None:
     printer.print_attribute(value.type)
 
 
+def print_optional_attr(printer: Printer, keyword: str, value: Attribute | None) -> None:
+    """` keyword value` when the optional attribute is set, nothing when it is not (an optional group)."""
+    if value is not None:
+        printer.print_string(f" {keyword} ")
+        printer.print_attribute(value)
+
+
+def print_for_range(printer: Printer, lo: SSAValue, hi: SSAValue, step: SSAValue | str) -> None:
+    """` = %lo to %hi step S` (S an operand or a constant's text): a for loop's range, in either dialect."""
+    printer.print_string(" = ")
+    printer.print_operand(lo)
+    printer.print_string(" to ")
+    printer.print_operand(hi)
+    printer.print_string(" step ")
+    if isinstance(step, SSAValue):
+        printer.print_operand(step)
+    else:
+        printer.print_string(step)
+
+
+def parse_for_range(parser: Parser) -> tuple[SSAValue, SSAValue, SSAValue | int]:
+    """What `print_for_range` prints: lo, hi and the step (an operand, or a constant integer)."""
+    parser.parse_punctuation("=")
+    lo = operand(parser)
+    parser.parse_keyword("to")
+    hi = operand(parser)
+    parser.parse_keyword("step")
+    dyn = optional_defined_operand(parser)
+    return lo, hi, dyn if dyn is not None else parser.parse_integer(allow_boolean=False)
+
+
+def print_typed_tail(printer: Printer, op: Operation, t: Attribute) -> None:
+    """` : T`, then the attributes: how an op whose syntax ends in a type ends (`parse_type_at` reads T)."""
+    printer.print_string(" : ")
+    printer.print_attribute(t)
+    print_attrs(printer, op)
+
+
 def keep_textual_names(op: Operation) -> None:
     """Drop the name hints a constructor gave the results of a parsed op (a binder mirrors its name property as
     the hint): a parsed value is named by its text, and `%0` (no hint) stays `%0`, so that print -> parse ->
@@ -235,6 +273,13 @@ def symbol_text(name: str) -> str:
 def print_stmt_region(printer: Printer, region: Region) -> None:
     """A region of statements, without its entry block's arguments (its binders print with the op)."""
     printer.print_region(region, print_entry_block_args=False, print_empty_block=False)
+
+
+def print_body(printer: Printer, op: Operation, body: Region) -> None:
+    """` {body}`, then the attributes: how an op whose syntax ends in its body of statements ends."""
+    printer.print_string(" ")
+    print_stmt_region(printer, body)
+    print_attrs(printer, op)
 
 
 def parse_stmt_region(parser: Parser, args: Sequence[Parser.Argument] = ()) -> Region:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
+from functools import partial
 from typing import Any, cast
 
 import numpy as np
@@ -17,7 +19,7 @@ from sarek.interp import arith as A
 from sarek.interp import common as C
 from sarek.interp import coopmat as _cm
 from sarek.interp.common import DEPTH_MESSAGE, Fault, InterpError, Types, kind
-from sarek.interp.reference_exprs import EV_BARRIER, EV_GRID_BARRIER, EV_WARP_BARRIER, ExprCompiler
+from sarek.interp.reference_exprs import EV_BARRIER, EV_GRID_BARRIER, EV_WARP_BARRIER, ExprCompiler, compiles
 from sarek.interp.tables import table_values
 
 _YIELDING = (S.BarrierOp, S.GridBarrierOp, S.WarpBarrierOp)
@@ -25,6 +27,7 @@ _YIELDING = (S.BarrierOp, S.GridBarrierOp, S.WarpBarrierOp)
 #: the event each barrier yields to the scheduler
 _BARRIER_EVENTS: dict[type[Operation], int] = {S.BarrierOp: EV_BARRIER, S.GridBarrierOp: EV_GRID_BARRIER,
                                                S.WarpBarrierOp: EV_WARP_BARRIER}
+_COMPILE = compiles.entries
 
 
 def _is_shuffle(op: Operation) -> bool:
@@ -186,184 +189,238 @@ class _Compiler(ExprCompiler):
 
     # ------------------------------------------------------------------------------------------ ops
 
-    def op(self, op: Operation, ind: int) -> None:  # noqa: C901 - one dispatch
-        def e(line: str) -> None:
-            self.emit(ind, line)
-
-        if isinstance(op, S.ConstantOp):
-            n = self.define(op.result)
-            k = kind(op.result.type)
-            v = op.value
-            if k == "unit" or isinstance(v, UnitAttr):
-                e(f"{n} = None")
-            elif k == "i1":
-                e(f"{n} = {bool(C.int_value(v))}")
-            elif k in C.INTS:
-                e(f"{n} = {C.wrap_kind(C.int_value(v), k)}")
-            else:
-                assert isinstance(v, FloatAttr)
-                x = {"f32": np.float32, "f16": A.f16, "f64": np.float64}[k](v.value.data)
-                e(f"{n} = {self.const(x)}")
-        elif isinstance(op, S.BinOp):
-            self.binop(op, e)
-        elif isinstance(op, S.UnOp):
-            n, a, k = self.define(op.result), self.name(op.operand), kind(op.operand.type)
-            kd = op.op.value
-            if kd == "neg":
-                e(f"{n} = {self.wrap(k, '-' + a)}" if k in C.INTS else f"{n} = -{a}")
-            elif kd == "not":
-                e(f"{n} = not {a}")
-            else:
-                e(f"{n} = {self.wrap(k, '~' + a)}")
-        elif isinstance(op, S.CastOp):
-            self.cast(op, e)
-        elif isinstance(op, S.BitcastOp):
-            n = self.define(op.result)
-            e(f"{n} = _bitcast({self.name(op.operand)}, {kind(op.result.type)!r})")
-        elif isinstance(op, S.IntrinsicOp):
-            self.intrinsic(op, e)
-        elif isinstance(op, S.MakeRecordOp):
-            n = self.define(op.result)
-            ri = self.const(self.p.types.rec(op.result.type))
-            e(f"{n} = _Rec({ri}, [{', '.join(self.name(v) for v in op.fields)}])")
-        elif isinstance(op, S.MakeVariantOp):
-            n = self.define(op.result)
-            vi = self.p.types.var(op.result.type)
-            e(f"{n} = _Var({self.const(vi)}, {vi.ctors.index(op.ctor.data)}, "
-              f"[{', '.join(self.name(v) for v in op.payload)}])")
-        elif isinstance(op, S.FieldOp):
-            n = self.define(op.result)
-            idx = self.p.types.rec(op.record.type).fields.index(op.field.data)
-            e(f"{n} = {self.name(op.record)}.f[{idx}]")
-        elif isinstance(op, S.PayloadOp):
-            n = self.define(op.result)
-            vi = self.p.types.var(op.variant.type)
-            tag = vi.ctors.index(op.ctor.data)
-            s = self.name(op.variant)
-            e(f"{n} = {s}.p[{op.index.value.data}] if {s}.tag == {tag} else _bad_payload({s}, {tag}, "
-              f"{self.opid(op)})")
-        elif isinstance(op, S.ArrayReadOp):
-            n, a, i = self.define(op.result), self.name(op.array), self.flat_index(op, ind)
-            oid = self.opid(op)
-            if len(op.indices) == 1:
-                e(f"if not 0 <= {i} < len({a}): _oob({oid}, {i}, len({a}))")
-            if kind(op.result.type) in ("rec", "var"):
-                e(f"{n} = _detach({a}[{i}], {oid})")
-            else:
-                e(f"{n} = {a}[{i}]")
-        elif isinstance(op, S.ArrayLenOp):
-            e(f"{self.define(op.result)} = len({self.name(op.array)})")
-        elif isinstance(op, S.ArrayDimOp):
-            e(f"{self.define(op.result)} = {self.name(op.array)}.shape[{op.dim.data}]")
-        elif isinstance(op, S.AllocArrayOp):
-            n = self.define(op.result)
-            oid = self.opid(op)
-            t = self.const(op.array_type.element_type)
-            if op.values is not None:  # a constant table: its values, never written (one list for every thread)
-                vals = self.const(table_values(op.values, kind(op.array_type.element_type)))
-                shape = tuple(cast(list[int], op.shape))
-                new = vals if op.array_type.ndim == 1 else f"_ND.of({vals}, {shape})"
-            elif op.array_type.ndim == 1:
-                sz = self.name(op.size)
-                e(f"if {sz} < 0: raise _Fault({oid}, 'array size ' + str({sz}) + ' is negative')")
-                new = f"_T.alloc({t}, {sz})"
-            else:  # constant extents (the verifier's rule)
-                shape = tuple(cast(list[int], op.shape))
-                new = f"_ND.of(_T.alloc({t}, {math.prod(shape)}), {shape})"
-            if op.array_type.memspace == S.MemSpace.SHARED:
-                e(f"{n} = _sh.get({oid})")
-                e(f"if {n} is None: {n} = _sh[{oid}] = {new}")
-            else:
-                e(f"{n} = {new}")
-        elif isinstance(op, S.CallOp):
-            callee = op.callee_name
-            if callee not in self.funcs:
-                raise self.refuse(op, f"@{callee} is not a helper of this module")
-            call = f"{self.fname(callee)}(_t, _sh{''.join(', ' + self.name(a) for a in op.args)})"
-            if self.p.gen[callee]:
-                call = f"(yield from {call})"
-            if op.res:
-                e(f"{self.define(op.res[0])} = {call}")
-            else:
-                e(call)
-        elif isinstance(op, S.LetOp):
-            n, v = self.define(op.result), self.name(op.value)
-            e(f"{n} = {self.copy(op.value.type, v, op)}")
-        elif isinstance(op, S.LetMutOp):
-            n = self.define(op.result)
-            self.places[op.result] = n
-            e(f"{n} = {self.copy(op.init.type, self.name(op.init), op, store=True)}")
-        elif isinstance(op, S.LoadOp):
-            n = self.define(op.result)
-            e(f"{n} = {self.copy(op.result.type, self.places[op.ref], op)}")
-        elif isinstance(op, S.StoreOp):
-            if op.place not in self.places:
-                raise self.refuse(op, "store target is not a place")
-            e(f"{self.places[op.place]} = {self.copy(op.value.type, self.name(op.value), op, store=True)}")
-        elif isinstance(op, S.ElemRefOp):
-            a, i = self.name(op.array), self.flat_index(op, ind)
-            if len(op.indices) == 1:
-                e(f"if not 0 <= {i} < len({a}): _oob({self.opid(op)}, {i}, len({a}))")
-            self.places[op.result] = f"{a}[{i}]"
-            self.names[op.result] = "None"
-        elif isinstance(op, S.FieldRefOp):
-            if op.base not in self.places:
-                raise self.refuse(op, "field_ref base is not a place")
-            rt = S.RefType
-            assert isinstance(op.base.type, rt)
-            idx = self.p.types.rec(op.base.type.element_type).fields.index(op.field.data)
-            self.places[op.result] = f"{self.places[op.base]}.f[{idx}]"
-            self.names[op.result] = "None"
-        elif isinstance(op, S.IfOp):
-            e(f"if {self.name(op.cond)}:")
-            self.block(op.then_region.block, ind + 1)
-            if op.else_region.blocks and list(op.else_region.block.ops):
-                e("else:")
-                self.block(op.else_region.block, ind + 1)
-        elif isinstance(op, S.IfExprOp):
-            n = self.define(op.result)
-            e(f"if {self.name(op.cond)}:")
-            self.yielding_block(op.then_region.block, ind + 1, n)
-            e("else:")
-            self.yielding_block(op.else_region.block, ind + 1, n)
-        elif isinstance(op, S.WhileOp):
-            c = self.fresh("c")
-            e("while True:")
-            self.yielding_block(op.cond_region.block, ind + 1, c)
-            self.emit(ind + 1, f"if not {c}: break")
-            self.block(op.body.block, ind + 1)
-        elif isinstance(op, S.ForOp):
-            i = self.define(op.index)
-            if op.step_value is not None:
-                e(f"for {i} in range({self.name(op.lo)}, {self.name(op.hi)}, {op.step_value}):")
-            else:  # a run-time step: Python's range, a zero step running no iteration
-                st = self.name(op.step_operand)
-                e(f"for {i} in (range({self.name(op.lo)}, {self.name(op.hi)}, {st}) if {st} else ()):")
-            self.block(op.body.block, ind + 1)
-        elif isinstance(op, S.BreakOp):
-            e("break")
-        elif isinstance(op, S.ContinueOp):
-            e("continue")
-        elif isinstance(op, S.AssertOp):
-            e("pass")  # release semantics: the debug pipeline turns asserts into checks
-        elif isinstance(op, S.MatchOp | S.MatchExprOp):
-            self.match(op, ind)
-        elif isinstance(op, S.ReturnOp):
-            e(f"return {self.name(op.value[0])}" if op.value else "return None")
-        elif isinstance(op, S.PragmaOp | S.BlockOp):
-            self.block(op.body.block, ind)
-        elif (event := _BARRIER_EVENTS.get(type(op))) is not None:  # the scheduler's synchronisation points
-            e(f"yield ({event}, {self.opid(op)})")
-        elif isinstance(op, S.MemFenceOp):
-            e("pass")
-        elif isinstance(op, S.NativeOp):
-            self.native(op, e)
-        elif isinstance(op, S.COOPMAT_OPS):
-            e(self.coop(op))
-        elif isinstance(op, S.YieldOp):
-            raise AssertionError("yield handled by its parent")
-        else:
+    def op(self, op: Operation, ind: int) -> None:
+        """Compiles `op` through its entry in the table of `@compiles` methods (`e` emits a line at `ind`); an op
+        without one is refused."""
+        f = _COMPILE.get(type(op))
+        if f is None:
             raise self.refuse(op, f"the interpreter does not support {op.name}")
+        f(self, op, ind, partial(self.emit, ind))
+
+    @compiles(S.ConstantOp)
+    def emit_constant(self, op: S.ConstantOp, ind: int, e: Callable[[str], None]) -> None:
+        n = self.define(op.result)
+        k = kind(op.result.type)
+        v = op.value
+        if k == "unit" or isinstance(v, UnitAttr):
+            e(f"{n} = None")
+        elif k == "i1":
+            e(f"{n} = {bool(C.int_value(v))}")
+        elif k in C.INTS:
+            e(f"{n} = {C.wrap_kind(C.int_value(v), k)}")
+        else:
+            assert isinstance(v, FloatAttr)
+            x = {"f32": np.float32, "f16": A.f16, "f64": np.float64}[k](v.value.data)
+            e(f"{n} = {self.const(x)}")
+
+    @compiles(S.UnOp)
+    def emit_un(self, op: S.UnOp, ind: int, e: Callable[[str], None]) -> None:
+        n, a, k = self.define(op.result), self.name(op.operand), kind(op.operand.type)
+        kd = op.op.value
+        if kd == "neg":
+            e(f"{n} = {self.wrap(k, '-' + a)}" if k in C.INTS else f"{n} = -{a}")
+        elif kd == "not":
+            e(f"{n} = not {a}")
+        else:
+            e(f"{n} = {self.wrap(k, '~' + a)}")
+
+    @compiles(S.BitcastOp)
+    def emit_bitcast(self, op: S.BitcastOp, ind: int, e: Callable[[str], None]) -> None:
+        n = self.define(op.result)
+        e(f"{n} = _bitcast({self.name(op.operand)}, {kind(op.result.type)!r})")
+
+    @compiles(S.MakeRecordOp)
+    def emit_make_record(self, op: S.MakeRecordOp, ind: int, e: Callable[[str], None]) -> None:
+        n = self.define(op.result)
+        ri = self.const(self.p.types.rec(op.result.type))
+        e(f"{n} = _Rec({ri}, [{', '.join(self.name(v) for v in op.fields)}])")
+
+    @compiles(S.MakeVariantOp)
+    def emit_make_variant(self, op: S.MakeVariantOp, ind: int, e: Callable[[str], None]) -> None:
+        n = self.define(op.result)
+        vi = self.p.types.var(op.result.type)
+        e(f"{n} = _Var({self.const(vi)}, {vi.ctors.index(op.ctor.data)}, "
+          f"[{', '.join(self.name(v) for v in op.payload)}])")
+
+    @compiles(S.FieldOp)
+    def emit_field(self, op: S.FieldOp, ind: int, e: Callable[[str], None]) -> None:
+        n = self.define(op.result)
+        idx = self.p.types.rec(op.record.type).fields.index(op.field.data)
+        e(f"{n} = {self.name(op.record)}.f[{idx}]")
+
+    @compiles(S.PayloadOp)
+    def emit_payload(self, op: S.PayloadOp, ind: int, e: Callable[[str], None]) -> None:
+        n = self.define(op.result)
+        vi = self.p.types.var(op.variant.type)
+        tag = vi.ctors.index(op.ctor.data)
+        s = self.name(op.variant)
+        e(f"{n} = {s}.p[{op.index.value.data}] if {s}.tag == {tag} else _bad_payload({s}, {tag}, "
+          f"{self.opid(op)})")
+
+    @compiles(S.ArrayReadOp)
+    def emit_array_read(self, op: S.ArrayReadOp, ind: int, e: Callable[[str], None]) -> None:
+        n, a, i = self.define(op.result), self.name(op.array), self.flat_index(op, ind)
+        oid = self.opid(op)
+        if len(op.indices) == 1:
+            e(f"if not 0 <= {i} < len({a}): _oob({oid}, {i}, len({a}))")
+        if kind(op.result.type) in ("rec", "var"):
+            e(f"{n} = _detach({a}[{i}], {oid})")
+        else:
+            e(f"{n} = {a}[{i}]")
+
+    @compiles(S.ArrayLenOp)
+    def emit_array_len(self, op: S.ArrayLenOp, ind: int, e: Callable[[str], None]) -> None:
+        e(f"{self.define(op.result)} = len({self.name(op.array)})")
+
+    @compiles(S.ArrayDimOp)
+    def emit_array_dim(self, op: S.ArrayDimOp, ind: int, e: Callable[[str], None]) -> None:
+        e(f"{self.define(op.result)} = {self.name(op.array)}.shape[{op.dim.data}]")
+
+    @compiles(S.AllocArrayOp)
+    def emit_alloc_array(self, op: S.AllocArrayOp, ind: int, e: Callable[[str], None]) -> None:
+        n = self.define(op.result)
+        oid = self.opid(op)
+        t = self.const(op.array_type.element_type)
+        if op.values is not None:  # a constant table: its values, never written (one list for every thread)
+            vals = self.const(table_values(op.values, kind(op.array_type.element_type)))
+            shape = tuple(cast(list[int], op.shape))
+            new = vals if op.array_type.ndim == 1 else f"_ND.of({vals}, {shape})"
+        elif op.array_type.ndim == 1:
+            sz = self.name(op.size)
+            e(f"if {sz} < 0: raise _Fault({oid}, 'array size ' + str({sz}) + ' is negative')")
+            new = f"_T.alloc({t}, {sz})"
+        else:  # constant extents (the verifier's rule)
+            shape = tuple(cast(list[int], op.shape))
+            new = f"_ND.of(_T.alloc({t}, {math.prod(shape)}), {shape})"
+        if op.array_type.memspace == S.MemSpace.SHARED:
+            e(f"{n} = _sh.get({oid})")
+            e(f"if {n} is None: {n} = _sh[{oid}] = {new}")
+        else:
+            e(f"{n} = {new}")
+
+    @compiles(S.CallOp)
+    def emit_call(self, op: S.CallOp, ind: int, e: Callable[[str], None]) -> None:
+        callee = op.callee_name
+        if callee not in self.funcs:
+            raise self.refuse(op, f"@{callee} is not a helper of this module")
+        call = f"{self.fname(callee)}(_t, _sh{''.join(', ' + self.name(a) for a in op.args)})"
+        if self.p.gen[callee]:
+            call = f"(yield from {call})"
+        if op.res:
+            e(f"{self.define(op.res[0])} = {call}")
+        else:
+            e(call)
+
+    @compiles(S.LetOp)
+    def emit_let(self, op: S.LetOp, ind: int, e: Callable[[str], None]) -> None:
+        n, v = self.define(op.result), self.name(op.value)
+        e(f"{n} = {self.copy(op.value.type, v, op)}")
+
+    @compiles(S.LetMutOp)
+    def emit_let_mut(self, op: S.LetMutOp, ind: int, e: Callable[[str], None]) -> None:
+        n = self.define(op.result)
+        self.places[op.result] = n
+        e(f"{n} = {self.copy(op.init.type, self.name(op.init), op, store=True)}")
+
+    @compiles(S.LoadOp)
+    def emit_load(self, op: S.LoadOp, ind: int, e: Callable[[str], None]) -> None:
+        n = self.define(op.result)
+        e(f"{n} = {self.copy(op.result.type, self.places[op.ref], op)}")
+
+    @compiles(S.StoreOp)
+    def emit_store(self, op: S.StoreOp, ind: int, e: Callable[[str], None]) -> None:
+        if op.place not in self.places:
+            raise self.refuse(op, "store target is not a place")
+        e(f"{self.places[op.place]} = {self.copy(op.value.type, self.name(op.value), op, store=True)}")
+
+    @compiles(S.ElemRefOp)
+    def emit_elem_ref(self, op: S.ElemRefOp, ind: int, e: Callable[[str], None]) -> None:
+        a, i = self.name(op.array), self.flat_index(op, ind)
+        if len(op.indices) == 1:
+            e(f"if not 0 <= {i} < len({a}): _oob({self.opid(op)}, {i}, len({a}))")
+        self.places[op.result] = f"{a}[{i}]"
+        self.names[op.result] = "None"
+
+    @compiles(S.FieldRefOp)
+    def emit_field_ref(self, op: S.FieldRefOp, ind: int, e: Callable[[str], None]) -> None:
+        if op.base not in self.places:
+            raise self.refuse(op, "field_ref base is not a place")
+        rt = S.RefType
+        assert isinstance(op.base.type, rt)
+        idx = self.p.types.rec(op.base.type.element_type).fields.index(op.field.data)
+        self.places[op.result] = f"{self.places[op.base]}.f[{idx}]"
+        self.names[op.result] = "None"
+
+    @compiles(S.IfOp)
+    def emit_if(self, op: S.IfOp, ind: int, e: Callable[[str], None]) -> None:
+        e(f"if {self.name(op.cond)}:")
+        self.block(op.then_region.block, ind + 1)
+        if op.else_region.blocks and list(op.else_region.block.ops):
+            e("else:")
+            self.block(op.else_region.block, ind + 1)
+
+    @compiles(S.IfExprOp)
+    def emit_if_expr(self, op: S.IfExprOp, ind: int, e: Callable[[str], None]) -> None:
+        n = self.define(op.result)
+        e(f"if {self.name(op.cond)}:")
+        self.yielding_block(op.then_region.block, ind + 1, n)
+        e("else:")
+        self.yielding_block(op.else_region.block, ind + 1, n)
+
+    @compiles(S.WhileOp)
+    def emit_while(self, op: S.WhileOp, ind: int, e: Callable[[str], None]) -> None:
+        c = self.fresh("c")
+        e("while True:")
+        self.yielding_block(op.cond_region.block, ind + 1, c)
+        self.emit(ind + 1, f"if not {c}: break")
+        self.block(op.body.block, ind + 1)
+
+    @compiles(S.ForOp)
+    def emit_for(self, op: S.ForOp, ind: int, e: Callable[[str], None]) -> None:
+        i = self.define(op.index)
+        if op.step_value is not None:
+            e(f"for {i} in range({self.name(op.lo)}, {self.name(op.hi)}, {op.step_value}):")
+        else:  # a run-time step: Python's range, a zero step running no iteration
+            st = self.name(op.step_operand)
+            e(f"for {i} in (range({self.name(op.lo)}, {self.name(op.hi)}, {st}) if {st} else ()):")
+        self.block(op.body.block, ind + 1)
+
+    @compiles(S.BreakOp)
+    def emit_break(self, op: S.BreakOp, ind: int, e: Callable[[str], None]) -> None:
+        e("break")
+
+    @compiles(S.ContinueOp)
+    def emit_continue(self, op: S.ContinueOp, ind: int, e: Callable[[str], None]) -> None:
+        e("continue")
+
+    @compiles(S.AssertOp)
+    def emit_assert(self, op: S.AssertOp, ind: int, e: Callable[[str], None]) -> None:
+        e("pass")  # release semantics: the debug pipeline turns asserts into checks
+
+    @compiles(S.ReturnOp)
+    def emit_return(self, op: S.ReturnOp, ind: int, e: Callable[[str], None]) -> None:
+        e(f"return {self.name(op.value[0])}" if op.value else "return None")
+
+    @compiles(S.PragmaOp, S.BlockOp)
+    def emit_scope_block(self, op: S.PragmaOp | S.BlockOp, ind: int, e: Callable[[str], None]) -> None:
+        self.block(op.body.block, ind)
+
+    @compiles(*_BARRIER_EVENTS)
+    def emit_barrier(self, op: Operation, ind: int, e: Callable[[str], None]) -> None:
+        """The scheduler's synchronisation points."""
+        e(f"yield ({_BARRIER_EVENTS[type(op)]}, {self.opid(op)})")
+
+    @compiles(S.MemFenceOp)
+    def emit_mem_fence(self, op: S.MemFenceOp, ind: int, e: Callable[[str], None]) -> None:
+        e("pass")
+
+    @compiles(*S.COOPMAT_OPS)
+    def emit_coopmat(self, op: Operation, ind: int, e: Callable[[str], None]) -> None:
+        e(self.coop(op))
+
+    @compiles(S.YieldOp)
+    def emit_yield(self, op: S.YieldOp, ind: int, e: Callable[[str], None]) -> None:
+        raise AssertionError("yield handled by its parent")
 
     def coop(self, op: Operation) -> str:
         """A cooperative-matrix op as one line (sarek.interp.coopmat: the whole matrix in every invocation, stored
@@ -399,7 +456,8 @@ class _Compiler(ExprCompiler):
             else:
                 self.op(op, ind)
 
-    def match(self, op: S.MatchOp | S.MatchExprOp, ind: int) -> None:
+    @compiles(S.MatchOp, S.MatchExprOp)
+    def match(self, op: S.MatchOp | S.MatchExprOp, ind: int, e: Callable[[str], None]) -> None:
         res = self.define(op.result) if isinstance(op, S.MatchExprOp) else None
         s = self.name(op.scrutinee)
         vi = self.p.types.var(op.scrutinee.type)

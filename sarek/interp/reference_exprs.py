@@ -3,17 +3,24 @@ as lines of Python (the statement compiler, sarek/interp/reference_compile.py, d
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from xdsl.ir import Operation, SSAValue
 
 from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.dialect.optable import OpTable
 from sarek.interp import common as C
 from sarek.interp.common import InterpError, kind
 
 #: events a thread's generator yields to the scheduler
 EV_BARRIER, EV_SHUFFLE, EV_WARP_BARRIER, EV_GRID_BARRIER = 0, 1, 2, 3
+
+#: sarek op type -> the compiler method writing its Python, `(self, op, ind, e)` (`e` emits a line at indent
+#: `ind`): one entry per op, stated by `@compiles(Op)` on the method; `_Compiler.op` dispatches on the op's
+#: exact type
+compiles = OpTable[Callable[..., None]]("reference executor")
 BLOCK_WIDE = (EV_BARRIER, EV_GRID_BARRIER)  # events every thread of the block waits at together
 
 #: float conversions by destination (bf16 goes through f32: an f64 or a wide integer rounds twice, as on every
@@ -47,7 +54,8 @@ class ExprCompiler:
         half = 1 << (bits - 1)
         return f"((({expr}) + {half}) & {(1 << bits) - 1}) - {half}"
 
-    def binop(self, op: S.BinOp, e: Any) -> None:
+    @compiles(S.BinOp)
+    def binop(self, op: S.BinOp, ind: int, e: Any) -> None:
         n, a, b = self.define(op.result), self.name(op.lhs), self.name(op.rhs)
         k, kd = kind(op.lhs.type), op.op.value
         cmp = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
@@ -78,7 +86,8 @@ class ExprCompiler:
             sym = {"add": "+", "sub": "-", "mul": "*", "div": "/"}[kd]
             e(f"{n} = {a} {sym} {b}")
 
-    def cast(self, op: S.CastOp, e: Any) -> None:
+    @compiles(S.CastOp)
+    def cast(self, op: S.CastOp, ind: int, e: Any) -> None:
         n, a = self.define(op.result), self.name(op.operand)
         src, dst = kind(op.operand.type), kind(op.result.type)
         if src == dst:
@@ -98,7 +107,8 @@ class ExprCompiler:
         else:
             raise self.refuse(op, f"cast to {op.result.type} is not supported")
 
-    def intrinsic(self, op: S.IntrinsicOp, e: Any) -> None:
+    @compiles(S.IntrinsicOp)
+    def intrinsic(self, op: S.IntrinsicOp, ind: int, e: Any) -> None:
         name = op.callee.data
         info = INTRINSICS.get(name)
         if info is None:
@@ -161,7 +171,8 @@ class ExprCompiler:
         else:
             raise self.refuse(op, f"intrinsic '{name}' is not supported by the interpreter")
 
-    def native(self, op: S.NativeOp, e: Any) -> None:
+    @compiles(S.NativeOp)
+    def native(self, op: S.NativeOp, ind: int, e: Any) -> None:
         text = op.text_for("python")
         if text is None:
             raise self.refuse(op, "sarek.native has no 'python' text; the interpreter runs only native blocks "

@@ -9,7 +9,6 @@ from xdsl.dialects.builtin import Float16Type, Float32Type, ModuleOp, f32, f64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from sarek.analysis.features import TARGETS
 from sarek.analysis.native_math import Polyfill, math_support
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as s
@@ -17,6 +16,7 @@ from sarek.dialect.intrinsics import INTRINSICS, Category, is_float
 from sarek.mathlib import fast32
 from sarek.mathlib.helpers import build_helper, helper_name
 from sarek.mathlib.ops import Guard
+from sarek.registry import target_info
 
 #: how each target keeps the routines' exact steps from its compiler (`Ops.fence`); the others do not
 #: reassociate the routines (only the shader drivers were seen to)
@@ -51,8 +51,7 @@ class ExpandMathPass(ModulePass):
     fp: str = "exact"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.target not in TARGETS:
-            raise SarekError(f"sarek-expand-math: unknown target '{self.target}' (known: {', '.join(TARGETS)})")
+        target_info(self.target, self.name)  # an unknown target is an error
         if self.fp not in ("default", "exact"):
             raise SarekError(f"sarek-expand-math: fp must be default or exact, not '{self.fp}'")
         todo: list[tuple[s.IntrinsicOp, Polyfill]] = []

@@ -36,10 +36,10 @@ from xdsl.passes import ModulePass
 from sarek.dialect import sarek as s
 from sarek.dialect import scalars
 from sarek.passes.insert_before import InsertBefore
-from sarek.registry import target_info
+from sarek.registry import TARGETS, target_info
 
-#: the targets whose f16 is stored as bits and computed in f32
-WIDENING_TARGETS = ("opencl", "metal", "glsl", "wgsl")
+#: the targets whose f16 is stored as bits and computed in f32 (their descriptors' `widen_f16`)
+WIDENING_TARGETS = tuple(name for name, d in TARGETS.items() if d.widen_f16)
 F16 = Float16Type()
 
 
@@ -236,8 +236,7 @@ class WidenF16Pass(ModulePass):
     target: str = "opencl"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        target_info(self.target, self.name)
-        if self.target in WIDENING_TARGETS:
+        if target_info(self.target, self.name).widen_f16:
             _Widener(op, self.target).run()
 
 

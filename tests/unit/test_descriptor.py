@@ -12,6 +12,7 @@ from sarek.analysis import features, namer, native_math, payload, reserved
 from sarek.descriptor import DESCRIPTORS, Feature, PayloadLayout, TargetDescriptor
 from sarek.runtime.demo import EXT
 from sarek.testing import batch, fuzz
+from sarek.passes.widen_f16 import WIDENING_TARGETS
 
 
 def test_registry_targets_are_the_descriptors():
@@ -60,5 +61,6 @@ def test_known_facts_survive_the_move():
     assert EXT == {"cuda": "cu", "hip": "hip", "opencl": "cl", "metal": "metal", "glsl": "comp", "wgsl": "wgsl",
                    "ptx": "ptx"}
     assert payload.TARGET_PAYLOAD_LAYOUT["wgsl"] == PayloadLayout.WGSL
+    assert WIDENING_TARGETS == ("opencl", "metal", "glsl", "wgsl")
     assert reserved.is_reserved("glsl", "bitCount") and reserved.is_reserved("cuda", "__x")
     assert features.support("wgsl", Feature.INT64) is not None and features.support("cuda", Feature.INT64) is None

@@ -1,5 +1,6 @@
-"""sarek.dialect.opformat: an op's FORMAT gives its printer and parser (every kind of piece round-trips, a type
-that is not its operand's is a located parse error naming the operand)."""
+"""sarek.dialect.opformat: an op's FORMAT gives its printer, its parser and its constructor (every kind of piece
+round-trips, a type that is not its operand's is a located parse error naming the operand, the generated
+constructor builds what a hand-written one does)."""
 
 from __future__ import annotations
 
@@ -47,10 +48,38 @@ class _AllOp(FormatSyntax):
                          properties={"label": StringAttr(label), "n": IntAttr(n)})
 
 
+@irdl_op_definition
+class _GenOp(FormatSyntax):
+    """`_AllOp`'s format and fields, with the constructor the format implies."""
+
+    name = "fmt.gen"
+    FORMAT: ClassVar[str] = _AllOp.FORMAT
+    label = prop_def(StringAttr)
+    n = prop_def(IntAttr)
+    x = operand_def()
+    i = operand_def()
+    js = var_operand_def()
+    args = var_operand_def()
+    rest = var_operand_def()
+    opt = opt_operand_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+
+@irdl_op_definition
+class _DimOp(FormatSyntax):
+    """A result the format does not state, whose constraint fixes its type (i32)."""
+
+    name = "fmt.dim"
+    FORMAT: ClassVar[str] = "$x , int($d) : type($x)"
+    x = operand_def()
+    d = prop_def(IntAttr)
+    out = result_def(i32)
+
+
 def _parse(text: str) -> ModuleOp:
     ctx = Context()
     ctx.load_dialect(Builtin)
-    ctx.load_dialect(Dialect("fmt", [_ConstOp, _AllOp]))
+    ctx.load_dialect(Dialect("fmt", [_ConstOp, _AllOp, _GenOp, _DimOp]))
     return Parser(ctx, text).parse_module()
 
 
@@ -82,3 +111,22 @@ def test_a_type_that_is_not_the_operands_names_the_operand() -> None:
 def test_a_missing_keyword_is_a_parse_error() -> None:
     with pytest.raises(ParseError, match="'to'"):
         _parse('%0 = "fmt.const"() : () -> i32\nfmt.all "l" %0, 3 [%0][%0]() : i32')
+
+
+def test_the_generated_constructor_builds_what_the_format_states() -> None:
+    m = _parse(TEXT.replace("fmt.all", "fmt.gen"))
+    assert str(m) == TEXT.replace("fmt.all", "fmt.gen")
+    x, y = (o.results[0] for o in list(m.body.block.ops)[:2])
+    built = _GenOp("l", x, 3, x, [x, x], [y], [], None)
+    hand = _AllOp("l", x, 3, x, [x, x], [y], [], None)
+    assert (built.label, built.n, built.properties.get("operandSegmentSizes")) == \
+        (hand.label, hand.n, hand.properties.get("operandSegmentSizes"))
+    assert list(built.operands) == list(hand.operands) and built.opt is None
+    d = _DimOp(x, 1)
+    assert d.out.type == i32 and d.d.data == 1
+    d.verify()
+
+
+def test_the_generated_constructor_counts_its_values() -> None:
+    with pytest.raises(TypeError, match=r"fmt.dim takes 2 values \(\$x , int\(\$d\) : type\(\$x\)\), got 1"):
+        _DimOp(_ConstOp(i32).results[0])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import cast
 
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type
@@ -13,11 +14,17 @@ from sarek.analysis.shapes import row_major
 from sarek.dialect import sarek as S
 from sarek.dialect.scalars import is_arith_int, is_signed
 from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.dialect.optable import OpTable
 from sarek.lowering.divide import may_overflow
 from sarek.mathlib.ops import PRECISE
 from sarek.lowering.shader.language import err
 from sarek.lowering.shader.polyfills import Polyfills
 from sarek.lowering.shader.state import PURE_INLINE, READ_OPS, Scope, Storage, int_width, nuses, scalar_key
+
+#: sarek op type -> the `Expressions` method giving its expression text, `(self, op) -> str`: one entry per
+#: expression op, stated by `@renders(Op)` on the method
+renders = OpTable[Callable[..., str]]("shader expressions")
+_RENDER = renders.entries
 
 
 class Expressions(Polyfills):
@@ -141,63 +148,88 @@ class Expressions(Polyfills):
         return self.lang.reprs[st.repr].store.format(p=text, v=value)
 
     def render(self, op: Operation) -> str:
-        if isinstance(op, S.ConstantOp):
-            return self.lit(op)
-        if isinstance(op, S.BinOp):
-            return self.binop(op)
-        if isinstance(op, S.UnOp):
-            a = self.expr(op.operand)
-            sym = {"neg": "-", "not": "!", "bitnot": "~"}[op.kind.data.value]
-            return f"({sym}{a})"
-        if isinstance(op, S.CastOp):
-            src, dst = op.operand.type, op.result.type
-            a = self.expr(op.operand)
-            if src == dst:
-                return a
-            assert not isinstance(dst, Float16Type) and not isinstance(src, Float16Type), "refused by the feature gate"
-            if isinstance(src, Float32Type | Float64Type) and is_arith_int(dst):
-                return f"{self.float_to_int(src, dst)}({a})"
-            conv = self.lang.casts.get((str(scalar_key(src)), str(scalar_key(dst))))
-            if conv is not None:
-                return conv.format(a=a)
-            return f"{self.ty(dst, op)}({a})"
-        if isinstance(op, S.BitcastOp):
-            a = self.expr(op.operand)
-            if op.operand.type == op.result.type:
-                return a
-            return self.lang.bitcast[str(op.operand.type)].format(t=self.ty(op.result.type, op), a=a)
-        if isinstance(op, S.FieldOp):
-            rt = op.record.type
-            assert isinstance(rt, S.RecordType)
-            return f"{self.expr(op.record)}.{self.field_name(rt.decl_name, op.field.data)}"
-        if isinstance(op, S.PayloadOp):
-            vt = op.variant.type
-            assert isinstance(vt, S.VariantType)
-            ps = self.variants[vt.decl_name].payload(op.ctor.data) or []
-            return f"{self.expr(op.variant)}.{self.payload_path(vt.decl_name, op.ctor.data, len(ps), op.index.value.data)}"
-        if isinstance(op, S.MakeRecordOp):
-            return f"{self.ty(op.result.type, op)}({', '.join(self.expr(a) for a in op.fields)})"
-        if isinstance(op, S.MakeVariantOp):
-            vt = op.result.type
-            assert isinstance(vt, S.VariantType)
-            fn = self.ctor_name(namer.MAKE_NAMES, vt.decl_name, op.ctor.data)
-            return f"{fn}({', '.join(self.expr(a) for a in op.payload)})"
-        if isinstance(op, S.ArrayLenOp):
-            st = self.storage_of(op.array, op)
-            assert st.length is not None
-            return st.length
-        if isinstance(op, S.ArrayDimOp):
-            return self.storage_of(op.array, op).dims[op.dim.data]
-        if isinstance(op, S.LoadOp):
-            t, st = self.place(op.ref)
-            return self.read_place(t, st)
-        if isinstance(op, S.ArrayReadOp):
-            st = self.storage_of(op.array, op)
-            return self.read_place(f"{st.name}[{self.flat_index(op, st)}]", st)
-        if isinstance(op, S.IntrinsicOp):
-            return self.intrinsic(op)
-        raise err(f"internal: {op.name} has no expression form", op, self.lang)
+        """The expression text of `op`, through its entry in the table of `@renders` methods."""
+        f = _RENDER.get(type(op))
+        if f is None:
+            raise err(f"internal: {op.name} has no expression form", op, self.lang)
+        return f(self, op)
 
+    @renders(S.ConstantOp)
+    def render_constant(self, op: S.ConstantOp) -> str:
+        return self.lit(op)
+
+    @renders(S.UnOp)
+    def render_un(self, op: S.UnOp) -> str:
+        a = self.expr(op.operand)
+        sym = {"neg": "-", "not": "!", "bitnot": "~"}[op.kind.data.value]
+        return f"({sym}{a})"
+
+    @renders(S.CastOp)
+    def render_cast(self, op: S.CastOp) -> str:
+        src, dst = op.operand.type, op.result.type
+        a = self.expr(op.operand)
+        if src == dst:
+            return a
+        assert not isinstance(dst, Float16Type) and not isinstance(src, Float16Type), "refused by the feature gate"
+        if isinstance(src, Float32Type | Float64Type) and is_arith_int(dst):
+            return f"{self.float_to_int(src, dst)}({a})"
+        conv = self.lang.casts.get((str(scalar_key(src)), str(scalar_key(dst))))
+        if conv is not None:
+            return conv.format(a=a)
+        return f"{self.ty(dst, op)}({a})"
+
+    @renders(S.BitcastOp)
+    def render_bitcast(self, op: S.BitcastOp) -> str:
+        a = self.expr(op.operand)
+        if op.operand.type == op.result.type:
+            return a
+        return self.lang.bitcast[str(op.operand.type)].format(t=self.ty(op.result.type, op), a=a)
+
+    @renders(S.FieldOp)
+    def render_field(self, op: S.FieldOp) -> str:
+        rt = op.record.type
+        assert isinstance(rt, S.RecordType)
+        return f"{self.expr(op.record)}.{self.field_name(rt.decl_name, op.field.data)}"
+
+    @renders(S.PayloadOp)
+    def render_payload(self, op: S.PayloadOp) -> str:
+        vt = op.variant.type
+        assert isinstance(vt, S.VariantType)
+        ps = self.variants[vt.decl_name].payload(op.ctor.data) or []
+        return f"{self.expr(op.variant)}.{self.payload_path(vt.decl_name, op.ctor.data, len(ps), op.index.value.data)}"
+
+    @renders(S.MakeRecordOp)
+    def render_make_record(self, op: S.MakeRecordOp) -> str:
+        return f"{self.ty(op.result.type, op)}({', '.join(self.expr(a) for a in op.fields)})"
+
+    @renders(S.MakeVariantOp)
+    def render_make_variant(self, op: S.MakeVariantOp) -> str:
+        vt = op.result.type
+        assert isinstance(vt, S.VariantType)
+        fn = self.ctor_name(namer.MAKE_NAMES, vt.decl_name, op.ctor.data)
+        return f"{fn}({', '.join(self.expr(a) for a in op.payload)})"
+
+    @renders(S.ArrayLenOp)
+    def render_array_len(self, op: S.ArrayLenOp) -> str:
+        st = self.storage_of(op.array, op)
+        assert st.length is not None
+        return st.length
+
+    @renders(S.ArrayDimOp)
+    def render_array_dim(self, op: S.ArrayDimOp) -> str:
+        return self.storage_of(op.array, op).dims[op.dim.data]
+
+    @renders(S.LoadOp)
+    def render_load(self, op: S.LoadOp) -> str:
+        t, st = self.place(op.ref)
+        return self.read_place(t, st)
+
+    @renders(S.ArrayReadOp)
+    def render_array_read(self, op: S.ArrayReadOp) -> str:
+        st = self.storage_of(op.array, op)
+        return self.read_place(f"{st.name}[{self.flat_index(op, st)}]", st)
+
+    @renders(S.BinOp)
     def binop(self, op: S.BinOp) -> str:
         k = op.kind.data.value
         a, b = self.expr(op.lhs), self.expr(op.rhs)
@@ -216,6 +248,7 @@ class Expressions(Polyfills):
 
     # -------------------------------------------------------------------------------- intrinsics
 
+    @renders(S.IntrinsicOp)
     def intrinsic(self, op: S.IntrinsicOp) -> str:
         name = op.callee.data
         cat = INTRINSICS[name].category

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any, cast
 
 from xdsl.dialects.builtin import Float32Type, IntegerAttr
@@ -12,6 +13,7 @@ from sarek.analysis import shader_names
 from sarek.analysis.effects import MAX_INLINE_DEPTH, is_pure_intrinsic
 from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, Category
+from sarek.dialect.optable import OpTable
 from sarek.dialect.scalars import is_unsigned
 from sarek.lowering.shader.coopmat import Coopmat
 from sarek.lowering.shader.language import IDENT, err
@@ -20,6 +22,12 @@ from sarek.lowering.shader.state import MAX_NESTING, PURE_INLINE, READ_OPS, Scop
 
 #: the f32 atomics a native float add does (sub adds the negation, inc/dec add one)
 _ADDS = frozenset({"atomic_add", "atomic_sub", "atomic_inc", "atomic_dec"})
+
+#: sarek op type -> the `Statements` method lowering it, `(self, op, out, scope)`: one entry per op, stated by
+#: `@lowers(Op)` on the method; `lower_op` dispatches on the op's exact type
+lowers = OpTable[Callable[..., None]]("shader lowering")
+_LOWER = lowers.entries
+
 
 class Statements(Coopmat):
     """One sarek op lowered to statements of the target dialect."""
@@ -41,109 +49,108 @@ class Statements(Coopmat):
         return s
 
     def lower_op(self, op: Operation, out: Block, scope: Scope) -> None:
-        O = self.O
-        if isinstance(op, PURE_INLINE + READ_OPS) or is_pure_intrinsic(op):
-            if op.results and isinstance(op.results[0].type, S.RefType | S.VecType | S.ArrayType):
-                return
-            if self.needs_temp(op) or self.inline_depth(op) > MAX_INLINE_DEPTH:
-                self.materialize(op, out, scope, self.render(op))
+        """Lowers `op` through its entry in the table of `@lowers` methods; an op without one is refused."""
+        f = _LOWER.get(type(op))
+        if f is None:
+            assert not isinstance(op, S.NativeOp), "%native: refused by the feature gate (NATIVE)"
+            raise err(f"{op.name} is not supported on {self.lang.name}", op, self.lang)
+        f(self, op, out, scope)
+
+    @lowers(*PURE_INLINE, *READ_OPS)
+    def value(self, op: Operation, out: Block, scope: Scope) -> None:
+        """A value: printed where it is used, or first named by a temporary where its text needs one (several
+        uses, too deep); references, vectors and arrays are places, never values of their own."""
+        if op.results and isinstance(op.results[0].type, S.RefType | S.VecType | S.ArrayType):
             return
-        if isinstance(op, S.MakeVariantOp):
-            if nuses(op.result) > 1:
-                self.materialize(op, out, scope, self.render(op))
+        if self.needs_temp(op) or self.inline_depth(op) > MAX_INLINE_DEPTH:
+            self.materialize(op, out, scope, self.render(op))
+
+    @lowers(S.MakeVariantOp)
+    def make_variant(self, op: S.MakeVariantOp, out: Block, scope: Scope) -> None:
+        if nuses(op.result) > 1:
+            self.materialize(op, out, scope, self.render(op))
+
+    @lowers(S.LetOp)
+    def let(self, op: S.LetOp, out: Block, scope: Scope) -> None:
+        if isinstance(op.value.type, S.VecType | S.ArrayType):
+            self.storage[op.result] = self.storage_of(op.value, op)
             return
-        if isinstance(op, S.LetOp):
-            if isinstance(op.value.type, S.VecType | S.ArrayType):
-                self.storage[op.result] = self.storage_of(op.value, op)
-                return
-            n = self.local(op.sym.data, scope)
-            self.declare(out, scope, n, op.result.type, self.expr(op.value), op, mutable=False)
-            self.vals[op.result] = n
-            return
-        if isinstance(op, S.LetMutOp):
-            n = self.local(op.sym.data, scope)
-            self.declare(out, scope, n, op.init.type, self.expr(op.init), op, mutable=True)
-            self.vals[op.result] = n
-            return
-        if isinstance(op, S.StoreOp):
-            p, st = self.place(op.place)
-            self.stmt(out, self.write_place(p, st, self.expr(op.value)))
-            return
-        if isinstance(op, S.AllocArrayOp):
-            self.alloc_array(op, out, scope)
-            return
-        if isinstance(op, S.IfOp):
-            o = O["if"](self.expr(op.cond))
-            self.sub(op.then_region, scope, o, 0)
-            if op.else_region.blocks:
-                self.sub(op.else_region, scope, o, 1)
-            out.add_op(o)
-            return
-        if isinstance(op, S.IfExprOp):
-            self.if_expr(op, out, scope)
-            return
-        if isinstance(op, S.WhileOp):
-            self.while_(op, out, scope)
-            return
-        if isinstance(op, S.ForOp):
-            self.for_(op, out, scope)
-            return
-        if isinstance(op, S.MatchOp | S.MatchExprOp):
-            self.match(op, out, scope)
-            return
-        if isinstance(op, S.CallOp):
-            self.call(op, out, scope)
-            return
-        if isinstance(op, S.BreakOp | S.ContinueOp):
-            self.stmt(out, "break" if isinstance(op, S.BreakOp) else "continue")
-            return
-        if isinstance(op, S.ReturnOp):
-            if op.value:
-                self.stmt(out, f"return {self.expr(op.value[0])}")
-            else:
-                self.stmt(out, "return")
-            return
-        if isinstance(op, S.BarrierOp):
-            self.stmt(out, self.lang.barrier)
-            return
-        if isinstance(op, S.WarpBarrierOp):
-            self.use_subgroups(op, shuffle=False)
-            self.features.update(self.lang.warp_barrier_features)
-            self.stmt(out, "subgroupBarrier()")
-            return
-        if isinstance(op, S.MemFenceOp):
-            assert self.lang.mem_fence is not None, "mem_fence: refused by the feature gate (MEM_FENCE)"
-            self.stmt(out, self.lang.mem_fence)
-            return
+        n = self.local(op.sym.data, scope)
+        self.declare(out, scope, n, op.result.type, self.expr(op.value), op, mutable=False)
+        self.vals[op.result] = n
+
+    @lowers(S.LetMutOp)
+    def let_mut(self, op: S.LetMutOp, out: Block, scope: Scope) -> None:
+        n = self.local(op.sym.data, scope)
+        self.declare(out, scope, n, op.init.type, self.expr(op.init), op, mutable=True)
+        self.vals[op.result] = n
+
+    @lowers(S.StoreOp)
+    def store(self, op: S.StoreOp, out: Block, scope: Scope) -> None:
+        p, st = self.place(op.place)
+        self.stmt(out, self.write_place(p, st, self.expr(op.value)))
+
+    @lowers(S.IfOp)
+    def if_(self, op: S.IfOp, out: Block, scope: Scope) -> None:
+        o = self.O["if"](self.expr(op.cond))
+        self.sub(op.then_region, scope, o, 0)
+        if op.else_region.blocks:
+            self.sub(op.else_region, scope, o, 1)
+        out.add_op(o)
+
+    @lowers(S.BreakOp, S.ContinueOp)
+    def jump(self, op: S.BreakOp | S.ContinueOp, out: Block, scope: Scope) -> None:
+        self.stmt(out, "break" if isinstance(op, S.BreakOp) else "continue")
+
+    @lowers(S.ReturnOp)
+    def return_(self, op: S.ReturnOp, out: Block, scope: Scope) -> None:
+        self.stmt(out, f"return {self.expr(op.value[0])}" if op.value else "return")
+
+    @lowers(S.BarrierOp)
+    def barrier(self, op: S.BarrierOp, out: Block, scope: Scope) -> None:
+        self.stmt(out, self.lang.barrier)
+
+    @lowers(S.WarpBarrierOp)
+    def warp_barrier(self, op: S.WarpBarrierOp, out: Block, scope: Scope) -> None:
+        self.use_subgroups(op, shuffle=False)
+        self.features.update(self.lang.warp_barrier_features)
+        self.stmt(out, "subgroupBarrier()")
+
+    @lowers(S.MemFenceOp)
+    def mem_fence(self, op: S.MemFenceOp, out: Block, scope: Scope) -> None:
+        assert self.lang.mem_fence is not None, "mem_fence: refused by the feature gate (MEM_FENCE)"
+        self.stmt(out, self.lang.mem_fence)
+
+    @lowers(S.PragmaOp, S.BlockOp)
+    def scope_block(self, op: S.PragmaOp | S.BlockOp, out: Block, scope: Scope) -> None:
+        """A block of its own scope; a pragma's hints become a comment before it."""
         if isinstance(op, S.PragmaOp):
-            out.add_op(O["comment"]("pragma " + " ".join(h.data for h in op.hints)))
-            b = O["block"]()
-            self.lower_block(op.body.block, b.regions[0].block, Scope(scope))
-            out.add_op(b)
-            return
-        if isinstance(op, S.BlockOp):
-            b = O["block"]()
-            self.lower_block(op.body.block, b.regions[0].block, Scope(scope))
-            out.add_op(b)
-            return
-        if isinstance(op, S.IntrinsicOp):
-            cat = INTRINSICS[op.callee.data].category
-            if cat == Category.ATOMIC:
-                self.atomic(op, out, scope)
-                return
-            if op.callee.data.startswith("warp_shuffle"):
-                self.materialize(op, out, scope, self.warp_shuffle(op, *(self.expr(a) for a in op.args)))
-                return
-            if op.callee.data in self.lang.vote:
-                self.materialize(op, out, scope, self.warp_vote(op, self.expr(op.args[0])))
-                return
-        if isinstance(op, S.YieldOp):
-            return
-        if isinstance(op, S.COOPMAT_OPS):
-            self.coopmat(op, out)
-            return
-        assert not isinstance(op, S.NativeOp), "%native: refused by the feature gate (NATIVE)"
-        raise err(f"{op.name} is not supported on {self.lang.name}", op, self.lang)
+            out.add_op(self.O["comment"]("pragma " + " ".join(h.data for h in op.hints)))
+        b = self.O["block"]()
+        self.lower_block(op.body.block, b.regions[0].block, Scope(scope))
+        out.add_op(b)
+
+    @lowers(S.IntrinsicOp)
+    def intrinsic_stmt(self, op: S.IntrinsicOp, out: Block, scope: Scope) -> None:
+        """A pure builtin is a value; an atomic, a warp shuffle or vote a statement naming its result."""
+        if is_pure_intrinsic(op):
+            self.value(op, out, scope)
+        elif INTRINSICS[op.callee.data].category == Category.ATOMIC:
+            self.atomic(op, out, scope)
+        elif op.callee.data.startswith("warp_shuffle"):
+            self.materialize(op, out, scope, self.warp_shuffle(op, *(self.expr(a) for a in op.args)))
+        elif op.callee.data in self.lang.vote:
+            self.materialize(op, out, scope, self.warp_vote(op, self.expr(op.args[0])))
+        else:
+            raise err(f"{op.name} is not supported on {self.lang.name}", op, self.lang)
+
+    @lowers(S.YieldOp)
+    def yield_(self, op: S.YieldOp, out: Block, scope: Scope) -> None:
+        """Nothing: the op that owns the region reads what it yields."""
+
+    @lowers(*S.COOPMAT_OPS)
+    def coopmat_stmt(self, op: Operation, out: Block, scope: Scope) -> None:
+        self.coopmat(op, out)
 
     def const_int(self, v: SSAValue) -> int | None:
         if isinstance(v, OpResult):
@@ -165,6 +172,7 @@ class Statements(Coopmat):
                 return {"add": a + b, "sub": a - b, "mul": a * b, "shl": a << b, "shr": a >> b}[k]
         return None
 
+    @lowers(S.AllocArrayOp)
     def alloc_array(self, op: S.AllocArrayOp, out: Block, scope: Scope) -> None:
         L = self.lang
         at = op.result.type
@@ -219,6 +227,7 @@ class Statements(Coopmat):
             return self.ty(et, op)
         return self.lang.reprs[rep].type
 
+    @lowers(S.IfExprOp)
     def if_expr(self, op: S.IfExprOp, out: Block, scope: Scope) -> None:
         L = self.lang
         t = op.result.type
@@ -264,6 +273,7 @@ class Statements(Coopmat):
         out.add_op(o)
         self.vals[op.result] = n
 
+    @lowers(S.WhileOp)
     def while_(self, op: S.WhileOp, out: Block, scope: Scope) -> None:
         cb = Block()
         s = Scope(scope)
@@ -287,6 +297,7 @@ class Statements(Coopmat):
         self.lower_block(op.body.block, body, s2)
         out.add_op(loop)
 
+    @lowers(S.ForOp)
     def for_(self, op: S.ForOp, out: Block, scope: Scope) -> None:
         lo, hi = self.expr(op.lo), self.expr(op.hi)
         if op.hi not in self.vals and self.const_int(op.hi) is None:  # evaluated once (Python range)
@@ -316,6 +327,7 @@ class Statements(Coopmat):
         self.lower_block(op.body.block, f.regions[0].block, Scope(s))
         out.add_op(f)
 
+    @lowers(S.MatchOp, S.MatchExprOp)
     def match(self, op: S.MatchOp | S.MatchExprOp, out: Block, scope: Scope) -> None:
         L = self.lang
         vt = op.scrutinee.type
@@ -366,6 +378,7 @@ class Statements(Coopmat):
         if res is not None:
             self.vals[cast(S.MatchExprOp, op).result] = res
 
+    @lowers(S.CallOp)
     def call(self, op: S.CallOp, out: Block, scope: Scope) -> None:
         h = self.helpers[op.callee_name]
         fname = self.specialize(h, op)

@@ -6,13 +6,13 @@ from collections.abc import Sequence
 from typing import Self
 
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr, i32
-from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def, region_def, traits_def
+from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def, traits_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
-from sarek.dialect.opformat import StringSyntax
+from sarek.dialect.opformat import BodyShape, StringSyntax
 from sarek.dialect.syntax import parse_attrs as _parse_attrs
 from sarek.dialect.syntax import print_attrs as _print_attrs
 from sarek.dialect.syntax import strings as _strs
@@ -53,9 +53,8 @@ class FieldOp(IRDLOperation):
         return _parse_attrs(parser, cls(t, parser.parse_str_literal()))
 
 
-class _MemberGroup(IRDLOperation):
+class _MemberGroup(BodyShape):
     member_name = prop_def(StringAttr)
-    body = region_def("single_block")
     traits = traits_def(NoTerminator())
 
     def __init__(self, name: str):
@@ -138,7 +137,7 @@ class EnumOp(IRDLOperation):
 
 
 @irdl_op_definition
-class FuncOp(IRDLOperation):
+class FuncOp(BodyShape):
     """`<prefix> <ret> name(<params>) { body }`; parameter i prints as `param_types[i] param_names[i]
     param_suffixes[i]` and is the body's block argument i."""
 
@@ -149,7 +148,6 @@ class FuncOp(IRDLOperation):
     param_types = prop_def(ArrayAttr[StringAttr])
     param_names = prop_def(ArrayAttr[StringAttr])
     param_suffixes = prop_def(ArrayAttr[StringAttr])
-    body = region_def("single_block")
     traits = traits_def(NoTerminator())
 
     def __init__(self, name: str, prefix: str, ret: str, params: Sequence[tuple[str, str, str]]):

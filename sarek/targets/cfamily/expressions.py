@@ -36,7 +36,8 @@ class _Expr(FormatSyntax):
     constructor's last argument)."""
 
     result = result_def(ValType)
-    DIRECTIVES: ClassVar[dict[str, Directive]] = {"ctype": Directive(_print_ctype_of, Parser.parse_str_literal)}
+    DIRECTIVES: ClassVar[dict[str, Directive]] = {"ctype": Directive(_print_ctype_of, Parser.parse_str_literal,
+                                                                         lambda t: ValType(cast(str, t)))}
 
 
 @irdl_op_definition
@@ -46,9 +47,6 @@ class LitOp(_Expr):
     name = "sarek_c.lit"
     text = prop_def(StringAttr)
     traits = traits_def(Pure())
-
-    def __init__(self, text: str, ctype: str):
-        super().__init__(result_types=[ValType(ctype)], properties={"text": StringAttr(text)})
 
     FORMAT: ClassVar[str] = '"$text" : ctype($result)'
 
@@ -63,9 +61,6 @@ class BinaryOp(_Expr):
     rhs = operand_def(ValType)
     traits = traits_def(Pure())
 
-    def __init__(self, op: str, lhs: SSAValue, rhs: SSAValue, ctype: str):
-        super().__init__(operands=[lhs, rhs], result_types=[ValType(ctype)], properties={"op": StringAttr(op)})
-
     FORMAT: ClassVar[str] = '"$op" $lhs , $rhs : ctype($result)'
 
 
@@ -78,9 +73,6 @@ class UnaryOp(_Expr):
     operand = operand_def(ValType)
     traits = traits_def(Pure())
 
-    def __init__(self, op: str, x: SSAValue, ctype: str):
-        super().__init__(operands=[x], result_types=[ValType(ctype)], properties={"op": StringAttr(op)})
-
     FORMAT: ClassVar[str] = '"$op" $operand : ctype($result)'
 
 
@@ -91,9 +83,6 @@ class CallOp(_Expr):
     name = "sarek_c.call"
     callee = prop_def(StringAttr)
     args = var_operand_def(ValType)
-
-    def __init__(self, callee: str, args: Sequence[SSAValue], ctype: str):
-        super().__init__(operands=[args], result_types=[ValType(ctype)], properties={"callee": StringAttr(callee)})
 
     FORMAT: ClassVar[str] = '"$callee" ($args) : ctype($result)'
 
@@ -106,9 +95,6 @@ class CastOp(_Expr):
     operand = operand_def(ValType)
     traits = traits_def(Pure())
 
-    def __init__(self, x: SSAValue, ctype: str):
-        super().__init__(operands=[x], result_types=[ValType(ctype)])
-
     FORMAT: ClassVar[str] = "$operand : ctype($result)"
 
 
@@ -119,9 +105,6 @@ class IndexOp(_Expr):
     name = "sarek_c.index"
     base = operand_def(ValType)
     index = operand_def(ValType)
-
-    def __init__(self, base: SSAValue, index: SSAValue, ctype: str):
-        super().__init__(operands=[base, index], result_types=[ValType(ctype)])
 
     FORMAT: ClassVar[str] = "$base [$index] : ctype($result)"
 
@@ -134,9 +117,6 @@ class MemberOp(_Expr):
     base = operand_def(ValType)
     field = prop_def(StringAttr)
 
-    def __init__(self, base: SSAValue, field: str, ctype: str):
-        super().__init__(operands=[base], result_types=[ValType(ctype)], properties={"field": StringAttr(field)})
-
     FORMAT: ClassVar[str] = '$base "$field" : ctype($result)'
 
 
@@ -148,9 +128,6 @@ class SelectOp(_Expr):
     cond = operand_def(ValType)
     a = operand_def(ValType)
     b = operand_def(ValType)
-
-    def __init__(self, cond: SSAValue, a: SSAValue, b: SSAValue, ctype: str):
-        super().__init__(operands=[cond, a, b], result_types=[ValType(ctype)])
 
     FORMAT: ClassVar[str] = "$cond , $a , $b : ctype($result)"
 
@@ -209,8 +186,5 @@ class TemplateOp(_Expr):
     name = "sarek_c.expr"
     template = prop_def(StringAttr)
     args = var_operand_def(ValType)
-
-    def __init__(self, template: str, args: Sequence[SSAValue], ctype: str):
-        super().__init__(operands=[args], result_types=[ValType(ctype)], properties={"template": StringAttr(template)})
 
     FORMAT: ClassVar[str] = '"$template" ($args)? : ctype($result)'

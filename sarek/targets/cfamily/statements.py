@@ -25,16 +25,18 @@ from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
-from sarek.dialect.opformat import FormatSyntax, NullarySyntax, OperandSyntax, OptionalOperandSyntax, StringSyntax
+from sarek.dialect.opformat import BodyShape, FormatSyntax, IfShape, NullarySyntax, OptionalOperandSyntax
+from sarek.dialect.opformat import StringSyntax
 from sarek.dialect.syntax import operand as _operand
-from sarek.dialect.syntax import optional_defined_operand as _optional_operand
 from sarek.dialect.syntax import parse_attr_dict as _parse_attr_dict
 from sarek.dialect.syntax import parse_attrs as _parse_attrs
 from sarek.dialect.syntax import parse_subscript as _parse_subscript
 from sarek.dialect.syntax import print_attrs as _print_attrs
+from sarek.dialect.syntax import parse_for_range as _parse_for_range
+from sarek.dialect.syntax import print_for_range as _print_for_range
 from sarek.dialect.syntax import print_subscript as _print_subscript
 from sarek.dialect.syntax import strings as _strs
-from sarek.targets.cfamily.syntax import ValType
+from sarek.targets.cfamily.syntax import RegionsSyntax, ValType
 from sarek.targets.cfamily.syntax import move_region as _move_region
 from sarek.targets.cfamily.syntax import parse_ctype as _parse_ctype
 from sarek.targets.cfamily.syntax import parse_region as _parse_region
@@ -99,8 +101,7 @@ class ArrayDeclOp(IRDLOperation):
         if self.init.data:
             printer.print_string(" =")
             _print_str(printer, self.init)
-        printer.print_string(" : ")
-        printer.print_string_literal(self.ctype.data)
+        _print_ctype(printer, self.result.type)
         _print_attrs(printer, self)
 
     @classmethod
@@ -120,29 +121,22 @@ class AssignOp(FormatSyntax):
     place = operand_def(ValType)
     value = operand_def(ValType)
 
-    def __init__(self, place: SSAValue, value: SSAValue):
-        super().__init__(operands=[place, value])
-
 
 @irdl_op_definition
-class EvalOp(OperandSyntax):
+class EvalOp(FormatSyntax):
     """`expr;`"""
 
     name = "sarek_c.eval"
+    FORMAT: ClassVar[str] = "$expr"
     expr = operand_def(ValType)
-
-    def __init__(self, expr: SSAValue):
-        super().__init__(operands=[expr])
 
 
 @irdl_op_definition
-class IfOp(IRDLOperation):
+class IfOp(IfShape):
     """`if (cond) { then } [else { else }]`"""
 
     name = "sarek_c.if"
     cond = operand_def(ValType)
-    then_region = region_def("single_block")
-    else_region = region_def()
     traits = traits_def(NoTerminator())
 
     def __init__(self, cond: SSAValue, with_else: bool):
@@ -172,7 +166,7 @@ class IfOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ForOp(IRDLOperation):
+class ForOp(BodyShape):
     """`for (<ctype> name = lo; name < hi; name += step) { body }` (`>`/`-=` for a negative step); with a
     run-time step `s` (`step %s`): `for (...; (s > 0 && name < hi) || (s < 0 && name > hi); name += s)`. The
     index is the body's block argument."""
@@ -184,7 +178,6 @@ class ForOp(IRDLOperation):
     lo = operand_def(ValType)
     hi = operand_def(ValType)
     dyn_step = opt_operand_def(ValType)
-    body = region_def("single_block")
     traits = traits_def(NoTerminator())
 
     def __init__(self, ctype: str, name: str, lo: SSAValue, hi: SSAValue, step: int | SSAValue):
@@ -210,15 +203,8 @@ class ForOp(IRDLOperation):
         printer.print_string(" : ")
         printer.print_string_literal(self.ctype.data)
         _print_str(printer, self.var_name)
-        printer.print_string(" = ")
-        printer.print_operand(self.lo)
-        printer.print_string(" to ")
-        printer.print_operand(self.hi)
-        printer.print_string(" step ")
-        if self.dyn_step is not None:
-            printer.print_operand(self.dyn_step)
-        else:
-            printer.print_string(str(self.step.value.data) if self.step is not None else "")
+        step = str(self.step.value.data) if self.step is not None else ""
+        _print_for_range(printer, self.lo, self.hi, self.dyn_step if self.dyn_step is not None else step)
         _print_attrs(printer, self)
         _print_region(printer, self.body)
 
@@ -227,57 +213,32 @@ class ForOp(IRDLOperation):
         a = parser.parse_argument(expect_type=False)
         t = _parse_ctype(parser)
         name = parser.parse_str_literal()
-        parser.parse_punctuation("=")
-        lo = _operand(parser)
-        parser.parse_keyword("to")
-        hi = _operand(parser)
-        parser.parse_keyword("step")
-        dyn = _optional_operand(parser)
-        op = cls(t, name, lo, hi, dyn if dyn is not None else parser.parse_integer(allow_boolean=False))
+        op = cls(t, name, *_parse_for_range(parser))
         _parse_attrs(parser, op)
         _parse_region(parser, op.body, [a.resolve(ValType(t))])
         return op
 
 
 @irdl_op_definition
-class WhileOp(IRDLOperation):
+class WhileOp(RegionsSyntax):
     """`while (c) { body }` when the condition region holds no statement, else
     `for (;;) { <cond statements> if (!c) break; body }`."""
 
     name = "sarek_c.while"
+    JOINS: ClassVar[tuple[str, ...]] = ("do",)
     cond_region = region_def("single_block")
     body = region_def("single_block")
     traits = traits_def(NoTerminator())
 
-    def __init__(self):
-        super().__init__(regions=[_region(), _region()])
-
-    def print(self, printer: Printer) -> None:
-        _print_attrs(printer, self)
-        _print_region(printer, self.cond_region)
-        printer.print_string(" do")
-        _print_region(printer, self.body)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> WhileOp:
-        op = cls()
-        _parse_attrs(parser, op)
-        _parse_region(parser, op.cond_region)
-        parser.parse_keyword("do")
-        _parse_region(parser, op.body)
-        return op
-
 
 @irdl_op_definition
-class YieldOp(OperandSyntax):
+class YieldOp(FormatSyntax):
     """Ends a `sarek_c.while` condition region with the condition value."""
 
     name = "sarek_c.yield"
+    FORMAT: ClassVar[str] = "$value"
     value = operand_def(ValType)
     traits = traits_def(IsTerminator())
-
-    def __init__(self, value: SSAValue):
-        super().__init__(operands=[value])
 
 
 @irdl_op_definition
@@ -357,26 +318,11 @@ class ContinueOp(NullarySyntax):
 
 
 @irdl_op_definition
-class BlockOp(IRDLOperation):
+class BlockOp(RegionsSyntax, BodyShape):
     """`{ ... }`"""
 
     name = "sarek_c.block"
-    body = region_def("single_block")
     traits = traits_def(NoTerminator())
-
-    def __init__(self):
-        super().__init__(regions=[_region()])
-
-    def print(self, printer: Printer) -> None:
-        _print_attrs(printer, self)
-        _print_region(printer, self.body)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> BlockOp:
-        op = cls()
-        _parse_attrs(parser, op)
-        _parse_region(parser, op.body)
-        return op
 
 
 @irdl_op_definition

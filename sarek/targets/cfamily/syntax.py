@@ -8,16 +8,18 @@ used, so the parser knows its type)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Attribute, Block, ParametrizedAttribute, Region, SSAValue, TypeAttribute
-from xdsl.irdl import irdl_attr_definition
+from xdsl.irdl import IRDLOperation, irdl_attr_definition
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from sarek.dialect.syntax import operand as _operand
+from sarek.dialect.syntax import parse_attrs, print_attrs
 
-__all__ = ["TEMP", "VALUE", "BINDER", "EFFECTS", "ValType"]
+__all__ = ["TEMP", "VALUE", "BINDER", "EFFECTS", "ValType", "RegionsSyntax"]
 
 TEMP = "sarek_c.temp"
 VALUE = "sarek_c.value"
@@ -97,3 +99,29 @@ def move_region(r: Region, into: Region, arg_types: Sequence[Attribute] = ()) ->
 
 def region(args: Sequence[Attribute] = ()) -> Region:
     return Region(Block(arg_types=args))
+
+
+class RegionsSyntax(IRDLOperation):
+    """An op of regions alone, each one block of statements: its attributes, then the regions, the keywords
+    of `JOINS` between them; built as `cls()` (fresh empty blocks, filled by the lowering)."""
+
+    JOINS: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self) -> None:
+        super().__init__(regions=[region() for _ in self.get_irdl_definition().regions])
+
+    def print(self, printer: Printer) -> None:
+        print_attrs(printer, self)
+        for i, r in enumerate(self.regions):
+            printer.print_string(f" {self.JOINS[i - 1]}" if i else "")
+            print_region(printer, r)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        op = cls()
+        parse_attrs(parser, op)
+        for i, r in enumerate(op.regions):
+            if i:
+                parser.parse_keyword(cls.JOINS[i - 1])
+            parse_region(parser, r)
+        return op

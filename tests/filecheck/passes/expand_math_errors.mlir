@@ -7,4 +7,4 @@ builtin.module {
     %a = sarek.intrinsic "pow"(%x, %x) : (f64, f64) -> f64 loc("k.py":3:7)
   }
 }
-// UNKNOWN: error: sarek-expand-math: unknown target 'vulkan' (known: cuda, hip, opencl, metal, glsl, wgsl, ptx)
+// UNKNOWN: error: sarek-expand-math: unknown target 'vulkan' (known: cuda, glsl, hip, metal, opencl, ptx, wgsl)

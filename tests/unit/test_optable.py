@@ -1,0 +1,51 @@
+"""sarek.dialect.optable: one entry per op and stage. A second entry for an op type is an error at import; the
+shader lowering's and both executors' tables cover every sarek op but those each says it leaves to others."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from sarek.dialect import sarek as S
+from sarek.dialect.optable import OpTable
+from sarek.interp.fast_control import runs
+from sarek.interp.reference_compile import compiles
+from sarek.lowering.shader.expressions import renders
+from sarek.lowering.shader.state import PURE_INLINE, READ_OPS
+from sarek.lowering.shader.statements import lowers
+
+# module-level declarations (run or lowered as whole functions and types) and what the pipelines remove first
+_EVERYWHERE = {"sarek.kernel", "sarek.helper", "sarek.record", "sarek.variant", "sarek.print", "sarek.copy_async",
+               "sarek.copy_async_commit", "sarek.copy_async_wait"}
+_LEFT = {
+    "fast executor": {"sarek.native", "sarek.yield"},  # %native: the reference executor; yield: `block` reads it
+    "reference executor": set[str](),
+    "shader lowering": {"sarek.native", "sarek.grid_barrier", "sarek.assert"},  # refused or removed by the gate
+}
+
+
+def test_a_second_entry_for_an_op_type_is_an_error() -> None:
+    t = OpTable[Callable[..., None]]("test table")
+
+    @t(S.BinOp)
+    def first() -> None: ...
+
+    with pytest.raises(AssertionError, match="test table: BinOp has two entries"):
+        @t(S.UnOp, S.BinOp)
+        def second() -> None: ...
+
+    assert t.entries == {S.BinOp: first}  # nothing of the refused registration
+
+
+@pytest.mark.parametrize("table", [runs, compiles, lowers], ids=lambda t: t.what)
+def test_every_sarek_op_has_an_entry_in_each_stage(table: OpTable[Callable[..., None]]) -> None:
+    names = {op.name for op in S.Sarek.operations}
+    missing = {n for n in names if not any(t.name == n for t in table.entries)}
+    assert missing == _EVERYWHERE | _LEFT[table.what]
+
+
+def test_every_shader_value_op_renders() -> None:
+    """What the shader statements treat as a value (printed where used, or named by a temporary) has text."""
+    values = {*PURE_INLINE, *READ_OPS, S.MakeVariantOp, S.IntrinsicOp}
+    assert values - {S.ElemRefOp, S.FieldRefOp} == set(renders.entries)  # references are places, not values
