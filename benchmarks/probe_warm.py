@@ -1,7 +1,6 @@
 """Device probe for issue 35/31 (warm first launch, steady-state launch cost): `python3 benchmarks/probe_warm.py`
 from the repository root. For cuda, ptx and opencl: fresh processes with a fresh cache dir (cold, then warm,
-warm with -X importtime, warm with cProfile); .pyc files go to a private PYTHONPYCACHEPREFIX (compileall'd first) so a
-read-only checkout still runs from bytecode. Then, in-process on cuda and ptx, a 1-element kernel's launch loop
+warm with -X importtime, warm with cProfile), from bytecode (bench_compile's compileall of sarek and the packages it imports). Then, in-process on cuda and ptx, a 1-element kernel's launch loop
 (resident sarek.Vector): async and launch+sync per launch, calls per launch, cProfile top-25, and a CuPy
 RawKernel of the same generated source as the same-run reference."""
 
@@ -15,7 +14,6 @@ import tempfile
 
 ROOT = pathlib.Path.cwd()
 TMP = pathlib.Path(tempfile.mkdtemp())
-PYC = TMP / "pyc"
 (TMP / "_k.py").write_text("""from sarek import kernel, Vec, f32, i32
 from sarek.gpu import global_thread_id
 
@@ -93,16 +91,15 @@ for DEV in ('cuda', 'ptx'):
 
 
 def env(cache: str) -> dict[str, str]:
-    e = dict(os.environ, SAREK_CACHE_DIR=str(TMP / cache), PYTHONPYCACHEPREFIX=str(PYC),
-             PYTHONPATH=os.pathsep.join([str(TMP), str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    e.pop("PYTHONDONTWRITEBYTECODE", None)
-    return e
+    return dict(os.environ, SAREK_CACHE_DIR=str(TMP / cache),
+                PYTHONPATH=os.pathsep.join([str(TMP), str(ROOT), os.environ.get("PYTHONPATH", "")]))
 
 
 def main() -> None:
-    site = [p for p in sys.path if p.endswith("-packages") and pathlib.Path(p).is_dir()]
-    subprocess.run([sys.executable, "-m", "compileall", "-q", "-j0", "sarek", *site], env=env("x"),
-                   capture_output=True, timeout=60)
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_compile import _bytecode  # pyright: ignore[reportPrivateUsage]
+
+    _bytecode()
     for dev in sys.argv[1:] or ["cuda", "ptx", "opencl"]:
         for mode in ("cold", "warm", "warm", "importtime", "prof"):
             flags = ["-X", "importtime"] if mode == "importtime" else []
