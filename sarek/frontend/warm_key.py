@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import linecache
 import os
+import sys
 import types
 from typing import Any, cast
 
@@ -85,9 +86,8 @@ class _Keyer:
             self.parts.append(f"again:{fn.__qualname__}")
             return
         self.seen.add(id(fn))
-        from sarek.frontend.source import GIVEN
-
-        if fn in GIVEN:
+        source = sys.modules.get("sarek.frontend.source")  # source= registers there (not imported: none given)
+        if source is not None and fn in source.GIVEN:
             raise Uncacheable(f"source= given for {fn.__qualname__}")
         code = fn.__code__
         self.parts += [f"fn:{code.co_filename}:{code.co_firstlineno}:{fn.__qualname__}", _file_digest(fn)]

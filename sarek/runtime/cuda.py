@@ -252,18 +252,18 @@ class CudaDevice(BufferDevice):
     # -- compile
 
     def source(self, module: Any, kernel: str) -> str:
+        from sarek.runtime.compile import compile_source
         from sarek.runtime.core import kernel_spec
-        from sarek.runtime.opencl import generated_source
 
-        return generated_source(kernel_spec(module, kernel), self.target or "cuda")
+        return compile_source(kernel_spec(module, kernel), self.target or "cuda")
 
     def _image(self, spec: KernelSpec) -> bytes:
         """The module image to load: a cubin compiled by NVRTC from the generated CUDA C (at fp="exact" with
         --fmad=false, so no multiply-add is contracted)."""
-        from sarek.runtime.opencl import generated_source
+        from sarek.runtime.compile import compile_source
 
         extra = ["--fmad=false"] if self.fp == "exact" else []
-        return nvrtc_compile(generated_source(spec, "cuda"), self.arch, f"{spec.name}.cu", extra=extra)
+        return nvrtc_compile(compile_source(spec, "cuda"), self.arch, f"{spec.name}.cu", extra=extra)
 
     def _function(self, spec: KernelSpec) -> Any:
         key = f"{self.kind}-function:{self.fp_key}"
@@ -301,9 +301,9 @@ class CudaDevice(BufferDevice):
         return plan
 
     def _source_text(self, spec: KernelSpec) -> str:
-        from sarek.runtime.opencl import generated_source
+        from sarek.runtime.compile import compile_source
 
-        return generated_source(spec, "cuda")
+        return compile_source(spec, "cuda")
 
     def _dynamic_shared(self, spec: KernelSpec, fn: Any) -> int:
         """The dynamic shared memory the kernel's source says it takes (its shared arrays past the static limit,

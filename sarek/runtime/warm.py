@@ -17,7 +17,7 @@ then hit with neither the front end nor the pipeline. `Kernel.module` reads the 
 
 from __future__ import annotations
 
-import json
+import marshal
 import weakref
 from typing import Any, cast
 
@@ -26,7 +26,7 @@ import numpy as np
 from sarek.runtime import cache
 from sarek.runtime.specs import KernelSpec, Param, add_live
 
-_FORMAT = "sarek-warm-1"
+_FORMAT = "sarek-warm-2"  # 2: marshal (json cost a fresh process its import on the warm path)
 
 
 class Uncacheable(Exception):
@@ -59,12 +59,10 @@ def _load(key: str) -> dict[str, Any] | None:
     if raw is None:
         return None
     try:
-        rec = json.loads(raw)
-        if rec.get("format") != _FORMAT:
-            return None
-        return rec
-    except ValueError:
+        rec = marshal.loads(raw)
+    except (ValueError, EOFError, TypeError):  # another Python's marshal, or not a record
         return None
+    return rec if isinstance(rec, dict) and rec.get("format") == _FORMAT else None
 
 
 def module_from_cache(k: Any) -> Any:
@@ -131,7 +129,7 @@ class WarmParam(Param):
     """A Param whose IR type is parsed from the record only when asked for (scalars: from a table)."""
 
     def __init__(self, spec: WarmSpec, i: int, p: dict[str, Any]):
-        dt = _dtype_from_json(p["dtype"])
+        dt = _dtype_from_data(p["dtype"])
         for n, v in (("index", i), ("name", p["name"]), ("kind", p["kind"]), ("dtype", dt),
                      ("written", p["written"]), ("ntags", p["ntags"]), ("rank", p["rank"]), ("_spec", spec),
                      ("_type_text", p["type"])):
@@ -158,25 +156,25 @@ class WarmParam(Param):
     __hash__ = object.__hash__
 
 
-def _dtype_json(d: np.dtype[Any]) -> Any:
-    """A dtype as JSON: its string for a plain one, names/formats/offsets/itemsize for a structured one (the
+def _dtype_data(d: np.dtype[Any]) -> Any:
+    """A dtype as plain data: its string for a plain one, names/formats/offsets/itemsize for a structured one (the
     aligned layouts of records and variants, whose payloads overlap), [base, shape] for a sub-array."""
     if d.subdtype is not None:
-        return [_dtype_json(d.subdtype[0]), list(d.subdtype[1])]
+        return [_dtype_data(d.subdtype[0]), list(d.subdtype[1])]
     if d.fields is None:
         return d.str
     names: list[str] = list(d.names or ())
     fields = cast("dict[str, tuple[Any, ...]]", d.fields)
-    return {"names": names, "formats": [_dtype_json(fields[n][0]) for n in names],
+    return {"names": names, "formats": [_dtype_data(fields[n][0]) for n in names],
             "offsets": [fields[n][1] for n in names], "itemsize": d.itemsize}
 
 
-def _dtype_from_json(j: Any) -> np.dtype[Any]:
+def _dtype_from_data(j: Any) -> np.dtype[Any]:
     if isinstance(j, str):
         return np.dtype(j)
     if isinstance(j, list):
-        return np.dtype((_dtype_from_json(j[0]), tuple(cast("list[int]", j[1]))))
-    return np.dtype({"names": j["names"], "formats": [_dtype_from_json(f) for f in j["formats"]],
+        return np.dtype((_dtype_from_data(j[0]), tuple(cast("list[int]", j[1]))))
+    return np.dtype({"names": j["names"], "formats": [_dtype_from_data(f) for f in j["formats"]],
                      "offsets": j["offsets"], "itemsize": j["itemsize"]})
 
 
@@ -186,14 +184,14 @@ def store(k: Any, key: str, spec: KernelSpec) -> None:
     from sarek.analysis.features import shared_bytes
     from sarek.runtime.debug import has_prints
 
-    params = [{"name": p.name, "kind": p.kind, "type": str(p.type), "dtype": _dtype_json(p.dtype),
+    params = [{"name": p.name, "kind": p.kind, "type": str(p.type), "dtype": _dtype_data(p.dtype),
                "written": p.written, "ntags": p.ntags, "rank": p.rank} for p in spec.params]
-    if any(_dtype_from_json(q["dtype"]) != p.dtype for q, p in zip(params, spec.params)):
-        return  # a layout JSON does not carry exactly: no record
+    if any(_dtype_from_data(q["dtype"]) != p.dtype for q, p in zip(params, spec.params)):
+        return  # a layout the record does not carry exactly: no record
     rec = {"format": _FORMAT, "ir": k.ir_text(), "ir_hash": spec.ir_hash, "guards": spec.guards,
            "coop": spec.coop, "grid_sync": spec.grid_sync, "prints": has_prints(spec.module), "params": params,
            "shared": shared_bytes(spec.module, spec.name)}
-    cache.put("warm", key, json.dumps(rec).encode())
+    cache.put("warm", key, marshal.dumps(rec))
 
 
 def cached_spec(k: Any) -> KernelSpec | None:

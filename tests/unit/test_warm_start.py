@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import linecache
+import marshal
 import os
 import subprocess
 import sys
@@ -249,7 +250,8 @@ def test_damaged_records_fall_back(tmp_path: Path, fresh_cache: Path, lowered: l
     assert not warm_hit(m.saxpy) and "saxpy" in lowered
     key = warm.record_key(m.saxpy)
     assert key is not None
-    cache.put("warm", key, json.dumps({"format": "sarek-warm-1", "ir": "not IR"}).encode())  # whole but wrong
+    fmt = warm._FORMAT  # pyright: ignore[reportPrivateUsage]
+    cache.put("warm", key, marshal.dumps({"format": fmt, "ir": "not IR"}))  # whole but wrong
     m2 = load(tmp_path)
     assert m2.saxpy.module is not None  # parse failure: the front end builds it
     assert not warm_hit(m2.saxpy)
@@ -303,17 +305,24 @@ def test_source_given_is_not_recorded(tmp_path: Path):
 IR = ("xdsl.ir", "xdsl.irdl", "xdsl.dialects", "xdsl.parser", "xdsl.printer", "sarek.dialect", "sarek.frontend.lower",
       "sarek.passes", "sarek.lowering", "sarek.targets")
 
+#: what a warm launch does not import either (it reads no JSON, keys no source= text, and a cuda or ptx launch
+#: needs no OpenCL module): each cost a fresh process's first launch its import
+WARM_SKIPS = ("json", "sarek.frontend.source", "sarek.runtime.opencl")
+
 FRESH = """
-import json, sys
+import sys
 import numpy as np
 import kernels
-out, ir = {}, {}
+out, ir, new = {}, {}, {}
 for dev in sys.argv[1:]:
     x, y = np.ones(8, np.float32), np.ones(8, np.float32)
+    before = set(sys.modules)
     kernels.saxpy.launch(np.float32(3), x, y, 8, threads=8, device=dev)
+    new[dev] = sorted(set(sys.modules) - before)
     out[dev] = y.tolist()
     ir[dev] = sorted(m for m in sys.modules if m.startswith(IR))
-print(json.dumps({"lowered": "sarek.frontend.lower" in sys.modules, "y": out, "ir": ir,
+import json
+print(json.dumps({"lowered": "sarek.frontend.lower" in sys.modules, "y": out, "ir": ir, "new": new,
                   "debug": "sarek.runtime.debug" in sys.modules}))
 """.replace("startswith(IR)", f"startswith({IR!r})")
 
@@ -340,3 +349,5 @@ def test_a_fresh_process_launches_without_the_front_end(tmp_path: Path, fresh_ca
     # launched last, parses the recorded IR); vulkan-glsl (lavapipe here) loads its SPIR-V and pipeline cache
     compiled = ("opencl", "cuda", "ptx", "vulkan-glsl")
     assert {d: hot["ir"][d] for d in devs if d in compiled} == {d: [] for d in devs if d in compiled}, hot["ir"]
+    skips = [m for m in WARM_SKIPS if m != f"sarek.runtime.{devs[0]}"]
+    assert [m for m in hot["new"][devs[0]] if m in skips] == [], hot["new"]
