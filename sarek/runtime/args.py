@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -22,10 +23,10 @@ if TYPE_CHECKING:
 
 
 def env_debug() -> bool:
-    """Whether $SAREK_DEBUG asks for debug launches."""
-    import os
-
-    return os.environ.get("SAREK_DEBUG", "").strip().lower() not in ("", "0", "false", "no", "off")
+    """Whether $SAREK_DEBUG asks for debug launches (read at every launch: a test or a user may set it in-process;
+    unset, the common case, costs the look-up only)."""
+    v = os.environ.get("SAREK_DEBUG")
+    return v is not None and v.strip().lower() not in ("", "0", "false", "no", "off")
 
 
 def _is_sequence(x: object) -> TypeIs[tuple[Any, ...] | list[Any]]:

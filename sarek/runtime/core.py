@@ -523,13 +523,10 @@ class FastPath:
         pending = False  # a Vector another stream used (sarek.runtime.streams)
         for (kind, a1, a2), a in zip(self.kinds, args):
             if kind == 0:
-                if type(a) is not Vector or a.dtype != a1:
+                got = a.launch_buffer(key, a2, a1) if type(a) is Vector else None
+                if got is None or got[1] > I32_MAX:  # past i32: the full path words the refusal
                     return False
-                buf = a.resident_buffer(key, a2)
-                n = a.size
-                if buf is None or n > I32_MAX:  # past i32: the full path words the refusal
-                    return False
-                bound.append((buf, n))
+                bound.append(got)
                 if a._pending:  # pyright: ignore[reportPrivateUsage]
                     pending = True
             elif kind == 1:
@@ -550,5 +547,5 @@ class FastPath:
                 self.clock.default_used = True  # what streams.default_launch records
         self.submit(bound)
         for i in self.written:
-            args[i].mark_written_on(self.dev)
+            args[i].mark_written_key(key)
         return True

@@ -333,11 +333,14 @@ class CudaDevice(BufferDevice):
             launch = _cooperative_launch
         g0, g1, g2 = grid
         b0, b1, b2 = block
-        activate = self.activate
+        self.activate()  # (the context is made: _ctx_int is set)
+        activate, current, ctx = self.activate, d.cuCtxGetCurrent, self._ctx_int
 
         def submit(bound: list[Any]) -> None:
             params = pack(bound)
-            activate()
+            cur = current()[1]  # activate()'s question, asked here: one call less per launch
+            if cur is None or int(cur) != ctx:
+                activate()
             err = launch(fn, g0, g1, g2, b0, b1, b2, shared, 0, params, 0)
             if int(err[0]) != 0:
                 check(err, f"launching kernel '{spec.name}' on {self.name}")

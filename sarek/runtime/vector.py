@@ -227,8 +227,22 @@ class Vector:
                 return held[1]
         return None
 
+    def launch_buffer(self, key: Any, codec_key: str, dtype: np.dtype[Any]) -> tuple[Any, int] | None:
+        """(buffer, length) for the launch fast path: when the vector is of `dtype` and the device with buffer_key
+        `key` holds its latest data in layout `codec_key` (one call per argument: the dtype, size and
+        resident_buffer it stands for were three)."""
+        host = self._host
+        if host.dtype != dtype or key not in self._valid:
+            return None
+        held = self._buffers[key]
+        return (held[1], host.size) if held[2].key == codec_key else None
+
     def mark_written_on(self, dev: Device) -> None:
-        self._valid = {dev.buffer_key}
+        self.mark_written_key(dev.buffer_key)
+
+    def mark_written_key(self, key: Any) -> None:
+        """The device with buffer_key `key` wrote the vector: its copy is the only valid one."""
+        self._valid = {key}
         self._host_valid = False
 
     def release(self, dev: Device | None = None) -> None:
