@@ -59,10 +59,13 @@ def _load(key: str) -> dict[str, Any] | None:
     if raw is None:
         return None
     try:
-        rec = marshal.loads(raw)
+        rec: Any = marshal.loads(raw)
     except (ValueError, EOFError, TypeError):  # another Python's marshal, or not a record
         return None
-    return rec if isinstance(rec, dict) and rec.get("format") == _FORMAT else None
+    if not isinstance(rec, dict):
+        return None
+    got = cast("dict[str, Any]", rec)
+    return got if got.get("format") == _FORMAT else None
 
 
 def module_from_cache(k: Any) -> Any:
