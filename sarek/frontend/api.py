@@ -346,22 +346,29 @@ class Kernel(_Generic):
                                            stream=stream, debug=debug, passes=passes, **unknown)
             return
         key: Any = None
-        if device is not None and stream is None and not unknown and not debug and self._plain():
+        if device is not None and stream is None and not unknown and not debug:
             key = (device, grid, block, threads, passes)
-            cache: dict[Any, Any] = self.__dict__.setdefault("_fast", {})  # (Kernels made by __new__ too)
+            fasts: dict[Any, Any] | None = self.__dict__.get("_fast")  # (absent in Kernels made by __new__)
             try:
-                fast = cache.get(key)
+                fast = fasts.get(key) if fasts is not None else None
             except TypeError:  # a list somewhere: not hashable
                 key = fast = None
-            if fast is not None and fast(args):
-                return
+            if fast is not None:  # made after a plain launch (no print; that does not change): one env check
+                from sarek.runtime.args import env_debug
+
+                if not env_debug() and fast(args):
+                    return
+            if key is not None and not self._plain():
+                key = None
         from sarek.runtime import fast_path
         from sarek.runtime import launch as runtime_launch
 
         runtime_launch(self, list(args), grid, block, device, threads=threads, stream=stream, debug=debug,
                        passes=passes, **unknown)
-        if key is not None and key not in self.__dict__["_fast"]:
-            self.__dict__["_fast"][key] = fast_path(self, device, grid, block, threads, passes)
+        if key is not None:
+            made: dict[Any, Any] = self.__dict__.setdefault("_fast", {})
+            if key not in made:
+                made[key] = fast_path(self, device, grid, block, threads, passes)
 
     def _plain(self) -> bool:
         """No debug mode from the environment and no print: the fast path may launch the module as it is."""
