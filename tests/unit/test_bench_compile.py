@@ -59,3 +59,13 @@ def test_bench_compile_scale_rows(tmp_path: Path, capsys: pytest.CaptureFixture[
     data = json.loads(out.read_text())["scale"]
     assert set(data) == {"5", "10"} and set(data["5"]) == {"frontend", "cuda", "wgsl"}
     assert "t8 = x + y" in bench.straight_line_kernel(9) and "t9" not in bench.straight_line_kernel(9)
+
+
+def test_first_launch_runs_from_bytecode() -> None:
+    """--first-launch compiles sarek (and the packages a launch imports) to .pyc before timing: a checkout run
+    without bytecode would time Python's compiler on every module the warm path imports."""
+    mod = _load()
+    pyc = Path(importlib.util.cache_from_source(str(BENCH.parents[1] / "sarek" / "runtime" / "warm.py")))
+    pyc.unlink(missing_ok=True)
+    mod._bytecode()  # pyright: ignore[reportPrivateUsage]
+    assert pyc.is_file()
