@@ -4,7 +4,8 @@ corpus: `--scale 1000,5000` (straight-line kernels of that many statements per t
 `--import-time` (`import sarek` in fresh processes, as a multiple of `import numpy`), `--first-launch
 cuda,ptx,opencl,vulkan-glsl,cupy,triton` (a saxpy's first launch in fresh processes, cold and warm cache, as
 multiples of CuPy's and Triton's in the same run; vulkan-glsl's warm row reads the SPIR-V from sarek's cache and
-the pipeline from its persisted VkPipelineCache, "launch only" includes opening the Vulkan device).
+the pipeline from its persisted VkPipelineCache, "launch only" includes opening the Vulkan device; sarek and the
+packages a launch imports are compiled to .pyc first, as an installed package is).
 
 Every kernel of the example corpus (each `@sarek.kernel` of examples/*.py through the front end, each
 examples/*.mlir file through the parser) is compiled stage by stage, in one process:
