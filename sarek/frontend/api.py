@@ -353,11 +353,8 @@ class Kernel(_Generic):
                 fast = fasts.get(key) if fasts is not None else None
             except TypeError:  # a list somewhere: not hashable
                 key = fast = None
-            if fast is not None:  # made after a plain launch (no print; that does not change): one env check
-                from sarek.runtime.args import env_debug
-
-                if not env_debug() and fast(args):
-                    return
+            if fast is not None and fast(args):  # made after a plain launch (a kernel's prints do not change;
+                return  # the plan checks $SAREK_DEBUG)
             if key is not None and not self._plain():
                 key = None
         from sarek.runtime import fast_path

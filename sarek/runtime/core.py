@@ -24,6 +24,7 @@ from sarek.runtime.args import UNSET as UNSET
 from sarek.runtime.args import check_args as check_args
 from sarek.runtime.args import check_guards as check_guards
 from sarek.runtime.args import dim3 as dim3
+from sarek.runtime.args import env_debug
 from sarek.runtime.args import same_layout as same_layout
 from sarek.runtime.errors import DeviceError as DeviceError, LaunchError as LaunchError  # their home: a leaf module
 from sarek.runtime.specs import KernelSpec as KernelSpec
@@ -502,6 +503,9 @@ class FastPath:
         self.clock = streams.clock(dev) if dev.multi_stream else None
         self.guards = spec.guards
         self.threads = grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2]
+        from sarek.runtime.vector import Vector
+
+        self.vector = Vector  # (an import statement per call cost a warm launch ~0.3 us)
 
     @classmethod
     def make(cls, dev: Device, spec: KernelSpec, grid: Dim3, block: Dim3, submit: Any,
@@ -514,16 +518,15 @@ class FastPath:
             return None
 
     def __call__(self, args: Sequence[Any]) -> bool:
-        from sarek.runtime.vector import Vector
-
-        if len(args) != self.n:
+        if len(args) != self.n or env_debug():  # $SAREK_DEBUG set since: the full path runs the debug build
             return False
         bound: list[Any] = []
         key = self.key
+        vector = self.vector
         pending = False  # a Vector another stream used (sarek.runtime.streams)
         for (kind, a1, a2), a in zip(self.kinds, args):
             if kind == 0:
-                got = a.launch_buffer(key, a2, a1) if type(a) is Vector else None
+                got = a.launch_buffer(key, a2, a1) if type(a) is vector else None
                 if got is None or got[1] > I32_MAX:  # past i32: the full path words the refusal
                     return False
                 bound.append(got)
