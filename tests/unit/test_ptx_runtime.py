@@ -53,6 +53,25 @@ def test_pack_args_matches_the_entry_params():
     assert st[9].dtype == np.int32 and st[9][0] == 1  # flag (after 4 vectors x 2 params and the record)
 
 
+def test_launch_plan_packs_what_pack_args_does():
+    """The launch plan's generated packer (one flat pack_into per kernel signature) writes each parameter's bytes
+    at its aligned offset exactly as pack_args lays them out (vectors, a record, bool, f32, i32)."""
+    from sarek.runtime.core import kernel_spec
+    from sarek.runtime.cuda_plan import Plan, pack_args
+
+    m = parse_module((Path(__file__).parent / "ptx_kernels" / "storage.mlir").read_text())
+    spec = kernel_spec(m, "storage")
+    rec = np.zeros(1, dtype=spec.params[2].dtype)
+    rec.view(np.uint8)[:] = np.arange(rec.nbytes, dtype=np.uint8) + 1
+    bound = [(0x1000, 8), (0x2000, 9), rec, (0x3000, 10), (0x4000, 11), True, 2.5, 8]
+    plan = Plan(spec, "fn", 1024)
+    assert plan.pack(bound) == plan.params
+    base = plan.buf.ctypes.data
+    want = pack_args(spec, bound)
+    got = [plan.buf[int(a) - base:int(a) - base + s.nbytes].tobytes() for a, s in zip(plan.ptrs, want)]
+    assert got == [s.tobytes() for s in want]
+
+
 @pytest.mark.gpu
 def test_vector_add_on_ptx():
     dev = _ptx_device()
