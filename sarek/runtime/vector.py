@@ -232,7 +232,7 @@ class Vector:
         `key` holds its latest data in layout `codec_key` (one call per argument: the dtype, size and
         resident_buffer it stands for were three)."""
         host = self._host
-        if host.dtype != dtype or key not in self._valid:
+        if key not in self._valid or host.dtype is not dtype and host.dtype != dtype:  # (`is`: numpy's == is slow)
             return None
         held = self._buffers[key]
         return (held[1], host.size) if held[2].key == codec_key else None
