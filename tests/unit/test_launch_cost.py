@@ -115,6 +115,7 @@ class FakeDriver:
         CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1
 
     CTX = 7
+    CUstream = int  # (a handle made from an int)
 
     def __init__(self) -> None:
         self.launches = 0
