@@ -37,7 +37,9 @@ class Plan:
     """How one kernel's arguments are packed for `cuLaunchKernel` (CUDA and PTX share the C convention):
     one reused byte buffer holding every value at its aligned offset and the array of pointers into it."""
 
-    def __init__(self, spec: KernelSpec, fn: Any, fmax: int):
+    def __init__(self, spec: KernelSpec, fn: Any, fmax: int, counter: bool = False):
+        """`counter`: the entry takes one more parameter, a u64 pointer after the others (the PTX grid
+        barrier's counter, sarek.lowering.ptx.kernel.GRID_COUNTER), written at `counter_at` before each launch."""
         import struct
 
         self.fn, self.fmax = fn, fmax
@@ -77,6 +79,11 @@ class Plan:
                         "f2": "e", "f4": "f", "f8": "d"}[f"{p.dtype.kind}{p.dtype.itemsize}"]
                 field(code, p.dtype.itemsize, p.dtype.itemsize)
                 conv.append("scalar")
+        self.counter_at: int | None = None
+        self.counters: dict[int, Any] = {}  # stream handle -> its grid-barrier counter (4 device bytes)
+        if counter:
+            field("Q", 8, 8)
+            self.counter_at = offsets[-1]
         self.struct = struct.Struct(fmt)
         self.buf = np.zeros(max(size, 8), np.uint8)
         self.view = self.buf.data
