@@ -18,7 +18,7 @@ import pytest
 os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="sarek-xdg-"))
 
 import sarek.interp as interp  # noqa: E402
-from sarek import CompileError, LaunchError, Vec, f32, i32, kernel  # noqa: E402
+from sarek import CompileError, LaunchError, Vec, device, f32, i32, kernel  # noqa: E402
 from sarek.gpu import block_dim_x, block_idx_x, global_thread_id, grid_barrier, grid_dim_x, thread_idx_x  # noqa: E402
 from sarek.interp import InterpError  # noqa: E402
 from sarek.registry import parse_module  # noqa: E402
@@ -42,15 +42,20 @@ def rotate_unsynchronised(a: Vec[f32], out: Vec[f32]):
     out[g] = a[(block_idx_x + 1) % grid_dim_x * block_dim_x + thread_idx_x]
 
 
+@device
+def block_sum(a: Vec[i32], b: i32) -> i32:
+    acc = 0
+    for i in range(block_dim_x):
+        acc = acc + a[b * block_dim_x + i]
+    return acc
+
+
 @kernel
 def prefix1(a: Vec[i32], sums: Vec[i32], out: Vec[i32], out2: Vec[i32]):
     """One grid barrier: each block sums its slice, then adds up the sums of the blocks before it."""
     b = block_idx_x
     if thread_idx_x == 0:
-        acc = 0
-        for i in range(block_dim_x):
-            acc = acc + a[b * block_dim_x + i]
-        sums[b] = acc
+        sums[b] = block_sum(a, b)
     grid_barrier()
     if thread_idx_x == 0:
         p = 0
@@ -66,10 +71,7 @@ def prefix3(a: Vec[i32], sums: Vec[i32], out: Vec[i32], out2: Vec[i32]):
     b = block_idx_x
     t = thread_idx_x
     if t == 0:
-        acc = 0
-        for i in range(block_dim_x):
-            acc = acc + a[b * block_dim_x + i]
-        sums[b] = acc
+        sums[b] = block_sum(a, b)
     grid_barrier()
     if b == 0 and t == 0:
         run = 0
