@@ -106,5 +106,7 @@ class Plan:
                 vals.append(int(np.asarray(a).reshape(()).view(np.uint16)))
             else:
                 vals.append(a)
+        if self.counter_at is not None:  # the grid barrier's counter: its address is written at the launch
+            vals.append(0)
         self.struct.pack_into(self.view, 0, *vals)
         return self.params

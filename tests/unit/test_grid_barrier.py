@@ -311,7 +311,9 @@ def test_ptx_launch_zeroes_the_counter_and_passes_it_last(monkeypatch: pytest.Mo
     drv.cuMemsetD32Async = memset  # type: ignore[attr-defined]
     launch = ptx._cooperative(plan)
     for stream in (0, 7, 0):
-        launch("fn", 4, 1, 1, B, 1, 1, 0, stream, plan.params, 0)
+        params = plan.pack([(0x5000, 4 * B), (0x6000, 4 * B)])  # the values first, then the counter's address
+        assert struct.unpack_from("<Q", plan.buf, 16)[0] == 0x6000
+        launch("fn", 4, 1, 1, B, 1, 1, 0, stream, params, 0)
         at = plan.counter_at
         assert struct.unpack_from("<Q", plan.buf, at)[0] == {0: 0x1000, 7: 0x2000}[stream]
     assert memsets == [(0x1000, 0, 1, 0), (0x2000, 0, 1, 7), (0x1000, 0, 1, 0)]
