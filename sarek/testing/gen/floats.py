@@ -38,6 +38,9 @@ class FloatExprs(IntExprs):
             src = "af" if ty == "f32" else "ad"
             idx = self.index(self.iexpr("i32", 1)) if r.random() < 0.6 else "i"
             opts.append(FE(f"{src}[{idx}]", ty, True, 2, 8.0))
+        if "views" in self.feats and not self.in_helper and not self.in_view and ty == "f32" \
+                and self.vw.random() < 0.3:
+            opts.append(self.fview())
         if self.p_ready and not self.in_helper and ty == "f32" and r.random() < 0.3:
             opts.append(FE("p.b", ty, False, 0, FCLAMP))
         if r.random() < 0.2:
@@ -50,6 +53,19 @@ class FloatExprs(IntExprs):
         if r.random() < 0.25 or not opts:
             return self.flit(ty)
         return r.choice(opts)
+
+    def fview(self) -> FE:
+        """Feature "views" (its own stream): `<kernel>_view(w, k)` (`decls.Gen.view_helper`: w[k:][0] + w[k] / 2 +
+        len(w[k:])) of an offset view of `af` starting below n - 4, or of a choice between one and `af` itself,
+        with k < 4: every index is within `af`, the value exact."""
+        v = self.vw
+        self.in_view = True  # its index and condition hold no view call (no recursion)
+        start = self.index(self.iexpr("i32", 1), "(n - 4)")
+        view = f"af[{start}:]"
+        if v.random() < 0.4:
+            view = f"({view} if {self.bexpr(1)} else af)" if v.random() < 0.5 else f"(af if {self.bexpr(1)} else {view})"
+        self.in_view = False
+        return FE(f"fz{self.seed}_view({view}, {v.randrange(4)})", "f32", True, 3, 12.0 + self.n)
 
     def fclamp(self, e: FE, lim: float = FCLAMP) -> FE:
         if e.bound <= lim:
