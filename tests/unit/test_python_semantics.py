@@ -336,6 +336,21 @@ def test_widened_literal_through_a_val_and_a_comparison():
     assert '"lim" %' in k.ir() and "0.5 : f64" in k.ir()
 
 
+def test_math_of_literals_takes_the_other_operands_type():
+    """`sm.floor(100.0) + 0.5` computes from literals only: like a literal it takes the other operand's type
+    (f32 here), even under an f64(...) conversion whose hint would make it f64 (fuzz seed 827's 'type mismatch in
+    '*': f64 and f32')."""
+    @kernel
+    def k(o: Vec[f64], a: Vec[f32]):
+        o[0] = f64((sarek.math.floor(100.0) + 0.5) * a[0])
+        o[1] = f64(a[0] * -sarek.math.sqrt(4.0))
+
+    o = np.zeros(2)
+    k.launch(o, np.full(1, 2.0, np.float32), grid=1, block=1, device="interp")
+    assert list(o) == [201.0, -4.0]
+    assert "100.0 : f32" in k.ir() and "4.0 : f32" in k.ir()
+
+
 OFFS = np.array([-1, 0, 1], dtype=np.int32)
 
 
