@@ -149,9 +149,7 @@ _C_DYNAMIC = "C arrays are declared with a constant size; pass a Vector for data
 _C_HELPER_SHARED = ("C-family shared memory is declared at kernel scope; declare it in the kernel and pass it to "
                     "the helper")
 # grid_barrier() needs every block of the launch resident at once, which only a cooperative launch guarantees
-_GRID = {"ptx": "the driver's JIT gives a PTX module no grid-sync workspace (on the H200 nvcc's barrier sequence "
-                "faulted under a cooperative launch); the cuda target has it",
-         "hip": "sarek has no HIP device to make the cooperative launch (hipLaunchCooperativeKernel) it needs",
+_GRID = {"hip": "sarek has no HIP device to make the cooperative launch (hipLaunchCooperativeKernel) it needs",
          "opencl": "OpenCL has no cooperative launch: blocks of one launch may run one after another",
          "metal": "Metal has no cooperative launch: threadgroups of one dispatch may run one after another",
          "glsl": "Vulkan has no cooperative dispatch: workgroups of one dispatch may run one after another",
@@ -258,7 +256,6 @@ DESCRIPTORS: dict[str, TargetDescriptor] = {t.name: t for t in (
     TargetDescriptor(
         "ptx", "PTX", "ptx", ("sarek.targets.ptx.target", "PtxTarget"), None, ("ptx",), "ptx", "ptx", "ptxas",
         refused=_frozen({Feature.RECURSION: Refused(_RECURSION["ptx"]),
-                         Feature.GRID_BARRIER: Refused(_GRID["ptx"]),
                          Feature.DYNAMIC_ARRAY: Refused("PTX .shared/.local arrays need a constant size; pass a "
                                                         "Vector for data of run-time size")}),
         atomic_gaps=_FLOAT_BITS, shared_limit=227 * _KIB, batched=True, async_copy=True, constant_limit=_CONSTANT,

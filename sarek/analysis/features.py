@@ -113,7 +113,7 @@ INSTEAD: dict[Feature, str] = {
     Feature.WARP_BARRIER: "use barrier() (a block barrier)",
     Feature.MEM_FENCE: "use barrier() to order memory within a block, or split the work into two launches",
     Feature.GRID_BARRIER: "split the kernel into two launches at this point (a launch boundary is a grid-wide "
-                          "barrier), or run it on CUDA",
+                          "barrier), or run it on CUDA or PTX",
 }
 
 

@@ -27,7 +27,8 @@ class _Compiled:
         self.op, self.deps, self.types = op, deps, types
 
 
-def _lower(fn: Any, kind: str, name: str, binding: dict[TypeVar, Any] | None = None) -> _Compiled:
+def _lower(fn: Any, kind: str, name: str, binding: dict[TypeVar, Any] | None = None,
+           views: dict[str, Any] | None = None) -> _Compiled:
     from sarek.frontend.lower import FunctionLowerer
     from sarek.frontend.lower_base import WidenLiteral
 
@@ -46,6 +47,7 @@ def _lower(fn: Any, kind: str, name: str, binding: dict[TypeVar, Any] | None = N
     while True:  # a float literal first bound to a name the body then combines with f64: lowered again, f64
         deps.clear()
         lw = FunctionLowerer(fn, kind, resolve_device, name, binding)
+        lw.views = dict(views or {})
         lw.f64_literals = widened
         try:
             op = lw.lower()
@@ -120,6 +122,8 @@ class DeviceFunction(_Generic):
         self._sig: Signature | None = None
         self._compiled: _Compiled | None = None
         self._instances: dict[tuple[int, ...], DeviceFunction] = {}
+        self.views: dict[str, Any] = {}  # parameter -> the shape of the array view it takes (view_instance)
+        self._view_instances: dict[tuple[tuple[str, Any], ...], DeviceFunction] = {}
         functools.update_wrapper(self, fn)
         self.name = name or fn.__name__
 
@@ -132,16 +136,35 @@ class DeviceFunction(_Generic):
                 self.fn, name=f"{self.name}_{suffix(binding, self.type_params)}", binding=binding)
         return inst
 
+    def view_instance(self, views: dict[str, Any]) -> DeviceFunction:
+        """The helper taking array views at the parameters `views` names (their shapes,
+        `sarek.frontend.lower_view.view_shape`): each such parameter is the view's arrays, offsets, lengths and
+        conditions (`<name>_view_<shape codes>`, e.g. `total_view_0o` for an offset view as parameter 0)."""
+        key = tuple(sorted(views.items()))
+        inst = self._view_instances.get(key)
+        if inst is None:
+            from sarek.frontend.lower_view import shape_code
+
+            order = [p.arg for p, _ in self.annotations()]
+            codes = "_".join(f"{order.index(n)}{shape_code(sh)}" for n, sh in sorted(views.items(),
+                                                                                     key=lambda x: order.index(x[0])))
+            inst = self._view_instances[key] = DeviceFunction(self.fn, name=f"{self.name}_view_{codes}",
+                                                              binding=self.binding)
+            inst.views = dict(views)
+        return inst
+
     def signature(self) -> Signature:
         if self._sig is None:
             from sarek.frontend.lower import FunctionLowerer
 
-            self._sig = FunctionLowerer(self.fn, "helper", None, self.name, self.binding).lower_signature()
+            lw = FunctionLowerer(self.fn, "helper", None, self.name, self.binding)
+            lw.views = dict(self.views)
+            self._sig = lw.lower_signature()
         return self._sig
 
     def compiled(self) -> _Compiled:
         if self._compiled is None:
-            self._compiled = _lower(self.fn, "helper", self.name, self.binding)
+            self._compiled = _lower(self.fn, "helper", self.name, self.binding, self.views)
         return self._compiled
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:

@@ -16,7 +16,7 @@ comes from; every refusal is a `CompileError` located at the offending node.
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import Any, cast
 
 from xdsl.ir import Attribute, Operation
 
@@ -29,6 +29,7 @@ from sarek.frontend.loop_else import desugar_loop_else
 from sarek.frontend.lower_base import Binding, tname
 from sarek.frontend.lower_base import Signature as Signature
 from sarek.frontend.lower_stmt import StmtLowerer
+from sarek.frontend.lower_view import rebuild_view, view_params
 from sarek.frontend.source import source_of as source_of
 
 
@@ -64,6 +65,10 @@ class FunctionLowerer(StmtLowerer):
             t = self.ty(ann, arg)
             if self.kind == "kernel" and isinstance(t, s.ArrayType):
                 raise self.err(arg, f"kernel parameter '{arg.arg}' cannot be an array; use Vec[T]")
+            if arg.arg in self.views:  # an array view: its arrays, offsets, lengths and conditions
+                taken = {a.arg for a, _ in anns} | {n for n, _ in params}
+                params += view_params(arg.arg, t, self.views[arg.arg], taken)
+                continue
             params.append((arg.arg, t))
         ret: Attribute = s.UnitType()
         if r is not None:
@@ -81,7 +86,7 @@ class FunctionLowerer(StmtLowerer):
         written in place; a view of it is `w = v[k:]`)."""
         for n in sorted(self.info.param_cells):
             b = self.vars[n]
-            if b.kind in ("vec", "arr"):
+            if b.kind in ("vec", "arr", "view"):
                 site = _first_store(body, n) or _first_field_store(body, n)
                 raise self.err(site, f"cannot rebind {'vector' if b.kind == 'vec' else 'array'} parameter '{n}' "
                                      "(its elements are written in place, e.g. v[i] = x; for another array bind a "
@@ -110,10 +115,17 @@ class FunctionLowerer(StmtLowerer):
         line, col = self.src.pos(f)
         op.location = make_loc(self.src.file, line, col)
         body = op.regions[0].block
-        for (n, t), arg in zip(sig.params, body.args):
+        args = iter(zip(sig.params, body.args))
+        for src_arg, _ in self.annotations()[0]:
+            (n, t), arg = next(args)
+            if src_arg.arg in self.views:  # the view rebuilt from its parameters (lower_view.view_params)
+                n = src_arg.arg
+                view = rebuild_view(cast(s.VecType | s.ArrayType, t), self.views[n], arg, args)
+                self.vars[n] = Binding("view", None, t, view=view)
+                continue
             kind = "vec" if isinstance(t, s.VecType) else "arr" if isinstance(t, s.ArrayType) else "param"
             self.vars[n] = Binding(kind, arg, t)
-        params = {n for n, _ in sig.params}
+        params = {a.arg for a, _ in self.annotations()[0]}
         f.body[:] = desugar_loop_else(f.body)  # for/while ... else: a break flag (idempotent)
         try:
             self.info = analyze(f.body, params)

@@ -169,6 +169,7 @@ class LowererBase:
         self.entry: Block = Block()           # the function's entry block (constant tables are built there)
         self.f64_literals: set[str] = set()     # names whose first float literal takes f64 (see WidenLiteral)
         self.float_literal_names: set[str] = set()  # names first bound to an f32 float literal
+        self.views: dict[str, Any] = {}  # a helper's parameters that take array views -> their shapes (lower_view)
 
     # -------------------------------------------------------------------------------------------- utilities
 

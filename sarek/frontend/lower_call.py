@@ -423,9 +423,11 @@ class CallLowerer(ExprLowerer):
             vals.append(v)
         return self.v(s.MakeRecordOp(rt.decl_name, vals), node)
 
-    def infer_binding(self, fn: Any, node: ast.Call, fname: str) -> dict[TypeVar, Any]:
+    def infer_binding(self, fn: Any, node: ast.Call, fname: str,
+                      known: dict[str, Attribute] | None = None) -> dict[TypeVar, Any]:
         """The types of a generic helper's type variables at this call: from the types of the arguments that
-        are not literals, then from the literals (their own types) for variables nothing else binds."""
+        are not literals, then from the literals (their own types) for variables nothing else binds; `known`:
+        the types of arguments already lowered (array views)."""
         params: list[tuple[ast.arg, Any]] = fn.annotations()
         given: dict[str, ast.expr] = {p.arg: a for (p, _), a in zip(params, node.args)}
         given.update({k.arg: k.value for k in node.keywords if k.arg is not None})
@@ -439,7 +441,7 @@ class CallLowerer(ExprLowerer):
                 if isinstance(ann, TypeVar):
                     inf.literal(ann, c, p.arg)
                 continue
-            ft = self.front_type(self.type_of(a))
+            ft = self.front_type(known[p.arg] if known and p.arg in known else self.type_of(a))
             if ft is not None and (clash := inf.bind(ann, ft, p.arg)) is not None:
                 raise self.err(a, f"type mismatch in {fname}(): {clash}")
         if (bad := inf.finish()) is not None:
@@ -463,22 +465,31 @@ class CallLowerer(ExprLowerer):
             return None if info is None else info.cls
         return next((x for x in SCALARS.values() if x.ir == t), None)
 
-    def helper_call(self, sig: Signature, node: ast.Call, statement: bool, fname: str) -> SSAValue | None:
-        names = [n for n, _ in sig.params]
+    def helper_args(self, node: ast.Call, names: list[str], fname: str) -> dict[str, ast.expr]:
+        """A helper call's argument per parameter name (every one given, each once)."""
         given = self.bind_args(node, names, f"{fname}() takes {len(names)} argument(s), {len(node.args)} given",
                                lambda k: f"{fname}() has no parameter '{k}'")
         missing = [n for n in names if n not in given]
         if missing:
             raise self.err(node, f"{fname}() takes {len(names)} argument(s), {len(given)} given "
                                  f"(missing {', '.join(repr(m) for m in missing)})")
-        vals: list[SSAValue] = []
-        for n, t in sig.params:
-            v = self.convert(self.expr(given[n], t), t, given[n])
-            if v.type != t:
-                self.widen_literal(v, t)
-                raise self.err(given[n], f"type mismatch: parameter '{n}' of {fname}() is {tname(t)}, given "
-                                         f"{tname(v.type)}")
-            vals.append(v)
+        return given
+
+    def helper_arg(self, n: str, t: Attribute, a: ast.expr, fname: str) -> SSAValue:
+        """Argument `a` of parameter `n` (type `t`), converted as an assignment would."""
+        v = self.convert(self.expr(a, t), t, a)
+        if v.type != t:
+            self.widen_literal(v, t)
+            raise self.err(a, f"type mismatch: parameter '{n}' of {fname}() is {tname(t)}, given {tname(v.type)}")
+        return v
+
+    def helper_call(self, sig: Signature, node: ast.Call, statement: bool, fname: str) -> SSAValue | None:
+        given = self.helper_args(node, [n for n, _ in sig.params], fname)
+        return self.emit_call(sig, [self.helper_arg(n, t, given[n], fname) for n, t in sig.params], node, statement,
+                              fname)
+
+    def emit_call(self, sig: Signature, vals: list[SSAValue], node: ast.Call, statement: bool,
+                  fname: str) -> SSAValue | None:
         op = s.CallOp(sig.name, vals, sig.ret)
         self.emit(op, node)
         if isinstance(sig.ret, s.UnitType):

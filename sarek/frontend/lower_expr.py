@@ -267,13 +267,28 @@ class ExprLowerer(LowererBase):
         c = self.const_eval(node)
         if c is not None and not isinstance(c, bool):
             return self.literal(c, hint, node)
-        lc, rc = self.const_eval(node.left), self.const_eval(node.right)
-        if lc is not None and rc is None:
+        if self.literal_like(node.left) and not self.literal_like(node.right):
             r = self.expr(node.right, hint)
             lv = self.expr(node.left, sc.promote(r.type))
             return self.arith(node.op, lv, r, node)
         lv = self.expr(node.left, hint)
         return self.binop_values(node.op, lv, node.right, node)
+
+    def literal_like(self, node: ast.expr) -> bool:
+        """Whether `node` computes from literals only (a constant, or sarek.math functions and operators of
+        literals, e.g. `sm.floor(100.0) + 0.5`): it takes its type from the other operand, as a literal does."""
+        if self.const_eval(node) is not None:
+            return True
+        if isinstance(node, ast.UnaryOp):
+            return self.literal_like(node.operand)
+        if isinstance(node, ast.BinOp):
+            return self.literal_like(node.left) and self.literal_like(node.right)
+        if isinstance(node, ast.Call) and node.args and not node.keywords:
+            from sarek.math import MathFunction
+
+            ok, fn = self.static(node.func)
+            return ok and isinstance(fn, MathFunction) and all(self.literal_like(a) for a in node.args)
+        return False
 
     def binop_values(self, op: ast.operator, lv: SSAValue, right: ast.expr, node: ast.AST) -> SSAValue:
         rh = sc.promote(lv.type)

@@ -5,20 +5,25 @@ A view is no value of the IR: it is a tree the front end keeps for the name, who
 an offset (and a length) and whose inner nodes select between two views on a condition computed where the
 view is bound. Each use lowers to base + offset on every target: `w[i]` reads `v[i + k]`; a select reads
 both sides under a `sarek.if_expr` (writes: a `sarek.if` with a store in each branch), so no target needs
-pointer selection (the shaders have none). A view cannot be rebound, passed to a device function or an
-atomic (refused at the argument, with the rewrite: pass the array and the offset, or call once per array), and
-only 1-D arrays take offsets."""
+pointer selection (the shaders have none). A view passed to a device function calls the helper's instance for
+that view's shape (`DeviceFunction.view_instance`), whose parameter is the view flattened (`view_params`: each
+leaf's array, then its offset and length where it has them; a select's two sides, then its condition) and
+rebuilt as a view inside (`rebuild_view`), so the helper reads base + offset too. A view cannot be rebound or
+passed to an atomic (refused at the argument, with the rewrite: pass the array and the offset, or call once per
+array), and only 1-D arrays take offsets."""
 
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import cast
+from collections.abc import Iterator
+from typing import Any, cast
 
-from xdsl.dialects.builtin import i32
+from xdsl.dialects.builtin import i1, i32
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from sarek.dialect import sarek as s
+from sarek.frontend.api import DeviceFunction
 from sarek.frontend.lower_base import Binding, tname
 from sarek.frontend.lower_coop import CoopLowerer
 
@@ -34,6 +39,77 @@ class View:
     cond: SSAValue | None = None
     then: View | None = None
     other: View | None = None
+
+
+#: the shape of a view, what a helper's instance depends on: ("leaf", has offset, has length) or
+#: ("sel", then shape, other shape)
+Shape = tuple[Any, ...]
+
+
+def view_shape(v: View) -> Shape:
+    if v.cond is not None:
+        assert v.then is not None and v.other is not None
+        return ("sel", view_shape(v.then), view_shape(v.other))
+    return ("leaf", v.offset is not None, v.length is not None)
+
+
+def shape_code(shape: Shape) -> str:
+    """A shape in a helper instance's name: `a` an array, `o` with an offset, `ol` and a length, `s..` a select."""
+    if shape[0] == "sel":
+        return "s" + shape_code(shape[1]) + shape_code(shape[2])
+    return ("o" if shape[1] else "") + ("l" if shape[2] else "") or "a"
+
+
+def view_params(name: str, t: Attribute, shape: Shape, taken: set[str]) -> list[tuple[str, Attribute]]:
+    """A helper's parameters for a view of type `t` and `shape`, named after the source parameter (`name` is the
+    first leaf's array; then `name_off`, `name_len`, `name_c` ..., made unique against `taken`)."""
+    def fresh(n: str) -> str:
+        while n in taken:
+            n += "_"
+        taken.add(n)
+        return n
+
+    def go(sh: Shape, stem: str, first: bool) -> list[tuple[str, Attribute]]:
+        if sh[0] == "sel":
+            return [*go(sh[1], stem, first), *go(sh[2], stem + "_else", False), (fresh(stem + "_c"), i1)]
+        out: list[tuple[str, Attribute]] = [(name if first else fresh(stem), t)]
+        if sh[1]:
+            out.append((fresh(stem + "_off"), i32))
+        if sh[2]:
+            out.append((fresh(stem + "_len"), i32))
+        return out
+
+    taken.add(name)
+    return go(shape, name, True)
+
+
+def rebuild_view(t: s.VecType | s.ArrayType, shape: Shape, first: SSAValue,
+                 rest: Iterator[tuple[tuple[str, Attribute], SSAValue]]) -> View:
+    """The view a helper's flattened parameters (`view_params`, the first already taken) stand for."""
+    pending = [first]
+
+    def take() -> SSAValue:
+        return pending.pop() if pending else next(rest)[1]
+
+    def go(sh: Shape) -> View:
+        if sh[0] == "sel":
+            then, other = go(sh[1]), go(sh[2])
+            return View(t, cond=take(), then=then, other=other)
+        base = take()
+        off = take() if sh[1] else None
+        length = take() if sh[2] else None
+        return View(t, base=base, offset=off, length=length)
+
+    return go(shape)
+
+
+def view_values(v: View) -> list[SSAValue]:
+    """The values a caller passes for view `v` (the order of `view_params`)."""
+    if v.cond is not None:
+        assert v.then is not None and v.other is not None
+        return [*view_values(v.then), *view_values(v.other), v.cond]
+    assert v.base is not None
+    return [v.base, *([v.offset] if v.offset is not None else []), *([v.length] if v.length is not None else [])]
 
 
 class ViewLowerer(CoopLowerer):
@@ -208,14 +284,53 @@ class ViewLowerer(CoopLowerer):
             ok, fn = self.static(node.func)
             if ok and fn is len:
                 return self.view_len(v, 0, node)
-        for a in [*node.args, *(k.value for k in node.keywords)]:
+        args = [*node.args, *(k.value for k in node.keywords)]
+        if any(self.is_view_argument(a) for a in args):
+            ok, fn = self.static(node.func)
+            if ok and isinstance(fn, DeviceFunction):
+                return self.view_helper_call(fn, node, statement)
+        for a in args:
             self.refuse_view_argument(node, a)
         return super().call(node, hint, statement)
 
+    def is_view_argument(self, arg: ast.expr) -> bool:
+        """Whether a call's argument is a view: a name bound to one, a slice, a conditional between arrays."""
+        return self.named_view(arg) is not None or (isinstance(arg, ast.Subscript) and isinstance(arg.slice, ast.Slice)) \
+            or (isinstance(arg, ast.IfExp) and self.view_of_quiet(arg) is not None)
+
+    def view_helper_call(self, fn: DeviceFunction, node: ast.Call, statement: bool) -> SSAValue | None:
+        """A device function called with views: its instance for these views' shapes, each view passed as its
+        arrays, offsets, lengths and conditions (`view_values`)."""
+        fname = ast.unparse(node.func)
+        names = [p.arg for p, _ in fn.annotations()]
+        given = self.helper_args(node, names, fname)
+        views = {n: cast(View, self.view_of(given[n])) for n in names if self.is_view_argument(given[n])}
+        if fn.type_params:  # a generic helper: the instance for the arguments' types, a view's its arrays'
+            fn = fn.instance(self.infer_binding(fn, node, fname, {n: v.type for n, v in views.items()}))
+        sig = self.resolve_device(fn.view_instance({n: view_shape(v) for n, v in views.items()}), node, self)
+        assert sig is not None
+        for t in sig.types:
+            self._register(t)
+        params = iter(sig.params)
+        vals: list[SSAValue] = []
+        for n in names:
+            pn, t = next(params)
+            if n not in views:
+                vals.append(self.helper_arg(pn, t, given[n], fname))
+                continue
+            flat = view_values(views[n])
+            if views[n].type != t:
+                raise self.err(given[n], f"type mismatch: parameter '{n}' of {fname}() is {tname(t)}, given a view "
+                                         f"of {tname(views[n].type)}")
+            vals += flat
+            for _ in flat[1:]:
+                next(params)
+        return self.emit_call(sig, vals, node, statement, fname)
+
     def refuse_view_argument(self, call: ast.Call, arg: ast.expr) -> None:
-        """A view (`v[k:]`, `a if c else b`, a name bound to one) passed to a device function or an atomic: a
-        view is no IR value (the shaders cannot select or offset a buffer), so it is refused at the argument with
-        the rewrite that passes whole arrays."""
+        """A view (`v[k:]`, `a if c else b`, a name bound to one) passed to an atomic (or any callee but a device
+        function, which takes it through `view_helper_call`): a view is no IR value (the shaders cannot select or
+        offset a buffer), so it is refused at the argument with the rewrite that passes whole arrays."""
         named = self.named_view(arg)
         select = (named is not None and named.cond is not None) or (
             isinstance(arg, ast.IfExp) and self.view_of(arg.body) is not None)
@@ -226,5 +341,4 @@ class ViewLowerer(CoopLowerer):
             raise self.err(arg, f"'{text}' is an array view choosing between arrays, and {f}() takes whole arrays: "
                                 f"call {f}() on each array under an if (or pass both arrays and the condition)")
         raise self.err(arg, f"'{text}' is an array view (an array with an offset), and {f}() takes whole arrays: "
-                            f"pass the array and the offset as two arguments and add the offset to the indices "
-                            f"inside {f}()")
+                            f"pass the array and add the offset to the index")

@@ -49,6 +49,21 @@ def _has_f16(t: Attribute) -> bool:
     return isinstance(t, Float16Type)
 
 
+def _mentions(t: Attribute, record: str) -> bool:
+    while isinstance(t, s.VecType | s.ArrayType | s.RefType):
+        t = t.element_type
+    return isinstance(t, s.RecordType) and t.decl_name == record
+
+
+def _first_use(m: ModuleOp, record: str) -> Operation | None:
+    """The first op of a kernel or helper that computes with record type `record` (where the user wrote it; the
+    declaration of a built-in vector type is sarek's own source line)."""
+    for op in m.walk():
+        if not isinstance(op, s.RecordOp) and any(_mentions(v.type, record) for v in (*op.results, *op.operands)):
+            return op
+    return None
+
+
 class _Bits(InsertBefore):
     """Integer-arithmetic f32 <-> f16 conversions built before an op."""
 
@@ -133,6 +148,10 @@ class _Widener(_Bits):
 
     def refuse(self) -> None:
         for op in self.m.walk():
+            if isinstance(op, s.RecordOp) and op.sym_name.data == "f16x2" and any(_has_f16(t) for _, t in op.fields):
+                raise self.err(f"f16x2 values not supported on {self.display}, which stores f16 as its 16 bits only "
+                               "in vectors and arrays, not in a record's lanes: use f32x2 (f32(h) per lane), or a "
+                               "Vec[f16] of pairs", _first_use(self.m, "f16x2") or op)
             if isinstance(op, s.RecordOp) and any(_has_f16(t) for _, t in op.fields):
                 raise self.err(f"record '{op.sym_name.data}' has an f16 field, which {self.display} stores as "
                                "its 16 bits only in vectors and arrays; make the field f32, or u16 holding the bits",

@@ -78,6 +78,7 @@ def cuda_devices() -> list[CudaDevice]:
 class CudaDevice(BufferDevice):
     kind = "cuda"
     target = "cuda"
+    grid_counter = False  # PTX: a grid barrier's kernel takes its counter's address as a last parameter
     multi_stream = True  # sarek streams are non-blocking: they do not wait for the legacy stream, nor it for them
     takes_passes = True  # (and ptx:N)
 
@@ -295,7 +296,7 @@ class CudaDevice(BufferDevice):
             A = d.CUfunction_attribute
             fmax = int(check(d.cuFuncGetAttribute(A.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn),
                              "cuFuncGetAttribute"))
-            plan = Plan(spec, fn, fmax)
+            plan = Plan(spec, fn, fmax, counter=spec.grid_sync and self.grid_counter)
             plan.shared = self._dynamic_shared(spec, fn)
             spec.plans[(self.kind, self.fp_key)] = plan
         return plan
@@ -324,13 +325,13 @@ class CudaDevice(BufferDevice):
 
     def fast_path(self, spec: KernelSpec, grid: Dim3, block: Dim3) -> FastPath | None:
         plan = self._plan(spec)
-        if block[0] * block[1] * block[2] > plan.fmax:
-            return None
+        if block[0] * block[1] * block[2] > plan.fmax or plan.counter_at is not None:
+            return None  # (a PTX grid barrier's counter is zeroed and written per launch: the full path does it)
         d = _driver()
         launch, fn, pack, shared = d.cuLaunchKernel, plan.fn, plan.pack, plan.shared
         if spec.grid_sync:
             self._check_resident(spec, plan, grid, block)
-            launch = _cooperative_launch
+            launch = self._cooperative(plan)
         g0, g1, g2 = grid
         b0, b1, b2 = block
         self.activate()  # (the context is made: _ctx_int is set)
@@ -358,7 +359,7 @@ class CudaDevice(BufferDevice):
         launch = _driver().cuLaunchKernel
         if spec.grid_sync:
             self._check_resident(spec, plan, grid, block)
-            launch = _cooperative_launch
+            launch = self._cooperative(plan)
         params = plan.pack(bound)
         self.activate()
         err = launch(plan.fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], plan.shared, stream or 0,
@@ -368,6 +369,10 @@ class CudaDevice(BufferDevice):
         if _SYNC_EACH:  # SAREK_CUDA_SYNC=1: wait after each launch (errors at the launch that caused them)
             self.synchronize_stream(stream)
 
+    def _cooperative(self, plan: Plan) -> Any:
+        """How a kernel with a grid barrier is launched: cuLaunchCooperativeKernel (the PTX device also zeroes
+        the barrier's counter first)."""
+        return _cooperative_launch
 
     def _check_resident(self, spec: KernelSpec, plan: Plan, grid: Dim3, block: Dim3) -> None:
         """A kernel with a grid barrier is launched cooperatively: every block must be resident at once, at most

@@ -38,7 +38,9 @@ class Plan:
     """How one kernel's arguments are packed for `cuLaunchKernel` (CUDA and PTX share the C convention):
     one reused byte buffer holding every value at its aligned offset and the array of pointers into it."""
 
-    def __init__(self, spec: KernelSpec, fn: Any, fmax: int):
+    def __init__(self, spec: KernelSpec, fn: Any, fmax: int, counter: bool = False):
+        """`counter`: the entry takes one more parameter, a u64 pointer after the others (the PTX grid
+        barrier's counter, sarek.lowering.ptx.kernel.GRID_COUNTER), written at `counter_at` before each launch."""
         import struct
 
         self.fn, self.fmax = fn, fmax
@@ -78,6 +80,11 @@ class Plan:
                         "f2": "e", "f4": "f", "f8": "d"}[f"{p.dtype.kind}{p.dtype.itemsize}"]
                 field(code, p.dtype.itemsize, p.dtype.itemsize)
                 conv.append("scalar")
+        self.counter_at: int | None = None
+        self.counters: dict[int, Any] = {}  # stream handle -> its grid-barrier counter (4 device bytes)
+        if counter:
+            field("Q", 8, 8)
+            self.counter_at = offsets[-1]
         self.struct = struct.Struct(fmt)
         self.buf = np.zeros(max(size, 8), np.uint8)
         self.view = self.buf.data
@@ -85,7 +92,8 @@ class Plan:
         self.ptrs = np.array([base + o for o in offsets], dtype=np.uint64)
         self.params = self.ptrs.ctypes.data
         self.conv = conv
-        self.pack: Callable[[list[Any]], int] = _packer(spec, conv, self.struct.pack_into, self.view, self.params)
+        self.pack: Callable[[list[Any]], int] = _packer(spec, conv, self.struct.pack_into, self.view, self.params,
+                                                        self.counter_at is not None)
 
 
 def _record_bytes(a: Any) -> bytes:
@@ -96,7 +104,8 @@ def _bits16(a: Any) -> int:
     return int(np.asarray(a).reshape(()).view(np.uint16))
 
 
-def _packer(spec: KernelSpec, conv: list[str], into: Any, view: Any, params: int) -> Callable[[list[Any]], int]:
+def _packer(spec: KernelSpec, conv: list[str], into: Any, view: Any, params: int,
+            counter: bool = False) -> Callable[[list[Any]], int]:
     """`pack(bound)`: writes the bound values into the plan's buffer and returns the kernel-parameter array's
     address. Generated once per plan as one flat `pack_into` call (a vector: `int(b[i][0]), b[i][1]..`; a scalar
     `b[i]` ...): the per-parameter loop and its kind tests were a sixth of a warm launch. The source is built
@@ -113,6 +122,8 @@ def _packer(spec: KernelSpec, conv: list[str], into: Any, view: Any, params: int
             exprs.append(f"_bits16(b[{i}])")
         else:
             exprs.append(f"b[{i}]")
+    if counter:  # the grid barrier's counter slot: its address is written at the launch
+        exprs.append("0")
     ns: dict[str, Any] = {"_into": into, "_view": view, "_params": params, "_record_bytes": _record_bytes,
                           "_bits16": _bits16}
     exec(f"def pack(b):\n    _into(_view, 0, {', '.join(exprs)})\n    return _params\n", ns)  # noqa: S102

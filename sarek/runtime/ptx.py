@@ -21,6 +21,7 @@ import numpy as np
 
 from sarek.runtime.core import DeviceError, KernelSpec
 from sarek.runtime.cuda import CudaDevice, _driver, device_count  # pyright: ignore[reportPrivateUsage]
+from sarek.runtime.cuda_plan import Plan
 
 
 def ptx_devices() -> list[PtxDevice]:
@@ -39,6 +40,7 @@ def ptx_source(spec: KernelSpec, fp: str = "default") -> str:
 class PtxDevice(CudaDevice):
     kind = "ptx"
     target = "ptx"
+    grid_counter = True  # a grid barrier's entry takes its counter's address last (sarek.lowering.ptx.kernel)
 
     @property
     def description(self) -> str:
@@ -54,6 +56,30 @@ class PtxDevice(CudaDevice):
 
     def _source_text(self, spec: KernelSpec) -> str:
         return ptx_source(spec, self.fp)
+
+    # -- the grid barrier's counter
+
+    def _cooperative(self, plan: Plan) -> Any:
+        """The cooperative launch of sarek's PTX grid barrier: the u32 its barriers count on, one per stream
+        (launches on a stream run one after another), is zeroed on the launch's stream and its address written
+        into the entry's last parameter (sarek.lowering.ptx.kernel.GRID_COUNTER)."""
+        at = plan.counter_at
+        assert at is not None, "a grid-barrier kernel's PTX plan has a counter parameter"
+
+        def launch(fn: Any, g0: int, g1: int, g2: int, b0: int, b1: int, b2: int, shared: int, stream: Any,
+                   params: Any, extra: Any) -> Any:
+            d = _driver()
+            key = 0 if stream is None else int(stream)
+            ctr = plan.counters.get(key)
+            if ctr is None:
+                ctr = plan.counters[key] = self._alloc(4)
+            plan.view[at:at + 8] = np.array([int(ctr)], np.uint64).tobytes()
+            err = d.cuMemsetD32Async(ctr, 0, 1, stream)
+            if int(err[0]) != 0:
+                return err
+            return d.cuLaunchCooperativeKernel(fn, g0, g1, g2, b0, b1, b2, shared, stream, params)
+
+        return launch
 
     # -- loading
 

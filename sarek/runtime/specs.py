@@ -15,7 +15,7 @@ from sarek.runtime.errors import LaunchError
 
 if TYPE_CHECKING:  # the IR is imported where a spec is built from it: a warm launch has none (sarek.runtime.warm)
     from xdsl.dialects.builtin import ModuleOp
-    from xdsl.ir import Attribute, Operation
+    from xdsl.ir import Attribute
 
 
 _SCALARS: dict[tuple[str, int], np.dtype[Any]] = {
@@ -168,28 +168,13 @@ def kernel_spec(module: ModuleOp, name: str) -> KernelSpec:
             params.append(Param(i, pname, t, "scalar", element_dtype(module, t)))
     from sarek.analysis.writes import guarded_indexing
 
+    from sarek.analysis.reach import reaches
     from sarek.dialect.sarek import COOPMAT_OPS, GridBarrierOp
 
     spec = KernelSpec(module, name, params, module_hash(module), guards=guarded_indexing(module, name),
-                      coop=_reaches(module, k, COOPMAT_OPS), grid_sync=_reaches(module, k, (GridBarrierOp,)))
+                      coop=reaches(module, k, COOPMAT_OPS), grid_sync=reaches(module, k, (GridBarrierOp,)))
     per[name] = spec
     return spec
-
-
-def _reaches(module: ModuleOp, kernel: Operation, kinds: tuple[type[Operation], ...]) -> bool:
-    """Whether `kernel` or a helper it reaches holds an op of one of `kinds`."""
-    from sarek.dialect.sarek import CallOp, HelperOp
-
-    helpers = {h.sym_name.data: h for h in module.ops if isinstance(h, HelperOp)}
-    todo, seen = [kernel], set[str]()
-    while todo:
-        for op in todo.pop().walk():
-            if isinstance(op, kinds):
-                return True
-            if isinstance(op, CallOp) and op.callee_name in helpers and op.callee_name not in seen:
-                seen.add(op.callee_name)
-                todo.append(helpers[op.callee_name])
-    return False
 
 
 def _ntags(module: ModuleOp, t: Attribute) -> int | None:

@@ -90,6 +90,14 @@ def test_generator_is_deterministic_and_covers_the_language():
     for construct in ("sm.lgamma(", "sm.ldexp(", "f32x2(", "f32x4(", "sm.dot((f32x", "i32x2(", "i32x4(",
                       "u32x4(u32(abs(", "u8x4(u8(abs(", " * 3).", ".x % 1000)"):
         assert construct in text, construct
+    # the second vector stream (vecx): f16x2 of small integers, f32x3 with cross/length/normalize/dot
+    for construct in ("f16x2(f16(abs(", "% 32 - 16)", "sm.cross((f32x3(", "sm.length((f32x3(",
+                      "sm.normalize(f32x3(", "+ f32x3(1000.0, 0.0, 0.0)).", "sm.dot((f32x3("):
+        assert construct in text, construct
+    # views passed to a device function (views): an offset view, a choice either way, a view of the view inside
+    for pattern in (r"fz\d+_view\(af\[[^\n]*% \(n - 4\):\], [0-3]\)", r"fz\d+_view\(\(af\[.* else af\), [0-3]\)",
+                    r"fz\d+_view\(\(af if .*:\]\), [0-3]\)", r"    w = v\[k:\]\n    return w\[0\] \+ v\[k\] \* 0.5"):
+        assert re.search(pattern, text), pattern
 
 
 def test_generator_is_the_same_in_every_process():

@@ -18,7 +18,7 @@ import pytest
 os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="sarek-xdg-"))
 
 import sarek.interp as interp  # noqa: E402
-from sarek import CompileError, LaunchError, Vec, f32, kernel  # noqa: E402
+from sarek import CompileError, LaunchError, Vec, device, f32, i32, kernel  # noqa: E402
 from sarek.gpu import block_dim_x, block_idx_x, global_thread_id, grid_barrier, grid_dim_x, thread_idx_x  # noqa: E402
 from sarek.interp import InterpError  # noqa: E402
 from sarek.registry import parse_module  # noqa: E402
@@ -42,6 +42,63 @@ def rotate_unsynchronised(a: Vec[f32], out: Vec[f32]):
     out[g] = a[(block_idx_x + 1) % grid_dim_x * block_dim_x + thread_idx_x]
 
 
+@device
+def block_sum(a: Vec[i32], b: i32) -> i32:
+    acc = 0
+    for i in range(block_dim_x):
+        acc = acc + a[b * block_dim_x + i]
+    return acc
+
+
+@kernel
+def prefix1(a: Vec[i32], sums: Vec[i32], out: Vec[i32], out2: Vec[i32]):
+    """One grid barrier: each block sums its slice, then adds up the sums of the blocks before it."""
+    b = block_idx_x
+    if thread_idx_x == 0:
+        sums[b] = block_sum(a, b)
+    grid_barrier()
+    if thread_idx_x == 0:
+        p = 0
+        for j in range(b):
+            p = p + sums[j]
+        out[b] = p
+
+
+@kernel
+def prefix3(a: Vec[i32], sums: Vec[i32], out: Vec[i32], out2: Vec[i32]):
+    """Three grid barriers: block sums; block 0 scans them in place (exclusive); each block reads its prefix;
+    each block reads the next block's prefix."""
+    b = block_idx_x
+    t = thread_idx_x
+    if t == 0:
+        sums[b] = block_sum(a, b)
+    grid_barrier()
+    if b == 0 and t == 0:
+        run = 0
+        for j in range(grid_dim_x):
+            v = sums[j]
+            sums[j] = run
+            run = run + v
+    grid_barrier()
+    if t == 0:
+        out[b] = sums[b]
+    grid_barrier()
+    if t == 0:
+        out2[b] = out[(b + 1) % grid_dim_x]
+
+
+def _prefix_args(blocks: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    a = np.random.default_rng(blocks).integers(-100, 100, blocks * B, dtype=np.int32)
+    return a, np.zeros(blocks, np.int32), np.zeros(blocks, np.int32), np.zeros(blocks, np.int32)
+
+
+def _prefix_want(a: np.ndarray, blocks: int) -> tuple[np.ndarray, np.ndarray]:
+    """numpy's exclusive prefix of the block sums, and the same rolled by one block."""
+    sums = a.reshape(blocks, B).sum(axis=1, dtype=np.int32)
+    excl = (np.cumsum(sums, dtype=np.int32) - sums).astype(np.int32)
+    return excl, np.roll(excl, -1)
+
+
 def _rotate(k: Any, device: str) -> tuple[np.ndarray, np.ndarray]:
     a = np.arange(4 * B, dtype=np.float32)
     out = np.zeros_like(a)
@@ -53,6 +110,17 @@ def _rotate(k: Any, device: str) -> tuple[np.ndarray, np.ndarray]:
 def test_blocks_see_each_others_writes(device: str):
     got, want = _rotate(rotate, device)
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("device", ["interp", "interp-ref"])
+@pytest.mark.parametrize("k", [prefix1, prefix3], ids=lambda k: k.name)
+def test_prefix_of_block_sums(k: Any, device: str):
+    a, sums, out, out2 = _prefix_args(5)
+    k.launch(a, sums, out, out2, grid=5, block=B, device=device)
+    want = _prefix_want(a, 5)
+    np.testing.assert_array_equal(out, want[0])
+    if k is prefix3:
+        np.testing.assert_array_equal(out2, want[1])
 
 
 def test_reference_runs_blocks_one_after_another_without_it():
@@ -113,7 +181,7 @@ def test_block_divergent_grid_barrier_is_refused():
         by_block.source("cuda")
 
 
-@pytest.mark.parametrize("target", ["ptx", "hip", "opencl", "metal", "glsl", "wgsl"])
+@pytest.mark.parametrize("target", ["hip", "opencl", "metal", "glsl", "wgsl"])
 def test_other_targets_refuse(target: str):
     with pytest.raises(CompileError, match="grid-wide barriers not yet supported \\(.*\\); split the kernel into "
                                            "two launches"):
@@ -213,6 +281,57 @@ def test_device_without_cooperative_launch(monkeypatch: pytest.MonkeyPatch):
         dev._run(kernel_spec(rotate.module, "rotate"), [], (2, 1, 1), (B, 1, 1), None)
 
 
+def test_ptx_launch_zeroes_the_counter_and_passes_it_last(monkeypatch: pytest.MonkeyPatch):
+    """The PTX device's cooperative launch: the plan has one more u64 parameter after the kernel's own; each
+    launch zeroes the stream's counter (cuMemsetD32Async, on that stream, before the launch) and writes its
+    address there; a second stream gets its own counter, the same stream reuses it."""
+    import struct
+
+    from sarek.runtime.core import kernel_spec
+    from sarek.runtime.cuda_plan import Plan
+    import sarek.runtime.ptx as ptx_runtime
+    from sarek.runtime.ptx import PtxDevice
+
+    drv = _FakeDriver()
+    dev, _ = _device(monkeypatch, drv)
+    monkeypatch.setattr(ptx_runtime, "_driver", lambda: drv)
+    ptx = object.__new__(PtxDevice)
+    ptx.__dict__.update(dev.__dict__)
+    allocs = iter([0x1000, 0x2000])
+    monkeypatch.setattr(ptx, "_alloc", lambda n: next(allocs), raising=False)
+    spec = kernel_spec(rotate.module, "rotate")
+    plan = Plan(spec, "fn", 1024, counter=spec.grid_sync and ptx.grid_counter)
+    assert plan.counter_at == 32  # a: u64 + s32, out: u64 + s32 (each pointer 8-aligned), then the counter
+    memsets: list[tuple[int, int, int, int]] = []
+
+    def memset(ptr: int, value: int, n: int, stream: int) -> tuple[int]:
+        memsets.append((ptr, value, n, stream))
+        return (0,)
+
+    drv.cuMemsetD32Async = memset  # type: ignore[attr-defined]
+    launch = ptx._cooperative(plan)
+    for stream in (0, 7, 0):
+        params = plan.pack([(0x5000, 4 * B), (0x6000, 4 * B)])  # the values first, then the counter's address
+        assert struct.unpack_from("<Q", plan.buf, 16)[0] == 0x6000
+        launch("fn", 4, 1, 1, B, 1, 1, 0, stream, params, 0)
+        at = plan.counter_at
+        assert struct.unpack_from("<Q", plan.buf, at)[0] == {0: 0x1000, 7: 0x2000}[stream]
+    assert memsets == [(0x1000, 0, 1, 0), (0x2000, 0, 1, 7), (0x1000, 0, 1, 0)]
+    assert drv.launched == ["cooperative"] * 3
+    assert Plan(spec, "fn", 1024).counter_at is None  # the CUDA device: cooperative_groups, no counter
+
+
+def test_ptx_entry_takes_the_counter_last():
+    from sarek.validate import ptx
+
+    src = prefix3.source("ptx")
+    ptx.check(src)
+    params = [ln.strip() for ln in src.splitlines() if ln.strip().startswith(".param")]
+    assert params[-1] == ".param .u64 prefix3_grid_counter"
+    assert src.count("atom.release.gpu.global.add.u32") == 3
+    assert "grid_counter" not in rotate_unsynchronised.source("ptx")
+
+
 # ------------------------------------------------------------------------------------------------ the H200
 
 _CASES = [c for c in corpus()[0] if c.name.startswith("grid_barrier.py:")]
@@ -223,7 +342,7 @@ def test_conformance_cases_present():
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("device", ["cuda:0"])
+@pytest.mark.parametrize("device", ["cuda:0", "ptx:0"])
 @pytest.mark.parametrize("case", _CASES, ids=lambda c: c.name)
 def test_conformance_on_the_gpu(case: Any, device: str):
     import sarek.runtime as rt
@@ -233,7 +352,23 @@ def test_conformance_on_the_gpu(case: Any, device: str):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("device", ["cuda:0"])
+@pytest.mark.parametrize("device", ["cuda:0", "ptx:0"])
+@pytest.mark.parametrize("blocks", [2, 132, 264])
+@pytest.mark.parametrize("k", [prefix1, prefix3], ids=lambda k: k.name)
+def test_prefix_on_the_gpu(k: Any, blocks: int, device: str):
+    """1 and 3 grid barriers, up to two blocks per multiprocessor of the H200, against numpy."""
+    import sarek.runtime as rt
+
+    a, sums, out, out2 = _prefix_args(blocks)
+    k.launch(a, sums, out, out2, grid=blocks, block=B, device=rt.get_device(device))
+    want = _prefix_want(a, blocks)
+    np.testing.assert_array_equal(out, want[0])
+    if k is prefix3:
+        np.testing.assert_array_equal(out2, want[1])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("device", ["cuda:0", "ptx:0"])
 def test_grid_barrier_on_the_gpu_many_times(device: str):
     """Every block resident (132 SMs on the H200), the barrier reused 200 times in one launch."""
     import sarek.runtime as rt
@@ -251,9 +386,10 @@ def test_grid_barrier_on_the_gpu_many_times(device: str):
 
 
 @pytest.mark.gpu
-def test_too_large_a_grid_on_the_gpu():
+@pytest.mark.parametrize("device", ["cuda:0", "ptx:0"])
+def test_too_large_a_grid_on_the_gpu(device: str):
     import sarek.runtime as rt
 
     a = np.zeros(1 << 22, np.float32)
     with pytest.raises(LaunchError, match="so all its blocks must be resident at once"):
-        rotate.launch(a, np.zeros_like(a), grid=(1 << 22) // 256, block=256, device=rt.get_device("cuda:0"))
+        rotate.launch(a, np.zeros_like(a), grid=(1 << 22) // 256, block=256, device=rt.get_device(device))

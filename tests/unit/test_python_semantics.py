@@ -218,35 +218,52 @@ def test_constant_table_refusals():
     expect_error(k3, "range", "index 5 is out of range for 'INT_TABLE' (extent 5)")
 
 
-def test_view_refusals():
+def test_views_passed_to_helpers():
+    """A view passed to a device function (a select, an offset view, a slice, a view of a view inside the
+    helper) reads what the kernel would read, on both interpreters."""
     @device
     def h(v: Vec[f32]) -> f32:
-        return v[0]
+        return v[0] + f32(len(v)) * 1000.0
 
-    def k(a: Vec[f32], b: Vec[f32], c: bool):
+    @device
+    def h2(v: Vec[f32], k: i32) -> f32:
+        return h(v[k:]) + 10.0 * h(v)
+
+    @device
+    def put(v: Vec[f32], x: f32) -> None:
+        v[1] = x
+
+    @kernel
+    def k(a: Vec[f32], b: Vec[f32], out: Vec[f32], c: bool):
+        i = global_thread_id
         w = a if c else b
-        a[0] = h(w)  # <passview>
+        out[i] = h(w) + h(a[i:i + 3]) + h2(b[i:], 2)
+        put(out[32:] if i == 0 else a[20:], 5.0)
 
-    expect_error(k, "passview", "'w' is an array view choosing between arrays, and h() takes whole arrays: call h() "
-                                "on each array under an if (or pass both arrays and the condition)")
+    a = np.arange(40, dtype=np.float32)
+    b = 100 + np.arange(40, dtype=np.float32)
+    for dev in ("interp", "interp-ref"):
+        out, aa = np.zeros(40, np.float32), a.copy()
+        k.launch(aa, b, out, True, grid=1, block=4, device=dev)
+        want = np.array([(a[0] + 40_000) + (a[i] + 3000) + (b[i + 2] + (38 - i) * 1000) + 10 * (b[i] + (40 - i) * 1000)
+                         for i in range(4)], np.float32)
+        np.testing.assert_array_equal(out[:4], want)
+        assert out[33] == 5.0 and aa[21] == 5.0
 
-    def k1(a: Vec[f32], i: i32):
-        w = a[i:]
-        a[0] = h(w) + h(a[i:])  # <passoffset>
 
-    expect_error(k1, "passoffset", "'w' is an array view (an array with an offset), and h() takes whole arrays: pass "
-                                   "the array and the offset as two arguments and add the offset to the indices inside h()")
-
-    def k1b(a: Vec[f32], i: i32):
-        a[0] = h(a[i:])  # <passslice>
-
-    expect_error(k1b, "passslice", "'a[i:]' is an array view (an array with an offset), and h() takes whole arrays")
-
+def test_view_refusals():
     def k1c(a: Vec[f32], b: Vec[f32], c: bool):
         atomic_add(a if c else b, 0, 1.0)  # <passatomic>
 
     expect_error(k1c, "passatomic", "'a if c else b' is an array view choosing between arrays, and atomic_add() "
                                     "takes whole arrays")
+
+    def k1d(a: Vec[f32], i: i32):
+        w = a[i:]
+        atomic_add(w, 0, 1.0)  # <offsetatomic>
+
+    expect_error(k1d, "offsetatomic", "'w' is an array view (an array with an offset), and atomic_add() takes whole "
+                                      "arrays: pass the array and add the offset to the index")
 
     def k2(a: Vec[f32], b: Vec[f32]):
         w = a[1:]
@@ -317,6 +334,21 @@ def test_widened_literal_through_a_val_and_a_comparison():
     for (_, o, _) in _run(k, [x, np.zeros(8, np.int64), 8], ["interp", "opencl:0"]):
         assert list(o) == [0, 1] * 4
     assert '"lim" %' in k.ir() and "0.5 : f64" in k.ir()
+
+
+def test_math_of_literals_takes_the_other_operands_type():
+    """`sm.floor(100.0) + 0.5` computes from literals only: like a literal it takes the other operand's type
+    (f32 here), even under an f64(...) conversion whose hint would make it f64 (fuzz seed 827's 'type mismatch in
+    '*': f64 and f32')."""
+    @kernel
+    def k(o: Vec[f64], a: Vec[f32]):
+        o[0] = f64((sarek.math.floor(100.0) + 0.5) * a[0])
+        o[1] = f64(a[0] * -sarek.math.sqrt(4.0))
+
+    o = np.zeros(2)
+    k.launch(o, np.full(1, 2.0, np.float32), grid=1, block=1, device="interp")
+    assert list(o) == [201.0, -4.0]
+    assert "100.0 : f32" in k.ir() and "4.0 : f32" in k.ir()
 
 
 OFFS = np.array([-1, 0, 1], dtype=np.int32)

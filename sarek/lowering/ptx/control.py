@@ -182,9 +182,36 @@ class ControlLowering(IntrinsicLowering):
         return None
 
     def op_GridBarrierOp(self, st: FnState, op: Operation) -> Any:
-        """Never reached: the feature gate refuses grid_barrier() on PTX (a driver-JIT'd module gets no grid-sync
-        workspace; nvcc's barrier on %envreg1/2 faulted on the H200); the commit adding grid barriers has it."""
-        raise ptx_error("grid_barrier() has no PTX lowering (refused by sarek-reject-features)", op)
+        """sarek's own grid barrier (no driver workspace): a generation-counting barrier on the launch's hidden
+        u32 counter (the entry's last parameter, GRID_COUNTER, zeroed by the runtime before each cooperative
+        launch). Between two block barriers, thread 0 of each block fences, adds 1 with release semantics and
+        spins on acquire loads until the counter reaches the end of its generation: the k-th barrier's arrivals
+        take the counter from (k-1)*blocks to k*blocks, so `old - old % blocks + blocks` is where it waits, with
+        no state kept between barriers (any number per launch, in loops too)."""
+        em = st.em
+        ctr = st.grid_counter
+        if ctr is None:
+            raise ptx_error("grid_barrier() in a kernel without its counter parameter (internal)", op)
+        after, spin = em.label("grid_after"), em.label("grid_spin")
+        em.emit(px.BarOp, "sync", 0)
+        tid = [em.op1(px.MovOp, "u32", "u32", f"%tid.{d}") for d in "xyz"]
+        t = em.op2(px.OrOp, "b32", "u32", em.op2(px.OrOp, "b32", "u32", tid[0], tid[1]), tid[2])
+        em.bra(after, guard=em.setp("ne", "u32", t, 0))
+        nct = [em.op1(px.MovOp, "u32", "u32", f"%nctaid.{d}") for d in "xyz"]
+        nb = em.op2(px.MulOp, "lo.u32", "u32", em.op2(px.MulOp, "lo.u32", "u32", nct[0], nct[1]), nct[2])
+        em.emit(px.MembarOp, "gl")
+        old = em.reg("u32")
+        em.emit(px.AtomOp, "release.gpu.global.add.u32", old, px.AddrAttr(ctr, 0), 1)
+        goal = em.op2(px.AddOp, "u32", "u32", em.op2(px.SubOp, "u32", "u32", old,
+                                                     em.op2(px.RemOp, "u32", "u32", old, nb)), nb)
+        em.place_label(spin)
+        cur = em.reg("u32")
+        em.emit(px.LdOp, "acquire.gpu.global.u32", cur, px.AddrAttr(ctr, 0))
+        em.bra(spin, guard=em.setp("lt", "u32", cur, goal))
+        em.emit(px.MembarOp, "gl")
+        em.place_label(after)
+        em.emit(px.BarOp, "sync", 0)
+        return None
 
     def op_WarpBarrierOp(self, st: FnState, op: Operation) -> Any:
         st.em.emit(px.BarOp, "warp.sync", -1)

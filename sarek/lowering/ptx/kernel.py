@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from xdsl.ir import Operation
 
+from sarek.analysis.reach import reaches
 from sarek.analysis.shared_window import ALIGN, WINDOW, dynamic_window, marker
 from sarek.dialect import scalars
 from sarek.dialect import sarek as sk
@@ -14,6 +15,11 @@ from sarek.lowering.ptx.state import FnState
 from sarek.lowering.ptx.values import Buf, Sc, entry_name, narrow_mem, ptx_error, scalar_reg_type
 from sarek.targets.ptx import dialect as px
 from sarek.targets.ptx.dialect import AddrAttr, RegAttr
+
+
+#: the name of the hidden last parameter of an entry with a grid barrier: the global address of a u32 the runtime
+#: zeroes before each (cooperative) launch; the barriers count arrivals on it (ControlLowering.op_GridBarrierOp)
+GRID_COUNTER = "grid_counter"
 
 
 class Lowering(AsyncCopyLowering):
@@ -87,6 +93,11 @@ class Lowering(AsyncCopyLowering):
                     r = em.reg(rt)
                     em.emit(px.LdOp, f"param.{rt}", r, AddrAttr(base))
                     st.env[arg] = Sc(t, r)
+        if reaches(self.module, k, (sk.GridBarrierOp,)):  # the hidden counter its grid barriers count on
+            params.append((f"{name}_{GRID_COUNTER}", "u64", 8))
+            st.grid_counter = em.reg("u64")
+            em.emit(px.LdOp, "param.u64", st.grid_counter, AddrAttr(f"{name}_{GRID_COUNTER}"))
+            em.emit(px.CvtaOp, "to.global.u64", st.grid_counter, st.grid_counter)
         self.block(st, k.body.block)
         em.emit(px.RetOp, "")
         em.drop_dead_consts()

@@ -39,6 +39,7 @@ class FnState:
     env: dict[SSAValue, Any] = field(default_factory=dict)
     frames: list[Frame] = field(default_factory=list)
     loops: list[LoopLabels] = field(default_factory=list)  # innermost last
+    grid_counter: RegAttr | None = None  # the hidden grid-barrier counter's global address (kernel.GRID_COUNTER)
     # integer quotients computed in the enclosing blocks (a block's entries dominate its nested regions)
     quotients: list[dict[tuple[str, int, int], RegAttr]] = field(default_factory=lambda: [{}])
 

@@ -13,6 +13,12 @@ from sarek.testing.gen.features import FB_MAX, NARROW_FLOATS, STORE, FE, IE, Hel
 class Gen(Corners):
     """Builds one kernel module (Gen(seed).program())."""
 
+    def view_helper(self) -> list[str]:
+        """Feature "views": the device function the kernel passes views of `af` to (floats.fview), which takes a
+        view of its own view and reads both."""
+        return ["@device", f"def fz{self.seed}_view(v: Vec[f32], k: i32) -> f32:", "    w = v[k:]",
+                "    return w[0] + v[k] * 0.5 + f32(len(w))", ""]
+
     def helper(self, idx: int) -> list[str]:
         r = self.r
         name = f"fz{self.seed}_h{idx}"
@@ -278,6 +284,8 @@ class Gen(Corners):
             for h in range(r.randint(1, 3)):
                 helpers += self.helper(h)
         body = self.kernel()
+        if "views" in self.feats:
+            helpers += self.view_helper()
         params = ["ai: Vec[i32]", "af: Vec[f32]"]
         if "i64" in self.feats:
             params.append("al: Vec[i64]")

@@ -66,11 +66,19 @@ COOP16_RANGE = (-4, 5)
 #: + - *, a scalar factor, then a lane read or a dot product) inside f32 expressions, and integer vectors
 #: (i32x2, i32x4 without overflow, u32x4 and u8x4 wrapping, then a lane read) inside i32 expressions
 VEC_FEATURES = ("vec",)
+#: and an eighth (issue 33, later): "vecx" = the vector types and functions "vec" leaves out: f32x3 (cross,
+#: length, normalize, dot, a lane) inside f32 expressions, and f16x2 of small integers (+ - *, exact in f16 on
+#: every device), one lane widened to f32
+VECX_FEATURES = ("vecx",)
+#: and a ninth (issue 33): "views" = array views passed to a device function (`<kernel>_view(v, k)`, which takes
+#: its own view of the view): an offset view of `af`, or a choice between one and `af`, read at a small index
+VIEW_FEATURES = ("views",)
 #: the bytes of the `cq` input (a 16x32 a and a 32x16 b, twice)
 COOP_BYTES = 2048
 FEATURE_P = {"coop": 0.15, "coop16": 0.12, "i64": 0.35, "f64": 0.2, "shared": 0.25, "warp": 0.2, "narrow": 0.3, "bitcast": 0.3, "fatomic": 0.15,
              "print": 0.2, "arrays3": 0.2, "zeroinit": 0.3, "tiling": 0.3, "boolcast": 0.3, "f2i": 0.3,
-             "intmin": 0.25, "bigblock": 0.15, "streams": 0.2, "zeroshared": 0.2, "vote": 0.25, "fclass": 0.3, "vec": 0.3}
+             "intmin": 0.25, "bigblock": 0.15, "streams": 0.2, "zeroshared": 0.2, "vote": 0.25, "fclass": 0.3, "vec": 0.3,
+             "vecx": 0.3, "views": 0.3}
 #: the integer types a comparison is cast to (feature "boolcast") and a float converted to (feature "f2i")
 INT_TYPES = ("i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64")
 #: the block sizes of feature "bigblock" (one block; multiples of 64 so 2-D shared rows of 16 and warps fit)
@@ -199,6 +207,15 @@ class GenBase(ABC):
         self.v33 = random.Random(f"sarek-fuzz-vec33-{seed}")
         if features is None:
             self.feats |= {f for f in VEC_FEATURES if self.v33.random() < FEATURE_P.get(f, 0.5)}
+        #: the second vector stream
+        self.vx = random.Random(f"sarek-fuzz-vecx-{seed}")
+        if features is None:
+            self.feats |= {f for f in VECX_FEATURES if self.vx.random() < FEATURE_P.get(f, 0.5)}
+        #: the views stream
+        self.vw = random.Random(f"sarek-fuzz-views-{seed}")
+        self.in_view = False  # generating a view call's operands (floats.fview)
+        if features is None:
+            self.feats |= {f for f in VIEW_FEATURES if self.vw.random() < FEATURE_P.get(f, 0.5)}
         if "bigblock" in self.feats:
             self.block, self.grid = self.cr.choice(BIG_BLOCKS), 1
             self.n = self.block

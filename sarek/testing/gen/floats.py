@@ -38,6 +38,9 @@ class FloatExprs(IntExprs):
             src = "af" if ty == "f32" else "ad"
             idx = self.index(self.iexpr("i32", 1)) if r.random() < 0.6 else "i"
             opts.append(FE(f"{src}[{idx}]", ty, True, 2, 8.0))
+        if "views" in self.feats and not self.in_helper and not self.in_view and ty == "f32" \
+                and self.vw.random() < 0.3:
+            opts.append(self.fview())
         if self.p_ready and not self.in_helper and ty == "f32" and r.random() < 0.3:
             opts.append(FE("p.b", ty, False, 0, FCLAMP))
         if r.random() < 0.2:
@@ -50,6 +53,19 @@ class FloatExprs(IntExprs):
         if r.random() < 0.25 or not opts:
             return self.flit(ty)
         return r.choice(opts)
+
+    def fview(self) -> FE:
+        """Feature "views" (its own stream): `<kernel>_view(w, k)` (`decls.Gen.view_helper`: w[k:][0] + w[k] / 2 +
+        len(w[k:])) of an offset view of `af` starting below n - 4, or of a choice between one and `af` itself,
+        with k < 4: every index is within `af`, the value exact."""
+        v = self.vw
+        self.in_view = True  # its index and condition hold no view call (no recursion)
+        start = self.index(self.iexpr("i32", 1), "(n - 4)")
+        view = f"af[{start}:]"
+        if v.random() < 0.4:
+            view = f"({view} if {self.bexpr(1)} else af)" if v.random() < 0.5 else f"(af if {self.bexpr(1)} else {view})"
+        self.in_view = False
+        return FE(f"fz{self.seed}_view({view}, {v.randrange(4)})", "f32", True, 3, 12.0 + self.n)
 
     def fclamp(self, e: FE, lim: float = FCLAMP) -> FE:
         if e.bound <= lim:
@@ -77,6 +93,8 @@ class FloatExprs(IntExprs):
             return self.fleaf(ty)
         if "vec" in self.feats and ty == "f32" and not ex and self.v33.random() < 0.2:
             return self.fvec(depth)
+        if "vecx" in self.feats and ty == "f32" and not ex and self.vx.random() < 0.2:
+            return self.fvecx(depth)
         k = r.random()
         if k < 0.40:
             op = r.choice(["+", "-", "*"])
@@ -228,6 +246,42 @@ class FloatExprs(IntExprs):
         if v.random() < 0.3:
             return FE(f"sm.dot({text}, {a})", "f32", False, 0, n * bound * ba)
         return FE(f"{text}.{'xyzw'[v.randrange(n)]}", "f32", False, 0, bound)
+
+    def fvecx(self, depth: int) -> FE:
+        """Feature "vecx" (its own stream): an f32 from f32x3 (element-wise + - *, then cross, length, normalize
+        away from zero, dot or a lane) or from f16x2 of integers in [-16, 15] (+ - *: every result is an integer
+        below 2048 in magnitude, exact in f16), one lane widened to f32."""
+        v = self.vx
+        if v.random() < 0.5:
+            self.types_used.add("f16x2")
+            self.types_used.add("f16")
+
+            def lane() -> str:
+                e = self.typed(self.store(self.iexpr("i32", depth - 1)))
+                return f"f16(abs({e.text}) % 32 - 16)"
+
+            a, b = (f"f16x2({lane()}, {lane()})" for _ in range(2))
+            op = v.choice(["+", "-", "*"])
+            return FE(f"f32(({a} {op} {b}).{v.choice('xy')})", "f32", True, 0, 256.0)
+        self.types_used.add("f32x3")
+
+        def vec() -> tuple[str, float]:
+            parts = [self.ftyped(self.fclamp(self.fexpr("f32", depth - 1), 100.0)) for _ in range(3)]
+            return f"f32x3({', '.join(p.text for p in parts)})", max(p.bound for p in parts)
+
+        (a, ba), (b, bb) = vec(), vec()
+        op = v.choice(["+", "-", "*"])
+        text, bound = f"({a} {op} {b})", ba * bb if op == "*" else ba + bb
+        f = v.choice(["cross", "length", "normalize", "dot", "lane"])
+        if f == "cross":
+            return FE(f"sm.cross({text}, {a}).{v.choice('xyz')}", "f32", False, 0, 2 * bound * ba)
+        if f == "length":
+            return FE(f"sm.length({text})", "f32", False, 0, 2 * bound)
+        if f == "normalize":  # |x| >= 1000 - 100 (a's lanes are within 100): never near zero length
+            return FE(f"sm.normalize({a} + f32x3(1000.0, 0.0, 0.0)).{v.choice('xyz')}", "f32", False, 0, 1.0)
+        if f == "dot":
+            return FE(f"sm.dot({text}, {b})", "f32", False, 0, 3 * bound * bb)
+        return FE(f"{text}.{v.choice('xyz')}", "f32", False, 0, bound)
 
     def fclass(self, ty: str, a: FE) -> FE:
         """Feature "fclass" (issue 33, its own stream): erf/erfc/atanh/lgamma on safe domains, clamp, a float

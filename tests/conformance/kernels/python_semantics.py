@@ -2,13 +2,14 @@
 record's field, in a kernel and a helper), tuple returns and tuple assignment (swap included), module-level
 constant tables (a tuple and a 2-D numpy array, indexed at run time and folded at constant indices),
 `float('inf')` / `-math.inf` / `math.nan`, a float literal widened to f64 by the value it meets, a name bound
-to one of two vectors, offset views of a vector and of a shared array, and a `x: bool` declaration."""
+to one of two vectors, offset views of a vector and of a shared array (also passed to device functions), and a
+`x: bool` declaration."""
 
 import math
 
 import numpy as np
 
-from sarek import Vec, device, f32, f64, i32, kernel, record
+from sarek import Shared, Vec, device, f32, f64, i32, kernel, record
 from sarek.frontend.corpus import Case
 from sarek.gpu import barrier, global_thread_id, shared, thread_idx_x
 
@@ -147,6 +148,38 @@ def _f64_ref(a):
     i = np.arange(n)
     return {1: 2.0 * sum(x[(i + k) % n] * 0.1 for k in range(4))}
 
+@device
+def window_sum(v: Vec[f32], k: i32) -> f32:
+    """v[0] + ... + v[k - 1] of whatever view v is, plus its length / 1000."""
+    acc = 0.0
+    for j in range(k):
+        acc += v[j]
+    return acc + f32(len(v)) / 1000.0
+
+
+@device
+def shared_next(h: Shared[f32]) -> f32:
+    return h[1]
+
+
+@device
+def set_first(v: Vec[f32], x: f32) -> None:
+    v[0] = x
+
+
+@kernel
+def views_to_helpers(a: Vec[f32], b: Vec[f32], o: Vec[f32], n: i32, from_a: bool):
+    """The views above passed to device functions: a select, an offset view, a slice, a shared array's view."""
+    s = shared(f32, 64)
+    s[thread_idx_x] = f32(thread_idx_x)
+    barrier()
+    i = global_thread_id
+    data = a if from_a else b
+    if i < n - 4:
+        o[i] = window_sum(data[i:], 3) + window_sum(b[i:i + 4], 2) + shared_next(s[thread_idx_x // 32 * 32:])
+    if i == 0:
+        set_first(o[n - 4:] if from_a else o[n - 3:], -5.0)
+
 
 def _views_args(from_a):
     def make(n):
@@ -167,6 +200,17 @@ def _views_ref(a):
     return {2: o}
 
 
+def _views_helpers_ref(a):
+    d = a[0] if a[4] else a[1]
+    b, n = a[1], a[3]
+    o = np.zeros(n, np.float32)
+    i = np.arange(n - 4)
+    o[:n - 4] = (d[i] + d[i + 1] + d[i + 2] + (n - i) / np.float32(1000)) + (b[i] + b[i + 1] + np.float32(0.004)) \
+        + (i % 64) // 32 * 32 + 1
+    o[n - 4 if a[4] else n - 3] = -5.0
+    return {2: o}
+
+
 CASES = [
     Case("assigned_params_tuples", params_and_tuples, _pt_args, _pt_ref, n=1000, block=64, rtol=1e-5, atol=1e-4,
          features=frozenset({"records"})),
@@ -176,4 +220,8 @@ CASES = [
          features=frozenset({"f64"})),
     Case("array_views_a", views, _views_args(True), _views_ref, n=256, block=64, features=frozenset({"shared"})),
     Case("array_views_b", views, _views_args(False), _views_ref, n=256, block=64, features=frozenset({"shared"})),
+    Case("views_to_helpers_a", views_to_helpers, _views_args(True), _views_helpers_ref, n=256, block=64,
+         rtol=1e-5, atol=1e-5, features=frozenset({"shared"})),
+    Case("views_to_helpers_b", views_to_helpers, _views_args(False), _views_helpers_ref, n=256, block=64,
+         rtol=1e-5, atol=1e-5, features=frozenset({"shared"})),
 ]

@@ -2,7 +2,7 @@
 # RUN: not sarek ir %s:by_block 2>&1 | filecheck %s --check-prefix=BLOCK
 # RUN: not sarek ir %s:by_call 2>&1 | filecheck %s --check-prefix=CALL
 # RUN: not sarek emit -t opencl %s:two_phase 2>&1 | filecheck %s --check-prefix=OPENCL
-# grid_barrier() is sarek.grid_barrier: every thread of every block waits there (CUDA launches the kernel
+# grid_barrier() is sarek.grid_barrier: every thread of every block waits there (CUDA and PTX launch the kernel
 # cooperatively); refused under control that varies between threads or blocks, and on targets without a
 # cooperative launch, with what to do instead.
 
@@ -42,4 +42,4 @@ def by_call(x: Vec[f32], n: f32):
 
 # CALL: grid_barrier.py:41:9: error: a call to 'sync' (which synchronises) under divergent control flow (the condition at line 40 depends on a value read from memory): every thread of every block must reach it
 
-# OPENCL: grid_barrier.py:22:5: error: OpenCL: grid-wide barriers not yet supported (OpenCL has no cooperative launch: blocks of one launch may run one after another); split the kernel into two launches at this point (a launch boundary is a grid-wide barrier), or run it on CUDA
+# OPENCL: grid_barrier.py:22:5: error: OpenCL: grid-wide barriers not yet supported (OpenCL has no cooperative launch: blocks of one launch may run one after another); split the kernel into two launches at this point (a launch boundary is a grid-wide barrier), or run it on CUDA or PTX

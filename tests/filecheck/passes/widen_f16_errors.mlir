@@ -15,3 +15,15 @@ builtin.module {
   sarek.kernel @k() {
   }
 }
+
+// -----
+// f16x2 (a built-in vector: its declaration is sarek's own line) is refused at its first use in the kernel.
+builtin.module {
+  sarek.record @f16x2 {x : f16, y : f16} loc("sarek/vectors.py":46:1)
+  sarek.kernel @k(%v : !sarek.vec<f16> "v") {
+    %0 = sarek.constant 0 : i32
+    %1 = sarek.array_read %v[%0] : !sarek.vec<f16>
+    %2 = sarek.make_record @f16x2(%1, %1) loc("k.py":9:9)
+    // expected-error@-1 {{WGSL: f16x2 values not supported on WGSL, which stores f16 as its 16 bits only in vectors and arrays, not in a record's lanes: use f32x2 (f32(h) per lane), or a Vec[f16] of pairs}}
+  }
+}
