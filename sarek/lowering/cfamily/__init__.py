@@ -15,7 +15,9 @@ expression that uses them is decided after, by `sarek-c-form-expressions`. Binde
 names.
 
 
-Modules, each one layer of `CLowering` (a chain of classes, later layers call earlier ones):
+Modules, each one layer of `CLowering` (a chain of classes, later layers call earlier ones). Each op has one
+entry: `@values(Op)` (expressions.py) builds an expression op's value, `@lowers(Op)` (statements.py, and the
+later layers for their ops) lowers a statement; `expr` and `lower_op` look the op's exact type up:
   state.py        `CBase`: language, names, C types, values, literals, temporaries
   expressions.py  `CExpressions`: operators, casts, intrinsics, math, atomics, calls, payloads
   statements.py   `CStatements`: statements, control flow, arrays, match, value-if/match

@@ -13,6 +13,7 @@ from sarek.analysis.layout import scalar_layout
 from sarek.analysis.effects import Effect
 from sarek.dialect import sarek as s
 from sarek.lowering.cfamily.coopmat import CCoopmat
+from sarek.lowering.cfamily.statements import lowers
 from sarek.targets.cfamily import dialect as c
 
 #: the inline PTX of each op (cp.async exists on sm_80+, which every CUDA device sarek compiles for has)
@@ -31,9 +32,8 @@ class CAsyncCopy(CCoopmat):
         place = self.emit(c.IndexOp(self.val(array), self.flat_of(array, indices, op), et)).results[0]
         return self.tmpl("&{0}", [place], self.lang.helper_ptr["global"].format(t=et))
 
-    def lower_op(self, op: Operation) -> None:
-        if not isinstance(op, s.CopyAsyncOp | s.CopyAsyncCommitOp | s.CopyAsyncWaitOp):
-            return super().lower_op(op)
+    @lowers(s.CopyAsyncOp, s.CopyAsyncCommitOp, s.CopyAsyncWaitOp)
+    def copy_async(self, op: s.CopyAsyncOp | s.CopyAsyncCommitOp | s.CopyAsyncWaitOp) -> None:
         if self.lang.target != "cuda":
             raise self.err(f"{op.name} reached the {self.backend} lowering (sarek-expand-copy-async expands it)", op)
         if isinstance(op, s.CopyAsyncCommitOp):

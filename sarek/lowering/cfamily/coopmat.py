@@ -31,7 +31,7 @@ from xdsl.ir import Operation, SSAValue
 
 from sarek.analysis.effects import Effect
 from sarek.dialect import sarek as s
-from sarek.lowering.cfamily.statements import CStatements
+from sarek.lowering.cfamily.statements import CStatements, lowers
 from sarek.targets.cfamily import dialect as c
 
 PIECE = 16
@@ -221,9 +221,8 @@ class CCoopmat(CStatements):
         finally:
             self.lang = saved
 
-    def lower_op(self, op: Operation) -> None:
-        if not isinstance(op, s.COOPMAT_OPS):
-            return super().lower_op(op)
+    @lowers(*s.COOPMAT_OPS)
+    def coopmat(self, op: Operation) -> None:
         hip = self.lang.target == "hip"
         if self.lang.target not in PREAMBLE:
             raise self.err(f"{op.name} is not supported by the {self.backend} backend", op)

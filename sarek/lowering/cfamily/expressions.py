@@ -3,7 +3,7 @@ saturation, intrinsics, math and polyfills, atomics, helper calls, variant paylo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import cast
 
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerAttr, i64
@@ -14,6 +14,7 @@ from sarek.analysis.payload import PayloadLayout, payload_fields
 from sarek.analysis.shapes import constant_extents, row_major
 from sarek.dialect import scalars
 from sarek.dialect import sarek as s
+from sarek.dialect.optable import OpTable
 from sarek.dialect.intrinsics import INTRINSICS, Category, is_integer_type
 from sarek.lowering.cfamily.state import CBase
 from sarek.lowering.divide import may_overflow
@@ -28,6 +29,11 @@ _BINOPS = {"add": "+", "sub": "-", "mul": "*", "div": "/", "rem": "%", "eq": "==
 
 
 _UNOPS = {"neg": "-", "not": "!", "bitnot": "~"}
+
+#: expression op type -> the `CExpressions` method building its value, `(self, op) -> SSAValue`: one entry per
+#: op, stated by `@values(Op)` on the method; `expr` dispatches on the op's exact type
+values = OpTable[Callable[..., SSAValue]]("C expressions")
+_VALUE = values.entries
 
 
 class CExpressions(CBase):
@@ -98,59 +104,76 @@ class CExpressions(CBase):
         return self.ctype(cast(s.VecType, arr.type).element_type, op, storage=True)
 
     def expr(self, op: Operation) -> SSAValue:
-        """Build the expression of `op` (its operands already lowered) into the current block."""
-        if isinstance(op, s.ConstantOp):
-            return self.literal(op)
-        if isinstance(op, s.BinOp):
-            return self.binop(op)
-        if isinstance(op, s.UnOp):
-            t = op.operand.type
-            ct = self.ctype(t, op)
-            if isinstance(t, Float16Type):
-                return self.from_f32(self.emit(c.UnaryOp("-", self.to_f32(self.val(op.operand)), "float")).results[0])
-            return self.emit(c.UnaryOp(_UNOPS[op.op.value], self.val(op.operand), ct)).results[0]
-        if isinstance(op, s.CastOp):
-            return self.cast(op)
-        if isinstance(op, s.BitcastOp):
-            src, dst = self.ctype(op.operand.type, op), self.ctype(op.result.type, op)
-            if src == dst:
-                return self.val(op.operand)
-            return self.tmpl(self.lang.bitcast[src, dst], [self.val(op.operand)], dst)
-        if isinstance(op, s.IntrinsicOp):
-            return self.intrinsic(op)
-        if isinstance(op, s.MakeRecordOp):
-            rec = cast(s.RecordOp, self.decls[op.record_type.decl_name])
-            rn = rec.sym_name.data
-            names = [self.fnames[rn, n] for n, _ in rec.fields] if self.lang.record_designated else []
-            return self.emit(c.RecordLitOp(self.ctype(op.record_type, op), names, [self.val(x) for x in op.fields])).results[0]
-        if isinstance(op, s.MakeVariantOp):
-            tn = self.ctype(op.variant_type, op)
-            return self.call(self.makes[op.variant_type.decl_name, op.ctor.data], [self.val(x) for x in op.payload],
-                             tn)
-        if isinstance(op, s.FieldOp):
-            return self.emit(c.MemberOp(self.val(op.record), self.member(op.record.type, op.field.data),
-                                        self.ctype(op.result.type, op))).results[0]
-        if isinstance(op, s.PayloadOp):
-            decl = cast(s.VariantOp, self.decls[cast(s.VariantType, op.variant.type).decl_name])
-            path = [p.data for p in op.path] if op.path is not None else None
-            return self.payload(self.val(op.variant), decl, op.ctor.data, op.index.value.data, path)
-        if isinstance(op, s.ArrayReadOp):
-            if (wide := self.wide_helper(op, op.array, "ld")) is not None:
-                return self.mark(self.emit(c.CallOp(wide, [self.element_address(op)], self.elt_ctype(op.array, op))),
-                                 Effect.READ)
-            return self.emit(c.IndexOp(self.val(op.array), self.flat_index(op), self.elt_ctype(op.array, op))).results[0]
-        if isinstance(op, s.ArrayDimOp):
-            return self.dims[op.array][op.dim.data]
-        if isinstance(op, s.ArrayLenOp):
-            if op.array not in self.lens:
-                raise self.err("this vector carries no length here", op)
-            return self.lens[op.array]
-        if isinstance(op, s.LoadOp):
-            return self.val(op.ref)
-        if isinstance(op, s.CallOp):
-            return self.call_helper(op)
+        """Build the expression of `op` (its operands already lowered) into the current block, through its entry
+        in the table of `@values` methods."""
+        if (f := _VALUE.get(type(op))) is not None:
+            return f(self, op)
         raise self.err(f"{op.name} is not supported by the {self.backend} backend", op)
 
+    @values(s.ConstantOp)
+    def constant(self, op: s.ConstantOp) -> SSAValue:
+        return self.literal(op)
+
+    @values(s.UnOp)
+    def unop(self, op: s.UnOp) -> SSAValue:
+        t = op.operand.type
+        ct = self.ctype(t, op)
+        if isinstance(t, Float16Type):
+            return self.from_f32(self.emit(c.UnaryOp("-", self.to_f32(self.val(op.operand)), "float")).results[0])
+        return self.emit(c.UnaryOp(_UNOPS[op.op.value], self.val(op.operand), ct)).results[0]
+
+    @values(s.BitcastOp)
+    def bitcast(self, op: s.BitcastOp) -> SSAValue:
+        src, dst = self.ctype(op.operand.type, op), self.ctype(op.result.type, op)
+        if src == dst:
+            return self.val(op.operand)
+        return self.tmpl(self.lang.bitcast[src, dst], [self.val(op.operand)], dst)
+
+    @values(s.MakeRecordOp)
+    def make_record(self, op: s.MakeRecordOp) -> SSAValue:
+        rec = cast(s.RecordOp, self.decls[op.record_type.decl_name])
+        rn = rec.sym_name.data
+        names = [self.fnames[rn, n] for n, _ in rec.fields] if self.lang.record_designated else []
+        return self.emit(c.RecordLitOp(self.ctype(op.record_type, op), names, [self.val(x) for x in op.fields])).results[0]
+
+    @values(s.MakeVariantOp)
+    def make_variant(self, op: s.MakeVariantOp) -> SSAValue:
+        tn = self.ctype(op.variant_type, op)
+        return self.call(self.makes[op.variant_type.decl_name, op.ctor.data], [self.val(x) for x in op.payload], tn)
+
+    @values(s.FieldOp)
+    def field(self, op: s.FieldOp) -> SSAValue:
+        return self.emit(c.MemberOp(self.val(op.record), self.member(op.record.type, op.field.data),
+                                    self.ctype(op.result.type, op))).results[0]
+
+    @values(s.PayloadOp)
+    def payload_of(self, op: s.PayloadOp) -> SSAValue:
+        decl = cast(s.VariantOp, self.decls[cast(s.VariantType, op.variant.type).decl_name])
+        path = [p.data for p in op.path] if op.path is not None else None
+        return self.payload(self.val(op.variant), decl, op.ctor.data, op.index.value.data, path)
+
+    @values(s.ArrayReadOp)
+    def array_read(self, op: s.ArrayReadOp) -> SSAValue:
+        if (wide := self.wide_helper(op, op.array, "ld")) is not None:
+            return self.mark(self.emit(c.CallOp(wide, [self.element_address(op)], self.elt_ctype(op.array, op))),
+                             Effect.READ)
+        return self.emit(c.IndexOp(self.val(op.array), self.flat_index(op), self.elt_ctype(op.array, op))).results[0]
+
+    @values(s.ArrayDimOp)
+    def array_dim(self, op: s.ArrayDimOp) -> SSAValue:
+        return self.dims[op.array][op.dim.data]
+
+    @values(s.ArrayLenOp)
+    def array_len(self, op: s.ArrayLenOp) -> SSAValue:
+        if op.array not in self.lens:
+            raise self.err("this vector carries no length here", op)
+        return self.lens[op.array]
+
+    @values(s.LoadOp)
+    def load(self, op: s.LoadOp) -> SSAValue:
+        return self.val(op.ref)
+
+    @values(s.BinOp)
     def binop(self, op: s.BinOp) -> SSAValue:
         t = op.lhs.type
         sym = _BINOPS[op.op.value]
@@ -179,6 +202,7 @@ class CExpressions(CBase):
             self.polyfills.append(text)
         return name
 
+    @values(s.CastOp)
     def cast(self, op: s.CastOp) -> SSAValue:
         src, dst = op.operand.type, op.result.type
         x = self.val(op.operand)
@@ -243,6 +267,7 @@ class CExpressions(CBase):
             self.polyfills.append(text)
         return self.call(name, [x], ct)
 
+    @values(s.IntrinsicOp)
     def intrinsic(self, op: s.IntrinsicOp) -> SSAValue:
         name = _alias(op.callee.data)
         info = INTRINSICS[op.callee.data]
@@ -328,6 +353,7 @@ class CExpressions(CBase):
             self.polyfills.append(text)
         return f"{fn}(&{{0}}, {{1}}{', {2}' if op == 'cas' else ''})", args
 
+    @values(s.CallOp)
     def call_helper(self, op: s.CallOp) -> SSAValue:
         args: list[SSAValue] = []
         for a in op.args:

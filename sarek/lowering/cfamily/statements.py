@@ -3,6 +3,7 @@ arrays, match as a switch, value-if/match as an if/switch assigning a temporary.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import cast
 
 from xdsl.dialects.builtin import StringAttr, UnitAttr
@@ -12,6 +13,7 @@ from sarek.analysis.effects import Effect, op_effect
 from sarek.analysis.features import constant_size, native_text
 from sarek.analysis.shared_window import ALIGN, WINDOW, marker, window_of
 from sarek.dialect import sarek as s
+from sarek.dialect.optable import OpTable
 from sarek.lowering.cfamily.expressions import CExpressions
 from sarek.targets.cfamily import dialect as c
 
@@ -21,6 +23,11 @@ _EXPR_OPS = (s.ConstantOp, s.BinOp, s.UnOp, s.CastOp, s.BitcastOp, s.IntrinsicOp
 
 
 _LOOPS = (s.WhileOp, s.ForOp)
+
+#: sarek op type -> the `CStatements` method (or a later layer's) lowering it, `(self, op)`: one entry per op,
+#: stated by `@lowers(Op)` on the method; `lower_op` dispatches on the op's exact type
+lowers = OpTable[Callable[..., None]]("C lowering")
+_LOWER = lowers.entries
 
 
 class CStatements(CExpressions):
@@ -37,88 +44,123 @@ class CStatements(CExpressions):
         self.block = saved
 
     def lower_op(self, op: Operation) -> None:
-        if isinstance(op, _EXPR_OPS):
-            if isinstance(op, s.CallOp) and not op.results:
-                self.emit(c.EvalOp(self.expr(op)))
-                return
-            self.expr_op(op)
-        elif isinstance(op, s.LetOp | s.LetMutOp):
-            init = op.value if isinstance(op, s.LetOp) else op.init
-            d = self.emit(c.DeclOp(self.ctype(init.type, op), op.sym.data, self.val(init)))
-            self.vals[op.result] = d.results[0]
-        elif isinstance(op, s.ElemRefOp):
-            self.vals[op.result] = self.emit(c.IndexOp(self.val(op.array), self.flat_index(op), self.elt_ctype(op.array, op))).results[0]
-        elif isinstance(op, s.FieldRefOp):
-            t = op.result.type.element_type
-            bt = cast(s.RefType, op.base.type).element_type
-            self.vals[op.result] = self.emit(c.MemberOp(self.val(op.base), self.member(bt, op.field.data),
-                                                        self.ctype(t, op))).results[0]
-        elif isinstance(op, s.StoreOp):
-            ref = op.place.owner
-            if isinstance(ref, s.ElemRefOp) and (wide := self.wide_helper(op, ref.array, "st")) is not None:
-                call = self.emit(c.CallOp(wide, [self.element_address(ref), self.val(op.value)], "void"))
-                self.mark(call, Effect.WRITE)
-                self.emit(c.EvalOp(call.results[0]))
-                return
-            self.emit(c.AssignOp(self.val(op.place), self.val(op.value)))
-        elif isinstance(op, s.AllocArrayOp):
-            self.alloc(op)
-        elif isinstance(op, s.IfOp):
-            has_else = bool(op.else_region.blocks) and op.else_region.block.first_op is not None
-            i = cast(c.IfOp, self.emit(c.IfOp(self.cond_val(op.cond), has_else)))
-            self.into(i.then_region.block, op.then_region.block)
-            if has_else:
-                self.into(i.else_region.block, op.else_region.block)
-        elif isinstance(op, s.WhileOp):
-            w = cast(c.WhileOp, self.emit(c.WhileOp()))
-            saved = self.block
-            self.block = w.cond_region.block
-            for o in op.cond_region.block.ops:
-                if isinstance(o, s.YieldOp):
-                    self.emit(c.YieldOp(self.val(o.value)))
-                else:
-                    self.lower_op(o)
-            self.block = saved
-            self.into(w.body.block, op.body.block)
-        elif isinstance(op, s.ForOp):
-            ct = self.ctype(op.lo.type, op)
-            step = op.step_value if op.step_value is not None else self.val(op.step_operand)
-            f = cast(c.ForOp, self.emit(c.ForOp(ct, op.sym.data, self.val(op.lo), self.val(op.hi), step)))
-            self.vals[op.index] = f.body.block.args[0]
-            self.into(f.body.block, op.body.block)
-        elif isinstance(op, s.MatchOp):
-            self.match_stmt(op)
-        elif isinstance(op, s.ReturnOp):
-            self.emit(c.ReturnOp(self.val(op.value[0]) if op.value else None))
-        elif isinstance(op, s.BreakOp):
-            self.emit(c.BreakOp())
-        elif isinstance(op, s.ContinueOp):
-            self.emit(c.ContinueOp())
-        elif isinstance(op, s.BlockOp):
-            b = cast(c.BlockOp, self.emit(c.BlockOp()))
-            self.into(b.body.block, op.body.block)
-        elif isinstance(op, s.PragmaOp):
-            self.pragma(op)
-        elif isinstance(op, s.BarrierOp):
-            self.emit(c.EvalOp(self.tmpl(self.lang.barrier, [], "void", Effect.WRITE)))
-        elif isinstance(op, s.GridBarrierOp):
-            assert self.lang.grid_barrier, "a grid barrier on a target without one: refused by the feature gate"
-            self.uses_grid = True
-            self.emit(c.EvalOp(self.tmpl(self.lang.grid_barrier, [], "void", Effect.WRITE)))
-        elif isinstance(op, s.WarpBarrierOp):
-            self.uses_warp = True
-            self.emit(c.EvalOp(self.tmpl(self.lang.warp_barrier, [], "void", Effect.WRITE)))
-        elif isinstance(op, s.MemFenceOp):
-            self.emit(c.EvalOp(self.tmpl(self.lang.mem_fence, [], "void", Effect.WRITE)))
-        elif isinstance(op, s.NativeOp):
-            text = native_text(op, self.lang.target)
-            assert text is not None, "a %native without text for the target: refused by the feature gate"
-            self.emit(c.VerbatimOp(text))
-        elif isinstance(op, s.YieldOp):
-            raise self.err("sarek.yield outside a value region", op)
-        else:
+        """Lowers `op` through its entry in the table of `@lowers` methods; an op without one is refused."""
+        f = _LOWER.get(type(op))
+        if f is None:
             raise self.err(f"{op.name} is not supported by the {self.backend} backend", op)
+        f(self, op)
 
+    @lowers(*_EXPR_OPS)
+    def value(self, op: Operation) -> None:
+        if isinstance(op, s.CallOp) and not op.results:
+            self.emit(c.EvalOp(self.expr(op)))
+            return
+        self.expr_op(op)
+
+    @lowers(s.LetOp, s.LetMutOp)
+    def let(self, op: s.LetOp | s.LetMutOp) -> None:
+        init = op.value if isinstance(op, s.LetOp) else op.init
+        d = self.emit(c.DeclOp(self.ctype(init.type, op), op.sym.data, self.val(init)))
+        self.vals[op.result] = d.results[0]
+
+    @lowers(s.ElemRefOp)
+    def elem_ref(self, op: s.ElemRefOp) -> None:
+        et = self.elt_ctype(op.array, op)
+        self.vals[op.result] = self.emit(c.IndexOp(self.val(op.array), self.flat_index(op), et)).results[0]
+
+    @lowers(s.FieldRefOp)
+    def field_ref(self, op: s.FieldRefOp) -> None:
+        t = op.result.type.element_type
+        bt = cast(s.RefType, op.base.type).element_type
+        self.vals[op.result] = self.emit(c.MemberOp(self.val(op.base), self.member(bt, op.field.data),
+                                                    self.ctype(t, op))).results[0]
+
+    @lowers(s.StoreOp)
+    def store(self, op: s.StoreOp) -> None:
+        ref = op.place.owner
+        if isinstance(ref, s.ElemRefOp) and (wide := self.wide_helper(op, ref.array, "st")) is not None:
+            call = self.emit(c.CallOp(wide, [self.element_address(ref), self.val(op.value)], "void"))
+            self.mark(call, Effect.WRITE)
+            self.emit(c.EvalOp(call.results[0]))
+            return
+        self.emit(c.AssignOp(self.val(op.place), self.val(op.value)))
+
+    @lowers(s.IfOp)
+    def if_(self, op: s.IfOp) -> None:
+        has_else = bool(op.else_region.blocks) and op.else_region.block.first_op is not None
+        i = cast(c.IfOp, self.emit(c.IfOp(self.cond_val(op.cond), has_else)))
+        self.into(i.then_region.block, op.then_region.block)
+        if has_else:
+            self.into(i.else_region.block, op.else_region.block)
+
+    @lowers(s.WhileOp)
+    def while_(self, op: s.WhileOp) -> None:
+        w = cast(c.WhileOp, self.emit(c.WhileOp()))
+        saved = self.block
+        self.block = w.cond_region.block
+        for o in op.cond_region.block.ops:
+            if isinstance(o, s.YieldOp):
+                self.emit(c.YieldOp(self.val(o.value)))
+            else:
+                self.lower_op(o)
+        self.block = saved
+        self.into(w.body.block, op.body.block)
+
+    @lowers(s.ForOp)
+    def for_(self, op: s.ForOp) -> None:
+        ct = self.ctype(op.lo.type, op)
+        step = op.step_value if op.step_value is not None else self.val(op.step_operand)
+        f = cast(c.ForOp, self.emit(c.ForOp(ct, op.sym.data, self.val(op.lo), self.val(op.hi), step)))
+        self.vals[op.index] = f.body.block.args[0]
+        self.into(f.body.block, op.body.block)
+
+    @lowers(s.ReturnOp)
+    def return_(self, op: s.ReturnOp) -> None:
+        self.emit(c.ReturnOp(self.val(op.value[0]) if op.value else None))
+
+    @lowers(s.BreakOp)
+    def break_(self, op: s.BreakOp) -> None:
+        self.emit(c.BreakOp())
+
+    @lowers(s.ContinueOp)
+    def continue_(self, op: s.ContinueOp) -> None:
+        self.emit(c.ContinueOp())
+
+    @lowers(s.BlockOp)
+    def block_(self, op: s.BlockOp) -> None:
+        b = cast(c.BlockOp, self.emit(c.BlockOp()))
+        self.into(b.body.block, op.body.block)
+
+    @lowers(s.BarrierOp)
+    def barrier(self, op: s.BarrierOp) -> None:
+        self.emit(c.EvalOp(self.tmpl(self.lang.barrier, [], "void", Effect.WRITE)))
+
+    @lowers(s.GridBarrierOp)
+    def grid_barrier(self, op: s.GridBarrierOp) -> None:
+        assert self.lang.grid_barrier, "a grid barrier on a target without one: refused by the feature gate"
+        self.uses_grid = True
+        self.emit(c.EvalOp(self.tmpl(self.lang.grid_barrier, [], "void", Effect.WRITE)))
+
+    @lowers(s.WarpBarrierOp)
+    def warp_barrier(self, op: s.WarpBarrierOp) -> None:
+        self.uses_warp = True
+        self.emit(c.EvalOp(self.tmpl(self.lang.warp_barrier, [], "void", Effect.WRITE)))
+
+    @lowers(s.MemFenceOp)
+    def mem_fence(self, op: s.MemFenceOp) -> None:
+        self.emit(c.EvalOp(self.tmpl(self.lang.mem_fence, [], "void", Effect.WRITE)))
+
+    @lowers(s.NativeOp)
+    def native(self, op: s.NativeOp) -> None:
+        text = native_text(op, self.lang.target)
+        assert text is not None, "a %native without text for the target: refused by the feature gate"
+        self.emit(c.VerbatimOp(text))
+
+    @lowers(s.YieldOp)
+    def yield_(self, op: s.YieldOp) -> None:
+        raise self.err("sarek.yield outside a value region", op)
+
+    @lowers(s.PragmaOp)
     def pragma(self, op: s.PragmaOp) -> None:
         text = " ".join(h.data for h in op.hints)
         stmts = [o for o in op.body.block.ops if not (isinstance(o, _EXPR_OPS) and o.results)]
@@ -136,6 +178,10 @@ class CStatements(CExpressions):
                 self.emit(c.PragmaOp(text))
             self.lower_op(o)
         self.block = saved
+
+    @lowers(s.AllocArrayOp)
+    def alloc_array(self, op: s.AllocArrayOp) -> None:
+        self.alloc(op)  # through the layers: CCoopmat.alloc aligns a cooperative kernel's shared arrays
 
     def alloc(self, op: s.AllocArrayOp) -> None:
         count = constant_size(op)
@@ -184,6 +230,7 @@ class CStatements(CExpressions):
             d = cast(c.ArrayDeclOp, self.emit(c.ArrayDeclOp(elt, op.sym.data, n, "{0}")))
         self.vals[op.result] = d.result
 
+    @lowers(s.MatchOp)
     def match_stmt(self, op: s.MatchOp) -> None:
         scrut = self.val(op.scrutinee)
         vt = cast(s.VariantType, op.scrutinee.type)
