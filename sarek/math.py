@@ -69,32 +69,31 @@ def _width(x: Any) -> int:
     return 64 if dt is not None and dt.itemsize == 8 else 32
 
 
-def _clz(x: Any) -> int:
-    bits = _width(x)
-    return bits - (int(x) & ((1 << bits) - 1)).bit_length()
+def _int_host(name: str) -> Callable[[Any], Any]:
+    """The host version of integer intrinsic `name` (sarek.dialect.semantics.INT_INTRINSICS): a count is a
+    Python int; a same-type result has a numpy integer's type, or is a signed 32-bit Python int."""
 
+    def host(x: Any) -> Any:
+        import numpy as np
 
-def _popcount(x: Any) -> int:
-    return bin(int(x) & ((1 << _width(x)) - 1)).count("1")
+        from sarek.dialect.semantics import INT_INTRINSICS, int_intrinsic
 
+        dt: Any = getattr(x, "dtype", None)  # a numpy integer has one, a Python int not
+        count = INT_INTRINSICS[name].is_count
+        if dt is None:  # a Python int: its low 32 bits
+            r = INT_INTRINSICS[name].one(int(x), 32)
+            return r if count else r - (1 << 32) if r >> 31 else r
+        r = int_intrinsic(name, x, _width(x), np.int32 if count else dt.type)
+        return int(r) if count else r
 
-def _bit_reverse(x: Any) -> Any:
-    """The bits in reverse order: 64 of them for a numpy 64-bit integer, else 32 (the result has x's type)."""
-    import numpy as np
-
-    dt: Any = getattr(x, "dtype", None)  # a numpy integer has one, a Python int not
-    bits = _width(x)
-    r = int(format(int(x) & ((1 << bits) - 1), f"0{bits}b")[::-1], 2)
-    if dt is not None:
-        return np.array(r, dtype=np.uint64 if bits == 64 else np.uint32).view(dt)[()]
-    return r - (1 << 32) if r >> 31 else r
+    return host
 
 
 #: the host version of each function: ours, or the name of numpy's (any name not listed is numpy's own)
 _HOST: dict[str, Callable[..., Any] | str] = {
     "rsqrt": _rsqrt, "round": _round, "asin": "arcsin", "acos": "arccos", "atan": "arctan", "atan2": "arctan2",
-    "pow": "power", "fma": _fma, "abs": abs, "min": min, "max": max, "clz": _clz, "popcount": _popcount,
-    "bit_reverse": _bit_reverse, "atanh": "arctanh",
+    "pow": "power", "fma": _fma, "abs": abs, "min": min, "max": max, "clz": _int_host("clz"),
+    "popcount": _int_host("popcount"), "bit_reverse": _int_host("bit_reverse"), "atanh": "arctanh",
 }
 
 _C_LGAMMA: list[Callable[[float], float]] = []

@@ -7,6 +7,9 @@ Like xDSL's `py_operation` on `arith` ops, this belongs to the dialect: sarek-ca
 sarek-unroll through it). A fold gives None where it does not decide: a division by zero, a shift by the width
 or more, a result that is not finite, f16 arithmetic; those stay as written, where the target's own rules apply.
 
+Each integer intrinsic's meaning (`INT_INTRINSICS`: clz, popcount, bit_reverse) is here too, read by both
+executors and the host `sarek.math` functions.
+
 The interpreters take `cdiv`, `crem` and `float_to_int` from here (through sarek/interp/arith.py), so C's
 integer division and float-to-int rules have one definition that folding and execution share.
 """
@@ -14,7 +17,8 @@ integer division and float-to-int rules have one definition that folding and exe
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, i1
@@ -120,3 +124,75 @@ def fold_cast(v: Value, src: Attribute, dst: Attribute) -> Value | None:
     if isinstance(dst, Float32Type | Float64Type) and (is_int(src) or isinstance(src, Float32Type | Float64Type)):
         return round_float(float(v), dst)
     return None
+
+
+# ------------------------------------------------------------------------------------------------ integer intrinsics
+# Each integer intrinsic's meaning once, over the operand's `bits` low bits, in two forms that a unit test holds
+# equal: on one Python int (the reference executor, which runs a one-lane launch, and the host `sarek.math`) and
+# on an array of lanes (the fast executor: unsigned `bits`-wide integers in uint32 up to 32 bits, else uint64).
+# Both give the result's bits unsigned; the caller wraps them to the result type. Adding an integer intrinsic
+# adds one entry here.
+
+
+def _clz(x: int, bits: int) -> int:
+    return bits - (x & ((1 << bits) - 1)).bit_length()
+
+
+def _popcount(x: int, bits: int) -> int:
+    return (x & ((1 << bits) - 1)).bit_count()
+
+
+def _popcount_lanes(u: Any, bits: int) -> Any:
+    return np.bitwise_count(u)
+
+
+def _bit_reverse(x: int, bits: int) -> int:
+    return int(format(x & ((1 << bits) - 1), f"0{bits}b")[::-1], 2)
+
+
+def _clz_lanes(u: Any, bits: int) -> Any:
+    frexp: Any = np.frexp  # its exponent is the bit length (exact: a 32-bit value fits a double)
+    if bits <= 32:
+        return bits - frexp(u.astype(np.float64))[1]
+    hi, lo = (u >> np.uint64(32)).astype(np.float64), (u & np.uint64(0xFFFFFFFF)).astype(np.float64)
+    where: Any = np.where
+    return where(hi > 0, 32 - frexp(hi)[1], 64 - frexp(lo)[1])
+
+
+def _bit_reverse_lanes(u: Any, bits: int) -> Any:
+    """Swap adjacent bits, pairs, nibbles, ... halves of the 32- or 64-bit word; a narrower operand's bits end
+    at the bottom."""
+    ut = u.dtype.type
+    width = 64 if ut is np.uint64 else 32
+    for sh in (1, 2, 4, 8, 16, 32)[:6 if width == 64 else 5]:
+        m = ut(int(("0" * sh + "1" * sh) * (width // (2 * sh)), 2))
+        u = ((u >> ut(sh)) & m) | ((u & m) << ut(sh))
+    return u >> ut(width - bits) if bits < width else u
+
+
+class IntIntrinsic(NamedTuple):
+    """An integer intrinsic's semantics: `one(x, bits)` on a Python int, `lanes(u, bits)` on an array of the
+    operands' bits; `is_count`: the result is an i32 count (clz, popcount), else it has the operand's type."""
+
+    one: Callable[[int, int], int]
+    lanes: Callable[[Any, int], Any]
+    is_count: bool
+
+
+#: integer intrinsic name -> its semantics (sarek.dialect.intrinsics states its typing)
+INT_INTRINSICS: dict[str, IntIntrinsic] = {
+    "clz": IntIntrinsic(_clz, _clz_lanes, True),
+    "popcount": IntIntrinsic(_popcount, _popcount_lanes, True),
+    "bit_reverse": IntIntrinsic(_bit_reverse, _bit_reverse_lanes, False),
+}
+
+
+def int_intrinsic(name: str, x: Any, bits: int, out: Any) -> Any:
+    """Integer intrinsic `name` of numpy lanes `x` (an array, or a numpy scalar) read as `bits` wide, as numpy
+    type `out` (wrapping)."""
+    ut = np.uint64 if bits > 32 else np.uint32
+    u = np.asarray(x).astype(ut)  # modulo 2^width: the operand's bits
+    if bits < 32:
+        u = u & ut((1 << bits) - 1)
+    r = np.asarray(INT_INTRINSICS[name].lanes(u, bits)).astype(out)
+    return r if isinstance(x, np.ndarray) else r[()]

@@ -10,7 +10,8 @@ from typing import Any, cast
 
 import numpy as np
 
-from sarek.dialect.semantics import cdiv as cdiv, crem as crem, float_to_int as float_to_int
+from sarek.dialect.semantics import INT_INTRINSICS as INT_INTRINSICS, cdiv as cdiv, crem as crem
+from sarek.dialect.semantics import float_to_int as float_to_int, int_intrinsic as int_intrinsic
 from sarek.math import c_lgamma
 
 
@@ -28,19 +29,6 @@ def wrap64(x: int) -> int:
 def f16(x: Any) -> np.float32:
     """Round to half precision, carried as float32."""
     return np.float32(np.float16(x))
-
-
-def clz(x: int, bits: int) -> int:
-    return bits - (x & ((1 << bits) - 1)).bit_length()
-
-
-def popcount(x: int, bits: int) -> int:
-    return bin(x & ((1 << bits) - 1)).count("1")
-
-
-def bit_reverse(x: int, bits: int) -> int:
-    """The low `bits` bits of x in reverse order, as an unsigned value (the caller wraps it to its type)."""
-    return int(format(x & ((1 << bits) - 1), f"0{bits}b")[::-1], 2)
 
 
 _BITS = {"i32": np.int32, "i64": np.int64, "f16": np.float32, "f32": np.float32, "f64": np.float64}

@@ -119,10 +119,8 @@ class ExecCompute(ExecBase):
             return self.shuffle(op, name, args[0], args[1], m)
         k = kind(op.result.type)
         if info.category == Category.MATH:
-            if name in ("clz", "popcount"):
-                return self.bitcount(name, args[0], kind(op.args[0].type))
-            if name == "bit_reverse":
-                return self.bit_reverse(args[0], k)
+            if name in A.INT_INTRINSICS:  # on the operand's bits (sarek.dialect.semantics)
+                return A.int_intrinsic(name, args[0], C.int_bits(kind(op.args[0].type))[0], DT[k])
             if k in C.INTS:
                 if name == "abs":
                     return np.abs(args[0])
@@ -130,36 +128,6 @@ class ExecCompute(ExecBase):
             fn = {"abs": "fabs", "min": "fmin", "max": "fmax"}.get(name, name)
             return A.MATH[fn](*args)
         return self.atomic(op, name, args, m, k)
-
-    def bitcount(self, name: str, x: Any, k: str) -> Any:
-        bits = C.int_bits(k)[0]  # the front end gives i32 or i64 (narrow ones promoted, unsigned ones as signed)
-        arr = np.atleast_1d(np.asarray(x))
-        u = arr.astype(np.uint32 if bits <= 32 else np.uint64)  # modulo 2^width: the operand's bits
-        if bits < 32:  # as the reference executor counts: the operand's own width
-            u = u & np.uint32((1 << bits) - 1)
-        if name == "popcount":
-            r = np.bitwise_count(u).astype(np.int32)
-        else:
-            if bits <= 32:
-                r = (bits - np.frexp(u.astype(np.float64))[1]).astype(np.int32)
-            else:
-                hi = (u >> np.uint64(32)).astype(np.float64)
-                lo = (u & np.uint64(0xFFFFFFFF)).astype(np.float64)
-                r = np.where(hi > 0, 32 - np.frexp(hi)[1], 64 - np.frexp(lo)[1]).astype(np.int32)
-        return r if isarr(x) else np.int32(r[0])
-
-    @staticmethod
-    def bit_reverse(x: Any, k: str) -> Any:
-        """Each lane's bits in reverse order (i32 / i64): swap adjacent bits, pairs, nibbles, ... halves."""
-        arr = np.atleast_1d(np.asarray(x))
-        bits = 64 if k == "i64" else 32
-        ut = np.uint64 if bits == 64 else np.uint32
-        u = arr.view(ut)
-        for sh in (1, 2, 4, 8, 16, 32)[:6 if bits == 64 else 5]:
-            m = ut(int(("0" * sh + "1" * sh) * (bits // (2 * sh)), 2))
-            u = ((u >> ut(sh)) & m) | ((u & m) << ut(sh))
-        r = u.view(arr.dtype)
-        return r if isarr(x) else r[0]
 
     def vote(self, op: S.IntrinsicOp, name: str, c: Any, m: Any) -> Any:
         """warp_any / warp_all / warp_ballot: one value per warp (a ballot keeps lanes 0..31, warp_ballot64 lanes

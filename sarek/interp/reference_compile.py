@@ -535,6 +535,6 @@ def _native(code: Any, ns: dict[str, Any], oid: int) -> None:
 
 _RUNTIME: dict[str, Any] = {
     "_np": np, "_Rec": C.Rec, "_Var": C.Var, "_Fault": Fault, "_oob": _oob, "_oob_nd": _oob_nd, "_ND": C.NDList, "_cm": _cm, "_bad_payload": _bad_payload,
-    "_detach": _detach, "_f16": A.f16, "_bf16": C.bf16_round, "_cdiv": A.cdiv, "_crem": A.crem, "_f2i": A.float_to_int, "_clz": A.clz,
-    "_popcount": A.popcount, "_bit_reverse": A.bit_reverse, "_bitcast": A.bitcast_py, "_M": A.MATH, "_native": _native,
+    "_detach": _detach, "_f16": A.f16, "_bf16": C.bf16_round, "_cdiv": A.cdiv, "_crem": A.crem, "_f2i": A.float_to_int,
+    **{f"_{n}": s.one for n, s in A.INT_INTRINSICS.items()}, "_bitcast": A.bitcast_py, "_M": A.MATH, "_native": _native,
 }

@@ -11,6 +11,7 @@ from xdsl.ir import Operation, SSAValue
 from sarek.dialect import sarek as S
 from sarek.dialect.intrinsics import INTRINSICS, Category
 from sarek.dialect.optable import OpTable
+from sarek.interp import arith as A
 from sarek.interp import common as C
 from sarek.interp.common import InterpError, kind
 
@@ -132,9 +133,9 @@ class ExprCompiler:
                     e(f"{n} = {self.wrap(k, 'abs(' + args[0] + ')')}")
                 else:
                     e(f"{n} = {name}({args[0]}, {args[1]})")
-            elif name in ("clz", "popcount", "bit_reverse"):  # on i32 / i64
+            elif name in A.INT_INTRINSICS:  # on the operand's bits (sarek.dialect.semantics)
                 call = f"_{name}({args[0]}, {C.int_bits(kind(op.args[0].type))[0]})"
-                e(f"{n} = {self.wrap(k, call) if name == 'bit_reverse' else call}")
+                e(f"{n} = {call if A.INT_INTRINSICS[name].is_count else self.wrap(k, call)}")
             elif name in ("abs", "min", "max"):
                 fn = {"abs": "fabs", "min": "fmin", "max": "fmax"}[name]
                 e(f"{n} = _M[{fn!r}]({', '.join(args)})")

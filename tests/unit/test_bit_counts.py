@@ -75,3 +75,18 @@ def test_host_functions(k: str):
 def test_unsigned_counts_validate(k: str):
     cuda.check(count[TYPES[k][0]].source("cuda"))
     ptx.check(count[TYPES[k][0]].source("ptx"))
+
+
+@pytest.mark.parametrize("bits", [8, 16, 32, 64])
+def test_each_integer_intrinsic_means_the_same_on_one_value_and_on_lanes(bits: int):
+    """sarek.dialect.semantics.INT_INTRINSICS states each one twice (a Python int for the reference executor,
+    numpy lanes for the fast one): the two agree, on the edges and on random operands of every width."""
+    from sarek.dialect.semantics import INT_INTRINSICS
+
+    ut = np.uint64 if bits > 32 else np.uint32
+    top = (1 << bits) - 1
+    vals = [0, 1, 2, top, top >> 1, (top >> 1) + 1, *np.random.default_rng(bits).integers(0, top, 64, endpoint=True,
+                                                                                           dtype=np.uint64).tolist()]
+    for name, sem in INT_INTRINSICS.items():
+        lanes = sem.lanes(np.array(vals, ut), bits).tolist()
+        assert lanes == [sem.one(v, bits) for v in vals], name

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -77,8 +78,11 @@ def inputs(k: str) -> Any:
 
 
 def test_reference_values():
-    assert A.bit_reverse(1, 32) == 0x80000000 and A.bit_reverse(0x80000000, 32) == 1
-    assert A.bit_reverse(1, 64) == 1 << 63 and A.bit_reverse(0x12345678, 32) == 0x1E6A2C48
+    rev = partial(A.int_intrinsic, "bit_reverse")
+    assert rev(1, 32, np.uint32) == 0x80000000 and rev(0x80000000, 32, np.uint32) == 1
+    assert rev(1, 64, np.uint64) == 1 << 63 and rev(0x12345678, 32, np.uint32) == 0x1E6A2C48
+    assert rev(1, 32, np.int32) == -(1 << 31) and rev(-1, 64, np.int64) == -1 and rev(0b1011, 8, np.uint8) == 0b11010000
+    assert list(rev(np.array([1, 2], np.int32), 32, np.int32)) == [-(1 << 31), 1 << 30]  # lanes
     assert sm.bit_reverse(1) == -(1 << 31) and sm.bit_reverse(np.int64(1)) == np.int64(-(1 << 63))
     assert sm.bit_reverse(np.uint32(1)) == np.uint32(1 << 31)
 
