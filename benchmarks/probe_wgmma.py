@@ -1,0 +1,242 @@
+"""Device probe of Hopper's warpgroup MMA (`wgmma.mma_async`, PTX `.target sm_90a`): which shared-memory layout
+and which matrix-descriptor fields (leading / stride byte offsets, swizzle) give A·B, checked against numpy.
+
+`python3 benchmarks/probe_wgmma.py` on a compute capability 9.0 device (needs cuda-python); prints one line per
+case with the max |error| against numpy (f16 inputs, f32 accumulation), `ok` under 1e-2. `--ptx` prints each
+case's PTX instead (checked locally with `ptxas -arch=sm_90a`).
+
+Each case copies a host-built image of A (64 x K) and B (K x N) in the case's layout into shared memory, fences
+the generic-proxy stores for the async proxy, builds the two descriptors, runs K/16 `wgmma ... m64nNk16` into one
+accumulator (fence / commit_group / wait_group 0) and stores the accumulator in the mma.sync m16n8 per-warp
+layout (warp w of the group owns rows 16w..16w+15). Layouts, for a 2-D shared array of R x C halves:
+- `core` (no swizzle): 8 rows x 16 bytes contiguous per core matrix, core matrices in row-major order:
+  byte(r, c) = ((r // 8) * (C // 8) + c // 8) * 128 + (r % 8) * 16 + (c % 8) * 2;
+- `sw128`: 128-byte swizzle atoms of 8 rows x 64 halves (1024 bytes, 16-byte chunk index XOR row % 8),
+  atoms ordered down the rows first then across columns.
+A is K-major (its rows are m, K contiguous); B is MN-major (rows k, N contiguous; imm-trans-b = 1) or K-major
+(stored as B^T, N x K; imm-trans-b = 0).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+
+import numpy as np
+
+
+def core_offset(r: int, c: int, rows: int, cols: int) -> int:
+    """Byte offset of half (r, c) of a rows x cols array in the no-swizzle core-matrix layout."""
+    return ((r // 8) * (cols // 8) + c // 8) * 128 + (r % 8) * 16 + (c % 8) * 2
+
+
+def sw128_offset(r: int, c: int, rows: int, cols: int) -> int:
+    """Byte offset of half (r, c) in 128-byte-swizzle atoms (8 rows x 64 halves), atoms down the rows first."""
+    atom = (c // 64) * (rows // 8) + r // 8
+    chunk = ((c % 64) // 8) ^ (r % 8)
+    return atom * 1024 + (r % 8) * 128 + chunk * 16 + (c % 8) * 2
+
+
+def image(mat: np.ndarray, layout: str) -> bytes:
+    """The bytes of f16 matrix `mat` in `layout`."""
+    rows, cols = mat.shape
+    out = np.zeros(rows * cols, dtype=np.float16)
+    fn = core_offset if layout == "core" else sw128_offset
+    for r in range(rows):
+        for c in range(cols):
+            out[fn(r, c, rows, cols) // 2] = mat[r, c]
+    return out.tobytes()
+
+
+@dataclass(frozen=True)
+class Case:
+    """One probe: shape m64nNk(16*ksteps), layouts, descriptor fields (bytes) and the per-k16 start advance."""
+
+    name: str
+    n: int
+    ksteps: int
+    layout: str  # "core" or "sw128"
+    b_kmajor: bool  # B stored as B^T (N x K) with imm-trans-b 0
+    a_lbo: int
+    a_sbo: int
+    a_step: int
+    b_lbo: int
+    b_sbo: int
+    b_step: int
+
+
+def cases() -> list[Case]:
+    """Both LBO/SBO conventions for the no-swizzle layout (the ISA text and CUTLASS read differently), K- and
+    MN-major B, n64 / n128 / n256, and the 128-byte swizzle."""
+    out: list[Case] = []
+    for n, ks in ((64, 1), (128, 2), (256, 2)):
+        k = 16 * ks
+        # core layout, row-major core matrices. A (64 x k): K-direction neighbour 128 B, M-direction k/8*128 B.
+        a_k, a_mn = 128, (k // 8) * 128
+        # B MN-major (k x n): N-direction neighbour 128 B, K-direction (next 8 rows) n/8*128 B.
+        b_mn, b_k = 128, (n // 8) * 128
+        out.append(Case(f"core m64n{n}k{k} B mn-major LBO=K SBO=MN", n, ks, "core", False,
+                        a_k, a_mn, 2 * a_k, b_k, b_mn, 2 * b_k))
+        out.append(Case(f"core m64n{n}k{k} B mn-major LBO=MN SBO=K", n, ks, "core", False,
+                        a_mn, a_k, 2 * a_k, b_mn, b_k, 2 * b_k))
+        if n == 64:  # mixed conventions: tells A's reading apart from B's
+            out.append(Case(f"core m64n{n}k{k} A LBO=K/SBO=MN, B LBO=MN/SBO=K", n, ks, "core", False,
+                            a_k, a_mn, 2 * a_k, b_mn, b_k, 2 * b_k))
+            out.append(Case(f"core m64n{n}k{k} A LBO=MN/SBO=K, B LBO=K/SBO=MN", n, ks, "core", False,
+                            a_mn, a_k, 2 * a_k, b_k, b_mn, 2 * b_k))
+        # B K-major (B^T: n x k), like A.
+        bt_k, bt_mn = 128, (k // 8) * 128
+        out.append(Case(f"core m64n{n}k{k} B k-major LBO=K SBO=MN", n, ks, "core", True,
+                        a_k, a_mn, 2 * a_k, bt_k, bt_mn, 2 * bt_k))
+    # 128-byte swizzle, K = 64 (one atom wide for A): A K-major SBO 1024 (next 8 rows), k16 step +32 bytes;
+    # B MN-major (64 x n): K-direction 8-row groups SBO 1024, N-direction atoms LBO (k/8)*1024, k16 step 2048.
+    for n in (64, 128):
+        out.append(Case(f"sw128 m64n{n}k64 B mn-major", n, 4, "sw128", False,
+                        16, 1024, 32, (64 // 8) * 1024, 1024, 2048))
+        out.append(Case(f"sw128 m64n{n}k64 B mn-major LBO<->SBO", n, 4, "sw128", False,
+                        16, 1024, 32, 1024, (64 // 8) * 1024, 2048))
+    return out
+
+
+def desc_const(lbo: int, sbo: int, swizzle: int) -> int:
+    """The descriptor's bits other than the start address."""
+    return ((lbo >> 4) & 0x3FFF) << 16 | ((sbo >> 4) & 0x3FFF) << 32 | swizzle << 62
+
+
+def ptx(case: Case, b_base: int) -> str:
+    """The probe kernel of `case`: copy the image to shared memory, wgmma, store D (64 x N f32, row-major)."""
+    n, regs = case.n, case.n // 2
+    sw = 1 if case.layout == "sw128" else 0
+    acc = ", ".join(f"%f{i}" for i in range(regs))
+    lines = [
+        ".version 8.0", ".target sm_90a", ".address_size 64",
+        ".extern .shared .align 1024 .b8 smem[];",
+        ".visible .entry probe(.param .u64 pimg, .param .u64 pd, .param .u32 nbytes)", "{",
+        f".reg .f32 %f<{regs + 1}>;", ".reg .b32 %r<40>;", ".reg .b64 %rd<40>;", ".reg .pred %p<4>;",
+        "ld.param.u64 %rd1, [pimg];", "ld.param.u64 %rd2, [pd];", "ld.param.u32 %r1, [nbytes];",
+        "cvta.to.global.u64 %rd1, %rd1;", "cvta.to.global.u64 %rd2, %rd2;",
+        "mov.u32 %r2, %tid.x;", "shl.b32 %r3, %r2, 4;", "mov.u32 %r8, smem;",
+        "LOOP:", "setp.ge.u32 %p1, %r3, %r1;", "@%p1 bra DONE;",
+        "cvt.u64.u32 %rd3, %r3;", "add.u64 %rd4, %rd1, %rd3;", "ld.global.v4.u32 {%r4, %r5, %r6, %r7}, [%rd4];",
+        "add.u32 %r9, %r8, %r3;", "st.shared.v4.u32 [%r9], {%r4, %r5, %r6, %r7};",
+        "add.u32 %r3, %r3, 2048;", "bra LOOP;", "DONE:",
+        "bar.sync 0;", "fence.proxy.async.shared::cta;",
+    ]
+    lines += [f"mov.f32 %f{i}, 0f00000000;" for i in range(regs)]
+    lines += ["setp.eq.u32 %p2, %r1, %r1;", "wgmma.fence.sync.aligned;"]
+    for s in range(case.ksteps):
+        for op, base, lbo, sbo, step in (("a", 0, case.a_lbo, case.a_sbo, case.a_step),
+                                         ("b", b_base, case.b_lbo, case.b_sbo, case.b_step)):
+            reg = 10 if op == "a" else 11
+            lines += [f"add.u32 %r{reg}, %r8, {base + s * step};", f"cvt.u64.u32 %rd{reg}, %r{reg};",
+                      f"shr.u64 %rd{reg}, %rd{reg}, 4;", f"and.b64 %rd{reg}, %rd{reg}, 16383;",
+                      f"or.b64 %rd{reg}, %rd{reg}, {desc_const(lbo, sbo, sw)};"]
+        tb = 0 if case.b_kmajor else 1
+        lines.append(f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.f16.f16 {{{acc}}}, %rd10, %rd11, %p2, 1, 1, 0, "
+                     f"{tb};")
+    lines += ["wgmma.commit_group.sync.aligned;", "wgmma.wait_group.sync.aligned 0;"]
+    # store: row = 16 * warp + lane / 4 (+8), col = 8 j + 2 (lane % 4) (+1)
+    lines += ["shr.u32 %r20, %r2, 5;", "and.b32 %r21, %r2, 31;", "shr.u32 %r22, %r21, 2;", "and.b32 %r23, %r21, 3;",
+              "shl.b32 %r24, %r20, 4;", "add.u32 %r24, %r24, %r22;", f"mul.lo.u32 %r25, %r24, {n * 4};",
+              "shl.b32 %r26, %r23, 3;", "add.u32 %r25, %r25, %r26;", "cvt.u64.u32 %rd20, %r25;",
+              "add.u64 %rd21, %rd2, %rd20;"]
+    for j in range(n // 8):
+        lines.append(f"st.global.v2.f32 [%rd21+{j * 32}], {{%f{4 * j}, %f{4 * j + 1}}};")
+        lines.append(f"st.global.v2.f32 [%rd21+{j * 32 + 8 * n * 4}], {{%f{4 * j + 2}, %f{4 * j + 3}}};")
+    lines += ["ret;", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def build(case: Case, rng: np.random.Generator) -> tuple[str, bytes, np.ndarray]:
+    """The case's PTX, shared image and numpy reference."""
+    k = 16 * case.ksteps
+    a = rng.uniform(-1, 1, (64, k)).astype(np.float16)
+    b = rng.uniform(-1, 1, (k, case.n)).astype(np.float16)
+    img_a = image(a, case.layout)
+    img_b = image(np.ascontiguousarray(b.T) if case.b_kmajor else b, case.layout)
+    b_base = (len(img_a) + 1023) // 1024 * 1024
+    img = img_a + bytes(b_base - len(img_a)) + img_b
+    ref = a.astype(np.float32) @ b.astype(np.float32)
+    return ptx(case, b_base), img, ref
+
+
+def ptxas_check(text: str) -> str:
+    """ptxas -arch=sm_90a's verdict on `text` ('' when it assembles)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".ptx", delete=False) as f:
+        f.write(text)
+    r = subprocess.run(["ptxas", "-arch=sm_90a", f.name, "-o", "/dev/null"], capture_output=True, text=True)
+    return "" if r.returncode == 0 else r.stderr.strip()
+
+
+def run_device() -> int:
+    """Run every case on device 0 and print max |error| per case."""
+    from cuda.bindings import driver as d
+
+    def ok(res: tuple, what: str):  # type: ignore[type-arg]
+        if int(res[0]) != 0:
+            raise RuntimeError(f"{what}: {res[0]}")
+        return res[1] if len(res) > 1 else None
+
+    ok(d.cuInit(0), "cuInit")
+    dev = ok(d.cuDeviceGet(0), "cuDeviceGet")
+    A = d.CUdevice_attribute
+    major = ok(d.cuDeviceGetAttribute(A.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev), "attr")
+    minor = ok(d.cuDeviceGetAttribute(A.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev), "attr")
+    print(f"device compute capability {major}.{minor}")
+    ctx = ok(d.cuDevicePrimaryCtxRetain(dev), "ctx")
+    ok(d.cuCtxSetCurrent(ctx), "setcurrent")
+    rng = np.random.default_rng(0)
+    bad = 0
+    for case in cases():
+        text, img, ref = build(case, rng)
+        try:
+            buf = np.frombuffer(text.encode() + b"\x00", dtype=np.uint8)
+            mod = ok(d.cuModuleLoadData(buf.ctypes.data), "cuModuleLoadData")
+            fn = ok(d.cuModuleGetFunction(mod, b"probe"), "getfunction")
+            if len(img) > 48 * 1024:
+                ok(d.cuFuncSetAttribute(fn, d.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                        len(img)), "setattr")
+            hbuf = np.frombuffer(img, dtype=np.uint8)
+            dimg = ok(d.cuMemAlloc(len(img)), "alloc")
+            dout = ok(d.cuMemAlloc(ref.nbytes), "alloc")
+            ok((d.cuMemcpyHtoD(dimg, hbuf.ctypes.data, len(img))[0], None), "htod")
+            ok((d.cuMemsetD8(dout, 0xFF, ref.nbytes)[0], None), "memset")
+            vals = [ctypes.c_uint64(int(dimg)), ctypes.c_uint64(int(dout)), ctypes.c_uint32(len(img))]
+            ptrs = (ctypes.c_void_p * 3)(*[ctypes.addressof(v) for v in vals])
+            ok((d.cuLaunchKernel(fn, 1, 1, 1, 128, 1, 1, len(img), 0, ctypes.addressof(ptrs), 0)[0], None),
+               "launch")
+            ok((d.cuCtxSynchronize()[0], None), "sync")
+            out = np.empty_like(ref)
+            ok((d.cuMemcpyDtoH(out.ctypes.data, dout, ref.nbytes)[0], None), "dtoh")
+            err = float(np.nanmax(np.abs(out - ref))) if np.isfinite(out).all() else float("inf")
+            print(f"{case.name:50s} max|err| {err:.3g} {'ok' if err < 1e-2 else 'WRONG'}")
+            d.cuMemFree(dimg)
+            d.cuMemFree(dout)
+            d.cuModuleUnload(mod)
+        except RuntimeError as e:
+            bad += 1
+            print(f"{case.name:50s} FAILED {e}")
+            if "ILLEGAL" in str(e) or "LAUNCH_FAILED" in str(e):
+                print("context lost; stopping")
+                return 1
+    return 1 if bad else 0
+
+
+def main() -> int:
+    if "--ptx" in sys.argv or "--check" in sys.argv:
+        rng = np.random.default_rng(0)
+        for case in cases():
+            text = build(case, rng)[0]
+            if "--ptx" in sys.argv:
+                print(f"// {case.name}\n{text}")
+            else:
+                print(f"{case.name:50s} ptxas sm_90a: {ptxas_check(text) or 'ok'}")
+        return 0
+    return run_device()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
