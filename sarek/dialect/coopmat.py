@@ -18,7 +18,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from sarek.dialect.opformat import FormatSyntax
+from sarek.dialect.opformat import FormatSyntax, NullarySyntax
 from sarek.dialect.syntax import operand as _operand
 from sarek.dialect.syntax import parse_attrs as _parse_attrs
 from sarek.dialect.syntax import parse_subscript as _parse_subscript
@@ -55,7 +55,9 @@ class FragUse(StrEnum):
 @irdl_op_definition
 class CoopmatDeclOp(IRDLOperation):
     """`sarek.coopmat_decl "fa" a 16x16 : f16` — declares a cooperative-matrix fragment (fragments are a
-    namespace of their own: not values, never indexed, passed or assigned)."""
+    namespace of their own: not values, never indexed, passed or assigned). `sarek.coopmat_decl "acc" acc 64x128
+    warpgroup : f32`: a fragment owned by a warpgroup (4 consecutive warps, warpgroup-uniform operands): a 64x16
+    'a', a 16xN 'b' or a 64xN accumulator, N a multiple of 8 up to 256 (Hopper's wgmma)."""
 
     name = "sarek.coopmat_decl"
     frag = prop_def(StringAttr)
@@ -63,10 +65,15 @@ class CoopmatDeclOp(IRDLOperation):
     rows = prop_def(IntegerAttr)
     cols = prop_def(IntegerAttr)
     element_type = prop_def(AnyAttr())
+    warpgroup = opt_prop_def(UnitAttr)
 
-    def __init__(self, frag: str, use: str, rows: int, cols: int, element_type: Attribute):
-        super().__init__(properties={"frag": StringAttr(frag), "use": StringAttr(use), "rows": IntegerAttr(rows, i32),
-                                     "cols": IntegerAttr(cols, i32), "element_type": element_type})
+    def __init__(self, frag: str, use: str, rows: int, cols: int, element_type: Attribute, warpgroup: bool = False):
+        props: dict[str, Attribute] = {"frag": StringAttr(frag), "use": StringAttr(use),
+                                       "rows": IntegerAttr(rows, i32), "cols": IntegerAttr(cols, i32),
+                                       "element_type": element_type}
+        if warpgroup:
+            props["warpgroup"] = UnitAttr()
+        super().__init__(properties=props)
 
     def verify_(self) -> None:
         _check_name(self.frag, "fragment")
@@ -76,10 +83,14 @@ class CoopmatDeclOp(IRDLOperation):
             raise VerifyException("fragment shape must be positive")
         if not is_scalar_type(self.element_type):
             raise VerifyException(f"fragment element type must be a scalar, got {self.element_type}")
+        if self.warpgroup is not None and (why := warpgroup_shape_error(self.use.data, self.rows.value.data,
+                                                                        self.cols.value.data)):
+            raise VerifyException(why)
 
     def print(self, printer: Printer) -> None:
         _print_name(printer, self.frag)
-        printer.print_string(f" {self.use.data} {self.rows.value.data}x{self.cols.value.data} : ")
+        wg = " warpgroup" if self.warpgroup is not None else ""
+        printer.print_string(f" {self.use.data} {self.rows.value.data}x{self.cols.value.data}{wg} : ")
         printer.print_attribute(self.element_type)
         _print_attrs(printer, self)
 
@@ -88,8 +99,25 @@ class CoopmatDeclOp(IRDLOperation):
         frag = parser.parse_str_literal()
         use = parser.parse_identifier()
         rows, cols = _parse_shape(parser)
+        wg = parser.parse_optional_keyword("warpgroup") is not None
         parser.parse_punctuation(":")
-        return _parse_attrs(parser, cls(frag, use, rows, cols, parser.parse_type()))
+        return _parse_attrs(parser, cls(frag, use, rows, cols, parser.parse_type(), wg))
+
+
+def warpgroup_shape_error(use: str, rows: int, cols: int) -> str | None:
+    """Why a warpgroup fragment of `use` cannot be rows x cols (wgmma's m64nNk16: a 64x16, b 16xN, acc 64xN,
+    N a multiple of 8 up to 256), or None."""
+    want = {"a": "64x16", "b": "16xN", "acc": "64xN"}[use] if use in ("a", "b", "acc") else "?"
+    n = cols
+    ok = (rows, cols) == (64, 16) if use == "a" else (rows == (16 if use == "b" else 64) and n % 8 == 0 and
+                                                        0 < n <= 256)
+    return None if ok else (f"a warpgroup '{use}' fragment is {want} (N a multiple of 8 up to 256: wgmma "
+                            f"m64nNk16), not {rows}x{cols}")
+
+
+def is_warpgroup(op: Operation, frag: str) -> bool:
+    """Whether fragment `frag` (declared in the function holding `op`) is owned by a warpgroup."""
+    return _frag_decl(op, frag).warpgroup is not None
 
 
 def _parse_shape(parser: Parser) -> tuple[int, int]:
@@ -123,6 +151,7 @@ class _CoopmatMemMixin:
         index: SSAValue
         stride: SSAValue
         col_major: UnitAttr | None
+        core: UnitAttr | None
 
     def _verify_mem(self) -> None:
         op = cast(Operation, self)
@@ -140,10 +169,12 @@ class _CoopmatMemMixin:
         printer.print_operand(self.stride)
         if self.col_major is not None:
             printer.print_string(" col_major")
+        if self.core is not None:
+            printer.print_string(" core")
         _print_typed_tail(printer, cast(Operation, self), self.array.type)
 
     @staticmethod
-    def _parse_mem(parser: Parser, word: str) -> tuple[str, SSAValue, SSAValue, SSAValue, bool]:
+    def _parse_mem(parser: Parser, word: str) -> tuple[str, SSAValue, SSAValue, SSAValue, bool, bool]:
         frag = parser.parse_str_literal()
         parser.parse_keyword(word)
         a = _operand(parser)
@@ -151,13 +182,16 @@ class _CoopmatMemMixin:
         parser.parse_keyword("stride")
         s = _operand(parser)
         col = parser.parse_optional_keyword("col_major") is not None
+        core = parser.parse_optional_keyword("core") is not None
         _parse_type_of(parser, a, "buffer")
-        return frag, a, i, s, col
+        return frag, a, i, s, col, core
 
 
 class _CoopmatMemOp(_CoopmatMemMixin, IRDLOperation):
     """Shared shape of coopmat_load / coopmat_store: a fragment, a buffer, an element index, a row stride (a
-    column stride with `col_major`)."""
+    column stride with `col_major`). `core`: the buffer is a shared array in the core-matrix layout (`shared(T,
+    (R, C), layout="core")`, stride C, index the position of element (i, j), i and j multiples of 8): element
+    (r, c) is `buf[index + core_offset(r, c, stride)]` (sarek.analysis.layout.core_offset)."""
 
     WORD: ClassVar[str] = ""
     frag = prop_def(StringAttr)
@@ -165,15 +199,22 @@ class _CoopmatMemOp(_CoopmatMemMixin, IRDLOperation):
     index = operand_def(i32)
     stride = operand_def(i32)
     col_major = opt_prop_def(UnitAttr)
+    core = opt_prop_def(UnitAttr)
 
-    def __init__(self, frag: str, array: SSAValue, index: SSAValue, stride: SSAValue, col_major: bool = False):
+    def __init__(self, frag: str, array: SSAValue, index: SSAValue, stride: SSAValue, col_major: bool = False,
+                 core: bool = False):
         props: dict[str, Attribute] = {"frag": StringAttr(frag)}
         if col_major:
             props["col_major"] = UnitAttr()
+        if core:
+            props["core"] = UnitAttr()
         super().__init__(operands=[array, index, stride], properties=props)
 
     def verify_(self) -> None:
         self._verify_mem()
+        if self.core is not None and (self.col_major is not None or not isinstance(self.array.type, ArrayType)
+                                      or self.array.type.memspace.value != "shared"):
+            raise VerifyException("a core-layout fragment load/store reads a shared array, row-major")
 
     def print(self, printer: Printer) -> None:
         self._print_mem(printer, self.WORD)
@@ -237,6 +278,15 @@ class CoopmatFillOp(FormatSyntax):
         d = _frag_decl(self, self.frag.data)
         if self.value.type != d.element_type and not _widened(self, self.value.type, d.element_type):
             raise VerifyException(f"fragment '{self.frag.data}' holds {d.element_type}, the value is {self.value.type}")
+
+
+@irdl_op_definition
+class CoopmatWaitOp(NullarySyntax):
+    """`sarek.coopmat_wait` — the warpgroup multiply-accumulates issued so far have completed (their accumulators
+    may be read, their operand arrays written): wgmma.wait_group 0 on PTX. Placed by sarek-wgmma-waits; every
+    executor but PTX has nothing to wait for."""
+
+    name = "sarek.coopmat_wait"
 
 
 #: every cooperative-matrix op (the analyses' and lowerings' one list)

@@ -60,7 +60,8 @@ _DECLARATIONS: tuple[type[Operation], ...] = (RecordOp, VariantOp, KernelOp, Hel
 STATEMENT_OPS: tuple[type[Operation], ...] = (
     LetOp, LetMutOp, StoreOp, IfOp, WhileOp, ForOp, MatchOp, ReturnOp, BreakOp, ContinueOp, AssertOp, PragmaOp,
     BlockOp, BarrierOp, GridBarrierOp, WarpBarrierOp, MemFenceOp, NativeOp, PrintOp, AllocArrayOp, CoopmatDeclOp,
-    CoopmatLoadOp, CoopmatStoreOp, CoopmatMulAddOp, CoopmatFillOp, CopyAsyncOp, CopyAsyncCommitOp, CopyAsyncWaitOp,
+    CoopmatLoadOp, CoopmatStoreOp, CoopmatMulAddOp, CoopmatFillOp, CoopmatWaitOp, CopyAsyncOp, CopyAsyncCommitOp,
+    CopyAsyncWaitOp,
 )
 
 Sarek = Dialect(
@@ -71,7 +72,7 @@ Sarek = Dialect(
         LetMutOp, LoadOp, StoreOp, ElemRefOp, FieldRefOp, YieldOp, IfOp, IfExprOp, WhileOp, ForOp, MatchOp, MatchExprOp,
         ReturnOp, BreakOp, ContinueOp, AssertOp, PragmaOp, BlockOp, BarrierOp, GridBarrierOp, WarpBarrierOp, MemFenceOp,
         NativeOp, PrintOp, CoopmatDeclOp, CoopmatLoadOp, CoopmatStoreOp, CoopmatMulAddOp, CoopmatFillOp,
-        CopyAsyncOp, CopyAsyncCommitOp, CopyAsyncWaitOp,
+        CoopmatWaitOp, CopyAsyncOp, CopyAsyncCommitOp, CopyAsyncWaitOp,
     ],
     [MemSpaceAttr, UnitType, RecordType, VariantType, VecType, ArrayType, RefType, BinOpKindAttr, UnOpKindAttr],
 )

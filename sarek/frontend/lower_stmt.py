@@ -408,7 +408,8 @@ class StmtLowerer(VectorLowerer):
             raise self.err(others[0] if others else target,
                            f"'{n}' names a {fn.name} array (declared at line {line}) and cannot be reassigned; "
                            "give the other value another name")
-        if call.keywords or len(call.args) != 2:
+        layout = self.alloc_layout(call, fn)
+        if len(call.args) != 2:
             raise self.err(call, f"{fn.name}(T, size) takes 2 arguments, {len(call.args)} given")
         ok, elt = self.static(call.args[0])
         if not ok:
@@ -432,6 +433,9 @@ class StmtLowerer(VectorLowerer):
                 raise self.err(d, f"type mismatch: an array size is i32, got {tname(size.type)}")
             sizes.append(size)
         space = "shared" if fn.name == "shared" else "local"
+        if layout == "core":
+            self.core_alloc(n, call, et, [self.const_eval(d) for d in dims])
+            return
         a = self.v(s.AllocArrayOp(n, sizes, s.ArrayType(et, space, len(sizes))), call)
         self.vars[n] = Binding("arr", a, a.type)
         self.assigned.add(n)

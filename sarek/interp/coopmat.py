@@ -8,7 +8,11 @@ fragment is a (rows, cols) numpy array: float32 for f16 / bf16 / f32 elements (f
 for integer ones.
 
 - load / store: element (r, c) is `buf[index + r * stride + c]` (`buf[index + c * stride + r]` col-major); an
-  element outside the buffer is an error naming the op.
+  element outside the buffer is an error naming the op. A `core` load (a core-layout shared array:
+  sarek.analysis.core_layout) reads `buf[index + core_offset(r, c, stride, W)]`, index a multiple of 8 W (the
+  fragment starts at a row and a column multiple of 8 and W; an error otherwise).
+- a warpgroup fragment is the whole matrix too, held by every warp of its group (each warp stores the same
+  values).
 - mma `d = a @ b + c`: float inputs are multiplied exactly (an f16 or bf16 product is exact in f32) and summed
   into an f32 accumulator started at c, in k order (k = 0, 1, ...), one f32 rounding per step; an f16
   accumulator is rounded to f16 once, at the end. 8-bit integer inputs: exact products summed in i32, wrapping
@@ -65,10 +69,40 @@ def _spans(index: int, stride: int, rows: int, cols: int, col_major: bool, n: in
     return starts
 
 
+def core_positions(index: int, stride: int, rows: int, cols: int, width: int, n: int) -> np.ndarray:
+    """The (rows, cols) flat positions of a core-layout fragment at `index` (checked: aligned, inside `n`)."""
+    if index % (8 * width) or index < 0:
+        raise CoopError(f"a core-layout fragment starts at a row and a column multiple of 8 and {width} (element "
+                        f"index {index} is not a multiple of {8 * width})")
+    r, c = np.arange(rows)[:, None], np.arange(cols)[None, :]
+    pos = index + ((r // 8) * (stride // width) + c // width) * (8 * width) + (r % 8) * width + c % width
+    if pos.max() >= n:
+        raise CoopError(f"element {int(pos.max())} is outside the buffer of {n} elements (index {index}, "
+                        f"{stride} columns)")
+    return pos
+
+
+def core_of(op: Any) -> int:
+    """Elements per core-matrix row of a `core` load's array (0 for a row-major load)."""
+    from sarek.analysis.core_layout import core_width
+    from sarek.analysis.layout import scalar_layout
+    from sarek.dialect import sarek as S
+
+    if getattr(op, "core", None) is None:
+        return 0
+    lay = scalar_layout(S.fragment_decl(op, op.frag.data).element_type)
+    assert lay is not None
+    return core_width(lay.size)
+
+
 def load(buf: MutableSequence[Any], index: int, stride: int, rows: int, cols: int, col_major: bool,
-         kind: str) -> np.ndarray:
-    """The fragment read from a flat buffer (a list of scalars or a 1-D numpy array)."""
+         kind: str, core: int = 0) -> np.ndarray:
+    """The fragment read from a flat buffer (a list of scalars or a 1-D numpy array); `core`: the elements per
+    core-matrix row of a core-layout array (0: row-major)."""
     dt = np.int64 if kind in INTS else np.float32
+    if core:
+        pos = core_positions(index, stride, rows, cols, core, len(buf))
+        return np.asarray([buf[int(p)] for p in pos.ravel()], dtype=dt).reshape(rows, cols)
     length = rows if col_major else cols
     starts = _spans(index, stride, rows, cols, col_major, len(buf))
     m = np.array([np.asarray(buf[st:st + length], dtype=dt) for st in starts], dtype=dt).reshape(-1, length)

@@ -80,6 +80,15 @@ class CoopExec(ExecBase):
         """The (row selector, flat positions) of the active warps' elements, bounds-checked."""
         idx = self.per_warp(op, env[op.index], "index")[act].astype(np.int64)
         st = self.per_warp(op, env[op.stride], "stride")[act].astype(np.int64)
+        if (w := CM.core_of(op)) and len(idx):
+            try:
+                pos = np.stack([CM.core_positions(int(i), int(s), rows, cols, w, arr.n) for i, s in zip(idx, st)])
+            except CM.CoopError as e:
+                raise self.fault(op, str(e)) from None
+            if arr.row is None:
+                return None, pos
+            _, first, _ = self.warps()
+            return arr.row[first][act][:, None, None], pos
         r, c = np.arange(rows)[None, :, None], np.arange(cols)[None, None, :]
         a, b = (c, r) if op.col_major is not None else (r, c)
         pos = idx[:, None, None] + a * st[:, None, None] + b

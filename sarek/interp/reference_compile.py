@@ -446,7 +446,8 @@ class _Compiler(ExprCompiler):
         mem = f"{self.name(op.array)}, {self.name(op.index)}, {self.name(op.stride)}"
         col = op.col_major is not None
         if isinstance(op, S.CoopmatLoadOp):
-            return f"{frag(op.frag.data)} = _cm.run({oid}, _cm.load, {mem}, {shape}, {col}, {k!r})"
+            core = _cm.core_of(op)
+            return f"{frag(op.frag.data)} = _cm.run({oid}, _cm.load, {mem}, {shape}, {col}, {k!r}, {core})"
         return f"if _lane == 0: _cm.run({oid}, _cm.store, {read(op.frag.data)}, {mem}, {col}, {k!r})"
 
     def yielding_block(self, b: Block, ind: int, target: str) -> None:
