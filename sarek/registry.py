@@ -96,6 +96,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "sarek-lower-cfamily": ("sarek.lowering.cfamily", "LowerCFamilyPass"),
     "sarek-c-form-expressions": ("sarek.passes.c_form_expressions", "CFormExpressionsPass"),
     "sarek-lower-ptx": ("sarek.lowering.ptx", "LowerPtxPass"),
+    "sarek-wgmma-waits": ("sarek.passes.wgmma_waits", "WgmmaWaitsPass"),
 }
 
 

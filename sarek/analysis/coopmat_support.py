@@ -95,11 +95,25 @@ def _supported(target: str) -> str:
     return "; ".join(c.text() for c in SHAPES[target])
 
 
+#: the targets with warpgroup fragments (`scope="warpgroup"`: Hopper's wgmma, PTX at `.target sm_90a`)
+WARPGROUP_TARGETS = ("ptx",)
+WARPGROUP_REFUSAL = ("warpgroup fragments (scope=\"warpgroup\") lower to Hopper's warpgroup MMA (wgmma), which only "
+                     "PTX reaches (`.target sm_90a`); use warp fragments (the default scope) on this target")
+
+
+def _warpgroup(op: Operation) -> bool:
+    frag = op.frag.data if isinstance(op, s.CoopmatDeclOp | s.CoopmatFillOp | s.CoopmatLoadOp | s.CoopmatStoreOp) \
+        else op.d.data if isinstance(op, s.CoopmatMulAddOp) else None
+    return frag is not None and s.is_warpgroup(op, frag)
+
+
 def coopmat_refusal(op: Operation, target: str) -> str | None:
     """Why `target` (one with cooperative matrices) cannot compile `op`, or None."""
     configs = SHAPES.get(target)
     if configs is None:
         return None
+    if _warpgroup(op):  # shapes and types checked by the op's verifier and the front end
+        return None if target in WARPGROUP_TARGETS else WARPGROUP_REFUSAL
     if isinstance(op, s.CoopmatDeclOp):
         use, e, r, c = op.use.data, _elt(op.element_type), op.rows.value.data, op.cols.value.data
         ok = any((use == "a" and e in x.inputs and x.fits(r, x.n, c)) or

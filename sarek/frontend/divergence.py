@@ -97,3 +97,7 @@ def check_divergence(module: ModuleOp) -> None:
         raise CompileError.from_sarek_error(e) from None
     if findings:
         raise python_error(findings[0])
+    from sarek.analysis.wgmma import operand_hazard
+
+    if (hazard := operand_hazard(module)) is not None:
+        raise CompileError.from_sarek_error(SarekError(hazard[1], hazard[0]))

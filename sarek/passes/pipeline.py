@@ -89,7 +89,8 @@ PIPELINES: dict[Family, list[PassSpec]] = {
         ("sarek-order-type-decls", {}),
         ("sarek-lower-warp", {"target": "{target}"}),
         ("sarek-wide-vector-access", {}),
-        ("sarek-lower-ptx", {}),
+        ("sarek-wgmma-waits", {}),
+        ("sarek-lower-ptx", {"arch": "{arch}"}),
         ("sarek-contract", {"fma": "{fma}"}),
     ],
 }
@@ -126,7 +127,8 @@ INSERTION_POINTS = ("before-opt", "after-opt", "before-lowering")
 
 def pipeline_passes(target: str, block: str | tuple[int, ...] = "256,1,1", kernel: str = "",
                     fma: str = "", opt: str = "on", fp: str = "default", before_opt: str = "",
-                    after_opt: str = "", before_lowering: str = "", limits: str = "portable") -> list[ModulePass]:
+                    after_opt: str = "", before_lowering: str = "", limits: str = "portable",
+                    arch: str = "sm_90") -> list[ModulePass]:
     """The pass instances of `target`'s pipeline (an unknown target is a SarekError), with the passes of the
     insertion points (pass list specs, sarek's or installed plugins' passes: sarek.plugins) in place."""
     from sarek.plugins import resolve_passes
@@ -136,7 +138,7 @@ def pipeline_passes(target: str, block: str | tuple[int, ...] = "256,1,1", kerne
         raise SarekError(f"sarek-pipeline: opt must be on or off, not '{opt}'")
     values: dict[str, object] = {"target": target, "layout": info.payload_layout, "block": block,
                                  "kernel": kernel, "fma": contraction(fp, fma), "fp": fp,
-                                 "unroll": UNROLL[info.family], "limits": limits}
+                                 "unroll": UNROLL[info.family], "limits": limits, "arch": arch}
     specs = PIPELINES[info.family]
     first_opt = next(i for i, (n, _) in enumerate(specs) if n in OPT_NAMES)
     inserts = {first_opt: resolve_passes(before_opt, "sarek-pipeline{before-opt}"),
@@ -165,7 +167,8 @@ class PipelinePass(ModulePass):
     multiply-add contracted into fma on ptx; exact: every operation separately rounded, bit-identical to the
     interpreter); for ptx `fma=on|off` overrides the policy's contraction (sarek-contract's option);
     `limits=portable|device` (sarek-reject-features' option: a device compiling for itself checks its own
-    shared-memory and storage-buffer limits at launch).
+    shared-memory and storage-buffer limits at launch); for ptx `arch` (sm_90 by default; sm_90a admits the
+    warpgroup MMA, wgmma: sarek-lower-ptx's option).
     Insertion points, each a pass list (xDSL pipeline syntax, quoted; sarek's passes or those of installed
     `xdsl.universe` plugins): `before-opt` (after the feature gate and checks, before the optimisation passes),
     `after-opt` (after them: where the runtime puts its extra passes), `before-lowering` (right before the
@@ -190,11 +193,12 @@ class PipelinePass(ModulePass):
     after_opt: str = ""
     before_lowering: str = ""
     limits: str = "portable"
+    arch: str = "sm_90"
 
     def passes(self) -> list[ModulePass]:
         """The passes this pipeline runs, in order."""
         return pipeline_passes(self.target, self.block, self.kernel, self.fma, self.opt, self.fp,
-                               self.before_opt, self.after_opt, self.before_lowering, self.limits)
+                               self.before_opt, self.after_opt, self.before_lowering, self.limits, self.arch)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_one_module(op, self.target)

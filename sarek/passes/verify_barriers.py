@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from sarek.analysis.convergence import convergence_findings
+from sarek.analysis.wgmma import operand_hazard
 from sarek.diagnostics import SarekError
 
 
@@ -22,7 +23,9 @@ class VerifyBarriersPass(ModulePass):
     (sarek.analysis.convergence). Inside a `sarek.block superstep` (not `superstep divergent`), a statement
     if / match / while deciding on a thread-varying value, or a for with a thread-varying bound, is refused too:
     the superstep's implicit barrier would be in diverged control flow. The first offending op, in module order,
-    is reported with its location.
+    is reported with its location. A warpgroup fragment load (`scope="warpgroup"`) and the mma reading it
+    must be one straight-line sequence with no barrier or write into the array between them
+    (sarek.analysis.wgmma: wgmma reads shared memory when the mma runs).
     """
 
     name = "sarek-verify-barriers"
@@ -31,3 +34,5 @@ class VerifyBarriersPass(ModulePass):
         findings = convergence_findings(op)
         if findings:
             raise SarekError(findings[0].message, findings[0].op)
+        if (hazard := operand_hazard(op)) is not None:
+            raise SarekError(hazard[1], hazard[0])

@@ -219,10 +219,12 @@ class Device:
     def check_dims(self, spec: KernelSpec, grid: Dim3, block: Dim3) -> None:
         lim = self.limits
         threads = block[0] * block[1] * block[2]
-        if spec.coop and threads % self.warp_size:
-            raise LaunchError(f"kernel {spec.name} uses cooperative matrices (owned by whole warps): its block "
-                              f"{block} has {threads} threads, not a multiple of device {self.name}'s warp size "
-                              f"{self.warp_size}; use a block of whole warps (e.g. {self.warp_size * 4})")
+        if spec.coop and threads % (self.warp_size * spec.coop):
+            owner, size = ("warpgroups", "warpgroup size") if spec.coop == 4 else ("warps", "warp size")
+            raise LaunchError(f"kernel {spec.name} uses cooperative matrices (owned by whole {owner}): its block "
+                              f"{block} has {threads} threads, not a multiple of device {self.name}'s {size} "
+                              f"{self.warp_size * spec.coop}; use a block of whole {owner} (e.g. "
+                              f"{self.warp_size * 4})")
         if threads > lim.max_threads_per_block:
             raise LaunchError(f"kernel {spec.name}: block {block} has {threads} threads; device {self.name} "
                               f"allows at most {lim.max_threads_per_block} per block")

@@ -29,12 +29,20 @@ def ptx_devices() -> list[PtxDevice]:
     return [PtxDevice(i) for i in range(device_count())]
 
 
-def ptx_source(spec: KernelSpec, fp: str = "default") -> str:
-    """The PTX of the spec's module (every kernel in it) at floating-point policy `fp`, through the compile
-    cache when there is one."""
+def ptx_source(spec: KernelSpec, fp: str = "default", arch: str = "sm_90") -> str:
+    """The PTX of the spec's module (every kernel in it) at floating-point policy `fp` for `.target arch`,
+    through the compile cache when there is one (the options are in its key)."""
     from sarek.runtime.compile import compile_source
 
-    return compile_source(spec, "ptx", fp=fp)
+    if arch == "sm_90":  # the target's default: the key of every cache entry made before the option existed
+        return compile_source(spec, "ptx", fp=fp)
+    return compile_source(spec, "ptx", fp=fp, arch=arch)
+
+
+def ptx_arch(cc: tuple[int, int]) -> str:
+    """The `.target` sarek writes for a device of compute capability `cc`: sm_90a (which admits wgmma, and
+    which only 9.0 devices load) on 9.0, sm_90 elsewhere."""
+    return "sm_90a" if tuple(cc) == (9, 0) else "sm_90"
 
 
 class PtxDevice(CudaDevice):
@@ -49,13 +57,17 @@ class PtxDevice(CudaDevice):
     def source(self, module: Any, kernel: str) -> str:
         from sarek.runtime.core import kernel_spec
 
-        return ptx_source(kernel_spec(module, kernel), self.fp)
+        return ptx_source(kernel_spec(module, kernel), self.fp, self.ptx_arch)
+
+    @property
+    def ptx_arch(self) -> str:
+        return ptx_arch(self.cc)
 
     def _image(self, spec: KernelSpec) -> bytes:
-        return ptx_source(spec, self.fp).encode()
+        return ptx_source(spec, self.fp, self.ptx_arch).encode()
 
     def _source_text(self, spec: KernelSpec) -> str:
-        return ptx_source(spec, self.fp)
+        return ptx_source(spec, self.fp, self.ptx_arch)
 
     # -- the grid barrier's counter
 
@@ -111,12 +123,12 @@ class PtxDevice(CudaDevice):
         raise AssertionError("unreachable")
 
     def _function(self, spec: KernelSpec) -> Any:
-        key = f"ptx-function:{self.fp_key}"
+        key = f"ptx-function:{self.fp_key}:{self.ptx_arch}"
         if key in spec.cache:
             return spec.cache[key]
         from sarek.analysis.namer import entry_name
 
-        mod = self.load(ptx_source(spec, self.fp))
+        mod = self.load(ptx_source(spec, self.fp, self.ptx_arch))
         ename = entry_name(spec.name, "ptx")
         err, fn = _driver().cuModuleGetFunction(mod, ename.encode())
         if int(err) != 0:

@@ -101,8 +101,9 @@ class KernelSpec:
     plans: dict[Any, Any] = field(default_factory=dict)  # per-device launch plans (packing, checks done once)
     #: (vector, scalar) parameter pairs indexed as `if global_thread_id < n: v[global_thread_id]`
     guards: list[tuple[int, int]] = field(default_factory=list)
-    #: the kernel (or a helper it calls) uses cooperative matrices: its block must be whole warps
-    coop: bool = False
+    #: the kernel (or a helper it calls) uses cooperative matrices: its block must be whole owners of fragments,
+    #: `coop` warps each (1: warps; 4: warpgroups, `scope="warpgroup"`); 0: no cooperative matrices
+    coop: int = 0
     #: one launch's extra passes (canonically spelled; sarek.runtime.compile.with_passes): compiled after the
     #: process-wide ones, in this spec's own program caches
     passes: str = ""
@@ -169,12 +170,25 @@ def kernel_spec(module: ModuleOp, name: str) -> KernelSpec:
     from sarek.analysis.writes import guarded_indexing
 
     from sarek.analysis.reach import reaches
-    from sarek.dialect.sarek import COOPMAT_OPS, GridBarrierOp
+    from sarek.dialect.sarek import GridBarrierOp
 
     spec = KernelSpec(module, name, params, module_hash(module), guards=guarded_indexing(module, name),
-                      coop=reaches(module, k, COOPMAT_OPS), grid_sync=reaches(module, k, (GridBarrierOp,)))
+                      coop=_coop_warps(module, k), grid_sync=reaches(module, k, (GridBarrierOp,)))
     per[name] = spec
     return spec
+
+
+def _coop_warps(module: ModuleOp, kernel: Operation) -> int:
+    """KernelSpec.coop of `kernel`: 4 with a warpgroup fragment, 1 with warp fragments only, 0 without."""
+    from sarek.analysis.reach import reaches
+    from sarek.dialect.sarek import COOPMAT_OPS, CoopmatDeclOp
+
+    def warpgroup(op: Operation) -> bool:
+        return isinstance(op, CoopmatDeclOp) and op.warpgroup is not None
+
+    if reaches(module, kernel, (CoopmatDeclOp,), warpgroup):
+        return 4
+    return 1 if reaches(module, kernel, COOPMAT_OPS) else 0
 
 
 def _ntags(module: ModuleOp, t: Attribute) -> int | None:

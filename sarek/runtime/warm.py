@@ -93,7 +93,7 @@ class WarmSpec(KernelSpec):
         self.ir_hash = rec["ir_hash"]
         self.cache, self.dims, self.plans = {}, {}, {}
         self.guards = [tuple(g) for g in rec["guards"]]
-        self.coop = bool(rec["coop"])
+        self.coop = int(rec["coop"])
         self.grid_sync = bool(rec.get("grid_sync"))
         self.prints = bool(rec["prints"])
         self.params = [WarmParam(self, i, p) for i, p in enumerate(rec["params"])]

@@ -47,9 +47,14 @@ from sarek.lowering.ptx.state import FnState as FnState
 from sarek.lowering.ptx.values import entry_name as entry_name
 
 
-def lower_module(module: ModuleOp) -> None:
+#: the PTX targets whose ptxas assembles wgmma (the arch-specific sm_90a; not sm_90)
+WGMMA_ARCHS = ("sm_90a",)
+
+
+def lower_module(module: ModuleOp, arch: str = "sm_90") -> None:
     """Replace the module's sarek ops by one `sarek_ptx.entry` per kernel."""
     low = Lowering(module)
+    low.wgmma = arch in WGMMA_ARCHS
     entries = [*low.run()]
     entries[:0] = low.const_tables.values()  # module-scope .const tables, before the kernels that read them
     for op in list(module.ops):
@@ -61,12 +66,16 @@ def lower_module(module: ModuleOp) -> None:
 
 @dataclass(frozen=True)
 class LowerPtxPass(ModulePass):
-    """Lower the sarek dialect to sarek_ptx instructions (one .entry per kernel, helpers inlined)."""
+    """Lower the sarek dialect to sarek_ptx instructions (one .entry per kernel, helpers inlined).
+
+    Option `arch` (default sm_90): the PTX target; warpgroup fragments (wgmma) need sm_90a and are refused at
+    their op otherwise."""
 
     name = "sarek-lower-ptx"
+    arch: str = "sm_90"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        lower_module(op)
+        lower_module(op, self.arch)
 
 
 __all__ = ["LowerPtxPass", "lower_module", "entry_name"]

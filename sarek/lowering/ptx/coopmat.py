@@ -13,6 +13,10 @@ k in order. 8-bit pieces are a 16x32, b 32x8 (four bytes per register: a registe
 columns 4t + 16 (k >> 1) + {0..3}; b register k rows 4t + 16k + {0..3}, column g), accumulators as f32's but
 s32. The gate (sarek.analysis.coopmat_support) admits f16/bf16 inputs with f32 accumulators and u8/i8 inputs
 with i32 ones.
+
+Warpgroup fragments (`.target sm_90a` only; sarek.lowering.ptx.wgmma): an `a`/`b` fragment is one 64-bit matrix
+descriptor, an accumulator the mma.sync accumulator layout of its warp's 16 rows (warp w of the group: rows
+16 w.. of the 64).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from xdsl.dialects.builtin import i32
 from xdsl.ir import Operation
 
 from sarek.dialect import sarek as sk
-from sarek.lowering.ptx.control import ControlLowering
+from sarek.lowering.ptx.wgmma import WgmmaLowering
 from sarek.lowering.ptx.state import FnState
 from sarek.lowering.ptx.values import Buf, Sc
 from sarek.targets.ptx import dialect as px
@@ -49,7 +53,7 @@ def _cells(use: str, eight: bool = False) -> list[list[tuple[int, int]]]:
     return [[(8 * (e >> 1), e & 1)] for e in range(4)]
 
 
-class CoopmatLowering(ControlLowering):
+class CoopmatLowering(WgmmaLowering):
     """`op_Coopmat*`: fragments as registers, element loads/stores, mma.sync."""
 
     def _frags(self, st: FnState) -> dict[str, dict[tuple[int, int], list[RegAttr]]]:
@@ -76,6 +80,8 @@ class CoopmatLowering(ControlLowering):
         return "s32" if str(d.element_type) == "i32" else "f32"
 
     def op_CoopmatDeclOp(self, st: FnState, op: sk.CoopmatDeclOp) -> Any:
+        if op.warpgroup is not None:
+            return self.wg_decl(st, op)
         use = op.use.data
         pr, pc = self._pieces(op, op.frag.data)
         ty = self._acc_type(op) if use == "acc" else "b32"
@@ -95,6 +101,8 @@ class CoopmatLowering(ControlLowering):
         return None
 
     def op_CoopmatMulAddOp(self, st: FnState, op: sk.CoopmatMulAddOp) -> Any:
+        if sk.is_warpgroup(op, op.d.data):
+            return self.wg_mma(st, op)
         fr = self._frags(st)
         d, a, b, c = fr[op.d.data], fr[op.a.data], fr[op.b.data], fr[op.c.data]
         elt = {"bf16": "bf16", "ui8": "u8", "i8": "s8"}.get(str(self._decl(op, op.a.data).element_type), "f16")
@@ -141,6 +149,8 @@ class CoopmatLowering(ControlLowering):
         buf = self.val(st, op.array)
         assert isinstance(buf, Buf)
         g, t2 = self._lane(st, 2 if eight else 1)
+        if d.warpgroup is not None:  # an accumulator: its warp's 16 rows of the 64
+            g = st.em.op3(px.MadOp, "lo.s32", "s32", self.wg_warp(st), 16, g)
         row, col = (t2, g) if use == "b" else (g, t2)
         out: list[tuple[RegAttr, list[RegAttr]]] = []
         for (i, j), regs in self._frags(st)[op.frag.data].items():
@@ -177,6 +187,8 @@ class CoopmatLowering(ControlLowering):
             em.emit(px.LdmatrixOp, f"sync.aligned.m8n8.x{len(regs)}{trans}.shared.b16", regs, AddrAttr(addr, 0))
 
     def op_CoopmatLoadOp(self, st: FnState, op: sk.CoopmatLoadOp) -> Any:
+        if op.core is not None:
+            return self.wg_load(st, op)
         em = st.em
         buf = self.val(st, op.array)
         assert isinstance(buf, Buf)

@@ -220,6 +220,11 @@ MmaOp = _instr("MmaOp", "mma", "mma.sync.aligned.<shape>.<layouts>.<types> {d..}
                "matrix multiply-accumulate")
 LdmatrixOp = _instr("LdmatrixOp", "ldmatrix", "ldmatrix.sync.aligned.m8n8.x<n>[.trans].shared.b16 {d..}, [addr]: a "
                     "warp's 8x8 b16 matrices from shared memory, each lane giving one 16-byte row's address")
+WgmmaOp = _instr("WgmmaOp", "wgmma", "wgmma.mma_async.sync.aligned.m64n<N>k16.f32.<t>.<t> {d..}, a-desc, b-desc, p, 1, "
+                 "1, 0, 1; wgmma.fence / commit_group / wait_group n: a warpgroup's asynchronous matrix "
+                 "multiply-accumulate, operands read from shared memory through matrix descriptors (sm_90a)")
+FenceOp = _instr("FenceOp", "fence", "fence.proxy.async.shared::cta: shared-memory writes of the generic proxy made "
+                 "visible to the async proxy (wgmma's operand reads)")
 CpOp = _instr("CpOp", "cp", "cp.async.{cg|ca}.shared.global [dst], [src], bytes; cp.async.commit_group; "
                "cp.async.wait_group n: asynchronous global -> shared copies (sm_80+)")
 
@@ -337,7 +342,7 @@ INSTRUCTIONS: tuple[type[Instr], ...] = (
     MovOp, LdOp, StOp, CvtaOp, AddOp, SubOp, MulOp, MadOp, FmaOp, DivOp, RemOp, AbsOp, NegOp, MinOp, MaxOp, AndOp,
     OrOp, XorOp, NotOp, ShlOp, ShrOp, SetpOp, SelpOp, CvtOp, SqrtOp, RcpOp, CopysignOp, PopcOp, ClzOp, TestpOp, BraOp,
     Ex2Op, BrevOp, BarOp, MembarOp, AtomOp, ShflOp, VoteOp, RetOp, MmaOp, LdmatrixOp,
-    CpOp,
+    CpOp, WgmmaOp, FenceOp,
 )
 
 SarekPtx = Dialect(

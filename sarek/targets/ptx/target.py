@@ -18,7 +18,8 @@ from sarek.targets.ptx.printer import PTX_TARGET, PTX_VERSION, print_ptx
 class PtxTarget(Target):
     """PTX assembly for sm_90 (.version 9.0, ptxas 13.0): kernels as .entry, helpers inlined.
 
-    Options: `version` (PTX ISA, default 9.0), `arch` (default sm_90), `fp` (the floating-point policy:
+    Options: `version` (PTX ISA, default 9.0), `arch` (default sm_90; sm_90a, which only compute capability
+    9.0 devices load, admits warpgroup fragments: wgmma), `fp` (the floating-point policy:
     `default` lets ptxas contract float multiply and add into fma, as NVRTC does; `exact` keeps every add/sub/
     mul `.rn`, bit-identical to the interpreter), `fmad` (true/false overrides the policy's contraction:
     the pipeline's `sarek-contract{fma=on|off}`), `opt` (on|off: the optimisation passes), `passes` (extra
@@ -37,7 +38,8 @@ class PtxTarget(Target):
         check_one_module(module, "ptx")
         fma = contraction(self.fp, "" if self.fmad is None else ("on" if self.fmad else "off"))
         if holds_sarek(module):
-            PipelinePass(target="ptx", fma=fma, opt=self.opt, fp=self.fp, after_opt=self.passes).apply(ctx, module)
+            PipelinePass(target="ptx", fma=fma, opt=self.opt, fp=self.fp, after_opt=self.passes,
+                         arch=self.arch).apply(ctx, module)
         else:  # already sarek_ptx: only the contraction policy is left to apply
             make_pass("sarek-contract", fma=fma).apply(ctx, module)
         output.write(print_ptx(module, self.version, self.arch))
