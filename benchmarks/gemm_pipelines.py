@@ -298,3 +298,63 @@ def gemm_async3_4w_k64(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
                 coop.load(b, sb, s * BK64 + kk, wx * 64)
                 coop.mma(acc, a, b, acc)
     coop.store(acc, C, i0 + wy * 64, j0 + wx * 64)
+
+
+BKW, BNW, SW = 64, 256, 3  # `sarek wgmma`: K step (four k16 mmas per stage), block columns, stages
+TW = 256  # two warpgroups, each 64 rows of the 128-row block tile
+PER_A, PER_B = 8 * TW // BKW, 8 * TW // BNW  # rows of A (32) and of B (8) copied per pass
+
+
+@kernel(block=TW)
+def gemm_wgmma(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
+    """`sarek wgmma`: 128x256 block tiles of two warpgroups (each 64x256: one m64n256k16 wgmma per k16), K
+    staged by copy_async in three stages of 64 through core-layout shared arrays (144 KiB of the dynamic window).
+    Thread t copies 16-byte chunks at row 8 (t // (8 * chunks per row)) + t % 8, chunk (t // 8) % (chunks per
+    row): eight consecutive threads fill one 128-byte core matrix (no shared bank conflicts) while reading full
+    32-byte sectors of global rows. sarek-wgmma-waits puts the wait before the next K step's barrier: a step's
+    wgmmas run while the copies of the stages ahead land. Grid (N / 256, M / 128); K a multiple of 64."""
+    sa = shared(T, (SW * BM, BKW), layout="core")
+    sb = shared(T, (SW * BKW, BNW), layout="core")
+    g = warp_id // 4
+    i0 = block_idx_y * BM
+    j0 = block_idx_x * BNW
+    t = thread_idx_x
+    nk = A.shape[1] // BKW
+    ra = (t // (8 * (BKW // CH))) * 8 + t % 8
+    ca = ((t // 8) % (BKW // CH)) * CH
+    rb = (t // (8 * (BNW // CH))) * 8 + t % 8
+    cb = ((t // 8) % (BNW // CH)) * CH
+    a = coop.fragment("a", T, 64, 16, scope="warpgroup")
+    b = coop.fragment("b", T, 16, BNW, scope="warpgroup")
+    acc = coop.fragment("acc", f32, 64, BNW, scope="warpgroup")
+    coop.fill(acc, 0.0)
+    with pragma("unroll"):
+        for p in range(SW - 1):
+            if p < nk:
+                with pragma("unroll"):
+                    for r in range(BM // PER_A):
+                        copy_async(sa[p * BM + ra + PER_A * r, ca], A[i0 + ra + PER_A * r, p * BKW + ca], CH)
+                with pragma("unroll"):
+                    for r in range(BKW // PER_B):
+                        copy_async(sb[p * BKW + rb + PER_B * r, cb], B[p * BKW + rb + PER_B * r, j0 + cb], CH)
+            copy_async_commit()
+    for kt in range(nk):
+        s = kt % SW
+        copy_async_wait(SW - 2)
+        barrier()
+        if kt + SW - 1 < nk:
+            n = (kt + SW - 1) % SW
+            k = (kt + SW - 1) * BKW
+            with pragma("unroll"):
+                for r in range(BM // PER_A):
+                    copy_async(sa[n * BM + ra + PER_A * r, ca], A[i0 + ra + PER_A * r, k + ca], CH)
+            with pragma("unroll"):
+                for r in range(BKW // PER_B):
+                    copy_async(sb[n * BKW + rb + PER_B * r, cb], B[k + rb + PER_B * r, j0 + cb], CH)
+        copy_async_commit()
+        with pragma("unroll"):
+            for kk in range(0, BKW, 16):
+                coop.load(a, sa, s * BM + g * 64, kk)
+                coop.load(b, sb, s * BKW + kk, 0)
+                coop.mma(acc, a, b, acc)
+    coop.store(acc, C, i0 + g * 64, j0)

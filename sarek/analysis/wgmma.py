@@ -99,7 +99,8 @@ def wait_points(body: Block) -> tuple[list[Operation], list[Block], list[Operati
     """Where sarek-wgmma-waits puts waits in a function body, lazily: (ops to wait before, blocks to wait at the
     end of, mmas that open a sequence and need a wgmma.fence first). An mma is pending from its issue until a
     wait; at a loop's head it may be pending from the previous iteration, after a region from any of its paths
-    (a conservative state: an extra wait is free when nothing is pending)."""
+    (a conservative state: an extra wait is free when nothing is pending). A scope (`sarek.block`,
+    `sarek.pragma`) is straight-line code."""
     before: list[Operation] = []
     ends: list[Block] = []
     fences: list[Operation] = []
@@ -115,6 +116,9 @@ def wait_points(body: Block) -> tuple[list[Operation], list[Block], list[Operati
                 if not fenced:
                     fences.append(op)
                 pending = fenced = True
+                continue
+            if isinstance(op, s.BlockOp | s.PragmaOp):  # a scope, run once: straight-line code
+                pending, fenced = block(op.body.block, pending, fenced)
                 continue
             if op.regions:
                 inner = _has_mma(op)
