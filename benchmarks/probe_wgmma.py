@@ -273,6 +273,70 @@ def run_sarek() -> int:
         except Exception as e:  # the report is the point
             print(f"sarek wg2 on {dev} FAILED {type(e).__name__}: {e}")
             bad += 1
+    return bad + run_row()
+
+
+def run_row() -> int:
+    """bench_gemm's `sarek wgmma` row on ptx: 256x512x320 against numpy (f16 and bf16), then 4096^3 f16 timed
+    against torch.matmul (CUDA events, median of 5 batches of 10) when torch is installed."""
+    import statistics
+
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
+    import gemm_pipelines as gp  # pyright: ignore[reportMissingImports]
+    from sarek import bf16, f16
+    from sarek.types import bf16_from_f32, bf16_to_f32
+
+    bad = 0
+    rng = np.random.default_rng(7)
+    m, n, k = 256, 512, 320
+    a32, b32 = rng.standard_normal((m, k)).astype(np.float32), rng.standard_normal((k, n)).astype(np.float32)
+    for t in (f16, bf16):
+        if t is f16:
+            a, b = a32.astype(np.float16), b32.astype(np.float16)
+            want = a.astype(np.float64) @ b.astype(np.float64)
+        else:
+            a, b = bf16_from_f32(a32), bf16_from_f32(b32)
+            want = bf16_to_f32(a).astype(np.float64) @ bf16_to_f32(b).astype(np.float64)
+        c = np.zeros((m, n), np.float32)
+        try:
+            gp.gemm_wgmma[t].launch(a, b, c, grid=(n // gp.BNW, m // gp.BM), block=gp.TW, device="ptx")
+            err = float(np.abs(c - want).max() / np.abs(want).max())
+            print(f"sarek wgmma row {t.name} {m}x{n}x{k} on ptx: relative error {err:.2e} {'ok' if err < 1e-4 else 'WRONG'}")
+            bad += err >= 1e-4
+        except Exception as e:
+            print(f"sarek wgmma row {t.name} on ptx FAILED {type(e).__name__}: {e}")
+            return bad + 1
+    try:
+        import torch
+    except ImportError:
+        print("torch not installed: no timing")
+        return bad
+    size = 4096
+    x = torch.randn(size, size, device="cuda", dtype=torch.float16)
+    y = torch.randn(size, size, device="cuda", dtype=torch.float16)
+    out = torch.empty(size, size, device="cuda", dtype=torch.float32)
+
+    def timed(fn) -> float:  # type: ignore[no-untyped-def]
+        fn()
+        torch.cuda.synchronize()
+        ts = []
+        for _ in range(5):
+            s0, s1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            s0.record()
+            for _ in range(10):
+                fn()
+            s1.record()
+            torch.cuda.synchronize()
+            ts.append(s0.elapsed_time(s1) / 1e3 / 10)
+        return statistics.median(ts)
+
+    t_ref = timed(lambda: torch.matmul(x, y))
+    t_wg = timed(lambda: gp.gemm_wgmma[f16].launch(x, y, out, grid=(size // gp.BNW, size // gp.BM), block=gp.TW,
+                                                  device="ptx"))
+    err = float((out - x.float() @ y.float()).abs().max()) / float((x.float() @ y.float()).abs().max())
+    flop = 2.0 * size ** 3
+    print(f"4096^3 f16: cuBLAS {flop / t_ref / 1e12:.1f} TFLOP/s, sarek wgmma (ptx) {flop / t_wg / 1e12:.1f} TFLOP/s "
+          f"= {t_ref / t_wg:.3f}x cuBLAS, relative error {err:.1e}")
     return bad
 
 
