@@ -85,11 +85,12 @@ class WgmmaLowering(ControlLowering):
         buf, idx = self.val(st, op.array), self.val(st, op.index)
         assert isinstance(buf, Buf) and isinstance(idx, Sc)
         stride = op.stride.owner
-        if not (isinstance(stride, sk.ConstantOp) and isinstance(stride.value, IntegerAttr)):
+        cols = stride.value if isinstance(stride, sk.ConstantOp) else None
+        if not isinstance(cols, IntegerAttr):
             raise ptx_error("a warpgroup fragment's array has a constant row length", op)
         size, _ = self.size_align(buf.elt, op)
         use = sk.fragment_decl(op, op.frag.data).use.data
-        lbo, sbo = desc_offsets(use, stride.value.value.data * size)
+        lbo, sbo = desc_offsets(use, cols.value.data * size)
         addr = self._elem_addr(st, buf, idx, size)
         start = em.op2(px.AndOp, "b64", "u64", em.op2(px.ShrOp, "u64", "u64", em.cvt("u64.u32", "u64", addr), 4),
                        0x3FFF)
