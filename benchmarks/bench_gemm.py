@@ -19,7 +19,10 @@ dyn`: `sarek async4 4w unroll` (the K loop unrolled by the four stages: constant
 4w unroll grp` (the same, blocks in groups of 8 block rows for L2 reuse of B), `sarek async4 wide dyn` (128x256,
 8 warps of 64x64, four stages of K=32, 106 KiB, unrolled likewise), `sarek async4 4w fp` (fragments
 double-buffered across a K step's two k16 halves, the barrier between them), `sarek async3 4w k64` (three
-stages of K=64, 105 KiB: half the barriers per flop, two blocks per SM still).
+stages of K=64, 105 KiB: half the barriers per flop, two blocks per SM still), and `sarek wgmma` (Hopper's
+warpgroup MMA: 128x256 block tiles of two warpgroups, each one m64n256k16 `wgmma.mma_async` per k16 from
+core-layout shared arrays, three copy_async stages of K=64, 144 KiB; PTX only, `.target sm_90a`: the cuda
+device refuses it with the reason).
 
 Method: device-resident torch tensors (passed zero-copy to sarek); one warm-up launch per contender checked
 against torch.matmul in f32 (max |error| / max |C| < 1e-2); then CUDA-event timing of `REPS` back-to-back
@@ -27,8 +30,9 @@ launches, the median of 5 batches. TFLOP/s = 2 M N K / time; ratio = contender /
 the kernel is reported with its reason. Results: a table on stdout and
 DIR/bench_gemm.json.
 
-`--dry-run` (no GPU): compiles every candidate to CUDA through NVRTC (sm_90) and to PTX through ptxas (sm_90),
-runs a 128x256x64 instance on the interpreter against numpy, and prints what each device would do.
+`--dry-run` (no GPU): compiles every candidate to CUDA through NVRTC (sm_90) and to PTX through ptxas (sm_90;
+the wgmma row at sm_90a), runs a 128x256x64 instance on the interpreter against numpy, and prints what each
+device would do.
 
 What the async rows compile to (ptxas 13 -v, sm_90, f16; SASS from nvdisasm): no spills anywhere; `sarek async2` 124
 registers, per K step 4 LDGSTS.E.BYPASS.128, one DEPBAR + BAR.SYNC, 16 LDSM and 32 HMMA.16816.F32 with about 60
@@ -44,7 +48,7 @@ bf16 ran at 0.21x cuBLAS against f16's 0.38x); sarek now names the shared state 
 every row's bf16 SASS matches f16's. Limits left: fragments are double-buffered only in `async4 4w fp`, and mma.sync
 is not Hopper's warpgroup MMA.
 
-The path beyond, `wgmma` (checked here: ptxas 13 assembles `wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16`
+The path to `wgmma`, now taken by `sarek wgmma` (warpgroup fragments, docs/KERNELS.md; checked here: ptxas 13 assembles `wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16`
 only for `.target sm_90a`, to HGMMA.64x128x16.F32 with 90 registers, and refuses that PTX for sm_90): (1) an
 opt-in PTX target option writing `.target sm_90a`, chosen only on compute capability 9.0 devices, in the
 cache key; (2) warpgroup-owned accumulators (4 consecutive warps, m64nN, N up to 256; a `coop` fragment scope

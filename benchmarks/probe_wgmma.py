@@ -226,37 +226,21 @@ def run_device() -> int:
 
 
 def run_sarek() -> int:
-    """The same through sarek: a warpgroup-fragment kernel (2 warpgroups, 128x128x32 from core-layout shared
-    arrays) on the `ptx` device (.target sm_90a on compute capability 9.0), against numpy and the interpreter."""
+    """The same through sarek: tests/unit/test_wgmma.py's `two_groups` (2 warpgroups, 128x128x32 from
+    core-layout shared arrays) on the interpreter and the `ptx` device (.target sm_90a on compute capability
+    9.0), against numpy."""
+    import importlib.util
     import os
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root))
     os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
-    from sarek import Array, coop, f16, f32, kernel
-    from sarek.gpu import barrier, shared, thread_idx_x, warp_id
-
-    globals().update(Array=Array, f16=f16, f32=f32)  # the kernel's annotations resolve in the module
-    @kernel(block=256)
-    def wg2(A: Array[f16, 2], B: Array[f16, 2], C: Array[f32, 2]):
-        sa = shared(f16, (128, 32), layout="core")
-        sb = shared(f16, (32, 128), layout="core")
-        t = thread_idx_x
-        for e in range(16):
-            i = t * 16 + e
-            sa[i // 32, i % 32] = A[i // 32, i % 32]
-            sb[i // 128, i % 128] = B[i // 128, i % 128]
-        barrier()
-        g = warp_id // 4
-        a = coop.fragment("a", f16, 64, 16, scope="warpgroup")
-        b = coop.fragment("b", f16, 16, 128, scope="warpgroup")
-        acc = coop.fragment("acc", f32, 64, 128, scope="warpgroup")
-        coop.fill(acc, 0.0)
-        for kk in range(0, 32, 16):
-            coop.load(a, sa, g * 64, kk)
-            coop.load(b, sb, kk, 0)
-            coop.mma(acc, a, b, acc)
-        coop.store(acc, C, g * 64, 0)
+    spec = importlib.util.spec_from_file_location("test_wgmma", root / "tests" / "unit" / "test_wgmma.py")
+    assert spec is not None and spec.loader is not None
+    tests = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tests)
+    wg2 = tests.two_groups
 
     rng = np.random.default_rng(1)
     a = rng.uniform(-1, 1, (128, 32)).astype(np.float16)
