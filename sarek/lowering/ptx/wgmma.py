@@ -14,7 +14,8 @@ MMA, `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}`, which ptxas assembl
 - an mma is `wgmma.mma_async` then `wgmma.commit_group`; one marked `sarek.fence` by sarek-wgmma-waits opens a
   sequence: `fence.proxy.async.shared::cta` (the threads' shared stores and cp.async data made visible to the
   async proxy that wgmma reads through) and `wgmma.fence` first; `sarek.coopmat_wait` is
-  `wgmma.wait_group 0`.
+  `wgmma.wait_group 0`. A cp.async wait in such a function is followed by the proxy fence as well
+  (sarek.lowering.ptx.asynccopy): each thread fences its own landed copies before the barrier.
 """
 
 from __future__ import annotations
@@ -56,6 +57,14 @@ class WgmmaLowering(ControlLowering):
             raise ptx_error("warpgroup fragments lower to wgmma, which ptxas assembles for `.target sm_90a` only "
                             "(compute capability 9.0): compile with -t 'ptx{arch=sm_90a}' (a PTX device of compute "
                             "capability 9.0 does)", op)
+
+    def wg_function(self, st: FnState, op: Operation) -> bool:
+        """The function lowered holds a warpgroup mma (computed once per function)."""
+        if "wg_function" not in st.__dict__:
+            f = sk.enclosing_function(op)
+            st.__dict__["wg_function"] = f is not None and any(
+                isinstance(o, sk.CoopmatMulAddOp) and sk.is_warpgroup(o, o.d.data) for o in f.walk())
+        return bool(st.__dict__["wg_function"])
 
     def _descs(self, st: FnState) -> dict[str, RegAttr]:
         return st.__dict__.setdefault("wg_descs", {})
