@@ -46,6 +46,12 @@ class CoopExec(ExecBase):
         if (v != w[wid]).any():
             raise self.fault(op, f"the {what} of {op.name} differs between the lanes of a warp (every lane of a warp "
                                  "executes a cooperative-matrix op with the same operands)")
+        frag = getattr(op, "frag", None)
+        if frag is not None and S.is_warpgroup(op, frag.data) and len(w) % 4 == 0 and \
+                (w.reshape(-1, 4) != w.reshape(-1, 4)[:, :1]).any():
+            raise self.fault(op, f"the {what} of {op.name} differs between the warps of a warpgroup (the 128 "
+                                 "threads of a warpgroup fragment's group execute each op with the same operands: "
+                                 "use warp_id // 4, block indices, parameters)")
         return w
 
     def active(self, op: Operation, m: Any) -> np.ndarray:

@@ -188,3 +188,21 @@ def test_warpgroup_kernels_agree_with_numpy_on_ptx(kern):
     staged.launch(a, b, c, grid=1, device="ptx:0")
     want = bf16_to_f32(a).astype(np.float64) @ bf16_to_f32(b).astype(np.float64) + 1.0
     assert float(np.abs(c - want).max()) < 1e-3
+
+
+def test_an_operand_that_differs_between_the_warps_of_a_group_is_located():
+    @kernel(block=128)
+    def per_warp(C: Array[f32, 2]):
+        sa = shared(f16, (128, 16), layout="core")
+        sb = shared(f16, (16, 8), layout="core")
+        a = coop.fragment("a", f16, 64, 16, scope="warpgroup")
+        b = coop.fragment("b", f16, 16, 8, scope="warpgroup")
+        acc = coop.fragment("acc", f32, 64, 8, scope="warpgroup")
+        coop.fill(acc, 0.0)
+        coop.load(a, sa, (warp_id % 2) * 64, 0)
+        coop.load(b, sb, 0, 0)
+        coop.mma(acc, a, b, acc)
+        coop.store(acc, C, 0, 0)
+
+    with pytest.raises(sarek.SarekError, match="differs between the warps of a warpgroup"):
+        per_warp.launch(np.zeros((64, 8), np.float32), grid=1, device="interp")
