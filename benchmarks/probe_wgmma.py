@@ -2,8 +2,12 @@
 and which matrix-descriptor fields (leading / stride byte offsets, swizzle) give A·B, checked against numpy.
 
 `python3 benchmarks/probe_wgmma.py` on a compute capability 9.0 device (needs cuda-python); prints one line per
-case with the max |error| against numpy (f16 inputs, f32 accumulation), `ok` under 1e-2. `--ptx` prints each
-case's PTX instead (checked locally with `ptxas -arch=sm_90a`).
+case with the max |error| against numpy (f16 inputs, f32 accumulation), `ok` under 1e-2, each case in a process
+of its own (a fault loses the CUDA context), then the sarek part (`--sarek`: a warpgroup kernel and bench_gemm's
+`sarek wgmma` row on the ptx device; 4096^3 timed against torch.matmul). `--case N` runs case N alone;
+`--ptx` prints each case's PTX, `--check` assembles each with `ptxas -arch=sm_90a`. Measured on the H200: the
+no-swizzle cases read LBO as the K-direction and SBO as the M/N-direction core-matrix offset (CUTLASS's
+reading); the other reading faults (an illegal address).
 
 Each case copies a host-built image of A (64 x K) and B (K x N) in the case's layout into shared memory, fences
 the generic-proxy stores for the async proxy, builds the two descriptors, runs K/16 `wgmma ... m64nNk16` into one
@@ -171,8 +175,8 @@ def ptxas_check(text: str) -> str:
     return "" if r.returncode == 0 else r.stderr.strip()
 
 
-def run_device() -> int:
-    """Run every case on device 0 and print max |error| per case."""
+def _driver():  # type: ignore[no-untyped-def]
+    """cuda.bindings.driver with device 0's primary context current, and the result checker."""
     from cuda.bindings import driver as d
 
     def ok(res: tuple, what: str):  # type: ignore[type-arg]
@@ -182,46 +186,60 @@ def run_device() -> int:
 
     ok(d.cuInit(0), "cuInit")
     dev = ok(d.cuDeviceGet(0), "cuDeviceGet")
+    ok(d.cuCtxSetCurrent(ok(d.cuDevicePrimaryCtxRetain(dev), "ctx")), "setcurrent")
+    return d, dev, ok
+
+
+def run_case(index: int) -> int:
+    """Run case `index` on device 0 (in a process of its own: a fault loses the context) and print its error."""
+    d, _, ok = _driver()
+    case = cases()[index]
+    text, img, ref = build(case, np.random.default_rng(index))
+    try:
+        buf = np.frombuffer(text.encode() + b"\x00", dtype=np.uint8)
+        mod = ok(d.cuModuleLoadData(buf.ctypes.data), "cuModuleLoadData")
+        fn = ok(d.cuModuleGetFunction(mod, b"probe"), "getfunction")
+        if len(img) > 48 * 1024:
+            ok(d.cuFuncSetAttribute(fn, d.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                    len(img)), "setattr")
+        hbuf = np.frombuffer(img, dtype=np.uint8)
+        dimg = ok(d.cuMemAlloc(len(img)), "alloc")
+        dout = ok(d.cuMemAlloc(ref.nbytes), "alloc")
+        ok((d.cuMemcpyHtoD(dimg, hbuf.ctypes.data, len(img))[0], None), "htod")
+        ok((d.cuMemsetD8(dout, 0xFF, ref.nbytes)[0], None), "memset")
+        vals = [ctypes.c_uint64(int(dimg)), ctypes.c_uint64(int(dout)), ctypes.c_uint32(len(img))]
+        ptrs = (ctypes.c_void_p * 3)(*[ctypes.addressof(v) for v in vals])
+        ok((d.cuLaunchKernel(fn, 1, 1, 1, 128, 1, 1, len(img), 0, ctypes.addressof(ptrs), 0)[0], None), "launch")
+        ok((d.cuCtxSynchronize()[0], None), "sync")
+        out = np.empty_like(ref)
+        ok((d.cuMemcpyDtoH(out.ctypes.data, dout, ref.nbytes)[0], None), "dtoh")
+    except RuntimeError as e:
+        print(f"{case.name:50s} FAILED {e}")
+        return 1
+    err = float(np.abs(out - ref).max()) if np.isfinite(out).all() else float("inf")
+    print(f"{case.name:50s} max|err| {err:.3g} {'ok' if err < 1e-2 else 'WRONG'}")
+    return 0 if err < 1e-2 else 1
+
+
+def run_device() -> int:
+    """Every case, each in its own process (a fault loses the CUDA context), then the sarek part in another."""
+    import subprocess
+
+    d, dev, ok = _driver()
     A = d.CUdevice_attribute
     major = ok(d.cuDeviceGetAttribute(A.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev), "attr")
     minor = ok(d.cuDeviceGetAttribute(A.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev), "attr")
-    print(f"device compute capability {major}.{minor}")
-    ctx = ok(d.cuDevicePrimaryCtxRetain(dev), "ctx")
-    ok(d.cuCtxSetCurrent(ctx), "setcurrent")
-    rng = np.random.default_rng(0)
+    print(f"device compute capability {major}.{minor}", flush=True)
     bad = 0
-    for case in cases():
-        text, img, ref = build(case, rng)
+    runs = [["--case", str(i)] for i in range(len(cases()))] + [["--sarek"]]
+    for args in runs:
         try:
-            buf = np.frombuffer(text.encode() + b"\x00", dtype=np.uint8)
-            mod = ok(d.cuModuleLoadData(buf.ctypes.data), "cuModuleLoadData")
-            fn = ok(d.cuModuleGetFunction(mod, b"probe"), "getfunction")
-            if len(img) > 48 * 1024:
-                ok(d.cuFuncSetAttribute(fn, d.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                        len(img)), "setattr")
-            hbuf = np.frombuffer(img, dtype=np.uint8)
-            dimg = ok(d.cuMemAlloc(len(img)), "alloc")
-            dout = ok(d.cuMemAlloc(ref.nbytes), "alloc")
-            ok((d.cuMemcpyHtoD(dimg, hbuf.ctypes.data, len(img))[0], None), "htod")
-            ok((d.cuMemsetD8(dout, 0xFF, ref.nbytes)[0], None), "memset")
-            vals = [ctypes.c_uint64(int(dimg)), ctypes.c_uint64(int(dout)), ctypes.c_uint32(len(img))]
-            ptrs = (ctypes.c_void_p * 3)(*[ctypes.addressof(v) for v in vals])
-            ok((d.cuLaunchKernel(fn, 1, 1, 1, 128, 1, 1, len(img), 0, ctypes.addressof(ptrs), 0)[0], None),
-               "launch")
-            ok((d.cuCtxSynchronize()[0], None), "sync")
-            out = np.empty_like(ref)
-            ok((d.cuMemcpyDtoH(out.ctypes.data, dout, ref.nbytes)[0], None), "dtoh")
-            err = float(np.nanmax(np.abs(out - ref))) if np.isfinite(out).all() else float("inf")
-            print(f"{case.name:50s} max|err| {err:.3g} {'ok' if err < 1e-2 else 'WRONG'}")
-            d.cuMemFree(dimg)
-            d.cuMemFree(dout)
-            d.cuModuleUnload(mod)
-        except RuntimeError as e:
+            r = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True, timeout=120)
+            print((r.stdout + r.stderr[-2000:]).rstrip(), flush=True)
+            bad += r.returncode != 0
+        except subprocess.TimeoutExpired:
+            print(f"{' '.join(args)}: timed out after 120 s", flush=True)
             bad += 1
-            print(f"{case.name:50s} FAILED {e}")
-            if "ILLEGAL" in str(e) or "LAUNCH_FAILED" in str(e):
-                print("context lost; stopping")
-                return 1
     return 1 if bad else 0
 
 
@@ -336,8 +354,9 @@ def main() -> int:
         return 0
     if "--sarek" in sys.argv:
         return run_sarek()
-    rc = run_device()
-    return run_sarek() or rc
+    if "--case" in sys.argv:
+        return run_case(int(sys.argv[sys.argv.index("--case") + 1]))
+    return run_device()
 
 
 if __name__ == "__main__":
