@@ -391,9 +391,9 @@ class Exec(ExecCompute, CoopExec):
     def run_warp_barrier(self, op: S.WarpBarrierOp, env: dict[SSAValue, Any], m: Any, fr: Frame) -> None:
         self.check_warp_uniform(op, m)
 
-    @runs(S.MemFenceOp)
-    def run_mem_fence(self, op: S.MemFenceOp, env: dict[SSAValue, Any], m: Any, fr: Frame) -> None:
-        """Nothing: the executor makes every write visible at once."""
+    @runs(S.MemFenceOp, S.CoopmatWaitOp)
+    def run_mem_fence(self, op: Operation, env: dict[SSAValue, Any], m: Any, fr: Frame) -> None:
+        """Nothing: the executor makes every write visible at once (and its mmas are synchronous)."""
 
     @runs(*S.COOPMAT_OPS)
     def run_coopmat(self, op: Operation, env: dict[SSAValue, Any], m: Any, fr: Frame) -> None:

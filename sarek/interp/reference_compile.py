@@ -410,8 +410,8 @@ class _Compiler(ExprCompiler):
         """The scheduler's synchronisation points."""
         e(f"yield ({_BARRIER_EVENTS[type(op)]}, {self.opid(op)})")
 
-    @compiles(S.MemFenceOp)
-    def emit_mem_fence(self, op: S.MemFenceOp, ind: int, e: Callable[[str], None]) -> None:
+    @compiles(S.MemFenceOp, S.CoopmatWaitOp)  # a wait: the interpreters' mmas are synchronous
+    def emit_mem_fence(self, op: Operation, ind: int, e: Callable[[str], None]) -> None:
         e("pass")
 
     @compiles(*S.COOPMAT_OPS)

@@ -206,3 +206,32 @@ def test_an_operand_that_differs_between_the_warps_of_a_group_is_located():
 
     with pytest.raises(sarek.SarekError, match="differs between the warps of a warpgroup"):
         per_warp.launch(np.zeros((64, 8), np.float32), grid=1, device="interp")
+
+
+@pytest.mark.parametrize("device", ["interp", "interp-ref"])
+def test_the_interpreters_take_the_waits_as_no_ops(device):
+    from sarek.dialect import sarek as sk
+    from sarek.passes.wgmma_waits import place_waits
+
+    @kernel(block=128)
+    def waited(C: Array[f32, 2]):
+        sa = shared(f16, (64, 16), layout="core")
+        sb = shared(f16, (16, 8), layout="core")
+        sa[thread_idx_x // 2, 0] = 1.0
+        sb[0, 0] = 2.0
+        barrier()
+        a = coop.fragment("a", f16, 64, 16, scope="warpgroup")
+        b = coop.fragment("b", f16, 16, 8, scope="warpgroup")
+        acc = coop.fragment("acc", f32, 64, 8, scope="warpgroup")
+        coop.fill(acc, 0.0)
+        coop.load(a, sa, 0, 0)
+        coop.load(b, sb, 0, 0)
+        coop.mma(acc, a, b, acc)
+        coop.store(acc, C, 0, 0)
+
+    if not any(isinstance(o, sk.CoopmatWaitOp) for o in waited.module.walk()):  # the module is per source
+        place_waits(waited.module)
+    assert sum(isinstance(o, sk.CoopmatWaitOp) for o in waited.module.walk()) == 1
+    c = np.zeros((64, 8), np.float32)
+    waited.launch(c, grid=1, device=device)
+    assert (c[:, 0] == 2.0).all() and (c[:, 1:] == 0.0).all()
