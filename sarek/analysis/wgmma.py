@@ -78,60 +78,88 @@ def operand_hazard(module: Operation) -> tuple[Operation, str] | None:
     return None
 
 
-def _needs_done(op: Operation) -> bool:
-    """`op` needs every issued warpgroup mma completed: a barrier (others may then write an operand array), a
-    write into a shared array, a call (its helper may do either), a return, or a coop op other than a
-    warpgroup operand load and a warpgroup mma (a fill or store of the accumulator reads its registers)."""
+Pending = frozenset[SSAValue]  # the operand arrays of the mmas that may still run (empty: none)
+
+
+def _operand_arrays(mma: s.CoopmatMulAddOp) -> Pending:
+    """The arrays `mma` may read: those of every warpgroup load into its `a` or `b` fragment in the function."""
+    f = s.enclosing_function(mma)
+    names = (mma.a.data, mma.b.data)
+    return frozenset(o.array for o in (f.walk() if f is not None else ()) if is_wg_operand_load(o)
+                     and isinstance(o, s.CoopmatLoadOp) and o.frag.data in names)
+
+
+def _writes_shared(op: Operation) -> SSAValue | None:
+    arr = written_array(op)
+    ok = arr is not None and isinstance(arr.type, s.ArrayType) and arr.type.memspace == s.MemSpace.SHARED
+    return arr if ok else None
+
+
+def _needs_done(op: Operation, pending: Pending) -> bool:
+    """`op` needs the pending warpgroup mmas completed: a barrier (others may then write an operand array), a
+    write into one of their operand arrays, a call (its helper may do either), a return, or a coop op other
+    than a warpgroup operand load and a warpgroup mma (a fill or store of the accumulator reads its registers)."""
+    if not pending:
+        return False
     if isinstance(op, (*BARRIERS, s.CallOp, s.ReturnOp)):
         return True
-    arr = written_array(op)
-    if arr is not None and isinstance(arr.type, s.ArrayType) and arr.type.memspace == s.MemSpace.SHARED:
-        return True
+    if (arr := _writes_shared(op)) is not None:
+        return arr in pending
     return isinstance(op, s.COOPMAT_OPS) and not isinstance(op, s.CoopmatDeclOp) and not is_wg_mma(op) \
         and not is_wg_operand_load(op)
 
 
-def _has_mma(op: Operation) -> bool:
-    return any(is_wg_mma(o) for o in op.walk())
+def _opens_sequence(op: Operation) -> bool:
+    """After `op` the next mma fences first: a barrier, a call, a shared-memory write (wgmma's async proxy must
+    see it) or a coop op other than a warpgroup operand load or mma."""
+    return isinstance(op, (*BARRIERS, s.CallOp, s.ReturnOp)) or _writes_shared(op) is not None or (
+        isinstance(op, s.COOPMAT_OPS) and not isinstance(op, s.CoopmatDeclOp) and not is_wg_mma(op)
+        and not is_wg_operand_load(op))
+
+
+def _mma_arrays(op: Operation) -> Pending:
+    out: Pending = frozenset()
+    for o in op.walk():
+        if isinstance(o, s.CoopmatMulAddOp) and is_wg_mma(o):
+            out |= _operand_arrays(o)
+    return out
 
 
 def wait_points(body: Block) -> tuple[list[Operation], list[Block], list[Operation]]:
     """Where sarek-wgmma-waits puts waits in a function body, lazily: (ops to wait before, blocks to wait at the
-    end of, mmas that open a sequence and need a wgmma.fence first). An mma is pending from its issue until a
-    wait; at a loop's head it may be pending from the previous iteration, after a region from any of its paths
-    (a conservative state: an extra wait is free when nothing is pending). A scope (`sarek.block`,
-    `sarek.pragma`) is straight-line code."""
+    end of, mmas that open a sequence and need a wgmma.fence first). An mma is pending, with the arrays it
+    reads, from its issue until a wait; at a loop's head it may be pending from the previous iteration, after a
+    region from any of its paths (a conservative state: an extra wait is free when nothing is pending). A write
+    into another shared array needs no wait: a K step's mmas overlap copies into other stages' arrays. A scope
+    (`sarek.block`, `sarek.pragma`) is straight-line code."""
     before: list[Operation] = []
     ends: list[Block] = []
     fences: list[Operation] = []
 
-    def block(b: Block, pending: bool, fenced: bool) -> tuple[bool, bool]:
+    def block(b: Block, pending: Pending, fenced: bool) -> tuple[Pending, bool]:
         for op in b.ops:
-            if _needs_done(op) and pending:
+            if _needs_done(op, pending):
                 before.append(op)
-                pending = False
-            if _needs_done(op):
+                pending = frozenset()
+            if _opens_sequence(op):
                 fenced = False
-            if is_wg_mma(op):
+            if isinstance(op, s.CoopmatMulAddOp) and is_wg_mma(op):
                 if not fenced:
                     fences.append(op)
-                pending = fenced = True
+                pending, fenced = pending | _operand_arrays(op), True
                 continue
             if isinstance(op, s.BlockOp | s.PragmaOp):  # a scope, run once: straight-line code
                 pending, fenced = block(op.body.block, pending, fenced)
                 continue
             if op.regions:
-                inner = _has_mma(op)
-                loop = isinstance(op, s.ForOp | s.WhileOp)
-                entry = pending or (loop and inner)
-                out = pending
+                inner = _mma_arrays(op) if isinstance(op, s.ForOp | s.WhileOp) else frozenset()
+                out = pending | inner
                 for r in op.regions:
                     for rb in r.blocks:
-                        p, _ = block(rb, entry, False)
-                        out = out or p
-                pending, fenced = out or (loop and inner), False
+                        out |= block(rb, pending | inner, False)[0]
+                pending, fenced = out, False
         return pending, fenced
 
-    if block(body, False, False)[0]:
+    if block(body, frozenset(), False)[0]:
         ends.append(body)
     return before, ends, fences

@@ -40,8 +40,9 @@ class WgmmaWaitsPass(ModulePass):
     No options. A warpgroup mma runs asynchronously: it reads its operands' shared arrays and writes its
     accumulator's registers after it is issued. A `sarek.coopmat_wait` (wgmma.wait_group 0) goes right before the
     first op after an mma that needs it done: a barrier (other threads may then overwrite an operand array), a
-    store, atomic or copy_async into a shared array, a call, a return, the end of the kernel, or a coop op other
-    than a warpgroup operand load or mma (a fill or store of the accumulator). The state is conservative across
+    store, atomic or copy_async into an array a pending mma reads (a write into another shared array runs while
+    the mma does), a call, a return, the end of the kernel, or a coop op other than a warpgroup operand load or
+    mma (a fill or store of the accumulator). The state is conservative across
     control flow (an mma in a loop may be pending at the loop's head; after an if, if any arm issued one), so a
     K loop whose step is `copy_async_wait; barrier; copy_async(next stage); mma...` waits at the barrier: the
     step's mmas overlap the next stage's copies. The first mma of a sequence (after a wait, a barrier, a fill or

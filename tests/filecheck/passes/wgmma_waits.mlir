@@ -106,3 +106,38 @@ builtin.module {
 // CHECK-NOT:    sarek.coopmat_wait
 // CHECK-NOT:    sarek.fence
 // CHECK:        sarek.coopmat_store "fc"
+
+// -----
+
+// A write into an operand array of a pending mma waits; a write into another shared array does not (a K step's
+// mmas overlap copies into other stages' arrays).
+builtin.module {
+  sarek.kernel @arrays(%A: !sarek.vec<f16> "A") {
+    %c0 = sarek.constant 0 : i32
+    %c16 = sarek.constant 16 : i32
+    %c8 = sarek.constant 8 : i32
+    %c1k = sarek.constant 1024 : i32
+    %c128 = sarek.constant 128 : i32
+    %h = sarek.constant 1.0 : f16
+    %z = sarek.constant 0.0 : f32
+    %sa = sarek.alloc_array "sa"[%c1k] : !sarek.array<f16, shared>
+    %sb = sarek.alloc_array "sb"[%c128] : !sarek.array<f16, shared>
+    %sn = sarek.alloc_array "sn"[%c1k] : !sarek.array<f16, shared>
+    sarek.coopmat_decl "a" a 64x16 warpgroup : f16
+    sarek.coopmat_decl "b" b 16x8 warpgroup : f16
+    sarek.coopmat_decl "acc" acc 64x8 warpgroup : f32
+    sarek.coopmat_fill "acc", %z : f32
+    sarek.coopmat_load "a" from %sa[%c0] stride %c16 core : !sarek.array<f16, shared>
+    sarek.coopmat_load "b" from %sb[%c0] stride %c8 core : !sarek.array<f16, shared>
+    sarek.coopmat_muladd "acc" = "a" * "b" + "acc"
+    sarek.copy_async %sn[%c0], %A[%c0] count 8 : !sarek.array<f16, shared>, !sarek.vec<f16>
+    %p = sarek.elem_ref %sa[%c0] : !sarek.array<f16, shared>
+    sarek.store %p, %h : !sarek.ref<f16>
+  }
+}
+// CHECK-LABEL: sarek.kernel @arrays
+// CHECK:        sarek.coopmat_muladd "acc" = "a" * "b" + "acc" attributes {sarek.fence}
+// CHECK-NEXT:   sarek.copy_async %sn
+// CHECK-NEXT:   %p = sarek.elem_ref %sa
+// CHECK-NEXT:   sarek.coopmat_wait
+// CHECK-NEXT:   sarek.store %p, %h
