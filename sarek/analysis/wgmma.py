@@ -152,8 +152,8 @@ def wait_points(body: Block) -> tuple[list[Operation], list[Block], list[Operati
                 pending, fenced = block(op.body.block, pending, fenced)
                 continue
             if op.regions:
-                inner = _mma_arrays(op) if isinstance(op, s.ForOp | s.WhileOp) else frozenset()
-                out = pending | inner
+                inner: Pending = _mma_arrays(op) if isinstance(op, s.ForOp | s.WhileOp) else frozenset()
+                out: Pending = pending | inner
                 for r in op.regions:
                     for rb in r.blocks:
                         out |= block(rb, pending | inner, False)[0]
