@@ -107,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     em = sub.add_parser("emit", help="print a kernel's source for a target")
     em.add_argument("kernel", metavar="FILE.py:KERNEL")
     em.add_argument("-t", "--target", required=True, help="cuda, hip, opencl, metal, glsl, wgsl or ptx")
+    em.add_argument("--arch", help="ptx: the .target (sm_90, the default; sm_90a admits warpgroup fragments)")
     sub.add_parser("devices", help="list devices")
     sub.add_parser("demo", help="run the demo")
     cache = sub.add_parser("cache", help="compilation cache")
@@ -132,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.write("\n")
         elif a.cmd == "emit":
             k = load_kernel(a.kernel)
-            text = k.source(a.target)
+            text = k.source(a.target, **({"arch": a.arch} if a.arch else {}))
             sys.stdout.write(text if text.endswith("\n") else text + "\n")
         elif a.cmd == "devices":
             for d in _runtime_call("sarek.runtime.devices"):

@@ -235,3 +235,12 @@ def test_the_interpreters_take_the_waits_as_no_ops(device):
     c = np.zeros((64, 8), np.float32)
     waited.launch(c, grid=1, device=device)
     assert (c[:, 0] == 2.0).all() and (c[:, 1:] == 0.0).all()
+
+
+def test_sarek_emit_takes_the_ptx_arch(capsys):
+    from sarek.tools.cli import main
+
+    assert main(["emit", "-t", "ptx", "--arch", "sm_90a", f"{__file__}:fill_only"]) == 0
+    assert ".target sm_90a" in capsys.readouterr().out
+    assert main(["emit", "-t", "ptx", f"{__file__}:fill_only"]) != 0
+    assert "--arch sm_90a" in capsys.readouterr().err

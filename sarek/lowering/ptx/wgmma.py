@@ -55,8 +55,8 @@ class WgmmaLowering(ControlLowering):
     def _wg_check(self, op: Operation) -> None:
         if not self.wgmma:
             raise ptx_error("warpgroup fragments lower to wgmma, which ptxas assembles for `.target sm_90a` only "
-                            "(compute capability 9.0): compile with -t 'ptx{arch=sm_90a}' (a PTX device of compute "
-                            "capability 9.0 does)", op)
+                            "(compute capability 9.0): compile with `sarek emit --arch sm_90a` / sarek-opt -t 'ptx{arch=sm_90a}' "
+                            "(a PTX device of compute capability 9.0 does)", op)
 
     def wg_function(self, st: FnState, op: Operation) -> bool:
         """The function lowered holds a warpgroup mma (computed once per function)."""
