@@ -12,6 +12,7 @@ load first); `wait_points` finds where an mma may still be running when somethin
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from xdsl.ir import Block, Operation, SSAValue
 
@@ -125,41 +126,71 @@ def _mma_arrays(op: Operation) -> Pending:
     return out
 
 
-def wait_points(body: Block) -> tuple[list[Operation], list[Block], list[Operation]]:
-    """Where sarek-wgmma-waits puts waits in a function body, lazily: (ops to wait before, blocks to wait at the
-    end of, mmas that open a sequence and need a wgmma.fence first). An mma is pending, with the arrays it
-    reads, from its issue until a wait; at a loop's head it may be pending from the previous iteration, after a
-    region from any of its paths (a conservative state: an extra wait is free when nothing is pending). A write
-    into another shared array needs no wait: a K step's mmas overlap copies into other stages' arrays. A scope
-    (`sarek.block`, `sarek.pragma`) is straight-line code."""
-    before: list[Operation] = []
-    ends: list[Block] = []
-    fences: list[Operation] = []
+@dataclass
+class WaitPoints:
+    """What sarek-wgmma-waits changes in one function body: ops to wait before, blocks to wait at the end of,
+    mmas that open a sequence (wgmma.fence first), and barriers or mmas after / before which the threads'
+    generic shared-memory stores must be made visible to wgmma's async proxy (fence.proxy.async)."""
 
-    def block(b: Block, pending: Pending, fenced: bool) -> tuple[Pending, bool]:
+    before: list[Operation] = field(default_factory=list[Operation])
+    ends: list[Block] = field(default_factory=list[Block])
+    fences: list[Operation] = field(default_factory=list[Operation])
+    proxies: list[Operation] = field(default_factory=list[Operation])
+
+
+def _stores_shared(op: Operation) -> bool:
+    """`op` (or an op in it) stores into a shared array through the generic proxy (not a copy_async, which
+    wgmma reads without a proxy fence, as CUTLASS's cp.async mainloops do)."""
+    return any(isinstance(o, s.StoreOp | s.IntrinsicOp) and _writes_shared(o) is not None for o in op.walk())
+
+
+def wait_points(body: Block) -> WaitPoints:
+    """Where sarek-wgmma-waits puts waits and fences in a function body, lazily. An mma is pending, with the
+    arrays it reads, from its issue until a wait; at a loop's head it may be pending from the previous
+    iteration, after a region from any of its paths (a conservative state: an extra wait is free when nothing is
+    pending). A write into another shared array needs no wait: a K step's mmas overlap copies into other
+    stages' arrays. Generic stores into shared memory are made visible to the async proxy once, after the next
+    barrier (or before the next mma when no barrier comes first), never inside a K loop that only copies
+    (fence.proxy.async waits for every copy in flight). A scope (`sarek.block`, `sarek.pragma`) is straight-line
+    code."""
+    out = WaitPoints()
+
+    def block(b: Block, pending: Pending, fenced: bool, dirty: bool) -> tuple[Pending, bool, bool]:
         for op in b.ops:
             if _needs_done(op, pending):
-                before.append(op)
+                out.before.append(op)
                 pending = frozenset()
             if _opens_sequence(op):
                 fenced = False
+            if isinstance(op, BARRIERS) and dirty:
+                out.proxies.append(op)
+                dirty = False
             if isinstance(op, s.CoopmatMulAddOp) and is_wg_mma(op):
                 if not fenced:
-                    fences.append(op)
+                    out.fences.append(op)
+                if dirty:
+                    out.proxies.append(op)
+                    dirty = False
                 pending, fenced = pending | _operand_arrays(op), True
                 continue
             if isinstance(op, s.BlockOp | s.PragmaOp):  # a scope, run once: straight-line code
-                pending, fenced = block(op.body.block, pending, fenced)
+                pending, fenced, dirty = block(op.body.block, pending, fenced, dirty)
                 continue
             if op.regions:
-                inner: Pending = _mma_arrays(op) if isinstance(op, s.ForOp | s.WhileOp) else frozenset()
-                out: Pending = pending | inner
+                loop = isinstance(op, s.ForOp | s.WhileOp)
+                inner: Pending = _mma_arrays(op) if loop else frozenset()
+                stores = _stores_shared(op)
+                after: Pending = pending | inner
                 for r in op.regions:
                     for rb in r.blocks:
-                        out |= block(rb, pending | inner, False)[0]
-                pending, fenced = out, False
-        return pending, fenced
+                        p, _, _ = block(rb, pending | inner, False, dirty or (loop and stores))
+                        after |= p
+                pending, fenced, dirty = after, False, dirty or stores
+                continue
+            if _writes_shared(op) is not None and not isinstance(op, s.CopyAsyncOp):
+                dirty = True
+        return pending, fenced, dirty
 
-    if block(body, frozenset(), False)[0]:
-        ends.append(body)
-    return before, ends, fences
+    if block(body, frozenset(), False, False)[0]:
+        out.ends.append(body)
+    return out

@@ -13,6 +13,9 @@ from sarek.dialect import sarek as s
 
 #: on a warpgroup `sarek.coopmat_muladd` that opens a sequence: the lowering fences first (wgmma.fence)
 FENCE = "sarek.fence"
+#: on a barrier (after it) or a warpgroup mma (before it): fence.proxy.async.shared::cta, the threads' generic
+#: shared-memory stores made visible to wgmma's async proxy
+PROXY = "sarek.proxy_fence"
 
 
 def place_waits(module: ModuleOp) -> None:
@@ -20,17 +23,19 @@ def place_waits(module: ModuleOp) -> None:
     for f in module.ops:
         if not isinstance(f, s.KernelOp | s.HelperOp) or not any(isinstance(o, s.CoopmatMulAddOp) for o in f.walk()):
             continue
-        before, ends, fences = wait_points(f.body.block)
-        for op in before:
+        points = wait_points(f.body.block)
+        for op in points.before:
             op.parent_block().insert_op_before(s.CoopmatWaitOp(), op)  # pyright: ignore[reportOptionalMemberAccess]
-        for b in ends:
+        for b in points.ends:
             last = b.last_op
             if isinstance(last, s.ReturnOp | s.YieldOp):
                 b.insert_op_before(s.CoopmatWaitOp(), last)
             else:
                 b.add_op(s.CoopmatWaitOp())
-        for op in fences:
+        for op in points.fences:
             op.attributes[FENCE] = UnitAttr()
+        for op in points.proxies:
+            op.attributes[PROXY] = UnitAttr()
 
 
 @dataclass(frozen=True)
@@ -42,7 +47,9 @@ class WgmmaWaitsPass(ModulePass):
     first op after an mma that needs it done: a barrier (other threads may then overwrite an operand array), a
     store, atomic or copy_async into an array a pending mma reads (a write into another shared array runs while
     the mma does), a call, a return, the end of the kernel, or a coop op other than a warpgroup operand load or
-    mma (a fill or store of the accumulator). The state is conservative across
+    mma (a fill or store of the accumulator). Generic stores into shared memory (not copy_async's) are made
+    visible to wgmma's async proxy by marking the next barrier (or mma) `sarek.proxy_fence`, once: a K loop that
+    only copies has none (the fence waits for every copy in flight). The state is conservative across
     control flow (an mma in a loop may be pending at the loop's head; after an if, if any arm issued one), so a
     K loop whose step is `copy_async_wait; barrier; copy_async(next stage); mma...` waits at the barrier: the
     step's mmas overlap the next stage's copies. The first mma of a sequence (after a wait, a barrier, a fill or

@@ -1,9 +1,7 @@
 """PTX lowering, asynchronous copies: `sarek.copy_async` is one `cp.async` (`.cg` for 16 bytes, which bypasses
 L1 as CUTLASS's copies do; `.ca` for 4 and 8, the sizes `.cg` does not take), `sarek.copy_async_commit` is
 `cp.async.commit_group` and `sarek.copy_async_wait N` is `cp.async.wait_group N` (sm_80+). Copies of other
-sizes never arrive here (sarek-expand-copy-async made them plain copies). In a function with warpgroup mmas
-(wgmma reads shared memory through the async proxy) each wait is followed by `fence.proxy.async.shared::cta`:
-the thread's landed copies made visible to the async proxy before the barrier that publishes them."""
+sizes never arrive here (sarek-expand-copy-async made them plain copies)."""
 
 from __future__ import annotations
 
@@ -46,6 +44,4 @@ class AsyncCopyLowering(CoopmatLowering):
 
     def op_CopyAsyncWaitOp(self, st: FnState, op: sk.CopyAsyncWaitOp) -> Any:
         st.em.emit(px.CpOp, "async.wait_group", op.pending.value.data)
-        if self.wg_function(st, op):
-            st.em.emit(px.FenceOp, "proxy.async.shared::cta")
         return None

@@ -12,10 +12,11 @@ MMA, `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}`, which ptxas assembl
   thread, piece j (columns 8 j..) in registers 4 j..4 j + 3; fills and stores are the warp fragments' code with
   rows offset by 16 x (the warp's index in its group).
 - an mma is `wgmma.mma_async` then `wgmma.commit_group`; one marked `sarek.fence` by sarek-wgmma-waits opens a
-  sequence: `fence.proxy.async.shared::cta` (the threads' shared stores and cp.async data made visible to the
-  async proxy that wgmma reads through) and `wgmma.fence` first; `sarek.coopmat_wait` is
-  `wgmma.wait_group 0`. A cp.async wait in such a function is followed by the proxy fence as well
-  (sarek.lowering.ptx.asynccopy): each thread fences its own landed copies before the barrier.
+  sequence: `wgmma.fence` first; `sarek.coopmat_wait` is `wgmma.wait_group 0`. A barrier (after it) or an mma
+  (before it) marked `sarek.proxy_fence` takes `fence.proxy.async.shared::cta`: the threads' generic shared
+  stores made visible to the async proxy wgmma reads through (cp.async data needs none, as in CUTLASS's
+  cp.async wgmma mainloops; the fence compiles to MEMBAR.ALL.CTA, which waits for the copies in flight: on the
+  H200 a fence in the K loop held `sarek wgmma` to 0.25x cuBLAS).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from sarek.dialect import sarek as sk
 from sarek.lowering.ptx.control import ControlLowering
 from sarek.lowering.ptx.state import FnState
 from sarek.lowering.ptx.values import Buf, Sc, ptx_error
-from sarek.passes.wgmma_waits import FENCE
+from sarek.passes.wgmma_waits import FENCE, PROXY
 from sarek.targets.ptx import dialect as px
 from sarek.targets.ptx.dialect import RegAttr
 
@@ -57,14 +58,6 @@ class WgmmaLowering(ControlLowering):
             raise ptx_error("warpgroup fragments lower to wgmma, which ptxas assembles for `.target sm_90a` only "
                             "(compute capability 9.0): compile with `sarek emit --arch sm_90a` / sarek-opt -t 'ptx{arch=sm_90a}' "
                             "(a PTX device of compute capability 9.0 does)", op)
-
-    def wg_function(self, st: FnState, op: Operation) -> bool:
-        """The function lowered holds a warpgroup mma (computed once per function)."""
-        if "wg_function" not in st.__dict__:
-            f = sk.enclosing_function(op)
-            st.__dict__["wg_function"] = f is not None and any(
-                isinstance(o, sk.CoopmatMulAddOp) and sk.is_warpgroup(o, o.d.data) for o in f.walk())
-        return bool(st.__dict__["wg_function"])
 
     def _descs(self, st: FnState) -> dict[str, RegAttr]:
         return st.__dict__.setdefault("wg_descs", {})
@@ -115,13 +108,20 @@ class WgmmaLowering(ControlLowering):
         regs = [r for j in range(len(acc)) for r in acc[(0, j)]]
         da, db = self._descs(st)[op.a.data], self._descs(st)[op.b.data]
         elt = "bf16" if str(sk.fragment_decl(op, op.a.data).element_type) == "bf16" else "f16"
-        if FENCE in op.attributes:
+        if PROXY in op.attributes:
             em.emit(px.FenceOp, "proxy.async.shared::cta")
+        if FENCE in op.attributes:
             em.emit(px.WgmmaOp, "fence.sync.aligned")
         scale_d = em.setp("eq", "u64", da, da)  # accumulate into d (scale-d true)
         em.emit(px.WgmmaOp, f"mma_async.sync.aligned.m64n{len(regs) * 2}k16.f32.{elt}.{elt}", regs, da, db, scale_d,
                 1, 1, 0, 1)
         em.emit(px.WgmmaOp, "commit_group.sync.aligned")
+        return None
+
+    def op_BarrierOp(self, st: FnState, op: Operation) -> Any:
+        super().op_BarrierOp(st, op)
+        if PROXY in op.attributes:  # the generic stores before it made visible to wgmma's async proxy
+            st.em.emit(px.FenceOp, "proxy.async.shared::cta")
         return None
 
     def op_CoopmatWaitOp(self, st: FnState, op: sk.CoopmatWaitOp) -> Any:

@@ -3,7 +3,9 @@
 // first op that needs it done (a barrier, a write into a shared array, a fill or store of the accumulator, the
 // end of the kernel), lazily: an mma may be pending at a loop's head (from the previous iteration), so the wait
 // lands before the next iteration's barrier and a K step's mmas overlap what runs before it. The first mma of a
-// sequence is marked sarek.fence (wgmma.fence first); chained mmas are not.
+// sequence is marked sarek.fence (wgmma.fence first); chained mmas are not. Generic stores into shared memory
+// are made visible to wgmma's async proxy at the next barrier or mma (sarek.proxy_fence): the loop's store is
+// (conservatively) pending at its head, so its barrier is marked, and so is the mma after the store.
 
 builtin.module {
   sarek.kernel @loop(%C: !sarek.vec<f32> "C", %n: i32 "n") {
@@ -36,12 +38,12 @@ builtin.module {
 // CHECK:        sarek.coopmat_fill "acc", %z : f32
 // CHECK-NEXT:   sarek.for "k"
 // CHECK-NEXT:     sarek.coopmat_wait
-// CHECK-NEXT:     sarek.barrier
+// CHECK-NEXT:     sarek.barrier attributes {sarek.proxy_fence}
 // CHECK-NEXT:     %p = sarek.elem_ref
 // CHECK-NEXT:     sarek.store %p, %h
 // CHECK-NEXT:     sarek.coopmat_load "a"
 // CHECK-NEXT:     sarek.coopmat_load "b"
-// CHECK-NEXT:     sarek.coopmat_muladd "acc" = "a" * "b" + "acc" attributes {sarek.fence}
+// CHECK-NEXT:     sarek.coopmat_muladd "acc" = "a" * "b" + "acc" attributes {sarek.fence, sarek.proxy_fence}
 // CHECK-NEXT:     sarek.coopmat_muladd "acc" = "a" * "b" + "acc"{{$}}
 // CHECK-NEXT:   }
 // CHECK-NEXT:   sarek.coopmat_wait
@@ -141,3 +143,45 @@ builtin.module {
 // CHECK-NEXT:   %p = sarek.elem_ref %sa
 // CHECK-NEXT:   sarek.coopmat_wait
 // CHECK-NEXT:   sarek.store %p, %h
+
+// -----
+
+// A K loop that only copies (copy_async) has no proxy fence: cp.async data needs none, and the fence would wait
+// for the copies in flight. The generic stores before the loop are fenced once, at the barrier after them.
+builtin.module {
+  sarek.kernel @copies(%A: !sarek.vec<f16> "A", %n: i32 "n") {
+    %c0 = sarek.constant 0 : i32
+    %c16 = sarek.constant 16 : i32
+    %c8 = sarek.constant 8 : i32
+    %c1k = sarek.constant 1024 : i32
+    %c128 = sarek.constant 128 : i32
+    %h = sarek.constant 0.0 : f16
+    %z = sarek.constant 0.0 : f32
+    %sa = sarek.alloc_array "sa"[%c1k] : !sarek.array<f16, shared>
+    %sb = sarek.alloc_array "sb"[%c128] : !sarek.array<f16, shared>
+    %p = sarek.elem_ref %sa[%c0] : !sarek.array<f16, shared>
+    sarek.store %p, %h : !sarek.ref<f16>
+    sarek.barrier
+    sarek.coopmat_decl "a" a 64x16 warpgroup : f16
+    sarek.coopmat_decl "b" b 16x8 warpgroup : f16
+    sarek.coopmat_decl "acc" acc 64x8 warpgroup : f32
+    sarek.coopmat_fill "acc", %z : f32
+    sarek.for "k" %k = %c0 to %n step 1 : i32 {
+      sarek.copy_async_wait 0
+      sarek.barrier
+      sarek.copy_async %sa[%c0], %A[%k] count 8 : !sarek.array<f16, shared>, !sarek.vec<f16>
+      sarek.copy_async_commit
+      sarek.coopmat_load "a" from %sa[%c0] stride %c16 core : !sarek.array<f16, shared>
+      sarek.coopmat_load "b" from %sb[%c0] stride %c8 core : !sarek.array<f16, shared>
+      sarek.coopmat_muladd "acc" = "a" * "b" + "acc"
+    }
+  }
+}
+// CHECK-LABEL: sarek.kernel @copies
+// CHECK:        sarek.store %p, %h
+// CHECK-NEXT:   sarek.barrier attributes {sarek.proxy_fence}
+// CHECK:        sarek.for "k"
+// CHECK-NEXT:     sarek.copy_async_wait 0
+// CHECK-NEXT:     sarek.coopmat_wait
+// CHECK-NEXT:     sarek.barrier{{$}}
+// CHECK:          sarek.coopmat_muladd "acc" = "a" * "b" + "acc" attributes {sarek.fence}{{$}}

@@ -6,8 +6,9 @@
 // 0-13, leading byte offset >> 4 in 16-29, stride byte offset >> 4 in 32-45) of the core-layout array: `a`
 // (64x16 of a 64x16 array: rows of 32 bytes) K-major, LBO 128 and SBO 8 rows = 256 bytes, 0x1000080000 =
 // (16 << 32) | (8 << 16); `b` (16x64 of a 16x64 array: rows of 128 bytes) MN-major, LBO 8 rows = 1024 bytes and
-// SBO 128, 0x800400000 = (8 << 32) | (64 << 16). The mma opens its sequence (fence.proxy.async, wgmma.fence),
-// then wgmma.mma_async m64n64k16 (imm-trans-b 1) and commit_group; the wait goes before the store, whose rows
+// SBO 128, 0x800400000 = (8 << 32) | (64 << 16). The generic stores of sarek-zero-shared are made visible to
+// wgmma's async proxy after their barrier (fence.proxy.async); the mma opens its sequence (wgmma.fence), then
+// wgmma.mma_async m64n64k16 (imm-trans-b 1) and commit_group; the wait goes before the store, whose rows
 // are offset by 16 x (the warp's index in its group). At sm_90 (the default), and on targets without wgmma,
 // the warpgroup fragment is refused at its declaration.
 
@@ -32,12 +33,13 @@ builtin.module {
   }
 }
 // CHECK:      .target sm_90a
+// CHECK:      bar.sync 0;
+// CHECK-NEXT: fence.proxy.async.shared::cta;
 // CHECK:      cvt.u64.u32 %[[A64:ud[0-9]+]], %[[AADDR:u[0-9]+]];
 // CHECK-NEXT: shr.u64 %[[ASH:ud[0-9]+]], %[[A64]], 4;
 // CHECK-NEXT: and.b64 %[[AST:ud[0-9]+]], %[[ASH]], 16383;
 // CHECK-NEXT: or.b64 %[[DA:ud[0-9]+]], %[[AST]], 68720001024;
 // CHECK:      or.b64 %[[DB:ud[0-9]+]], %{{ud[0-9]+}}, 34363932672;
-// CHECK-NEXT: fence.proxy.async.shared::cta;
 // CHECK-NEXT: wgmma.fence.sync.aligned;
 // CHECK-NEXT: setp.eq.u64 %[[P:p[0-9]+]], %[[DA]], %[[DA]];
 // CHECK-NEXT: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}}, %[[DA]], %[[DB]], %[[P]], 1, 1, 0, 1;

@@ -1,7 +1,8 @@
 // RUN: sarek-opt %s -t 'ptx{arch=sm_90a}' | filecheck %s
-// In a kernel with warpgroup mmas each cp.async wait is followed by fence.proxy.async: the thread's landed
-// copies are made visible to the async proxy (wgmma's operand reads) before the barrier that publishes them;
-// the wgmma wait goes before that barrier (sarek-wgmma-waits).
+// cp.async data needs no proxy fence before wgmma (as in CUTLASS's cp.async mainloops): the fence compiles to
+// MEMBAR.ALL.CTA, which waits for every copy in flight, so a K loop that only copies has none; the generic stores
+// of sarek-zero-shared get one, after their barrier, before the loop. The wgmma wait goes before the copy into
+// the array it reads (sarek-wgmma-waits).
 
 builtin.module {
   sarek.kernel @k(%A: !sarek.vec<f16, 2> "A", %C: !sarek.vec<f32> "C", %n: i32 "n") {
@@ -28,12 +29,15 @@ builtin.module {
     sarek.coopmat_store "acc" to %C[%c0] stride %c64 : !sarek.vec<f32>
   }
 }
+// CHECK:      bar.sync 0;
+// CHECK-NEXT: fence.proxy.async.shared::cta;
 // CHECK:      $L_for
+// CHECK-NOT:  fence.proxy
 // CHECK:      wgmma.wait_group.sync.aligned 0;
 // CHECK:      cp.async.cg.shared.global
 // CHECK-NEXT: cp.async.commit_group;
 // CHECK-NEXT: cp.async.wait_group 0;
-// CHECK-NEXT: fence.proxy.async.shared::cta;
 // CHECK-NEXT: bar.sync 0;
+// CHECK-NOT:  fence.proxy
 // CHECK:      wgmma.fence.sync.aligned;
 // CHECK:      wgmma.mma_async.sync.aligned.m64n64k16
