@@ -7,7 +7,8 @@ MMA, `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}`, which ptxas assembl
   62-63 the swizzle (0: none). A load builds it from the element's shared address; it moves no data (the mma
   reads the array when it runs: sarek.analysis.wgmma keeps writes away). The arrays are in the no-swizzle
   core-matrix layout (sarek.analysis.core_layout, C columns): `a` K-major (imm-trans-a 0), `b` MN-major (its rows
-  are k, imm-trans-b 1); the byte offsets are `DESC_OFFSETS`.
+  are k, imm-trans-b 1); the byte offsets are `desc_offsets`' (the reading the H200 confirmed:
+  benchmarks/probe_wgmma.py).
 - an accumulator is the mma.sync m16n8 accumulator layout of its warp's 16 rows: N / 2 f32 registers per
   thread, piece j (columns 8 j..) in registers 4 j..4 j + 3; fills and stores are the warp fragments' code with
   rows offset by 16 x (the warp's index in its group).
@@ -35,14 +36,15 @@ from sarek.passes.wgmma_waits import FENCE, PROXY
 from sarek.targets.ptx import dialect as px
 from sarek.targets.ptx.dialect import RegAttr
 
-#: (leading, stride) byte offsets of a core-layout array of `row_bytes` bytes per row, per use: K-major `a`, the
-#: next core matrix along K (128 bytes on) and the next 8 rows; MN-major `b`, the next 8 rows of k and the next
-#: core matrix along N
+#: bytes of one core matrix (8 rows of 16 bytes)
 CORE_MATRIX = CORE_ROWS * CORE_BYTES
 
 
 def desc_offsets(use: str, row_bytes: int) -> tuple[int, int]:
-    """(leading byte offset, stride byte offset) of a descriptor of fragment `use`."""
+    """(leading byte offset, stride byte offset) of a descriptor of fragment `use` on a core-layout array of
+    `row_bytes` bytes per row: the leading offset steps along K, the stride offset along M/N. K-major `a`: the
+    next core matrix along K is the next one in the row (128 bytes on), the next 8 rows are 8 rows on; MN-major
+    `b` (rows are k): the next 8 rows of k, and the next core matrix along N 128 bytes on."""
     group = CORE_ROWS * row_bytes  # 8 rows of the array
     return (CORE_MATRIX, group) if use == "a" else (group, CORE_MATRIX)
 
