@@ -16,8 +16,8 @@ MMA, `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}`, which ptxas assembl
   sequence: `wgmma.fence` first; `sarek.coopmat_wait` is `wgmma.wait_group 0`. A barrier (after it) or an mma
   (before it) marked `sarek.proxy_fence` takes `fence.proxy.async.shared::cta`: the threads' generic shared
   stores made visible to the async proxy wgmma reads through (cp.async data needs none, as in CUTLASS's
-  cp.async wgmma mainloops; the fence compiles to MEMBAR.ALL.CTA, which waits for the copies in flight: on the
-  H200 a fence in the K loop held `sarek wgmma` to 0.25x cuBLAS).
+  cp.async wgmma mainloops, and the row is right without it on the H200; the fence compiles to MEMBAR.ALL.CTA,
+  which waits for the copies in flight).
 """
 
 from __future__ import annotations
