@@ -342,6 +342,75 @@ def run_row() -> int:
     return bad
 
 
+def run_profile() -> int:
+    """Where `sarek wgmma`'s time goes (4096^3 f16, the row's own PTX loaded through the driver, CUDA events):
+    the full kernel, then variants with its wgmma.mma_async lines removed (the copy pipeline alone) and with its
+    cp.async copies removed (the MMAs alone, on whatever shared memory holds): the slower part is the limit."""
+    import re
+    from pathlib import Path
+
+    import torch
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import gemm_pipelines as gp  # pyright: ignore[reportMissingImports]
+    from sarek import f16
+
+    d, _, ok = _driver()
+    text = gp.gemm_wgmma[f16].source("ptx", arch="sm_90a")
+    shared = int(re.search(r"sarek-dynamic-shared gemm_wgmma: (\d+) bytes", text).group(1))  # type: ignore[union-attr]
+    variants = {"full": text,
+                "no wgmma (copies, waits, barriers)": re.sub(r"^\s*wgmma\.mma_async.*$", "", text, flags=re.M),
+                "no cp.async copies (wgmma alone)": re.sub(r"^\s*cp\.async\.c[ag]\.shared.*$", "", text, flags=re.M)}
+    n = 4096
+    x = torch.randn(n, n, device="cuda", dtype=torch.float16)
+    y = torch.randn(n, n, device="cuda", dtype=torch.float16)
+    out = torch.zeros(n, n, device="cuda", dtype=torch.float32)
+    t_ref = _timed(torch, lambda: torch.matmul(x, y))
+    print(f"4096^3 f16 cuBLAS {2 * n ** 3 / t_ref / 1e12:.1f} TFLOP/s")
+    for name, src in variants.items():
+        buf = np.frombuffer(src.encode() + b"\x00", dtype=np.uint8)
+        mod = ok(d.cuModuleLoadData(buf.ctypes.data), "cuModuleLoadData")
+        fn = ok(d.cuModuleGetFunction(mod, b"gemm_wgmma"), "getfunction")
+        ok(d.cuFuncSetAttribute(fn, d.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared),
+           "setattr")
+        vals = [ctypes.c_uint64(x.data_ptr()), ctypes.c_int32(n), ctypes.c_int32(n), ctypes.c_uint64(y.data_ptr()),
+                ctypes.c_int32(n), ctypes.c_int32(n), ctypes.c_uint64(out.data_ptr()), ctypes.c_int32(n),
+                ctypes.c_int32(n)]
+        ptrs = (ctypes.c_void_p * len(vals))(*[ctypes.addressof(v) for v in vals])
+
+        def launch() -> None:
+            ok((d.cuLaunchKernel(fn, n // gp.BNW, n // gp.BM, 1, gp.TW, 1, 1, shared, 0, ctypes.addressof(ptrs),
+                                 0)[0], None), "launch")
+
+        t = _timed(torch, launch)
+        extra = ""
+        if name == "full":
+            ref = x.float() @ y.float()
+            extra = f", relative error {float((out - ref).abs().max()) / float(ref.abs().max()):.1e}"
+        print(f"sarek wgmma {name}: {t * 1e3:.3f} ms = {2 * n ** 3 / t / 1e12:.1f} TFLOP/s-equivalent, "
+              f"{t_ref / t:.3f}x cuBLAS's time{extra}", flush=True)
+    return 0
+
+
+def _timed(torch, fn) -> float:  # type: ignore[no-untyped-def]
+    """Median seconds per call of `fn` over 5 batches of 10 (CUDA events), after one warm-up call."""
+    import statistics
+
+    fn()
+    torch.cuda.synchronize()
+    ts = []
+    for _ in range(5):
+        s0, s1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s0.record()
+        for _ in range(10):
+            fn()
+        s1.record()
+        torch.cuda.synchronize()
+        ts.append(s0.elapsed_time(s1) / 1e3 / 10)
+    return statistics.median(ts)
+
+
 def main() -> int:
     if "--ptx" in sys.argv or "--check" in sys.argv:
         rng = np.random.default_rng(0)
@@ -354,6 +423,8 @@ def main() -> int:
         return 0
     if "--sarek" in sys.argv:
         return run_sarek()
+    if "--profile" in sys.argv:
+        return run_profile()
     if "--case" in sys.argv:
         return run_case(int(sys.argv[sys.argv.index("--case") + 1]))
     return run_device()
