@@ -15,7 +15,7 @@ from sarek.runtime.errors import LaunchError
 
 if TYPE_CHECKING:  # the IR is imported where a spec is built from it: a warm launch has none (sarek.runtime.warm)
     from xdsl.dialects.builtin import ModuleOp
-    from xdsl.ir import Attribute
+    from xdsl.ir import Attribute, Operation
 
 
 _SCALARS: dict[tuple[str, int], np.dtype[Any]] = {
