@@ -281,8 +281,6 @@ def run_sarek() -> int:
 def run_row() -> int:
     """bench_gemm's `sarek wgmma` row on ptx: 256x512x320 against numpy (f16 and bf16), then 4096^3 f16 timed
     against torch.matmul (CUDA events, median of 5 batches of 10) when torch is installed."""
-    import statistics
-
     sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
     import gemm_pipelines as gp  # pyright: ignore[reportMissingImports]
     from sarek import bf16, f16
@@ -318,22 +316,8 @@ def run_row() -> int:
     y = torch.randn(size, size, device="cuda", dtype=torch.float16)
     out = torch.empty(size, size, device="cuda", dtype=torch.float32)
 
-    def timed(fn) -> float:  # type: ignore[no-untyped-def]
-        fn()
-        torch.cuda.synchronize()
-        ts = []
-        for _ in range(5):
-            s0, s1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            s0.record()
-            for _ in range(10):
-                fn()
-            s1.record()
-            torch.cuda.synchronize()
-            ts.append(s0.elapsed_time(s1) / 1e3 / 10)
-        return statistics.median(ts)
-
-    t_ref = timed(lambda: torch.matmul(x, y))
-    t_wg = timed(lambda: gp.gemm_wgmma[f16].launch(x, y, out, grid=(size // gp.BNW, size // gp.BM), block=gp.TW,
+    t_ref = _timed(torch, lambda: torch.matmul(x, y))
+    t_wg = _timed(torch, lambda: gp.gemm_wgmma[f16].launch(x, y, out, grid=(size // gp.BNW, size // gp.BM), block=gp.TW,
                                                   device="ptx"))
     err = float((out - x.float() @ y.float()).abs().max()) / float((x.float() @ y.float()).abs().max())
     flop = 2.0 * size ** 3
