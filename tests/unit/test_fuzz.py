@@ -98,6 +98,12 @@ def test_generator_is_deterministic_and_covers_the_language():
     for pattern in (r"fz\d+_view\(af\[[^\n]*% \(n - 4\):\], [0-3]\)", r"fz\d+_view\(\(af\[.* else af\), [0-3]\)",
                     r"fz\d+_view\(\(af if .*:\]\), [0-3]\)", r"    w = v\[k:\]\n    return w\[0\] \+ v\[k\] \* 0.5"):
         assert re.search(pattern, text), pattern
+    # issue 33's Python-semantics stream (sarek.testing.gen.pylang): constant tables, inf/NaN constants with
+    # isinf/isnan/isfinite, tuple assignment, unsigned and 2-D atomics
+    for construct in ("T = (", "T[(", "F[", "math.inf", "float('inf')", "math.nan", "sm.isinf(", ", tq",
+                      "accu: Vec[u32]", "accul: Vec[u64]", "accu2: Array[u32, 2]", "atomic_add(accu, ",
+                      "(accu2, ("):
+        assert construct in text, construct
 
 
 def test_generator_is_the_same_in_every_process():
@@ -546,3 +552,25 @@ def test_coop_kernels_load_each_b_fragment_in_one_layout(tmp_path: Path):
     path.write_text(generate(next(s for s in seeds if generate(s).source.count("coop.mma") == 2)).source)
     k, _ = load_kernel(path)
     assert "wmma::mma_sync" in k.source("cuda")
+
+
+def test_py33_stream_leaves_the_other_kernels_alone_and_agrees_on_the_interpreters(tmp_path: Path):
+    """Feature stream 8 (PY33_FEATURES) is drawn from its own source: switched off (features given without it)
+    a seed's kernel is the one it was; a kernel with every one of them agrees on both interpreters, the unsigned
+    accumulators included (add wraps, min/max/and/or/xor commute)."""
+    from sarek.testing.gen import PY33_FEATURES
+    drawn = [s for s in range(40) if set(generate(s).case["features"]) & set(PY33_FEATURES)]
+    assert 0 < len(drawn) < 40
+    for seed in drawn[:5]:
+        feats = frozenset(generate(seed).case["features"]) - set(PY33_FEATURES)
+        src = generate(seed, feats).source
+        assert f"FZ{seed}T" not in src and "accu" not in src and "\nimport math\n" not in src, seed
+    prog = generate(3, frozenset({"consts", "infs", "tuples", "uatomic", "helpers", "i64"}))
+    for construct in ("FZ3T[", "accu", "sm.is"):
+        assert construct in prog.source, construct
+    path = tmp_path / "fz3.py"
+    path.write_text(prog.source)
+    r = subprocess.run([sys.executable, "-m", "sarek.testing.fuzz", "--replay", str(path), "--devices",
+                        "interp,interp-ref", "--targets", "", "--out", str(tmp_path / "o")], capture_output=True,
+                       text=True, cwd=ROOT)
+    assert r.returncode == 0 and r.stdout.strip() == "agree", r.stdout + r.stderr
