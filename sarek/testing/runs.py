@@ -32,7 +32,7 @@ TOLERANCE: dict[str, dict[str, tuple[float, float]]] = {
 LOWPREC_KINDS = ("vulkan", "vulkan-glsl")
 #: the outputs compared within TOLERANCE (every other output, `accf` included, exactly)
 FLOAT_OUTPUTS = {"of": "f32", "od": "f64"}
-OUTPUTS = ("oi", "ol", "of", "od", "on", "acc", "accf", "oq", "oh", "accu", "accul", "accu2")
+OUTPUTS = ("oi", "ol", "of", "od", "on", "acc", "accf", "oq", "oh", "accu", "accul", "accu2", "gx")
 #: the output of a two-stream launch's second kernel (CASE["streams"])
 STREAM_OUTPUT = "o2"
 #: the inputs of issue 34's corner shapes (no random draws: every other input keeps its values)
@@ -94,6 +94,7 @@ def make_args(kernel: Any, case: dict[str, Any]) -> list[Any]:
     made["accu"] = np.array([x * (2**32 - 1) for x in UACC_INIT], np.uint32)
     made["accul"] = np.array([x * (2**64 - 1) for x in UACC_INIT], np.uint64)
     made["accu2"] = np.repeat(made["accu"][:, None], 2, axis=1)
+    made["gx"] = np.zeros(n, np.int32)  # feature "gridbar"'s exchange
     for name, (vals, dt) in _CORNER_INPUTS.items():
         made[name] = np.resize(np.array(vals, dt), n)
     for vec, dt in _OUT_DTYPES.items():

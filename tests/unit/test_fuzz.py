@@ -16,7 +16,8 @@ import pytest
 
 from sarek.registry import TARGET_NAMES
 from sarek.testing import fuzz
-from sarek.testing.gen import ACC_INIT, ATOMIC_OPS, BIG_BLOCKS, CORNER_FEATURES, F2I_VALUES, INT_TYPES, generate
+from sarek.testing.gen import ACC_INIT, ATOMIC_OPS, BIG_BLOCKS, CORNER_FEATURES, F2I_VALUES, INT_TYPES, UACC_INIT, UATOMIC_OPS, \
+    generate
 from sarek.testing.shrink import shrink
 
 ROOT = Path(__file__).parents[2]
@@ -102,7 +103,8 @@ def test_generator_is_deterministic_and_covers_the_language():
     # isinf/isnan/isfinite, tuple assignment, unsigned and 2-D atomics
     for construct in ("T = (", "T[(", "F[", "math.inf", "float('inf')", "math.nan", "sm.isinf(", ", tq",
                       "accu: Vec[u32]", "accul: Vec[u64]", "accu2: Array[u32, 2]", "atomic_add(accu, ",
-                      "(accu2, ("):
+                      "(accu2, (", "grid_barrier()", "gx: Vec[i32]", "warp_ballot(True) & u32(1)",
+                      "warp_ballot(block_idx_x > "):
         assert construct in text, construct
 
 
@@ -124,12 +126,15 @@ def test_each_atomic_op_owns_its_accumulator_slots():
         for op, base, rest in re.findall(r"(atomic_\w+)\(acc, (\d+) \+ (.*?) % 2", generate(seed).source):
             assert int(base) == 2 * ATOMIC_OPS.index(op) and rest, (seed, op, base)
             seen.add(op)
+        # the unsigned accumulators (feature "uatomic"): op j of UATOMIC_OPS owns slots / rows 2j and 2j+1
+        for op, base in re.findall(r"(atomic_\w+)\(accu[l2]?, \(?(\d+) \+ ", generate(seed).source):
+            assert int(base) == 2 * UATOMIC_OPS.index(op), (seed, op, base)
         # every atomic call has the slot form (the f32 atomic_add of small integers has its own `accf`)
-        rest_of_text = re.sub(r"atomic_\w+\(acc, \d+ \+ |atomic_add\(accf, |from sarek.gpu import .*|CASE = .*", "",
-                              generate(seed).source)
+        rest_of_text = re.sub(r"atomic_\w+\(acc, \d+ \+ |atomic_\w+\(accu[l2]?, \(?\d+ \+ |atomic_add\(accf, "
+                              r"|from sarek.gpu import .*|CASE = .*", "", generate(seed).source)
         assert "atomic_" not in rest_of_text, seed
     assert seen == set(ATOMIC_OPS)
-    assert len(ACC_INIT) == 2 * len(ATOMIC_OPS)
+    assert len(ACC_INIT) == 2 * len(ATOMIC_OPS) == len(UACC_INIT) and len(UATOMIC_OPS) == len(ATOMIC_OPS)
 
 
 def test_compare_ints_exact_floats_within_tolerance():

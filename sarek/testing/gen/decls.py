@@ -220,6 +220,7 @@ class Gen(PyLang):
                         self.emit(f"{v.name} = warp_shuffle_xor({v.name}, {m})")
         if "vote" in self.feats:
             self.votes(ints)
+        self.py33_barrier_stage(ints)
 
     def votes(self, ints: list[Var]) -> None:
         """Block votes on any condition and warp votes on a warp-uniform one (block_idx_x): the same on every
@@ -314,7 +315,7 @@ class Gen(PyLang):
             params += ["ch: Vec[f16]", "oh: Vec[f32]"]
         params += ["acc: Vec[i32]", *(["accf: Vec[f32]"] if self.uses_accf else [])]
         params += [f"{a}: {t}" for a, t in (("accu", "Vec[u32]"), ("accul", "Vec[u64]"), ("accu2", "Array[u32, 2]"))
-                   if a in self.uatomics] + ["n: i32"]
+                   if a in self.uatomics] + (["gx: Vec[i32]"] if self.uses_gx else []) + ["n: i32"]
         second, streams = self.stream_kernel(outs) if "streams" in self.feats else ([], {})
         gpu = sorted(x for x in self.imports if x not in ("sm", "atomic"))
         base = ("Array", "Vec", "device", "f32", "f64", "i32", "i64", "kernel", "record", "variant", self.narrow)

@@ -7,6 +7,11 @@ own random source `p33` so the kernels without them are unchanged:
   `sm.isfinite(e)` of a bounded e, `sm.isinf(max(e, -math.inf))`).
 - "tuples": a helper returning `tuple[T, U]` taken apart by tuple assignment (`p, q = h(...)`), its first
   value stored into a local of its type.
+- "gridbar": `gx[i] = v; grid_barrier(); v = gx[(i + k) % n]` at the top level (every thread of the launch
+  writes before any reads; a neighbour k threads on is often in another block). interp, interp-ref and cuda run
+  it; PTX, OpenCL and the shaders refuse it with the reason (counted n/a).
+- "ballot": `warp_ballot(block_idx_x > k) != u32(0)` (a block-uniform condition: all lanes or none) and
+  `warp_ballot(True) & u32(1)` (lane 0 is in every warp): the same whatever the device's warp width.
 - "uatomic": atomics on u32 and u64 accumulators (`accu`, `accul`) and on a 2-D u32 one (`accu2`, indexed by a
   tuple): add wraps modulo 2^32 / 2^64 and min/max/and/or/xor commute, each op on its own slots, so the final
   values do not depend on the order.
@@ -15,7 +20,7 @@ own random source `p33` so the kernels without them are unchanged:
 from __future__ import annotations
 
 from sarek.testing.gen.corners import Corners
-from sarek.testing.gen.features import STORE, UATOMIC_OPS, FE, IE, Helper
+from sarek.testing.gen.features import STORE, UATOMIC_OPS, FE, IE, Helper, Var
 
 
 class PyLang(Corners):
@@ -108,3 +113,23 @@ class PyLang(Corners):
             self.emit(f"{f}(accu2, ({slot}, {self.index(self.iexpr('i32', 1), '2')}), {val})")
         else:
             self.emit(f"{f}({where}, {slot}, {val})")
+
+    def py33_barrier_stage(self, ints: list[Var]) -> None:
+        """Features "gridbar" and "ballot", at the kernel's top level (barrier mode: every thread gets here)."""
+        q = self.p33
+        i32s = [v for v in ints if v.ty == "i32"]
+        if "gridbar" in self.feats and i32s:
+            v = q.choice(i32s)
+            self.uses_gx = True
+            self.imports.add("grid_barrier")
+            self.emit(f"gx[i] = {v.name}")
+            self.emit("grid_barrier()")
+            self.emit(f"{v.name} = gx[(i + {q.randint(1, self.n - 1)}) % n]")
+        if "ballot" in self.feats and i32s:
+            v = q.choice(i32s)
+            self.imports.update({"warp_ballot", "block_idx_x"})
+            if q.random() < 0.5:
+                self.emit(f"{v.name} = {v.name} % 1000 + i32(warp_ballot(block_idx_x > {q.randint(0, 1)}) != u32(0))")
+            else:
+                self.emit(f"{v.name} = {v.name} % 1000 + i32(warp_ballot(True) & u32(1))")
+            self.types_used.add("u32")
