@@ -225,7 +225,7 @@ def _vote(name: str, conds: list[bool]) -> Any:
         return all(conds)
     if name == "warp_ballot64":
         return sum(1 << k for k, c in enumerate(conds) if c and k < 64)
-    return np.uint32(sum(1 << k for k, c in enumerate(conds) if c and k < 32))
+    return sum(1 << k for k, c in enumerate(conds) if c and k < 32)  # a Python int, as every other integer here
 
 
 def _src_lane(name: str, lane: int, x: int, w: int) -> int:

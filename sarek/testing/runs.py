@@ -18,7 +18,8 @@ from typing import Any, cast
 
 import numpy as np
 
-from sarek.testing.gen import A2_ROWS, A3_SHAPE, ACC_INIT, ACCF_SLOTS, COOP_BYTES, COOP16_ELEMS, COOP16_RANGE, F2I_VALUES, NARROW_RANGE
+from sarek.testing.gen import (A2_ROWS, A3_SHAPE, ACC_INIT, ACCF_SLOTS, COOP_BYTES, COOP16_ELEMS, COOP16_RANGE, F2I_VALUES,
+                               NARROW_RANGE, UACC_INIT)
 
 #: device kind -> the target whose pipeline it runs (for pass blame)
 DEVICE_TARGET = {"opencl": "opencl", "cuda": "cuda", "ptx": "ptx", "vulkan": "wgsl", "vulkan-glsl": "glsl"}
@@ -32,7 +33,7 @@ TOLERANCE: dict[str, dict[str, tuple[float, float]]] = {
 LOWPREC_KINDS = ("vulkan", "vulkan-glsl")
 #: the outputs compared within TOLERANCE (every other output, `accf` included, exactly)
 FLOAT_OUTPUTS = {"of": "f32", "od": "f64"}
-OUTPUTS = ("oi", "ol", "of", "od", "on", "acc", "accf", "oq", "oh")
+OUTPUTS = ("oi", "ol", "of", "od", "on", "acc", "accf", "oq", "oh", "accu", "accul", "accu2", "gx")
 #: the output of a two-stream launch's second kernel (CASE["streams"])
 STREAM_OUTPUT = "o2"
 #: the inputs of issue 34's corner shapes (no random draws: every other input keeps its values)
@@ -90,6 +91,11 @@ def make_args(kernel: Any, case: dict[str, Any]) -> list[Any]:
         made["an"] = _narrow(rng, narrow, n)
         made["on"] = np.zeros_like(made["an"])
     made["accf"] = np.zeros(ACCF_SLOTS, np.float32)
+    # feature "uatomic": slot starts 0 or all ones (no draw: every other input keeps its values)
+    made["accu"] = np.array([x * (2**32 - 1) for x in UACC_INIT], np.uint32)
+    made["accul"] = np.array([x * (2**64 - 1) for x in UACC_INIT], np.uint64)
+    made["accu2"] = np.repeat(made["accu"][:, None], 2, axis=1)
+    made["gx"] = np.zeros(n, np.int32)  # feature "gridbar"'s exchange
     for name, (vals, dt) in _CORNER_INPUTS.items():
         made[name] = np.resize(np.array(vals, dt), n)
     for vec, dt in _OUT_DTYPES.items():

@@ -16,7 +16,8 @@ import pytest
 
 from sarek.registry import TARGET_NAMES
 from sarek.testing import fuzz
-from sarek.testing.gen import ACC_INIT, ATOMIC_OPS, BIG_BLOCKS, CORNER_FEATURES, F2I_VALUES, INT_TYPES, generate
+from sarek.testing.gen import ACC_INIT, ATOMIC_OPS, BIG_BLOCKS, CORNER_FEATURES, F2I_VALUES, INT_TYPES, UACC_INIT, UATOMIC_OPS, \
+    generate
 from sarek.testing.shrink import shrink
 
 ROOT = Path(__file__).parents[2]
@@ -98,6 +99,13 @@ def test_generator_is_deterministic_and_covers_the_language():
     for pattern in (r"fz\d+_view\(af\[[^\n]*% \(n - 4\):\], [0-3]\)", r"fz\d+_view\(\(af\[.* else af\), [0-3]\)",
                     r"fz\d+_view\(\(af if .*:\]\), [0-3]\)", r"    w = v\[k:\]\n    return w\[0\] \+ v\[k\] \* 0.5"):
         assert re.search(pattern, text), pattern
+    # issue 33's Python-semantics stream (sarek.testing.gen.pylang): constant tables, inf/NaN constants with
+    # isinf/isnan/isfinite, tuple assignment, unsigned and 2-D atomics
+    for construct in ("T = (", "T[(", "F[", "math.inf", "float('inf')", "math.nan", "sm.isinf(", ", tq",
+                      "accu: Vec[u32]", "accul: Vec[u64]", "accu2: Array[u32, 2]", "atomic_add(accu, ",
+                      "(accu2, (", "grid_barrier()", "gx: Vec[i32]", "warp_ballot(True) & u32(1)",
+                      "warp_ballot(block_idx_x > "):
+        assert construct in text, construct
 
 
 def test_generator_is_the_same_in_every_process():
@@ -118,12 +126,15 @@ def test_each_atomic_op_owns_its_accumulator_slots():
         for op, base, rest in re.findall(r"(atomic_\w+)\(acc, (\d+) \+ (.*?) % 2", generate(seed).source):
             assert int(base) == 2 * ATOMIC_OPS.index(op) and rest, (seed, op, base)
             seen.add(op)
+        # the unsigned accumulators (feature "uatomic"): op j of UATOMIC_OPS owns slots / rows 2j and 2j+1
+        for op, base in re.findall(r"(atomic_\w+)\(accu[l2]?, \(?(\d+) \+ ", generate(seed).source):
+            assert int(base) == 2 * UATOMIC_OPS.index(op), (seed, op, base)
         # every atomic call has the slot form (the f32 atomic_add of small integers has its own `accf`)
-        rest_of_text = re.sub(r"atomic_\w+\(acc, \d+ \+ |atomic_add\(accf, |from sarek.gpu import .*|CASE = .*", "",
-                              generate(seed).source)
+        rest_of_text = re.sub(r"atomic_\w+\(acc, \d+ \+ |atomic_\w+\(accu[l2]?, \(?\d+ \+ |atomic_add\(accf, "
+                              r"|from sarek.gpu import .*|CASE = .*", "", generate(seed).source)
         assert "atomic_" not in rest_of_text, seed
     assert seen == set(ATOMIC_OPS)
-    assert len(ACC_INIT) == 2 * len(ATOMIC_OPS)
+    assert len(ACC_INIT) == 2 * len(ATOMIC_OPS) == len(UACC_INIT) and len(UATOMIC_OPS) == len(ATOMIC_OPS)
 
 
 def test_compare_ints_exact_floats_within_tolerance():
@@ -546,3 +557,25 @@ def test_coop_kernels_load_each_b_fragment_in_one_layout(tmp_path: Path):
     path.write_text(generate(next(s for s in seeds if generate(s).source.count("coop.mma") == 2)).source)
     k, _ = load_kernel(path)
     assert "wmma::mma_sync" in k.source("cuda")
+
+
+def test_py33_stream_leaves_the_other_kernels_alone_and_agrees_on_the_interpreters(tmp_path: Path):
+    """Feature stream 8 (PY33_FEATURES) is drawn from its own source: switched off (features given without it)
+    a seed's kernel is the one it was; a kernel with every one of them agrees on both interpreters, the unsigned
+    accumulators included (add wraps, min/max/and/or/xor commute)."""
+    from sarek.testing.gen import PY33_FEATURES
+    drawn = [s for s in range(40) if set(generate(s).case["features"]) & set(PY33_FEATURES)]
+    assert 0 < len(drawn) < 40
+    for seed in drawn[:5]:
+        feats = frozenset(generate(seed).case["features"]) - set(PY33_FEATURES)
+        src = generate(seed, feats).source
+        assert f"FZ{seed}T" not in src and "accu" not in src and "\nimport math\n" not in src, seed
+    prog = generate(3, frozenset({"consts", "infs", "tuples", "uatomic", "helpers", "i64"}))
+    for construct in ("FZ3T[", "accu", "sm.is"):
+        assert construct in prog.source, construct
+    path = tmp_path / "fz3.py"
+    path.write_text(prog.source)
+    r = subprocess.run([sys.executable, "-m", "sarek.testing.fuzz", "--replay", str(path), "--devices",
+                        "interp,interp-ref", "--targets", "", "--out", str(tmp_path / "o")], capture_output=True,
+                       text=True, cwd=ROOT)
+    assert r.returncode == 0 and r.stdout.strip() == "agree", r.stdout + r.stderr

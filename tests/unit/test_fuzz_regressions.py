@@ -538,3 +538,19 @@ def test_negative_zero_print_reproducer_agrees_on_nvidia_vulkan_glsl(tmp_path: P
     path = Path(__file__).parent / "fuzz_regressions" / "fz901311.py"
     assert fuzz.main(["--replay", str(path), "--devices", "interp,cuda:0,vulkan-glsl:0", "--targets", "",
                       "--out", str(tmp_path)]) == 0
+
+
+@sarek.kernel
+def _ballot_plus_int(ai: sarek.Vec[sarek.i32], oi: sarek.Vec[sarek.i32]):
+    i = sarek.gpu.global_thread_id
+    oi[i] = ai[i] % 1000 + sarek.i32(sarek.gpu.warp_ballot(True) & sarek.u32(1)) + sarek.i32(sarek.gpu.warp_ballot(True))
+
+
+def test_ballot_result_mixes_with_negative_ints_on_the_reference_interpreter():
+    """Fuzz seeds 48, 58, 115 (feature "ballot"): the reference interpreter's ballot was a numpy uint32, so
+    `i32(ballot) + negative` raised OverflowError (NEP 50) instead of giving -3 + 1 - 1."""
+    ai = np.full(32, -3, np.int32)
+    for dev in ("interp", "interp-ref"):
+        oi = np.zeros(32, np.int32)
+        _ballot_plus_int.launch(ai, oi, grid=1, block=32, device=dev)
+        assert (oi == -3).all(), (dev, oi)

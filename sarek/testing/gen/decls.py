@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from sarek.testing.gen.corners import Corners
+from sarek.testing.gen.pylang import PyLang
 from sarek.testing.gen.features import FB_MAX, NARROW_FLOATS, STORE, FE, IE, Helper, Program, Var
 
 
-class Gen(Corners):
+class Gen(PyLang):
     """Builds one kernel module (Gen(seed).program())."""
 
     def view_helper(self) -> list[str]:
@@ -220,6 +220,7 @@ class Gen(Corners):
                         self.emit(f"{v.name} = warp_shuffle_xor({v.name}, {m})")
         if "vote" in self.feats:
             self.votes(ints)
+        self.py33_barrier_stage(ints)
 
     def votes(self, ints: list[Var]) -> None:
         """Block votes on any condition and warp votes on a warp-uniform one (block_idx_x): the same on every
@@ -279,6 +280,7 @@ class Gen(Corners):
             decls += ["@record", f"class {self.rec}:", "    a: i32", "    b: f32", ""]
         if self.has_var:
             decls += ["@variant", f"class {self.var_t}:", "    A: i32", "    B: (f32, i32)", "    C: ()", ""]
+        tables = self.const_tables() if "consts" in self.feats else []
         helpers: list[str] = []
         if "helpers" in self.feats:
             for h in range(r.randint(1, 3)):
@@ -311,18 +313,20 @@ class Gen(Corners):
             self.types_used.add(self.coop_elt)
         if "coop16" in self.feats:
             params += ["ch: Vec[f16]", "oh: Vec[f32]"]
-        params += ["acc: Vec[i32]", *(["accf: Vec[f32]"] if self.uses_accf else []), "n: i32"]
+        params += ["acc: Vec[i32]", *(["accf: Vec[f32]"] if self.uses_accf else [])]
+        params += [f"{a}: {t}" for a, t in (("accu", "Vec[u32]"), ("accul", "Vec[u64]"), ("accu2", "Array[u32, 2]"))
+                   if a in self.uatomics] + (["gx: Vec[i32]"] if self.uses_gx else []) + ["n: i32"]
         second, streams = self.stream_kernel(outs) if "streams" in self.feats else ([], {})
         gpu = sorted(x for x in self.imports if x not in ("sm", "atomic"))
         base = ("Array", "Vec", "device", "f32", "f64", "i32", "i64", "kernel", "record", "variant", self.narrow)
         extra = sorted(self.types_used - set(base))
         gpu += sorted(self.atomics)
         head = [f'"""sarek fuzz kernel, seed {self.seed} (a reproducer: python -m sarek.testing.fuzz --replay FILE)."""',
-                "", *(["import sarek"] if self.uses_sarek else []),
+                "", *(["import math"] if self.uses_math else []), *(["import sarek"] if self.uses_sarek else []),
                 "from sarek import Array, Vec, device, f32, f64, i32, i64, kernel, record, variant"
                 + (", coop" if {"coop", "coop16"} & self.feats else "") + (f", {self.narrow}" if self.narrow else "") + "".join(f", {t}" for t in extra),
                 "from sarek import math as sm", f"from sarek.gpu import {', '.join(sorted(set(gpu)))}", "", ""]
-        lines = head + decls + helpers + ["@kernel", f"def fz{self.seed}({', '.join(params)}):", *body, "", "",
+        lines = head + tables + decls + helpers + ["@kernel", f"def fz{self.seed}({', '.join(params)}):", *body, "", "",
                                           *second]
         case = {"seed": self.seed, "grid": self.grid, "block": self.block, "n": self.n, "outputs": outs,
                 "i64": "i64" in self.feats, "f64": "f64" in self.feats, "lowprec": self.uses_lowprec,

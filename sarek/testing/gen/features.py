@@ -73,12 +73,27 @@ VECX_FEATURES = ("vecx",)
 #: and a ninth (issue 33): "views" = array views passed to a device function (`<kernel>_view(v, k)`, which takes
 #: its own view of the view): an offset view of `af`, or a choice between one and `af`, read at a small index
 VIEW_FEATURES = ("views",)
+#: and a tenth stream (issue 33, sarek.testing.gen.pylang): "consts" = module-level constant tuples indexed in
+#: the kernel, "infs" = inf/NaN constants (`math.inf`, `float('inf')`, `math.nan`) with sm.isinf/isnan/isfinite,
+#: "tuples" = tuple assignment of a two-value helper's result, "uatomic" = atomics on u32/u64 vectors and on a
+#: 2-D u32 array (`accu`, `accul`, `accu2`), "gridbar" = `grid_barrier()` between a write of the output `gx` at
+#: the thread's index and a read of another block's slot (interp, interp-ref and cuda run it; the others refuse
+#: it with the reason: n/a), "ballot" = `warp_ballot` of a warp-uniform condition compared with 0, and of True
+#: masked to lane 0's bit (the same on every warp width)
+PY33_FEATURES = ("consts", "infs", "tuples", "uatomic", "gridbar", "ballot")
+#: the unsigned atomics (feature "uatomic"); op j owns slots 2j and 2j+1 of `accu`/`accul` and rows 2j, 2j+1 of
+#: `accu2` (shape (12, 2)); min slots start at the type's maximum, and slots at all ones
+UATOMIC_OPS = ("atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor")
+#: the starts of the unsigned accumulators' slots, as a fraction of all ones: 0 -> 0, 1 -> 2^w - 1
+UACC_INIT = (0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0)
 #: the bytes of the `cq` input (a 16x32 a and a 32x16 b, twice)
 COOP_BYTES = 2048
 FEATURE_P = {"coop": 0.15, "coop16": 0.12, "i64": 0.35, "f64": 0.2, "shared": 0.25, "warp": 0.2, "narrow": 0.3, "bitcast": 0.3, "fatomic": 0.15,
              "print": 0.2, "arrays3": 0.2, "zeroinit": 0.3, "tiling": 0.3, "boolcast": 0.3, "f2i": 0.3,
              "intmin": 0.25, "bigblock": 0.15, "streams": 0.2, "zeroshared": 0.2, "vote": 0.25, "fclass": 0.3, "vec": 0.3,
-             "vecx": 0.3, "views": 0.3}
+             "vecx": 0.3, "views": 0.3,
+             "consts": 0.3, "infs": 0.3, "tuples": 0.3, "uatomic": 0.25,
+             "gridbar": 0.1, "ballot": 0.2}
 #: the integer types a comparison is cast to (feature "boolcast") and a float converted to (feature "f2i")
 INT_TYPES = ("i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64")
 #: the block sizes of feature "bigblock" (one block; multiples of 64 so 2-D shared rows of 16 and warps fit)
@@ -216,6 +231,15 @@ class GenBase(ABC):
         self.in_view = False  # generating a view call's operands (floats.fview)
         if features is None:
             self.feats |= {f for f in VIEW_FEATURES if self.vw.random() < FEATURE_P.get(f, 0.5)}
+        #: issue 33's Python-semantics stream (sarek.testing.gen.pylang)
+        self.p33 = random.Random(f"sarek-fuzz-py33-{seed}")
+        if features is None:
+            self.feats |= {f for f in PY33_FEATURES if self.p33.random() < FEATURE_P.get(f, 0.5)}
+        self.itab: list[int] = []  # the constant tables (feature "consts")
+        self.ftab: list[float] = []
+        self.uses_math = False  # `import math` (feature "infs")
+        self.uatomics: set[str] = set()  # the unsigned accumulators used (feature "uatomic")
+        self.uses_gx = False  # the grid exchange output `gx` (feature "gridbar")
         if "bigblock" in self.feats:
             self.block, self.grid = self.cr.choice(BIG_BLOCKS), 1
             self.n = self.block
@@ -231,7 +255,7 @@ class GenBase(ABC):
         self.uses_sarek = False  # `import sarek` (sarek.bitcast)
         self.prints = 0
         # (coop calls are warp-uniform: at the top level, never under `if i < n`)
-        self.barrier_mode = bool({"shared", "warp", "coop", "coop16"} & self.feats) or self.zshared
+        self.barrier_mode = bool({"shared", "warp", "coop", "coop16", "gridbar", "ballot"} & self.feats) or self.zshared
         self.out: list[str] = []
         self.vars: list[Var] = []
         self.ivars_ro: list[IE] = []  # read-only ints in scope (loop counters, binders with known ranges)
@@ -291,6 +315,29 @@ class GenBase(ABC):
     def call(self, h: Helper) -> str: ...
 
     # -- defined by sarek.testing.gen.corners (issue 34's shapes) --------------------------------------------
+
+    # -- defined by sarek.testing.gen.pylang (issue 33's Python semantics) -----------------------------------
+
+    @abstractmethod
+    def table_ileaf(self) -> IE: ...
+
+    @abstractmethod
+    def table_fleaf(self, ty: str) -> FE: ...
+
+    @abstractmethod
+    def inf_fexpr(self, ty: str, e: FE) -> FE: ...
+
+    @abstractmethod
+    def inf_cond(self, depth: int) -> str: ...
+
+    @abstractmethod
+    def tuple_assign(self) -> bool: ...
+
+    @abstractmethod
+    def uatomic(self) -> None: ...
+
+    @abstractmethod
+    def py33_barrier_stage(self, ints: list[Var]) -> None: ...
 
     @abstractmethod
     def corner_ileaf(self, ty: str) -> IE | None: ...

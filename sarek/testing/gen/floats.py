@@ -30,6 +30,8 @@ class FloatExprs(IntExprs):
             c = self.corner_fleaf(ty)
             if c is not None:
                 return c
+        if "consts" in self.feats and not self.in_helper and not self.in_a2 and self.p33.random() < 0.15:
+            return self.table_fleaf(ty)
         opts: list[FE] = []
         for v in self.vars:
             if v.ty == ty:
@@ -95,6 +97,8 @@ class FloatExprs(IntExprs):
             return self.fvec(depth)
         if "vecx" in self.feats and ty == "f32" and not ex and self.vx.random() < 0.2:
             return self.fvecx(depth)
+        if "infs" in self.feats and self.p33.random() < 0.1:
+            return self.inf_fexpr(ty, self._fexpr(ty, depth - 1, ex))
         k = r.random()
         if k < 0.40:
             op = r.choice(["+", "-", "*"])
@@ -305,6 +309,8 @@ class FloatExprs(IntExprs):
 
     def bexpr(self, depth: int) -> str:
         r = self.r
+        if "infs" in self.feats and self.p33.random() < 0.12:
+            return self.inf_cond(depth)
         k = r.random()
         if depth <= 0 or k < 0.45:
             if r.random() < 0.7 or "floatops" not in self.feats:

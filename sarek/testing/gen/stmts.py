@@ -71,6 +71,11 @@ class Statements(FloatExprs):
         if self.zn and not self.in_helper and r.random() < 0.15:
             self.narrow_assign()
             return 1
+        if "tuples" in self.feats and not self.in_helper and self.p33.random() < 0.2 and self.tuple_assign():
+            return 1
+        if "uatomic" in self.feats and not self.in_helper and self.p33.random() < 0.15:
+            self.uatomic()
+            return 1
         if "fatomic" in self.feats and not self.in_helper and r.random() < 0.1:
             self.float_atomic()
             return 1
