@@ -508,6 +508,9 @@ class FastPath:
         from sarek.runtime.vector import Vector
 
         self.vector = Vector  # (an import statement per call cost a warm launch ~0.3 us)
+        #: `foreign(args) -> bool`: the launch when a vector argument is not a resident Vector (CUDA/PTX:
+        #: sarek.runtime.cuda_foreign, torch/CuPy/CAI/DLPack arrays); None: such launches take the full path
+        self.foreign: Any = None
 
     @classmethod
     def make(cls, dev: Device, spec: KernelSpec, grid: Dim3, block: Dim3, submit: Any,
@@ -529,7 +532,9 @@ class FastPath:
         for (kind, a1, a2), a in zip(self.kinds, args):
             if kind == 0:
                 got = a.launch_buffer(key, a2, a1) if type(a) is vector else None
-                if got is None or got[1] > I32_MAX:  # past i32: the full path words the refusal
+                if got is None:  # a foreign array (torch, CuPy ...): the device's foreign launcher, if it has one
+                    return self.foreign is not None and self.foreign(args)
+                if got[1] > I32_MAX:  # past i32: the full path words the refusal
                     return False
                 bound.append(got)
                 if a._pending:  # pyright: ignore[reportPrivateUsage]

@@ -338,18 +338,37 @@ class CudaDevice(BufferDevice):
         activate, current, ctx = self.activate, d.cuCtxGetCurrent, self._ctx_int
         stream0 = d.CUstream(0)  # made once: cuLaunchKernel given the int 0 builds one per call (0.46 us, H200)
 
-        def submit(bound: list[Any]) -> None:
+        def submit(bound: list[Any], stream: Any = stream0, handle: int = 0) -> None:
             params = pack(bound)
             cur = current()[1]  # activate()'s question, asked here: one call less per launch
             if cur is None or int(cur) != ctx:
                 activate()
-            err = launch(fn, g0, g1, g2, b0, b1, b2, shared, stream0, params, 0)
+            err = launch(fn, g0, g1, g2, b0, b1, b2, shared, stream, params, 0)
             if int(err[0]) != 0:
                 check(err, f"launching kernel '{spec.name}' on {self.name}")
             if _SYNC_EACH:
-                self.synchronize_stream(0)
+                self.synchronize_stream(handle)
 
-        return FastPath.make(self, spec, grid, block, submit)
+        fast = FastPath.make(self, spec, grid, block, submit)
+        if fast is not None:
+            fast.foreign = self._foreign_launch(spec, fast, submit)
+        return fast
+
+    def _foreign_launch(self, spec: KernelSpec, fast: FastPath, submit: Any) -> Any:
+        """The fast path's launcher for foreign device arrays (sarek.runtime.cuda_foreign): `submit` on the
+        stream the full path picks, its CUstream made once per handle."""
+        from sarek.runtime.cuda_foreign import ForeignLaunch
+
+        made: dict[int, Any] = {0: _driver().CUstream(0)}
+        stream_of = _driver().CUstream
+
+        def on(bound: list[Any], handle: int) -> None:
+            s = made.get(handle)
+            if s is None:
+                s = made[handle] = stream_of(handle)
+            submit(bound, s, handle)
+
+        return ForeignLaunch(spec, fast.kinds, self.index, fast.threads, on, self._wait_for)
 
     def _run(self, spec: KernelSpec, bound: list[Any], grid: Dim3, block: Dim3, stream: Any) -> None:
         plan = self._plan(spec)
