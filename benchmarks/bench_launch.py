@@ -3,7 +3,8 @@
 
 Every row is a ratio against a reference measured in the same run, on the same kernel:
 
-1. **launch + sync** of a 1-element kernel with resident data: sarek (`sarek.Vector` arguments) vs a CuPy
+1. **launch + sync** of a 1-element kernel with resident data: sarek (`sarek.Vector` arguments; on cuda and ptx
+   also a PyTorch CUDA tensor, the "(torch args)" rows) vs a CuPy
    RawKernel of sarek's generated CUDA (cuda, ptx), vs a direct pyopencl kernel call of the same program
    (opencl), vs a direct wgpu dispatch of the same pipeline with a pre-built bind group (vulkan), vs a
    command buffer of the same pipeline recorded once through the `vulkan` binding and re-submitted
@@ -173,6 +174,38 @@ def overhead_rows(devname: str, calls: int, batches: int, async_calls: int) -> l
                  "ref_us": r_async, "ratio": s_async / r_async, "goal": f"<= {goal}",
                  "met": s_async / r_async <= goal})
     assert v.to_numpy()[0] > 0
+    if dev.kind in ("cuda", "ptx"):
+        rows += torch_rows(dev, ref, ref_sync, ref_name, goal, calls, batches, async_calls)
+    return rows
+
+
+def torch_rows(dev: Any, ref: Callable[[], None], ref_sync: Callable[[], None], ref_name: str, goal: float,
+               calls: int, batches: int, async_calls: int) -> list[dict[str, Any]]:
+    """The same 1-element launch with a PyTorch CUDA tensor as the vector (the foreign-array fast path,
+    sarek.runtime.cuda_foreign), against the same CuPy RawKernel reference; none where torch is absent."""
+    try:
+        import torch
+    except ImportError:
+        return [{"section": "launch + sync (torch args)", "device": dev.name, "absent": True}]
+    t = torch.zeros(1, dtype=torch.float32, device=f"cuda:{dev.index}")
+
+    def launch() -> None:
+        tiny.launch(t, 1, grid=1, block=1, device=dev)
+
+    def sync() -> None:
+        dev.synchronize()  # (torch's current stream is the legacy default one here: the launch goes there)
+
+    launch()
+    sync()
+    rows: list[dict[str, Any]] = []
+    for section, s_us, r_us in [
+            ("launch + sync (torch args)", per_launch_sync(launch, sync, calls, batches),
+             per_launch_sync(ref, ref_sync, calls, batches)),
+            ("async launch (torch args)", median_per_call(launch, async_calls, batches, sync),
+             median_per_call(ref, async_calls, batches, ref_sync))]:
+        rows.append({"section": section, "device": dev.name, "sarek_us": s_us, "ref": ref_name, "ref_us": r_us,
+                     "ratio": s_us / r_us, "goal": f"<= {goal}", "met": s_us / r_us <= goal})
+    assert float(t[0]) > 0
     return rows
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from sarek.runtime import interop
 from sarek.runtime.core import I32_MAX, KernelSpec
@@ -45,12 +45,13 @@ class ForeignLaunch:
 
     def torch_stream(self) -> int:
         """PyTorch's current stream on this device (the call `cuda._torch_stream` makes, its function cached)."""
-        if self._torch_stream is None:
+        ask = self._torch_stream
+        if ask is None:
             torch: Any = importlib.import_module("torch")
             raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-            self._torch_stream = raw if raw is not None else (
+            ask = self._torch_stream = raw if raw is not None else (
                 lambda i: int(torch.cuda.current_stream(i).cuda_stream))
-        return int(self._torch_stream(self.index))
+        return int(ask(self.index))
 
     def __call__(self, args: Any) -> bool:
         bound: list[Any] = []
@@ -61,7 +62,7 @@ class ForeignLaunch:
             if kind == 0:
                 if a2 != "native" or a1.fields is not None:
                     return False
-                k = known.get(type(a))
+                k = known.get(type(cast(object, a)))
                 if k == "torch":
                     if not a.is_cuda or self.torch_dtypes.get(a.dtype) != a1 or a.get_device() != self.index \
                             or not a.is_contiguous():

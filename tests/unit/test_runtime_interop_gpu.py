@@ -282,3 +282,65 @@ def test_torch_bfloat16_tensor_is_a_bf16_argument(dev, monkeypatch):
     yc = np.zeros(256, np.float32)
     widen_bf16.launch(x.cpu(), yc, 256, threads=256, device=dev)
     assert np.array_equal(yc, 2 * x.float().cpu().numpy())
+
+
+def _no_full_path(monkeypatch):
+    """After the warm-up: a launch that takes the full path (its argument check) fails the test."""
+    import sarek.runtime.core as core
+
+    monkeypatch.setattr(core, "check_args", lambda *a: pytest.fail("a warm launch took the full path"))
+
+
+@pytest.mark.parametrize("dev", CUDA)
+def test_torch_launch_loop_takes_the_foreign_fast_path(dev, monkeypatch):
+    """Repeated launches on torch tensors (the foreign-array fast path, sarek.runtime.cuda_foreign): right
+    answer, in place, on the default stream and on a non-default torch stream (`with torch.cuda.stream(s):`
+    changes where the next launch goes, asked at every launch)."""
+    torch = pytest.importorskip("torch")
+    d = sarek.get_device(dev)
+    n = 1 << 16
+    x = torch.arange(n, dtype=torch.float32, device="cuda")
+    y = torch.zeros(n, dtype=torch.float32, device="cuda")
+    axpy.launch(x, y, 1.0, n, threads=n, device=d)  # full path, then the plan is made
+    slow_fill.launch(torch.zeros(n, device="cuda"), 1, n, threads=n, device=d)
+    _no_full_path(monkeypatch)
+    for _ in range(49):
+        axpy.launch(x, y, 1.0, n, threads=n, device=d)
+    torch.cuda.synchronize()
+    assert torch.equal(y, 50 * x)
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        z = torch.zeros(n, device="cuda")
+        slow_fill.launch(z, 200_000, n, threads=n, device=d)  # long: a launch on another stream would lose
+        w = z * 2  # torch's op after it, on s, sees its result
+        for _ in range(10):
+            axpy.launch(x, w, 1.0, n, threads=n, device=d)  # on s: after `w = z * 2`
+        r = w + 0  # and torch's next op on s sees them
+    s.synchronize()
+    assert torch.equal(r, 2 * 200_000 + 10 * x)
+
+
+@pytest.mark.parametrize("dev", CUDA)
+def test_cupy_launch_loop_takes_the_foreign_fast_path(dev, monkeypatch):
+    """Repeated launches on CuPy arrays, on CuPy's default stream and inside `with cupy.cuda.Stream():`."""
+    cp = pytest.importorskip("cupy")
+    d = sarek.get_device(dev)
+    n = 1 << 16
+    x = cp.arange(n, dtype=cp.float32)
+    y = cp.zeros(n, dtype=cp.float32)
+    axpy.launch(x, y, 1.0, n, threads=n, device=d)
+    _no_full_path(monkeypatch)
+    for _ in range(49):
+        axpy.launch(x, y, 1.0, n, threads=n, device=d)
+    d.synchronize()
+    assert bool(cp.all(y == 50 * x))
+    s = cp.cuda.Stream(non_blocking=True)
+    with s:
+        w = cp.zeros(n, dtype=cp.float32)
+        for _ in range(20):
+            w += 1  # queued on s: the launches (on s) must come after
+        for _ in range(10):
+            axpy.launch(x, w, 1.0, n, threads=n, device=d)
+        r = w + 0
+    s.synchronize()
+    assert bool(cp.all(r == 20 + 10 * x))
