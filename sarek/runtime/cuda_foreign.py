@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from sarek.runtime import interop
 from sarek.runtime.core import I32_MAX, KernelSpec
@@ -62,7 +62,7 @@ class ForeignLaunch:
             if kind == 0:
                 if a2 != "native" or a1.fields is not None:
                     return False
-                k = known.get(type(cast(object, a)))
+                k = known.get(type(a))  # pyright: ignore[reportUnknownArgumentType]
                 if k == "torch":
                     if not a.is_cuda or self.torch_dtypes.get(a.dtype) != a1 or a.get_device() != self.index \
                             or not a.is_contiguous():
