@@ -11,7 +11,6 @@ argument packing in `sarek.runtime.cuda_plan` (both re-exported here where calle
 
 from __future__ import annotations
 
-import importlib
 import os
 from typing import Any, cast
 
@@ -193,7 +192,7 @@ class CudaDevice(BufferDevice):
             self.synchronize()
 
     def stream_token(self, handle: Any) -> int:
-        return _legacy(int(handle or 0))
+        return streams.legacy(int(handle or 0))
 
     def _order_after(self, producer: Any, consumer: Any) -> None:
         self._wait_for(producer, consumer)
@@ -209,16 +208,16 @@ class CudaDevice(BufferDevice):
             for a in values:
                 what = getattr(a, "what", None)
                 if what == "a PyTorch CUDA tensor":
-                    handle = _torch_stream(self.index)
+                    handle = streams.torch_stream(self.index)
                     break
                 if what == "a CuPy array":  # likewise CuPy's current stream (`with cupy.cuda.Stream():`)
-                    handle = _cupy_stream()
+                    handle = streams.cupy_stream()
                     break
         else:
             handle = self._stream_handle(stream)
         for a in values:
             prod = getattr(a, "stream", None)
-            if prod is not None and isinstance(prod, int) and _legacy(prod) != _legacy(handle):
+            if prod is not None and isinstance(prod, int) and streams.legacy(prod) != streams.legacy(handle):
                 self._wait_for(prod, handle)
         return handle
 
@@ -431,22 +430,3 @@ _SYNC_EACH = os.environ.get("SAREK_CUDA_SYNC") == "1"
 
 def _stream(handle: Any) -> Any:
     return _driver().CUstream(int(handle or 0))
-
-
-def _legacy(h: int) -> int:
-    """CAI v3 names the legacy default stream 1; the driver API names it 0."""
-    return 0 if h in (0, 1) else h
-
-
-def _torch_stream(index: int) -> int:
-    """PyTorch's current stream on device `index` (its raw handle; the same call Triton makes)."""
-    torch: Any = importlib.import_module("torch")
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    if raw is not None:
-        return int(raw(index))
-    return int(torch.cuda.current_stream(index).cuda_stream)
-
-
-def _cupy_stream() -> int:
-    cupy: Any = importlib.import_module("cupy")
-    return int(cupy.cuda.get_current_stream().ptr)

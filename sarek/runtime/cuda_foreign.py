@@ -18,8 +18,8 @@ from collections.abc import Callable
 from typing import Any
 
 from sarek.runtime import interop
+from sarek.runtime.streams import cupy_stream, legacy
 from sarek.runtime.core import I32_MAX, KernelSpec
-from sarek.runtime.cuda import _cupy_stream, _legacy  # pyright: ignore[reportPrivateUsage]
 
 #: the array kinds (sarek.runtime.interop._kind_of) read through the interop adapter itself
 _ADAPTED = frozenset({"cupy", "cai", "dlpack"})
@@ -44,7 +44,7 @@ class ForeignLaunch:
         self._torch_stream: Callable[[int], int] | None = None
 
     def torch_stream(self) -> int:
-        """PyTorch's current stream on this device (the call `cuda._torch_stream` makes, its function cached)."""
+        """PyTorch's current stream on this device (the call `streams.torch_stream` makes, its function cached)."""
         ask = self._torch_stream
         if ask is None:
             torch: Any = importlib.import_module("torch")
@@ -80,7 +80,7 @@ class ForeignLaunch:
                         return False
                     got = (da.handle, da.size)
                     if handle is None and da.what == "a CuPy array":
-                        handle = _cupy_stream()
+                        handle = cupy_stream()
                     prod = da.stream
                     if prod is not None and isinstance(prod, int):
                         producers.append(prod)
@@ -102,7 +102,7 @@ class ForeignLaunch:
                 return False
         h = handle or 0
         for prod in producers:
-            if _legacy(prod) != _legacy(h):
+            if legacy(prod) != legacy(h):
                 self.wait(prod, h)
         self.submit(bound, h)
         return True

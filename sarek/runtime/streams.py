@@ -18,6 +18,7 @@ starts a new epoch and every older record is done. Devices with one queue (Vulka
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -150,3 +151,23 @@ def uploaded(dev: Device, v: Vector) -> None:
     not wait for the default one): launches on other streams wait for it."""
     v._pending.pop(dev.buffer_key, None)  # pyright: ignore[reportPrivateUsage]
     default_launch(dev)
+
+
+def legacy(h: int) -> int:
+    """CAI v3 names the legacy default stream 1; the CUDA driver API names it 0."""
+    return 0 if h in (0, 1) else h
+
+
+def torch_stream(index: int) -> int:
+    """PyTorch's current CUDA stream on device `index` (its raw handle; the same call Triton makes)."""
+    torch: Any = importlib.import_module("torch")
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return int(raw(index))
+    return int(torch.cuda.current_stream(index).cuda_stream)
+
+
+def cupy_stream() -> int:
+    """CuPy's current CUDA stream (its raw handle)."""
+    cupy: Any = importlib.import_module("cupy")
+    return int(cupy.cuda.get_current_stream().ptr)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from sarek.diagnostics import SarekError
+from sarek.registry import emit_source
 from sarek.dialect.intrinsics import BINARY_FLOAT, UNARY_FLOAT
 from sarek.targets.ptx.target import emit_ptx
 from sarek.testing.batch import check_many, combine_ptx
@@ -157,17 +158,20 @@ FILECHECK = sorted((ROOT / "tests" / "filecheck" / "targets" / "ptx").glob("*.ml
 
 @pytest.mark.parametrize("path", FILECHECK, ids=lambda p: p.name)
 def test_filecheck_inputs_assemble(path: Path):
-    """The PTX the FileCheck tests look at is also valid PTX (chunks that are refused must stay refused)."""
-    for chunk in path.read_text().split("// -----"):
+    """The PTX the FileCheck tests look at is also valid PTX (chunks that are refused must stay refused), for the
+    arch the first RUN line names (wgmma needs sm_90a)."""
+    text = path.read_text()
+    arch = "sm_90a" if "ptx{arch=sm_90a}" in text.splitlines()[0] else "sm_90"
+    for chunk in text.split("// -----"):
         if not any(line.strip() and not line.strip().startswith("//") for line in chunk.splitlines()):
             continue  # a chunk of CHECK lines only (after the last split marker)
         m = parse_module(chunk, str(path))
         try:
-            src = emit_ptx(m)
+            src = emit_source(m, "ptx", arch=arch)
         except SarekError:
-            assert "verify-diagnostics" in path.read_text()
+            assert "verify-diagnostics" in text
             continue
-        check(src)
+        check(src, arch)
 
 
 BOOL_TARGETS = ["i8", "ui8", "i16", "ui16", "i32", "ui32", "i64", "ui64", "f16", "bf16", "f32", "f64"]

@@ -150,6 +150,10 @@ class CStatements(CExpressions):
     def mem_fence(self, op: s.MemFenceOp) -> None:
         self.emit(c.EvalOp(self.tmpl(self.lang.mem_fence, [], "void", Effect.WRITE)))
 
+    @lowers(s.CoopmatWaitOp)
+    def coopmat_wait(self, op: s.CoopmatWaitOp) -> None:
+        """Nothing to wait for: the C targets' fragment mmas (wmma) complete before the next statement."""
+
     @lowers(s.NativeOp)
     def native(self, op: s.NativeOp) -> None:
         text = native_text(op, self.lang.target)

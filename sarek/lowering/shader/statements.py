@@ -121,6 +121,10 @@ class Statements(Coopmat):
         assert self.lang.mem_fence is not None, "mem_fence: refused by the feature gate (MEM_FENCE)"
         self.stmt(out, self.lang.mem_fence)
 
+    @lowers(S.CoopmatWaitOp)
+    def coopmat_wait(self, op: S.CoopmatWaitOp, out: Block, scope: Scope) -> None:
+        """Nothing to wait for: cooperative-matrix multiplies complete before the next statement."""
+
     @lowers(S.PragmaOp, S.BlockOp)
     def scope_block(self, op: S.PragmaOp | S.BlockOp, out: Block, scope: Scope) -> None:
         """A block of its own scope; a pragma's hints become a comment before it."""
