@@ -13,6 +13,7 @@ from xdsl.ir import Attribute, SSAValue
 from sarek.dialect import sarek as s
 from sarek.dialect import scalars as sc
 from sarek.dialect.intrinsics import INTRINSICS, WARP_VOTES, Category, is_float
+from sarek.dialect.semantics import INT_INTRINSICS
 from sarek.frontend.decls import VariantCtor, record_info, variant_info
 from sarek.frontend.generics import Inference, TypeVar, substitute, type_vars
 from sarek.frontend.lower_base import BUILTIN_CASTS, Signature, is_num, tname
@@ -241,9 +242,9 @@ class CallLowerer(ExprLowerer):
         if name == "ldexp":
             return self.ldexp(args, node, hint, fname)
         if info.category == Category.MATH:
-            h = hint if name in ("abs", "min", "max", "clz", "popcount", "bit_reverse") or (hint and is_float(hint)) \
-                else None
-            if name in ("clz", "popcount") or (name == "bit_reverse" and h is not None and is_float(h)):
+            ints = INT_INTRINSICS.get(name)
+            h = hint if name in ("abs", "min", "max") or ints or (hint and is_float(hint)) else None
+            if ints and (ints.is_count or (h is not None and is_float(h))):
                 h = None  # integer-only: a float context (`f32(bit_reverse(0))`) must not make the literal f32
             vals = self.same_typed(args, h)
         else:
@@ -258,11 +259,10 @@ class CallLowerer(ExprLowerer):
                 vals = list(self.conversions(vals[0], vals[1], node))
             if sc.is_unsigned(vals[0].type) and name in ("abs", "min", "max") and all(v.type == vals[0].type for v in vals):
                 return self.unsigned_minmax(name, vals, node)
-            if name in ("bit_reverse", "clz", "popcount") and sc.is_unsigned(t := vals[0].type) \
-                    and sc.int_width(t) in (32, 64):
+            if name in INT_INTRINSICS and sc.is_unsigned(t := vals[0].type) and sc.int_width(t) in (32, 64):
                 # the same bits: through the signed type of its width (same-width casts keep the bits)
                 signed = self.v(s.CastOp(vals[0], IntegerType(sc.int_width(t))), node)
-                if name != "bit_reverse":
+                if INT_INTRINSICS[name].is_count:
                     return self.v(s.IntrinsicOp(name, [signed], i32), node)
                 return self.v(s.CastOp(self.v(s.IntrinsicOp(name, [signed], signed.type), node), t), node)
         r = info.check([v.type for v in vals])
@@ -298,10 +298,8 @@ class CallLowerer(ExprLowerer):
         if info.category == Category.MATH:
             if n in ("abs", "min", "max"):
                 return "needs integer or float operands of one type"
-            if n in ("clz", "popcount"):
-                return "needs an integer"
-            if n == "bit_reverse":
-                return "needs a 32- or 64-bit integer"
+            if n in INT_INTRINSICS:
+                return "needs an integer" if INT_INTRINSICS[n].is_count else "needs a 32- or 64-bit integer"
             return "needs float operands of one type (f16, f32 or f64)"
         if info.category == Category.ATOMIC:
             return "needs a vector or array of i32, i64, u32, u64, f32 or f64, an i32 index and values of the element type"

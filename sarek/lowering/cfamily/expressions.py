@@ -335,7 +335,7 @@ class CExpressions(CBase):
             tmpl, args = self.float_atomic(name, rt, space, args)
         assert tmpl is not None, f"'{name}' on {arr_t.element_type}: refused by the feature gate (ATOMIC_GAPS)"
         self.polyfill(tmpl)
-        if rt in ("long", "ulong", "double") and self.lang.target == "opencl":
+        if rt in ("long", "ulong", "double"):
             self.uses_i64_atomics = True
         place = self.emit(c.IndexOp(args[0], args[1], rt)).results[0]
         return self.tmpl(tmpl, [place, *args[2:]], rt, Effect.WRITE)

@@ -40,15 +40,10 @@ class CLowering(asynccopy.CAsyncCopy):
             elif not isinstance(op, s.RecordOp | s.VariantOp | s.HelperOp):
                 raise self.err(f"{op.name} cannot appear at module level", op)
         lines = list(self.lang.header)
-        if self.uses_f64 and self.lang.target == "opencl":
-            lines.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable")
+        if self.uses_f64:
+            lines += self.lang.f64_preamble
         if self.uses_i64_atomics:
-            lines += ["#ifndef cl_khr_int64_base_atomics",
-                      '#error "64-bit atomics (on i64, u64 or f64) need cl_khr_int64_base_atomics, which this OpenCL device '
-                      'lacks: use 32-bit elements"',
-                      "#endif",
-                      "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable",
-                      "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable"]
+            lines += self.lang.i64_atomic_preamble
         if self.uses_f16:
             lines += self.lang.f16_preamble
         if self.uses_bf16:

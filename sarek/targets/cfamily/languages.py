@@ -65,6 +65,8 @@ class Language:
     bitcast: dict[tuple[str, str], str] = field(default_factory=dict[tuple[str, str], str])  # (from, to) C types
     polyfills: dict[str, str] = field(default_factory=dict[str, str])  # function name -> its definition
     f16_preamble: tuple[str, ...] = ()
+    f64_preamble: tuple[str, ...] = ()  # top-level lines when f64 is used (OpenCL's extension pragma)
+    i64_atomic_preamble: tuple[str, ...] = ()  # top-level lines when a 64-bit atomic is used
     bf16_preamble: tuple[str, ...] = ()  # sarek_bf16_to_f32 / sarek_f32_to_bf16, when bf16 is used
     inline_prefix: str = "static inline"  # qualifiers of a generated device helper function
     #: access width in bits -> the unsigned vector type one load/store of that width moves
@@ -363,6 +365,14 @@ OPENCL = Language(
     types={"i1": "int", "i32": "int", "i64": "long", "f16": None, "f32": "float", "f64": "double", **_CL_SMALL},
     bool_storage="int", int64_suffix="L", true_false=("1", "0"),
     bf16_preamble=_bf16_preamble("static inline", "ushort", "uint", "as_uint({0})", "as_float({0})"),
+    f64_preamble=("#pragma OPENCL EXTENSION cl_khr_fp64 : enable",),
+    i64_atomic_preamble=(
+        "#ifndef cl_khr_int64_base_atomics",
+        '#error "64-bit atomics (on i64, u64 or f64) need cl_khr_int64_base_atomics, which this OpenCL device '
+        'lacks: use 32-bit elements"',
+        "#endif",
+        "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable",
+        "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable"),
     header=(), extern_c=False,
     kernel_prefix="__kernel", helper_prefix="", ctor_prefix="static inline",
     kernel_vec="__global {t}* restrict",
