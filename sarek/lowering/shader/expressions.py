@@ -282,21 +282,14 @@ class Expressions(Polyfills):
             "sqrt", "rsqrt", "floor", "ceil", "trunc", "fabs", "fmin", "fmax", "fma", "abs", "min", "max", "ldexp"), name
         # gated: clz/popcount on 64-bit integers (analysis/features.py: INTRINSIC_GAPS)
         assert not (int_width(t) == 64 and name in ("clz", "popcount")), name
-        simple = {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "exp", "exp2", "log", "log2",
-                  "sqrt", "floor", "ceil", "trunc", "fma", "abs", "min", "max", "pow", "atanh", "ldexp"}
         # integer abs is the select helper: glslang 12 folds abs of an int64_t constant to the constant, and
         # NVIDIA's Vulkan compiler miscompiles a branch on `0 <= -abs(x)` (fuzz seed 201559, measured on the
         # H200: the select spelling is right), as ptxas does abs (seed 202272; CUDA/PTX use a select too)
         if name == "abs" and int_width(t) in (32, 64):
             return f"{self.need_poly('iabs', t)}({', '.join(args)})"
-        if name in simple:
-            return f"{name}({', '.join(args)})"
-        spelled = {"fabs": "abs({a})", "rsqrt": L.rsqrt + "({a})", "atan2": L.atan2 + "({a}, {b})",
-                   "fmin": "min({a}, {b})", "fmax": "max({a}, {b})", "log10": f"(log2({{a}}) * {L.log10_factor})",
-                   "clz": L.clz, "popcount": L.popcount,
-                   "bit_reverse": L.bit_reverse64 if int_width(t) == 64 else L.bit_reverse}
-        if name in spelled:
-            return spelled[name].format(a=args[0], b=args[-1])
+        spelled = L.math.get(f"{name}:64") if int_width(t) == 64 else None
+        if (spelled := spelled or L.math.get(name)) is not None:
+            return spelled.format(a=args[0], b=args[-1], args=", ".join(args))
         raise err(f"math intrinsic '{name}' has no {self.lang.name} spelling (sarek-expand-math computes it; "
                   "run sarek-pipeline)", op, self.lang)
 

@@ -103,13 +103,9 @@ class Lang:
     casts: Mapping[tuple[str, str], str]  # (source, destination) scalar key -> conversion of {a}; else `T(a)`
     bitcast: Mapping[str, str]  # source scalar key -> reinterpretation of {a} as {t}
     shift_rhs: str  # the right operand of `<<` / `>>`
-    rsqrt: str  # builtin names
-    atan2: str
-    log10_factor: str  # log10(x) = log2(x) * factor
-    clz: str  # {a}: the i32 operand
-    popcount: str
-    bit_reverse: str  # {a}: an i32
-    bit_reverse64: str  # {a}: an i64 ('' where the language has no 64-bit integers)
+    # math intrinsic -> its spelling ({a}, {b}: the first and last operands, {args}: all); `name:64` the spelling
+    # for 64-bit integer operands where it differs; SHADER_MATH holds the spellings both languages share
+    math: Mapping[str, str]
     barrier: str
     warp_barrier_features: tuple[str, ...]  # device features a subgroup barrier needs
     mem_fence: str | None  # a memory-only fence (None: the language has none)
@@ -197,6 +193,14 @@ _GLSL_ATOMICS = {"atomic_add": "atomicAdd({p}, {0})", "atomic_sub": "atomicAdd({
                  "atomic_inc": "atomicAdd({p}, 1)", "atomic_dec": "atomicAdd({p}, (-1))",
                  "atomic_cas": "atomicCompSwap({p}, {0}, {1})"}
 
+#: the math intrinsics GLSL and WGSL spell alike (each language's `math` adds its own)
+SHADER_MATH: dict[str, str] = {
+    **{n: f"{n}({{args}})" for n in ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "exp",
+                                     "exp2", "log", "log2", "sqrt", "floor", "ceil", "trunc", "fma", "abs", "min",
+                                     "max", "pow", "atanh", "ldexp")},
+    "fabs": "abs({a})", "fmin": "min({a}, {b})", "fmax": "max({a}, {b})",
+}
+
 GLSL = Lang(
     name="glsl", scalar={"i1": "bool", "i32": "int", "i64": "int64_t", "u32": "uint", "u64": "uint64_t",
                          "f32": "float", "f64": "double"},
@@ -212,11 +216,12 @@ GLSL = Lang(
     casts={("i32", "i64"): "(int64_t(uint({a})) - (int64_t(uint({a}) >> 31u) << 32))"},
     bitcast={"f32": "floatBitsToInt({a})", "i32": "intBitsToFloat({a})", "f64": "doubleBitsToInt64({a})",
              "i64": "int64BitsToDouble({a})"},
-    shift_rhs="{}", rsqrt="inversesqrt", atan2="atan",
-    log10_factor="0.30102999566398120", clz="(({a} < 0) ? 0 : (31 - findMSB({a})))", popcount="bitCount({a})",
-    # bitfieldReverse is 32-bit: an int64_t's halves reversed and swapped (int64_t(uint) zero-extends)
-    bit_reverse="bitfieldReverse({a})",
-    bit_reverse64="((int64_t(bitfieldReverse(uint({a}))) << 32) | int64_t(bitfieldReverse(uint({a} >> 32))))",
+    shift_rhs="{}",
+    math={**SHADER_MATH, "rsqrt": "inversesqrt({a})", "atan2": "atan({a}, {b})",
+          "log10": "(log2({a}) * 0.30102999566398120)", "clz": "(({a} < 0) ? 0 : (31 - findMSB({a})))",
+          "popcount": "bitCount({a})", "bit_reverse": "bitfieldReverse({a})",
+          # bitfieldReverse is 32-bit: an int64_t's halves reversed and swapped (int64_t(uint) zero-extends)
+          "bit_reverse:64": "((int64_t(bitfieldReverse(uint({a}))) << 32) | int64_t(bitfieldReverse(uint({a} >> 32))))"},
     barrier="barrier()", warp_barrier_features=(), mem_fence="memoryBarrier()",
     lane_id="int(gl_SubgroupInvocationID)", warp_size="int(gl_SubgroupSize)",
     shuffle="subgroupShuffle({v}, uint({l}))", shuffle_types=frozenset({"i32", "f32", "f64"}),
@@ -313,9 +318,10 @@ WGSL = Lang(
     locals_zeroed=True, func="fn {n}({p}) -> {r}", proc="fn {n}({p})",
     select="select({b}, {a}, {c})", select_lazy=False, select_any_type=False,
     casts={}, bitcast={"f32": "bitcast<{t}>({a})", "i32": "bitcast<{t}>({a})"},
-    shift_rhs="u32({})", rsqrt="inverseSqrt", atan2="atan2",
-    log10_factor="0.30102999566398120f", clz="i32(countLeadingZeros(u32({a})))", popcount="i32(countOneBits(u32({a})))",
-    bit_reverse="reverseBits({a})", bit_reverse64="",
+    shift_rhs="u32({})",
+    math={**SHADER_MATH, "rsqrt": "inverseSqrt({a})", "atan2": "atan2({a}, {b})",
+          "log10": "(log2({a}) * 0.30102999566398120f)", "clz": "i32(countLeadingZeros(u32({a})))",
+          "popcount": "i32(countOneBits(u32({a})))", "bit_reverse": "reverseBits({a})"},
     barrier="workgroupBarrier()", warp_barrier_features=("subgroup-barrier",), mem_fence=None,
     lane_id="i32(sarek_sg_lane)", warp_size="i32(sarek_sg_size)",
     shuffle="subgroupShuffle({v}, u32({l}))", shuffle_types=frozenset({"i32", "f32"}),
