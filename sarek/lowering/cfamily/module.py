@@ -39,23 +39,15 @@ class CLowering(asynccopy.CAsyncCopy):
                 funcs.append(self.function(op))
             elif not isinstance(op, s.RecordOp | s.VariantOp | s.HelperOp):
                 raise self.err(f"{op.name} cannot appear at module level", op)
-        lines = list(self.lang.header)
-        if self.uses_f64:
-            lines += self.lang.f64_preamble
-        if self.uses_i64_atomics:
-            lines += self.lang.i64_atomic_preamble
-        if self.uses_f16:
-            lines += self.lang.f16_preamble
-        if self.uses_bf16:
-            lines += self.lang.bf16_preamble
-        if self.uses_warp:
-            lines += self.lang.warp_preamble
-        if self.uses_grid:
-            lines += self.lang.grid_preamble
-        if self.uses_vote:
-            lines += self.lang.vote_preamble
-        if self.uses_coop:
-            lines += coopmat.PREAMBLE[self.lang.target]
+        L = self.lang
+        lines = list(L.header)
+        # each preamble once, when the module uses what it declares (in this order)
+        for used, preamble in ((self.uses_f64, L.f64_preamble), (self.uses_i64_atomics, L.i64_atomic_preamble),
+                               (self.uses_f16, L.f16_preamble), (self.uses_bf16, L.bf16_preamble),
+                               (self.uses_warp, L.warp_preamble), (self.uses_grid, L.grid_preamble),
+                               (self.uses_vote, L.vote_preamble), (self.uses_coop, coopmat.PREAMBLE.get(L.target, ()))):
+            if used:
+                lines += preamble
         if self.polyfills:
             lines += ["", *self.polyfills]
         if lines:
