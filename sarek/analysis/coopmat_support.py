@@ -97,8 +97,9 @@ def _supported(target: str) -> str:
 
 #: the targets with warpgroup fragments (`scope="warpgroup"`: Hopper's wgmma, PTX at `.target sm_90a`)
 WARPGROUP_TARGETS = ("ptx",)
-WARPGROUP_REFUSAL = ("warpgroup fragments (scope=\"warpgroup\") lower to Hopper's warpgroup MMA (wgmma), which only "
-                     "PTX reaches (`.target sm_90a`); use warp fragments (the default scope) on this target")
+WARPGROUP_REFUSAL = ("warpgroup fragments (scope=\"warpgroup\") are not supported on this target: they lower to "
+                     "Hopper's warpgroup MMA (wgmma), which only PTX reaches (`.target sm_90a`); use warp fragments "
+                     "(the default scope) here")
 
 
 def _warpgroup(op: Operation) -> bool:

@@ -27,6 +27,8 @@ MARK = "@@FZ "
 #: a device refusing a kernel's feature (f64 on WGSL ...) with one of these words is "n/a", not a failure
 #: ... and a device that refuses a kernel its target accepts says this
 DEVICE_REFUSAL = "cannot run on this device"
+#: the PTX arch warpgroup fragments need (the PTX lowering's refusal at sm_90 names it)
+WGMMA_ARCH = "sm_90a"
 REFUSAL_WORDS = ("not supported", "not yet supported", "unsupported", "does not support", "has no", "refuse")
 
 
@@ -84,7 +86,10 @@ def validate_kernel(kernel: Any, targets: list[str], skip: dict[str, str] | None
         try:
             src = kernel.source(t)
         except SarekError as e:
-            out[t] = ["n/a", str(e)[:300]] if is_refusal(e) else ["fail", "emit", describe(e)]
+            if t == "ptx" and WGMMA_ARCH in str(e):  # warpgroup fragments: PTX for sm_90a, checked for it
+                out[t] = _check_arch(kernel, WGMMA_ARCH)
+            else:
+                out[t] = ["n/a", str(e)[:300]] if is_refusal(e) else ["fail", "emit", describe(e)]
             continue
         except Exception as e:
             out[t] = ["fail", "internal", describe(e) + "\n" + traceback.format_exc()[-2000:]]
@@ -95,6 +100,26 @@ def validate_kernel(kernel: Any, targets: list[str], skip: dict[str, str] | None
         else:
             out[t] = verdict(lambda: check_one(t, src))
     return out
+
+
+def _check_arch(kernel: Any, arch: str) -> Any:
+    """The PTX of `kernel` for `arch`, through ptxas for that arch (not batched: the batch shares one header)."""
+    from sarek.diagnostics import SarekError
+    from sarek.validate import ValidationError, ptx
+
+    try:
+        src = kernel.source("ptx", arch=arch)
+    except SarekError as e:
+        return ["n/a", str(e)[:300]] if is_refusal(e) else ["fail", "emit", describe(e)]
+
+    def check() -> str | None:
+        try:
+            ptx.check(src, arch)
+        except ValidationError as e:
+            return str(e)
+        return None
+
+    return verdict(check)
 
 
 def verdict(check: Callable[[], str | None]) -> Any:

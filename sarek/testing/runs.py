@@ -18,7 +18,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from sarek.testing.gen import (A2_ROWS, A3_SHAPE, ACC_INIT, ACCF_SLOTS, COOP_BYTES, COOP16_ELEMS, COOP16_RANGE, F2I_VALUES,
+from sarek.testing.gen import (A2_ROWS, A3_SHAPE, ACC_INIT, ACCF_SLOTS, COOP_BYTES, COOP16_ELEMS, COOP16_RANGE, COOPWG_ELEMS, F2I_VALUES,
                                NARROW_RANGE, UACC_INIT)
 
 #: device kind -> the target whose pipeline it runs (for pass blame)
@@ -33,7 +33,7 @@ TOLERANCE: dict[str, dict[str, tuple[float, float]]] = {
 LOWPREC_KINDS = ("vulkan", "vulkan-glsl")
 #: the outputs compared within TOLERANCE (every other output, `accf` included, exactly)
 FLOAT_OUTPUTS = {"of": "f32", "od": "f64"}
-OUTPUTS = ("oi", "ol", "of", "od", "on", "acc", "accf", "oq", "oh", "accu", "accul", "accu2", "gx")
+OUTPUTS = ("oi", "ol", "of", "od", "on", "acc", "accf", "oq", "oh", "ow", "accu", "accul", "accu2", "gx")
 #: the output of a two-stream launch's second kernel (CASE["streams"])
 STREAM_OUTPUT = "o2"
 #: the inputs of issue 34's corner shapes (no random draws: every other input keeps its values)
@@ -111,6 +111,10 @@ def make_args(kernel: Any, case: dict[str, Any]) -> list[Any]:
         q = np.random.default_rng([case["seed"], 2916])
         made["ch"] = q.integers(*COOP16_RANGE, COOP16_ELEMS).astype(np.float16)
         made["oh"] = np.zeros(n // 32 * 256, np.float32)
+    if case.get("coopwg"):  # feature "coopwg": as coop16, one 64xN accumulator per warpgroup
+        q = np.random.default_rng([case["seed"], 2990])
+        made["cw"] = q.integers(*COOP16_RANGE, COOPWG_ELEMS).astype(np.float16)
+        made["ow"] = np.zeros(n // 128 * 64 * case["coopwg"], np.float32)
     return [made[p] for p in inspect.signature(kernel.fn).parameters]
 
 

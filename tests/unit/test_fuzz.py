@@ -478,8 +478,10 @@ def _coop_kernel(tmp_path: Path, feature: str, constructs: tuple[str, ...], src:
     text = "\n".join(generate(s).source for s in seeds)
     for construct in constructs:
         assert construct in text, construct
-    # (a grid barrier confines a kernel to the devices with a cooperative launch: the matrix targets need none)
-    prog = next(p for p in map(generate, seeds) if "gridbar" not in p.case["features"])
+    # (a grid barrier confines a kernel to the devices with a cooperative launch: the matrix targets need none;
+    # warpgroup fragments confine it to PTX)
+    prog = next(p for p in map(generate, seeds) if "gridbar" not in p.case["features"]
+                and (feature == "coopwg" or "coopwg" not in p.case["features"]))
     path = tmp_path / "k.py"
     path.write_text(prog.source)
     k, case = load_kernel(path)
@@ -543,6 +545,25 @@ def test_coop16_kernels_agree_exactly_and_compile_for_every_matrix_target(tmp_pa
     glsl.check(k.source("glsl", block=case["block"]))
 
 
+def test_coopwg_kernels_agree_exactly_and_validate_for_sm_90a(tmp_path: Path):
+    """Feature "coopwg" (its own stream): core-layout shared arrays filled by element stores, then a warpgroup
+    product per warpgroup (64xK times KxN, K 16 or 32 unrolled or as a loop, N from 8 to 256); a generated one
+    stores fill + A B into every warpgroup's slots of `ow` on interp and interp-ref alike, its block is whole
+    warpgroups, its PTX assembles for sm_90a (the fuzzer's PTX check), every other target refuses it (n/a)."""
+    from sarek.testing.fuzz_worker import validate_kernel
+
+    source, cw, got, k, case = _coop_kernel(tmp_path, "coopwg", ("cw: Vec[f16]", "for wk", "coop.load(wfa, wsa, 0, 16)",
+                                                                "scope=\"warpgroup\")"), "cw", "ow")
+    kk = int(re.search(r'wsa = shared\(f16, \(64, (\d+)\)', source).group(1))  # type: ignore[union-attr]
+    nn = case["coopwg"]
+    fill = float(re.search(r"coop\.fill\(wfc, (-?[\d.]+)\)", source).group(1))  # type: ignore[union-attr]
+    want = (cw[:64 * kk].reshape(64, kk) @ cw[64 * kk:64 * kk + kk * nn].reshape(kk, nn) + fill).reshape(-1).tolist()
+    assert case["block"] % 128 == 0 and len(got) == case["n"] // 128 * 64 * nn
+    assert all(got[g * 64 * nn:(g + 1) * 64 * nn] == want for g in range(case["n"] // 128))
+    verdicts = validate_kernel(k, ["cuda", "glsl", "ptx"])
+    assert verdicts["ptx"] == "ok" and verdicts["cuda"][0] == verdicts["glsl"][0] == "n/a", verdicts
+
+
 def test_coop_kernels_load_each_b_fragment_in_one_layout(tmp_path: Path):
     """H200 campaign seeds 910021 & co. (24 of 700): the generator loaded `qb` both row- and column-major in one
     kernel, which CUDA's wmma refuses (a fragment has one layout); each kernel now picks one layout."""
@@ -555,7 +576,8 @@ def test_coop_kernels_load_each_b_fragment_in_one_layout(tmp_path: Path):
         loads = re.findall(r"coop\.load\(qb, cq, \d+, \d+(, col_major=True)?\)", src)
         assert len(set(loads)) == 1, (s, loads)
     path = tmp_path / "k.py"
-    path.write_text(generate(next(s for s in seeds if generate(s).source.count("coop.mma") == 2)).source)
+    path.write_text(generate(next(s for s in seeds if generate(s).source.count("coop.mma(q") == 2
+                                  and "coopwg" not in generate(s).case["features"])).source)
     k, _ = load_kernel(path)
     assert "wmma::mma_sync" in k.source("cuda")
 

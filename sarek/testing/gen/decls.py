@@ -7,7 +7,8 @@ import random
 from collections.abc import Sequence
 
 from sarek.testing.gen.pylang import PyLang
-from sarek.testing.gen.features import FB_MAX, NARROW_FLOATS, STORE, FE, IE, Helper, Program, Var
+from sarek.testing.gen.features import (COOPWG_KS, COOPWG_NS, FB_MAX, NARROW_FLOATS, STORE, FE, IE, Helper,
+                                        Program, Var)
 
 
 class Gen(PyLang):
@@ -158,6 +159,8 @@ class Gen(PyLang):
             self.coop_stage()
         if "coop16" in self.feats:
             self.coop16_stage()
+        if "coopwg" in self.feats:
+            self.coopwg_stage()
         if "local" in self.feats:
             v = r.choice(ints)
             if v.ty == "i32":
@@ -253,6 +256,40 @@ class Gen(PyLang):
         self.types_used.add("f16")
         self.tile_product(self.q16, "h", "f16", "f32", 16, ["0.0", "1.0", "-3.0", "256.0"])
 
+    def coopwg_stage(self) -> None:
+        """Feature "coopwg" (features.COOPWG_FEATURES): `cw` staged into core-layout shared arrays a (64xK) and b
+        (KxN) by element stores, a barrier, then each warpgroup's fill + A B (k16 steps) into `ow[wg * 64 N ..]`."""
+        q = self.qw
+        k, nn = q.choice(COOPWG_KS), q.choice(COOPWG_NS)
+        self.coopwg_n = nn
+        self.types_used.add("f16")
+        self.imports.update({"warp_id", "block_idx_x", "block_dim_x", "thread_idx_x", "barrier", "shared"})
+        self.emit(f'wsa = shared(f16, (64, {k}), layout="core")')
+        self.emit(f'wsb = shared(f16, ({k}, {nn}), layout="core")')
+        for arr, cols, size, base in (("wsa", k, 64 * k, 0), ("wsb", nn, k * nn, 64 * k)):
+            e, i = self.fresh("we"), self.fresh("wi")
+            self.emit(f"for {e} in range({-(-size // 128)}):")  # enough steps for one warpgroup's threads
+            self.emit(f"    {i} = thread_idx_x + {e} * block_dim_x")
+            self.emit(f"    if {i} < {size}:")
+            self.emit(f"        {arr}[{i} // {cols}, {i} % {cols}] = cw[{base} + {i}]")
+        self.emit("barrier()")
+        self.emit("wg = block_idx_x * (block_dim_x // 128) + warp_id // 4")
+        self.emit('wfa = coop.fragment("a", f16, 64, 16, scope="warpgroup")')
+        self.emit(f'wfb = coop.fragment("b", f16, 16, {nn}, scope="warpgroup")')
+        self.emit(f'wfc = coop.fragment("acc", f32, 64, {nn}, scope="warpgroup")')
+        self.emit(f"coop.fill(wfc, {q.choice(['0.0', '1.0', '-3.0', '256.0'])})")
+        steps = [f"coop.load(wfa, wsa, 0, {{kk}})", f"coop.load(wfb, wsb, {{kk}}, 0)", "coop.mma(wfc, wfa, wfb, wfc)"]
+        if k > 16 and q.random() < 0.5:  # a loop over the k16 steps
+            kk = self.fresh("wk")
+            self.emit(f"for {kk} in range(0, {k}, 16):")
+            for line in steps:
+                self.emit("    " + line.format(kk=kk))
+        else:
+            for kk in range(0, k, 16):
+                for line in steps:
+                    self.emit(line.format(kk=kk))
+        self.emit(f"coop.store(wfc, ow, wg * {64 * nn}, {nn})")
+
     def tile_product(self, q: random.Random, p: str, elt: str, acc: str, k: int, fills: Sequence[int | str]) -> None:
         """Fragments `<p>a` (16xk), `<p>b` (kx16), `<p>c` (acc 16x16) filled with one of `fills`, one or two
         products of a and b read from `c<p>` (a at 2 * 16k * step, b right after it, row- or column-major: one
@@ -313,6 +350,8 @@ class Gen(PyLang):
             self.types_used.add(self.coop_elt)
         if "coop16" in self.feats:
             params += ["ch: Vec[f16]", "oh: Vec[f32]"]
+        if "coopwg" in self.feats:
+            params += ["cw: Vec[f16]", "ow: Vec[f32]"]
         params += ["acc: Vec[i32]", *(["accf: Vec[f32]"] if self.uses_accf else [])]
         params += [f"{a}: {t}" for a, t in (("accu", "Vec[u32]"), ("accul", "Vec[u64]"), ("accu2", "Array[u32, 2]"))
                    if a in self.uatomics] + (["gx: Vec[i32]"] if self.uses_gx else []) + ["n: i32"]
@@ -324,7 +363,7 @@ class Gen(PyLang):
         head = [f'"""sarek fuzz kernel, seed {self.seed} (a reproducer: python -m sarek.testing.fuzz --replay FILE)."""',
                 "", *(["import math"] if self.uses_math else []), *(["import sarek"] if self.uses_sarek else []),
                 "from sarek import Array, Vec, device, f32, f64, i32, i64, kernel, record, variant"
-                + (", coop" if {"coop", "coop16"} & self.feats else "") + (f", {self.narrow}" if self.narrow else "") + "".join(f", {t}" for t in extra),
+                + (", coop" if {"coop", "coop16", "coopwg"} & self.feats else "") + (f", {self.narrow}" if self.narrow else "") + "".join(f", {t}" for t in extra),
                 "from sarek import math as sm", f"from sarek.gpu import {', '.join(sorted(set(gpu)))}", "", ""]
         lines = head + tables + decls + helpers + ["@kernel", f"def fz{self.seed}({', '.join(params)}):", *body, "", "",
                                           *second]
@@ -333,7 +372,8 @@ class Gen(PyLang):
                 "features": sorted(self.feats), **({"narrow": self.narrow} if self.narrow else {}),
                 **({"streams": streams} if streams else {}),
                 **({"coop": self.coop_elt} if "coop" in self.feats else {}),
-                **({"coop16": True} if "coop16" in self.feats else {}), **({"shapes": sorted(self.shapes)} if self.shapes else {})}
+                **({"coop16": True} if "coop16" in self.feats else {}),
+                **({"coopwg": self.coopwg_n} if "coopwg" in self.feats else {}), **({"shapes": sorted(self.shapes)} if self.shapes else {})}
         lines.append(f"CASE = {case!r}")
         return Program(self.seed, "\n".join(lines) + "\n", case)
 

@@ -62,6 +62,17 @@ COOP16_FEATURES = ("coop16",)
 #: the f16 elements of the `ch` input (a and b, twice) and their range
 COOP16_ELEMS = 1024
 COOP16_RANGE = (-4, 5)
+#: and an eleventh stream (issue 29, wgmma): "coopwg" = a warpgroup tile product (`decls.Gen.coopwg_stage`):
+#: `cw` (small integers as f16, COOP16_RANGE) staged by element stores into two core-layout shared arrays (a
+#: 64xK, b KxN; K 16 or 32, N a multiple of 8 up to 256), a barrier, then every warpgroup multiplies them
+#: (k16 steps, unrolled or a loop) into a 64xN f32 accumulator and stores it at its own slots of `ow`. Exact
+#: in any summation order; interp, interp-ref and ptx (sm_90a) run it, every other target refuses it (n/a).
+#: Blocks are rounded up to whole warpgroups (128 threads)
+COOPWG_FEATURES = ("coopwg",)
+COOPWG_KS = (16, 32)
+COOPWG_NS = (8, 16, 24, 32, 64, 128, 256)
+#: the f16 elements of the `cw` input (the largest a and b: 64x32 and 32x256)
+COOPWG_ELEMS = 64 * 32 + 32 * 256
 #: and a seventh stream (issue 33): "vec" = short vector values (f32x2, f32x4: built from scalars, element-wise
 #: + - *, a scalar factor, then a lane read or a dot product) inside f32 expressions, and integer vectors
 #: (i32x2, i32x4 without overflow, u32x4 and u8x4 wrapping, then a lane read) inside i32 expressions
@@ -88,7 +99,7 @@ UATOMIC_OPS = ("atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_o
 UACC_INIT = (0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0)
 #: the bytes of the `cq` input (a 16x32 a and a 32x16 b, twice)
 COOP_BYTES = 2048
-FEATURE_P = {"coop": 0.15, "coop16": 0.12, "i64": 0.35, "f64": 0.2, "shared": 0.25, "warp": 0.2, "narrow": 0.3, "bitcast": 0.3, "fatomic": 0.15,
+FEATURE_P = {"coop": 0.15, "coop16": 0.12, "coopwg": 0.1, "i64": 0.35, "f64": 0.2, "shared": 0.25, "warp": 0.2, "narrow": 0.3, "bitcast": 0.3, "fatomic": 0.15,
              "print": 0.2, "arrays3": 0.2, "zeroinit": 0.3, "tiling": 0.3, "boolcast": 0.3, "f2i": 0.3,
              "intmin": 0.25, "bigblock": 0.15, "streams": 0.2, "zeroshared": 0.2, "vote": 0.25, "fclass": 0.3, "vec": 0.3,
              "vecx": 0.3, "views": 0.3,
@@ -218,6 +229,10 @@ class GenBase(ABC):
         self.q16 = random.Random(f"sarek-fuzz-coop16-{seed}")
         if features is None:
             self.feats |= {f for f in COOP16_FEATURES if self.q16.random() < FEATURE_P.get(f, 0.5)}
+        #: the warpgroup coop stream
+        self.qw = random.Random(f"sarek-fuzz-coopwg-{seed}")
+        if features is None:
+            self.feats |= {f for f in COOPWG_FEATURES if self.qw.random() < FEATURE_P.get(f, 0.5)}
         #: the vector stream (its own: the other streams' draws stay as they were)
         self.v33 = random.Random(f"sarek-fuzz-vec33-{seed}")
         if features is None:
@@ -243,6 +258,10 @@ class GenBase(ABC):
         if "bigblock" in self.feats:
             self.block, self.grid = self.cr.choice(BIG_BLOCKS), 1
             self.n = self.block
+        if "coopwg" in self.feats:  # whole warpgroups
+            self.block = -(-self.block // 128) * 128
+            self.n = self.block * self.grid
+        self.coopwg_n = 0  # N of the warpgroup product (feature "coopwg"; CASE["coopwg"] sizes `ow`)
         #: zero-initialised shared memory is read (needs the barrier stage)
         self.zshared = "zeroshared" in self.feats
         #: the shapes this kernel holds (CASE["shapes"], counted by `fuzz --stats`)
@@ -255,7 +274,7 @@ class GenBase(ABC):
         self.uses_sarek = False  # `import sarek` (sarek.bitcast)
         self.prints = 0
         # (coop calls are warp-uniform: at the top level, never under `if i < n`)
-        self.barrier_mode = bool({"shared", "warp", "coop", "coop16", "gridbar", "ballot"} & self.feats) or self.zshared
+        self.barrier_mode = bool({"shared", "warp", "coop", "coop16", "coopwg", "gridbar", "ballot"} & self.feats) or self.zshared
         self.out: list[str] = []
         self.vars: list[Var] = []
         self.ivars_ro: list[IE] = []  # read-only ints in scope (loop counters, binders with known ranges)

@@ -52,5 +52,5 @@ builtin.module {
 // CHECK-COUNT-32: st.global.f32
 
 // SM90: k.py:4:5: error: PTX: warpgroup fragments lower to wgmma, which ptxas assembles for `.target sm_90a` only (compute capability 9.0): compile with `sarek emit --arch sm_90a` / sarek-opt -t 'ptx{arch=sm_90a}' (a PTX device of compute capability 9.0 does)
-// CUDA: k.py:4:5: error: CUDA: cooperative matrices: warpgroup fragments (scope="warpgroup") lower to Hopper's warpgroup MMA (wgmma), which only PTX reaches (`.target sm_90a`); use warp fragments (the default scope) on this target
-// GLSL: k.py:4:5: error: GLSL: cooperative matrices: warpgroup fragments (scope="warpgroup") lower to Hopper's warpgroup MMA (wgmma), which only PTX reaches (`.target sm_90a`); use warp fragments (the default scope) on this target
+// CUDA: k.py:4:5: error: CUDA: cooperative matrices: warpgroup fragments (scope="warpgroup") are not supported on this target: they lower to Hopper's warpgroup MMA (wgmma), which only PTX reaches (`.target sm_90a`); use warp fragments (the default scope) here
+// GLSL: k.py:4:5: error: GLSL: cooperative matrices: warpgroup fragments (scope="warpgroup") are not supported on this target: they lower to Hopper's warpgroup MMA (wgmma), which only PTX reaches (`.target sm_90a`); use warp fragments (the default scope) here
