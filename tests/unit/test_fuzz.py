@@ -546,13 +546,13 @@ def test_coop16_kernels_agree_exactly_and_compile_for_every_matrix_target(tmp_pa
 
 
 def test_coopwg_kernels_agree_exactly_and_validate_for_sm_90a(tmp_path: Path):
-    """Feature "coopwg" (its own stream): core-layout shared arrays filled by element stores, then a warpgroup
-    product per warpgroup (64xK times KxN, K 16 or 32 unrolled or as a loop, N from 8 to 256); a generated one
+    """Feature "coopwg" (its own stream): core-layout shared arrays filled by element stores or copy_async, then
+    a warpgroup product per warpgroup (64xK times KxN, K 16 or 32 unrolled or as a loop, N from 8 to 256); a generated one
     stores fill + A B into every warpgroup's slots of `ow` on interp and interp-ref alike, its block is whole
     warpgroups, its PTX assembles for sm_90a (the fuzzer's PTX check), every other target refuses it (n/a)."""
     from sarek.testing.fuzz_worker import validate_kernel
 
-    source, cw, got, k, case = _coop_kernel(tmp_path, "coopwg", ("cw: Vec[f16]", "for wk", "coop.load(wfa, wsa, 0, 16)",
+    source, cw, got, k, case = _coop_kernel(tmp_path, "coopwg", ("cw: Vec[f16]", "for wk", "coop.load(wfa, wsa, 0, 16)", "copy_async(wsb[",
                                                                 "scope=\"warpgroup\")"), "cw", "ow")
     kk = int(re.search(r'wsa = shared\(f16, \(64, (\d+)\)', source).group(1))  # type: ignore[union-attr]
     nn = case["coopwg"]

@@ -266,12 +266,18 @@ class Gen(PyLang):
         self.imports.update({"warp_id", "block_idx_x", "block_dim_x", "thread_idx_x", "barrier", "shared"})
         self.emit(f'wsa = shared(f16, (64, {k}), layout="core")')
         self.emit(f'wsb = shared(f16, ({k}, {nn}), layout="core")')
+        chunk = 8 if q.random() < 0.5 else 1  # 16-byte copy_async chunks (cp.async on PTX), or element stores
         for arr, cols, size, base in (("wsa", k, 64 * k, 0), ("wsb", nn, k * nn, 64 * k)):
             e, i = self.fresh("we"), self.fresh("wi")
-            self.emit(f"for {e} in range({-(-size // 128)}):")  # enough steps for one warpgroup's threads
-            self.emit(f"    {i} = thread_idx_x + {e} * block_dim_x")
+            self.emit(f"for {e} in range({-(-size // (128 * chunk))}):")  # enough steps for one warpgroup
+            self.emit(f"    {i} = (thread_idx_x + {e} * block_dim_x) * {chunk}")
             self.emit(f"    if {i} < {size}:")
-            self.emit(f"        {arr}[{i} // {cols}, {i} % {cols}] = cw[{base} + {i}]")
+            self.emit(f"        copy_async({arr}[{i} // {cols}, {i} % {cols}], cw[{base} + {i}], {chunk})" if chunk > 1
+                      else f"        {arr}[{i} // {cols}, {i} % {cols}] = cw[{base} + {i}]")
+        if chunk > 1:
+            self.imports.update({"copy_async", "copy_async_commit", "copy_async_wait"})
+            self.emit("copy_async_commit()")
+            self.emit("copy_async_wait(0)")
         self.emit("barrier()")
         self.emit("wg = block_idx_x * (block_dim_x // 128) + warp_id // 4")
         self.emit('wfa = coop.fragment("a", f16, 64, 16, scope="warpgroup")')

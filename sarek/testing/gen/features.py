@@ -63,7 +63,8 @@ COOP16_FEATURES = ("coop16",)
 COOP16_ELEMS = 1024
 COOP16_RANGE = (-4, 5)
 #: and an eleventh stream (issue 29, wgmma): "coopwg" = a warpgroup tile product (`decls.Gen.coopwg_stage`):
-#: `cw` (small integers as f16, COOP16_RANGE) staged by element stores into two core-layout shared arrays (a
+#: `cw` (small integers as f16, COOP16_RANGE) staged by element stores or 16-byte copy_async chunks into two
+#: core-layout shared arrays (a
 #: 64xK, b KxN; K 16 or 32, N a multiple of 8 up to 256), a barrier, then every warpgroup multiplies them
 #: (k16 steps, unrolled or a loop) into a 64xN f32 accumulator and stores it at its own slots of `ow`. Exact
 #: in any summation order; interp, interp-ref and ptx (sm_90a) run it, every other target refuses it (n/a).
