@@ -14,6 +14,8 @@ from sarek.interp.fast_control import runs
 from sarek.interp.reference_compile import compiles
 from sarek.lowering.cfamily import module as c_layers
 from sarek.lowering.cfamily.statements import lowers as c_lowers
+from sarek.lowering.ptx.kernel import Lowering as PtxLowering
+from sarek.lowering.ptx.state import lowers as ptx_lowers
 from sarek.lowering.shader.expressions import renders
 from sarek.lowering.shader.state import PURE_INLINE, READ_OPS
 from sarek.lowering.shader.statements import lowers
@@ -28,6 +30,7 @@ _LEFT = {
     # refused or removed by the gate
     "shader lowering": {"sarek.native", "sarek.grid_barrier", "sarek.assert", *_COPIES},
     "C lowering": {"sarek.assert"},  # sarek-strip-asserts removes it (a debug build checks it before)
+    "PTX lowering": {"sarek.assert", "sarek.yield"},  # yield: the region lowering reads it
 }
 
 
@@ -44,7 +47,7 @@ def test_a_second_entry_for_an_op_type_is_an_error() -> None:
     assert t.entries == {S.BinOp: first}  # nothing of the refused registration
 
 
-@pytest.mark.parametrize("table", [runs, compiles, lowers, c_lowers], ids=lambda t: t.what)
+@pytest.mark.parametrize("table", [runs, compiles, lowers, c_lowers, ptx_lowers], ids=lambda t: t.what)
 def test_every_sarek_op_has_an_entry_in_each_stage(table: OpTable[Callable[..., None]]) -> None:
     names = {op.name for op in S.Sarek.operations}
     missing = {n for n in names if not any(t.name == n for t in table.entries)}
@@ -62,6 +65,17 @@ def test_the_c_lowering_table_holds_later_layers_entries() -> None:
     assert c_lowers.entries[S.CoopmatMulAddOp].__qualname__ == "CCoopmat.coopmat"
     assert c_lowers.entries[S.CopyAsyncOp].__qualname__ == "CAsyncCopy.copy_async"
     assert all("lower_op" not in vars(k) for k in c_layers.CLowering.__mro__ if k.__name__ != "CStatements")
+
+
+def test_the_ptx_lowering_table_holds_every_concerns_entries() -> None:
+    """The PTX lowering's concerns (arith ... wgmma, coopmat, asynccopy) register into one table; none overrides
+    the dispatch or another concern's entry (a barrier's proxy fence is the control concern's, not an override)."""
+    assert ptx_lowers.entries[S.CoopmatWaitOp].__qualname__ == "WgmmaLowering.op_CoopmatWaitOp"
+    assert ptx_lowers.entries[S.BarrierOp].__qualname__ == "ControlLowering.op_BarrierOp"
+    assert ptx_lowers.entries[S.CopyAsyncOp].__qualname__ == "AsyncCopyLowering.op_CopyAsyncOp"
+    assert all("op" not in vars(k) for k in PtxLowering.__mro__ if k.__name__ != "LoweringBase")
+    assert not [n for k in PtxLowering.__mro__ for n in vars(k) if n.startswith("op_")
+                if ptx_lowers.entries.get(getattr(S, n[3:], type(None))) is not vars(k)[n]]
 
 
 def test_every_c_value_op_has_a_value() -> None:

@@ -12,7 +12,7 @@ from sarek.dialect import scalars
 from sarek.dialect import sarek as sk
 from sarek.lowering.divide import signed_magic, unsigned_magic
 from sarek.lowering.ptx.emitter import Emitter, imm_attr
-from sarek.lowering.ptx.state import FnState, LoweringBase
+from sarek.lowering.ptx.state import FnState, LoweringBase, lowers
 from sarek.lowering.ptx.values import Sc, const_int, is_f, ptx_error, scalar_reg_type
 from sarek.targets.ptx import dialect as px
 from sarek.targets.ptx.dialect import RegAttr
@@ -24,6 +24,7 @@ _COMMUTATIVE = frozenset({"add", "mul", "bitand", "bitor", "bitxor", "eq", "ne",
 class ArithLowering(LoweringBase):
     """Constants, operators and conversions."""
 
+    @lowers(sk.ConstantOp)
     def op_ConstantOp(self, st: FnState, op: sk.ConstantOp) -> Any:
         em = st.em
         t = op.result.type
@@ -54,6 +55,7 @@ class ArithLowering(LoweringBase):
             raise ptx_error(f"constant of type {t}", op)
         return Sc(t, r)
 
+    @lowers(sk.BinOp)
     def op_BinOp(self, st: FnState, op: sk.BinOp) -> Any:
         em = st.em
         a, b = self.val(st, op.lhs), self.val(st, op.rhs)
@@ -176,6 +178,7 @@ class ArithLowering(LoweringBase):
         x = em.op2(px.AddOp, rt, rt, em.op2(px.ShrOp, rt, rt, em.op2(px.SubOp, rt, rt, a, t), 1), t)
         return em.op2(px.ShrOp, rt, rt, x, ell - 1) if ell > 1 else x
 
+    @lowers(sk.UnOp)
     def op_UnOp(self, st: FnState, op: sk.UnOp) -> Any:
         em = st.em
         a = self.val(st, op.operand)
@@ -193,9 +196,11 @@ class ArithLowering(LoweringBase):
             return Sc(t, em.cvt("rn.f16.f32", "f16", em.op1(px.NegOp, "f32", "f32", x)))
         return Sc(t, em.op1(px.NegOp, rt, rt, a.r))
 
+    @lowers(sk.CastOp)
     def op_CastOp(self, st: FnState, op: sk.CastOp) -> Any:
         return Sc(op.result.type, self.cast(st, self.val(st, op.operand), op.result.type))
 
+    @lowers(sk.BitcastOp)
     def op_BitcastOp(self, st: FnState, op: sk.BitcastOp) -> Any:
         """`mov.b32`/`mov.b64` between registers of the two types (the same bits)."""
         a = self.val(st, op.operand)

@@ -11,7 +11,7 @@ from xdsl.ir import SSAValue
 
 from sarek.dialect import sarek as sk
 from sarek.lowering.ptx.coopmat import CoopmatLowering
-from sarek.lowering.ptx.state import FnState
+from sarek.lowering.ptx.state import FnState, lowers
 from sarek.lowering.ptx.values import Buf, ptx_error
 from sarek.targets.ptx import dialect as px
 from sarek.targets.ptx.dialect import AddrAttr
@@ -26,6 +26,7 @@ class AsyncCopyLowering(CoopmatLowering):
             return AddrAttr(a, off)
         return AddrAttr(self.elem_addr(st, buf, self.flat_of(st, buf, indices), op), 0)
 
+    @lowers(sk.CopyAsyncOp)
     def op_CopyAsyncOp(self, st: FnState, op: sk.CopyAsyncOp) -> Any:
         dst, src = self.val(st, op.dst), self.val(st, op.src)
         assert isinstance(dst, Buf) and isinstance(src, Buf)
@@ -38,10 +39,12 @@ class AsyncCopyLowering(CoopmatLowering):
         st.em.emit(px.CpOp, f"async.{'cg' if nbytes == 16 else 'ca'}.shared.global", d, s, nbytes)
         return None
 
+    @lowers(sk.CopyAsyncCommitOp)
     def op_CopyAsyncCommitOp(self, st: FnState, op: sk.CopyAsyncCommitOp) -> Any:
         st.em.emit(px.CpOp, "async.commit_group")
         return None
 
+    @lowers(sk.CopyAsyncWaitOp)
     def op_CopyAsyncWaitOp(self, st: FnState, op: sk.CopyAsyncWaitOp) -> Any:
         st.em.emit(px.CpOp, "async.wait_group", op.pending.value.data)
         return None

@@ -11,8 +11,9 @@ from xdsl.ir import Operation, Region
 from sarek.analysis import namer
 from sarek.dialect import sarek as sk
 from sarek.lowering.ptx.intrinsics import IntrinsicLowering
-from sarek.lowering.ptx.state import FnState, LoopLabels
+from sarek.lowering.ptx.state import FnState, LoopLabels, lowers
 from sarek.lowering.ptx.values import Frame, Sc, ptx_error, scalar_reg_type
+from sarek.passes.wgmma_waits import PROXY
 from sarek.targets.ptx import dialect as px
 
 
@@ -46,6 +47,7 @@ def _predicable(arm: list[Operation]) -> bool:
 class ControlLowering(IntrinsicLowering):
     """Statements with regions, calls and jumps."""
 
+    @lowers(sk.IfOp)
     def op_IfOp(self, st: FnState, op: sk.IfOp) -> Any:
         em = st.em
         c = self.val(st, op.operands[0])
@@ -73,6 +75,7 @@ class ControlLowering(IntrinsicLowering):
         em.place_label(end)
         return None
 
+    @lowers(sk.IfExprOp)
     def op_IfExprOp(self, st: FnState, op: sk.IfExprOp) -> Any:
         em = st.em
         c = self.val(st, op.operands[0])
@@ -94,6 +97,7 @@ class ControlLowering(IntrinsicLowering):
         em.place_label(end)
         return res
 
+    @lowers(sk.WhileOp)
     def op_WhileOp(self, st: FnState, op: sk.WhileOp) -> Any:
         em = st.em
         head, end = em.label("while"), em.label("endwhile")
@@ -107,6 +111,7 @@ class ControlLowering(IntrinsicLowering):
         em.place_label(end)
         return None
 
+    @lowers(sk.ForOp)
     def op_ForOp(self, st: FnState, op: sk.ForOp) -> Any:
         em = st.em
         lo, hi = self.val(st, op.lo), self.val(st, op.hi)
@@ -160,27 +165,35 @@ class ControlLowering(IntrinsicLowering):
             em.place_label(nxt)
         em.place_label(end)
 
+    @lowers(sk.MatchOp)
     def op_MatchOp(self, st: FnState, op: sk.MatchOp) -> Any:
         self._match(st, op, None)
         return None
 
+    @lowers(sk.MatchExprOp)
     def op_MatchExprOp(self, st: FnState, op: sk.MatchExprOp) -> Any:
         res = self.fresh(st, op.results[0].type, op)
         self._match(st, op, res)
         return res
 
+    @lowers(sk.PragmaOp)
     def op_PragmaOp(self, st: FnState, op: sk.PragmaOp) -> Any:
         self.block(st, op.body.block)
         return None
 
+    @lowers(sk.BlockOp)
     def op_BlockOp(self, st: FnState, op: sk.BlockOp) -> Any:
         self.block(st, op.body.block)
         return None
 
+    @lowers(sk.BarrierOp)
     def op_BarrierOp(self, st: FnState, op: Operation) -> Any:
         st.em.emit(px.BarOp, "sync", 0)
+        if PROXY in op.attributes:  # the generic stores before it made visible to wgmma's async proxy
+            st.em.emit(px.FenceOp, "proxy.async.shared::cta")
         return None
 
+    @lowers(sk.GridBarrierOp)
     def op_GridBarrierOp(self, st: FnState, op: Operation) -> Any:
         """sarek's own grid barrier (no driver workspace): a generation-counting barrier on the launch's hidden
         u32 counter (the entry's last parameter, GRID_COUNTER, zeroed by the runtime before each cooperative
@@ -213,20 +226,24 @@ class ControlLowering(IntrinsicLowering):
         em.emit(px.BarOp, "sync", 0)
         return None
 
+    @lowers(sk.WarpBarrierOp)
     def op_WarpBarrierOp(self, st: FnState, op: Operation) -> Any:
         st.em.emit(px.BarOp, "warp.sync", -1)
         return None
 
+    @lowers(sk.MemFenceOp)
     def op_MemFenceOp(self, st: FnState, op: Operation) -> Any:
         st.em.emit(px.MembarOp, "gl")
         return None
 
+    @lowers(sk.NativeOp)
     def op_NativeOp(self, st: FnState, op: sk.NativeOp) -> Any:
         text = op.text_for("ptx")
         assert text is not None, "a %native without PTX text: refused by the feature gate"
         st.em.ops.append(px.RawOp(text))
         return None
 
+    @lowers(sk.CallOp)
     def op_CallOp(self, st: FnState, op: sk.CallOp) -> Any:
         em = st.em
         name = op.callee_name
@@ -249,14 +266,17 @@ class ControlLowering(IntrinsicLowering):
         em.place_label(frame.label)
         return res
 
+    @lowers(sk.BreakOp)
     def op_BreakOp(self, st: FnState, op: Operation) -> Any:
         st.em.bra(st.loops[-1].end)
         return None
 
+    @lowers(sk.ContinueOp)
     def op_ContinueOp(self, st: FnState, op: Operation) -> Any:
         st.em.bra(st.loops[-1].continue_label())
         return None
 
+    @lowers(sk.ReturnOp)
     def op_ReturnOp(self, st: FnState, op: sk.ReturnOp) -> Any:
         if not st.frames:  # a kernel's return
             st.em.emit(px.RetOp, "")

@@ -28,7 +28,7 @@ from xdsl.ir import Operation
 
 from sarek.dialect import sarek as sk
 from sarek.lowering.ptx.wgmma import WgmmaLowering
-from sarek.lowering.ptx.state import FnState
+from sarek.lowering.ptx.state import FnState, lowers
 from sarek.lowering.ptx.values import Buf, Sc
 from sarek.targets.ptx import dialect as px
 from sarek.targets.ptx.dialect import AddrAttr, RegAttr
@@ -79,6 +79,7 @@ class CoopmatLowering(WgmmaLowering):
     def _acc_type(d: sk.CoopmatDeclOp) -> str:
         return "s32" if str(d.element_type) == "i32" else "f32"
 
+    @lowers(sk.CoopmatDeclOp)
     def op_CoopmatDeclOp(self, st: FnState, op: sk.CoopmatDeclOp) -> Any:
         if op.warpgroup is not None:
             return self.wg_decl(st, op)
@@ -91,6 +92,7 @@ class CoopmatLowering(WgmmaLowering):
                                          for j in range(op.cols.value.data // pc)}
         return None
 
+    @lowers(sk.CoopmatFillOp)
     def op_CoopmatFillOp(self, st: FnState, op: sk.CoopmatFillOp) -> Any:
         v = self.val(st, op.value)
         assert isinstance(v, Sc)
@@ -100,6 +102,7 @@ class CoopmatLowering(WgmmaLowering):
                 st.em.mov(ty, r, v.r)
         return None
 
+    @lowers(sk.CoopmatMulAddOp)
     def op_CoopmatMulAddOp(self, st: FnState, op: sk.CoopmatMulAddOp) -> Any:
         if sk.is_warpgroup(op, op.d.data):
             return self.wg_mma(st, op)
@@ -186,6 +189,7 @@ class CoopmatLowering(WgmmaLowering):
             addr = self._addr(st, op, buf, row, c, i * pr, j * pc)
             em.emit(px.LdmatrixOp, f"sync.aligned.m8n8.x{len(regs)}{trans}.shared.b16", regs, AddrAttr(addr, 0))
 
+    @lowers(sk.CoopmatLoadOp)
     def op_CoopmatLoadOp(self, st: FnState, op: sk.CoopmatLoadOp) -> Any:
         if op.core is not None:
             return self.wg_load(st, op)
@@ -220,6 +224,7 @@ class CoopmatLowering(WgmmaLowering):
             em.place_label(done)
         return None
 
+    @lowers(sk.CoopmatStoreOp)
     def op_CoopmatStoreOp(self, st: FnState, op: sk.CoopmatStoreOp) -> Any:
         space = self.val(st, op.array).space
         for reg, addrs in self._walk(st, op):

@@ -11,7 +11,7 @@ from xdsl.ir import Operation
 from sarek.dialect import sarek as sk
 from sarek.dialect.intrinsics import INTRINSICS, WARP_VOTES, Category
 from sarek.lowering.ptx.memory import MemoryLowering
-from sarek.lowering.ptx.state import FnState
+from sarek.lowering.ptx.state import FnState, lowers
 from sarek.lowering.ptx.values import Buf, Sc, ptx_error, scalar_reg_type
 from sarek.analysis.namer import IN_RANGE
 from sarek.targets.ptx import dialect as px
@@ -21,6 +21,7 @@ from sarek.targets.ptx.dialect import AddrAttr, RegAttr
 class IntrinsicLowering(MemoryLowering):
     """Intrinsics: indices, warp shuffle, atomics, math."""
 
+    @lowers(sk.IntrinsicOp)
     def op_IntrinsicOp(self, st: FnState, op: sk.IntrinsicOp) -> Any:
         from sarek.targets.ptx import mathlib
 

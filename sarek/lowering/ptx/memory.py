@@ -20,7 +20,7 @@ from sarek.dialect import sarek as sk
 from sarek.lowering.ptx.arith import ArithLowering
 from sarek.passes.wide_vector_access import WIDE
 from sarek.lowering.ptx.emitter import Emitter
-from sarek.lowering.ptx.state import FnState
+from sarek.lowering.ptx.state import FnState, lowers
 from sarek.lowering.ptx.values import (
     Buf,
     MemPlace,
@@ -250,15 +250,18 @@ class MemoryLowering(ArithLowering):
         ps = d.ctors[ci][1]
         return self.unpack(st, ps[i], v.words, lay.ctors[ci].offsets[i] - lay.payload_offset, op)
 
+    @lowers(sk.LetOp)
     def op_LetOp(self, st: FnState, op: sk.LetOp) -> Any:
         return self.val(st, op.operands[0])
 
+    @lowers(sk.LetMutOp)
     def op_LetMutOp(self, st: FnState, op: sk.LetMutOp) -> Any:
         init = self.val(st, op.operands[0])
         v = self.fresh(st, cast(sk.RefType, op.results[0].type).element_type, op)
         self.copy(st, v, init)
         return RegPlace(v)
 
+    @lowers(sk.LoadOp)
     def op_LoadOp(self, st: FnState, op: sk.LoadOp) -> Any:
         p = self.val(st, op.operands[0])
         t = op.results[0].type
@@ -268,6 +271,7 @@ class MemoryLowering(ArithLowering):
             return v
         return self.load_mem(st, p.ty, p.space, p.addr, p.off, op)
 
+    @lowers(sk.StoreOp)
     def op_StoreOp(self, st: FnState, op: sk.StoreOp) -> Any:
         p = self.val(st, op.operands[0])
         v = self.val(st, op.operands[1])
@@ -277,6 +281,7 @@ class MemoryLowering(ArithLowering):
             self.store_mem(st, p.ty, p.space, p.addr, p.off, v, op)
         return None
 
+    @lowers(sk.ElemRefOp)
     def op_ElemRefOp(self, st: FnState, op: sk.ElemRefOp) -> Any:
         buf = self.val(st, op.array)
         return MemPlace(buf.elt, buf.space, *self.access_place(st, buf, op))
@@ -307,6 +312,7 @@ class MemoryLowering(ArithLowering):
             return self.elem_place(st, buf, op.index, op)
         return self.elem_addr(st, buf, self.flat_index(st, buf, op), op), 0
 
+    @lowers(sk.FieldRefOp)
     def op_FieldRefOp(self, st: FnState, op: sk.FieldRefOp) -> Any:
         p = self.val(st, op.base)
         rt = cast(sk.RecordType, cast(sk.RefType, op.base.type).element_type)
@@ -317,6 +323,7 @@ class MemoryLowering(ArithLowering):
         lay = self.layout(rt, op)
         return MemPlace(d.fields[i][1], p.space, p.addr, p.off + lay.fields[i][1])
 
+    @lowers(sk.ArrayReadOp)
     def op_ArrayReadOp(self, st: FnState, op: sk.ArrayReadOp) -> Any:
         buf = self.val(st, op.array)
         a, off = self.access_place(st, buf, op)
@@ -351,9 +358,11 @@ class MemoryLowering(ArithLowering):
         flat = row_major([x.r for x in idx], list(buf.dims), mul, lambda a, b: em.op2(px.AddOp, ty, ty, widen(a), widen(b)))
         return Sc(i64 if wide else i32, cast(RegAttr, flat))
 
+    @lowers(sk.ArrayDimOp)
     def op_ArrayDimOp(self, st: FnState, op: sk.ArrayDimOp) -> Any:
         return Sc(i32, cast(RegAttr, self.val(st, op.array).dims[op.dim.data]))
 
+    @lowers(sk.ArrayLenOp)
     def op_ArrayLenOp(self, st: FnState, op: sk.ArrayLenOp) -> Any:
         buf = self.val(st, op.operands[0])
         if isinstance(buf.length, RegAttr):
@@ -362,6 +371,7 @@ class MemoryLowering(ArithLowering):
             return Sc(i32, st.em.iconst(buf.length))
         raise ptx_error("this array has no length", op)
 
+    @lowers(sk.AllocArrayOp)
     def op_AllocArrayOp(self, st: FnState, op: sk.AllocArrayOp) -> Any:
         em = st.em
         at = op.array_type
@@ -426,14 +436,17 @@ class MemoryLowering(ArithLowering):
         if nbytes > words:
             em.emit(px.StOp, "local.b8", AddrAttr(sym, words), 0)
 
+    @lowers(sk.MakeRecordOp)
     def op_MakeRecordOp(self, st: FnState, op: sk.MakeRecordOp) -> Any:
         return Rec(op.record_type, [self.val(st, f) for f in op.fields])
 
+    @lowers(sk.FieldOp)
     def op_FieldOp(self, st: FnState, op: sk.FieldOp) -> Any:
         r = self.val(st, op.operands[0])
         d = self.record_decl(r.ty)
         return r.fields[d.field_index(op.field.data)]
 
+    @lowers(sk.MakeVariantOp)
     def op_MakeVariantOp(self, st: FnState, op: sk.MakeVariantOp) -> Any:
         em = st.em
         t = op.variant_type
@@ -448,6 +461,7 @@ class MemoryLowering(ArithLowering):
             self.pack(st, self.val(st, pv), pt, v.words, lay.ctors[ci].offsets[i] - lay.payload_offset, op)
         return v
 
+    @lowers(sk.PayloadOp)
     def op_PayloadOp(self, st: FnState, op: sk.PayloadOp) -> Any:
         return self.payload(st, self.val(st, op.variant), op.ctor.data, op.index.value.data, op)
 

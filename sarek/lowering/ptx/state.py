@@ -5,6 +5,7 @@ defined by the concern mixins `arith`, `memory`, `intrinsics`, `control`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
@@ -12,10 +13,17 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from sarek.diagnostics import SarekError
 from sarek.dialect import sarek as sk
+from sarek.dialect.optable import OpTable
 from sarek.lowering.ptx.emitter import Emitter
 from sarek.lowering.ptx.values import Frame, Rec, Sc, Var, ptx_error, scalar_reg_type
 from sarek.targets.ptx import dialect as px
 from sarek.targets.ptx.dialect import RegAttr
+
+
+#: sarek op type -> the PTX lowering's method for it, `fn(lowering, st, op)` (its value, or None); stated by
+#: `@lowers(Op)` on the method in the concern's module (arith, memory, intrinsics, control, wgmma, coopmat,
+#: asynccopy); `LoweringBase.op` dispatches on the op's exact type
+lowers = OpTable[Callable[..., Any]]("PTX lowering")
 
 
 @dataclass
@@ -151,10 +159,10 @@ class LoweringBase:
     def op(self, st: FnState, op: Operation) -> None:
         env = st.env
         try:
-            meth = getattr(self, "op_" + type(op).__name__, None)
-            if meth is None:
+            fn = lowers.entries.get(type(op))
+            if fn is None:
                 raise ptx_error(f"{op.name} is not supported by the PTX backend", op)
-            r = meth(st, op)
+            r = fn(self, st, op)
         except SarekError:
             raise
         except (KeyError, IndexError, AttributeError, ValueError, TypeError) as e:

@@ -30,7 +30,7 @@ from xdsl.ir import Operation
 from sarek.analysis.core_layout import CORE_BYTES, CORE_ROWS
 from sarek.dialect import sarek as sk
 from sarek.lowering.ptx.control import ControlLowering
-from sarek.lowering.ptx.state import FnState
+from sarek.lowering.ptx.state import FnState, lowers
 from sarek.lowering.ptx.values import Buf, Sc, ptx_error
 from sarek.passes.wgmma_waits import FENCE, PROXY
 from sarek.targets.ptx import dialect as px
@@ -120,12 +120,7 @@ class WgmmaLowering(ControlLowering):
         em.emit(px.WgmmaOp, "commit_group.sync.aligned")
         return None
 
-    def op_BarrierOp(self, st: FnState, op: Operation) -> Any:
-        super().op_BarrierOp(st, op)
-        if PROXY in op.attributes:  # the generic stores before it made visible to wgmma's async proxy
-            st.em.emit(px.FenceOp, "proxy.async.shared::cta")
-        return None
-
+    @lowers(sk.CoopmatWaitOp)
     def op_CoopmatWaitOp(self, st: FnState, op: sk.CoopmatWaitOp) -> Any:
         st.em.emit(px.WgmmaOp, "wait_group.sync.aligned", 0)
         return None
