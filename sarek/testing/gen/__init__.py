@@ -43,7 +43,7 @@ from sarek.testing.gen.features import (A2_ROWS, A3_SHAPE, ACC_INIT, ACCF_SLOTS,
                                         COOP_BYTES, COOP_FEATURES, COOP16_ELEMS, COOP16_FEATURES, COOP16_RANGE, COOPWG_ELEMS, COOPWG_FEATURES,
                                         COOPWG_KS, COOPWG_NS, CORNER_FEATURES, VEC_FEATURES, VECX_FEATURES, VIEW_FEATURES, EXACT_FLOAT, F2I_VALUES, FB_MAX, FCLAMP, INT_TYPES,
                                         INTMIN_PERIOD, FEATURE_P, FEATURES, I32_MAX, I64_MAX, LATER_FEATURES, LATEST_FEATURES,
-                                        LIMIT, NARROW_RANGE, NARROW_TYPES, PY33_FEATURES, RED, STORE,
+                                        LIMIT, NARROW_RANGE, NARROW_TYPES, NPTAB_FEATURES, PY33_FEATURES, RED, STORE,
                                         UACC_INIT, UATOMIC_OPS, UNARY_SAFE, FE, IE, Helper,
                                         Program, Var)
 
@@ -52,5 +52,5 @@ __all__ = ["A2_ROWS", "A3_SHAPE", "ACC_INIT", "ACCF_SLOTS", "ATOMIC_OPS", "BIG_B
            "COOPWG_FEATURES", "COOPWG_KS", "COOPWG_NS", "CORNER_FEATURES", "VEC_FEATURES", "VECX_FEATURES", "VIEW_FEATURES",
            "EXACT_FLOAT", "F2I_VALUES", "FB_MAX", "FCLAMP", "INT_TYPES", "INTMIN_PERIOD",
            "FEATURE_P", "FEATURES", "FE", "Gen", "Helper", "I32_MAX", "I64_MAX", "IE", "LATER_FEATURES",
-           "LATEST_FEATURES", "LIMIT", "NARROW_RANGE", "NARROW_TYPES", "PY33_FEATURES", "UACC_INIT", "UATOMIC_OPS", "Program", "RED", "STORE", "UNARY_SAFE", "Var",
+           "LATEST_FEATURES", "LIMIT", "NARROW_RANGE", "NARROW_TYPES", "NPTAB_FEATURES", "PY33_FEATURES", "UACC_INIT", "UATOMIC_OPS", "Program", "RED", "STORE", "UNARY_SAFE", "Var",
            "generate"]

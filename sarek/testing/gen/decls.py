@@ -324,6 +324,7 @@ class Gen(PyLang):
         if self.has_var:
             decls += ["@variant", f"class {self.var_t}:", "    A: i32", "    B: (f32, i32)", "    C: ()", ""]
         tables = self.const_tables() if "consts" in self.feats else []
+        tables += self.np_tables() if "nptab" in self.feats else []
         helpers: list[str] = []
         if "helpers" in self.feats:
             for h in range(r.randint(1, 3)):
@@ -367,7 +368,7 @@ class Gen(PyLang):
         extra = sorted(self.types_used - set(base))
         gpu += sorted(self.atomics)
         head = [f'"""sarek fuzz kernel, seed {self.seed} (a reproducer: python -m sarek.testing.fuzz --replay FILE)."""',
-                "", *(["import math"] if self.uses_math else []), *(["import sarek"] if self.uses_sarek else []),
+                "", *(["import math"] if self.uses_math else []), *(["import numpy as np"] if "nptab" in self.feats else []), *(["import sarek"] if self.uses_sarek else []),
                 "from sarek import Array, Vec, device, f32, f64, i32, i64, kernel, record, variant"
                 + (", coop" if {"coop", "coop16", "coopwg"} & self.feats else "") + (f", {self.narrow}" if self.narrow else "") + "".join(f", {t}" for t in extra),
                 "from sarek import math as sm", f"from sarek.gpu import {', '.join(sorted(set(gpu)))}", "", ""]

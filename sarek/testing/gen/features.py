@@ -93,6 +93,9 @@ VIEW_FEATURES = ("views",)
 #: it with the reason: n/a), "ballot" = `warp_ballot` of a warp-uniform condition compared with 0, and of True
 #: masked to lane 0's bit (the same on every warp width)
 PY33_FEATURES = ("consts", "infs", "tuples", "uatomic", "gridbar", "ballot")
+#: and a twelfth (issue 33, later; sarek.testing.gen.pylang): "nptab" = module-level numpy arrays as constant
+#: tables (2-D, integer and f16/f32 elements), read at run-time indices
+NPTAB_FEATURES = ("nptab",)
 #: the unsigned atomics (feature "uatomic"); op j owns slots 2j and 2j+1 of `accu`/`accul` and rows 2j, 2j+1 of
 #: `accu2` (shape (12, 2)); min slots start at the type's maximum, and slots at all ones
 UATOMIC_OPS = ("atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor")
@@ -105,7 +108,7 @@ FEATURE_P = {"coop": 0.15, "coop16": 0.12, "coopwg": 0.1, "i64": 0.35, "f64": 0.
              "intmin": 0.25, "bigblock": 0.15, "streams": 0.2, "zeroshared": 0.2, "vote": 0.25, "fclass": 0.3, "vec": 0.3,
              "vecx": 0.3, "views": 0.3,
              "consts": 0.3, "infs": 0.3, "tuples": 0.3, "uatomic": 0.25,
-             "gridbar": 0.1, "ballot": 0.2}
+             "gridbar": 0.1, "ballot": 0.2, "nptab": 0.25}
 #: the integer types a comparison is cast to (feature "boolcast") and a float converted to (feature "f2i")
 INT_TYPES = ("i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64")
 #: the block sizes of feature "bigblock" (one block; multiples of 64 so 2-D shared rows of 16 and warps fit)
@@ -251,6 +254,12 @@ class GenBase(ABC):
         self.p33 = random.Random(f"sarek-fuzz-py33-{seed}")
         if features is None:
             self.feats |= {f for f in PY33_FEATURES if self.p33.random() < FEATURE_P.get(f, 0.5)}
+        #: the numpy-table stream
+        self.npt = random.Random(f"sarek-fuzz-nptab-{seed}")
+        if features is None:
+            self.feats |= {f for f in NPTAB_FEATURES if self.npt.random() < FEATURE_P.get(f, 0.5)}
+        self.nptab_i: list[list[int]] = []  # the numpy tables (feature "nptab")
+        self.nptab_f: list[list[float]] = []
         self.itab: list[int] = []  # the constant tables (feature "consts")
         self.ftab: list[float] = []
         self.uses_math = False  # `import math` (feature "infs")

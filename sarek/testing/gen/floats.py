@@ -32,6 +32,8 @@ class FloatExprs(IntExprs):
                 return c
         if "consts" in self.feats and not self.in_helper and not self.in_a2 and self.p33.random() < 0.15:
             return self.table_fleaf(ty)
+        if "nptab" in self.feats and not self.in_helper and not self.in_a2 and self.npt.random() < 0.15:
+            return self.np_fleaf(ty)
         opts: list[FE] = []
         for v in self.vars:
             if v.ty == ty:

@@ -64,6 +64,8 @@ class IntExprs(GenBase):
                 return c
         if "consts" in self.feats and ty == "i32" and not self.in_helper and not self.in_a2 and self.p33.random() < 0.15:
             return self.table_ileaf()  # no draw otherwise (its own stream): the kernels without it stay the same
+        if "nptab" in self.feats and ty == "i32" and not self.in_helper and not self.in_a2 and self.npt.random() < 0.15:
+            return self.np_ileaf()
         opts: list[Any] = []
         for v in self.vars:
             if v.ty == ty:

@@ -12,6 +12,9 @@ own random source `p33` so the kernels without them are unchanged:
   it; PTX, OpenCL and the shaders refuse it with the reason (counted n/a).
 - "ballot": `warp_ballot(block_idx_x > k) != u32(0)` (a block-uniform condition: all lanes or none) and
   `warp_ballot(True) & u32(1)` (lane 0 is in every warp): the same whatever the device's warp width.
+- "nptab" (its own stream `npt`): module-level numpy arrays as constant tables, a 2-D integer one `FZ<seed>NI`
+  (int8 ... uint16 or int32) and a 2-D quarter-integer float one `FZ<seed>NF` (float16 or float32), read at
+  reduced run-time indices `NI[r, c]` inside int and float expressions.
 - "uatomic": atomics on u32 and u64 accumulators (`accu`, `accul`) and on a 2-D u32 one (`accu2`, indexed by a
   tuple): add wraps modulo 2^32 / 2^64 and min/max/and/or/xor commute, each op on its own slots, so the final
   values do not depend on the order.
@@ -32,6 +35,33 @@ class PyLang(Corners):
         self.itab = [q.randint(-100, 100) for _ in range(q.choice([3, 5, 8]))]
         self.ftab = [q.randint(-64, 64) / 4.0 for _ in range(q.choice([2, 4, 6]))]
         return [f"FZ{self.seed}T = {tuple(self.itab)!r}", f"FZ{self.seed}F = {tuple(self.ftab)!r}", "", ""]
+
+    def np_tables(self) -> list[str]:
+        """Feature "nptab": the module-level numpy tables (drawn once, before the kernel is built)."""
+        q = self.npt
+        idt = q.choice(["int8", "uint8", "int16", "uint16", "int32"])
+        lo, hi = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-3000, 3000), "uint16": (0, 6000)}.get(
+            idt, (-9999, 9999))
+        rows, cols = q.choice([2, 3, 4]), q.choice([2, 3, 5])
+        self.nptab_i = [[q.randint(lo, hi) for _ in range(cols)] for _ in range(rows)]
+        fdt = q.choice(["float16", "float32"])
+        rows, cols = q.choice([1, 3]), q.choice([2, 4])
+        self.nptab_f = [[q.randint(-64, 64) / 4.0 for _ in range(cols)] for _ in range(rows)]
+        return [f"FZ{self.seed}NI = np.array({self.nptab_i!r}, dtype=np.{idt})",
+                f"FZ{self.seed}NF = np.array({self.nptab_f!r}, dtype=np.{fdt})", "", ""]
+
+    def np_ileaf(self) -> IE:
+        """An element of the numpy int table at run-time indices, as i32."""
+        t = self.nptab_i
+        r, c = self.table_index(len(t)), self.table_index(len(t[0]))
+        vals = [v for row in t for v in row]
+        return IE(f"i32(FZ{self.seed}NI[{r}, {c}])", "i32", min(vals), max(vals))
+
+    def np_fleaf(self, ty: str) -> FE:
+        """An element of the numpy float table (quarter-integers, exact in f16) at run-time indices."""
+        t = self.nptab_f
+        r, c = self.table_index(len(t)), self.table_index(len(t[0]))
+        return FE(f"{ty}(FZ{self.seed}NF[{r}, {c}])", ty, True, 2, max(abs(v) for row in t for v in row))
 
     def table_index(self, n: int) -> str:
         """A run-time index below n; its leaves read no table or 2-D element (the nesting would not end)."""
