@@ -602,3 +602,21 @@ def test_py33_stream_leaves_the_other_kernels_alone_and_agrees_on_the_interprete
                         "interp,interp-ref", "--targets", "", "--out", str(tmp_path / "o")], capture_output=True,
                        text=True, cwd=ROOT)
     assert r.returncode == 0 and r.stdout.strip() == "agree", r.stdout + r.stderr
+
+
+def test_numpy_tables_stream_agrees_on_the_interpreters_and_validates(tmp_path: Path):
+    """Feature "nptab" (its own stream): module-level numpy arrays (2-D, an integer and an f16/f32 one) read at
+    run-time indices; switched off, a seed's kernel has no table; a kernel with it agrees on both interpreters
+    and on OpenCL (pocl: constant memory), and its sources validate for CUDA, GLSL and WGSL (local tables)."""
+    drawn = [s for s in range(60) if "nptab" in generate(s).case["features"]]
+    assert 0 < len(drawn) < 60
+    for seed in drawn[:5]:
+        assert "np.array(" not in generate(seed, frozenset(generate(seed).case["features"]) - {"nptab"}).source
+    prog = next(p for p in (generate(s, frozenset({"nptab", "loops"})) for s in range(40))
+                if f"FZ{p.seed}NI[" in p.source and f"FZ{p.seed}NF[" in p.source and "float16" in p.source)
+    path = tmp_path / f"fz{prog.seed}.py"
+    path.write_text(prog.source)
+    r = subprocess.run([sys.executable, "-m", "sarek.testing.fuzz", "--replay", str(path), "--devices",
+                        "interp,interp-ref,opencl:0", "--targets", "cuda,glsl,wgsl", "--out", str(tmp_path / "o")],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0 and r.stdout.strip() == "agree", r.stdout + r.stderr
