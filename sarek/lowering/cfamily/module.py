@@ -155,8 +155,8 @@ class CLowering(asynccopy.CAsyncCopy):
                 roles.append((a, "val"))
         if slot > METAL_BUFFER_SLOTS:
             raise self.err(f"kernel '{op.sym_name.data}' needs {slot} buffer slots (a vector takes two, its data "
-                           f"and its length; a scalar one) and Metal's argument table has {METAL_BUFFER_SLOTS}",
-                           op)
+                           f"and its length; a scalar one) and Metal's argument table has {METAL_BUFFER_SLOTS}; "
+                           "more are not supported: pass fewer parameters (several arrays can share one Vec)", op)
         hidden = kernel or op.sym_name.data in self.hidden
         if hidden and self.lang.entry_params:
             for t, n, sfx in self.lang.entry_params:
