@@ -108,6 +108,11 @@ def _warpgroup(op: Operation) -> bool:
     return frag is not None and s.is_warpgroup(op, frag)
 
 
+def uses_warpgroup(module: Operation) -> bool:
+    """Whether `module` holds warpgroup fragments (on PTX: wgmma, which needs `.target sm_90a`)."""
+    return any(_warpgroup(op) for op in module.walk())
+
+
 def coopmat_refusal(op: Operation, target: str) -> str | None:
     """Why `target` (one with cooperative matrices) cannot compile `op`, or None."""
     configs = SHAPES.get(target)

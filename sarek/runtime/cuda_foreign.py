@@ -13,13 +13,12 @@ words the error. Only rank-1 vector parameters of plain element types are covere
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
 from sarek.runtime import interop
-from sarek.runtime.streams import cupy_stream, legacy
 from sarek.runtime.core import I32_MAX, KernelSpec
+from sarek.runtime.streams import cupy_stream, legacy, torch_stream_getter
 
 #: the array kinds (sarek.runtime.interop._kind_of) read through the interop adapter itself
 _ADAPTED = frozenset({"cupy", "cai", "dlpack"})
@@ -44,13 +43,10 @@ class ForeignLaunch:
         self._torch_stream: Callable[[int], int] | None = None
 
     def torch_stream(self) -> int:
-        """PyTorch's current stream on this device (the call `streams.torch_stream` makes, its function cached)."""
+        """PyTorch's current stream on this device (`streams.torch_stream`, its call kept)."""
         ask = self._torch_stream
         if ask is None:
-            torch: Any = importlib.import_module("torch")
-            raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-            ask = self._torch_stream = raw if raw is not None else (
-                lambda i: int(torch.cuda.current_stream(i).cuda_stream))
+            ask = self._torch_stream = torch_stream_getter()
         return int(ask(self.index))
 
     def __call__(self, args: Any) -> bool:

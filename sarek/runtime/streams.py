@@ -19,7 +19,7 @@ starts a new epoch and every older record is done. Devices with one queue (Vulka
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -158,13 +158,17 @@ def legacy(h: int) -> int:
     return 0 if h in (0, 1) else h
 
 
-def torch_stream(index: int) -> int:
-    """PyTorch's current CUDA stream on device `index` (its raw handle; the same call Triton makes)."""
+def torch_stream_getter() -> Callable[[int], int]:
+    """PyTorch's call for its current CUDA stream on a device index (the raw handle; the same call Triton makes),
+    for callers that keep it."""
     torch: Any = importlib.import_module("torch")
     raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    if raw is not None:
-        return int(raw(index))
-    return int(torch.cuda.current_stream(index).cuda_stream)
+    return raw if raw is not None else (lambda i: int(torch.cuda.current_stream(i).cuda_stream))
+
+
+def torch_stream(index: int) -> int:
+    """PyTorch's current CUDA stream on device `index` (its raw handle)."""
+    return int(torch_stream_getter()(index))
 
 
 def cupy_stream() -> int:

@@ -76,9 +76,10 @@ def combine(sources: list[str]) -> str:
     return "\n".join(head) + "\n\n" + "\n".join(bodies)
 
 
-def check_one(target: str, source: str) -> str | None:
+def check_one(target: str, source: str, *args: str) -> str | None:
+    """The validator's message for one source (None: valid); `args` go to its `check` (PTX: the arch)."""
     try:
-        _checker(target)(source)
+        _checker(target)(source, *args)
     except ValidationError as e:
         return str(e)
     return None

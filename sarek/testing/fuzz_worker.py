@@ -27,8 +27,6 @@ MARK = "@@FZ "
 #: a device refusing a kernel's feature (f64 on WGSL ...) with one of these words is "n/a", not a failure
 #: ... and a device that refuses a kernel its target accepts says this
 DEVICE_REFUSAL = "cannot run on this device"
-#: the PTX arch warpgroup fragments need (the PTX lowering's refusal at sm_90 names it)
-WGMMA_ARCH = "sm_90a"
 REFUSAL_WORDS = ("not supported", "not yet supported", "unsupported", "does not support", "has no", "refuse")
 
 
@@ -71,7 +69,9 @@ def validate_kernel(kernel: Any, targets: list[str], skip: dict[str, str] | None
     ["device", name] | "pending"}. `skip`: targets whose source a device already built with the same tool (name
     of the device); `defer`: when given, the sources of batched targets (sarek.testing.batch) are appended to it
     as (target, source) and marked "pending" (checked together later, `check_deferred`)."""
+    from sarek.analysis.coopmat_support import uses_warpgroup
     from sarek.diagnostics import SarekError
+    from sarek.lowering.ptx import WGMMA_ARCHS
     from sarek.testing.batch import BATCHED, check_one
 
     out: dict[str, Any] = {}
@@ -83,43 +83,22 @@ def validate_kernel(kernel: Any, targets: list[str], skip: dict[str, str] | None
         if skip and t in skip:  # the device emitted and built this target's source already
             out[t] = ["device", skip[t]]
             continue
+        # warpgroup fragments (wgmma): their PTX is for sm_90a and checked for it, apart from the batch
+        arch = [WGMMA_ARCHS[0]] if t == "ptx" and uses_warpgroup(kernel.module) else []
         try:
-            src = kernel.source(t)
+            src = kernel.source(t, **({"arch": arch[0]} if arch else {}))
         except SarekError as e:
-            if t == "ptx" and WGMMA_ARCH in str(e):  # warpgroup fragments: PTX for sm_90a, checked for it
-                out[t] = _check_arch(kernel, WGMMA_ARCH)
-            else:
-                out[t] = ["n/a", str(e)[:300]] if is_refusal(e) else ["fail", "emit", describe(e)]
+            out[t] = ["n/a", str(e)[:300]] if is_refusal(e) else ["fail", "emit", describe(e)]
             continue
         except Exception as e:
             out[t] = ["fail", "internal", describe(e) + "\n" + traceback.format_exc()[-2000:]]
             continue
-        if defer is not None and t in BATCHED:
+        if defer is not None and t in BATCHED and not arch:
             defer.append((t, src))
             out[t] = "pending"
         else:
-            out[t] = verdict(lambda: check_one(t, src))
+            out[t] = verdict(lambda: check_one(t, src, *arch))
     return out
-
-
-def _check_arch(kernel: Any, arch: str) -> Any:
-    """The PTX of `kernel` for `arch`, through ptxas for that arch (not batched: the batch shares one header)."""
-    from sarek.diagnostics import SarekError
-    from sarek.validate import ValidationError, ptx
-
-    try:
-        src = kernel.source("ptx", arch=arch)
-    except SarekError as e:
-        return ["n/a", str(e)[:300]] if is_refusal(e) else ["fail", "emit", describe(e)]
-
-    def check() -> str | None:
-        try:
-            ptx.check(src, arch)
-        except ValidationError as e:
-            return str(e)
-        return None
-
-    return verdict(check)
 
 
 def verdict(check: Callable[[], str | None]) -> Any:

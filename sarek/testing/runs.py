@@ -18,8 +18,8 @@ from typing import Any, cast
 
 import numpy as np
 
-from sarek.testing.gen import (A2_ROWS, A3_SHAPE, ACC_INIT, ACCF_SLOTS, COOP_BYTES, COOP16_ELEMS, COOP16_RANGE, COOPWG_ELEMS, F2I_VALUES,
-                               NARROW_RANGE, UACC_INIT)
+from sarek.testing.gen import (A2_ROWS, A3_SHAPE, ACC_INIT, ACCF_SLOTS, COOP_BYTES, COOP16_ELEMS, COOP16_RANGE,
+                               COOPWG_ELEMS, F2I_VALUES, NARROW_RANGE, UACC_INIT)
 
 #: device kind -> the target whose pipeline it runs (for pass blame)
 DEVICE_TARGET = {"opencl": "opencl", "cuda": "cuda", "ptx": "ptx", "vulkan": "wgsl", "vulkan-glsl": "glsl"}
