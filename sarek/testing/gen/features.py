@@ -224,40 +224,19 @@ class GenBase(ABC):
             f for f in FEATURES if r.random() < FEATURE_P.get(f, 0.5)} | {
             f for f in LATER_FEATURES if later.random() < FEATURE_P.get(f, 0.5)} | {
             f for f in LATEST_FEATURES if latest.random() < FEATURE_P.get(f, 0.5)} | (drawn & allowed)
-        #: issue 29's stream (its own, so a seed's other draws stay as they were)
-        self.qr = random.Random(f"sarek-fuzz-coop-{seed}")
+        # each later stream has its own random source (so a seed's other draws stay as they were); drawn here
+        # only when the features are not given
+        self.qr = self.stream("coop", COOP_FEATURES, features)  # issue 29's
         if features is None:
-            self.feats |= {f for f in COOP_FEATURES if self.qr.random() < FEATURE_P.get(f, 0.5)}
             self.feats |= {f for f in ISSUE33_FEATURES if self.i33.random() < FEATURE_P.get(f, 0.5)}
-        #: the f16 coop stream
-        self.q16 = random.Random(f"sarek-fuzz-coop16-{seed}")
-        if features is None:
-            self.feats |= {f for f in COOP16_FEATURES if self.q16.random() < FEATURE_P.get(f, 0.5)}
-        #: the warpgroup coop stream
-        self.qw = random.Random(f"sarek-fuzz-coopwg-{seed}")
-        if features is None:
-            self.feats |= {f for f in COOPWG_FEATURES if self.qw.random() < FEATURE_P.get(f, 0.5)}
-        #: the vector stream (its own: the other streams' draws stay as they were)
-        self.v33 = random.Random(f"sarek-fuzz-vec33-{seed}")
-        if features is None:
-            self.feats |= {f for f in VEC_FEATURES if self.v33.random() < FEATURE_P.get(f, 0.5)}
-        #: the second vector stream
-        self.vx = random.Random(f"sarek-fuzz-vecx-{seed}")
-        if features is None:
-            self.feats |= {f for f in VECX_FEATURES if self.vx.random() < FEATURE_P.get(f, 0.5)}
-        #: the views stream
-        self.vw = random.Random(f"sarek-fuzz-views-{seed}")
+        self.q16 = self.stream("coop16", COOP16_FEATURES, features)  # f16 tile products
+        self.qw = self.stream("coopwg", COOPWG_FEATURES, features)  # warpgroup tile products
+        self.v33 = self.stream("vec33", VEC_FEATURES, features)  # vectors
+        self.vx = self.stream("vecx", VECX_FEATURES, features)  # the second vector stream
+        self.vw = self.stream("views", VIEW_FEATURES, features)  # array views
         self.in_view = False  # generating a view call's operands (floats.fview)
-        if features is None:
-            self.feats |= {f for f in VIEW_FEATURES if self.vw.random() < FEATURE_P.get(f, 0.5)}
-        #: issue 33's Python-semantics stream (sarek.testing.gen.pylang)
-        self.p33 = random.Random(f"sarek-fuzz-py33-{seed}")
-        if features is None:
-            self.feats |= {f for f in PY33_FEATURES if self.p33.random() < FEATURE_P.get(f, 0.5)}
-        #: the numpy-table stream
-        self.npt = random.Random(f"sarek-fuzz-nptab-{seed}")
-        if features is None:
-            self.feats |= {f for f in NPTAB_FEATURES if self.npt.random() < FEATURE_P.get(f, 0.5)}
+        self.p33 = self.stream("py33", PY33_FEATURES, features)  # issue 33's Python semantics (gen.pylang)
+        self.npt = self.stream("nptab", NPTAB_FEATURES, features)  # numpy tables
         self.nptab_i: list[list[int]] = []  # the numpy tables (feature "nptab")
         self.nptab_f: list[list[float]] = []
         self.itab: list[int] = []  # the constant tables (feature "consts")
@@ -306,6 +285,14 @@ class GenBase(ABC):
         self.atomics: set[str] = set()  # the atomic functions the kernel calls (imported)
 
     # -- names and lines -----------------------------------------------------------------------------------
+
+    def stream(self, name: str, drawn: tuple[str, ...], features: frozenset[str] | None) -> random.Random:
+        """Feature stream `name`'s own random source; unless `features` were given, each of `drawn` joins the
+        kernel's features with its FEATURE_P probability."""
+        q = random.Random(f"sarek-fuzz-{name}-{self.seed}")
+        if features is None:
+            self.feats |= {f for f in drawn if q.random() < FEATURE_P.get(f, 0.5)}
+        return q
 
     def fresh(self, base: str) -> str:
         self.counter += 1
