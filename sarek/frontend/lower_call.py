@@ -216,11 +216,12 @@ class CallLowerer(ExprLowerer):
         return self.v(s.BitcastOp(x, t), node)
 
     def same_typed(self, args: list[ast.expr], hint: Attribute | None) -> list[SSAValue]:
-        """Lower arguments that share one type: non-constant ones first, constants take their type."""
+        """Lower arguments that share one type: non-constant ones first, then constants and reads of literal
+        tables (`min(TAB[i], f32(x))` in an f64 context: TAB's floats are f32 there, as a literal would be)."""
         vals: list[SSAValue | None] = [None] * len(args)
         t = None
         for i, a in enumerate(args):
-            if self.const_eval(a) is None:
+            if self.const_eval(a) is None and not self.literal_table_read(a):
                 v = self.expr(a, t or hint)
                 vals[i] = v
                 t = t or v.type

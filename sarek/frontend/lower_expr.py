@@ -277,7 +277,7 @@ class ExprLowerer(LowererBase):
     def literal_like(self, node: ast.expr) -> bool:
         """Whether `node` computes from literals only (a constant, or sarek.math functions and operators of
         literals, e.g. `sm.floor(100.0) + 0.5`): it takes its type from the other operand, as a literal does."""
-        if self.const_eval(node) is not None:
+        if self.const_eval(node) is not None or self.literal_table_read(node):
             return True
         if isinstance(node, ast.UnaryOp):
             return self.literal_like(node.operand)
@@ -289,6 +289,17 @@ class ExprLowerer(LowererBase):
             ok, fn = self.static(node.func)
             return ok and isinstance(fn, MathFunction) and all(self.literal_like(a) for a in node.args)
         return False
+
+    def literal_table_read(self, node: ast.expr) -> bool:
+        """Whether `node` reads a module-level table whose values are literals (a tuple, or an f64 numpy array):
+        its element type follows the use (table()), so it types like a literal does."""
+        if not isinstance(node, ast.Subscript) or isinstance(node.slice, ast.Slice):
+            return False
+        root = node.value
+        while isinstance(root, ast.Subscript) and not isinstance(root.slice, ast.Slice):
+            root = root.value
+        ok, obj = self.static(root)
+        return ok and (isinstance(obj, tuple) or isinstance(obj, np.ndarray) and obj.dtype == np.float64)
 
     def binop_values(self, op: ast.operator, lv: SSAValue, right: ast.expr, node: ast.AST) -> SSAValue:
         rh = sc.promote(lv.type)

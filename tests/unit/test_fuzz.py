@@ -118,6 +118,26 @@ def test_generator_is_the_same_in_every_process():
     assert len(digests) == 1, digests
 
 
+def test_reads_nested_in_indices_are_bounded():
+    """Seed 940761's kernel nested `ai[...]` reads in each other's indices until Python's recursion limit (an
+    H200 campaign's job died generating it): the nesting stops at MAX_READ_NEST."""
+    from sarek.testing.gen.decls import Gen
+    from sarek.testing.gen.ints import MAX_READ_NEST
+
+    gen = Gen(940761, None, None)
+    seen: list[int] = []
+    index = gen.index
+
+    def spy(*args: Any) -> str:
+        seen.append(gen.read_nest)
+        return index(*args)
+
+    gen.index = spy  # type: ignore[method-assign]
+    gen.program()
+    assert max(seen) <= MAX_READ_NEST and gen.read_nest == 0
+    assert "ai[" in generate(940761).source  # (raised RecursionError before)
+
+
 def test_each_atomic_op_owns_its_accumulator_slots():
     """Two different atomic ops on one `acc` slot race (the final value depends on the schedule): the H200
     campaign's 5 'interpreter disagrees' seeds. Op j of ATOMIC_OPS writes only slots 2j and 2j+1."""

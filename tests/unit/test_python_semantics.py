@@ -84,6 +84,28 @@ def test_f64_table_takes_the_f64_of_its_use_and_inf_widens():
     assert '"F64_TABLE"[%' in ir and "!sarek.array<f64, local>" in ir and '"best" %' in ir
 
 
+F32_USE = (12.0, 11.25, -4.75, 4.25)
+
+
+@kernel
+def table_in_an_f64_cast(x: Vec[f32], o: Vec[f64], n: i32):
+    i = global_thread_id
+    if i < n:
+        o[i] = f64(min(F32_USE[3], x[i])) + f64(max(F32_USE[i % 4], x[i])) + f64(F32_USE[i % 4] + x[i])
+
+
+def test_a_float_table_read_types_like_a_literal_in_an_f64_cast():
+    """`f64(min(TAB[k], f32_value))`: the table's floats meet an f32, so they are f32 there, as a literal is,
+    whatever the enclosing cast (H200 fuzz seed 940377: 'min() needs ... one type, got (f64, f32)')."""
+    x = np.arange(8, dtype=np.float32) * 2.5
+    t = np.array(F32_USE, np.float32)[np.arange(8) % 4]
+    want = np.minimum(np.float32(4.25), x).astype(np.float64) + np.maximum(t, x) + (t + x).astype(np.float64)
+    for (_, o, _) in _run(table_in_an_f64_cast, [x, np.zeros(8), 8], ["interp", "interp-ref", "opencl:0",
+                                                                      "vulkan-glsl:0"]):
+        np.testing.assert_allclose(o, want, rtol=0, atol=0)
+    assert "!sarek.array<f32, local>" in table_in_an_f64_cast.ir()
+
+
 @kernel
 def slices(x: Vec[f32], o: Vec[f32], n: i32):
     i = global_thread_id

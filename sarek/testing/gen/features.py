@@ -281,6 +281,7 @@ class GenBase(ABC):
         self.float_types = ["f32", "f64"] if "f64" in self.feats else ["f32"]
         self.imports: set[str] = {"global_thread_id"}
         self.in_a2 = False  # building the indices of a 2-D read
+        self.read_nest = 0  # array reads open around the index being built (ints.MAX_READ_NEST at most)
         self.loops: list[str] = []  # the enclosing loops, innermost last ("for" | "while")
         self.atomics: set[str] = set()  # the atomic functions the kernel calls (imported)
 

@@ -6,6 +6,9 @@ from typing import Any
 
 from sarek.testing.gen.features import I32_MAX, I64_MAX, IE, LIMIT, NARROW_FLOATS, NARROW_RANGE, RED, STORE, GenBase
 
+#: reads of `ai`/`al` nested in each other's indices, at most (seed 940761's index chain recursed without end)
+MAX_READ_NEST = 32
+
 
 class IntExprs(GenBase):
     """Integer expressions, each with a static interval (`IE.lo`, `IE.hi`): an operation that could leave its type
@@ -80,7 +83,11 @@ class IntExprs(GenBase):
         if not self.in_helper and r.random() < 0.5:
             src = "ai" if ty == "i32" else "al"
             bound = 100 if ty == "i32" else 5 * 10**9
-            idx = self.index(self.iexpr("i32", 1)) if r.random() < 0.6 else "i"
+            idx = "i"
+            if r.random() < 0.6 and self.read_nest < MAX_READ_NEST:  # reads in the indices of reads, bounded
+                self.read_nest += 1
+                idx = self.index(self.iexpr("i32", 1))
+                self.read_nest -= 1
             opts.append(IE(f"{src}[{idx}]", ty, -bound, bound))
         if self.p_ready and not self.in_helper and ty == "i32" and r.random() < 0.3:
             opts.append(IE("p.a", ty, -STORE[ty], STORE[ty]))
