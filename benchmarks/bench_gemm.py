@@ -22,7 +22,11 @@ double-buffered across a K step's two k16 halves, the barrier between them), `sa
 stages of K=64, 105 KiB: half the barriers per flop, two blocks per SM still), and `sarek wgmma` (Hopper's
 warpgroup MMA: 128x256 block tiles of two warpgroups, each one m64n256k16 `wgmma.mma_async` per k16 from
 core-layout shared arrays, three copy_async stages of K=64, 144 KiB; PTX only, `.target sm_90a`: the cuda
-device refuses it with the reason).
+device refuses it with the reason); `sarek global 4w` / `sarek global 8w` (fragments loaded straight from the
+global arrays, no shared staging: 4 warps of 64x64 / 8 of 64x32) are the rows a Vulkan device runs
+(`--devices cuda,ptx,vulkan-glsl`): sarek's GLSL holds 16-bit shared arrays one element per 32-bit word, so f16
+fragments cannot move through shared memory there; on Vulkan the inputs are host arrays uploaded by each launch
+and each launch is timed by the device's GPU timestamps around its dispatch (`gpu_timer`), not CUDA events.
 
 Method: device-resident torch tensors (passed zero-copy to sarek); one warm-up launch per contender checked
 against torch.matmul in f32 (max |error| / max |C| < 1e-2); then CUDA-event timing of `REPS` back-to-back
@@ -87,7 +91,7 @@ from sarek.gpu import (barrier, block_idx_x, block_idx_y, copy_async, copy_async
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gemm_pipelines import (  # noqa: E402  pyright: ignore[reportMissingImports]
     BNW, TW, gemm_async3_4w_k64, gemm_async4_4w_fp, gemm_async4_4w_unroll, gemm_async4_4w_unroll_grp,
-    gemm_async4_wide_dyn, gemm_wgmma)
+    gemm_async4_wide_dyn, gemm_global, gemm_global_8w, gemm_wgmma)
 
 BM, BN, BK = 128, 128, 32
 WM, WN = 64, 32
@@ -628,7 +632,11 @@ KERNELS = [("sarek", gemm, THREADS, BN), ("sarek db", gemm_db, THREADS, BN), ("s
            ("sarek async4 4w unroll grp", gemm_async4_4w_unroll_grp, T4A, BN),
            ("sarek async4 wide dyn", gemm_async4_wide_dyn, THREADS, BN2),
            ("sarek async4 4w fp", gemm_async4_4w_fp, T4A, BN), ("sarek async3 4w k64", gemm_async3_4w_k64, T4A, BN),
-           ("sarek wgmma", gemm_wgmma, TW, BNW)]
+           ("sarek wgmma", gemm_wgmma, TW, BNW), ("sarek global 4w", gemm_global, T4A, BN),
+           ("sarek global 8w", gemm_global_8w, THREADS, BN)]
+#: rows a Vulkan device runs (`--devices vulkan-glsl`): fragments loaded from the global arrays
+VULKAN_ROWS = ("sarek global 4w", "sarek global 8w")
+VK_REPS = 3
 #: rows of warpgroup fragments (Hopper's wgmma): PTX only (`.target sm_90a`, which the ptx device writes on compute
 #: capability 9.0); the cuda device refuses them with the reason
 WGMMA_ROWS = ("sarek wgmma",)
@@ -653,6 +661,13 @@ def dry_run() -> int:
             src = kern[t].source("ptx")
             ptxas.check(src)
             print(f"{name} ptx {t.name}: ptxas ok, {src.count('mma.sync')} mma.sync, {src.count('ldmatrix')} ldmatrix")
+    from sarek.validate import glsl
+
+    for name, kern, _, _ in KERNELS:
+        if name in VULKAN_ROWS:
+            glsl.check(kern[f16].source("glsl"))
+            print(f"{name} glsl f16: glslang 13 + spirv-val ok (bf16 refused on GLSL: the pinned glslang lacks "
+                  "GL_EXT_bfloat16)")
     rng = np.random.default_rng(0)
     m, n, k = 128, 256, 64
     for t in (f16, bf16):
@@ -732,7 +747,7 @@ def bench(sizes: list[int], devices: list[str], out: Path) -> int:
             t_cublas = timed(lambda: torch.matmul(x, y))
             out32 = torch.empty(n, n, device="cuda", dtype=torch.float32)
             contenders: list[tuple[str, Any]] = [("triton tl.dot", lambda: tri(x, y, out32))]
-            for dev in devices:
+            for dev in (d for d in devices if not d.startswith("vulkan")):
                 for name, kern, threads, bn in KERNELS:
                     contenders.append((f"{name} {dev}", lambda dev=dev, kern=kern, threads=threads, bn=bn: kern[st].launch(
                         x, y, out32, grid=(n // bn, n // BM), block=threads, device=dev)))
@@ -752,6 +767,8 @@ def bench(sizes: list[int], devices: list[str], out: Path) -> int:
                 bad += not ok
                 rows.append({"dtype": dt_name, "n": n, "impl": name, "tflops": flop / t / 1e12,
                              "ratio": t_cublas / t, "error": err, "ok": ok})
+            for dev in (d for d in devices if d.startswith("vulkan")):
+                bad += vulkan_rows(dev, dt_name, st, n, x, y, ref, scale, flop, t_cublas, rows)
     out.mkdir(parents=True, exist_ok=True)
     (out / "bench_gemm.json").write_text(json.dumps(rows, indent=1))
     print(f"{'dtype':5} {'n':>5} {'implementation':24} {'TFLOP/s':>8} {'x cuBLAS':>9} {'rel err':>8}")
@@ -762,6 +779,45 @@ def bench(sizes: list[int], devices: list[str], out: Path) -> int:
             flag = "" if r.get("ok", True) else "  WRONG"
             print(f"{r['dtype']:5} {r['n']:5} {r['impl']:24} {r['tflops']:8.1f} {r['ratio']:9.3f} {r['error']:8.1e}{flag}")
     return 1 if bad else 0
+
+
+def vulkan_rows(dev_name: str, dt_name: str, st: Any, n: int, x: Any, y: Any, ref: Any, scale: float, flop: float,
+                t_cublas: float, rows: list[dict[str, Any]]) -> int:
+    """The Vulkan device's rows (`--devices vulkan-glsl`): host arrays (uploaded by each launch), each launch timed
+    by the device's GPU timestamps around its dispatch (`gpu_timer`, the upload outside them), the median of
+    VK_REPS; only the rows whose fragments do not move through shared memory (VULKAN_ROWS: sarek's GLSL holds
+    16-bit shared arrays one element per word). Returns the number of wrong results."""
+    import torch
+
+    dev = sarek.get_device(dev_name)
+    bits = (lambda t: t.cpu().numpy()) if dt_name == "f16" else \
+        (lambda t: t.view(torch.int16).cpu().numpy().view(np.uint16))  # bf16: its bits
+    xa, ya, want = bits(x), bits(y), ref.cpu().numpy()
+    bad = 0
+    for name, kern, threads, bn in KERNELS:
+        if name not in VULKAN_ROWS:
+            continue
+        c = np.zeros((n, n), np.float32)
+
+        def launch(kern: Any = kern, threads: int = threads, bn: int = bn, c: Any = c) -> None:
+            kern[st].launch(xa, ya, c, grid=(n // bn, n // BM), block=threads, device=dev)
+
+        label = f"{name} {dev_name}"
+        try:
+            launch()
+        except Exception as ex:  # a refusal (bf16 on GLSL): reported with its reason
+            rows.append({"dtype": dt_name, "n": n, "impl": label, "refused": str(ex).splitlines()[0]})
+            continue
+        err = float(np.abs(c - want).max()) / scale
+        with dev.gpu_timer() as tm:
+            for _ in range(VK_REPS):
+                launch()
+        t = statistics.median(tm.kernels_ms) / 1e3
+        ok = err < 1e-2
+        bad += not ok
+        rows.append({"dtype": dt_name, "n": n, "impl": label, "tflops": flop / t / 1e12, "ratio": t_cublas / t,
+                     "error": err, "ok": ok})
+    return bad
 
 
 def main() -> int:

@@ -358,3 +358,38 @@ def gemm_wgmma(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
                 coop.load(b, sb, s * BKW + kk, 0)
                 coop.mma(acc, a, b, acc)
     coop.store(acc, C, i0 + g * 64, j0)
+
+
+@kernel(block=T4)
+def gemm_global(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
+    """Row `sarek global 4w`: fragments loaded straight from the global arrays (no shared staging), 4 warps of
+    64x64 per 128x128 block tile. The one tensor-core GEMM sarek's GLSL takes: it holds 16-bit shared arrays one
+    element per 32-bit word, so f16 fragments cannot move through shared memory there (docs/KERNELS.md)."""
+    i0 = block_idx_y * BM + (warp_id // 2) * 64
+    j0 = block_idx_x * BN + (warp_id % 2) * 64
+    a = coop.fragment("a", T, 64, 16)
+    b = coop.fragment("b", T, 16, 64)
+    acc = coop.fragment("acc", f32, 64, 64)
+    coop.fill(acc, 0.0)
+    for k in range(0, A.shape[1], 16):
+        coop.load(a, A, i0, k)
+        coop.load(b, B, k, j0)
+        coop.mma(acc, a, b, acc)
+    coop.store(acc, C, i0, j0)
+
+
+@kernel(block=2 * T4)
+def gemm_global_8w(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
+    """Row `sarek global 8w`: as `gemm_global` with 8 warps of 64x32 (more warps to hide the global loads, half
+    the accumulators each)."""
+    i0 = block_idx_y * BM + (warp_id // 4) * 64
+    j0 = block_idx_x * BN + (warp_id % 4) * 32
+    a = coop.fragment("a", T, 64, 16)
+    b = coop.fragment("b", T, 16, 32)
+    acc = coop.fragment("acc", f32, 64, 32)
+    coop.fill(acc, 0.0)
+    for k in range(0, A.shape[1], 16):
+        coop.load(a, A, i0, k)
+        coop.load(b, B, k, j0)
+        coop.mma(acc, a, b, acc)
+    coop.store(acc, C, i0, j0)

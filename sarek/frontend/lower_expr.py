@@ -291,15 +291,22 @@ class ExprLowerer(LowererBase):
         return False
 
     def literal_table_read(self, node: ast.expr) -> bool:
-        """Whether `node` reads a module-level table whose values are literals (a tuple, or an f64 numpy array):
-        its element type follows the use (table()), so it types like a literal does."""
+        """Whether `node` reads a module-level table of float literals (a tuple of floats, an f64 numpy array):
+        its element type follows the use (table()), so it types like a float literal does. (An integer table is
+        i32 in a float context, as an int literal is not: it keeps its place in the order of lowering.)"""
         if not isinstance(node, ast.Subscript) or isinstance(node.slice, ast.Slice):
             return False
         root = node.value
         while isinstance(root, ast.Subscript) and not isinstance(root.slice, ast.Slice):
             root = root.value
         ok, obj = self.static(root)
-        return ok and (isinstance(obj, tuple) or isinstance(obj, np.ndarray) and obj.dtype == np.float64)
+        if not ok or not isinstance(obj, tuple | np.ndarray):
+            return False
+        try:
+            arr = np.asarray(obj)
+        except ValueError:
+            return False
+        return arr.dtype == np.float64
 
     def binop_values(self, op: ast.operator, lv: SSAValue, right: ast.expr, node: ast.AST) -> SSAValue:
         rh = sc.promote(lv.type)

@@ -123,6 +123,45 @@ def test_pipelined_gemms_agree_with_numpy_on_the_interpreter(row, k):
     assert float(np.abs(c - want).max()) < 1e-3
 
 
+def test_global_fragment_gemms_agree_with_numpy_and_validate_as_glsl():
+    """The Vulkan rows (fragments straight from the global arrays) on the interpreter at 256x256x48, and their
+    GLSL through glslang 13 + spirv-val; bf16 refused on GLSL with the reason."""
+    from sarek.validate import glsl
+
+    bg = _bench()
+    a, b, want = _gemm_case(f16, 256, 256, 48)
+    for name, kern, threads, bn in bg.KERNELS:
+        if name not in bg.VULKAN_ROWS:
+            continue
+        c = np.zeros((256, 256), np.float32)
+        kern[f16].launch(a, b, c, grid=(256 // bn, 256 // bg.BM), block=threads, device="interp")
+        assert float(np.abs(c - want).max()) < 1e-3, name
+        glsl.check(kern[f16].source("glsl"))
+        with pytest.raises(sarek.SarekError, match="GL_EXT_bfloat16"):
+            kern[bf16].source("glsl")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["f16", "bf16"])
+def test_vulkan_gemm_rows_on_the_driver(dtype):
+    """bench_gemm's Vulkan rows on vulkan-glsl:0 at 256x512x320 (f16; bf16 refused with the reason)."""
+    bg = _bench()
+    t = f16 if dtype == "f16" else bf16
+    m, n, k = 256, 512, 320
+    a, b, want = _gemm_case(t, m, n, k)
+    for name, kern, threads, bn in bg.KERNELS:
+        if name not in bg.VULKAN_ROWS:
+            continue
+        c = np.zeros((m, n), np.float32)
+        if t is bf16:
+            with pytest.raises(sarek.SarekError, match="GL_EXT_bfloat16"):
+                kern[t].launch(a, b, c, grid=(n // bn, m // bg.BM), block=threads, device="vulkan-glsl:0")
+            continue
+        kern[t].launch(a, b, c, grid=(n // bn, m // bg.BM), block=threads, device="vulkan-glsl:0")
+        err = float(np.abs(c - want).max() / np.abs(want).max())
+        assert err < 1e-4, f"{name} on vulkan-glsl:0: relative error {err:.2e}"
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("device", ["cuda:0", "ptx:0"])
 def test_copy_on_gpu(device):
