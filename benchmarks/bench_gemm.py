@@ -23,10 +23,10 @@ stages of K=64, 105 KiB: half the barriers per flop, two blocks per SM still), a
 warpgroup MMA: 128x256 block tiles of two warpgroups, each one m64n256k16 `wgmma.mma_async` per k16 from
 core-layout shared arrays, three copy_async stages of K=64, 144 KiB; PTX only, `.target sm_90a`: the cuda
 device refuses it with the reason); `sarek global 4w` / `sarek global 8w` (fragments loaded straight from the
-global arrays, no shared staging: 4 warps of 64x64 / 8 of 64x32) are the rows a Vulkan device runs
-(`--devices cuda,ptx,vulkan-glsl`): sarek's GLSL holds 16-bit shared arrays one element per 32-bit word, so f16
-fragments cannot move through shared memory there; on Vulkan the inputs are host arrays uploaded by each launch
-and each launch is timed by the device's GPU timestamps around its dispatch (`gpu_timer`), not CUDA events.
+global arrays, no shared staging: 4 warps of 64x64 / 8 of 64x32). A Vulkan device (`--devices
+cuda,ptx,vulkan-glsl`) runs `VULKAN_ROWS` (GLSL allows 64 KiB of shared arrays; warpgroup fragments are PTX's; a
+copy_async is a plain copy there); its inputs are host arrays uploaded by each launch and each launch is timed by
+the device's GPU timestamps around its dispatch (`gpu_timer`), not CUDA events.
 
 Method: device-resident torch tensors (passed zero-copy to sarek); one warm-up launch per contender checked
 against torch.matmul in f32 (max |error| / max |C| < 1e-2); then CUDA-event timing of `REPS` back-to-back
@@ -634,8 +634,10 @@ KERNELS = [("sarek", gemm, THREADS, BN), ("sarek db", gemm_db, THREADS, BN), ("s
            ("sarek async4 4w fp", gemm_async4_4w_fp, T4A, BN), ("sarek async3 4w k64", gemm_async3_4w_k64, T4A, BN),
            ("sarek wgmma", gemm_wgmma, TW, BNW), ("sarek global 4w", gemm_global, T4A, BN),
            ("sarek global 8w", gemm_global_8w, THREADS, BN)]
-#: rows a Vulkan device runs (`--devices vulkan-glsl`): fragments loaded from the global arrays
-VULKAN_ROWS = ("sarek global 4w", "sarek global 8w")
+#: rows a Vulkan device runs (`--devices vulkan-glsl`): those within GLSL's 64 KiB of shared arrays, without warpgroup
+#: fragments (the dynamic-window and wgmma rows are refused there with the reason)
+VULKAN_ROWS = ("sarek", "sarek db", "sarek db 4w", "sarek async2", "sarek async4", "sarek async2 4w",
+               "sarek async4 4w", "sarek async3 wide", "sarek async3 dyn", "sarek global 4w", "sarek global 8w")
 VK_REPS = 3
 #: rows of warpgroup fragments (Hopper's wgmma): PTX only (`.target sm_90a`, which the ptx device writes on compute
 #: capability 9.0); the cuda device refuses them with the reason

@@ -363,8 +363,7 @@ def gemm_wgmma(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
 @kernel(block=T4)
 def gemm_global(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
     """Row `sarek global 4w`: fragments loaded straight from the global arrays (no shared staging), 4 warps of
-    64x64 per 128x128 block tile. The one tensor-core GEMM sarek's GLSL takes: it holds 16-bit shared arrays one
-    element per 32-bit word, so f16 fragments cannot move through shared memory there (docs/KERNELS.md)."""
+    64x64 per 128x128 block tile: what the staged rows gain over reading L1/L2 directly."""
     i0 = block_idx_y * BM + (warp_id // 2) * 64
     j0 = block_idx_x * BN + (warp_id % 2) * 64
     a = coop.fragment("a", T, 64, 16)

@@ -12,7 +12,7 @@ from sarek.gpu import barrier, block_idx_x, block_idx_y, shared, thread_idx_x, w
 from sarek.types import bf16_from_f32, bf16_to_f32
 
 COOP = frozenset({"coop", "f16"})
-# "coop-bf16": bf16 fragments; "coop-f16acc": f16 accumulators; "coop-shared16": f16 fragments through shared memory (GLSL holds shared f16 one element per 32-bit word)
+# "coop-bf16": bf16 fragments; "coop-f16acc": f16 accumulators
 INT8 = frozenset({"coop", "coop-int8"})  # the 8-bit path: cuda, ptx, hip (CDNA) and glsl (Metal has no integer matrices)
 BM = 32  # the GEMM's block tile: 32x32 of C per block of 4 warps (2x2 warps of 16x16)
 BK = 16
@@ -204,7 +204,7 @@ CASES = [
     Case("coop_tile16", tile16, _tile_args, lambda a: {2: _exact(a[0], a[1])}, n=16, grid=1, block=32,
          features=COOP, **F),
     Case("coop_hgemm_shared", hgemm_shared, _gemm_args, lambda a: {2: _exact(a[0], a[1])}, n=128,
-         grid=lambda n: (n // BM, n // BM), block=128, features=COOP | {"shared", "coop-shared16"}, **F),
+         grid=lambda n: (n // BM, n // BM), block=128, features=COOP | {"shared"}, **F),
     Case("coop_bf16", bf16_gemm, _bf16_args, lambda a: {2: _exact(bf16_to_f32(a[0]), bf16_to_f32(a[1]))}, n=32,
          grid=lambda n: (n // 16, n // 16), block=32, features=frozenset({"coop", "coop-bf16"}), **F),
     Case("coop_u8", u8_tile, _u8_args,

@@ -61,7 +61,8 @@ SHAPES: dict[str, tuple[Config, ...]] = {"cuda": tuple(replace(c, up_to=64) for 
                                          "glsl": (Config(("f16",), ("f32", "f16"), 16, 16, 16, 64),
                                                   Config(("u8", "i8"), ("i32",), 16, 16, 32, 64))}
 
-#: targets holding shared/local arrays of 8/16-bit elements one per 32-bit word: no fragment moves through them
+#: targets holding local (per-thread) arrays of 8/16-bit elements one per 32-bit word: no narrow fragment moves
+#: through them (GLSL packs a shared array a narrow fragment moves through, sarek.lowering.shader.coopmat)
 WORD_ARRAYS = ("glsl",)
 #: target -> why it refuses cooperative matrices
 REFUSALS: dict[str, str] = {
@@ -143,11 +144,11 @@ def coopmat_refusal(op: Operation, target: str) -> str | None:
             (why := SPACE_REFUSALS.get(target, {}).get(op.array.type.memspace.value)) is not None:
         return f"fragment '{op.frag.data}' moves through a {op.array.type.memspace.value} array: {why}"
     if isinstance(op, s.CoopmatLoadOp | s.CoopmatStoreOp) and target in WORD_ARRAYS and \
-            isinstance(op.array.type, s.ArrayType) and \
+            isinstance(op.array.type, s.ArrayType) and op.array.type.memspace == s.MemSpace.LOCAL and \
             (e := _elt(s.fragment_decl(op, op.frag.data).element_type)) in ("u8", "i8", "f16"):
-        return (f"fragment '{op.frag.data}' of {e} elements moves through a shared or local array, which sarek's GLSL "
-                "holds one element per 32-bit word (coopMatLoad/coopMatStore need the elements packed); load it from a "
-                "Vec or Array parameter, or stage f32/i32 (an accumulator) in shared memory")
+        return (f"fragment '{op.frag.data}' of {e} elements moves through a local array, which sarek's GLSL holds one "
+                "element per 32-bit word (coopMatLoad/coopMatStore need the elements packed); load it from a Vec or "
+                "Array parameter or a shared array, or stage f32/i32 (an accumulator) in a local array")
     if isinstance(op, s.CoopmatLoadOp) and target == "cuda":
         d = s.fragment_decl(op, op.frag.data)
         f = s.enclosing_function(op)

@@ -128,6 +128,9 @@ class _Widener(_Bits):
         super().__init__(target)
         self.m = module
         self.storage: set[SSAValue] = set()  # refs into u16 storage (element refs of f16 vectors/arrays)
+        #: an element read's widened f32 -> the u16 bits it was widened from: stored as they are into f16 storage
+        #: (narrowing the widened bits gives them back, every one of the 65536 patterns)
+        self.read_bits: dict[SSAValue, SSAValue] = {}
 
     def storage_type(self, t: Attribute) -> Attribute:
         if isinstance(t, s.VecType) and isinstance(t.element_type, Float16Type):
@@ -208,14 +211,16 @@ class _Widener(_Bits):
                 op.attributes[s.WORDS] = UnitAttr()
 
     def rewrite(self, op: Operation) -> None:
-        if isinstance(op, s.ArrayReadOp) and isinstance(op.result.type, Float16Type):
-            bits = self.before(op, s.ArrayReadOp(op.array, list(op.indices)))
-            self.rw.replace_op(op, [], [self.widen(op, self.before(op, s.CastOp(bits, i32)))])
-        elif isinstance(op, s.LoadOp) and op.ref in self.storage:
-            bits = self.before(op, s.LoadOp(op.ref))
-            self.rw.replace_op(op, [], [self.widen(op, self.before(op, s.CastOp(bits, i32)))])
+        if isinstance(op, s.ArrayReadOp) and isinstance(op.result.type, Float16Type) or \
+                isinstance(op, s.LoadOp) and op.ref in self.storage:
+            bits = self.before(op, s.ArrayReadOp(op.array, list(op.indices)) if isinstance(op, s.ArrayReadOp)
+                               else s.LoadOp(op.ref))
+            wide = self.widen(op, self.before(op, s.CastOp(bits, i32)))
+            self.read_bits[wide] = bits
+            self.rw.replace_op(op, [], [wide])
         elif isinstance(op, s.StoreOp) and op.place in self.storage:
-            bits = self.before(op, s.CastOp(self.narrow(op, op.value), scalars.U16))
+            raw = self.read_bits.get(op.value)  # an f16 element copied as it is: its bits, not a round trip
+            bits = raw if raw is not None else self.before(op, s.CastOp(self.narrow(op, op.value), scalars.U16))
             self.rw.replace_op(op, [s.StoreOp(op.place, bits)], [])
         elif isinstance(op, s.StoreOp | s.LetMutOp) and isinstance(_stored(op).type, Float16Type):
             v = _stored(op)

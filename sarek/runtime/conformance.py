@@ -156,9 +156,8 @@ LACKS: dict[str, set[str]] = {
 def target_lacks(target: str | None) -> set[str]:
     """The features a target's gate refuses: "coop" (f16/bf16 inputs) where it has no cooperative matrices,
     "coop-int8" (u8/i8 inputs) where it has no 8-bit path, "coop-bf16" where it has no bf16 one (the table of sarek.analysis.coopmat_support), "f16"
-    where it refuses float16, "coop-shared16" (f16 fragments through shared memory) where shared arrays of 16-bit
-    elements are held one per word, "grid-barrier" where it has no cooperative launch."""
-    from sarek.analysis.coopmat_support import SHAPES, WORD_ARRAYS
+    where it refuses float16, "grid-barrier" where it has no cooperative launch."""
+    from sarek.analysis.coopmat_support import SHAPES
     from sarek.analysis.features import Feature, Refused, support
 
     if target is None:
@@ -175,8 +174,6 @@ def target_lacks(target: str | None) -> set[str]:
         out.add("f16")
     if isinstance(support(target, Feature.GRID_BARRIER), Refused):
         out.add("grid-barrier")
-    if target in WORD_ARRAYS:
-        out.add("coop-shared16")
     return out
 
 

@@ -303,7 +303,7 @@ def test_metal_simdgroup_matrix_validates_over_the_shim():
 
     ex = _load_example(EXAMPLES / "coop.py")
     lacks = target_lacks("metal")
-    assert lacks & {"coop", "coop-bf16", "coop-shared16", "f16"} == set() and "coop-int8" in lacks
+    assert lacks & {"coop", "coop-bf16", "f16"} == set() and "coop-int8" in lacks
     for case in ex.CASES:
         if case.features & lacks:
             with pytest.raises(sarek.CompileError, match="no integer matrices"):
@@ -403,21 +403,20 @@ def test_glsl_bf16_refusal_matches_the_pinned_glslang():
 
 def test_glsl_coopmat_validates_with_glslang13():
     """The 8-bit and f16 cases compile to GL_KHR_cooperative_matrix, which glslang 13 + spirv-val 2025 accept for
-    Vulkan 1.3 (the cmeel builds; a missing one fails here); bf16 fragments are refused with the list, f16 ones
-    through a shared array (held one element per word) with the reason."""
+    Vulkan 1.3 (the cmeel builds; a missing one fails here), f16 ones staged through shared arrays too (declared
+    `shared float16_t`); bf16 fragments are refused with the list."""
     from sarek.runtime.conformance import EXAMPLES, _load_example
     from sarek.validate import glsl
 
     ex = _load_example(EXAMPLES / "coop.py")
-    for k in (ex.u8_tile, ex.i8_accumulate, ex.tile16, ex.col_major_b, ex.bias_relu, ex.f16_acc):
-        src = k.source("glsl", block=64)
+    for k in (ex.u8_tile, ex.i8_accumulate, ex.tile16, ex.col_major_b, ex.bias_relu, ex.f16_acc, ex.hgemm_shared):
+        src = k.source("glsl", block=64 if k is not ex.hgemm_shared else 128)
         assert "coopMatMulAdd" in src and glsl.target_env(src) == "vulkan1.3"
         glsl.check(src)
     with pytest.raises(sarek.CompileError, match="a 16x16 'a' fragment of bf16 is not supported on this target: "
                        "GL_EXT_bfloat16 .* is newer than the pinned glslang 13.1.1"):
         ex.bf16_gemm.source("glsl")
-    with pytest.raises(sarek.CompileError, match="fragment 'a' of f16 elements moves through a shared or local"):
-        ex.hgemm_shared.source("glsl")
+    assert "shared float16_t sa[" in ex.hgemm_shared.source("glsl")
 
 
 def test_glsl_coopmat_without_the_driver_feature_is_refused_at_launch():

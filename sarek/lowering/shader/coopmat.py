@@ -36,6 +36,8 @@ _TYPE_EXT = {"f16": "#extension GL_EXT_shader_explicit_arithmetic_types_float16 
              "u8": "#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require",
              "i8": "#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require"}
 _TYPE_FEATURE = {"f16": "shader-f16", "u8": "shader-int8", "i8": "shader-int8"}
+#: fragment element type -> the Storage.repr of a shared array it moves through (Lang.reprs: packed elements)
+NARROW_SHARED = {"f16": "f16word", "u8": "u8word", "i8": "i8word"}
 COOP_EXTENSIONS = ("#extension GL_KHR_cooperative_matrix : require",
                    "#extension GL_KHR_memory_scope_semantics : require")
 _USE = {"a": "gl_MatrixUseA", "b": "gl_MatrixUseB", "acc": "gl_MatrixUseAccumulator"}
@@ -107,10 +109,23 @@ class Coopmat(Atomics):
         if f.elt in _TYPE_FEATURE:
             self.features.add(_TYPE_FEATURE[f.elt])
 
+    def narrow_shared_repr(self, alloc: S.AllocArrayOp) -> str:
+        """The Storage.repr of a shared array: its elements packed in their own type (NARROW_SHARED) where a
+        narrow fragment moves through it (sarek-pack-narrow made it 32-bit words, the op marked WORDS), so
+        coopMatLoad/coopMatStore see the elements at their offsets; "plain" otherwise."""
+        for use in alloc.result.uses:
+            o = use.operation
+            if isinstance(o, S.CoopmatLoadOp | S.CoopmatStoreOp) and S.WORDS in o.attributes and o.array is alloc.result:
+                elt = _elt(S.fragment_decl(o, o.frag.data).element_type)
+                if elt in NARROW_SHARED:
+                    return NARROW_SHARED[elt]
+        return "plain"
+
     def coop_buffer(self, op: S.CoopmatLoadOp | S.CoopmatStoreOp, f: _Frag) -> str:
-        """The buffer a load/store names: the array's own, or the narrow alias of a packed vector."""
+        """The buffer a load/store names: the array's own (a shared array of packed narrow elements included),
+        or the narrow alias of a packed vector."""
         st = self.storage_of(op.array, op)
-        if S.WORDS not in op.attributes:
+        if S.WORDS not in op.attributes or st.space == "shared" and st.repr == NARROW_SHARED.get(f.elt):
             return st.name
         k = self.kernel
         packed: Mapping[str, Attribute] = cast(DictionaryAttr, k.attributes[PACKED]).data if PACKED in k.attributes \
@@ -118,8 +133,9 @@ class Coopmat(Atomics):
         vecs = [(n, a) for n, a in k.params if isinstance(a.type, S.VecType)]
         hit = next(((i, n, a) for i, (n, a) in enumerate(vecs) if self.storage.get(a) is st), None)
         if hit is None or hit[1] not in packed or st.space != "global":
-            raise err(f"fragment '{f.name}' of {f.elt} elements: a shared or local array holds them one per 32-bit "
-                      "word on GLSL; load it from a Vec or Array parameter", op, self.lang)
+            raise err(f"fragment '{f.name}' of {f.elt} elements: this array holds them one per 32-bit word on GLSL "
+                      "(a local array, or a shared one reached through a helper or also used atomically); load it "
+                      "from a Vec or Array parameter or a shared array of the kernel", op, self.lang)
         i, _, a = hit
         return self.coop_alias(i, a, f.elt if f.elt != "u32" else "i32")
 

@@ -243,7 +243,13 @@ GLSL = Lang(
                  "idiv": ("{t} {n}({t} a, {t} b)", "{t} d = (b == {t}(-1)) ? {t}(1) : b",
                           "return (b == {t}(-1)) ? -a : a / d"),
                  "iabs": ("{t} {n}({t} x)", "return (x < {t}(0)) ? -x : x")},
-    reprs={"f32bits": Repr("uint", "uintBitsToFloat({})", "{p} = floatBitsToUint({v})")},
+    reprs={"f32bits": Repr("uint", "uintBitsToFloat({})", "{p} = floatBitsToUint({v})"),
+           # a shared array a narrow fragment moves through (sarek.lowering.shader.coopmat.NARROW_SHARED): its
+           # elements packed in their own type, read and written as the 32-bit words the IR holds (f16: its bits)
+           "f16word": Repr("float16_t", "int(packHalf2x16(vec2(float({}), 0.0)))",
+                           "{p} = float16_t(unpackHalf2x16(uint({v})).x)"),
+           "u8word": Repr("uint8_t", "int({})", "{p} = uint8_t({v})"),
+           "i8word": Repr("int8_t", "int({})", "{p} = int8_t({v})")},
     int_atomic_repr="plain", bool_repr="plain",
     int_atomics=_GLSL_ATOMICS, cas_loop=None, float_rmw=_glsl_float_rmw,
     # f32 add/sub on a buffer: GL_EXT_shader_atomic_float's atomicAdd; the rest (and workgroup memory): the CAS

@@ -192,7 +192,7 @@ class Statements(Coopmat):
             if op in self.shared_declared:
                 self.storage[op.result] = self.shared_declared[op]
                 return
-            rep = "plain"
+            rep = self.narrow_shared_repr(op)
             key = f"alloc:{id(op)}"
             if key in self.atomic_storage:
                 rep = self.atomic_repr(et, op)

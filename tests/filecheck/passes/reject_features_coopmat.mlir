@@ -89,19 +89,20 @@ builtin.module {
 
 // -----
 
-// On GLSL an 8-bit (or f16) fragment moves through a Vec or Array parameter, not a shared array (held one element per word
-// there); bf16 fragments are refused with the reason (glslang 13.1.1 rejects GL_EXT_bfloat16) and the list.
+// On GLSL an 8-bit (or f16) fragment moves through a Vec or Array parameter or a shared array (packed there), not a
+// local array (held one element per word); bf16 fragments are refused with the reason (glslang 13.1.1 rejects
+// GL_EXT_bfloat16) and the list.
 builtin.module {
   sarek.kernel @k() {
     %z = sarek.constant 0 : i32
     %s = sarek.constant 32 : i32
     %n = sarek.constant 512 : i32
-    %sh = sarek.alloc_array "sh"[%n] : !sarek.array<ui8, shared>
+    %sh = sarek.alloc_array "sh"[%n] : !sarek.array<ui8, local>
     sarek.coopmat_decl "qa" a 16x32 : ui8
-    sarek.coopmat_load "qa" from %sh[%z] stride %s : !sarek.array<ui8, shared> loc("k.py":7:3)
+    sarek.coopmat_load "qa" from %sh[%z] stride %s : !sarek.array<ui8, local> loc("k.py":7:3)
   }
 }
-// GLSL: k.py:7:3: error: GLSL: cooperative matrices: fragment 'qa' of u8 elements moves through a shared or local array, which sarek's GLSL holds one element per 32-bit word (coopMatLoad/coopMatStore need the elements packed); load it from a Vec or Array parameter, or stage f32/i32 (an accumulator) in shared memory
+// GLSL: k.py:7:3: error: GLSL: cooperative matrices: fragment 'qa' of u8 elements moves through a local array, which sarek's GLSL holds one element per 32-bit word (coopMatLoad/coopMatStore need the elements packed); load it from a Vec or Array parameter or a shared array, or stage f32/i32 (an accumulator) in a local array
 
 // -----
 

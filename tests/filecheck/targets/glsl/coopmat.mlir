@@ -99,3 +99,61 @@ builtin.module {
 // CHECK-NEXT: coopMatLoad(sarek_frag_fb, sarek_coop_a, uint(16), uint(16), gl_CooperativeMatrixLayoutColumnMajor);
 // CHECK-NEXT: sarek_frag_acc = coopMatMulAdd(sarek_frag_fa, sarek_frag_fb, sarek_frag_acc);
 // CHECK-NEXT: coopMatStore(sarek_frag_acc, c, uint(0), uint(16), gl_CooperativeMatrixLayoutRowMajor);
+
+// -----
+
+// A shared array an f16 (or 8-bit) fragment moves through is packed in its element type (`shared float16_t`), so
+// coopMatLoad/coopMatStore see elements at their offsets; its element stores and reads convert the 32-bit words
+// the IR holds after sarek-pack-narrow (the f16 bits) through packHalf2x16/unpackHalf2x16; a shared u8 array is
+// `shared uint8_t`. Other shared arrays of narrow types keep one element per word. An f16 element copied as it is
+// (sarek-widen-f16) stores the bits it read, not their round trip through f32.
+builtin.module {
+  sarek.kernel @staged(%a : !sarek.vec<f16> "a", %q : !sarek.vec<ui8> "q", %c : !sarek.vec<f32> "c", %ci : !sarek.vec<i32> "ci") {
+    %z = sarek.constant 0 : i32
+    %s = sarek.constant 16 : i32
+    %t = sarek.constant 32 : i32
+    %n = sarek.constant 256 : i32
+    %n8 = sarek.constant 512 : i32
+    %x = sarek.constant 0.0 : f32
+    %xi = sarek.constant 0 : i32
+    %sa = sarek.alloc_array "sa"[%n] : !sarek.array<f16, shared>
+    %sq = sarek.alloc_array "sq"[%n8] : !sarek.array<ui8, shared>
+    %so = sarek.alloc_array "so"[%n] : !sarek.array<f16, shared>
+    %v = sarek.array_read %a[%z] : !sarek.vec<f16>
+    %ra = sarek.elem_ref %sa[%z] : !sarek.array<f16, shared>
+    sarek.store %ra, %v : !sarek.ref<f16>
+    %ro = sarek.elem_ref %so[%z] : !sarek.array<f16, shared>
+    sarek.store %ro, %v : !sarek.ref<f16>
+    %qv = sarek.array_read %q[%z] : !sarek.vec<ui8>
+    %rq = sarek.elem_ref %sq[%z] : !sarek.array<ui8, shared>
+    sarek.store %rq, %qv : !sarek.ref<ui8>
+    sarek.barrier
+    sarek.coopmat_decl "fa" a 16x16 : f16
+    sarek.coopmat_decl "fb" b 16x16 : f16
+    sarek.coopmat_decl "acc" acc 16x16 : f32
+    sarek.coopmat_fill "acc", %x : f32
+    sarek.coopmat_load "fa" from %sa[%z] stride %s : !sarek.array<f16, shared>
+    sarek.coopmat_load "fb" from %sa[%z] stride %s col_major : !sarek.array<f16, shared>
+    sarek.coopmat_muladd "acc" = "fa" * "fb" + "acc"
+    sarek.coopmat_store "acc" to %c[%z] stride %s : !sarek.vec<f32>
+    sarek.coopmat_decl "qa" a 16x32 : ui8
+    sarek.coopmat_decl "qb" b 32x16 : ui8
+    sarek.coopmat_decl "qc" acc 16x16 : i32
+    sarek.coopmat_fill "qc", %xi : i32
+    sarek.coopmat_load "qa" from %sq[%z] stride %t : !sarek.array<ui8, shared>
+    sarek.coopmat_load "qb" from %sq[%z] stride %s : !sarek.array<ui8, shared>
+    sarek.coopmat_muladd "qc" = "qa" * "qb" + "qc"
+    sarek.coopmat_store "qc" to %ci[%z] stride %s : !sarek.vec<i32>
+  }
+}
+// PACK:       sarek.coopmat_load "qa" from %{{.*}}[%{{.*}}] stride %{{.*}} : !sarek.array<i32, shared> attributes {sarek.words}
+// CHECK-DAG:  shared float16_t sa[256];
+// CHECK-DAG:  shared uint8_t sq[512];
+// CHECK-DAG:  shared int so[256];
+// CHECK:      int [[BITS:sarek_t[0-9]+]] = (a[0] & 65535);
+// CHECK-NEXT: sa[0] = float16_t(unpackHalf2x16(uint([[BITS]])).x);
+// CHECK-NEXT: so[0] = [[BITS]];
+// CHECK-NEXT: sq[0] = uint8_t((q[0] & 255));
+// CHECK:      coopMatLoad(sarek_frag_fa, sa, uint(0), uint(16), gl_CooperativeMatrixLayoutRowMajor);
+// CHECK-NEXT: coopMatLoad(sarek_frag_fb, sa, uint(0), uint(16), gl_CooperativeMatrixLayoutColumnMajor);
+// CHECK:      coopMatLoad(sarek_frag_qa, sq, uint(0), uint(32), gl_CooperativeMatrixLayoutRowMajor);
