@@ -152,6 +152,7 @@ def test_vulkan_gemm_rows_on_the_driver(dtype):
     t = f16 if dtype == "f16" else bf16
     m, n, k = 256, 512, 320
     a, b, want = _gemm_case(t, m, n, k)
+    bad: list[str] = []
     for name, kern, threads, bn in bg.KERNELS:
         if name not in bg.VULKAN_ROWS:
             continue
@@ -160,9 +161,15 @@ def test_vulkan_gemm_rows_on_the_driver(dtype):
             with pytest.raises(sarek.SarekError, match="GL_EXT_bfloat16"):
                 kern[t].launch(a, b, c, grid=(n // bn, m // bg.BM), block=threads, device="vulkan-glsl:0")
             continue
-        kern[t].launch(a, b, c, grid=(n // bn, m // bg.BM), block=threads, device="vulkan-glsl:0")
+        try:
+            kern[t].launch(a, b, c, grid=(n // bn, m // bg.BM), block=threads, device="vulkan-glsl:0")
+        except sarek.SarekError as e:
+            bad.append(f"{name}: {e}")
+            continue
         err = float(np.abs(c - want).max() / np.abs(want).max())
-        assert err < 1e-4, f"{name} on vulkan-glsl:0: relative error {err:.2e}"
+        if not err < 1e-4:
+            bad.append(f"{name} on vulkan-glsl:0: relative error {err:.2e}")
+    assert not bad, bad
 
 
 @pytest.mark.gpu
