@@ -22,8 +22,8 @@ double-buffered across a K step's two k16 halves, the barrier between them), `sa
 stages of K=64, 105 KiB: half the barriers per flop, two blocks per SM still), and `sarek wgmma` (Hopper's
 warpgroup MMA: 128x256 block tiles of two warpgroups, each one m64n256k16 `wgmma.mma_async` per k16 from
 core-layout shared arrays, three copy_async stages of K=64, 144 KiB; PTX only, `.target sm_90a`: the cuda
-device refuses it with the reason); `sarek global 4w` / `sarek global 8w` (fragments loaded straight from the
-global arrays, no shared staging: 4 warps of 64x64 / 8 of 64x32). A Vulkan device (`--devices
+device refuses it with the reason); `sarek global 4w` (fragments loaded straight from the global arrays, no
+shared staging: 4 warps of 64x64). A Vulkan device (`--devices
 cuda,ptx,vulkan-glsl`) runs `VULKAN_ROWS` (GLSL allows 64 KiB of shared arrays; warpgroup fragments are PTX's; a
 copy_async is a plain copy there); its inputs are host arrays uploaded by each launch and each launch is timed by
 the device's GPU timestamps around its dispatch (`gpu_timer`), not CUDA events.
@@ -91,7 +91,7 @@ from sarek.gpu import (barrier, block_idx_x, block_idx_y, copy_async, copy_async
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gemm_pipelines import (  # noqa: E402  pyright: ignore[reportMissingImports]
     BNW, TW, gemm_async3_4w_k64, gemm_async4_4w_fp, gemm_async4_4w_unroll, gemm_async4_4w_unroll_grp,
-    gemm_async4_wide_dyn, gemm_global, gemm_global_8w, gemm_wgmma)
+    gemm_async4_wide_dyn, gemm_global, gemm_wgmma)
 
 BM, BN, BK = 128, 128, 32
 WM, WN = 64, 32
@@ -632,12 +632,11 @@ KERNELS = [("sarek", gemm, THREADS, BN), ("sarek db", gemm_db, THREADS, BN), ("s
            ("sarek async4 4w unroll grp", gemm_async4_4w_unroll_grp, T4A, BN),
            ("sarek async4 wide dyn", gemm_async4_wide_dyn, THREADS, BN2),
            ("sarek async4 4w fp", gemm_async4_4w_fp, T4A, BN), ("sarek async3 4w k64", gemm_async3_4w_k64, T4A, BN),
-           ("sarek wgmma", gemm_wgmma, TW, BNW), ("sarek global 4w", gemm_global, T4A, BN),
-           ("sarek global 8w", gemm_global_8w, THREADS, BN)]
+           ("sarek wgmma", gemm_wgmma, TW, BNW), ("sarek global 4w", gemm_global, T4A, BN)]
 #: rows a Vulkan device runs (`--devices vulkan-glsl`): those within 48 KiB of shared arrays (the H200's Vulkan
 #: limit; the dynamic-window rows are refused at launch with it) and without warpgroup fragments (PTX's)
 VULKAN_ROWS = ("sarek", "sarek db", "sarek db 4w", "sarek async2", "sarek async4", "sarek async2 4w",
-               "sarek async4 4w", "sarek async3 wide", "sarek global 4w", "sarek global 8w")
+               "sarek async4 4w", "sarek async3 wide", "sarek global 4w")
 VK_REPS = 3
 #: rows of warpgroup fragments (Hopper's wgmma): PTX only (`.target sm_90a`, which the ptx device writes on compute
 #: capability 9.0); the cuda device refuses them with the reason

@@ -1,5 +1,6 @@
 """bench_gemm's deeper cp.async pipelines (rows `sarek async4 4w unroll`, `sarek async4 4w unroll grp`,
-`sarek async4 wide dyn`, `sarek async4 4w fp`, `sarek async3 4w k64`), kept apart so bench_gemm.py stays short.
+`sarek async4 wide dyn`, `sarek async4 4w fp`, `sarek async3 4w k64`, `sarek wgmma`, `sarek global 4w`), kept
+apart so bench_gemm.py stays short.
 
 `gemm_async4_4w_dyn`'s K loop steps one stage at a time, so the stage it reads (kt % 4) and the one it refills
 ((kt + 3) % 4) are run-time values: every K step recomputes each shared address (ldmatrix and cp.async) from
@@ -369,23 +370,6 @@ def gemm_global(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
     a = coop.fragment("a", T, 64, 16)
     b = coop.fragment("b", T, 16, 64)
     acc = coop.fragment("acc", f32, 64, 64)
-    coop.fill(acc, 0.0)
-    for k in range(0, A.shape[1], 16):
-        coop.load(a, A, i0, k)
-        coop.load(b, B, k, j0)
-        coop.mma(acc, a, b, acc)
-    coop.store(acc, C, i0, j0)
-
-
-@kernel(block=2 * T4)
-def gemm_global_8w(A: Array[T, 2], B: Array[T, 2], C: Array[f32, 2]):
-    """Row `sarek global 8w`: as `gemm_global` with 8 warps of 64x32 (more warps to hide the global loads, half
-    the accumulators each)."""
-    i0 = block_idx_y * BM + (warp_id // 4) * 64
-    j0 = block_idx_x * BN + (warp_id % 4) * 32
-    a = coop.fragment("a", T, 64, 16)
-    b = coop.fragment("b", T, 16, 32)
-    acc = coop.fragment("acc", f32, 64, 32)
     coop.fill(acc, 0.0)
     for k in range(0, A.shape[1], 16):
         coop.load(a, A, i0, k)

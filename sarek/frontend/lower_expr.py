@@ -303,10 +303,10 @@ class ExprLowerer(LowererBase):
         if not ok or not isinstance(obj, tuple | np.ndarray):
             return False
         try:
-            arr = np.asarray(obj)
+            kind: str = np.asarray(cast(Any, obj)).dtype.kind
         except ValueError:
             return False
-        return arr.dtype == np.float64
+        return kind == "f" and (isinstance(obj, tuple) or cast(Any, obj).dtype == np.float64)
 
     def binop_values(self, op: ast.operator, lv: SSAValue, right: ast.expr, node: ast.AST) -> SSAValue:
         rh = sc.promote(lv.type)
