@@ -515,18 +515,21 @@ def _coop_kernel(tmp_path: Path, feature: str, constructs: tuple[str, ...], src:
 
 def test_coop_kernels_run_exactly_on_both_interpreters(tmp_path: Path):
     """Feature "coop" (its own stream): 8-bit tile products of i8 and u8, b row- and column-major, one or two
-    multiply-accumulates; a generated one stores fill + A B (wrapping i32) into its warp's slots of `oq` on
+    multiply-accumulates, the fragments loaded from the input or from a shared copy of it (`qs`: GLSL packs it
+    in its 8-bit type); a generated one stores fill + A B (wrapping i32) into its warp's slots of `oq` on
     interp and interp-ref alike, and its GLSL and PTX validate."""
     from sarek.runtime.conformance import device_lacks
     from sarek.validate import glsl, ptx
     import sarek
 
     source, cq, got, k, case = _coop_kernel(tmp_path, "coop", ("cq: Vec[i8]", "cq: Vec[u8]", "col_major=True",
-                                                              "coop.load(qb, cq, 512, 16)", "coop.load(qa, cq, 1024, 32)"),
+                                                              "coop.load(qb, cq, 512, 16)", "coop.load(qa, cq, 1024, 32)",
+                                                              "qs = shared(", "coop.load(qa, qs, 0, 32)"),
                                             "cq", "oq")
     fill = int(re.search(r"coop\.fill\(qc, (-?\d+)\)", source).group(1))  # type: ignore[union-attr]
     acc = np.full((16, 16), fill, np.int64)
-    for m in re.finditer(r"coop\.load\(qa, cq, (\d+), 32\)\n +coop\.load\(qb, cq, (\d+), (\d+)(, col_major=True)?\)",
+    for m in re.finditer(r"coop\.load\(qa, (?:cq|qs), (\d+), 32\)\n +coop\.load\(qb, (?:cq|qs), (\d+), (\d+)"
+                         r"(, col_major=True)?\)",
                          source):
         qa = cq[int(m.group(1)):int(m.group(1)) + 512].reshape(16, 32)
         qb = cq[int(m.group(2)):int(m.group(2)) + 512]
@@ -548,10 +551,11 @@ def test_coop16_kernels_agree_exactly_and_compile_for_every_matrix_target(tmp_pa
     from sarek.validate import glsl, hip, metal, ptx
 
     source, ch, got, k, case = _coop_kernel(tmp_path, "coop16", ("ch: Vec[f16]", ", col_major=True)",
-                                                                "coop.load(ha, ch, 512, 16)"), "ch", "oh")
+                                                                "coop.load(ha, ch, 512, 16)", "hs = shared(f16"), "ch", "oh")
     fill = float(re.search(r"coop\.fill\(hc, (-?[\d.]+)\)", source).group(1))  # type: ignore[union-attr]
     acc = np.full((16, 16), fill)
-    for m in re.finditer(r"coop\.load\(ha, ch, (\d+), 16\)\n +coop\.load\(hb, ch, (\d+), 16(, col_major=True)?\)",
+    for m in re.finditer(r"coop\.load\(ha, (?:ch|hs), (\d+), 16\)\n +coop\.load\(hb, (?:ch|hs), (\d+), 16"
+                         r"(, col_major=True)?\)",
                          source):
         ha = ch[int(m.group(1)):int(m.group(1)) + 256].reshape(16, 16)
         hb = ch[int(m.group(2)):int(m.group(2)) + 256].reshape(16, 16)
@@ -593,7 +597,7 @@ def test_coop_kernels_load_each_b_fragment_in_one_layout(tmp_path: Path):
     assert len(seeds) >= 5
     for s in seeds:
         src = generate(s).source
-        loads = re.findall(r"coop\.load\(qb, cq, \d+, \d+(, col_major=True)?\)", src)
+        loads = re.findall(r"coop\.load\(qb, (?:cq|qs), \d+, \d+(, col_major=True)?\)", src)
         assert len(set(loads)) == 1, (s, loads)
     path = tmp_path / "k.py"
     path.write_text(generate(next(s for s in seeds if generate(s).source.count("coop.mma(q") == 2

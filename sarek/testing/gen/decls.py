@@ -308,13 +308,30 @@ class Gen(PyLang):
         self.emit(f"w{p} = block_idx_x * (block_dim_x // 32) + warp_id")
         self.emit(f"coop.fill({c}, {q.choice(fills)})")
         col_major = q.random() < 0.5
-        for step in range(q.choice([1, 2])):
+        steps = q.choice([1, 2])
+        if random.Random(f"sarek-fuzz-coopsh-{self.seed}-{p}").random() < 0.5:
+            src = self.stage_shared(p, elt, src, 32 * k * steps)
+        for step in range(steps):
             base = 32 * k * step
             self.emit(f"coop.load({a}, {src}, {base}, {k})")
             self.emit(f"coop.load({b}, {src}, {base + 16 * k}, {k}, col_major=True)" if col_major else
                       f"coop.load({b}, {src}, {base + 16 * k}, 16)")
             self.emit(f"coop.mma({c}, {a}, {b}, {c})")
         self.emit(f"coop.store({c}, o{p}, w{p} * 256, 16)")
+
+    def stage_shared(self, p: str, elt: str, src: str, n: int) -> str:
+        """The first `n` elements of `src` copied into a block-shared array `<p>s` by the block's threads (32 at
+        least), then a barrier: the tile product's fragments load from shared memory (GLSL packs such an array in
+        its element type, CUDA/PTX align it for wmma/ldmatrix). Returns the array's name."""
+        self.imports.update({"barrier", "shared", "thread_idx_x"})
+        arr, e, i = f"{p}s", self.fresh("se"), self.fresh("si")
+        self.emit(f"{arr} = shared({elt}, {n})")
+        self.emit(f"for {e} in range({-(-n // 32)}):")
+        self.emit(f"    {i} = thread_idx_x + {e} * block_dim_x")
+        self.emit(f"    if {i} < {n}:")
+        self.emit(f"        {arr}[{i}] = {src}[{i}]")
+        self.emit("barrier()")
+        return arr
 
     def program(self) -> Program:
         r = self.r
