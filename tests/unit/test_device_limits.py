@@ -18,7 +18,7 @@ import pytest
 os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="sarek-xdg-"))
 
 import sarek  # noqa: E402
-from sarek import CompileError, LaunchError, Vec, f32, kernel  # noqa: E402
+from sarek import CompileError, LaunchError, Vec, f32, kernel, u8  # noqa: E402
 from sarek.gpu import barrier, shared, thread_idx_x  # noqa: E402
 from sarek.runtime.shader_device import ShaderDevice  # noqa: E402
 
@@ -47,6 +47,14 @@ def _many_vectors(tmp: Path) -> tuple[Any, int]:
 def big_shared(out: Vec[f32]):
     s = shared(f32, 10240)  # 40 KiB: within the portable 64 KiB, past lavapipe's 32 KiB (NVIDIA: 48 KiB)
     s[thread_idx_x] = 1.0
+    barrier()
+    out[thread_idx_x] = s[0]
+
+
+@kernel
+def word_shared(x: Vec[u8], out: Vec[u8]):
+    s = shared(u8, 10000)  # 10,000 bytes in u8, 40,000 as the shaders hold it: one element per 32-bit word
+    s[thread_idx_x] = x[thread_idx_x]
     barrier()
     out[thread_idx_x] = s[0]
 
@@ -98,6 +106,26 @@ def test_shared_memory_past_the_device_limit_is_located_at_the_array(name: str):
     line = next(i for i, t in enumerate(Path(__file__).read_text().splitlines(), 1) if "shared(f32, 10240)" in t)
     assert f"test_device_limits.py:{line}:9: error: " in msg
     assert f"needs 40960 bytes of shared memory per block; {name} has {most} ({SHARED[name]})" in msg
+
+
+@pytest.mark.parametrize("name", DEVICES)
+def test_shared_memory_counts_the_words_the_shader_declares(name: str):
+    """A u8 shared array holds one element per 32-bit word on GLSL and WGSL (a coop fragment's packed one its
+    element size): the launch checks the bytes the shader declares (the lowering's abi), not the element bytes,
+    and says why they differ; the driver would otherwise be handed 40,000 bytes past its 32 KiB."""
+    d = _dev(name)
+    with pytest.raises(LaunchError) as e:
+        word_shared.launch(np.zeros(4, np.uint8), np.zeros(4, np.uint8), grid=1, block=4, device=d)
+    assert f"needs 40000 bytes of shared memory per block (its 8/16-bit shared elements take a 32-bit word each " \
+           f"in this shader); {name} has {d.max_shared_bytes}" in str(e.value)
+    from sarek.runtime.conformance import EXAMPLES, _load_example
+    from sarek.runtime.compile import compile_shader
+    from sarek.runtime.core import kernel_spec
+
+    ex = _load_example(EXAMPLES / "coop.py")  # two 512-element f16 arrays a fragment moves through: packed
+    k = ex.hgemm_shared
+    _, abi = compile_shader(kernel_spec(k.module, k.name), "glsl", (128, 1, 1), False)
+    assert abi["shared_bytes"] == 2 * 512 * 2
 
 
 @pytest.mark.parametrize("name", DEVICES)

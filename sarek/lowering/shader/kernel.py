@@ -155,7 +155,7 @@ class ShaderLowering(Statements):
         body.add_op(mainf)
         abi = {"kernel": k.sym_name.data, "lang": self.lang.name, "block": list(self.block),
                "params": sorted(abi_params, key=lambda p: p["index"]), "params_size": psize if param_fields else 0,
-               "params_binding": len(vecs), "features": sorted(self.features),
+               "params_binding": len(vecs), "features": sorted(self.features), "shared_bytes": self.shared_bytes,
                **({"coopmat": sorted(map(list, self.coop_shapes))} if self.coop_shapes else {})}
         sh.properties["abi"] = StringAttr(json.dumps(abi, sort_keys=True))
         return sh
