@@ -118,7 +118,7 @@ class LoweringState:
         self.polyfills: dict[str, list[Operation]] = {}
         self.shared_decls: list[Operation] = []
         #: bytes of the shared arrays as declared (elements one per 32-bit word, or packed: the abi's shared_bytes)
-        self.shared_bytes = 0
+        self.shared_bytes: int = 0
         self.storage: dict[SSAValue, Storage] = {}  # vec/array values -> storage
         self.vals: dict[SSAValue, str] = {}
         self.exprs: dict[SSAValue, str] = {}
