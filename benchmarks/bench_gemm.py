@@ -763,11 +763,8 @@ def bench(sizes: list[int], devices: list[str], out: Path) -> int:
                     rows.append({"dtype": dt_name, "n": n, "impl": name, "refused": str(ex).splitlines()[0]})
                     continue
                 err = float((out32 - ref).abs().max()) / scale
-                t = timed(fn)
-                ok = err < 1e-2
-                bad += not ok
-                rows.append({"dtype": dt_name, "n": n, "impl": name, "tflops": flop / t / 1e12,
-                             "ratio": t_cublas / t, "error": err, "ok": ok})
+                rows.append(measured(dt_name, n, name, err, timed(fn), t_cublas, flop))
+                bad += not rows[-1]["ok"]
             for dev in (d for d in devices if d.startswith("vulkan")):
                 bad += vulkan_rows(dev, dt_name, st, n, x, y, ref, scale, flop, t_cublas, rows)
     out.mkdir(parents=True, exist_ok=True)
@@ -782,12 +779,17 @@ def bench(sizes: list[int], devices: list[str], out: Path) -> int:
     return 1 if bad else 0
 
 
+def measured(dt_name: str, n: int, impl: str, err: float, t: float, t_cublas: float, flop: float) -> dict[str, Any]:
+    """One timed contender's row: TFLOP/s, the ratio to cuBLAS, its relative error and whether it is right."""
+    return {"dtype": dt_name, "n": n, "impl": impl, "tflops": flop / t / 1e12, "ratio": t_cublas / t, "error": err,
+            "ok": err < 1e-2}
+
+
 def vulkan_rows(dev_name: str, dt_name: str, st: Any, n: int, x: Any, y: Any, ref: Any, scale: float, flop: float,
                 t_cublas: float, rows: list[dict[str, Any]]) -> int:
-    """The Vulkan device's rows (`--devices vulkan-glsl`): host arrays (uploaded by each launch), each launch timed
-    by the device's GPU timestamps around its dispatch (`gpu_timer`, the upload outside them), the median of
-    VK_REPS; only the rows whose fragments do not move through shared memory (VULKAN_ROWS: sarek's GLSL holds
-    16-bit shared arrays one element per word). Returns the number of wrong results."""
+    """The Vulkan device's rows (`--devices vulkan-glsl`, VULKAN_ROWS): host arrays (uploaded by each launch), each
+    launch timed by the device's GPU timestamps around its dispatch (`gpu_timer`, the upload outside them), the
+    median of VK_REPS. Returns the number of wrong results."""
     import torch
 
     dev = sarek.get_device(dev_name)
@@ -813,11 +815,8 @@ def vulkan_rows(dev_name: str, dt_name: str, st: Any, n: int, x: Any, y: Any, re
         with dev.gpu_timer() as tm:
             for _ in range(VK_REPS):
                 launch()
-        t = statistics.median(tm.kernels_ms) / 1e3
-        ok = err < 1e-2
-        bad += not ok
-        rows.append({"dtype": dt_name, "n": n, "impl": label, "tflops": flop / t / 1e12, "ratio": t_cublas / t,
-                     "error": err, "ok": ok})
+        rows.append(measured(dt_name, n, label, err, statistics.median(tm.kernels_ms) / 1e3, t_cublas, flop))
+        bad += not rows[-1]["ok"]
     return bad
 
 

@@ -142,9 +142,7 @@ class ExprLowerer(LowererBase):
         return self.v(s.ArrayLenOp(arr) if at.ndim == 1 else s.ArrayDimOp(arr, k), node)
 
     def expr_Subscript(self, node: ast.Subscript, hint: Attribute | None) -> SSAValue:
-        root, chain = node.value, [node.slice]
-        while isinstance(root, ast.Subscript) and not isinstance(root.slice, ast.Slice):
-            root, chain = root.value, [root.slice, *chain]    # NESTED[i][j] of a nested tuple
+        root, chain = _subscript_root(node)
         ok, obj = self.static(root)
         if ok and isinstance(obj, tuple | np.ndarray):
             return self.table_read(node, root, chain, obj, hint)
@@ -296,17 +294,13 @@ class ExprLowerer(LowererBase):
         i32 in a float context, as an int literal is not: it keeps its place in the order of lowering.)"""
         if not isinstance(node, ast.Subscript) or isinstance(node.slice, ast.Slice):
             return False
-        root = node.value
-        while isinstance(root, ast.Subscript) and not isinstance(root.slice, ast.Slice):
-            root = root.value
-        ok, obj = self.static(root)
+        ok, obj = self.static(_subscript_root(node)[0])
         if not ok or not isinstance(obj, tuple | np.ndarray):
             return False
         try:
-            kind: str = np.asarray(cast(Any, obj)).dtype.kind
+            return bool(np.asarray(cast(Any, obj)).dtype == np.float64)  # (table() makes Python floats f64 arrays)
         except ValueError:
             return False
-        return kind == "f" and (isinstance(obj, tuple) or cast(Any, obj).dtype == np.float64)
 
     def binop_values(self, op: ast.operator, lv: SSAValue, right: ast.expr, node: ast.AST) -> SSAValue:
         rh = sc.promote(lv.type)
@@ -565,3 +559,11 @@ def _constant_zero(v: SSAValue) -> bool:
         v = v.owner.operand
     return isinstance(v.owner, s.ConstantOp) and isinstance(v.owner.value, IntegerAttr) and \
         cast("IntegerAttr[IntegerType]", v.owner.value).value.data == 0
+
+
+def _subscript_root(node: ast.Subscript) -> tuple[ast.expr, list[ast.expr]]:
+    """`NESTED[i][j]`: the indexed expression `NESTED` and the indices, outermost first (a slice ends the chain)."""
+    root, chain = node.value, [node.slice]
+    while isinstance(root, ast.Subscript) and not isinstance(root.slice, ast.Slice):
+        root, chain = root.value, [root.slice, *chain]
+    return root, chain

@@ -155,17 +155,15 @@ class ShaderDevice(Device):
                               f"{most} storage buffers per kernel ({self.LIMIT_NAMES[0]} = {most}): pass fewer "
                               f"vectors, e.g. pack arrays of one type into one vector (the first past the limit is "
                               f"'{vecs[most]}')", kernel_op(spec))
-        # the lowering's count (shared arrays as the shader declares them: 8/16-bit elements one per 32-bit word
-        # unless packed for a coop fragment); a warm start's record has the module's count: no module built for it
-        need = abi.get("shared_bytes", spec.cache.get("shared-bytes"))
+        # the lowering's count: shared arrays as the shader declares them (8/16-bit elements one per 32-bit word
+        # unless packed for a coop fragment)
+        need = abi.get("shared_bytes")
         if need is None:
-            from sarek.analysis.features import shared_bytes
-
-            need = shared_bytes(spec.module, spec.name)
+            need = _declared_shared(spec)
         most = self.max_shared_bytes
         if need > most:
             words = " (its 8/16-bit shared elements take a 32-bit word each in this shader)" \
-                if "shared_bytes" in abi and _declared_shared(spec) < need else ""
+                if _declared_shared(spec) < need else ""
             raise LaunchError(f"kernel {spec.name} needs {need} bytes of shared memory per block{words}; {self.name} "
                               f"has {most} ({self.LIMIT_NAMES[1]}): declare smaller shared arrays",
                               _shared_past(spec, most))
@@ -318,7 +316,8 @@ def kernel_op(spec: KernelSpec) -> Any:
 
 
 def _declared_shared(spec: KernelSpec) -> int:
-    """The shared bytes the kernel's arrays declare at their element sizes (the warm record's, else the module's)."""
+    """The shared bytes the kernel's arrays declare at their element sizes (a warm start's record has them: no
+    module built for it; else the module's)."""
     from sarek.analysis.features import shared_bytes
 
     got = spec.cache.get("shared-bytes")

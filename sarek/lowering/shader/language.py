@@ -57,11 +57,13 @@ class NativeF32Add:
 @dataclass(frozen=True)
 class Repr:
     """How a buffer or shared array holds elements in another form than their type (float atomics on the
-    bits, WGSL's atomic<i32>, WGSL bools as u32): the element type, a read ({}: the place), a write ({p}, {v})."""
+    bits, WGSL's atomic<i32>, WGSL bools as u32): the element type, a read ({}: the place), a write ({p}, {v}),
+    and the bytes of one element (a shared array's size, the abi's shared_bytes)."""
 
     type: str
     load: str
     store: str
+    bytes: int = 4
 
 
 #: (sarek type, the operands as text, {p}: the place) of a compare-and-swap loop: Emitter, block, scope,
@@ -247,9 +249,9 @@ GLSL = Lang(
            # a shared array a narrow fragment moves through (sarek.lowering.shader.coopmat.NARROW_SHARED): its
            # elements packed in their own type, read and written as the 32-bit words the IR holds (f16: its bits)
            "f16word": Repr("float16_t", "int(packHalf2x16(vec2(float({}), 0.0)))",
-                           "{p} = float16_t(unpackHalf2x16(uint({v})).x)"),
-           "u8word": Repr("uint8_t", "int({})", "{p} = uint8_t({v})"),
-           "i8word": Repr("int8_t", "int({})", "{p} = int8_t({v})")},
+                           "{p} = float16_t(unpackHalf2x16(uint({v})).x)", 2),
+           "u8word": Repr("uint8_t", "int({})", "{p} = uint8_t({v})", 1),
+           "i8word": Repr("int8_t", "int({})", "{p} = int8_t({v})", 1)},
     int_atomic_repr="plain", bool_repr="plain",
     int_atomics=_GLSL_ATOMICS, cas_loop=None, float_rmw=_glsl_float_rmw,
     # f32 add/sub on a buffer: GL_EXT_shader_atomic_float's atomicAdd; the rest (and workgroup memory): the CAS

@@ -23,8 +23,6 @@ from sarek.lowering.shader.state import MAX_NESTING, PURE_INLINE, READ_OPS, Scop
 
 #: the f32 atomics a native float add does (sub adds the negation, inc/dec add one)
 _ADDS = frozenset({"atomic_add", "atomic_sub", "atomic_inc", "atomic_dec"})
-#: bytes per element of a shared array's Storage.repr other than "plain" (the rest hold 32-bit words)
-_REPR_BYTES = {"f16word": 2, "u8word": 1, "i8word": 1}
 
 #: sarek op type -> the `Statements` method lowering it, `(self, op, out, scope)`: one entry per op, stated by
 #: `@lowers(Op)` on the method; `lower_op` dispatches on the op's exact type
@@ -200,8 +198,8 @@ class Statements(Coopmat):
             if key in self.atomic_storage:
                 rep = self.atomic_repr(et, op)
             ST = self.storage_type(et, rep, op)
-            size = 4 if et == i1 else layout_of(self.module, et).size  # (a bool: one 32-bit word)
-            self.shared_bytes += n * (_REPR_BYTES.get(rep, 4) if rep != "plain" else size)
+            size = L.reprs[rep].bytes if rep != "plain" else 4 if et == i1 else layout_of(self.module, et).size
+            self.shared_bytes += n * size  # (a bool: one 32-bit word)
             self.shared_decls.append(self.O["global"](L.shared_array.format(t=ST, n=name, k=n)))
             self.storage[op.result] = Storage(name, et, rep, "shared", dims=dims)
             self.shared_declared[op] = self.storage[op.result]
